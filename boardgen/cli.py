@@ -1,0 +1,45 @@
+"""The `boardgen` command line. Each command lives in boardgen/commands/; this module only wires them up
+and turns a BoardgenError into one line on stderr and exit code 2."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from boardgen import __version__
+from boardgen.commands.build import build_command
+from boardgen.commands.cells import cells_command, info_command
+from boardgen.errors import BoardgenError
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="boardgen")
+def cli() -> None:
+    """boardgen: print-ready board game kits from real geographic and climate data."""
+
+
+cli.add_command(build_command)
+cli.add_command(cells_command)
+cli.add_command(info_command)
+
+
+def main(argv: list[str] | None = None) -> None:
+    try:
+        cli.main(args=argv, prog_name="boardgen", standalone_mode=False)
+    except BoardgenError as exc:
+        click.echo(f"boardgen: error: {exc}", err=True)
+        sys.exit(2)
+    except click.exceptions.Abort:
+        click.echo("boardgen: aborted", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    sys.exit(0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""`boardgen cells` and `boardgen info`."""

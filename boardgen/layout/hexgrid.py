@@ -1,0 +1,155 @@
+"""Hexagon maths in axial coordinates, after Red Blob Games' reference.
+
+Hexes live in their own coordinates (``Hex(q, r)``, with ``s = -q - r``); ``HexLayout`` alone knows about
+board millimetres. Board millimetres have their origin at the top-left of the trimmed board, x to the right
+and y *down* (as on a printed page and in cairo).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+SQRT3 = math.sqrt(3.0)
+
+
+@dataclass(frozen=True, order=True)
+class Hex:
+    q: int
+    r: int
+
+    @property
+    def s(self) -> int:
+        return -self.q - self.r
+
+    def __add__(self, other: Hex) -> Hex:
+        return Hex(self.q + other.q, self.r + other.r)
+
+    def neighbours(self) -> tuple[Hex, ...]:
+        return tuple(self + d for d in HEX_DIRECTIONS)
+
+    def distance(self, other: Hex) -> int:
+        dq, dr = self.q - other.q, self.r - other.r
+        return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+HEX_DIRECTIONS: tuple[Hex, ...] = (Hex(1, 0), Hex(1, -1), Hex(0, -1), Hex(-1, 0), Hex(-1, 1), Hex(0, 1))
+
+
+@dataclass(frozen=True)
+class Orientation:
+    name: str
+    f0: float
+    f1: float
+    f2: float
+    f3: float
+    b0: float
+    b1: float
+    b2: float
+    b3: float
+    start_angle: float  # in multiples of 60 degrees
+
+
+POINTY = Orientation("pointy", SQRT3, SQRT3 / 2, 0.0, 1.5, SQRT3 / 3, -1 / 3, 0.0, 2 / 3, 0.5)
+FLAT = Orientation("flat", 1.5, 0.0, SQRT3 / 2, SQRT3, 2 / 3, 0.0, -1 / 3, SQRT3 / 3, 0.0)
+
+
+def orientation_named(name: Literal["pointy", "flat"]) -> Orientation:
+    return POINTY if name == "pointy" else FLAT
+
+
+@dataclass(frozen=True)
+class HexLayout:
+    """Where hexes sit on the board: orientation, circumradius and the board position of Hex(0, 0)."""
+
+    orientation: Orientation
+    size_mm: float
+    origin_mm: tuple[float, float]
+
+    def hex_to_point(self, h: Hex) -> tuple[float, float]:
+        o = self.orientation
+        x = (o.f0 * h.q + o.f1 * h.r) * self.size_mm
+        y = (o.f2 * h.q + o.f3 * h.r) * self.size_mm
+        return (x + self.origin_mm[0], y + self.origin_mm[1])
+
+    def fractional_hex(self, x_mm: np.ndarray, y_mm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        o = self.orientation
+        px = (np.asarray(x_mm, dtype=float) - self.origin_mm[0]) / self.size_mm
+        py = (np.asarray(y_mm, dtype=float) - self.origin_mm[1]) / self.size_mm
+        return o.b0 * px + o.b1 * py, o.b2 * px + o.b3 * py
+
+    def points_to_hexes(self, x_mm: np.ndarray, y_mm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Vectorised point -> (q, r) integer arrays (cube rounding)."""
+        fq, fr = self.fractional_hex(x_mm, y_mm)
+        fs = -fq - fr
+        q, r, s = np.round(fq), np.round(fr), np.round(fs)
+        dq, dr, ds = np.abs(q - fq), np.abs(r - fr), np.abs(s - fs)
+        fix_q = (dq > dr) & (dq > ds)
+        fix_r = ~fix_q & (dr > ds)
+        q = np.where(fix_q, -r - s, q)
+        r = np.where(fix_r, -q - s, r)
+        return q.astype(np.int64), r.astype(np.int64)
+
+    def point_to_hex(self, x_mm: float, y_mm: float) -> Hex:
+        q, r = self.points_to_hexes(np.array([x_mm]), np.array([y_mm]))
+        return Hex(int(q[0]), int(r[0]))
+
+    def corner_offsets(self) -> list[tuple[float, float]]:
+        angles = [2 * math.pi * (self.orientation.start_angle + i) / 6 for i in range(6)]
+        return [(self.size_mm * math.cos(a), self.size_mm * math.sin(a)) for a in angles]
+
+    def corners(self, h: Hex) -> list[tuple[float, float]]:
+        """The six corners in board mm, clockwise on the page (y down)."""
+        cx, cy = self.hex_to_point(h)
+        return [(cx + dx, cy + dy) for dx, dy in self.corner_offsets()]
+
+    @property
+    def width_mm(self) -> float:
+        """Hex extent along x."""
+        return SQRT3 * self.size_mm if self.orientation is POINTY else 2 * self.size_mm
+
+    @property
+    def height_mm(self) -> float:
+        return 2 * self.size_mm if self.orientation is POINTY else SQRT3 * self.size_mm
+
+    @property
+    def area_mm2(self) -> float:
+        return 1.5 * SQRT3 * self.size_mm**2
+
+
+def hexes_covering(layout: HexLayout, width_mm: float, height_mm: float) -> list[Hex]:
+    """Every hex whose centre lies within the board rectangle grown by one hex, sorted."""
+    pad = 2 * layout.size_mm
+    xs = np.arange(-pad, width_mm + pad, layout.size_mm / 2)
+    ys = np.arange(-pad, height_mm + pad, layout.size_mm / 2)
+    gx, gy = np.meshgrid(xs, ys)
+    q, r = layout.points_to_hexes(gx.ravel(), gy.ravel())
+    found = sorted({Hex(int(a), int(b)) for a, b in zip(q, r, strict=True)})
+    return [h for h in found if _centre_on_board(layout, h, width_mm, height_mm)]
+
+
+def _centre_on_board(layout: HexLayout, h: Hex, width_mm: float, height_mm: float) -> bool:
+    x, y = layout.hex_to_point(h)
+    return -layout.size_mm <= x <= width_mm + layout.size_mm and -layout.size_mm <= y <= height_mm + layout.size_mm
+
+
+def column_letters(index: int) -> str:
+    """0 -> A, 25 -> Z, 26 -> AA, ... (spreadsheet columns)."""
+    if index < 0:
+        raise ValueError("column index must be >= 0")
+    letters = ""
+    index += 1
+    while index:
+        index, rem = divmod(index - 1, 26)
+        letters = chr(65 + rem) + letters
+    return letters
+
+
+def offset_coordinates(layout: HexLayout, h: Hex) -> tuple[int, int]:
+    """(column, row) in the 'odd-r' (pointy) or 'odd-q' (flat) offset system, relative to Hex(0, 0)."""
+    if layout.orientation is POINTY:
+        return h.q + (h.r - (h.r & 1)) // 2, h.r
+    return h.q, h.r + (h.q - (h.q & 1)) // 2

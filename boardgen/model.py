@@ -1,0 +1,75 @@
+"""The values that flow between boardgen's stages: cells and the board they make."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from shapely.geometry import MultiPolygon, Polygon
+
+from boardgen.config import Config
+from boardgen.layout.hexgrid import Hex, HexLayout
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One land cell of the board."""
+
+    label: str  # stable, human-readable: column letters + row number, e.g. "AF12"
+    hex: Hex
+    column: int  # offset column (0 = leftmost hex column of the board)
+    row: int  # offset row (0 = top hex row of the board)
+    center_mm: tuple[float, float]  # board mm, origin top-left, y down
+    land_share: float  # share of the hex covered by land, 0..1
+    zone: str
+    zone_shares: Mapping[str, float]  # share of the cell's classified land in each game zone (sums to 1)
+    koppen_shares: Mapping[str, float]  # share of the cell's classified land in each Köppen class
+    high_ground_share: float  # share of the cell's land at or above the template's high-ground elevation
+    mean_elevation_m: float  # mean elevation of the cell's land
+    zone_reason: str  # which rule gave the zone: high-ground, priority, plurality, minimum, override, island
+    neighbours: tuple[str, ...]  # labels of adjacent land cells, sorted
+    kept_as_island: str = ""  # name/description when the cell exists only to keep a landmass on the map
+
+
+@dataclass(frozen=True)
+class IslandKept:
+    """A landmass over the template's minimum area that no hex reached the land threshold on."""
+
+    label: str
+    area_km2: float
+    center_lonlat: tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Board:
+    """The classified map: everything later stages (board art, sections, rules) need."""
+
+    config: Config
+    layout: HexLayout
+    cells: tuple[Cell, ...]  # sorted by (row, column)
+    land_mm: MultiPolygon  # land projected to board mm (for coastlines)
+    frame_mm: Polygon  # the projection's whole-world outline on the board
+    lonlat_to_mm_scale: float  # metres of projected plane per board mm (for scale notes)
+    islands_kept: tuple[IslandKept, ...] = ()
+    notes: tuple[str, ...] = ()  # what the classifier did (minimum top-ups, overrides), for `boardgen info`
+    stats: Mapping[str, Any] = field(default_factory=dict)  # timings and counts
+
+    def cell(self, label: str) -> Cell:
+        for c in self.cells:
+            if c.label == label:
+                return c
+        raise KeyError(label)
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        return tuple(c.label for c in self.cells)
+
+    def zone_counts(self) -> dict[str, int]:
+        counts = dict.fromkeys(self.config.zones, 0)
+        for c in self.cells:
+            counts[c.zone] += 1
+        return counts
+
+    def hex_corners_mm(self, cell: Cell) -> list[tuple[float, float]]:
+        return self.layout.corners(cell.hex)
