@@ -136,6 +136,16 @@ class RulesConfig:
     bank_chips: int = 150
     years_per_turn: int = 25
     start_year: int = 2025
+    # decisions where the seed is ambiguous (see the README's Rules section)
+    end_of_turn_order: Literal["stewardship-first", "tipping-first"] = "stewardship-first"
+    harvest_capped_by_bank: bool = True  # harvest pays at most what the bank holds (bank_chips in the box)
+    investments_per_turn: int = 1  # new pieces a player may buy in step (c)
+    move_optional: bool = True  # step (a): a player may leave all pieces where they are
+    move_next_to_other_pieces: bool = True  # a moved piece must land next to another own piece (not its own old cell)
+    pieces_limited: bool = True  # a player with no unplayed pieces left cannot invest (chips are kept)
+    simple_harvest: bool = False  # simple variant: still harvest chips and buy pieces (false: move only)
+    first_player_rotates: bool = False  # the first seat passes left after every turn
+    validate_games: int = 200  # simulated games behind `boardgen validate` and the build's validation report
 
 
 @dataclass(frozen=True)
@@ -334,6 +344,8 @@ def _validate(config: Config) -> None:
     _check(r.starting_chips >= 0 and r.bank_chips >= 0, src, "rules.starting_chips", "expected zero or more")
     _check(r.pieces_per_player >= r.setup_rounds, src, "rules.pieces_per_player",
            f"expected at least setup_rounds ({r.setup_rounds}) pieces per player")
+    _check(r.investments_per_turn >= 0 and r.validate_games >= 0, src, "rules.investments_per_turn",
+           "expected investments_per_turn and validate_games to be zero or more")
 
 
 def _check_zone(config: Config, zone_name: str, key: str) -> None:
