@@ -118,6 +118,21 @@ class OverrideConfig:
 
 
 @dataclass(frozen=True)
+class SectionsConfig:
+    """The board cut into interlocking jigsaw sections for printing at home (layout/sections.py)."""
+
+    columns: int = 3
+    rows: int = 3
+    cut_search_mm: Mm = Mm(18.0)  # how far a cut line may move from the even split to cross less land
+    knob_neck_mm: Mm = Mm(7.0)  # width of a knob where it leaves the cut line
+    knob_head_mm: Mm = Mm(11.0)  # diameter of a knob's round head
+    knob_depth_mm: Mm = Mm(12.0)  # how far a tab reaches past the cut line
+    knob_spacing_mm: Mm = Mm(6.0)  # knobs on different edges sit at offsets that differ by at least this
+    fit_tolerance_mm: Mm = Mm(2.5)  # the fit check treats knobs closer than this as fitting each other
+    land_clearance_mm: Mm = Mm(1.0)  # knobs keep at least this far from land cells
+
+
+@dataclass(frozen=True)
 class RulesConfig:
     variant: Literal["simple", "complex"] = "complex"
     players: int = 6
@@ -159,6 +174,7 @@ class Config:
     hexes: HexConfig = field(default_factory=HexConfig)
     classification: ClassificationConfig = field(default_factory=ClassificationConfig)
     overrides: OverrideConfig = field(default_factory=OverrideConfig)
+    sections: SectionsConfig = field(default_factory=SectionsConfig)
     rules: RulesConfig = field(default_factory=RulesConfig)
     source: str = "<template>"  # where the template came from (for messages); not a template key
     template_sha256: str = ""  # sha256 of the template bytes; not a template key
@@ -334,6 +350,15 @@ def _validate(config: Config) -> None:
     _check(c.minimum_cells >= 0, src, "classification.minimum_cells", "expected zero or more")
     for label, zone_name in config.overrides.zones.items():
         _check_zone(config, zone_name, f"overrides.zones.{label}")
+    sc = config.sections
+    _check(1 <= sc.columns <= 6 and 1 <= sc.rows <= 6 and sc.columns * sc.rows >= 2, src, "sections",
+           f"expected 1..6 columns and rows (at least two sections), got {sc.columns} x {sc.rows}")
+    _check(0 < sc.knob_neck_mm < sc.knob_head_mm < sc.knob_depth_mm * 2, src, "sections.knob_neck",
+           "expected 0 < knob_neck < knob_head < 2 x knob_depth")
+    _check(sc.knob_depth_mm > sc.knob_head_mm / 2, src, "sections.knob_depth", "expected more than half of knob_head")
+    _check(sc.fit_tolerance_mm > 0 and sc.knob_spacing_mm > 2 * sc.fit_tolerance_mm, src, "sections.knob_spacing",
+           "expected knob_spacing greater than twice fit_tolerance (else knobs of different edges could fit)")
+    _check(sc.cut_search_mm >= 0 and sc.land_clearance_mm >= 0, src, "sections.cut_search", "expected zero or more")
     r = config.rules
     _check(1 <= r.min_players <= r.players <= r.max_players <= 6, src, "rules.players",
            f"expected min_players <= players <= max_players <= 6, got {r.min_players}, {r.players}, {r.max_players}")
@@ -421,7 +446,7 @@ def resolve_data_path(config: Config, name: str, key: str) -> Path:
 
 __all__ = [
     "BoardConfig", "ClassificationConfig", "Colour", "Config", "HexConfig", "KOPPEN_CLASSES", "MapConfig",
-    "Mm", "OverrideConfig", "RulesConfig", "ZoneConfig", "config_from_mapping", "data_dir",
+    "Mm", "OverrideConfig", "RulesConfig", "SectionsConfig", "ZoneConfig", "config_from_mapping", "data_dir",
     "default_template_path", "load_template", "parse_length_mm", "resolve_data_path", "templates_dir",
 ]
 
