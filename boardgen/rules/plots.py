@@ -1,0 +1,152 @@
+"""The simulation report's pictures, as PNG bytes (matplotlib, Agg, no timestamps: same data, same bytes)."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.collections import PolyCollection
+from matplotlib.figure import Figure
+
+from boardgen.rules.simulate import Simulation, wilson_interval, wins_by_bot, wins_by_seat
+
+DPI = 100
+SEAT_COLOUR = "#4c72b0"
+
+
+def _png(fig: Figure) -> bytes:
+    FigureCanvasAgg(fig)
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=DPI, metadata={"Software": None})
+    return buffer.getvalue()
+
+
+def _figure(width_in: float, height_in: float) -> Figure:
+    return Figure(figsize=(width_in, height_in), dpi=DPI, layout="constrained")
+
+
+def score_distribution(sim: Simulation) -> bytes:
+    fig = _figure(7, 4)
+    ax = fig.add_subplot()
+    all_scores = [s for r in sim.results for s in r.scores]
+    winning = [max(r.scores) for r in sim.results]
+    if all_scores:
+        lo, hi = min(all_scores), max(all_scores)
+        bins = list(range(lo, hi + 2, max(1, (hi - lo + 1) // 40)))
+        ax.hist(all_scores, bins=bins, color="#9fb7d9", label="every player")
+        ax.hist(winning, bins=bins, color="#d9822b", alpha=0.8, label="winner")
+    ax.set_xlabel("final score (pieces in zone x final index, summed)")
+    ax.set_ylabel("players")
+    ax.set_title(f"Score distribution, {sim.games} games, {sim.players} players")
+    ax.legend(frameon=False)
+    return _png(fig)
+
+
+def _bars(ax, labels: Sequence[str], wins: Sequence[float], trials: Sequence[int], expected: float) -> None:
+    rates = [w / t if t else 0.0 for w, t in zip(wins, trials, strict=True)]
+    cis = [wilson_interval(w, t) for w, t in zip(wins, trials, strict=True)]
+    err = [[r - lo for r, (lo, _) in zip(rates, cis, strict=True)],
+           [hi - r for r, (_, hi) in zip(rates, cis, strict=True)]]
+    xs = list(range(len(labels)))
+    ax.bar(xs, rates, color=SEAT_COLOUR, yerr=err, capsize=4, ecolor="#333333")
+    ax.axhline(expected, color="#c44e52", linestyle="--", linewidth=1, label=f"fair share {expected:.0%}")
+    ax.set_xticks(xs, labels)
+    ax.set_ylabel("win rate (ties shared), 95% Wilson interval")
+    ax.set_ylim(0, max([*rates, expected]) * 1.5 + 0.02)
+    ax.legend(frameon=False)
+
+
+def win_rate_by_seat(sim: Simulation) -> bytes:
+    fig = _figure(6, 4)
+    ax = fig.add_subplot()
+    wins = wins_by_seat(sim)
+    _bars(ax, [f"seat {s + 1}" for s in range(sim.players)], wins, [sim.games] * sim.players, 1 / sim.players)
+    ax.set_title("Win rate by seat (seat 1 plays first)")
+    return _png(fig)
+
+
+def win_rate_by_bot(sim: Simulation) -> bytes:
+    fig = _figure(6, 4)
+    ax = fig.add_subplot()
+    by_bot = wins_by_bot(sim)
+    names = list(by_bot)
+    _bars(ax, names, [by_bot[n][0] for n in names], [by_bot[n][1] for n in names], 1 / sim.players)
+    ax.set_title("Win rate by bot (per seat played)")
+    return _png(fig)
+
+
+def index_trajectories(sim: Simulation, colours: Sequence[str]) -> bytes:
+    fig = _figure(8, 4.5)
+    ax = fig.add_subplot()
+    zones = sim.board.zones
+    if sim.results:
+        length = len(sim.results[0].trajectory)
+        turns = list(range(length))
+        for z, zone in enumerate(zones):
+            per_turn = [sorted(r.trajectory[t][z] for r in sim.results) for t in turns]
+            n = len(sim.results)
+            mean = [sum(v) / n for v in per_turn]
+            p10 = [v[int(0.1 * (n - 1))] for v in per_turn]
+            p90 = [v[int(0.9 * (n - 1))] for v in per_turn]
+            colour = colours[z] if z < len(colours) else None
+            style = ("-", "--", ":", "-.")[z % 4]
+            ax.plot(turns, mean, color=colour, linewidth=2, linestyle=style, drawstyle="steps-post",
+                    label=f"{zone.name} (d{zone.die})")
+            ax.fill_between(turns, p10, p90, color=colour, alpha=0.12, linewidth=0, step="post")
+        ax.set_xticks(turns[:: max(1, length // 10)])
+    ax.set_xlabel("after turn (0 = after setup; stewardship and tipping points end a turn)")
+    ax.set_ylabel("bio-productivity index (mean, 10-90% band)")
+    ax.set_title("Index per zone over the game")
+    ax.legend(frameon=False, fontsize=8, ncols=3, loc="upper left")
+    return _png(fig)
+
+
+def heat_map(sim: Simulation, values: Sequence[float], title: str, cmap: str = "magma_r") -> bytes:
+    """Each cell drawn at its board position (corners from the board's hex layout), coloured by value."""
+    corners = sim.board.corners_mm
+    if corners is None:
+        raise ValueError("the heat map needs a board built from a map (RulesBoard.from_board)")
+    fig = _figure(11, 7.5)
+    ax = fig.add_subplot()
+    polys = [[(x, y) for x, y in cell] for cell in corners]
+    coll = PolyCollection(polys, array=list(values), cmap=cmap, edgecolors="#555555", linewidths=0.3)
+    coll.set_clim(0.0, max(1e-9, max(values, default=1.0)))
+    ax.add_collection(coll)
+    xs = [x for cell in corners for x, _ in cell]
+    ys = [y for cell in corners for _, y in cell]
+    ax.set_xlim(min(xs) - 5, max(xs) + 5)
+    ax.set_ylim(max(ys) + 5, min(ys) - 5)  # board mm: y down
+    ax.set_aspect("equal")
+    ax.set_xlabel("board x (mm)")
+    ax.set_ylabel("board y (mm)")
+    ax.set_title(title)
+    fig.colorbar(coll, ax=ax, shrink=0.7, label="share of games")
+    return _png(fig)
+
+
+def report_plots(sim: Simulation, colours: Sequence[str]) -> dict[str, bytes]:
+    """File name -> PNG bytes for every plot of the simulation report."""
+    n = max(sim.games, 1)
+    plots = {
+        "score-distribution.png": score_distribution(sim),
+        "win-rate-by-seat.png": win_rate_by_seat(sim),
+        "win-rate-by-bot.png": win_rate_by_bot(sim),
+        "index-trajectories.png": index_trajectories(sim, colours),
+    }
+    if sim.board.corners_mm is not None:
+        plots["heat-occupied.png"] = heat_map(
+            sim, [v / n for v in sim.occupied], f"How often each cell is occupied at the end ({sim.games} games)")
+        plots["heat-contested.png"] = heat_map(
+            sim, [v / n for v in sim.contested],
+            f"How often each cell is contested: pieces of two or more players stood on it ({sim.games} games)",
+            cmap="viridis")
+    return plots
+
+
+__all__ = ["heat_map", "index_trajectories", "report_plots", "score_distribution", "win_rate_by_bot",
+           "win_rate_by_seat"]

@@ -1,0 +1,273 @@
+"""Many games, on one core or several, and the statistics a designer reads from them.
+
+Game ``i`` is seeded with ``derive_seed(master_seed, "game", i)`` and its seats are filled from the bot
+list (rotated by ``i`` when ``rotate`` is on, so every seat meets every bot equally often); the results do
+not depend on how many processes played them.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+
+from boardgen.config import RulesConfig
+from boardgen.rules.board import RulesBoard
+from boardgen.rules.bots import BOT_NAMES, bot_factory
+from boardgen.rules.engine import EVENTS, GameResult, derive_seed, play_game
+
+CHUNK_GAMES = 25
+
+
+def lineup(bots: Sequence[str], players: int, game: int, rotate: bool) -> tuple[str, ...]:
+    """The bot in each seat of game ``game``: the list repeated to fill the seats, shifted by the game."""
+    shift = game % len(bots) if rotate else 0
+    return tuple(bots[(seat + shift) % len(bots)] for seat in range(players))
+
+
+@dataclass
+class Simulation:
+    """Everything the reports need; per-cell counts are summed, per-game results kept without them."""
+
+    board: RulesBoard
+    rules: RulesConfig
+    bots: tuple[str, ...]
+    players: int
+    seed: int
+    rotate: bool
+    results: list[GameResult] = field(default_factory=list)
+    occupied: list[int] = field(default_factory=list)  # per cell: games in which it was occupied at the end
+    contested: list[int] = field(default_factory=list)  # per cell: games in which two players stood on it
+
+    @property
+    def games(self) -> int:
+        return len(self.results)
+
+
+# -------------------------------------------------------------------------------------- running games
+
+_WORKER: dict[str, object] = {}
+
+
+def _init_worker(board: RulesBoard, rules: RulesConfig, bots: tuple[str, ...], players: int, seed: int,
+                 rotate: bool) -> None:
+    _WORKER.update(board=board, rules=rules, bots=bots, players=players, seed=seed, rotate=rotate)
+
+
+def _play_chunk(bounds: tuple[int, int]) -> tuple[list[GameResult], list[int], list[int]]:
+    board: RulesBoard = _WORKER["board"]  # type: ignore[assignment]
+    rules: RulesConfig = _WORKER["rules"]  # type: ignore[assignment]
+    bots: tuple[str, ...] = _WORKER["bots"]  # type: ignore[assignment]
+    players: int = _WORKER["players"]  # type: ignore[assignment]
+    seed: int = _WORKER["seed"]  # type: ignore[assignment]
+    rotate: bool = _WORKER["rotate"]  # type: ignore[assignment]
+    badge_values = tuple(z.badge_value for z in board.zones) if rules.variant == "complex" else ()
+    dice = tuple(z.die for z in board.zones)
+    factories = {name: bot_factory(name, rules.badge_threshold, badge_values, dice) for name in set(bots)}
+    occupied = [0] * board.n_cells
+    contested = [0] * board.n_cells
+    out = []
+    for game in range(*bounds):
+        names = lineup(bots, players, game, rotate)
+        result = play_game(board, rules, [factories[n] for n in names], derive_seed(seed, "game", game), names)
+        for c, v in enumerate(result.occupied):
+            occupied[c] += v
+        for c, v in enumerate(result.contested):
+            contested[c] += v
+        out.append(replace(result, occupied=(), contested=()))
+    return out, occupied, contested
+
+
+def check_bots(bots: Sequence[str]) -> None:
+    for name in bots:
+        if name not in BOT_NAMES:
+            raise ValueError(f"unknown bot {name!r}; expected one of {', '.join(BOT_NAMES)}")
+
+
+def simulate(board: RulesBoard, rules: RulesConfig, games: int, players: int, bots: Sequence[str], seed: int,
+             jobs: int = 1, rotate: bool = True, progress: Callable[[int], None] | None = None) -> Simulation:
+    """Play ``games`` games; ``progress(n)`` is called with the number of games just finished."""
+    bots = tuple(bots)
+    check_bots(bots)
+    sim = Simulation(board, rules, bots, players, seed, rotate, [], [0] * board.n_cells, [0] * board.n_cells)
+    chunks = [(a, min(a + CHUNK_GAMES, games)) for a in range(0, games, CHUNK_GAMES)]
+    init_args = (board, rules, bots, players, seed, rotate)
+
+    def collect(chunk: tuple[list[GameResult], list[int], list[int]]) -> None:
+        results, occupied, contested = chunk
+        sim.results.extend(results)
+        for c in range(board.n_cells):
+            sim.occupied[c] += occupied[c]
+            sim.contested[c] += contested[c]
+        if progress is not None:
+            progress(len(results))
+
+    if jobs <= 1 or len(chunks) <= 1:
+        _init_worker(*init_args)
+        for bounds in chunks:
+            collect(_play_chunk(bounds))
+    else:
+        methods = multiprocessing.get_all_start_methods()
+        context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+        with context.Pool(jobs, initializer=_init_worker, initargs=init_args) as pool:
+            for chunk in pool.imap(_play_chunk, chunks):
+                collect(chunk)
+    return sim
+
+
+# -------------------------------------------------------------------------------------- statistics
+
+
+def wilson_interval(successes: float, trials: int, z: float = 1.959964) -> tuple[float, float]:
+    """95% Wilson score interval for a proportion (successes may be fractional: shared wins)."""
+    if trials <= 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    denom = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denom
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def wins_by_seat(sim: Simulation) -> list[float]:
+    """Wins per seat; a tie for first shares the win (1/k each)."""
+    wins = [0.0] * sim.players
+    for r in sim.results:
+        for s in r.winners:
+            wins[s] += 1.0 / len(r.winners)
+    return wins
+
+
+def wins_by_bot(sim: Simulation) -> dict[str, tuple[float, int]]:
+    """Per bot name: (shared wins, seats played)."""
+    out: dict[str, list[float]] = {}
+    for r in sim.results:
+        for seat, name in enumerate(r.bots):
+            entry = out.setdefault(name, [0.0, 0])
+            entry[1] += 1
+            if seat in r.winners:
+                entry[0] += 1.0 / len(r.winners)
+    return {name: (v[0], int(v[1])) for name, v in sorted(out.items())}
+
+
+def event_totals(sim: Simulation) -> dict[str, dict[str, int]]:
+    """Per event: total count and number of games in which it happened at least once."""
+    totals = [0] * len(EVENTS)
+    games = [0] * len(EVENTS)
+    for r in sim.results:
+        for i, v in enumerate(r.events):
+            totals[i] += v
+            if v:
+                games[i] += 1
+    return {name: {"count": totals[i], "games": games[i]} for i, name in enumerate(EVENTS)}
+
+
+def badge_games_by_zone(sim: Simulation) -> list[int]:
+    """Per zone: games in which at least one player held that zone's badge at the end."""
+    n_zones = len(sim.board.zones)
+    out = [0] * n_zones
+    for r in sim.results:
+        for z in range(n_zones):
+            if any(seat[z] for seat in r.badges):
+                out[z] += 1
+    return out
+
+
+def _round(x: float) -> float:
+    return round(float(x), 6)
+
+
+def _percentile(sorted_values: list[int], q: float) -> float:
+    if not sorted_values:
+        return 0.0
+    k = (len(sorted_values) - 1) * q
+    lo, hi = math.floor(k), math.ceil(k)
+    return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (k - lo)
+
+
+def summary(sim: Simulation) -> dict[str, object]:
+    """The numbers of results.json (rounded, sorted: the same simulation gives the same bytes)."""
+    n = sim.games
+    zones = sim.board.zone_names
+    seat_wins = wins_by_seat(sim)
+    scores = sorted(s for r in sim.results for s in r.scores)
+    winning = sorted(max(r.scores) for r in sim.results)
+    ties = sum(1 for r in sim.results if len(r.winners) > 1)
+    trajectory_mean = []
+    if n:
+        length = len(sim.results[0].trajectory)
+        for t in range(length):
+            trajectory_mean.append([_round(sum(r.trajectory[t][z] for r in sim.results) / n)
+                                    for z in range(len(zones))])
+    ran_pieces = sum(1 for r in sim.results if any(v & 1 for v in r.ran_out))
+    ran_cells = sum(1 for r in sim.results if any(v & 2 for v in r.ran_out))
+    badges = badge_games_by_zone(sim)
+    return {
+        "games": n,
+        "players": sim.players,
+        "bots": list(sim.bots),
+        "rotate_seats": sim.rotate,
+        "seed": sim.seed,
+        "win_rate_by_seat": [
+            {"seat": s + 1, "wins": _round(w), "games": n, "rate": _round(w / n if n else 0.0),
+             "ci95": [_round(x) for x in wilson_interval(w, n)]}
+            for s, w in enumerate(seat_wins)
+        ],
+        "win_rate_by_bot": {
+            name: {"wins": _round(w), "seats": seats, "rate": _round(w / seats if seats else 0.0),
+                   "ci95": [_round(x) for x in wilson_interval(w, seats)]}
+            for name, (w, seats) in wins_by_bot(sim).items()
+        },
+        "score": {
+            "mean": _round(sum(scores) / len(scores)) if scores else 0.0,
+            "min": scores[0] if scores else 0,
+            "p10": _round(_percentile(scores, 0.1)),
+            "median": _round(_percentile(scores, 0.5)),
+            "p90": _round(_percentile(scores, 0.9)),
+            "max": scores[-1] if scores else 0,
+            "winning_mean": _round(sum(winning) / n) if n else 0.0,
+        },
+        "ties": {"games": ties, "share": _round(ties / n if n else 0.0)},
+        "turns": sim.rules.turns,
+        "years": [sim.rules.start_year, sim.rules.start_year + sim.rules.turns * sim.rules.years_per_turn],
+        "pieces_on_board_mean": _round(sum(sum(r.pieces) for r in sim.results) / (n * sim.players)) if n else 0.0,
+        "chips_left_mean": _round(sum(sum(r.chips) for r in sim.results) / (n * sim.players)) if n else 0.0,
+        "ran_out": {"pieces_games": ran_pieces, "cells_games": ran_cells,
+                    "pieces_share": _round(ran_pieces / n if n else 0.0),
+                    "cells_share": _round(ran_cells / n if n else 0.0)},
+        "zones": {
+            name: {
+                "final_index_mean": _round(sum(r.final_index[z] for r in sim.results) / n) if n else 0.0,
+                "end_index_mean": _round(sum(r.end_index[z] for r in sim.results) / n) if n else 0.0,
+                "badge_games": badges[z],
+                "badge_share": _round(badges[z] / n if n else 0.0),
+            }
+            for z, name in enumerate(zones)
+        },
+        "index_trajectory_mean": trajectory_mean,
+        "events": event_totals(sim),
+    }
+
+
+def results_json(sim: Simulation, edition: str = "", template_sha256: str = "") -> dict[str, object]:
+    n = max(sim.games, 1)
+    return {
+        "edition": edition,
+        "template_sha256": template_sha256,
+        "rules": {k: getattr(sim.rules, k) for k in sorted(vars(sim.rules))},
+        "summary": summary(sim),
+        "cells": [
+            {"label": label, "occupied_share": _round(sim.occupied[c] / n),
+             "contested_share": _round(sim.contested[c] / n)}
+            for c, label in enumerate(sim.board.labels)
+        ],
+        "games": [
+            {"seed": r.seed, "bots": list(r.bots), "scores": list(r.scores), "winners": [w + 1 for w in r.winners]}
+            for r in sim.results
+        ],
+    }
+
+
+__all__ = ["Simulation", "badge_games_by_zone", "check_bots", "event_totals", "lineup", "results_json", "simulate",
+           "summary", "wilson_interval", "wins_by_bot", "wins_by_seat"]
