@@ -1,0 +1,371 @@
+"""The one module that imports cairocffi: pages of ``Scene`` -> PDF, SVG or PNG bytes (one drawing code path).
+
+PDFs are post-processed with pikepdf so every page carries its TrimBox/BleedBox and the file is the same
+bytes on every run (fixed creation/modification date, deterministic /ID). Fonts come from fontconfig via
+cairo's toy font API (DejaVu Sans by default) and are embedded as subsets.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+import cairocffi as cairo
+import pikepdf
+
+from boardgen.render.scene import (
+    Circle,
+    Font,
+    Group,
+    Op,
+    Path,
+    PathCommand,
+    Polygon,
+    Rect,
+    RectOp,
+    Scene,
+    Style,
+    Text,
+    rgb,
+)
+
+MM_TO_PT = 72.0 / 25.4
+DEFAULT_FONT = Font()
+FIXED_PDF_DATE = "2026-01-01T00:00:00Z"
+"""Every PDF says it was made at this instant, so rebuilds are byte-identical."""
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page: its paper size, what is drawn on it, and the print boxes (mm, y down, from the top-left)."""
+
+    width_mm: float
+    height_mm: float
+    scene: Scene
+    trim_box_mm: Rect | None = None  # the finished size; defaults to the whole page
+    bleed_box_mm: Rect | None = None  # trim plus bleed; defaults to the trim box
+    label: str = ""  # for tests and PNG names
+
+
+# ------------------------------------------------------------------------------------------ drawing
+
+
+_LINE_CAP = {"butt": cairo.LINE_CAP_BUTT, "round": cairo.LINE_CAP_ROUND, "square": cairo.LINE_CAP_SQUARE}
+_LINE_JOIN = {"miter": cairo.LINE_JOIN_MITER, "round": cairo.LINE_JOIN_ROUND, "bevel": cairo.LINE_JOIN_BEVEL}
+
+
+def _set_font(ctx: cairo.Context, font: Font) -> None:
+    ctx.select_font_face(font.family, cairo.FONT_SLANT_ITALIC if font.italic else cairo.FONT_SLANT_NORMAL,
+                         cairo.FONT_WEIGHT_BOLD if font.bold else cairo.FONT_WEIGHT_NORMAL)
+    ctx.set_font_size(font.size_mm)
+
+
+@lru_cache(maxsize=1)
+def _measure_context() -> cairo.Context:
+    ctx = cairo.Context(cairo.ImageSurface(cairo.FORMAT_A8, 1, 1))
+    # metrics must not depend on hinting; PDF output is unhinted
+    options = cairo.FontOptions()
+    options.set_hint_metrics(cairo.HINT_METRICS_OFF)
+    options.set_hint_style(cairo.HINT_STYLE_NONE)
+    ctx.set_font_options(options)
+    return ctx
+
+
+@lru_cache(maxsize=8192)
+def text_width_mm(text: str, font: Font = DEFAULT_FONT) -> float:
+    """Advance width of ``text`` in mm (what alignment uses)."""
+    ctx = _measure_context()
+    _set_font(ctx, font)
+    return float(ctx.text_extents(text)[4])
+
+
+@lru_cache(maxsize=64)
+def cap_height_mm(font: Font = DEFAULT_FONT) -> float:
+    ctx = _measure_context()
+    _set_font(ctx, font)
+    _x_bearing, y_bearing, _w, _h, _xa, _ya = ctx.text_extents("H")
+    return float(-y_bearing)
+
+
+@lru_cache(maxsize=64)
+def font_descent_mm(font: Font = DEFAULT_FONT) -> float:
+    ctx = _measure_context()
+    _set_font(ctx, font)
+    return float(ctx.font_extents()[1])
+
+
+def fit_font(text: str, font: Font, max_width_mm: float, min_size_pt: float = 4.0) -> Font:
+    """``font`` shrunk (never below ``min_size_pt``) until ``text`` fits ``max_width_mm``."""
+    width = text_width_mm(text, font)
+    if width <= max_width_mm or width == 0:
+        return font
+    size = max(min_size_pt, font.size_pt * max_width_mm / width)
+    return Font(font.family, round(size, 2), font.bold, font.italic)
+
+
+def _path(ctx: cairo.Context, commands: Sequence[PathCommand]) -> None:
+    ctx.new_path()
+    for cmd in commands:
+        op = cmd[0]
+        if op == "M":
+            ctx.move_to(cmd[1], cmd[2])
+        elif op == "L":
+            ctx.line_to(cmd[1], cmd[2])
+        elif op == "C":
+            ctx.curve_to(*cmd[1:7])
+        elif op == "A":
+            ctx.arc(*cmd[1:6])
+        elif op == "AN":
+            ctx.arc_negative(*cmd[1:6])
+        elif op == "Z":
+            ctx.close_path()
+        else:
+            raise ValueError(f"unknown path command {cmd!r}")
+
+
+def _paint(ctx: cairo.Context, style: Style) -> None:
+    ctx.set_fill_rule(cairo.FILL_RULE_EVEN_ODD if style.even_odd else cairo.FILL_RULE_WINDING)
+    if style.fill is not None:
+        ctx.set_source_rgba(*rgb(style.fill), style.opacity)
+        if style.stroke is not None:
+            ctx.fill_preserve()
+        else:
+            ctx.fill()
+    if style.stroke is not None:
+        ctx.set_source_rgba(*rgb(style.stroke), style.opacity)
+        ctx.set_line_width(style.stroke_width_mm)
+        ctx.set_dash(list(style.dash_mm) if style.dash_mm else [])
+        ctx.set_line_cap(_LINE_CAP[style.line_cap])
+        ctx.set_line_join(_LINE_JOIN[style.line_join])
+        ctx.stroke()
+    ctx.new_path()
+
+
+def _text_origin(op: Text) -> tuple[float, float]:
+    width = text_width_mm(op.text, op.font)
+    dx = {"left": 0.0, "center": -width / 2, "right": -width}[op.align]
+    cap = cap_height_mm(op.font)
+    dy = {"alphabetic": 0.0, "middle": cap / 2, "top": cap, "bottom": -font_descent_mm(op.font)}[op.baseline]
+    return dx, dy
+
+
+def _draw(ctx: cairo.Context, op: Op) -> None:
+    if isinstance(op, Polygon):
+        if not op.points:
+            return
+        ctx.new_path()
+        ctx.move_to(*op.points[0])
+        for p in op.points[1:]:
+            ctx.line_to(*p)
+        if op.closed:
+            ctx.close_path()
+        _paint(ctx, op.style)
+    elif isinstance(op, Circle):
+        ctx.new_path()
+        ctx.arc(op.cx, op.cy, op.r, 0.0, 2 * math.pi)
+        ctx.close_path()
+        _paint(ctx, op.style)
+    elif isinstance(op, RectOp):
+        ctx.new_path()
+        ctx.rectangle(op.rect.x, op.rect.y, op.rect.width, op.rect.height)
+        _paint(ctx, op.style)
+    elif isinstance(op, Path):
+        _path(ctx, op.commands)
+        _paint(ctx, op.style)
+    elif isinstance(op, Text):
+        if not op.text:
+            return
+        ctx.save()
+        _set_font(ctx, op.font)
+        ctx.translate(op.x, op.y)
+        if op.rotate_deg:
+            ctx.rotate(math.radians(op.rotate_deg))
+        dx, dy = _text_origin(op)
+        ctx.move_to(dx, dy)
+        ctx.set_source_rgb(*rgb(op.colour))
+        ctx.show_text(op.text)
+        ctx.new_path()
+        ctx.restore()
+    elif isinstance(op, Group):
+        ctx.save()
+        if op.transform is not None:
+            t = op.transform
+            ctx.transform(cairo.Matrix(t.a, t.b, t.c, t.d, t.e, t.f))
+        if op.clip is not None:
+            _path(ctx, op.clip)
+            ctx.clip()
+        if op.opacity < 1.0:
+            ctx.push_group()
+        for item in op.items:
+            _draw(ctx, item)
+        if op.opacity < 1.0:
+            ctx.pop_group_to_source()
+            ctx.paint_with_alpha(op.opacity)
+        ctx.restore()
+    else:  # pragma: no cover - a new op type without a backend is a programming error
+        raise TypeError(f"cannot draw {op!r}")
+
+
+def draw_scene(ctx: cairo.Context, scene: Scene) -> None:
+    for op in scene.items:
+        _draw(ctx, op)
+
+
+def _font_options() -> cairo.FontOptions:
+    options = cairo.FontOptions()
+    options.set_hint_metrics(cairo.HINT_METRICS_OFF)
+    options.set_hint_style(cairo.HINT_STYLE_NONE)
+    return options
+
+
+def _mm_context(surface: cairo.Surface, pixels_per_mm: float) -> cairo.Context:
+    ctx = cairo.Context(surface)
+    ctx.scale(pixels_per_mm, pixels_per_mm)
+    ctx.set_font_options(_font_options())
+    return ctx
+
+
+# ------------------------------------------------------------------------------------------ PDF
+
+
+def _box(page: Page, rect: Rect) -> pikepdf.Array:
+    """A page rectangle (mm, y down) as a PDF box (pt, y up), rounded to 1/1000 pt for stable bytes."""
+    llx = rect.x * MM_TO_PT
+    lly = (page.height_mm - rect.bottom) * MM_TO_PT
+    urx = rect.right * MM_TO_PT
+    ury = (page.height_mm - rect.y) * MM_TO_PT
+    return pikepdf.Array([round(v, 3) for v in (llx, lly, urx, ury)])
+
+
+def render_pdf(pages: Sequence[Page], title: str = "", date: str = FIXED_PDF_DATE) -> bytes:
+    """All pages into one PDF, boxes set, fonts embedded, the same bytes every time."""
+    if not pages:
+        raise ValueError("render_pdf needs at least one page")
+    raw = io.BytesIO()
+    first = pages[0]
+    surface = cairo.PDFSurface(raw, first.width_mm * MM_TO_PT, first.height_mm * MM_TO_PT)
+    surface.set_metadata(cairo.PDF_METADATA_CREATE_DATE, date)
+    surface.set_metadata(cairo.PDF_METADATA_MOD_DATE, date)
+    surface.set_metadata(cairo.PDF_METADATA_CREATOR, "boardgen")
+    if title:
+        surface.set_metadata(cairo.PDF_METADATA_TITLE, title)
+    for page in pages:
+        surface.set_size(page.width_mm * MM_TO_PT, page.height_mm * MM_TO_PT)
+        ctx = _mm_context(surface, MM_TO_PT)
+        draw_scene(ctx, page.scene)
+        ctx.show_page()
+    surface.finish()
+    return _postprocess_pdf(raw.getvalue(), pages, date)
+
+
+def _postprocess_pdf(data: bytes, pages: Sequence[Page], date: str) -> bytes:
+    with pikepdf.open(io.BytesIO(data)) as pdf:
+        if len(pdf.pages) != len(pages):  # pragma: no cover - cairo wrote a different page count
+            raise RuntimeError(f"cairo wrote {len(pdf.pages)} pages, expected {len(pages)}")
+        for pdf_page, page in zip(pdf.pages, pages, strict=True):
+            media = Rect(0.0, 0.0, page.width_mm, page.height_mm)
+            trim = page.trim_box_mm or media
+            bleed = page.bleed_box_mm or trim
+            pdf_page.obj.MediaBox = _box(page, media)
+            pdf_page.obj.BleedBox = _box(page, bleed)
+            pdf_page.obj.TrimBox = _box(page, trim)
+        # cairo 1.16 writes the date without the "D:" prefix the PDF spec asks for; write it properly
+        stamp = "D:" + re.sub(r"[^0-9]", "", date)[:14] + "Z"
+        pdf.docinfo["/CreationDate"] = pikepdf.String(stamp)
+        pdf.docinfo["/ModDate"] = pikepdf.String(stamp)
+        out = io.BytesIO()
+        pdf.save(out, deterministic_id=True, compress_streams=True)
+    return out.getvalue()
+
+
+# ------------------------------------------------------------------------------------------ PNG
+
+
+def render_png(page: Page, dpi: float = 60.0, background: str = "#ffffff", area: Rect | None = None) -> bytes:
+    """The page (or ``area`` of it, in page mm) as an RGB PNG at ``dpi``."""
+    area = area or Rect(0.0, 0.0, page.width_mm, page.height_mm)
+    px_per_mm = dpi / 25.4
+    width_px = max(1, round(area.width * px_per_mm))
+    height_px = max(1, round(area.height * px_per_mm))
+    surface = cairo.ImageSurface(cairo.FORMAT_RGB24, width_px, height_px)
+    ctx = _mm_context(surface, px_per_mm)
+    ctx.set_source_rgb(*rgb(background))
+    ctx.paint()
+    ctx.translate(-area.x, -area.y)
+    draw_scene(ctx, page.scene)
+    surface.flush()
+    out = io.BytesIO()
+    surface.write_to_png(out)
+    surface.finish()
+    return out.getvalue()
+
+
+# ------------------------------------------------------------------------------------------ SVG
+
+_DEFS_RE = re.compile(r"<defs>(.*?)</defs>", re.S)
+_SVG_OPEN_RE = re.compile(r"<svg\b[^>]*>", re.S)
+
+
+def _svg_chunk(page: Page, items: Sequence[Op]) -> str:
+    raw = io.BytesIO()
+    # cairo 1.16 writes the surface size with the document unit as is: sizes in mm, one user unit = 1 mm
+    surface = cairo.SVGSurface(raw, page.width_mm, page.height_mm)
+    surface.set_document_unit(cairo.SVG_UNIT_MM)
+    ctx = _mm_context(surface, 1.0)
+    for op in items:
+        _draw(ctx, op)
+    surface.finish()
+    # cairo numbers surfaces with a process-wide counter; make the ids independent of what ran before
+    return re.sub(r"\bsurface\d+", "surface", raw.getvalue().decode("utf-8"))
+
+
+def _prefix_ids(svg: str, prefix: str) -> str:
+    svg = re.sub(r'\bid="', f'id="{prefix}', svg)
+    svg = re.sub(r'href="#', f'href="#{prefix}', svg)
+    return svg.replace("url(#", f"url(#{prefix}")
+
+
+def _svg_id(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]", "-", name) or "layer"
+
+
+def render_svg(page: Page) -> bytes:
+    """The page as SVG in mm; each top-level named layer (``Group(layer=True)``) becomes ``<g id=name>``.
+
+    Ops that are not in a named layer go into layers called ``art``, ``art-2``, ... in painting order. Each
+    layer is drawn by cairo on its own and the documents are merged, with ids prefixed per layer.
+    """
+    chunks: list[tuple[str, list[Op]]] = []
+    for op in page.scene.items:
+        if isinstance(op, Group) and op.layer and op.name:
+            chunks.append((op.name, [op]))
+        elif chunks and chunks[-1][0].startswith("\0"):
+            chunks[-1][1].append(op)
+        else:
+            chunks.append(("\0art", [op]))
+    header = ""
+    defs: list[str] = []
+    bodies: list[str] = []
+    used: dict[str, int] = {}
+    for index, (name, items) in enumerate(chunks):
+        base = "art" if name.startswith("\0") else _svg_id(name)
+        used[base] = used.get(base, 0) + 1
+        layer_id = base if used[base] == 1 else f"{base}-{used[base]}"
+        svg = _prefix_ids(_svg_chunk(page, items), f"l{index}-")
+        open_tag = _SVG_OPEN_RE.search(svg)
+        if open_tag is None:  # pragma: no cover - cairo always writes an <svg> element
+            raise RuntimeError("cairo wrote no <svg> element")
+        header = header or svg[: open_tag.end()]
+        body = svg[open_tag.end(): svg.rindex("</svg>")]
+        d = _DEFS_RE.search(body)
+        if d is not None:
+            defs.append(d.group(1))
+            body = body[: d.start()] + body[d.end():]
+        bodies.append(f'<g id="{layer_id}" inkscape:groupmode="layer" inkscape:label="{layer_id}">{body}</g>\n')
+    if 'xmlns:inkscape' not in header:
+        header = header[:-1] + ' xmlns:inkscape="http://www.inkscape.org/namespaces/inkscape">'
+    return (header + "\n<defs>" + "".join(defs) + "</defs>\n" + "".join(bodies) + "</svg>\n").encode("utf-8")

@@ -1,0 +1,343 @@
+"""Putting things on paper: paper sizes, sheets with bleed and crop marks, a scale ruler, grid packing, duplex.
+
+Page coordinates are mm from the paper's top-left corner, y down. An item is drawn in its own coordinates
+(origin at its trim's top-left corner) and may paint up to ``bleed_mm`` beyond its trim on every side; the
+sheet clips it to that bleed rectangle. Crop marks sit outside the trim, start beyond the bleed and are left
+out wherever they would run into another item's bleed, so a grid of items gets marks along its outer edges
+for every cut line.
+
+Layout of a sheet (defaults, ``SheetStyle``):
+
+    edge (6 mm, nothing printed) | header: title, registration target, page label | marks band | items |
+    marks band | footer: 100 mm ruler "print at 100%" | edge
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from boardgen.render.cairo_backend import Page, text_width_mm
+from boardgen.render.scene import (
+    HAIRLINE_MM,
+    Circle,
+    Font,
+    Group,
+    Op,
+    Rect,
+    RectOp,
+    Scene,
+    Style,
+    Text,
+    group,
+    layer,
+    line,
+    rect_path,
+    stroke,
+    translate,
+)
+
+REGISTRATION = "#000000"
+TITLE_FONT = Font(size_pt=8.0, bold=True)
+SMALL_FONT = Font(size_pt=6.5)
+MARK_WIDTH_MM = 0.3 * 25.4 / 72.0  # 0.3 pt: visible after printing, thin enough to be precise
+
+
+@dataclass(frozen=True)
+class Paper:
+    name: str
+    width_mm: float
+    height_mm: float
+
+    def landscape(self) -> Paper:
+        w, h = sorted((self.width_mm, self.height_mm), reverse=True)
+        return Paper(self.name, w, h)
+
+    def portrait(self) -> Paper:
+        w, h = sorted((self.width_mm, self.height_mm))
+        return Paper(self.name, w, h)
+
+    @property
+    def slug(self) -> str:
+        return self.name.lower()
+
+
+A4 = Paper("A4", 210.0, 297.0)
+LETTER = Paper("Letter", 215.9, 279.4)
+PAPERS: dict[str, Paper] = {"a4": A4, "letter": LETTER}
+
+
+def custom_paper(width_mm: float, height_mm: float, name: str = "custom") -> Paper:
+    """Any size, e.g. a 666 x 446 mm poster (660 x 440 trim + 3 mm bleed)."""
+    return Paper(name, width_mm, height_mm)
+
+
+@dataclass(frozen=True)
+class SheetStyle:
+    bleed_mm: float = 3.0
+    edge_mm: float = 6.0  # nothing is printed closer to the paper edge (home printers cannot)
+    mark_offset_mm: float = 3.5  # crop marks start this far outside the trim (beyond the bleed)
+    mark_length_mm: float = 4.0
+    header_mm: float = 5.0  # title line below the edge margin
+    footer_mm: float = 6.0  # ruler line above the bottom edge margin
+    title_font: Font = TITLE_FONT
+    small_font: Font = SMALL_FONT
+
+    @property
+    def marks_extent_mm(self) -> float:
+        return self.mark_offset_mm + self.mark_length_mm
+
+    @property
+    def gap_mm(self) -> float:
+        """Space between neighbouring items so each keeps its full bleed."""
+        return 2 * self.bleed_mm
+
+
+DEFAULT_STYLE = SheetStyle()
+
+
+def content_area(paper: Paper, style: SheetStyle = DEFAULT_STYLE) -> Rect:
+    """Where trims may go so that bleed, crop marks, header and footer all fit on the paper."""
+    side = style.edge_mm + style.marks_extent_mm + 0.5
+    top = style.edge_mm + style.header_mm + style.marks_extent_mm + 0.5
+    bottom = style.edge_mm + style.footer_mm + style.marks_extent_mm + 0.5
+    return Rect(side, top, paper.width_mm - 2 * side, paper.height_mm - top - bottom)
+
+
+# ------------------------------------------------------------------------------------------ furniture
+
+
+def crop_marks(trims: Sequence[Rect], style: SheetStyle = DEFAULT_STYLE, keep_in: Rect | None = None) -> Group:
+    """Marks on the extension of every trim edge, outside the bleed, skipping any that would cross an item.
+
+    ``keep_in``: marks are dropped if they would leave this rectangle (the printable area)."""
+    bleeds = [t.outset(style.bleed_mm) for t in trims]
+    st = stroke(REGISTRATION, MARK_WIDTH_MM)
+    ops: list[Op] = []
+    seen: set[tuple[float, ...]] = set()
+    o, n = style.mark_offset_mm, style.mark_length_mm
+    for trim in trims:
+        for cx, cy in trim.corners():
+            sx = -1.0 if cx == trim.x else 1.0
+            sy = -1.0 if cy == trim.y else 1.0
+            segments = ((cx + sx * o, cy, cx + sx * (o + n), cy), (cx, cy + sy * o, cx, cy + sy * (o + n)))
+            for x0, y0, x1, y1 in segments:
+                key = tuple(round(v, 3) for v in (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)))
+                if key in seen:
+                    continue
+                box = Rect(key[0], key[1], max(key[2] - key[0], 1e-6), max(key[3] - key[1], 1e-6))
+                if any(box.intersects(b) for b in bleeds):
+                    continue
+                if keep_in is not None and not keep_in.contains_rect(box, tol=1e-6):
+                    continue
+                seen.add(key)
+                ops.append(line(x0, y0, x1, y1, st, name="crop-mark"))
+    return group(ops, "crop-marks")
+
+
+def scale_ruler(x: float, y: float, length_mm: float = 100.0, font: Font = DEFAULT_STYLE.small_font) -> Group:
+    """A ruler ``length_mm`` long whose baseline is at y (ticks point up), with the 100 % check text to its right.
+
+    Total height about 4 mm above y and 0.5 mm below."""
+    st = stroke("#000000", HAIRLINE_MM * 1.2)
+    ops: list[Op] = [line(x, y, x + length_mm, y, st, name="ruler")]
+    for mm in range(int(length_mm) + 1):
+        tick = 2.6 if mm % 10 == 0 else 1.8 if mm % 5 == 0 else 1.0
+        ops.append(line(x + mm, y, x + mm, y - tick, st, name="ruler-tick"))
+    label_font = Font(font.family, 5.0)
+    for mm in (0, int(length_mm) // 2, int(length_mm)):
+        ops.append(Text(x + mm, y - 3.0, f"{mm}", label_font, align="center"))
+    inches = length_mm / 25.4
+    ops.append(Text(x + length_mm + 3.0, y - 0.3,
+                    f"Print at 100% / actual size: this bar must measure {length_mm:g} mm ({inches:.2f} in).",
+                    font))
+    return group(ops, "scale-ruler")
+
+
+def registration_mark(cx: float, cy: float, r: float = 1.8) -> Group:
+    """A target (circle and cross) printed at the same place on both sides of a duplex sheet."""
+    st = stroke(REGISTRATION, MARK_WIDTH_MM)
+    return group([Circle(cx, cy, r * 0.6, st), line(cx - r, cy, cx + r, cy, st), line(cx, cy - r, cx, cy + r, st)],
+                 "registration-mark")
+
+
+def sheet_frame(paper: Paper, title: str, page_label: str = "", style: SheetStyle = DEFAULT_STYLE,
+                registration: bool = False, ruler: bool = True) -> Group:
+    """Header (title left, page label right, registration target centred) and footer (scale ruler)."""
+    ops: list[Op] = []
+    baseline = style.edge_mm + 3.0
+    label_width = text_width_mm(page_label, style.small_font) if page_label else 0.0
+    ops.append(Text(style.edge_mm + 2.0, baseline, title, style.title_font, name="sheet-title"))
+    if page_label:
+        ops.append(Text(paper.width_mm - style.edge_mm - 2.0, baseline, page_label, style.small_font, align="right",
+                        name="page-label"))
+    if registration:
+        ops.append(registration_mark(paper.width_mm / 2, style.edge_mm + 2.0))
+    if ruler:
+        ops.append(scale_ruler(style.edge_mm + 2.0, paper.height_mm - style.edge_mm - 1.0))
+    _ = label_width
+    return group(ops, "sheet-frame")
+
+
+# ------------------------------------------------------------------------------------------ sheets
+
+
+@dataclass(frozen=True)
+class Placement:
+    """An item on a sheet: its trim rectangle in page mm and its art in item mm (origin at trim top-left)."""
+
+    trim: Rect
+    scene: Scene
+    name: str = ""
+    bleed_mm: float | None = None  # None: the sheet style's bleed; 0 for items that need none
+
+
+def _place(p: Placement, bleed_mm: float) -> Group:
+    local_bleed = Rect(-bleed_mm, -bleed_mm, p.trim.width + 2 * bleed_mm, p.trim.height + 2 * bleed_mm)
+    return Group(p.scene.items, name=p.name or "item", transform=translate(p.trim.x, p.trim.y),
+                 clip=rect_path(local_bleed))
+
+
+def mirror_placements(paper: Paper, placements: Sequence[Placement]) -> list[Placement]:
+    """Back-side positions for a long-edge duplex flip: each trim mirrored left-right on the paper."""
+    return [replace(p, trim=Rect(paper.width_mm - p.trim.right, p.trim.y, p.trim.width, p.trim.height))
+            for p in placements]
+
+
+def compose_sheet(paper: Paper, placements: Sequence[Placement], title: str, page_label: str = "",
+                  style: SheetStyle = DEFAULT_STYLE, *, back: bool = False, duplex: bool = False,
+                  marks: bool = True, extra: Sequence[Op] = (), cut_layer: Sequence[Op] = ()) -> Page:
+    """One sheet: items clipped to their bleed, crop marks, header and footer.
+
+    ``back=True``: ``placements`` are the FRONT positions of the items whose backs these are; they are
+    mirrored left-right so that a long-edge duplex print lines the backs up with their fronts. ``duplex``
+    (or ``back``) adds the registration target. ``cut_layer``: ops (page mm) put on a layer named "cut".
+    The TrimBox is the bounding box of the item trims, the BleedBox that plus bleed.
+    """
+    if back:
+        placements = mirror_placements(paper, placements)
+    ops: list[Op] = []
+    for p in placements:
+        bleed = style.bleed_mm if p.bleed_mm is None else p.bleed_mm
+        ops.append(_place(p, bleed))
+    ops.extend(extra)
+    trims = [p.trim for p in placements]
+    printable = Rect(style.edge_mm, style.edge_mm, paper.width_mm - 2 * style.edge_mm,
+                     paper.height_mm - 2 * style.edge_mm)
+    if marks and trims:
+        ops.append(layer("crop-marks", [crop_marks(trims, style, keep_in=printable)]))
+    ops.append(sheet_frame(paper, title, page_label, style, registration=back or duplex))
+    if cut_layer:
+        ops.append(layer("cut", cut_layer))
+    trim_box = bounding_rect(trims) if trims else None
+    bleed_box = trim_box.outset(style.bleed_mm) if trim_box is not None else None
+    return Page(paper.width_mm, paper.height_mm, Scene(tuple(ops)), trim_box_mm=trim_box, bleed_box_mm=bleed_box,
+                label=page_label)
+
+
+def single_item_page(scene: Scene, trim_width_mm: float, trim_height_mm: float, style: SheetStyle = DEFAULT_STYLE,
+                     *, marks: bool = False, title: str = "") -> Page:
+    """A page that is one item (a poster): MediaBox = BleedBox = trim + bleed when ``marks`` is False;
+    with marks the paper grows by the marks band on every side (and the title goes top-left)."""
+    b = style.bleed_mm
+    margin = b if not marks else style.marks_extent_mm + 2.0
+    trim = Rect(margin, margin, trim_width_mm, trim_height_mm)
+    paper_w, paper_h = trim_width_mm + 2 * margin, trim_height_mm + 2 * margin
+    ops: list[Op] = [_place(Placement(trim, scene, "art"), b)]
+    if marks:
+        ops.append(layer("crop-marks", [crop_marks([trim], style)]))
+        if title:
+            ops.append(Text(margin, margin - b - 1.0, title, style.small_font))
+    return Page(paper_w, paper_h, Scene(tuple(ops)), trim_box_mm=trim, bleed_box_mm=trim.outset(b))
+
+
+def bounding_rect(rects: Sequence[Rect]) -> Rect:
+    x0 = min(r.x for r in rects)
+    y0 = min(r.y for r in rects)
+    x1 = max(r.right for r in rects)
+    y1 = max(r.bottom for r in rects)
+    return Rect(x0, y0, x1 - x0, y1 - y0)
+
+
+# ------------------------------------------------------------------------------------------ packing
+
+
+@dataclass(frozen=True)
+class GridPlan:
+    """How fixed-size items tile a sheet: ``rotated`` means each item is turned 90 degrees."""
+
+    columns: int
+    rows: int
+    item_width_mm: float  # as placed (after rotation)
+    item_height_mm: float
+    gap_mm: float
+    rotated: bool
+
+    @property
+    def per_sheet(self) -> int:
+        return self.columns * self.rows
+
+
+def plan_grid(area: Rect, width_mm: float, height_mm: float, gap_mm: float, allow_rotate: bool = True) -> GridPlan:
+    """The better of upright and rotated grids of ``width x height`` items in ``area``."""
+
+    def fit(w: float, h: float, rotated: bool) -> GridPlan:
+        cols = max(0, math.floor((area.width + gap_mm) / (w + gap_mm) + 1e-9))
+        rows = max(0, math.floor((area.height + gap_mm) / (h + gap_mm) + 1e-9))
+        return GridPlan(cols, rows, w, h, gap_mm, rotated)
+
+    upright = fit(width_mm, height_mm, False)
+    if not allow_rotate or width_mm == height_mm:
+        return upright
+    turned = fit(height_mm, width_mm, True)
+    return turned if turned.per_sheet > upright.per_sheet else upright
+
+
+def grid_positions(area: Rect, plan: GridPlan, count: int, center: bool = True) -> list[Rect]:
+    """Trim rectangles (page mm) for up to ``count`` items of ``plan``, filled row by row, block centred."""
+    n = min(count, plan.per_sheet)
+    if n <= 0:
+        return []
+    cols = min(plan.columns, n)
+    rows = math.ceil(n / plan.columns)
+    block_w = cols * plan.item_width_mm + (cols - 1) * plan.gap_mm
+    block_h = rows * plan.item_height_mm + (rows - 1) * plan.gap_mm
+    x0 = area.x + ((area.width - block_w) / 2 if center else 0.0)
+    y0 = area.y + ((area.height - block_h) / 2 if center else 0.0)
+    return [Rect(x0 + (i % plan.columns) * (plan.item_width_mm + plan.gap_mm),
+                 y0 + (i // plan.columns) * (plan.item_height_mm + plan.gap_mm),
+                 plan.item_width_mm, plan.item_height_mm) for i in range(n)]
+
+
+def pack_grid(count: int, width_mm: float, height_mm: float, paper: Paper, style: SheetStyle = DEFAULT_STYLE,
+              gap_mm: float | None = None, allow_rotate: bool = True) -> tuple[GridPlan, list[list[Rect]]]:
+    """Lay ``count`` items of one size on as many sheets as needed: (plan, trims per sheet).
+
+    Raises ValueError if one item does not fit the sheet's content area."""
+    area = content_area(paper, style)
+    gap = style.gap_mm if gap_mm is None else gap_mm
+    plan = plan_grid(area, width_mm, height_mm, gap, allow_rotate)
+    if plan.per_sheet == 0:
+        raise ValueError(f"a {width_mm:g} x {height_mm:g} mm item does not fit the {area.width:.1f} x "
+                         f"{area.height:.1f} mm printable area of {paper.name}")
+    sheets: list[list[Rect]] = []
+    remaining = count
+    while remaining > 0:
+        trims = grid_positions(area, plan, remaining)
+        sheets.append(trims)
+        remaining -= len(trims)
+    return plan, sheets
+
+
+def trim_outline(trim: Rect, name: str = "trim-line", width_mm: float = HAIRLINE_MM, colour: str = "#7f7f7f") -> RectOp:
+    """A thin guide on the trim (useful for scissors where there are no crop marks between items)."""
+    return RectOp(trim, Style(stroke=colour, stroke_width_mm=width_mm), name=name)
+
+
+__all__ = [
+    "A4", "DEFAULT_STYLE", "LETTER", "PAPERS", "GridPlan", "Paper", "Placement", "SheetStyle", "bounding_rect",
+    "compose_sheet", "content_area", "crop_marks", "custom_paper", "grid_positions", "mirror_placements",
+    "pack_grid", "plan_grid", "registration_mark", "scale_ruler", "sheet_frame", "single_item_page",
+    "trim_outline",
+]

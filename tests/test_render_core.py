@@ -1,0 +1,173 @@
+"""The render core: scene values, the cairo backend (PDF/SVG/PNG), imposition and zone symbols."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import struct
+import subprocess
+
+import pikepdf
+import pytest
+
+from boardgen.config import ZONE_SYMBOLS
+from boardgen.render.cairo_backend import Page, render_pdf, render_png, render_svg, text_width_mm
+from boardgen.render.imposition import (
+    A4,
+    LETTER,
+    Placement,
+    compose_sheet,
+    content_area,
+    custom_paper,
+    pack_grid,
+    single_item_page,
+)
+from boardgen.render.scene import (
+    Circle,
+    Font,
+    Rect,
+    RectOp,
+    Scene,
+    Text,
+    fill,
+    layer,
+    mirror_x,
+    rotate,
+    stroke,
+    translate,
+)
+from boardgen.render.symbols import zone_symbol
+
+PT = 72 / 25.4
+
+
+def _item() -> Scene:
+    return Scene.of(RectOp(Rect(-3, -3, 46, 36), fill("#4fa845")), Text(20, 15, "P1", Font(size_pt=12, bold=True),
+                                                                       align="center", baseline="middle"))
+
+
+def _sheet_pages() -> list[Page]:
+    _plan, sheets = pack_grid(30, 40, 30, A4)
+    return [compose_sheet(A4, [Placement(t, _item(), "card") for t in trims], "Test sheet", f"{i + 1}/{len(sheets)}")
+            for i, trims in enumerate(sheets)]
+
+
+def _boxes_mm(pdf_bytes: bytes) -> list[dict[str, list[float]]]:
+    with pikepdf.open(io.BytesIO(pdf_bytes)) as pdf:
+        return [{k: [float(v) / PT for v in page.obj[k]] for k in ("/MediaBox", "/TrimBox", "/BleedBox")}
+                for page in pdf.pages]
+
+
+def test_poster_boxes_to_a_tenth_of_a_millimetre() -> None:
+    page = single_item_page(Scene.of(RectOp(Rect(-3, -3, 666, 446), fill("#a9d8f0"))), 660, 440)
+    (boxes,) = _boxes_mm(render_pdf([page]))
+    assert boxes["/MediaBox"] == pytest.approx([0, 0, 666, 446], abs=0.1)
+    assert boxes["/BleedBox"] == pytest.approx([0, 0, 666, 446], abs=0.1)
+    assert boxes["/TrimBox"] == pytest.approx([3, 3, 663, 443], abs=0.1)
+    marked = single_item_page(Scene(), 660, 440, marks=True)
+    (boxes,) = _boxes_mm(render_pdf([marked]))
+    margin = (boxes["/MediaBox"][2] - 660) / 2
+    assert margin > 3 + 4  # room for marks beyond the bleed
+    assert boxes["/TrimBox"] == pytest.approx([margin, margin, margin + 660, margin + 440], abs=0.1)
+
+
+def test_sheet_pages_have_paper_size_and_trim_inside_bleed() -> None:
+    pages = _sheet_pages()
+    for paper in (A4, LETTER):
+        page = compose_sheet(paper, [Placement(Rect(20, 30, 40, 30), _item())], "t")
+        (boxes,) = _boxes_mm(render_pdf([page]))
+        assert boxes["/MediaBox"] == pytest.approx([0, 0, paper.width_mm, paper.height_mm], abs=0.1)
+        # y flips: a trim at y=30 of height 30 ends 60 mm from the top
+        assert boxes["/TrimBox"] == pytest.approx([20, paper.height_mm - 60, 60, paper.height_mm - 30], abs=0.1)
+        assert boxes["/BleedBox"] == pytest.approx([17, paper.height_mm - 63, 63, paper.height_mm - 27], abs=0.1)
+    assert len(pages) == 2  # 28 per A4 sheet
+
+
+def test_rerender_is_byte_identical_and_fonts_are_embedded(tmp_path) -> None:
+    first = render_pdf(_sheet_pages(), title="x")
+    second = render_pdf(_sheet_pages(), title="x")
+    assert hashlib.sha256(first).hexdigest() == hashlib.sha256(second).hexdigest()
+    assert render_svg(_sheet_pages()[0]) == render_svg(_sheet_pages()[0])
+    path = tmp_path / "s.pdf"
+    path.write_bytes(first)
+    out = subprocess.run(["pdffonts", str(path)], capture_output=True, text=True, check=True).stdout
+    rows = out.splitlines()[2:]
+    assert rows, "expected at least one font"
+    for row in rows:
+        assert "DejaVuSans" in row
+        assert row.split()[-5] == "yes", row  # emb column
+
+
+def test_pdf_date_is_fixed() -> None:
+    with pikepdf.open(io.BytesIO(render_pdf(_sheet_pages()[:1]))) as pdf:
+        assert str(pdf.docinfo["/CreationDate"]).startswith("D:20260101")
+
+
+def test_svg_has_named_layers_in_mm() -> None:
+    scene = Scene.of(RectOp(Rect(0, 0, 10, 10), fill("#000000")), layer("cut", [Circle(50, 50, 10, stroke("#ff0000"))]),
+                     Text(5, 5, "hello"))
+    svg = render_svg(Page(210, 297, scene)).decode()
+    assert '<g id="cut"' in svg and '<g id="art"' in svg and '<g id="art-2"' in svg
+    assert 'width="210mm"' in svg and 'height="297mm"' in svg
+    assert svg.count("<svg") == 1
+
+
+def test_png_size_follows_dpi() -> None:
+    png = render_png(Page(210, 297, Scene()), dpi=50)
+    width, height = struct.unpack(">II", png[16:24])
+    assert (width, height) == (round(210 / 25.4 * 50), round(297 / 25.4 * 50))
+
+
+def test_crop_marks_stay_outside_every_bleed_and_inside_the_paper() -> None:
+    pages = _sheet_pages()
+    for page in pages:
+        bleeds = [op.transform for op in page.scene.walk() if getattr(op, "name", "") == "card"]
+        assert bleeds
+        marks = [op for op in page.scene.walk() if getattr(op, "name", "") == "crop-mark"]
+        assert marks
+        trims = [Rect(g.e, g.f, 40, 30).outset(3) for g in bleeds]
+        for m in marks:
+            (x0, y0), (x1, y1) = m.points
+            assert min(x0, x1) > 0 and max(x0, x1) < 210 and min(y0, y1) > 0 and max(y0, y1) < 297
+            seg = Rect(min(x0, x1), min(y0, y1), max(abs(x1 - x0), 1e-6), max(abs(y1 - y0), 1e-6))
+            assert not any(seg.intersects(b) for b in trims)
+
+
+def test_packer_keeps_items_in_the_content_area() -> None:
+    for paper in (A4, LETTER, A4.landscape(), custom_paper(300, 200)):
+        area = content_area(paper)
+        _plan, sheets = pack_grid(50, 25, 25, paper)
+        assert sum(len(s) for s in sheets) == 50
+        for trims in sheets:
+            for t in trims:
+                assert area.contains_rect(t)
+    with pytest.raises(ValueError, match="does not fit"):
+        pack_grid(1, 400, 10, A4)
+
+
+def test_back_pages_mirror_left_right() -> None:
+    trim = Rect(20, 30, 40, 30)
+    back = compose_sheet(A4, [Placement(trim, _item(), "card")], "b", back=True)
+    (group,) = [op for op in back.scene.walk() if getattr(op, "name", "") == "card"]
+    assert group.transform.e == pytest.approx(210 - 60)
+    assert back.scene.count("registration-mark") == 1
+
+
+def test_affine_helpers() -> None:
+    assert mirror_x(105).apply(20, 5) == pytest.approx((190, 5))
+    assert (translate(10, 0) @ rotate(90)).apply(1, 0) == pytest.approx((10, 1))
+
+
+def test_text_measurement() -> None:
+    assert text_width_mm("MMMM", Font(size_pt=10)) == pytest.approx(4 * text_width_mm("M", Font(size_pt=10)))
+    assert text_width_mm("M", Font(size_pt=20)) == pytest.approx(2 * text_width_mm("M", Font(size_pt=10)))
+
+
+@pytest.mark.parametrize("name", ZONE_SYMBOLS)
+def test_every_zone_symbol_draws(name: str) -> None:
+    g = zone_symbol(name, 10, 10, 8)
+    assert g.items and g.name == f"symbol:{name}"
+    png = render_png(Page(20, 20, Scene.of(g)), dpi=100)
+    assert len(png) > 200
+    with pytest.raises(ValueError, match="unknown zone symbol"):
+        zone_symbol("nope", 0, 0, 1)
