@@ -27,7 +27,7 @@ Progress = Callable[[str], None]
 @dataclass
 class BuildContext:
     config: Config
-    progress: Progress = lambda message: None  # noqa: E731
+    progress: Progress = lambda message: None
     artifacts: list[Artifact] = field(default_factory=list)
     timings_s: dict[str, float] = field(default_factory=dict)
 

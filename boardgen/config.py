@@ -77,7 +77,7 @@ class MapConfig:
     koppen_data: str = "koppen-5m.png"
     elevation_data: str = "elevation-5m.png"
     raster_mm: Mm = Mm(0.5)
-    island_min_area_km2: float = 2500.0
+    island_min_area_km2: float = 25000.0
 
 
 @dataclass(frozen=True)
@@ -105,6 +105,7 @@ class ClassificationConfig:
     high_ground_zone: str = "Mountains"
     high_ground_elevation_m: float = 1500.0
     high_ground_share: float = 0.4
+    high_ground_excludes: tuple[str, ...] = ("EF",)  # Köppen classes whose land never counts as high ground
     priority_zone: str = "Mediterranean"
     priority_share: float = 0.25
     minimum_cells: int = 10
@@ -344,6 +345,9 @@ def _validate(config: Config) -> None:
     missing = [k for k in KOPPEN_CLASSES if k not in c.koppen_to_zone]
     _check(not missing, src, "classification.koppen_to_zone", f"every Köppen class needs a zone; missing {missing}")
     _check_zone(config, c.high_ground_zone, "classification.high_ground_zone")
+    for i, koppen in enumerate(c.high_ground_excludes):
+        _check(koppen in KOPPEN_CLASSES, src, f"classification.high_ground_excludes[{i}]",
+               f"unknown Köppen class {koppen!r}; expected one of {', '.join(KOPPEN_CLASSES)}")
     _check_zone(config, c.priority_zone, "classification.priority_zone")
     for key in ("high_ground_share", "priority_share"):
         _check(0 < getattr(c, key) <= 1, src, f"classification.{key}", "expected a share in (0, 1]")

@@ -9,6 +9,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+_UMASK = os.umask(0)
+os.umask(_UMASK)
+
 
 @dataclass(frozen=True)
 class Artifact:
@@ -31,6 +34,7 @@ def write_atomic(path: Path, data: bytes) -> None:
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
+        os.chmod(tmp_name, 0o666 & ~_UMASK)  # mkstemp makes 0600; outputs are ordinary files
         os.replace(tmp_name, path)
     except BaseException:
         Path(tmp_name).unlink(missing_ok=True)

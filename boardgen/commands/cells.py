@@ -1,1 +1,68 @@
-"""`boardgen cells` and `boardgen info`."""
+"""`boardgen cells` (cell data to stdout or a file) and `boardgen info` (what the map stage made)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from boardgen.commands.options import template_option
+from boardgen.config import load_template
+from boardgen.export import adjacency_json, cells_csv, cells_geojson
+from boardgen.io import write_atomic
+from boardgen.mapbuild import build_board
+
+_FORMATS = {"geojson": cells_geojson, "csv": cells_csv, "adjacency": adjacency_json}
+
+
+@click.command("cells")
+@template_option
+@click.option("--format", "-f", "fmt", type=click.Choice(sorted(_FORMATS)), default="geojson", show_default=True,
+              help="geojson: WGS84 hex polygons with properties; csv: one row per cell; adjacency: neighbour lists.")
+@click.option("--output", "-o", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="Write to this file instead of standard output.")
+def cells_command(template_path: Path | None, fmt: str, output: Path | None) -> None:
+    """Export the land cells (label, zone, shares, neighbours) for other tools and editions."""
+    data = _FORMATS[fmt](build_board(load_template(template_path)))
+    if output is None:
+        sys.stdout.buffer.write(data)
+    else:
+        write_atomic(output, data)
+        click.echo(f"wrote {output} ({len(data):,} bytes)", err=True)
+
+
+@click.command("info")
+@template_option
+def info_command(template_path: Path | None) -> None:
+    """Print cell counts per zone, hex size, projection and the islands kept."""
+    config = load_template(template_path)
+    board = build_board(config)
+    low, high = config.hexes.cell_count_range
+    n = len(board.cells)
+    click.echo(f"{config.title} ({config.edition}), template {config.source}")
+    click.echo(f"board       {config.board.width_mm:g} x {config.board.height_mm:g} mm, "
+               f"projection {config.map.projection} "
+               f"(1 mm = {board.lonlat_to_mm_scale / 1000:.0f} km on the projection plane)")
+    how = "searched for" if config.hexes.size_mm is None else "set in template, target"
+    click.echo(f"hexes       {board.layout.orientation.name}-top, size {board.layout.size_mm:g} mm "
+               f"({how} {config.hexes.target_cells} cells), land when >= {config.hexes.land_threshold:.0%} land")
+    in_range = "ok" if low <= n <= high else f"OUTSIDE {low}-{high}"
+    click.echo(f"land cells  {n} ({in_range})")
+    minimum = config.classification.minimum_cells
+    reasons: dict[str, dict[str, int]] = {z: {} for z in config.zones}
+    for cell in board.cells:
+        reasons[cell.zone][cell.zone_reason] = reasons[cell.zone].get(cell.zone_reason, 0) + 1
+    for zone, count in board.zone_counts().items():
+        flag = "" if count >= minimum else f"  below minimum {minimum}"
+        detail = ", ".join(f"{k} {v}" for k, v in sorted(reasons[zone].items()))
+        click.echo(f"  {zone:<14} {count:>4}  ({detail}){flag}")
+    click.echo(f"islands kept {len(board.islands_kept)} (landmasses >= {config.map.island_min_area_km2:,.0f} km2 "
+               "that no hex reached the land threshold on):")
+    for island in board.islands_kept:
+        lon, lat = island.center_lonlat
+        click.echo(f"  {island.label:<6} {island.area_km2:>9,} km2 at {lat:.1f}, {lon:.1f}")
+    for note in board.notes:
+        click.echo(f"note: {note}")
+    timings = ", ".join(f"{k[:-2]} {v:.2f} s" for k, v in board.stats.items() if k.endswith("_s"))
+    click.echo(f"map build   {timings}")

@@ -1,0 +1,131 @@
+"""Cell data for other tools and editions: GeoJSON (WGS84), CSV and an adjacency list, all deterministic."""
+
+from __future__ import annotations
+
+import csv
+import io
+import itertools
+import json
+from typing import Any
+
+import numpy as np
+import shapely
+from shapely.geometry import MultiPolygon, Polygon, box, mapping
+
+from boardgen.config import KOPPEN_CLASSES
+from boardgen.io import Artifact
+from boardgen.model import Board, Cell
+from boardgen.projection.fit import BoardProjection
+
+COORD_DECIMALS = 5  # about a metre: far finer than a cell
+POINTS_PER_HEX_EDGE = 4  # hex edges are straight on the board, curved on the globe
+
+
+def board_projection(board: Board) -> BoardProjection:
+    b = board.config.board
+    return BoardProjection(board.config.map.projection, b.width_mm, b.height_mm, b.margin_mm)
+
+
+def cell_lonlat_geometry(board: Board, cell: Cell, projection: BoardProjection) -> Polygon | MultiPolygon:
+    """The hex back-projected to lon/lat, its edges densified, split at 180 degrees if it crosses it (RFC 7946)."""
+    corners = np.array(board.hex_corners_mm(cell) + [board.hex_corners_mm(cell)[0]])
+    t = np.linspace(0.0, 1.0, POINTS_PER_HEX_EDGE, endpoint=False)
+    ring = np.concatenate([a + (b - a) * t[:, None] for a, b in itertools.pairwise(corners)])
+    lon, lat = projection.to_lonlat(ring[:, 0], ring[:, 1])
+    lat = np.clip(lat, -90.0, 90.0)
+    polygon = Polygon(np.column_stack([lon, lat]))
+    parts = []
+    for shift in (-360.0, 0.0, 360.0):
+        piece = polygon.intersection(box(-180.0 - shift, -90.0, 180.0 - shift, 90.0))
+        if not piece.is_empty and piece.area > 0:
+            parts.append(shapely.affinity.translate(piece, xoff=shift))
+    polygons = [g for part in parts for g in getattr(part, "geoms", [part]) if isinstance(g, Polygon)]
+    geometry: Polygon | MultiPolygon = polygons[0] if len(polygons) == 1 else MultiPolygon(polygons)
+    return shapely.set_precision(geometry, 10**-COORD_DECIMALS)
+
+
+def cell_centre_lonlat(cell: Cell, projection: BoardProjection) -> tuple[float, float]:
+    lon, lat = projection.to_lonlat(np.array([cell.center_mm[0]]), np.array([cell.center_mm[1]]))
+    return round(float((lon[0] + 180.0) % 360.0 - 180.0), COORD_DECIMALS), round(float(lat[0]), COORD_DECIMALS)
+
+
+def cell_properties(board: Board, cell: Cell, projection: BoardProjection) -> dict[str, Any]:
+    lon, lat = cell_centre_lonlat(cell, projection)
+    return {
+        "label": cell.label,
+        "q": cell.hex.q,
+        "r": cell.hex.r,
+        "column": cell.column,
+        "row": cell.row,
+        "x_mm": round(cell.center_mm[0], 3),
+        "y_mm": round(cell.center_mm[1], 3),
+        "lon": lon,
+        "lat": lat,
+        "zone": cell.zone,
+        "zone_reason": cell.zone_reason,
+        "land_share": cell.land_share,
+        "high_ground_share": cell.high_ground_share,
+        "mean_elevation_m": cell.mean_elevation_m,
+        "kept_as_island": bool(cell.kept_as_island),
+        "zone_shares": {z: cell.zone_shares.get(z, 0.0) for z in board.config.zones},
+        "koppen_shares": dict(cell.koppen_shares),
+        "neighbours": list(cell.neighbours),
+    }
+
+
+def cells_geojson(board: Board) -> bytes:
+    projection = board_projection(board)
+    features = [
+        {"type": "Feature", "id": cell.label,
+         "properties": cell_properties(board, cell, projection),
+         "geometry": mapping(cell_lonlat_geometry(board, cell, projection))}
+        for cell in board.cells
+    ]
+    collection = {
+        "type": "FeatureCollection",
+        "name": f"{board.config.edition}-cells",
+        "boardgen": {"hex_size_mm": board.layout.size_mm, "orientation": board.layout.orientation.name,
+                     "origin_mm": list(board.layout.origin_mm), "projection": board.config.map.projection,
+                     "board_mm": [board.config.board.width_mm, board.config.board.height_mm]},
+        "features": features,
+    }
+    return _json_bytes(collection, indent=None)
+
+
+def cells_csv(board: Board) -> bytes:
+    projection = board_projection(board)
+    zones = list(board.config.zones)
+    header = ["label", "q", "r", "column", "row", "x_mm", "y_mm", "lon", "lat", "zone", "zone_reason",
+              "land_share", "high_ground_share", "mean_elevation_m", "kept_as_island"]
+    header += [f"zone_share_{z}" for z in zones] + [f"koppen_{k}" for k in KOPPEN_CLASSES] + ["neighbours"]
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(header)
+    for cell in board.cells:
+        p = cell_properties(board, cell, projection)
+        row = [p[k] for k in header[:15]]
+        row += [p["zone_shares"][z] for z in zones]
+        row += [cell.koppen_shares.get(k, 0.0) for k in KOPPEN_CLASSES]
+        row.append(" ".join(cell.neighbours))
+        writer.writerow(row)
+    return out.getvalue().encode()
+
+
+def adjacency_json(board: Board) -> bytes:
+    return _json_bytes({c.label: list(c.neighbours) for c in board.cells}, indent=1)
+
+
+def _json_bytes(value: Any, indent: int | None) -> bytes:
+    return (json.dumps(value, indent=indent, ensure_ascii=False, sort_keys=False) + "\n").encode()
+
+
+def map_stage(ctx: Any) -> list[Artifact]:
+    from boardgen.render.map_preview import map_preview_png
+
+    board = ctx.board
+    return [
+        Artifact("cells.geojson", cells_geojson(board), "land cells as WGS84 hex polygons with their properties"),
+        Artifact("cells.csv", cells_csv(board), "land cells, one row each"),
+        Artifact("adjacency.json", adjacency_json(board), "each cell's neighbouring land cells"),
+        Artifact("preview/map.png", map_preview_png(board), "the classified map"),
+    ]

@@ -1,0 +1,144 @@
+"""The hex lattice over the projected land: land raster, hex size search and per-hex statistics.
+
+Land is rasterised once on the board at ``map.raster_mm`` (each pixel also remembers which landmass it
+belongs to); every per-hex figure is then a count over pixels, so trying a hex size costs one vectorised
+point-to-hex pass instead of thousands of polygon intersections.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from PIL import Image, ImageDraw
+from shapely.geometry import Polygon
+
+from boardgen.layout.hexgrid import Hex, HexLayout, Orientation
+
+SIZE_STEP_MM = 0.05  # searched hex sizes are rounded to this, so the result is stable
+
+
+@dataclass(frozen=True)
+class LandRaster:
+    """Land pixels of the board: centres in mm and the index (into ``landmasses``) of their landmass."""
+
+    step_mm: float
+    x_mm: np.ndarray
+    y_mm: np.ndarray
+    landmass: np.ndarray  # int32, index into the polygon list that was rasterised
+
+    @property
+    def pixel_area_mm2(self) -> float:
+        return self.step_mm**2
+
+
+def rasterise_land(polygons: Sequence[Polygon], width_mm: float, height_mm: float, step_mm: float) -> LandRaster:
+    """Burn polygons into a label image (largest first, holes cleared, so islands in lakes survive)."""
+    width_px, height_px = math.ceil(width_mm / step_mm), math.ceil(height_mm / step_mm)
+    image = Image.new("I", (width_px, height_px), 0)
+    draw = ImageDraw.Draw(image)
+
+    def pixels(coords: np.ndarray) -> list[tuple[float, float]]:
+        xy = np.asarray(coords)[:, :2] / step_mm - 0.5
+        return [tuple(p) for p in xy.tolist()]
+
+    order = sorted(range(len(polygons)), key=lambda i: -polygons[i].area)
+    for index in order:
+        polygon = polygons[index]
+        draw.polygon(pixels(polygon.exterior.coords), fill=index + 1)
+        for interior in polygon.interiors:
+            draw.polygon(pixels(interior.coords), fill=0)
+    labels = np.asarray(image, dtype=np.int32)
+    ys, xs = np.nonzero(labels)
+    return LandRaster(step_mm, (xs + 0.5) * step_mm, (ys + 0.5) * step_mm, labels[ys, xs] - 1)
+
+
+def hex_keys(layout: HexLayout, x_mm: np.ndarray, y_mm: np.ndarray) -> np.ndarray:
+    """One int64 key per point: the hex it falls in, packed as (q + 2**20) * 2**21 + (r + 2**20)."""
+    q, r = layout.points_to_hexes(x_mm, y_mm)
+    return (q + (1 << 20)) * (1 << 21) + (r + (1 << 20))
+
+
+def hex_to_key(h: Hex) -> int:
+    return (h.q + (1 << 20)) * (1 << 21) + (h.r + (1 << 20))
+
+
+def key_to_hex(key: int) -> Hex:
+    return Hex(int(key // (1 << 21)) - (1 << 20), int(key % (1 << 21)) - (1 << 20))
+
+
+def land_hexes(layout: HexLayout, raster: LandRaster, threshold: float,
+               stride: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """Keys of hexes with land share >= threshold, and their shares. ``stride`` > 1 samples every
+    stride-th pixel in each direction (for a fast size search)."""
+    if stride > 1:
+        keep = ((np.round(raster.x_mm / raster.step_mm - 0.5).astype(np.int64) % stride) == 0) & (
+            (np.round(raster.y_mm / raster.step_mm - 0.5).astype(np.int64) % stride) == 0
+        )
+        x, y = raster.x_mm[keep], raster.y_mm[keep]
+    else:
+        x, y = raster.x_mm, raster.y_mm
+    keys, counts = np.unique(hex_keys(layout, x, y), return_counts=True)
+    shares = counts * (raster.pixel_area_mm2 * stride * stride) / layout.area_mm2
+    chosen = shares >= threshold
+    return keys[chosen], shares[chosen]
+
+
+def search_hex_size(orientation: Orientation, origin_mm: tuple[float, float], raster: LandRaster,
+                    threshold: float, target_cells: int) -> tuple[float, int, int]:
+    """The hex size (rounded to SIZE_STEP_MM) whose land-cell count is closest to ``target_cells``.
+
+    Bisection on a coarse sample narrows the size; the neighbourhood is then counted at full resolution.
+    Returns (size_mm, cell_count, sizes_tried)."""
+    def count(size_mm: float, stride: int) -> int:
+        layout = HexLayout(orientation, size_mm, origin_mm)
+        return len(land_hexes(layout, raster, threshold, stride)[0])
+
+    tried = 0
+    low, high = 1.0, 80.0  # count(low) > target > count(high) for any sensible board
+    while high - low > 4 * SIZE_STEP_MM:
+        middle = 0.5 * (low + high)
+        tried += 1
+        if count(middle, 2) > target_cells:
+            low = middle
+        else:
+            high = middle
+    centre = round(0.5 * (low + high) / SIZE_STEP_MM)
+    best: tuple[int, float, int] | None = None
+    for step in range(centre - 6, centre + 7):
+        size_mm = round(step * SIZE_STEP_MM, 4)
+        n = count(size_mm, 1)
+        tried += 1
+        candidate = (abs(n - target_cells), -size_mm, n)
+        if best is None or candidate < best:
+            best = candidate
+    assert best is not None
+    return -best[1], best[2], tried
+
+
+@dataclass(frozen=True)
+class HexStats:
+    """Per-hex sums over land pixels, for the hexes listed in ``keys`` (same order)."""
+
+    keys: np.ndarray
+    land_px: np.ndarray  # land pixels in the hex
+    koppen_px: np.ndarray  # (n, 33): pixels per Köppen class value 0..32
+    high_px: np.ndarray  # pixels at or above the high-ground elevation
+    elevation_sum_m: np.ndarray
+
+
+def hex_stats(keys: np.ndarray, pixel_keys: np.ndarray, koppen: np.ndarray, elevation_m: np.ndarray,
+              high_ground: np.ndarray) -> HexStats:
+    """Sums over the land pixels of each hex; ``high_ground`` marks the pixels that count as high ground."""
+    index = np.searchsorted(keys, pixel_keys)
+    index = np.clip(index, 0, len(keys) - 1)
+    inside = keys[index] == pixel_keys
+    idx = index[inside]
+    n = len(keys)
+    land_px = np.bincount(idx, minlength=n)
+    koppen_px = np.bincount(idx * 33 + koppen[inside].astype(np.int64), minlength=n * 33).reshape(n, 33)
+    high_px = np.bincount(idx, weights=high_ground[inside].astype(float), minlength=n)
+    elevation_sum = np.bincount(idx, weights=elevation_m[inside].astype(float), minlength=n)
+    return HexStats(keys, land_px, koppen_px, high_px, elevation_sum)

@@ -1,0 +1,247 @@
+"""The map stage: template -> classified land cells on the board (a ``Board``).
+
+land (Natural Earth) -> projected to board mm -> rasterised -> hex lattice -> land cells (+ islands kept,
++ overrides) -> Köppen/elevation shares per cell -> zones -> neighbours and labels.
+"""
+
+from __future__ import annotations
+
+import time
+import types
+from collections.abc import Mapping
+
+import numpy as np
+import pyproj
+import shapely
+from shapely.geometry import Polygon
+
+from boardgen.config import KOPPEN_CLASSES, Config, resolve_data_path
+from boardgen.errors import ConfigError
+from boardgen.layout.hexgrid import (
+    Hex,
+    HexLayout,
+    column_letters,
+    hexes_covering,
+    offset_coordinates,
+    orientation_named,
+)
+from boardgen.layout.lattice import (
+    hex_keys,
+    hex_stats,
+    hex_to_key,
+    key_to_hex,
+    land_hexes,
+    rasterise_land,
+    search_hex_size,
+)
+from boardgen.layout.zones import CellClimate, assign_zones
+from boardgen.model import Board, Cell, IslandKept
+from boardgen.projection.fit import BoardProjection
+from boardgen.projection.land import drop_antarctica, load_land
+from boardgen.projection.rasters import KOPPEN_OCEAN, load_elevation, load_koppen, sample_koppen_land
+
+_GEOD = pyproj.Geod(ellps="WGS84")
+
+
+class HexLabeller:
+    """Stable labels for every hex on the board: column letters + row number ("AF12")."""
+
+    def __init__(self, layout: HexLayout, width_mm: float, height_mm: float) -> None:
+        self.layout = layout
+        board_hexes = hexes_covering(layout, width_mm, height_mm)
+        offsets = [offset_coordinates(layout, h) for h in board_hexes]
+        self.col0 = min(c for c, _ in offsets)
+        self.row0 = min(r for _, r in offsets)
+        self.by_label = {self.label(h): h for h in board_hexes}
+
+    def column_row(self, h: Hex) -> tuple[int, int]:
+        col, row = offset_coordinates(self.layout, h)
+        return col - self.col0, row - self.row0
+
+    def label(self, h: Hex) -> str:
+        col, row = self.column_row(h)
+        return f"{column_letters(col)}{row + 1}"
+
+    def hex_for(self, label: str, source: str, key: str) -> Hex:
+        if label not in self.by_label:
+            raise ConfigError(source, key, f"no hex labelled {label!r} on this board (labels run "
+                              f"A1..{max(self.by_label, key=lambda s: (len(s), s))})")
+        return self.by_label[label]
+
+
+def _landmass_areas_km2(polygons: list[Polygon], projection: BoardProjection, pixel_counts: np.ndarray,
+                        min_area_km2: float) -> dict[int, float]:
+    """Geodesic area of every projected landmass that could be over ``min_area_km2`` (tiny ones skipped)."""
+
+    def unproject(coords: np.ndarray) -> np.ndarray:
+        lon, lat = projection.to_lonlat(coords[:, 0], coords[:, 1])
+        return np.column_stack([lon, lat])
+
+    areas = {}
+    for index in np.flatnonzero(pixel_counts >= 2):
+        lonlat = shapely.transform(polygons[index], unproject)
+        area_m2, _ = _GEOD.geometry_area_perimeter(shapely.geometry.polygon.orient(lonlat))
+        if abs(area_m2) / 1e6 >= min_area_km2:
+            areas[int(index)] = abs(area_m2) / 1e6
+    return areas
+
+
+def _islands_without_cell(big_landmasses: Mapping[int, float], pixel_landmass: np.ndarray, pixel_keys: np.ndarray,
+                          land_keys: np.ndarray) -> dict[int, int]:
+    """For each big landmass whose most-covering hex is not a land cell: landmass index -> that hex's key."""
+    land = set(land_keys.tolist())
+    missing: dict[int, int] = {}
+    for index in sorted(big_landmasses):
+        keys, counts = np.unique(pixel_keys[pixel_landmass == index], return_counts=True)
+        best = int(keys[np.lexsort((keys, -counts))[0]])
+        if best not in land and best not in missing.values():
+            missing[index] = best
+    return missing
+
+
+def build_board(config: Config) -> Board:
+    timings: dict[str, float] = {}
+    started = time.perf_counter()
+    source = config.source
+    W, H = config.board.width_mm, config.board.height_mm  # noqa: N806
+
+    land = load_land(resolve_data_path(config, config.map.land_data, "map.land_data"))
+    koppen_grid = load_koppen(resolve_data_path(config, config.map.koppen_data, "map.koppen_data"))
+    elevation_grid = load_elevation(resolve_data_path(config, config.map.elevation_data, "map.elevation_data"))
+    if not config.map.antarctica:
+        land = drop_antarctica(land)
+    timings["load_s"] = time.perf_counter() - started
+
+    t = time.perf_counter()
+    projection = BoardProjection(config.map.projection, W, H, config.board.margin_mm)
+    land_mm = projection.geometry_to_mm(list(land.geoms))
+    polygons = list(land_mm.geoms)
+    timings["project_s"] = time.perf_counter() - t
+
+    t = time.perf_counter()
+    raster = rasterise_land(polygons, W, H, config.map.raster_mm)
+    lon, lat = projection.to_lonlat(raster.x_mm, raster.y_mm)
+    lon = (lon + 180.0) % 360.0 - 180.0
+    koppen = sample_koppen_land(koppen_grid, lon, lat)
+    elevation_m = elevation_grid.sample(lon, lat)
+    timings["sample_s"] = time.perf_counter() - t
+
+    t = time.perf_counter()
+    orientation = orientation_named(config.hexes.orientation)
+    origin_mm = (W / 2, H / 2)
+    pixel_counts = np.bincount(raster.landmass, minlength=len(polygons))
+    big_landmasses = _landmass_areas_km2(polygons, projection, pixel_counts, config.map.island_min_area_km2)
+    size_mm = float(config.hexes.size_mm) if config.hexes.size_mm is not None else 0.0
+    sizes_tried = 0
+    lattice_target = config.hexes.target_cells
+    for _ in range(3):  # islands kept count towards the target: search again without them
+        if config.hexes.size_mm is None:
+            size_mm, _, tried = search_hex_size(orientation, origin_mm, raster, config.hexes.land_threshold,
+                                                lattice_target)
+            sizes_tried += tried
+        layout = HexLayout(orientation, size_mm, origin_mm)
+        land_keys, _ = land_hexes(layout, raster, config.hexes.land_threshold)
+        pixel_keys = hex_keys(layout, raster.x_mm, raster.y_mm)
+        island_best = _islands_without_cell(big_landmasses, raster.landmass, pixel_keys, land_keys)
+        next_target = config.hexes.target_cells - len(island_best)
+        if config.hexes.size_mm is not None or next_target == lattice_target:
+            break
+        lattice_target = next_target
+    timings["lattice_s"] = time.perf_counter() - t
+
+    t = time.perf_counter()
+    labeller = HexLabeller(layout, W, H)
+    chosen = {int(k) for k in land_keys}
+    islands: list[IslandKept] = []
+    island_keys: set[int] = set()
+    for index, best in island_best.items():
+        chosen.add(best)
+        island_keys.add(best)
+        centre = polygons[index].representative_point()
+        c_lon, c_lat = projection.to_lonlat(np.array([centre.x]), np.array([centre.y]))
+        islands.append(IslandKept(labeller.label(key_to_hex(best)), round(big_landmasses[index]),
+                                  (round(float((c_lon[0] + 180) % 360 - 180), 3), round(float(c_lat[0]), 3))))
+
+    overrides = config.overrides
+    for i, label in enumerate(overrides.add_cells):
+        key = hex_to_key(labeller.hex_for(label, source, f"overrides.add_cells[{i}]"))
+        if key in chosen:
+            raise ConfigError(source, f"overrides.add_cells[{i}]", f"{label} is already a land cell")
+        chosen.add(key)
+    for i, label in enumerate(overrides.remove_cells):
+        key = hex_to_key(labeller.hex_for(label, source, f"overrides.remove_cells[{i}]"))
+        if key not in chosen:
+            raise ConfigError(source, f"overrides.remove_cells[{i}]", f"{label} is not a land cell")
+        chosen.discard(key)
+    for label in overrides.zones:
+        key = hex_to_key(labeller.hex_for(label, source, f"overrides.zones.{label}"))
+        if key not in chosen:
+            raise ConfigError(source, f"overrides.zones.{label}", f"{label} is not a land cell")
+
+    keys = np.array(sorted(chosen), dtype=np.int64)
+    rules = config.classification
+    not_high = np.array([KOPPEN_CLASSES.index(k) + 1 for k in rules.high_ground_excludes], dtype=koppen.dtype)
+    high_ground = (elevation_m >= rules.high_ground_elevation_m) & ~np.isin(koppen, not_high)
+    stats = hex_stats(keys, pixel_keys, koppen, elevation_m, high_ground)
+    koppen_to_zone = config.classification.koppen_to_zone
+    zone_names = list(config.zones)
+
+    climates: list[CellClimate] = []
+    cell_facts = []
+    for i, key in enumerate(keys.tolist()):
+        h = key_to_hex(key)
+        label = labeller.label(h)
+        counts = stats.koppen_px[i, 1:KOPPEN_OCEAN].astype(float)  # classes 1..31
+        if counts.sum() == 0:  # a hex added by override, or a sliver: use the climate nearest its centre
+            cx, cy = layout.hex_to_point(h)
+            c_lon, c_lat = projection.to_lonlat(np.array([cx]), np.array([cy]))
+            nearest = sample_koppen_land(koppen_grid, (c_lon + 180) % 360 - 180, c_lat, max_radius=40)[0]
+            if nearest != KOPPEN_OCEAN:
+                counts[nearest - 1] = 1.0
+        total = counts.sum()
+        koppen_shares = {KOPPEN_CLASSES[j]: counts[j] / total for j in np.flatnonzero(counts)} if total else {}
+        zone_shares = dict.fromkeys(zone_names, 0.0)
+        for cls, share in koppen_shares.items():
+            zone_shares[koppen_to_zone[cls]] += share
+        land_px = stats.land_px[i]
+        high_share = float(stats.high_px[i] / land_px) if land_px else 0.0
+        climates.append(CellClimate(label, zone_shares, high_share))
+        cell_facts.append((h, label, koppen_shares, zone_shares, land_px, high_share,
+                           float(stats.elevation_sum_m[i] / land_px) if land_px else 0.0))
+
+    assignment = assign_zones(climates, zone_names, config.classification, dict(overrides.zones))
+    land_labels = {label for _, label, *_ in cell_facts}
+    by_hex_label = {h: label for h, label, *_ in cell_facts}
+    cells = []
+    for h, label, koppen_shares, zone_shares, land_px, high_share, mean_elev in cell_facts:
+        col, row = labeller.column_row(h)
+        neighbours = tuple(sorted(by_hex_label[n] for n in h.neighbours() if n in by_hex_label))
+        reason = assignment.reasons[label]
+        cells.append(Cell(
+            label=label, hex=h, column=col, row=row,
+            center_mm=tuple(round(v, 4) for v in layout.hex_to_point(h)),  # type: ignore[arg-type]
+            land_share=round(float(land_px * raster.pixel_area_mm2 / layout.area_mm2), 4),
+            zone=assignment.zones[label],
+            zone_shares=_frozen_rounded(zone_shares),
+            koppen_shares=_frozen_rounded(koppen_shares),
+            high_ground_share=round(high_share, 4),
+            mean_elevation_m=round(mean_elev, 1),
+            zone_reason=reason,
+            neighbours=neighbours,
+            kept_as_island="island" if hex_to_key(h) in island_keys else "",
+        ))
+    assert land_labels == {c.label for c in cells}
+    cells.sort(key=lambda c: (c.row, c.column))
+    timings["cells_s"] = time.perf_counter() - t
+    timings["total_s"] = time.perf_counter() - started
+
+    return Board(
+        config=config, layout=layout, cells=tuple(cells), land_mm=land_mm, frame_mm=projection.frame_mm,
+        lonlat_to_mm_scale=1.0 / projection.scale_mm_per_m, islands_kept=tuple(islands), notes=assignment.notes,
+        stats=types.MappingProxyType({"hex_size_mm": size_mm, "sizes_tried": sizes_tried,
+                                      "land_pixels": len(raster.x_mm), **timings}),
+    )
+
+
+def _frozen_rounded(shares: Mapping[str, float]) -> Mapping[str, float]:
+    return types.MappingProxyType({k: round(float(v), 4) for k, v in shares.items()})

@@ -1,0 +1,117 @@
+"""lon/lat <-> board millimetres: a PROJ projection fitted to the board by its whole-world frame.
+
+The board is fitted to the projection's fixed frame (the outline of the whole globe, lon_0 +- 180 degrees),
+never to the data's bounds, so a data update cannot shift the cells. ``+over`` keeps vertices on the map
+edge from wrapping to the other side.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+import pyproj
+import shapely
+from shapely.geometry import MultiPolygon, Polygon
+
+from boardgen.errors import ConfigError
+from boardgen.projection.land import as_multipolygon, cut_at_meridian
+
+
+@dataclass(frozen=True)
+class BoardProjection:
+    proj_string: str
+    width_mm: float
+    height_mm: float
+    margin_mm: float
+
+    @cached_property
+    def crs(self) -> pyproj.CRS:
+        text = self.proj_string if "+over" in self.proj_string else self.proj_string + " +over"
+        return pyproj.CRS.from_user_input(text)
+
+    @cached_property
+    def central_meridian_deg(self) -> float:
+        operation = self.crs.coordinate_operation
+        for param in operation.params if operation is not None else ():
+            name = param.name.lower()
+            if "longitude" in name and ("origin" in name or "central" in name):
+                return float(param.value)
+        return 0.0
+
+    @cached_property
+    def _forward(self) -> pyproj.Transformer:
+        return pyproj.Transformer.from_crs("EPSG:4326", self.crs, always_xy=True)
+
+    @cached_property
+    def frame_lonlat(self) -> np.ndarray:
+        """The globe's outline as a closed lon/lat ring: west edge up, along the north pole, east edge down."""
+        west, east = self.central_meridian_deg - 180.0, self.central_meridian_deg + 180.0
+        lat = np.linspace(-90.0, 90.0, 361)
+        lon = np.linspace(west, east, 721)
+        ring = np.concatenate([
+            np.column_stack([np.full_like(lat, west), lat]),
+            np.column_stack([lon, np.full_like(lon, 90.0)]),
+            np.column_stack([np.full_like(lat, east), lat[::-1]]),
+            np.column_stack([lon[::-1], np.full_like(lon, -90.0)]),
+        ])
+        return ring
+
+    @cached_property
+    def _frame_projected(self) -> tuple[np.ndarray, np.ndarray]:
+        x, y = self._forward.transform(self.frame_lonlat[:, 0], self.frame_lonlat[:, 1])
+        x, y = np.asarray(x), np.asarray(y)
+        if not (np.all(np.isfinite(x)) and np.all(np.isfinite(y))):
+            raise ConfigError("template", "map.projection",
+                              f"{self.proj_string!r} cannot show the whole globe; expected a world projection")
+        return x, y
+
+    @cached_property
+    def scale_mm_per_m(self) -> float:
+        x, y = self._frame_projected
+        return min((self.width_mm - 2 * self.margin_mm) / np.ptp(x), (self.height_mm - 2 * self.margin_mm) / np.ptp(y))
+
+    @cached_property
+    def _centre_m(self) -> tuple[float, float]:
+        x, y = self._frame_projected
+        return 0.5 * (x.min() + x.max()), 0.5 * (y.min() + y.max())
+
+    def projected_to_mm(self, x_m: np.ndarray, y_m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        cx, cy = self._centre_m
+        s = self.scale_mm_per_m
+        return self.width_mm / 2 + (np.asarray(x_m) - cx) * s, self.height_mm / 2 - (np.asarray(y_m) - cy) * s
+
+    def mm_to_projected(self, x_mm: np.ndarray, y_mm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        cx, cy = self._centre_m
+        s = self.scale_mm_per_m
+        return cx + (np.asarray(x_mm) - self.width_mm / 2) / s, cy - (np.asarray(y_mm) - self.height_mm / 2) / s
+
+    def to_mm(self, lon: np.ndarray, lat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        x, y = self._forward.transform(np.asarray(lon, dtype=float), np.asarray(lat, dtype=float))
+        return self.projected_to_mm(x, y)
+
+    def to_lonlat(self, x_mm: np.ndarray, y_mm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Board mm -> lon/lat; longitudes stay continuous across the map edge (may exceed +-180)."""
+        x, y = self.mm_to_projected(x_mm, y_mm)
+        lon, lat = self._forward.transform(x, y, direction="INVERSE")
+        return np.asarray(lon), np.asarray(lat)
+
+    @cached_property
+    def frame_mm(self) -> Polygon:
+        x, y = self.projected_to_mm(*self._frame_projected)
+        return Polygon(np.column_stack([x, y])).buffer(0)
+
+    def geometry_to_mm(self, polygons: Sequence[Polygon]) -> MultiPolygon:
+        """Land polygons in lon/lat (within -180..180) -> board mm, cut at the map's edge meridian."""
+        window = cut_at_meridian(polygons, self.central_meridian_deg - 180.0)
+
+        def project(coords: np.ndarray) -> np.ndarray:
+            x, y = self.to_mm(coords[:, 0], coords[:, 1])
+            return np.column_stack([x, y])
+
+        parts = np.array(shapely.transform(window, project).geoms)
+        invalid = ~shapely.is_valid(parts)
+        parts[invalid] = shapely.make_valid(parts[invalid])  # only the few rings projection bent over
+        return as_multipolygon(shapely.GeometryCollection(list(parts)))

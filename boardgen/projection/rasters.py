@@ -1,0 +1,86 @@
+"""Global lon/lat rasters (Köppen–Geiger classes, elevation) and sampling them at board points.
+
+Both shipped grids are 5 arc-minute, cell-centred, row 0 at 90N and column 0 at 180W (see naturalearth/README.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+from PIL import Image
+
+from boardgen.errors import DataError
+
+KOPPEN_OCEAN = 32
+ELEVATION_STEP_M = 50.0  # the elevation PNG stores metres / 50 (land only; the sea floor is 0)
+
+
+@dataclass(frozen=True)
+class GlobalGrid:
+    values: np.ndarray  # (rows, cols), row 0 at the north pole edge, column 0 at 180W
+
+    @property
+    def cells_per_degree(self) -> float:
+        return self.values.shape[1] / 360.0
+
+    def indices(self, lon: np.ndarray, lat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        rows, cols = self.values.shape
+        k = self.cells_per_degree
+        col = np.floor((np.asarray(lon) + 180.0) * k).astype(np.int64) % cols
+        row = np.clip(np.floor((90.0 - np.asarray(lat)) * k).astype(np.int64), 0, rows - 1)
+        return row, col
+
+    def sample(self, lon: np.ndarray, lat: np.ndarray) -> np.ndarray:
+        row, col = self.indices(lon, lat)
+        return self.values[row, col]
+
+
+def _read_png(path: Path, what: str, shape_ratio: float = 2.0) -> np.ndarray:
+    try:
+        with Image.open(path) as image:
+            values = np.asarray(image)
+    except FileNotFoundError:
+        raise DataError(f"{path}: {what} file not found (run scripts/refresh_data.py)") from None
+    except OSError as exc:
+        raise DataError(f"{path}: not a readable PNG ({exc})") from None
+    if values.ndim != 2 or values.shape[1] != shape_ratio * values.shape[0]:
+        raise DataError(f"{path}: expected a single-band global grid twice as wide as high, got {values.shape}")
+    return values
+
+
+@lru_cache(maxsize=4)
+def load_koppen(path: Path) -> GlobalGrid:
+    values = _read_png(path, "Köppen–Geiger raster")
+    if values.min() < 1 or values.max() > KOPPEN_OCEAN:
+        raise DataError(f"{path}: Köppen classes must be 1..32, found {values.min()}..{values.max()}")
+    return GlobalGrid(values)
+
+
+@lru_cache(maxsize=4)
+def load_elevation(path: Path) -> GlobalGrid:
+    values = _read_png(path, "elevation raster")
+    return GlobalGrid(values.astype(np.float32) * ELEVATION_STEP_M)
+
+
+def sample_koppen_land(grid: GlobalGrid, lon: np.ndarray, lat: np.ndarray, max_radius: int = 8) -> np.ndarray:
+    """Köppen class at each point; where the raster says ocean (coastlines differ between data sets), the
+    nearest land class within ``max_radius`` grid cells. Still ocean (32) if none is that near."""
+    row, col = grid.indices(lon, lat)
+    classes = grid.values[row, col].copy()
+    missing = np.flatnonzero(classes == KOPPEN_OCEAN)
+    rows, cols = grid.values.shape
+    offsets = sorted(
+        ((dr, dc) for dr in range(-max_radius, max_radius + 1) for dc in range(-max_radius, max_radius + 1)),
+        key=lambda o: (o[0] ** 2 + o[1] ** 2, o),
+    )
+    for dr, dc in offsets[1:]:
+        if missing.size == 0:
+            break
+        found = grid.values[np.clip(row[missing] + dr, 0, rows - 1), (col[missing] + dc) % cols]
+        hit = found != KOPPEN_OCEAN
+        classes[missing[hit]] = found[hit]
+        missing = missing[~hit]
+    return classes
