@@ -47,6 +47,7 @@ class BuildContext:
 # (name, "module:function") — imported lazily so `boardgen cells` does not pay for the PDF stack.
 STAGES: list[tuple[str, str]] = [
     ("map", "boardgen.export:map_stage"),
+    ("validate", "boardgen.rules.validate:validate_stage"),  # keep last: checks what the stages above made
 ]
 
 

@@ -1,0 +1,387 @@
+"""`boardgen validate`: is the generated board a playable, fair game under the template's rules?
+
+Checks of the map itself (cell count, zone sizes, connectivity, sections) and of the rules as they play out
+in simulated games (every rule fires, badges are reachable, seat advantage, game length, running out of
+pieces or cells). Each finding has a rule id, a severity (error, warning, info), where it applies and a
+message; any error makes the command exit with code 1 so it can gate a build in CI.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any, Literal
+
+from boardgen.config import Config
+from boardgen.rules.board import RulesBoard, components
+from boardgen.rules.simulate import Simulation, simulate, summary, wilson_interval, wins_by_seat
+
+Severity = Literal["error", "warning", "info"]
+SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info")
+DEFAULT_BOTS: tuple[str, ...] = ("greedy", "planner", "random")
+
+
+@dataclass(frozen=True)
+class Finding:
+    rule: str
+    severity: Severity
+    where: str
+    message: str
+
+
+@dataclass
+class Report:
+    edition: str
+    findings: list[Finding]
+    simulation: dict[str, Any] | None
+
+    @property
+    def errors(self) -> int:
+        return sum(1 for f in self.findings if f.severity == "error")
+
+    def counts(self) -> dict[str, int]:
+        return {s: sum(1 for f in self.findings if f.severity == s) for s in SEVERITIES}
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "edition": self.edition,
+            "counts": self.counts(),
+            "findings": [asdict(f) for f in self.findings],
+            "simulation": self.simulation,
+        }
+
+    def json_bytes(self) -> bytes:
+        return (json.dumps(self.to_json(), indent=2, ensure_ascii=False) + "\n").encode()
+
+    def text(self) -> str:
+        lines = []
+        for f in self.findings:
+            lines.append(f"{f.severity.upper():<7} {f.rule:<24} {f.where}: {f.message}")
+        c = self.counts()
+        lines.append(f"{c['error']} errors, {c['warning']} warnings, {c['info']} notes")
+        return "\n".join(lines) + "\n"
+
+
+# ------------------------------------------------------------------------------------------ the map
+
+
+def map_findings(board: Any, rules_board: RulesBoard, config: Config) -> list[Finding]:
+    """Checks of the board alone: ``board`` is a boardgen.model.Board (or anything with .cells)."""
+    found: list[Finding] = []
+    rules = config.rules
+    n = rules_board.n_cells
+    lo, hi = config.hexes.cell_count_range
+    if lo <= n <= hi:
+        found.append(Finding("map.cell-count", "info", "board", f"{n} land cells, within [{lo}, {hi}]"))
+    else:
+        found.append(Finding("map.cell-count", "error", "board",
+                             f"{n} land cells, outside the template's hexes.cell_count_range [{lo}, {hi}]"))
+    counts = rules_board.zone_cell_counts()
+    minimum = config.classification.minimum_cells
+    for z, zone in enumerate(rules_board.zones):
+        if counts[z] < minimum:
+            found.append(Finding("map.zone-minimum", "error", f"zone {zone.name}",
+                                 f"{counts[z]} cells, fewer than classification.minimum_cells ({minimum})"))
+        if rules.variant == "complex" and counts[z] < rules.badge_threshold:
+            found.append(Finding("map.zone-badge", "error", f"zone {zone.name}",
+                                 f"{counts[z]} cells: nobody can hold {rules.badge_threshold} pieces there, so its "
+                                 "philanthropy badge can never be won"))
+    sizes = ", ".join(f"{zone.name} {counts[z]}" for z, zone in enumerate(rules_board.zones))
+    found.append(Finding("map.zone-sizes", "info", "board", f"cells per zone: {sizes}"))
+    comps = components(rules_board)
+    isolated = [rules_board.labels[c[0]] for c in comps if len(c) == 1]
+    found.append(Finding("map.components", "info", "board",
+                         f"{len(comps)} connected groups of cells; sizes {', '.join(str(len(c)) for c in comps)}"))
+    if isolated:
+        found.append(Finding("map.isolated-cells", "warning", "cells " + ", ".join(isolated),
+                             f"{len(isolated)} cells have no neighbour: a piece gets there only by the "
+                             "anywhere-free fallback and never spreads from there"))
+    small = [c for c in comps[1:] if len(c) > 1]
+    for comp in small:
+        labels = [rules_board.labels[c] for c in comp]
+        found.append(Finding("map.small-group", "info", "cells " + ", ".join(labels),
+                             f"a group of {len(comp)} cells cut off from the main landmass"))
+    most_players = rules.max_players
+    setup = most_players * rules.setup_rounds
+    if setup > n:
+        found.append(Finding("setup.fits", "error", "board",
+                             f"{most_players} players x {rules.setup_rounds} setup pieces = {setup} > {n} cells"))
+    else:
+        found.append(Finding("setup.fits", "info", "board",
+                             f"{most_players} players x {rules.setup_rounds} setup pieces = {setup} of {n} cells "
+                             f"({setup / n:.0%})"))
+    printed = rules.players * rules.pieces_per_player
+    if printed > n:
+        found.append(Finding("setup.pieces", "info", "board",
+                             f"{rules.players} x {rules.pieces_per_player} printed pieces ({printed}) exceed the "
+                             f"{n} cells: the board can fill up before the pieces run out"))
+    if rules.variant == "complex" and rules.bank_chips < rules.players * rules.starting_chips:
+        found.append(Finding("setup.bank", "error", "template rules.bank_chips",
+                             f"{rules.bank_chips} chips cannot pay {rules.players} x {rules.starting_chips} "
+                             "starting chips"))
+    found.extend(_section_findings(board))
+    return found
+
+
+def _section_findings(board: Any) -> list[Finding]:
+    """Every section holds land and the table covers no land, when the board-sections module exists."""
+    try:
+        module = importlib.import_module("boardgen.layout.sections")
+    except ImportError:
+        return [Finding("map.sections", "info", "board",
+                        "skipped: no board sections yet (boardgen.layout.sections is not installed)")]
+    maker = None
+    for name in ("cut_sections", "build_sections", "make_sections", "sections_for", "layout_sections"):
+        if callable(getattr(module, name, None)):
+            maker = getattr(module, name)
+            break
+    if maker is None:
+        return [Finding("map.sections", "info", "board", "skipped: boardgen.layout.sections has no section builder")]
+    try:
+        made = maker(board)
+    except Exception as exc:  # report, do not crash validation on another module's failure
+        return [Finding("map.sections", "warning", "board", f"could not cut the sections: {exc}")]
+    sections = getattr(made, "sections", made)
+    land = getattr(board, "land_mm", None)
+    found: list[Finding] = []
+    bare = []
+    for i, section in enumerate(sections):
+        cells = getattr(section, "cells", None)
+        if cells is not None and len(cells) == 0:
+            number = getattr(section, "number", getattr(section, "id", i + 1))
+            outline = getattr(section, "outline_mm", None)
+            area = outline.intersection(land).area if outline is not None and land is not None else 0.0
+            bare.append(f"{number} ({area:.0f} mm2 of land)" if area else f"{number} (open ocean)")
+    if bare:
+        found.append(Finding("map.section-land", "warning", "sections " + ", ".join(bare),
+                             "a board section without a single land cell: playable, but a piece of pure ocean"))
+    else:
+        found.append(Finding("map.section-land", "info", "board",
+                             f"every one of {len(sections)} sections holds land cells"))
+    table = next((getattr(made, a) for a in ("table_mm", "table_outline_mm", "table") if hasattr(made, a)), None)
+    if table is None:
+        found.append(Finding("map.table-land", "info", "board",
+                             "skipped: the sections do not say where the bio-productivity table sits"))
+    elif land is not None and hasattr(table, "intersects"):
+        layout = board.layout
+        from shapely.geometry import Polygon
+
+        under = [c.label for c in board.cells if table.intersects(Polygon(layout.corners(c.hex)))]
+        if under:
+            found.append(Finding("map.table-land", "error", "cells " + ", ".join(under),
+                                 "the bio-productivity table covers land cells"))
+        elif table.intersection(land).area > 0.01 * table.area:
+            found.append(Finding("map.table-land", "warning", "board", "the table covers some coastline"))
+        else:
+            found.append(Finding("map.table-land", "info", "board", "the table sits on open ocean"))
+    return found
+
+
+# ------------------------------------------------------------------------------------------ the rules
+
+# events whose absence in simulated games means a rule never came into play
+_CORE_EVENTS: tuple[tuple[str, str, bool], ...] = (
+    # event, rule it shows, needs the chips economy
+    ("setup_adjacent", "setup pieces next to own pieces", False),
+    ("move", "moving a piece", False),
+    ("harvest", "harvest paying chips", True),
+    ("invest", "investing a chip in a new piece", True),
+    ("stewardship_up", "stewardship raising an index", False),
+    ("stewardship_down", "stewardship lowering an index", False),
+    ("tipping_up", "the tipping point raising every index", False),
+    ("tipping_down", "the tipping point lowering every index", False),
+)
+_SIDE_EVENTS: tuple[tuple[str, str], ...] = (
+    ("setup_anywhere", "the anywhere-free fallback in setup"),
+    ("move_anywhere", "the anywhere-free fallback when moving"),
+    ("invest_anywhere", "the anywhere-free fallback when investing"),
+    ("harvest_zero", "a harvest rounded down to nothing"),
+    ("harvest_short", "the bank running short of chips"),
+    ("stewardship_blocked", "a stewardship step stopped by a bound"),
+    ("tipping_blocked", "a tipping-point step stopped by a bound"),
+    ("badge_lost", "a badge lost again"),
+    ("badge_past_max", "a badge lifting a final index past its die"),
+)
+
+
+def rules_findings(sim: Simulation, config: Config) -> list[Finding]:
+    found: list[Finding] = []
+    rules = config.rules
+    n = sim.games
+    if n == 0:
+        return [Finding("rules.simulated", "info", "rules", "no games simulated (--games 0)")]
+    stats = summary(sim)
+    events: dict[str, dict[str, int]] = stats["events"]  # type: ignore[assignment]
+    complex_game = rules.variant == "complex"
+    economy = complex_game or rules.simple_harvest
+    found.append(Finding("rules.simulated", "info", "rules",
+                         f"{n} games of {sim.players} players ({', '.join(sim.bots)} bots, seats rotated), "
+                         f"{rules.variant} variant, seed {sim.seed}"))
+    core = list(_CORE_EVENTS)
+    if complex_game:
+        core.append(("badge_won", "a philanthropy badge won", False))
+    for event, what, needs_economy in core:
+        if needs_economy and not economy:
+            continue
+        games = events[event]["games"]
+        if games == 0:
+            found.append(Finding("rules.never-fires", "warning", f"rule: {what}",
+                                 f"never happened in {n} simulated games" + _why_never(event, sim, config)))
+        else:
+            found.append(Finding("rules.fires", "info", f"rule: {what}",
+                                 f"in {_pct(games / n)} of games ({events[event]['count']} times)"))
+    for event, what in _SIDE_EVENTS:
+        if event == "badge_lost" and not (complex_game and rules.badges_can_be_lost):
+            continue
+        if event == "badge_past_max" and not complex_game:
+            continue
+        games = events[event]["games"]
+        found.append(Finding("rules.side-rule", "info", f"rule: {what}",
+                             f"in {_pct(games / n)} of games ({events[event]['count']} times)" if games
+                             else f"never happened in {n} games"))
+    found.extend(_tipping_findings(sim, config, events))
+    found.extend(_stewardship_findings(sim))
+    if complex_game:
+        zones = stats["zones"]  # type: ignore[index]
+        counts = sim.board.zone_cell_counts()
+        for z, zone in enumerate(sim.board.zones):
+            share = zones[zone.name]["badge_share"]  # type: ignore[index]
+            if counts[z] < rules.badge_threshold:
+                continue  # already an error of the map
+            if share == 0:
+                found.append(Finding("rules.badge-reachable", "warning", f"zone {zone.name}",
+                                     f"no badge won in {n} games ({counts[z]} cells, threshold "
+                                     f"{rules.badge_threshold})"))
+            else:
+                found.append(Finding("rules.badge-reachable", "info", f"zone {zone.name}",
+                                     f"a badge was held at the end of {share:.0%} of games"))
+    found.extend(_seat_findings(sim))
+    found.append(Finding("rules.game-length", "info", "rules",
+                         f"{rules.turns} turns after {rules.setup_rounds} setup rounds "
+                         f"({rules.start_year}-{rules.start_year + rules.turns * rules.years_per_turn}); "
+                         f"{stats['pieces_on_board_mean']:.1f} pieces per player on the board at the end, "
+                         f"{stats['chips_left_mean']:.1f} chips left unspent (they score nothing)"))
+    ran_out: dict[str, float] = stats["ran_out"]  # type: ignore[assignment]
+    for key, what in (("pieces", "runs out of printed pieces"), ("cells", "finds no free cell for a new piece")):
+        share = ran_out[f"{key}_share"]
+        severity: Severity = "warning" if share > 0.5 else "info"
+        found.append(Finding(f"rules.out-of-{key}", severity, "rules",
+                             f"in {_pct(share)} of games at least one player {what}"
+                             + (f" (pieces_per_player {rules.pieces_per_player})" if key == "pieces" else "")))
+    ties: dict[str, float] = stats["ties"]  # type: ignore[assignment]
+    found.append(Finding("rules.ties", "info", "rules", f"{ties['share']:.1%} of games end in a tie for first place"))
+    return found
+
+
+def _pct(share: float) -> str:
+    """A share as a percentage that does not round a rare event down to 0%."""
+    if 0 < share < 0.005:
+        return "<1%"
+    return f"{share:.0%}"
+
+
+def _why_never(event: str, sim: Simulation, config: Config) -> str:
+    rules = config.rules
+    if event.startswith("tipping") and rules.turns < rules.tipping_point_every:
+        return f" (the game has {rules.turns} turns, the tipping point comes every {rules.tipping_point_every})"
+    if event.startswith("stewardship") and rules.turns < rules.stewardship_every:
+        return f" (the game has {rules.turns} turns, stewardship comes every {rules.stewardship_every})"
+    return ""
+
+
+def _tipping_findings(sim: Simulation, config: Config, events: dict[str, dict[str, int]]) -> list[Finding]:
+    """The tipping die against the index sum: can it go up at all, and how often does it?"""
+    rules = config.rules
+    zones = sim.board.zones
+    die = rules.tipping_point_die
+    start = sum(z.start_index for z in zones)
+    floor = sum(z.minimum_index for z in zones)
+    ceiling = sum(z.die for z in zones)
+    where = "template rules.tipping_point_die"
+    found: list[Finding] = []
+    if floor >= die:
+        found.append(Finding("rules.tipping-never-up", "warning", where,
+                             f"the indices never sum to less than {floor}, so a d{die} can never exceed the sum: "
+                             "the tipping point can only lower the indices"))
+    elif start >= die:
+        games = max(sim.games, 1)
+        up, down = events["tipping_up"]["games"] / games, events["tipping_down"]["games"] / games
+        found.append(Finding("rules.tipping-start", "warning", where,
+                             f"the start indices sum to {start} >= {die}: a d{die} tipping point cannot raise them "
+                             f"until stewardship has brought the sum below {die}; it rose in {_pct(up)} of games "
+                             f"and fell in {_pct(down)}"))
+    if ceiling < 1:
+        found.append(Finding("rules.tipping-never-down", "warning", where, "the tipping point can never lower"))
+    return found
+
+
+def _stewardship_findings(sim: Simulation) -> list[Finding]:
+    """Note when the bounds can never stop a stewardship step (a roll above the index means index < die)."""
+    if all(z.minimum_index <= 1 for z in sim.board.zones):
+        return [Finding("rules.stewardship-bounds", "info", "zones",
+                        "with every minimum at 1, a stewardship roll can never push an index past a bound: "
+                        "only the tipping point meets the bounds")]
+    return []
+
+
+def _seat_findings(sim: Simulation) -> list[Finding]:
+    n = sim.games
+    wins = wins_by_seat(sim)
+    first, last = wins[0], wins[-1]
+    ci_first = wilson_interval(first, n)
+    ci_last = wilson_interval(last, n)
+    where = f"seat 1 vs seat {sim.players}"
+    text = (f"seat 1 wins {first / n:.1%} (95% CI {ci_first[0]:.1%}-{ci_first[1]:.1%}), seat {sim.players} "
+            f"{last / n:.1%} ({ci_last[0]:.1%}-{ci_last[1]:.1%}); a fair share is {1 / sim.players:.1%}")
+    found = []
+    if ci_first[0] > ci_last[1] or ci_last[0] > ci_first[1]:
+        found.append(Finding("rules.seat-advantage", "warning", where, text + ": the intervals do not overlap"))
+    else:
+        found.append(Finding("rules.seat-advantage", "info", where, text))
+    fair = 1 / sim.players
+    outside = []
+    for s, w in enumerate(wins):
+        lo, hi = wilson_interval(w, n)
+        if not lo <= fair <= hi:
+            outside.append(f"seat {s + 1} {w / n:.1%}")
+    if outside:
+        found.append(Finding("rules.seat-fairness", "info", "seats",
+                             "win rate's 95% interval excludes the fair share: " + ", ".join(outside)))
+    return found
+
+
+# ------------------------------------------------------------------------------------------ entry points
+
+
+def validate(board: Any, config: Config, games: int | None = None, jobs: int = 1, seed: int | None = None,
+             bots: Sequence[str] = DEFAULT_BOTS, players: int | None = None,
+             progress: Callable[[int], None] | None = None) -> Report:
+    rules_board = RulesBoard.from_board(board)
+    findings = map_findings(board, rules_board, config)
+    games = config.rules.validate_games if games is None else games
+    sim_summary = None
+    if games > 0:
+        sim = simulate(rules_board, config.rules, games, players or config.rules.players, bots,
+                       config.seed if seed is None else seed, jobs=jobs, progress=progress)
+        findings.extend(rules_findings(sim, config))
+        sim_summary = summary(sim)
+    order = {s: i for i, s in enumerate(SEVERITIES)}
+    findings = sorted(findings, key=lambda f: order[f.severity])  # stable: checks keep their order within a level
+    return Report(config.edition, findings, sim_summary)
+
+
+def validate_stage(ctx: Any) -> list[Any]:
+    """Build stage: report/validation.json and report/validation.txt from the template's validate_games."""
+    from boardgen.io import Artifact
+
+    report = validate(ctx.board, ctx.config)
+    return [
+        Artifact("report/validation.json", report.json_bytes(),
+                 f"map and rules checks from {ctx.config.rules.validate_games} simulated games"),
+        Artifact("report/validation.txt", report.text().encode(), "the validation findings as text"),
+    ]
+
+
+__all__ = ["DEFAULT_BOTS", "Finding", "Report", "map_findings", "rules_findings", "validate", "validate_stage"]
