@@ -165,6 +165,28 @@ class RulesConfig:
 
 
 @dataclass(frozen=True)
+class ComponentsConfig:
+    """The printed parts besides the board (boardgen/cards/). Chips printed = rules.bank_chips (the whole supply)."""
+
+    chip_diameter_mm: Mm = Mm(22.0)
+    piece_size_mm: Mm | None = None  # token width; None ("auto"): 78% of the board hex's inner diameter
+    piece_forms: tuple[str, ...] = ("tokens", "standees")
+    standee_height_mm: Mm = Mm(20.0)  # one face of a fold-over standee
+    badge_size_mm: Mm = Mm(30.0)  # across the badge's hexagon, corner to corner
+    marker_size_mm: Mm = Mm(8.0)  # zone markers for the climate table card
+    player_colours: tuple[Colour, ...] = tuple(Colour(c) for c in (
+        "#e69f00", "#56b4e9", "#009e73", "#0072b2", "#d55e00", "#cc79a7"))  # Okabe–Ito (no yellow, no black)
+    player_shapes: tuple[str, ...] = ("circle", "square", "triangle", "diamond", "hexagon", "pentagon")
+    double_sided: Literal["duplex", "fold"] = "duplex"  # backs on mirrored pages, or beside the front with a fold
+    dice: bool = True  # print paper dice nets (d4 d6 d8 d10 d12 d20)
+    dice_size_mm: Mm = Mm(34.0)  # each die's corner-to-corner diameter
+
+
+PLAYER_SHAPES: tuple[str, ...] = ("circle", "square", "triangle", "diamond", "hexagon", "pentagon", "star", "octagon")
+PIECE_FORMS: tuple[str, ...] = ("tokens", "standees")
+
+
+@dataclass(frozen=True)
 class Config:
     edition: str
     title: str
@@ -176,6 +198,7 @@ class Config:
     classification: ClassificationConfig = field(default_factory=ClassificationConfig)
     overrides: OverrideConfig = field(default_factory=OverrideConfig)
     sections: SectionsConfig = field(default_factory=SectionsConfig)
+    components: ComponentsConfig = field(default_factory=ComponentsConfig)
     rules: RulesConfig = field(default_factory=RulesConfig)
     source: str = "<template>"  # where the template came from (for messages); not a template key
     template_sha256: str = ""  # sha256 of the template bytes; not a template key
@@ -375,6 +398,37 @@ def _validate(config: Config) -> None:
            f"expected at least setup_rounds ({r.setup_rounds}) pieces per player")
     _check(r.investments_per_turn >= 0 and r.validate_games >= 0, src, "rules.investments_per_turn",
            "expected investments_per_turn and validate_games to be zero or more")
+    _validate_components(config)
+
+
+def _validate_components(config: Config) -> None:
+    src, k, r = config.source, config.components, config.rules
+    _check(10 <= k.chip_diameter_mm <= 60, src, "components.chip_diameter", "expected between 10mm and 60mm")
+    if k.piece_size_mm is not None:
+        _check(5 <= k.piece_size_mm <= 40, src, "components.piece_size", "expected between 5mm and 40mm or auto")
+        if config.hexes.size_mm is not None:
+            inner_mm = config.hexes.size_mm * 3**0.5
+            _check(k.piece_size_mm <= inner_mm * 0.95, src, "components.piece_size",
+                   f"a {k.piece_size_mm:g}mm piece does not sit inside a {config.hexes.size_mm:g}mm hex "
+                   f"(inner diameter {inner_mm:.1f}mm); expected at most {inner_mm * 0.95:.1f}mm")
+    for i, form in enumerate(k.piece_forms):
+        _check(form in PIECE_FORMS, src, f"components.piece_forms[{i}]",
+               f"expected one of {', '.join(PIECE_FORMS)}, got {form!r}")
+    _check(len(k.piece_forms) >= 1, src, "components.piece_forms", "expected at least one of tokens, standees")
+    _check(len(k.player_colours) >= r.max_players, src, "components.player_colours",
+           f"expected at least {r.max_players} colours (rules.max_players), got {len(k.player_colours)}")
+    _check(len(set(k.player_colours)) == len(k.player_colours), src, "components.player_colours",
+           "expected every player colour to differ")
+    _check(len(k.player_shapes) >= r.max_players and len(set(k.player_shapes)) == len(k.player_shapes), src,
+           "components.player_shapes", f"expected at least {r.max_players} different shapes")
+    for i, shape in enumerate(k.player_shapes):
+        _check(shape in PLAYER_SHAPES, src, f"components.player_shapes[{i}]",
+               f"expected one of {', '.join(PLAYER_SHAPES)}, got {shape!r}")
+    for key in ("standee_height_mm", "badge_size_mm", "marker_size_mm"):
+        _check(5 <= getattr(k, key) <= 60, src, f"components.{key[:-3]}", "expected between 5mm and 60mm")
+    _check(15 <= k.dice_size_mm <= 80, src, "components.dice_size", "expected between 15mm and 80mm")
+    _check(r.bank_chips >= r.max_players * r.starting_chips, src, "rules.bank_chips",
+           f"expected at least max_players x starting_chips ({r.max_players * r.starting_chips}) chips in the box")
 
 
 def _check_zone(config: Config, zone_name: str, key: str) -> None:
