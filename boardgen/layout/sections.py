@@ -1,0 +1,343 @@
+"""The board cut into interlocking sections (3 x 3 by default) that print 1:1 on A4 or US Letter.
+
+How the cut is made:
+
+1. Each cut line is straight (a vertical line at some x, a horizontal one at some y, running the whole
+   board), placed within ``sections.cut_search`` of the even split where it crosses the least land: the
+   cost of a position is, summed over the land cells it crosses, the smaller of the cell's two parts.
+2. Every land cell belongs wholly to the section holding most of its hexagon. Where a land cell sticks
+   across a straight line, the cut steps round it along the cell's hex edges (ocean hexes may be cut).
+3. Knobs (``jigsaw``) are added on the straight stretches in open sea, one per internal edge.
+4. Checks: the sections' union is the board and they do not overlap, every section is one piece, every land
+   cell lies wholly in one section, and ``fit_solver`` proves the pieces fit together one way only.
+
+Everything is computed with snap-rounding to a 0.1 micrometre grid, so two neighbouring sections share
+exactly the same boundary.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+
+import numpy as np
+import shapely
+from shapely.geometry import LineString, MultiPolygon, Polygon, box
+
+from boardgen.errors import LayoutError
+from boardgen.layout import fit_solver
+from boardgen.layout.jigsaw import (
+    GRID_MM,
+    Edge,
+    Knob,
+    candidate_positions,
+    knob_shape,
+    place_knob_shape,
+    preferred_owner,
+    spaced_choice,
+)
+from boardgen.model import Board
+
+SIDES: tuple[str, ...] = ("top", "right", "bottom", "left")
+
+
+@dataclass(frozen=True)
+class Section:
+    number: int  # 1-based, in assembly (reading) order
+    row: int
+    column: int
+    outline_mm: Polygon  # the cut outline, knobs included, in board mm
+    cells: tuple[str, ...]  # labels of the land cells on this section, sorted
+    neighbours: Mapping[str, int]  # side ("top", "right", "bottom", "left") -> neighbour's number
+
+    @property
+    def index(self) -> int:
+        return self.number - 1
+
+    @property
+    def bounds_mm(self) -> tuple[float, float, float, float]:
+        return tuple(self.outline_mm.bounds)  # type: ignore[return-value]
+
+
+@dataclass(frozen=True)
+class SectionLayout:
+    rows: int
+    columns: int
+    board_mm: tuple[float, float]
+    cuts_x_mm: tuple[float, ...]  # straight vertical cut lines (before stepping round land)
+    cuts_y_mm: tuple[float, ...]
+    sections: tuple[Section, ...]
+    edges: tuple[Edge, ...]
+    knobs: tuple[Knob, ...]
+    fit: fit_solver.FitReport
+    cut_cost_mm2: float  # land area the straight lines would have cut (the smaller parts), before stepping
+
+    def section_of(self, label: str) -> Section:
+        for section in self.sections:
+            if label in section.cells:
+                return section
+        raise KeyError(label)
+
+    def cut_lines_mm(self) -> list[LineString]:
+        """The internal cut lines (each shared boundary once), for cut files and drawing."""
+        lines = []
+        for edge in self.edges:
+            shared = shapely.intersection(self.sections[edge.first].outline_mm.boundary,
+                                          self.sections[edge.second].outline_mm.boundary, grid_size=GRID_MM)
+            merged = shapely.line_merge(shared) if shared.geom_type == "MultiLineString" else shared
+            lines.extend(getattr(merged, "geoms", [merged]))
+        return [line for line in lines if line.geom_type == "LineString" and line.length > 0]
+
+
+# ----------------------------------------------------------------------------------------------- cut lines
+
+
+def _land_hexes(board: Board) -> np.ndarray:
+    polys = [shapely.set_precision(Polygon(board.hex_corners_mm(c)), GRID_MM) for c in board.cells]
+    return np.array(polys, dtype=object)
+
+
+def choose_cut(hexes: np.ndarray, bounds: np.ndarray, nominal_mm: float, search_mm: float, axis: int,
+               step_mm: float = 0.25) -> tuple[float, float]:
+    """(position, cost) of the straight line near ``nominal_mm`` crossing the least land, where the cost is,
+    over the land hexes the line crosses, the sum of the smaller part's area. Ties go to the position nearest
+    the nominal one."""
+    count = round(search_mm / step_mm)
+    offsets = np.arange(-count, count + 1) * step_mm
+    positions = nominal_mm + offsets
+    lo, hi = bounds[:, axis], bounds[:, axis + 2]
+    crossing = (lo[None, :] < positions[:, None]) & (hi[None, :] > positions[:, None])
+    pos_index, hex_index = np.nonzero(crossing)
+    costs = np.zeros(len(positions))
+    if len(pos_index):
+        big = 1e6
+        cuts = positions[pos_index]
+        halves = shapely.box(-big, -big, cuts, big) if axis == 0 else shapely.box(-big, -big, big, cuts)
+        first = shapely.area(shapely.intersection(hexes[hex_index], halves))
+        total = shapely.area(hexes[hex_index])
+        np.add.at(costs, pos_index, np.minimum(first, total - first))
+    keys = sorted(zip(np.round(costs, 6), np.abs(offsets), positions, strict=True))
+    return float(keys[0][2]), float(keys[0][0])
+
+
+# ----------------------------------------------------------------------------------------------- sections
+
+
+def _as_polygons(geometry: shapely.Geometry) -> list[Polygon]:
+    if geometry.is_empty:
+        return []
+    if geometry.geom_type == "Polygon":
+        return [geometry]
+    return [g for g in getattr(geometry, "geoms", []) if g.geom_type == "Polygon" and g.area > 0]
+
+
+def _shared_length(a: shapely.Geometry, b: shapely.Geometry) -> float:
+    return float(shapely.length(shapely.intersection(a.boundary, b.boundary, grid_size=GRID_MM)))
+
+
+def _merge_fragments(pieces: list[shapely.Geometry], rects: Sequence[Polygon]) -> list[shapely.Geometry]:
+    """Give every detached part of a section to the neighbour it shares the longest boundary with."""
+    pieces = list(pieces)
+    for _ in range(20):
+        moved = False
+        for k, geometry in enumerate(pieces):
+            parts = _as_polygons(geometry)
+            if len(parts) <= 1:
+                continue
+            main = max(parts, key=lambda p: (shapely.area(shapely.intersection(p, rects[k])), p.area))
+            for part in parts:
+                if part is main:
+                    continue
+                lengths = [(-_shared_length(part, other), j) for j, other in enumerate(pieces) if j != k]
+                _, target = min(lengths)
+                pieces[target] = shapely.union(pieces[target], part, grid_size=GRID_MM)
+            pieces[k] = main
+            moved = True
+        if not moved:
+            return pieces
+    raise LayoutError("board sections: could not make every section one piece")
+
+
+def _edges(rows: int, columns: int, xs: Sequence[float], ys: Sequence[float]) -> list[Edge]:
+    edges = []
+    for r in range(rows):
+        for c in range(columns - 1):
+            edges.append(Edge(r * columns + c, r * columns + c + 1, True, xs[c + 1], ys[r], ys[r + 1]))
+    for r in range(rows - 1):
+        for c in range(columns):
+            edges.append(Edge(r * columns + c, (r + 1) * columns + c, False, ys[r + 1], xs[c], xs[c + 1]))
+    return edges
+
+
+def _place_knobs(edges: Sequence[Edge], pieces: list[shapely.Geometry], land: shapely.Geometry,
+                 board: Board, rows: int, columns: int) -> list[Knob]:
+    settings = board.config.sections
+    shape = knob_shape(settings)
+    keep_clear = shapely.buffer(land, settings.land_clearance_mm) if not land.is_empty else land
+    shapely.prepare(keep_clear)
+    options: list[tuple[int, Edge, list[tuple[float, float, int]]]] = []
+    for index, edge in enumerate(edges):
+        pair = shapely.union(pieces[edge.first], pieces[edge.second], grid_size=GRID_MM)
+        shapely.prepare(pair)
+        preferred = preferred_owner(edge, (rows, columns))
+        owners = (preferred, edge.second if preferred == edge.first else edge.first)
+        found: list[tuple[float, float, int]] = []
+        for owner in owners:
+            along_values = candidate_positions(edge, settings)
+            if not along_values:
+                continue
+            template = place_knob_shape(shape, edge, 0.0, owner == edge.first, snap=False)
+            coords = np.asarray(template.exterior.coords)
+            shift = np.array([0.0, 1.0]) if edge.vertical else np.array([1.0, 0.0])
+            moved = shapely.polygons(coords[None, :, :] + np.asarray(along_values)[:, None, None] * shift)
+            ok = ~shapely.intersects(keep_clear, moved) & shapely.contains(pair, moved)
+            for along, good in zip(along_values, ok, strict=True):
+                if good:
+                    found.append((along, Knob(edge, along, owner, Polygon()).owner_offset_mm(), owner))
+            if found:
+                break  # the chequer pattern's owner works here; only fall back to the other when it does not
+        if not found:
+            raise LayoutError(f"board sections: no room for a knob between sections {edge.first + 1} and "
+                              f"{edge.second + 1} (the cut runs through land all along; try sections.cut_search "
+                              "or smaller knobs)")
+        options.append((index, edge, found))
+    # Most constrained edges first; each takes the offset nearest its middle that keeps the spacing.
+    options.sort(key=lambda item: (len({round(o[1], 3) for o in item[2]}), item[0]))
+    used: list[float] = []
+    chosen: dict[int, Knob] = {}
+    for index, edge, found in options:
+        by_candidate = {(along, offset): owner for along, offset, owner in found}
+        pick = spaced_choice([(a, o) for a, o, _ in found], used, settings.knob_spacing_mm)
+        if pick is None:
+            raise LayoutError(f"board sections: cannot give the edge between sections {edge.first + 1} and "
+                              f"{edge.second + 1} a knob position unlike every other edge's "
+                              "(lower sections.knob_spacing)")
+        owner = by_candidate[pick]
+        chosen[index] = Knob(edge, pick[0], owner, place_knob_shape(shape, edge, pick[0], owner == edge.first))
+        used.append(pick[1])
+    return [chosen[i] for i in range(len(edges))]
+
+
+def _apply_knobs(pieces: list[shapely.Geometry], knobs: Sequence[Knob]) -> list[shapely.Geometry]:
+    pieces = list(pieces)
+    for knob in knobs:
+        other = knob.edge.second if knob.owner == knob.edge.first else knob.edge.first
+        pieces[knob.owner] = shapely.union(pieces[knob.owner], knob.outline_mm, grid_size=GRID_MM)
+        pieces[other] = shapely.difference(pieces[other], knob.outline_mm, grid_size=GRID_MM)
+    return pieces
+
+
+def piece_signatures(rows: int, columns: int, knobs: Sequence[Knob]) -> list[fit_solver.Piece]:
+    """Each section's four sides for the fit solver: None on the border, else its knobs."""
+    sides: list[list[list[tuple[float, int]] | None]] = []
+    for k in range(rows * columns):
+        r, c = divmod(k, columns)
+        sides.append([None if r == 0 else [], None if c == columns - 1 else [],
+                      None if r == rows - 1 else [], None if c == 0 else []])
+    for knob in knobs:
+        e = knob.edge
+        first_side, second_side = (1, 3) if e.vertical else (2, 0)
+        for section, side in ((e.first, first_side), (e.second, second_side)):
+            bucket = sides[section][side]
+            assert bucket is not None
+            offset, kind = knob.offset_for(section)
+            bucket.append((round(offset, 3), kind))
+    return [tuple(None if s is None else tuple(sorted(s)) for s in piece) for piece in sides]  # type: ignore[misc]
+
+
+def cut_sections(board: Board) -> SectionLayout:
+    """Cut ``board`` into its jigsaw sections (see the module's docstring); raises LayoutError if impossible."""
+    config = board.config
+    settings = config.sections
+    rows, columns = settings.rows, settings.columns
+    width_mm, height_mm = float(config.board.width_mm), float(config.board.height_mm)
+    board_rect = box(0.0, 0.0, width_mm, height_mm)
+    hexes = _land_hexes(board)
+    bounds = shapely.bounds(hexes) if len(hexes) else np.zeros((0, 4))
+
+    xs, ys, cost = [0.0], [0.0], 0.0
+    for i in range(1, columns):
+        x, c = choose_cut(hexes, bounds, width_mm * i / columns, settings.cut_search_mm, 0)
+        xs.append(x)
+        cost += c
+    for j in range(1, rows):
+        y, c = choose_cut(hexes, bounds, height_mm * j / rows, settings.cut_search_mm, 1)
+        ys.append(y)
+        cost += c
+    xs.append(width_mm)
+    ys.append(height_mm)
+    rects = [shapely.set_precision(box(xs[c], ys[r], xs[c + 1], ys[r + 1]), GRID_MM)
+             for r in range(rows) for c in range(columns)]
+
+    # Every land cell to the section holding most of it.
+    owner = np.zeros(len(hexes), dtype=int)
+    if len(hexes):
+        shares = np.column_stack([shapely.area(shapely.intersection(hexes, rect)) for rect in rects])
+        owner = np.argmax(shares, axis=1)
+    pieces: list[shapely.Geometry] = []
+    for k, rect in enumerate(rects):
+        own = shapely.union_all(hexes[owner == k], grid_size=GRID_MM) if (owner == k).any() else Polygon()
+        others = shapely.union_all(hexes[owner != k], grid_size=GRID_MM) if (owner != k).any() else Polygon()
+        piece = shapely.union(shapely.difference(rect, others, grid_size=GRID_MM), own, grid_size=GRID_MM)
+        pieces.append(shapely.intersection(piece, board_rect, grid_size=GRID_MM))
+    pieces = _merge_fragments(pieces, rects)
+
+    edges = _edges(rows, columns, xs, ys)
+    land = shapely.union_all(hexes, grid_size=GRID_MM) if len(hexes) else Polygon()
+    knobs = _place_knobs(edges, pieces, land, board, rows, columns)
+    pieces = _apply_knobs(pieces, knobs)
+
+    sections = []
+    for k, piece in enumerate(pieces):
+        parts = _as_polygons(piece)
+        if len(parts) != 1:
+            raise LayoutError(f"board sections: section {k + 1} fell apart into {len(parts)} pieces")
+        r, c = divmod(k, columns)
+        neighbours = {}
+        for side, (dr, dc) in zip(SIDES, ((-1, 0), (0, 1), (1, 0), (0, -1)), strict=True):
+            if 0 <= r + dr < rows and 0 <= c + dc < columns:
+                neighbours[side] = (r + dr) * columns + (c + dc) + 1
+        sections.append(Section(k + 1, r, c, parts[0], (), MappingProxyType(neighbours)))
+    sections = _assign_cells(board, hexes, sections)
+    check_partition(sections, board_rect)
+
+    signatures = piece_signatures(rows, columns, knobs)
+    report = fit_solver.check_unique_fit(signatures, rows, columns, settings.fit_tolerance_mm)
+    return SectionLayout(rows, columns, (width_mm, height_mm), tuple(xs[1:-1]), tuple(ys[1:-1]), tuple(sections),
+                         tuple(edges), tuple(knobs), report, cost)
+
+
+def _assign_cells(board: Board, hexes: np.ndarray, sections: list[Section]) -> list[Section]:
+    """Each land cell to the one section that holds all of it; LayoutError if a cell is cut."""
+    outlines = np.array([s.outline_mm for s in sections], dtype=object)
+    cells: list[list[str]] = [[] for _ in sections]
+    for cell, hexagon in zip(board.cells, hexes, strict=True):
+        inside = shapely.area(shapely.intersection(outlines, hexagon)) / max(hexagon.area, 1e-12)
+        holders = [k for k, share in enumerate(inside) if share > 1e-6]
+        if len(holders) != 1:
+            raise LayoutError(f"board sections: land cell {cell.label} would be cut between sections "
+                              f"{', '.join(str(k + 1) for k in holders)}")
+        cells[holders[0]].append(cell.label)
+    return [Section(s.number, s.row, s.column, s.outline_mm, tuple(sorted(cells[k])), s.neighbours)
+            for k, s in enumerate(sections)]
+
+
+def check_partition(sections: Sequence[Section], board_rect: Polygon, tolerance_mm2: float = 1e-3) -> None:
+    """The sections cover the board exactly and do not overlap (LayoutError otherwise)."""
+    outlines = [s.outline_mm for s in sections]
+    union = shapely.union_all(outlines, grid_size=GRID_MM)
+    missing = shapely.area(shapely.difference(board_rect, union, grid_size=GRID_MM))
+    extra = shapely.area(shapely.difference(union, board_rect, grid_size=GRID_MM))
+    if missing > tolerance_mm2 or extra > tolerance_mm2:
+        raise LayoutError(f"board sections: the sections miss {missing:.3f} mm² of the board and spill "
+                          f"{extra:.3f} mm² past it")
+    for i, a in enumerate(outlines):
+        for j in range(i + 1, len(outlines)):
+            overlap = shapely.area(shapely.intersection(a, outlines[j], grid_size=GRID_MM))
+            if overlap > tolerance_mm2:
+                raise LayoutError(f"board sections: sections {i + 1} and {j + 1} overlap by {overlap:.3f} mm²")
+
+
+def as_multipolygon(sections: Sequence[Section]) -> MultiPolygon:
+    return MultiPolygon([s.outline_mm for s in sections])
