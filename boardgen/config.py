@@ -245,9 +245,8 @@ def _convert(tp: Any, value: Any, source: str, key: str) -> Any:
     origin = get_origin(tp)
     if origin in (Union, types.UnionType):
         options = get_args(tp)
-        if value is None or value == "auto":
-            if type(None) in options:
-                return None
+        if (value is None or value == "auto") and type(None) in options:
+            return None
         inner = [o for o in options if o is not type(None)]
         return _convert(inner[0], value, source, key)
     if tp is Mm:
@@ -280,7 +279,8 @@ def _convert(tp: Any, value: Any, source: str, key: str) -> Any:
             if len(args) == 2 and args[1] is Ellipsis:
                 return tuple(_convert(args[0], v, source, f"{key}[{i}]") for i, v in enumerate(value))
             if len(value) == len(args):
-                return tuple(_convert(a, v, source, f"{key}[{i}]") for i, (a, v) in enumerate(zip(args, value)))
+                pairs = enumerate(zip(args, value, strict=True))
+                return tuple(_convert(a, v, source, f"{key}[{i}]") for i, (a, v) in pairs)
             raise ConfigError(source, key, f"expected a list of {len(args)} items, got {len(value)}")
     elif origin in (Mapping, dict):
         key_type, value_type = get_args(tp)
@@ -470,9 +470,7 @@ def config_from_mapping(data: Any, source: str = "<template>", template_sha256: 
     return config
 
 
-def load_template(path: str | Path | None = None) -> Config:
-    """Read and validate a template; ``None`` is the bundled Global Wellbeing Game."""
-    template_path = Path(path) if path is not None else default_template_path()
+def _read_yaml(template_path: Path) -> tuple[Any, bytes]:
     source = str(template_path)
     try:
         raw = template_path.read_bytes()
@@ -481,12 +479,51 @@ def load_template(path: str | Path | None = None) -> Config:
     except OSError as exc:
         raise ConfigError(source, "", f"cannot read template ({exc.strerror})") from None
     try:
-        data = yaml.safe_load(raw)
+        return yaml.safe_load(raw), raw
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}" if mark is not None else ""
         raise ConfigError(source, where, f"not valid YAML ({getattr(exc, 'problem', exc)})") from None
-    return config_from_mapping(data, source, hashlib.sha256(raw).hexdigest())
+
+
+def _deep_merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
+    merged = dict(base)
+    for key, value in override.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = _deep_merge(merged[key], value)
+        else:
+            merged[key] = value
+    return merged
+
+
+def _resolve_extends(data: Any, template_path: Path, seen: tuple[Path, ...]) -> tuple[Any, bytes]:
+    """``extends: NAME`` (a bundled template) or ``extends: path.yaml`` (relative to this file): this template
+    is that one with this file's keys merged over it, mapping by mapping."""
+    if not isinstance(data, dict) or "extends" not in data:
+        return data, b""
+    source = str(template_path)
+    name = data.pop("extends")
+    if not isinstance(name, str) or not name:
+        raise ConfigError(source, "extends", f"expected a template name or path, got {name!r}")
+    candidates = [template_path.parent / name, templates_dir() / name, templates_dir() / f"{name}.yaml"]
+    base_path = next((c.resolve() for c in candidates if c.is_file()), None)
+    if base_path is None:
+        raise ConfigError(source, "extends", f"no template {name!r} beside this file or in {templates_dir()}")
+    if base_path in seen:
+        raise ConfigError(source, "extends", f"templates extend each other in a circle ({name!r})")
+    base_data, base_raw = _read_yaml(base_path)
+    base_data, grand_raw = _resolve_extends(base_data, base_path, (*seen, base_path))
+    if not isinstance(base_data, dict):
+        raise ConfigError(str(base_path), "", "expected a YAML mapping at the top level")
+    return _deep_merge(base_data, data), grand_raw + base_raw
+
+
+def load_template(path: str | Path | None = None) -> Config:
+    """Read and validate a template; ``None`` is the bundled Global Wellbeing Game."""
+    template_path = Path(path) if path is not None else default_template_path()
+    data, raw = _read_yaml(template_path)
+    data, base_raw = _resolve_extends(data, template_path, (template_path.resolve(),))
+    return config_from_mapping(data, str(template_path), hashlib.sha256(base_raw + raw).hexdigest())
 
 
 def resolve_data_path(config: Config, name: str, key: str) -> Path:
@@ -499,13 +536,30 @@ def resolve_data_path(config: Config, name: str, key: str) -> Path:
                 return (base / candidate).resolve()
     elif candidate.is_file():
         return candidate
-    raise ConfigError(config.source, key, f"data file {name!r} not found (looked beside the template and in {data_dir()})")
+    raise ConfigError(config.source, key,
+                      f"data file {name!r} not found (looked beside the template and in {data_dir()})")
 
 
 __all__ = [
-    "BoardConfig", "ClassificationConfig", "Colour", "Config", "HexConfig", "KOPPEN_CLASSES", "MapConfig",
-    "Mm", "OverrideConfig", "RulesConfig", "SectionsConfig", "ZoneConfig", "config_from_mapping", "data_dir",
-    "default_template_path", "load_template", "parse_length_mm", "resolve_data_path", "templates_dir",
+    "KOPPEN_CLASSES",
+    "BoardConfig",
+    "ClassificationConfig",
+    "Colour",
+    "Config",
+    "HexConfig",
+    "MapConfig",
+    "Mm",
+    "OverrideConfig",
+    "RulesConfig",
+    "SectionsConfig",
+    "ZoneConfig",
+    "config_from_mapping",
+    "data_dir",
+    "default_template_path",
+    "load_template",
+    "parse_length_mm",
+    "resolve_data_path",
+    "templates_dir",
 ]
 
 _ = typing  # keep the typing module imported for get_type_hints on string annotations

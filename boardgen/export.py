@@ -129,3 +129,10 @@ def map_stage(ctx: Any) -> list[Artifact]:
         Artifact("adjacency.json", adjacency_json(board), "each cell's neighbouring land cells"),
         Artifact("preview/map.png", map_preview_png(board), "the classified map"),
     ]
+
+
+def cell_at_lonlat(board: Board, lon: float, lat: float) -> Cell | None:
+    """The land cell under a geographic point, or None over the sea."""
+    x, y = board_projection(board).to_mm(np.array([lon]), np.array([lat]))
+    h = board.layout.point_to_hex(float(x[0]), float(y[0]))
+    return next((c for c in board.cells if c.hex == h), None)

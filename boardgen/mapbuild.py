@@ -167,6 +167,8 @@ def build_board(config: Config) -> Board:
         key = hex_to_key(labeller.hex_for(label, source, f"overrides.add_cells[{i}]"))
         if key in chosen:
             raise ConfigError(source, f"overrides.add_cells[{i}]", f"{label} is already a land cell")
+        if not projection.frame_mm.contains(shapely.Point(layout.hex_to_point(key_to_hex(key)))):
+            raise ConfigError(source, f"overrides.add_cells[{i}]", f"{label} lies outside the map's frame")
         chosen.add(key)
     for i, label in enumerate(overrides.remove_cells):
         key = hex_to_key(labeller.hex_for(label, source, f"overrides.remove_cells[{i}]"))
@@ -220,7 +222,7 @@ def build_board(config: Config) -> Board:
         cells.append(Cell(
             label=label, hex=h, column=col, row=row,
             center_mm=tuple(round(v, 4) for v in layout.hex_to_point(h)),  # type: ignore[arg-type]
-            land_share=round(float(land_px * raster.pixel_area_mm2 / layout.area_mm2), 4),
+            land_share=round(min(1.0, float(land_px * raster.pixel_area_mm2 / layout.area_mm2)), 4),
             zone=assignment.zones[label],
             zone_shares=_frozen_rounded(zone_shares),
             koppen_shares=_frozen_rounded(koppen_shares),

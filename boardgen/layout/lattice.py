@@ -81,7 +81,7 @@ def land_hexes(layout: HexLayout, raster: LandRaster, threshold: float,
     else:
         x, y = raster.x_mm, raster.y_mm
     keys, counts = np.unique(hex_keys(layout, x, y), return_counts=True)
-    shares = counts * (raster.pixel_area_mm2 * stride * stride) / layout.area_mm2
+    shares = np.minimum(counts * (raster.pixel_area_mm2 * stride * stride) / layout.area_mm2, 1.0)
     chosen = shares >= threshold
     return keys[chosen], shares[chosen]
 
