@@ -165,8 +165,13 @@ BotFactory = Callable[[random.Random], Bot]
 
 
 def play_game(board: RulesBoard, rules: RulesConfig, bots: Sequence[BotFactory | Bot], seed: int,
-              names: Sequence[str] | None = None) -> GameResult:
-    """Play one game; ``bots[i]`` (a Bot or a factory taking an rng) plays seat i."""
+              names: Sequence[str] | None = None,
+              observer: Callable[[GameState], None] | None = None) -> GameResult:
+    """Play one game; ``bots[i]`` (a Bot or a factory taking an rng) plays seat i.
+
+    ``observer(state)``, if given, is called after setup, after every player's turn and after every turn's
+    end (stewardship, tipping point), e.g. to check invariants in tests.
+    """
     n_players = len(bots)
     if not 1 <= n_players <= 6:
         raise ValueError("a game needs 1 to 6 players")
@@ -212,6 +217,9 @@ def play_game(board: RulesBoard, rules: RulesConfig, bots: Sequence[BotFactory |
                 chips[p] -= 1
                 state.bank += 1
                 _check_badges(state, p, threshold, can_be_lost, events)
+
+    if observer is not None:
+        observer(state)
 
     # ---- turns
     trajectory = [tuple(state.index)]
@@ -271,9 +279,12 @@ def play_game(board: RulesBoard, rules: RulesConfig, bots: Sequence[BotFactory |
                     events[_INVEST if adjacent else _INVEST_ANY] += 1
                     chips[p] -= 1
                     state.bank += 1
-                    supply_left[p] -= 1
+                    if supply_left[p] > 0:  # (unlimited pieces: proxies once the printed ones are out)
+                        supply_left[p] -= 1
             if complex_game:
                 _check_badges(state, p, threshold, can_be_lost, events)
+            if observer is not None:
+                observer(state)
         steward = turn % rules.stewardship_every == 0
         tipping = turn % rules.tipping_point_every == 0
         if steward and steward_first:
@@ -283,6 +294,8 @@ def play_game(board: RulesBoard, rules: RulesConfig, bots: Sequence[BotFactory |
         if steward and not steward_first:
             stewardship(index, dice, minima, rng, events)
         trajectory.append(tuple(index))
+        if observer is not None:
+            observer(state)
 
     # ---- scoring
     end_index = tuple(index)
