@@ -98,27 +98,67 @@ def _land_hexes(board: Board) -> np.ndarray:
     return np.array(polys, dtype=object)
 
 
-def choose_cut(hexes: np.ndarray, bounds: np.ndarray, nominal_mm: float, search_mm: float, axis: int,
-               step_mm: float = 0.25) -> tuple[float, float]:
-    """(position, cost) of the straight line near ``nominal_mm`` crossing the least land, where the cost is,
-    over the land hexes the line crosses, the sum of the smaller part's area. Ties go to the position nearest
-    the nominal one."""
-    count = round(search_mm / step_mm)
-    offsets = np.arange(-count, count + 1) * step_mm
-    positions = nominal_mm + offsets
+def cut_costs(hexes: np.ndarray, bounds: np.ndarray, positions_mm: np.ndarray, axis: int) -> np.ndarray:
+    """For each straight line position, the land it would cut: summed over the land hexes it crosses, the
+    area of the smaller part (mm²)."""
     lo, hi = bounds[:, axis], bounds[:, axis + 2]
-    crossing = (lo[None, :] < positions[:, None]) & (hi[None, :] > positions[:, None])
+    crossing = (lo[None, :] < positions_mm[:, None]) & (hi[None, :] > positions_mm[:, None])
     pos_index, hex_index = np.nonzero(crossing)
-    costs = np.zeros(len(positions))
+    costs = np.zeros(len(positions_mm))
     if len(pos_index):
         big = 1e6
-        cuts = positions[pos_index]
+        cuts = positions_mm[pos_index]
         halves = shapely.box(-big, -big, cuts, big) if axis == 0 else shapely.box(-big, -big, big, cuts)
         first = shapely.area(shapely.intersection(hexes[hex_index], halves))
         total = shapely.area(hexes[hex_index])
         np.add.at(costs, pos_index, np.minimum(first, total - first))
-    keys = sorted(zip(np.round(costs, 6), np.abs(offsets), positions, strict=True))
-    return float(keys[0][2]), float(keys[0][0])
+    return costs
+
+
+def choose_cuts(hexes: np.ndarray, bounds: np.ndarray, length_mm: float, parts: int, search_mm: float, axis: int,
+                max_part_mm: float | None, reach_mm: float, step_mm: float = 0.25) -> tuple[list[float], float]:
+    """Positions of the ``parts - 1`` straight cut lines along one axis and their total cost.
+
+    Each line stays within ``search_mm`` of the even split. With ``max_part_mm``, every part plus ``reach_mm``
+    beyond each of its cut sides (knobs, cells stepped round) must stay within it. Minimises the land cut,
+    then the distance from the even split (dynamic programming over the lines in order)."""
+    if parts == 1:
+        return [], 0.0
+    count = round(search_mm / step_mm)
+    offsets = np.arange(-count, count + 1) * step_mm
+    tie_break = 1e-3  # mm² of land per mm moved: only decides between equally good positions
+    previous_pos = np.array([0.0])
+    previous_score = np.array([0.0])
+    back: list[np.ndarray] = []
+    positions_by_cut: list[np.ndarray] = []
+    for k in range(1, parts):
+        positions = length_mm * k / parts + offsets
+        score_here = cut_costs(hexes, bounds, positions, axis) + tie_break * np.abs(offsets)
+        size = positions[:, None] - previous_pos[None, :]
+        reach = reach_mm * (1 if k == 1 else 2)
+        feasible = size > 0
+        if max_part_mm is not None:
+            feasible &= size + reach <= max_part_mm
+        total = np.where(feasible, previous_score[None, :], np.inf)
+        best = np.argmin(total, axis=1)
+        previous_score = total[np.arange(len(positions)), best] + score_here
+        back.append(best)
+        positions_by_cut.append(positions)
+        previous_pos = positions
+    last = length_mm - previous_pos + reach_mm * (1 if parts > 1 else 0)
+    if max_part_mm is not None:
+        previous_score = np.where(last <= max_part_mm, previous_score, np.inf)
+    i = int(np.argmin(previous_score))
+    if not np.isfinite(previous_score[i]):
+        raise LayoutError(f"board sections: cannot cut the board's {length_mm:g} mm into {parts} parts that fit "
+                          f"the page ({max_part_mm:g} mm each, knobs included)")
+    chosen = []
+    for k in range(parts - 2, -1, -1):
+        chosen.append(float(positions_by_cut[k][i]))
+        i = int(back[k][i])
+    chosen.reverse()
+    cost = float(sum(cut_costs(hexes, bounds, np.array(chosen), axis)))
+    return chosen, cost
 
 
 # ----------------------------------------------------------------------------------------------- sections
@@ -246,8 +286,11 @@ def piece_signatures(rows: int, columns: int, knobs: Sequence[Knob]) -> list[fit
     return [tuple(None if s is None else tuple(sorted(s)) for s in piece) for piece in sides]  # type: ignore[misc]
 
 
-def cut_sections(board: Board) -> SectionLayout:
-    """Cut ``board`` into its jigsaw sections (see the module's docstring); raises LayoutError if impossible."""
+def cut_sections(board: Board, max_section_mm: tuple[float, float] | None = None) -> SectionLayout:
+    """Cut ``board`` into its jigsaw sections (see the module's docstring); raises LayoutError if impossible.
+
+    ``max_section_mm``: (width, height) each section, knobs included, must fit (the printable area of the
+    smallest paper, e.g. A4 and Letter landscape); checked again on the finished outlines."""
     config = board.config
     settings = config.sections
     rows, columns = settings.rows, settings.columns
@@ -256,17 +299,11 @@ def cut_sections(board: Board) -> SectionLayout:
     hexes = _land_hexes(board)
     bounds = shapely.bounds(hexes) if len(hexes) else np.zeros((0, 4))
 
-    xs, ys, cost = [0.0], [0.0], 0.0
-    for i in range(1, columns):
-        x, c = choose_cut(hexes, bounds, width_mm * i / columns, settings.cut_search_mm, 0)
-        xs.append(x)
-        cost += c
-    for j in range(1, rows):
-        y, c = choose_cut(hexes, bounds, height_mm * j / rows, settings.cut_search_mm, 1)
-        ys.append(y)
-        cost += c
-    xs.append(width_mm)
-    ys.append(height_mm)
+    reach_mm = max(settings.knob_depth_mm, board.layout.size_mm) + 0.5
+    max_w, max_h = max_section_mm if max_section_mm is not None else (None, None)
+    cut_x, cost_x = choose_cuts(hexes, bounds, width_mm, columns, settings.cut_search_mm, 0, max_w, reach_mm)
+    cut_y, cost_y = choose_cuts(hexes, bounds, height_mm, rows, settings.cut_search_mm, 1, max_h, reach_mm)
+    xs, ys, cost = [0.0, *cut_x, width_mm], [0.0, *cut_y, height_mm], cost_x + cost_y
     rects = [shapely.set_precision(box(xs[c], ys[r], xs[c + 1], ys[r + 1]), GRID_MM)
              for r in range(rows) for c in range(columns)]
 
@@ -300,6 +337,13 @@ def cut_sections(board: Board) -> SectionLayout:
                 neighbours[side] = (r + dr) * columns + (c + dc) + 1
         sections.append(Section(k + 1, r, c, parts[0], (), MappingProxyType(neighbours)))
     sections = _assign_cells(board, hexes, sections)
+    if max_section_mm is not None:
+        for section in sections:
+            x0, y0, x1, y1 = section.bounds_mm
+            if x1 - x0 > max_section_mm[0] + 1e-6 or y1 - y0 > max_section_mm[1] + 1e-6:
+                raise LayoutError(f"board sections: section {section.number} is {x1 - x0:.1f} x {y1 - y0:.1f} mm "
+                                  f"with its knobs; the page holds {max_section_mm[0]:.1f} x "
+                                  f"{max_section_mm[1]:.1f} mm")
     check_partition(sections, board_rect)
 
     signatures = piece_signatures(rows, columns, knobs)
