@@ -232,7 +232,8 @@ def play_game(board: RulesBoard, rules: RulesConfig, bots: Sequence[BotFactory |
             p = (first_seat + k) % n_players
             bot = players[p]
             # (a) move one piece
-            src = bot.choose_move_piece(state, p, not rules.move_optional) if state.piece_items[p] else None
+            can_move = state.piece_items[p] and (state.free_items or rules.move_next_to_other_pieces)
+            src = bot.choose_move_piece(state, p, not rules.move_optional) if can_move else None
             if src is None:
                 events[_MOVE_PASS] += 1
             else:

@@ -1,0 +1,105 @@
+"""`boardgen simulate` and `boardgen validate` on the real board, and the build's validation stage."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from click.testing import CliRunner
+
+import boardgen.mapbuild
+from boardgen.cli import cli
+from boardgen.config import Config, default_template_path
+from boardgen.model import Board
+from boardgen.rules.board import RulesBoard, components
+from boardgen.rules.validate import validate, validate_stage
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture
+def fast_board(monkeypatch: pytest.MonkeyPatch, default_board: Board) -> Board:
+    """Commands get the session's real board instead of rebuilding it (the rules tests do not change the map)."""
+    monkeypatch.setattr(boardgen.mapbuild, "build_board",
+                        lambda config: dataclasses.replace(default_board, config=config))
+    return default_board
+
+
+def test_simulate_writes_report_and_is_deterministic(fast_board: Board, tmp_path: Path) -> None:
+    runner = CliRunner()
+    outs = []
+    for jobs in ("2", "1"):
+        out = tmp_path / f"jobs{jobs}"
+        result = runner.invoke(cli, ["simulate", "--games", "40", "--jobs", jobs, "--seed", "5", "--bots",
+                                     "greedy,random,planner", "--out", str(out)])
+        assert result.exit_code == 0, result.output
+        assert "win rate by seat" in result.output
+        outs.append(out / "global-wellbeing" / "report")
+    report = outs[0]
+    names = sorted(p.name for p in report.iterdir())
+    assert names == ["heat-contested.png", "heat-occupied.png", "index-trajectories.png", "results.json",
+                     "score-distribution.png", "win-rate-by-bot.png", "win-rate-by-seat.png"]
+    data = json.loads((report / "results.json").read_text())
+    summary = data["summary"]
+    assert summary["games"] == 40 and summary["players"] == 6
+    assert len(data["games"]) == 40 and len(data["cells"]) == len(fast_board.cells)
+    assert sum(s["wins"] for s in summary["win_rate_by_seat"]) == pytest.approx(40)
+    assert set(summary["win_rate_by_bot"]) == {"greedy", "planner", "random"}
+    assert all(0 <= c["occupied_share"] <= 1 for c in data["cells"])
+    for name in names:
+        first, second = (report / name).read_bytes(), (outs[1] / name).read_bytes()
+        assert first == second, f"{name} differs between --jobs 2 and --jobs 1"
+        if name.endswith(".png"):
+            assert first.startswith(PNG_MAGIC)
+
+
+def test_simulate_rejects_unknown_bot(fast_board: Board, tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli, ["simulate", "--games", "5", "--bots", "greedy,clever", "--out", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "unknown bot 'clever'" in result.output
+
+
+def test_validate_json_on_the_default_board(fast_board: Board) -> None:
+    result = CliRunner().invoke(cli, ["validate", "--games", "60", "--json", "--quiet"])
+    data = json.loads(result.stdout)
+    assert result.exit_code == (1 if data["counts"]["error"] else 0)
+    rules = {f["rule"] for f in data["findings"]}
+    assert {"map.cell-count", "map.components", "setup.fits", "rules.fires", "rules.seat-advantage",
+            "rules.game-length", "rules.out-of-pieces", "rules.ties"} <= rules
+    # the start indices sum to 22 > d20: the tipping point cannot rise at first; validation says so
+    assert any(f["rule"] == "rules.tipping-start" and f["severity"] == "warning" for f in data["findings"])
+    rb = RulesBoard.from_board(fast_board)
+    isolated = [rb.labels[c[0]] for c in components(rb) if len(c) == 1]
+    listed = [f for f in data["findings"] if f["rule"] == "map.isolated-cells"]
+    if isolated:
+        assert listed and listed[0]["where"] == "cells " + ", ".join(isolated)
+    assert data["simulation"]["games"] == 60
+
+
+def test_validate_text_and_error_exit_code(fast_board: Board, tmp_path: Path) -> None:
+    template = tmp_path / "strict.yaml"
+    text = default_template_path().read_text()
+    assert "  badge_threshold: 8\n" in text
+    template.write_text(text.replace("  badge_threshold: 8\n", "  badge_threshold: 40\n"))
+    result = CliRunner().invoke(cli, ["validate", "--template", str(template), "--games", "10", "--quiet"])
+    assert result.exit_code == 1, result.output
+    assert "ERROR   map.zone-badge" in result.output
+    assert result.output.strip().splitlines()[-1].endswith("notes")
+
+
+def test_validate_stage_artifacts(default_board: Board, default_config: Config) -> None:
+    config = dataclasses.replace(default_config, rules=dataclasses.replace(default_config.rules, validate_games=30))
+    artifacts = validate_stage(SimpleNamespace(board=default_board, config=config))
+    assert [a.path for a in artifacts] == ["report/validation.json", "report/validation.txt"]
+    data = json.loads(artifacts[0].data)
+    assert data["simulation"]["games"] == 30 and data["edition"] == "global-wellbeing"
+    assert validate_stage(SimpleNamespace(board=default_board, config=config))[0].data == artifacts[0].data
+
+
+def test_validate_seat_advantage_with_interval(default_board: Board, default_config: Config) -> None:
+    report = validate(default_board, default_config, games=60, bots=("random",))
+    seat = next(f for f in report.findings if f.rule == "rules.seat-advantage")
+    assert seat.where == "seat 1 vs seat 6" and "95% CI" in seat.message
