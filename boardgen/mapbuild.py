@@ -26,6 +26,7 @@ from boardgen.layout.hexgrid import (
     orientation_named,
 )
 from boardgen.layout.lattice import (
+    LandRaster,
     hex_keys,
     hex_stats,
     hex_to_key,
@@ -121,6 +122,10 @@ def build_board(config: Config) -> Board:
     t = time.perf_counter()
     raster = rasterise_land(polygons, W, H, config.map.raster_mm)
     lon, lat = projection.to_lonlat(raster.x_mm, raster.y_mm)
+    on_globe = np.isfinite(lon) & np.isfinite(lat)  # pixels on the frame's rim may not invert
+    if not on_globe.all():
+        raster = LandRaster(raster.step_mm, raster.x_mm[on_globe], raster.y_mm[on_globe], raster.landmass[on_globe])
+        lon, lat = lon[on_globe], lat[on_globe]
     lon = (lon + 180.0) % 360.0 - 180.0
     koppen = sample_koppen_land(koppen_grid, lon, lat)
     elevation_m = elevation_grid.sample(lon, lat)
