@@ -3,8 +3,10 @@
 - ``random``: a random own piece to a random legal cell, every time.
 - ``greedy``: the largest immediate gain: the cell in the zone with the highest index now (plus a badge it
   would complete), and it moves its worst-placed piece only when that gains something.
-- ``planner``: picks a badge zone to aim for (index x cells free there), keeps its pieces together in it,
-  leaves pieces that hold a badge in place, and takes cells that an opponent needs for a badge.
+- ``planner``: values a cell by the index its zone is likely to end with (the index now plus the badges
+  held or within two pieces of being won, since every badge lifts the zone for everyone in it), picks a
+  badge zone to aim for (index x room left), keeps its group together, never moves a piece that holds or
+  nearly holds a badge, and takes cells an opponent needs for a badge where it has little at stake itself.
 """
 
 from __future__ import annotations
@@ -98,42 +100,57 @@ class PlannerBot(Bot):
                 best_z, best_v = z, value
         return best_z
 
-    def _score(self, state: GameState, p: int, c: int) -> float:
-        z = state.zone_of[c]
-        value = float(state.index[z])
-        if z == self.target:
-            value += 3.0
-        if self.badge_values and not state.badges[p][z] and state.zone_count[p][z] + 1 == self.threshold:
-            value += self.badge_values[z] * self.threshold
-        own = state.adj[p][c]
-        value += 0.25 * min(own, 3)
-        # take a cell an opponent needs for a badge in this zone
+    def _expected_index(self, state: GameState) -> list[float]:
+        """Each zone's index now plus the badges likely to be held at the end (held, or within two pieces)."""
+        expected = [float(v) for v in state.index]
+        if not self.badge_values:
+            return expected
+        near = self.threshold - 2
         for q in state.players:
-            if q != p and state.adj[q][c] and not state.badges[q][z] and \
-                    state.zone_count[q][z] >= self.threshold - 2:
-                value += 1.0
-                break
+            counts, held = state.zone_count[q], state.badges[q]
+            for z in range(state.n_zones):
+                if held[z] or counts[z] >= near:
+                    expected[z] += self.badge_values[z]
+        return expected
+
+    def _score(self, state: GameState, p: int, c: int, expected: list[float]) -> float:
+        z = state.zone_of[c]
+        value = expected[z]
+        if z == self.target:
+            value += 1.5
+        counts = state.zone_count[p]
+        if self.badge_values and not state.badges[p][z] and counts[z] + 1 == self.threshold:
+            value += self.badge_values[z] * self.threshold
+        value += 0.25 * min(state.adj[p][c], 3)  # keep the group together: more cells to grow into
+        # take a cell an opponent needs for a badge in a zone where this player has little at stake
+        if counts[z] < self.threshold - 2:
+            for q in state.players:
+                if q != p and state.adj[q][c] and not state.badges[q][z] and \
+                        state.zone_count[q][z] >= self.threshold - 2:
+                    value += 1.0
+                    break
         return value
 
     def choose_move_piece(self, state: GameState, p: int, must: bool) -> int | None:
         if self.target < 0 or state.badges[p][self.target]:
             self.target = self._pick_target(state, p)
         pieces = state.piece_items[p]
-        index, zone_of, counts = state.index, state.zone_of, state.zone_count[p]
+        zone_of, counts = state.zone_of, state.zone_count[p]
+        expected = self._expected_index(state)
 
         def keep_value(c: int) -> float:
             z = zone_of[c]
-            v = float(index[z])
+            v = expected[z]
             if z == self.target:
-                v += 3.0
-            if state.badges[p][z] and counts[z] <= self.threshold:
-                v += 100.0  # moving it would cost nothing now but keep the badge safe if it can be lost
+                v += 1.5
+            if counts[z] <= self.threshold and (state.badges[p][z] or counts[z] >= self.threshold - 2):
+                v += 100.0  # a piece that holds or nearly holds a badge stays
             return v
 
         values = [keep_value(c) for c in pieces]
         worst = min(values)
         dests = state.destinations(p)
-        best = max(self._score(state, p, c) for c in dests) if dests else -1.0
+        best = max(self._score(state, p, c, expected) for c in dests) if dests else -1.0
         if best <= worst + 0.5 and not must:
             return None
         pool = sorted(c for c, v in zip(pieces, values, strict=True) if v == worst)
@@ -152,7 +169,8 @@ class PlannerBot(Bot):
                 top = max(s for s, _ in scored)
                 tied = sorted(c for s, c in scored if s == top)
                 return tied[int(self.rng.random() * len(tied))]
-        return _best(cells, [self._score(state, p, c) for c in cells], self.rng)
+        expected = self._expected_index(state)
+        return _best(cells, [self._score(state, p, c, expected) for c in cells], self.rng)
 
 
 BOT_NAMES: tuple[str, ...] = ("random", "greedy", "planner")
