@@ -330,6 +330,56 @@ def pack_grid(count: int, width_mm: float, height_mm: float, paper: Paper, style
     return plan, sheets
 
 
+def pack_shelves(sizes: Sequence[tuple[float, float]], paper: Paper, style: SheetStyle = DEFAULT_STYLE,
+                 gap_mm: float | None = None) -> list[list[tuple[int, Rect]]]:
+    """Items of different sizes, in the given order, on shelves (rows) across as many sheets as needed.
+
+    Returns, per sheet, (item index, trim rectangle) pairs; each row is centred across the sheet.
+    Raises ValueError if an item does not fit the content area."""
+    area = content_area(paper, style)
+    gap = style.gap_mm if gap_mm is None else gap_mm
+    sheets: list[list[tuple[int, Rect]]] = []
+    rows: list[list[tuple[int, float, float]]] = []  # current sheet: rows of (index, w, h)
+    y = area.y
+    row: list[tuple[int, float, float]] = []
+    row_w = row_h = 0.0
+
+    def close_sheet() -> None:
+        placed: list[tuple[int, Rect]] = []
+        yy = area.y
+        for r in rows:
+            width = sum(w for _, w, _ in r) + gap * (len(r) - 1)
+            height = max(h for _, _, h in r)
+            xx = area.x + (area.width - width) / 2
+            for index, w, h in r:
+                placed.append((index, Rect(xx, yy, w, h)))
+                xx += w + gap
+            yy += height + gap
+        sheets.append(placed)
+
+    for index, (w, h) in enumerate(sizes):
+        if w > area.width + 1e-9 or h > area.height + 1e-9:
+            raise ValueError(f"a {w:g} x {h:g} mm item does not fit the {area.width:.1f} x {area.height:.1f} mm "
+                             f"printable area of {paper.name}")
+        if row and row_w + gap + w > area.width + 1e-9:
+            rows.append(row)
+            y += row_h + gap
+            row, row_w, row_h = [], 0.0, 0.0
+        if y + max(row_h, h) > area.bottom + 1e-9:
+            if rows:  # the open row (with this item) does not fit below them: it starts a new sheet
+                close_sheet()
+                rows.clear()
+            y = area.y
+        row.append((index, w, h))
+        row_w = w if len(row) == 1 else row_w + gap + w
+        row_h = max(row_h, h)
+    if row:
+        rows.append(row)
+    if rows:
+        close_sheet()
+    return sheets
+
+
 def trim_outline(trim: Rect, name: str = "trim-line", width_mm: float = HAIRLINE_MM, colour: str = "#7f7f7f") -> RectOp:
     """A thin guide on the trim (useful for scissors where there are no crop marks between items)."""
     return RectOp(trim, Style(stroke=colour, stroke_width_mm=width_mm), name=name)
@@ -338,6 +388,6 @@ def trim_outline(trim: Rect, name: str = "trim-line", width_mm: float = HAIRLINE
 __all__ = [
     "A4", "DEFAULT_STYLE", "LETTER", "PAPERS", "GridPlan", "Paper", "Placement", "SheetStyle", "bounding_rect",
     "compose_sheet", "content_area", "crop_marks", "custom_paper", "grid_positions", "mirror_placements",
-    "pack_grid", "plan_grid", "registration_mark", "scale_ruler", "sheet_frame", "single_item_page",
+    "pack_grid", "pack_shelves", "plan_grid", "registration_mark", "scale_ruler", "sheet_frame", "single_item_page",
     "trim_outline",
 ]

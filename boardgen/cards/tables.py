@@ -1,0 +1,182 @@
+"""The two reference cards: the climate (bio-productivity) table and the turn counter, from the template."""
+
+from __future__ import annotations
+
+import math
+
+from boardgen.cards.model import Component, ComponentSet
+from boardgen.config import Config
+from boardgen.render.cairo_backend import fit_font, text_width_mm
+from boardgen.render.scene import (
+    Font,
+    Op,
+    Rect,
+    RectOp,
+    Scene,
+    Style,
+    Text,
+    ink_on,
+    rect_path,
+)
+from boardgen.render.symbols import zone_symbol
+
+INK = "#1a1a1a"
+GRID = Style(stroke=INK, stroke_width_mm=0.25)
+START_ORANGE = "#f7a440"
+UNUSED = "#e6e6e6"
+CARD_PAD_MM = 5.0
+STEWARD_COLOUR = "#cfe8c6"
+TIPPING_COLOUR = "#f6c1b5"
+
+
+def _text(x: float, y: float, text: str, size_pt: float, *, bold: bool = False, align: str = "left",
+          colour: str = INK, baseline: str = "alphabetic", max_width_mm: float | None = None,
+          name: str = "") -> Text:
+    font = Font(size_pt=size_pt, bold=bold)
+    if max_width_mm is not None:
+        font = fit_font(text, font, max_width_mm)
+    return Text(x, y, text, font, colour, align=align, baseline=baseline, name=name)  # type: ignore[arg-type]
+
+
+def _card_frame(width: float, height: float) -> list[Op]:
+    return [RectOp(Rect(-3, -3, width + 6, height + 6), Style(fill="#ffffff")),
+            RectOp(Rect(0, 0, width, height), Style(fill="#fbf8f0"), name="card"),
+            RectOp(Rect(1.5, 1.5, width - 3, height - 3), Style(stroke=INK, stroke_width_mm=0.35))]
+
+
+# ------------------------------------------------------------------------------------------ climate table
+
+
+def table_rows(config: Config) -> list[int]:
+    """Index values from the top row down: the largest die to the smallest minimum."""
+    top = max(z.die for z in config.zones.values())
+    bottom = min(z.minimum_index for z in config.zones.values())
+    return list(range(top, bottom - 1, -1))
+
+
+def climate_table_card(config: Config) -> Component:
+    zones = config.zones
+    marker = config.components.marker_size_mm
+    col_w = max(22.0, max(text_width_mm(n, Font(size_pt=6.5, bold=True)) for n in zones) + 3.0)
+    cell_h = max(marker + 2.0, 8.0)
+    rows = table_rows(config)
+    title_h, header_h, footer_h = 15.0, 16.0, 9.0
+    width = 2 * CARD_PAD_MM + len(zones) * col_w
+    height = 2 * CARD_PAD_MM + title_h + header_h + len(rows) * cell_h + footer_h
+    ops: list[Op] = _card_frame(width, height)
+    x0, y0 = CARD_PAD_MM, CARD_PAD_MM
+    ops.append(_text(width / 2, y0 + 4.5, "Bio-productivity index", 11, bold=True, align="center"))
+    ops.append(_text(width / 2, y0 + 10.0, "Start values are shaded orange. Put one marker per zone on its orange box;",
+                     6.3, align="center", max_width_mm=width - 12))
+    ops.append(_text(width / 2, y0 + 13.0, "stewardship and tipping-point rolls move it one box up or down.",
+                     6.3, align="center", max_width_mm=width - 12))
+    top = y0 + title_h
+    for i, (name, zone) in enumerate(zones.items()):
+        cx = x0 + i * col_w
+        ink = ink_on(zone.colour)
+        ops.append(RectOp(Rect(cx, top, col_w, header_h), Style(fill=zone.colour, stroke=INK, stroke_width_mm=0.25),
+                          name="table-header"))
+        ops.append(zone_symbol(zone.symbol, cx + col_w / 2, top + 6.0, 7.0, ink, detail=zone.colour))
+        ops.append(_text(cx + col_w / 2, top + header_h - 2.2, name, 6.5, bold=True, align="center", colour=ink,
+                         max_width_mm=col_w - 1.5))
+        for j, value in enumerate(rows):
+            cell = Rect(cx, top + header_h + j * cell_h, col_w, cell_h)
+            in_range = zone.minimum_index <= value <= zone.die
+            is_start = value == zone.start_index
+            colour = START_ORANGE if is_start else ("#ffffff" if in_range else UNUSED)
+            ops.append(RectOp(cell, Style(fill=colour, stroke=INK, stroke_width_mm=0.25),
+                              name="table-start" if is_start else ("table-cell" if in_range else "table-unused")))
+            if in_range:
+                ops.append(_text(cell.x + 2.0, cell.y + cell_h / 2, str(value), 8.5, bold=is_start,
+                                 baseline="middle", name=f"value:{name}:{value}"))
+        footer = Rect(cx, top + header_h + len(rows) * cell_h, col_w, footer_h)
+        ops.append(RectOp(footer, Style(fill="#ffffff", stroke=INK, stroke_width_mm=0.25)))
+        ops.append(_text(footer.x + col_w / 2, footer.y + 4.0, f"d{zone.die}", 9, bold=True, align="center",
+                         baseline="middle", name="die-name"))
+        ops.append(_text(footer.x + col_w / 2, footer.y + 7.3, f"{zone.die}-sided die", 5.0, align="center",
+                         baseline="middle"))
+    return Component("table-card", "climate table", width, height, Scene(tuple(ops)),
+                     rect_path(Rect(0, 0, width, height)))
+
+
+# ------------------------------------------------------------------------------------------ turn counter
+
+
+def turn_columns(config: Config) -> int:
+    r = config.rules
+    cols = r.stewardship_every if 3 <= r.stewardship_every <= 6 else 5
+    return max(1, min(cols, r.turns))
+
+
+def turn_year(config: Config, turn: int) -> int:
+    r = config.rules
+    return r.start_year + (turn - 1) * r.years_per_turn
+
+
+def turn_counter_card(config: Config) -> Component:
+    r = config.rules
+    cols = turn_columns(config)
+    rows = math.ceil(r.turns / cols)
+    box_w, box_h, gap = 27.0, 25.0, 2.0
+    title_h, setup_h, legend_h = 15.0, 14.0, 13.0
+    width = 2 * CARD_PAD_MM + cols * box_w + (cols - 1) * gap
+    height = 2 * CARD_PAD_MM + title_h + setup_h + gap + rows * box_h + (rows - 1) * gap + legend_h
+    ops: list[Op] = _card_frame(width, height)
+    x0, y0 = CARD_PAD_MM, CARD_PAD_MM
+    ops.append(_text(width / 2, y0 + 4.5, "Turn counter", 11, bold=True, align="center"))
+    ops.append(_text(width / 2, y0 + 10.0, f"One turn is a generation, about {r.years_per_turn} years. Move the turn "
+                     "marker one box on", 6.3, align="center", max_width_mm=width - 12))
+    ops.append(_text(width / 2, y0 + 13.0, "when every player has played; do the marked rolls first.",
+                     6.3, align="center", max_width_mm=width - 12))
+    setup = Rect(x0, y0 + title_h, width - 2 * CARD_PAD_MM, setup_h)
+    ops.append(RectOp(setup, Style(fill="#e8eef8", stroke=INK, stroke_width_mm=0.3), name="setup-box"))
+    ops.append(_text(setup.x + 3, setup.y + 5.5, "SETUP PHASE", 9, bold=True))
+    ops.append(_text(setup.x + 3, setup.y + 10.5, f"{r.setup_rounds} rounds: each player places one piece per round,"
+                     " next to their own pieces where they can.", 6.0, max_width_mm=setup.width - 6))
+    steward_first = r.end_of_turn_order == "stewardship-first"
+    grid_top = setup.bottom + gap
+    for t in range(1, r.turns + 1):
+        i = t - 1
+        box = Rect(x0 + (i % cols) * (box_w + gap), grid_top + (i // cols) * (box_h + gap), box_w, box_h)
+        steward = t % r.stewardship_every == 0
+        tipping = t % r.tipping_point_every == 0
+        ops.append(RectOp(box, Style(fill="#ffffff", stroke=INK, stroke_width_mm=0.3), name="turn-box"))
+        ops.append(_text(box.x + 2.0, box.y + 7.0, str(t), 15, bold=True, name=f"turn:{t}"))
+        ops.append(_text(box.right - 2.0, box.y + 5.0, str(turn_year(config, t)), 6.5, align="right",
+                         name=f"year:{t}"))
+        if t == r.turns:
+            ops.append(_text(box.right - 2.0, box.y + 9.5, "then score", 5.5, bold=True, align="right"))
+        bands: list[tuple[str, str, str]] = []
+        if steward:
+            bands.append(("STEWARDSHIP", STEWARD_COLOUR, "stewardship-mark"))
+        if tipping:
+            band = ("TIPPING POINT", TIPPING_COLOUR, "tipping-mark")
+            if steward_first:
+                bands.append(band)
+            else:
+                bands.insert(0, band)
+        band_h = 5.0
+        for k, (label, colour, name) in enumerate(bands):
+            band = Rect(box.x + 0.6, box.bottom - 0.6 - band_h * (len(bands) - k), box_w - 1.2, band_h)
+            ops.append(RectOp(band, Style(fill=colour), name=name))
+            ops.append(_text(band.x + band.width / 2, band.y + band_h / 2, label, 5.2, bold=True, align="center",
+                             baseline="middle", max_width_mm=band.width - 1.5))
+    legend_y = height - CARD_PAD_MM - legend_h + 4.0
+    dice = ", ".join(f"{n} d{z.die}" for n, z in config.zones.items())
+    ops.append(RectOp(Rect(x0, legend_y - 2.6, 4.0, 3.2), Style(fill=STEWARD_COLOUR)))
+    ops.append(_text(x0 + 5.5, legend_y, f"Stewardship (every {r.stewardship_every} turns): roll each zone's die "
+                     f"({dice}).", 5.6, max_width_mm=width - 2 * CARD_PAD_MM - 6))
+    ops.append(RectOp(Rect(x0, legend_y + 2.4, 4.0, 3.2), Style(fill=TIPPING_COLOUR)))
+    ops.append(_text(x0 + 5.5, legend_y + 5.0, f"Tipping point (every {r.tipping_point_every} turns): roll the "
+                     f"d{r.tipping_point_die} against the sum of all the indices.", 5.6,
+                     max_width_mm=width - 2 * CARD_PAD_MM - 6))
+    order = "stewardship first, then the tipping point" if steward_first else "tipping point first, then stewardship"
+    ops.append(_text(x0, legend_y + 9.5, f"When both fall on one turn: {order}.", 5.6,
+                     max_width_mm=width - 2 * CARD_PAD_MM))
+    return Component("turn-counter", "turn counter", width, height, Scene(tuple(ops)),
+                     rect_path(Rect(0, 0, width, height)))
+
+
+def reference_cards(config: Config) -> ComponentSet:
+    return ComponentSet("card", "Climate table and turn counter",
+                        (climate_table_card(config), turn_counter_card(config)), crop_marks=True, uniform=False)

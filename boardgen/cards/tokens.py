@@ -1,0 +1,262 @@
+"""Cut-out parts: chips, player tokens and standees, philanthropy badges, zone markers and the turn marker.
+
+Every count, size, colour and label comes from the Config. Shaped parts carry a 1.5 mm colour bleed beyond
+their printed cut line, so a slightly wide cut shows colour, not white paper.
+"""
+
+from __future__ import annotations
+
+import math
+
+from shapely.geometry import Point, Polygon
+from shapely.geometry.base import BaseGeometry
+
+from boardgen.cards.model import Component, ComponentSet, geometry_path
+from boardgen.cards.shapes import label_width_share, player_shape, shape_label_point
+from boardgen.config import Config
+from boardgen.render.cairo_backend import fit_font
+from boardgen.render.scene import (
+    Font,
+    Group,
+    Op,
+    Path,
+    Scene,
+    Style,
+    Text,
+    ink_on,
+    mix,
+    rotate,
+)
+from boardgen.render.symbols import zone_symbol
+
+INK = "#1a1a1a"
+CUT_LINE = Style(stroke=INK, stroke_width_mm=0.3, line_join="round")
+SHAPE_BLEED_MM = 1.5
+CHIP_GOLD = "#e9b949"
+CHIP_GOLD_DARK = "#a8781a"
+CHIP_GOLD_LIGHT = "#f6dd8f"
+
+
+def _fill(geom: BaseGeometry, colour: str, name: str = "") -> Path:
+    return Path(geometry_path(geom), Style(fill=colour), name=name)
+
+
+def _stroke(geom: BaseGeometry, style: Style, name: str = "") -> Path:
+    return Path(geometry_path(geom), style, name=name)
+
+
+def _bleed(outline: Polygon, colour: str) -> Path:
+    return _fill(outline.buffer(SHAPE_BLEED_MM, join_style="mitre", mitre_limit=3.0), colour, "bleed")
+
+
+def _label(x: float, y: float, text: str, max_width_mm: float, size_pt: float, colour: str, bold: bool = True,
+           name: str = "") -> Text:
+    font = fit_font(text, Font(size_pt=size_pt, bold=bold), max_width_mm)
+    return Text(x, y, text, font, colour, align="center", baseline="middle", name=name)
+
+
+# ------------------------------------------------------------------------------------------ chips
+
+
+def chip_component(config: Config, number: int) -> Component:
+    d = config.components.chip_diameter_mm
+    r = d / 2
+    disc = Point(r, r).buffer(r, quad_segs=32)
+    ring = Point(r, r).buffer(r * 0.8, quad_segs=32)
+    front: list[Op] = [
+        _bleed(disc, CHIP_GOLD), _fill(disc, CHIP_GOLD, "chip"),
+        _stroke(ring, Style(stroke=CHIP_GOLD_DARK, stroke_width_mm=0.5, dash_mm=(1.2, 0.8))),
+        _label(r, r - d * 0.06, "1", d * 0.5, d * 1.25, INK),
+        _label(r, r + d * 0.25, "BILLION", d * 0.5, d * 0.23, INK),
+        _stroke(disc, CUT_LINE, "cut-line"),
+    ]
+    back: list[Op] = [
+        _bleed(disc, CHIP_GOLD_LIGHT), _fill(disc, CHIP_GOLD_LIGHT, "chip-back"),
+        _stroke(ring, Style(stroke=CHIP_GOLD_DARK, stroke_width_mm=0.5)),
+        zone_symbol("leaf", r, r - d * 0.12, d * 0.34, CHIP_GOLD_DARK, detail=CHIP_GOLD_LIGHT),
+        _label(r, r + d * 0.22, "1 bn", d * 0.5, d * 0.36, INK),
+        _stroke(disc, CUT_LINE, "cut-line"),
+    ]
+    return Component("chip", f"chip {number}", d, d, Scene(tuple(front)), geometry_path(disc), Scene(tuple(back)))
+
+
+def chips(config: Config) -> ComponentSet:
+    """``rules.bank_chips`` chips: the whole supply in the box (players' starting chips come out of it)."""
+    n = config.rules.bank_chips
+    return ComponentSet("chip", f"Chips: {n} chips of 1 billion", tuple(chip_component(config, i + 1)
+                                                                        for i in range(n)),
+                        crop_marks=False, double_sided=True)
+
+
+# ------------------------------------------------------------------------------------------ player pieces
+
+
+def player_style(config: Config, player: int) -> tuple[str, str]:
+    """(colour, shape) of player ``player`` (1-based)."""
+    k = config.components
+    return k.player_colours[player - 1], k.player_shapes[player - 1]
+
+
+def token_component(config: Config, player: int, number: int, size_mm: float) -> Component:
+    colour, shape = player_style(config, player)
+    c = size_mm / 2
+    outline = player_shape(shape, c, c, size_mm)
+    inner = player_shape(shape, c, c, size_mm * 0.78)
+    lx, ly = shape_label_point(shape, c, c, size_mm)
+    ink = ink_on(colour)
+    ops: list[Op] = [
+        _bleed(outline, colour), _fill(outline, colour, "token"),
+        _stroke(inner, Style(stroke="#ffffff", stroke_width_mm=0.45, line_join="round")),
+        _label(lx, ly, f"P{player}", size_mm * label_width_share(shape), size_mm * 1.1, ink),
+        _stroke(outline, CUT_LINE, "cut-line"),
+    ]
+    return Component("token", f"P{player} token {number}", size_mm, size_mm, Scene(tuple(ops)),
+                     geometry_path(outline))
+
+
+def standee_geometry(size_mm: float, face_height_mm: float) -> tuple[float, float]:
+    """(width, base depth) of a standee whose folded footprint (width x 2 base) sits inside the piece size."""
+    return round(size_mm * 0.8, 2), round(size_mm * 0.36, 2)
+
+
+def standee_component(config: Config, player: int, number: int, size_mm: float) -> Component:
+    """A strip: base | front face | back face (upside down) | base. Fold at the three lines, glue the faces
+    back to back and bend the bases out opposite ways; it stands on a footprint of width x 2 bases."""
+    colour, shape = player_style(config, player)
+    h = config.components.standee_height_mm
+    w, b = standee_geometry(size_mm, h)
+    total = 2 * b + 2 * h
+    light = mix(colour, "#ffffff", 0.55)
+    ink = ink_on(colour)
+
+    def face(top: float) -> list[Op]:
+        cx, cy = w / 2, top + h * 0.42
+        icon = min(w * 0.78, h * 0.55)
+        outline = player_shape(shape, cx, cy, icon)
+        lx, ly = shape_label_point(shape, cx, cy, icon)
+        return [
+            _fill(outline, "#ffffff"),
+            _label(lx, ly, f"P{player}", icon * label_width_share(shape), icon * 1.1, INK),
+            _label(cx, top + h * 0.86, f"PLAYER {player}", w * 0.84, 5.5, ink),
+        ]
+
+    ops: list[Op] = [
+        Path((("M", -3, -3), ("L", w + 3, -3), ("L", w + 3, total + 3), ("L", -3, total + 3), ("Z",)),
+             Style(fill=colour), "standee"),
+        Path((("M", -3, -3), ("L", w + 3, -3), ("L", w + 3, b), ("L", -3, b), ("Z",)), Style(fill=light)),
+        Path((("M", -3, total - b), ("L", w + 3, total - b), ("L", w + 3, total + 3), ("L", -3, total + 3), ("Z",)),
+             Style(fill=light)),
+        _label(w / 2, b / 2, f"P{player}", w * 0.7, 6, INK, bold=False),
+        *face(b),
+        Group(tuple(face(b + h)), transform=rotate(180, w / 2, b + 1.5 * h)),
+        Group((_label(w / 2, total - b / 2, f"P{player}", w * 0.7, 6, INK, bold=False),),
+              transform=rotate(180, w / 2, total - b / 2)),
+    ]
+    folds = tuple(((0.0, y), (w, y)) for y in (b, b + h, b + 2 * h))
+    fold_style = Style(stroke=INK, stroke_width_mm=0.2, dash_mm=(1.0, 1.0))
+    ops.extend(Path((("M", *f[0]), ("L", *f[1])), fold_style, "fold-line") for f in folds)
+    outline = Polygon([(0, 0), (w, 0), (w, total), (0, total)])
+    ops.append(_stroke(outline, CUT_LINE, "cut-line"))
+    return Component("standee", f"P{player} standee {number}", w, total, Scene(tuple(ops)), geometry_path(outline),
+                     folds=folds)
+
+
+def player_pieces(config: Config, size_mm: float) -> list[ComponentSet]:
+    """Tokens and/or standees: ``rules.pieces_per_player`` for each of ``rules.max_players`` players."""
+    r, k = config.rules, config.components
+    sets: list[ComponentSet] = []
+    if "tokens" in k.piece_forms:
+        parts = tuple(token_component(config, p, i + 1, size_mm) for p in range(1, r.max_players + 1)
+                      for i in range(r.pieces_per_player))
+        sets.append(ComponentSet("token", f"Player pieces: flat tokens, {r.pieces_per_player} per player",
+                                 parts, crop_marks=False))
+    if "standees" in k.piece_forms:
+        parts = tuple(standee_component(config, p, i + 1, size_mm) for p in range(1, r.max_players + 1)
+                      for i in range(r.pieces_per_player))
+        sets.append(ComponentSet("standee", f"Player pieces: fold-over standees, {r.pieces_per_player} per player",
+                                 parts, crop_marks=True))
+    return sets
+
+
+# ------------------------------------------------------------------------------------------ badges
+
+
+def badge_outline(size_mm: float) -> Polygon:
+    w, h = size_mm, size_mm * math.sqrt(3) / 2
+    return Polygon([(w * 0.25, 0), (w * 0.75, 0), (w, h / 2), (w * 0.75, h), (w * 0.25, h), (0, h / 2)])
+
+
+def badge_component(config: Config, zone_name: str, number: int) -> Component:
+    zone = config.zones[zone_name]
+    s = config.components.badge_size_mm
+    w, h = s, s * math.sqrt(3) / 2
+    outline = badge_outline(s)
+    ink = ink_on(zone.colour)
+    value = f"+{zone.badge_value}"
+    front: list[Op] = [
+        _bleed(outline, zone.colour), _fill(outline, zone.colour, "badge"),
+        _label(w / 2, h * 0.2, zone_name.upper(), w * 0.56, 6.0, ink),
+        zone_symbol(zone.symbol, w / 2, h * 0.47, h * 0.3, ink, detail=zone.colour),
+        _label(w / 2, h * 0.78, value, w * 0.4, 13.0, ink, name="badge-value"),
+        _stroke(outline, CUT_LINE, "cut-line"),
+    ]
+    back_bg = mix(zone.colour, "#ffffff", 0.8)
+    back: list[Op] = [
+        _bleed(outline, zone.colour), _fill(outline, zone.colour),
+        _fill(outline.buffer(-2.0, join_style="mitre"), back_bg, "badge-back"),
+        _label(w / 2, h * 0.24, "PHILANTHROPY", w * 0.62, 5.5, INK),
+        _label(w / 2, h * 0.37, "BADGE", w * 0.62, 5.5, INK),
+        _label(w / 2, h * 0.55, zone_name, w * 0.66, 7.0, INK),
+        _label(w / 2, h * 0.74, f"{value} to the index", w * 0.7, 5.0, INK, bold=False),
+        _label(w / 2, h * 0.84, "at the end", w * 0.7, 5.0, INK, bold=False),
+        _stroke(outline, CUT_LINE, "cut-line"),
+    ]
+    return Component("badge", f"{zone_name} badge {number}", w, h, Scene(tuple(front)), geometry_path(outline),
+                     Scene(tuple(back)))
+
+
+def badges(config: Config) -> ComponentSet:
+    """One badge per zone for every possible player (``rules.max_players``)."""
+    n = config.rules.max_players
+    parts = tuple(badge_component(config, z, i + 1) for z in config.zones for i in range(n))
+    return ComponentSet("badge", f"Philanthropy badges: one per zone for each of {n} players", parts,
+                        crop_marks=False, double_sided=True)
+
+
+# ------------------------------------------------------------------------------------------ markers
+
+
+def zone_marker(config: Config, zone_name: str) -> Component:
+    zone = config.zones[zone_name]
+    d = config.components.marker_size_mm
+    r = d / 2
+    disc = Point(r, r).buffer(r, quad_segs=24)
+    ink = ink_on(zone.colour)
+    ops: list[Op] = [
+        _bleed(disc, zone.colour), _fill(disc, zone.colour, "marker"),
+        zone_symbol(zone.symbol, r, r, d * 0.62, ink, detail=zone.colour),
+        _stroke(disc, CUT_LINE, "cut-line"),
+    ]
+    return Component("marker", f"{zone_name} marker", d, d, Scene(tuple(ops)), geometry_path(disc))
+
+
+TURN_MARKER_MM = 12.0
+
+
+def turn_marker(config: Config) -> Component:
+    d = TURN_MARKER_MM
+    r = d / 2
+    disc = Point(r, r).buffer(r, quad_segs=24)
+    ops: list[Op] = [
+        _bleed(disc, INK), _fill(disc, INK, "turn-marker"),
+        _stroke(Point(r, r).buffer(r * 0.8, quad_segs=24), Style(stroke="#ffffff", stroke_width_mm=0.4)),
+        _label(r, r, "TURN", d * 0.62, 7.0, "#ffffff"),
+        _stroke(disc, CUT_LINE, "cut-line"),
+    ]
+    return Component("turn-marker", "turn marker", d, d, Scene(tuple(ops)), geometry_path(disc))
+
+
+def markers(config: Config) -> ComponentSet:
+    parts = tuple(zone_marker(config, z) for z in config.zones) + (turn_marker(config),)
+    return ComponentSet("marker", "Markers: one per zone for the climate table, and the turn marker", parts,
+                        crop_marks=False, uniform=False)
