@@ -12,6 +12,7 @@ matplotlib.use("Agg")
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.collections import PolyCollection
 from matplotlib.figure import Figure
+from matplotlib.ticker import PercentFormatter
 
 from boardgen.rules.simulate import Simulation, wilson_interval, wins_by_bot, wins_by_seat
 
@@ -30,17 +31,26 @@ def _figure(width_in: float, height_in: float) -> Figure:
     return Figure(figsize=(width_in, height_in), dpi=DPI, layout="constrained")
 
 
+BOT_COLOURS = {"greedy": "#4c72b0", "planner": "#55a868", "random": "#8c8c8c"}
+
+
 def score_distribution(sim: Simulation) -> bytes:
     fig = _figure(7, 4)
     ax = fig.add_subplot()
-    all_scores = [s for r in sim.results for s in r.scores]
+    by_bot: dict[str, list[int]] = {}
+    for r in sim.results:
+        for seat, name in enumerate(r.bots):
+            by_bot.setdefault(name, []).append(r.scores[seat])
     winning = [max(r.scores) for r in sim.results]
+    all_scores = [s for scores in by_bot.values() for s in scores]
     if all_scores:
         lo, hi = min(all_scores), max(all_scores)
         bins = list(range(lo, hi + 2, max(1, (hi - lo + 1) // 40)))
-        ax.hist(all_scores, bins=bins, color="#9fb7d9", label="every player")
-        ax.hist(winning, bins=bins, color="#d9822b", alpha=0.8, label="winner")
-    ax.set_xlabel("final score (pieces in zone x final index, summed)")
+        for name in sorted(by_bot):
+            ax.hist(by_bot[name], bins=bins, histtype="stepfilled", alpha=0.45,
+                    color=BOT_COLOURS.get(name, "#dd8452"), label=f"{name} bot")
+        ax.hist(winning, bins=bins, histtype="step", linewidth=1.8, color="#c44e52", label="winning score")
+    ax.set_xlabel("final score (pieces in each zone x its final index, summed)")
     ax.set_ylabel("players")
     ax.set_title(f"Score distribution, {sim.games} games, {sim.players} players")
     ax.legend(frameon=False)
@@ -54,10 +64,11 @@ def _bars(ax, labels: Sequence[str], wins: Sequence[float], trials: Sequence[int
            [hi - r for r, (_, hi) in zip(rates, cis, strict=True)]]
     xs = list(range(len(labels)))
     ax.bar(xs, rates, color=SEAT_COLOUR, yerr=err, capsize=4, ecolor="#333333")
-    ax.axhline(expected, color="#c44e52", linestyle="--", linewidth=1, label=f"fair share {expected:.0%}")
+    ax.axhline(expected, color="#c44e52", linestyle="--", linewidth=1, label=f"fair share {expected:.1%}")
     ax.set_xticks(xs, labels)
     ax.set_ylabel("win rate (ties shared), 95% Wilson interval")
     ax.set_ylim(0, max([*rates, expected]) * 1.5 + 0.02)
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
     ax.legend(frameon=False)
 
 

@@ -231,7 +231,7 @@ def rules_findings(sim: Simulation, config: Config) -> list[Finding]:
                                  f"never happened in {n} simulated games" + _why_never(event, sim, config)))
         else:
             found.append(Finding("rules.fires", "info", f"rule: {what}",
-                                 f"in {_pct(games / n)} of games ({events[event]['count']} times)"))
+                                 f"in {_pct(games / n)} of games ({_times(events[event]['count'])})"))
     for event, what in _SIDE_EVENTS:
         if event == "badge_lost" and not (complex_game and rules.badges_can_be_lost):
             continue
@@ -239,7 +239,7 @@ def rules_findings(sim: Simulation, config: Config) -> list[Finding]:
             continue
         games = events[event]["games"]
         found.append(Finding("rules.side-rule", "info", f"rule: {what}",
-                             f"in {_pct(games / n)} of games ({events[event]['count']} times)" if games
+                             f"in {_pct(games / n)} of games ({_times(events[event]['count'])})" if games
                              else f"never happened in {n} games"))
     found.extend(_tipping_findings(sim, config, events))
     found.extend(_stewardship_findings(sim))
@@ -277,9 +277,13 @@ def rules_findings(sim: Simulation, config: Config) -> list[Finding]:
 
 def _pct(share: float) -> str:
     """A share as a percentage that does not round a rare event down to 0%."""
-    if 0 < share < 0.005:
+    if 0 < share < 0.01:
         return "<1%"
     return f"{share:.0%}"
+
+
+def _times(count: int) -> str:
+    return "once" if count == 1 else f"{count} times"
 
 
 def _why_never(event: str, sim: Simulation, config: Config) -> str:
