@@ -88,17 +88,13 @@ def cut_at_meridian(polygons: Sequence[Polygon], west_edge_deg: float) -> MultiP
         pieces.extend(as_multipolygon(unary_union(cut)).geoms)
     # Pieces that an earlier cut split at +-180 degrees and that now lie side by side must be joined again,
     # or they would share an edge (an invalid MultiPolygon).
-    seam = [p for p in pieces if _touches_seam(p, west_edge_deg)]
-    if seam:
-        pieces = [p for p in pieces if not _touches_seam(p, west_edge_deg)]
-        pieces.extend(as_multipolygon(unary_union(seam)).geoms)
+    seams = [s for s in (-180.0, 180.0) if abs(s - west_edge_deg) > 1e-9 and abs(s - west_edge_deg - 360.0) > 1e-9]
+    on_seam = [any(abs(edge - s) < 1e-9 for s in seams for edge in (p.bounds[0], p.bounds[2])) for p in pieces]
+    if any(on_seam):
+        seam_pieces = [p for p, on in zip(pieces, on_seam, strict=True) if on]
+        pieces = [p for p, on in zip(pieces, on_seam, strict=True) if not on]
+        pieces.extend(as_multipolygon(unary_union(seam_pieces)).geoms)
     return as_multipolygon(MultiPolygon(pieces))
-
-
-def _touches_seam(polygon: Polygon, west_edge_deg: float) -> bool:
-    west, _, east, _ = polygon.bounds
-    seams = [s for s in (-180.0, 180.0) if not np.isclose(s, west_edge_deg) and not np.isclose(s, west_edge_deg + 360)]
-    return any(np.isclose(west, s) or np.isclose(east, s) for s in seams)
 
 
 def as_multipolygon(geometry: object) -> MultiPolygon:
