@@ -17,7 +17,7 @@ from boardgen.rules.board import RulesBoard
 from boardgen.rules.bots import BOT_NAMES, bot_factory
 from boardgen.rules.engine import EVENTS, GameResult, derive_seed, play_game
 
-CHUNK_GAMES = 25
+CHUNK_GAMES = 50  # games per task (fewer for small runs on several processes, to share the work)
 
 
 def lineup(bots: Sequence[str], players: int, game: int, rotate: bool) -> tuple[str, ...]:
@@ -91,7 +91,8 @@ def simulate(board: RulesBoard, rules: RulesConfig, games: int, players: int, bo
     bots = tuple(bots)
     check_bots(bots)
     sim = Simulation(board, rules, bots, players, seed, rotate, [], [0] * board.n_cells, [0] * board.n_cells)
-    chunks = [(a, min(a + CHUNK_GAMES, games)) for a in range(0, games, CHUNK_GAMES)]
+    size = CHUNK_GAMES if jobs <= 1 else max(5, min(CHUNK_GAMES, -(-games // (jobs * 8))))
+    chunks = [(a, min(a + size, games)) for a in range(0, games, size)]
     init_args = (board, rules, bots, players, seed, rotate)
 
     def collect(chunk: tuple[list[GameResult], list[int], list[int]]) -> None:
