@@ -160,22 +160,32 @@ def _section_findings(board: Any) -> list[Finding]:
     else:
         found.append(Finding("map.section-land", "info", "board",
                              f"every one of {len(sections)} sections holds land cells"))
-    table = next((getattr(made, a) for a in ("table_mm", "table_outline_mm", "table") if hasattr(made, a)), None)
-    if table is None:
-        found.append(Finding("map.table-land", "info", "board",
-                             "skipped: the sections do not say where the bio-productivity table sits"))
-    elif land is not None and hasattr(table, "intersects"):
-        layout = board.layout
-        from shapely.geometry import Polygon
+    found.extend(_legend_findings(board, made))
+    return found
 
-        under = [c.label for c in board.cells if table.intersects(Polygon(layout.corners(c.hex)))]
-        if under:
-            found.append(Finding("map.table-land", "error", "cells " + ", ".join(under),
-                                 "the bio-productivity table covers land cells"))
-        elif table.intersection(land).area > 0.01 * table.area:
-            found.append(Finding("map.table-land", "warning", "board", "the table covers some coastline"))
-        else:
-            found.append(Finding("map.table-land", "info", "board", "the table sits on open ocean"))
+
+def _legend_findings(board: Any, sections: Any) -> list[Finding]:
+    """The title, zone key and bio-productivity table sit in open sea (when the board art can place them)."""
+    try:
+        from boardgen.render.board_art import check_legend_clear, plan_legend
+    except ImportError:
+        return [Finding("map.table-land", "info", "board",
+                        "skipped: the board art (boardgen.render.board_art) that places the table is not installed")]
+    try:
+        legend = plan_legend(board, sections)
+        problems = check_legend_clear(board, legend, sections.sections[0].outline_mm)
+    except Exception as exc:  # report, do not crash validation on another module's failure
+        return [Finding("map.table-land", "warning", "section 1", f"could not place the table and key: {exc}")]
+    if problems:
+        return [Finding("map.table-land", "error", "section 1", problem) for problem in problems]
+    names = ", ".join(block.name for block in legend)
+    found = [Finding("map.table-land", "info", "section 1", f"{names}: in open sea, no land cell under them")]
+    land = getattr(board, "land_mm", None)
+    if land is not None:
+        coast = [block.name for block in legend if block.polygon.intersection(land).area > 1.0]
+        if coast:
+            found.append(Finding("map.table-coast", "info", "section 1",
+                                 f"{', '.join(coast)} cover a little coastline (no cell)"))
     return found
 
 
