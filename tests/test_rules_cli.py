@@ -15,7 +15,8 @@ from boardgen.cli import cli
 from boardgen.config import Config, default_template_path
 from boardgen.model import Board
 from boardgen.rules.board import RulesBoard, components
-from boardgen.rules.validate import validate, validate_stage
+from boardgen.rules.simulate import simulate
+from boardgen.rules.validate import rules_findings, validate_stage
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -100,6 +101,7 @@ def test_validate_stage_artifacts(default_board: Board, default_config: Config) 
 
 
 def test_validate_seat_advantage_with_interval(default_board: Board, default_config: Config) -> None:
-    report = validate(default_board, default_config, games=60, bots=("random",))
-    seat = next(f for f in report.findings if f.rule == "rules.seat-advantage")
+    sim = simulate(RulesBoard.from_board(default_board), default_config.rules, 60, 6, ("random",), seed=1)
+    findings = rules_findings(sim, default_config)
+    seat = next(f for f in findings if f.rule == "rules.seat-advantage")
     assert seat.where == "seat 1 vs seat 6" and "95% CI" in seat.message
