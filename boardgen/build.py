@@ -47,6 +47,8 @@ class BuildContext:
 # (name, "module:function") — imported lazily so `boardgen cells` does not pay for the PDF stack.
 STAGES: list[tuple[str, str]] = [
     ("map", "boardgen.export:map_stage"),
+    ("board", "boardgen.board_stage:board_stage"),
+    ("components", "boardgen.cards.kit:components_stage"),  # after "board": the kit zips pack the board PDFs
     ("validate", "boardgen.rules.validate:validate_stage"),  # keep last: checks what the stages above made
 ]
 

@@ -1,0 +1,55 @@
+"""Board rendering time: cut + legend, poster PDF, section PDFs (A4 and Letter), cut SVG, previews.
+
+Run: python benchmarks/bench_board.py
+"""
+
+from __future__ import annotations
+
+import time
+
+from boardgen.board_stage import (
+    SECTION_PAPERS,
+    cut_svg,
+    exploded_page,
+    max_section_size_mm,
+    poster_page,
+    sections_geojson,
+    sections_pdf,
+)
+from boardgen.config import load_template
+from boardgen.layout.sections import cut_sections
+from boardgen.mapbuild import build_board
+from boardgen.render.board_art import make_art
+from boardgen.render.cairo_backend import render_pdf, render_png
+
+
+def main() -> None:
+    config = load_template()
+    board = build_board(config)
+    timings: list[tuple[str, float]] = []
+
+    def timed(name, func, *args):
+        started = time.perf_counter()
+        result = func(*args)
+        timings.append((name, time.perf_counter() - started))
+        return result
+
+    layout = timed("cut sections + fit proof", cut_sections, board, max_section_size_mm())
+    art = timed("legend placement + coastlines", make_art, board, layout)
+    poster = timed("poster scene", poster_page, art)
+    timed("poster PDF", render_pdf, [poster])
+    for paper in SECTION_PAPERS:
+        timed(f"sections PDF ({paper.name})", sections_pdf, art, paper)
+    timed("cut SVG", cut_svg, art)
+    timed("sections GeoJSON", sections_geojson, art)
+    timed("preview/board.png", render_png, poster, 40.0)
+    timed("preview/sections.png", lambda: render_png(exploded_page(art), 28.0))
+    for name, seconds in timings:
+        print(f"{name:<32} {seconds:6.2f} s")
+    print(f"{'board rendering total':<32} {sum(s for _, s in timings):6.2f} s")
+    print(f"fit solver: {layout.fit.nodes} placements tried, {layout.fit.raw_solutions} solutions "
+          f"({len(layout.fit.assemblies)} distinct assembly)")
+
+
+if __name__ == "__main__":
+    main()

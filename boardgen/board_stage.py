@@ -1,0 +1,295 @@
+"""The `board` build stage: the poster, the nine jigsaw section sheets (A4 and Letter), the cut file, the
+sections' GeoJSON and two previews.
+
+Files (relative to build/<edition>/):
+  board-poster.pdf            one page: 660 x 440 mm TrimBox + 3 mm bleed (BleedBox = MediaBox), for a print shop
+  board-sections-a4.pdf       nine landscape pages, 1:1, in assembly order
+  board-sections-letter.pdf   the same on US Letter
+  board-cut.svg               section cut lines in board mm on their own layer "cut", for cutting machines
+  sections.geojson            each section's outline (board mm) with its cells, neighbours and knobs
+  preview/board.png           the poster, small
+  preview/sections.png        the nine pieces pulled apart (exploded view)
+"""
+
+from __future__ import annotations
+
+import json
+
+import shapely
+from shapely.geometry import Polygon as ShapelyPolygon
+
+from boardgen.build import BuildContext
+from boardgen.errors import LayoutError
+from boardgen.io import Artifact
+from boardgen.layout.sections import Section, SectionLayout, cut_sections
+from boardgen.render.board_art import BoardArt, board_scene, check_legend_clear, make_art
+from boardgen.render.cairo_backend import Page, render_pdf, render_png, render_svg
+from boardgen.render.imposition import (
+    A4,
+    DEFAULT_STYLE,
+    LETTER,
+    Paper,
+    Placement,
+    compose_sheet,
+    content_area,
+    single_item_page,
+)
+from boardgen.render.scene import (
+    PT,
+    Font,
+    Group,
+    Op,
+    Path,
+    Rect,
+    RectOp,
+    Scene,
+    Style,
+    Text,
+    fill,
+    group,
+    layer,
+    stroke,
+    translate,
+)
+
+SECTION_PAPERS: tuple[Paper, ...] = (A4.landscape(), LETTER.landscape())
+CUT_LINE = "#111111"
+CUT_WIDTH_MM = 0.9 * PT
+BLEED_WASH = 0.45  # opacity of the white veil over the bleed beyond the cut line
+NEIGHBOUR_FONT = Font("DejaVu Sans", 8.0, bold=True)
+ARROWS = {"top": "↑", "right": "→", "bottom": "↓", "left": "←"}
+
+
+def max_section_size_mm() -> tuple[float, float]:
+    """The largest section (knobs included) whose trim fits the content area of every section paper."""
+    areas = [content_area(p, DEFAULT_STYLE) for p in SECTION_PAPERS]
+    return (min(a.width for a in areas), min(a.height for a in areas))
+
+
+def outline_commands(polygon: ShapelyPolygon, dx: float = 0.0, dy: float = 0.0) -> tuple[tuple, ...]:
+    commands: list[tuple] = []
+    for ring in (polygon.exterior, *polygon.interiors):
+        coords = list(ring.coords)
+        commands.append(("M", round(coords[0][0] + dx, 3), round(coords[0][1] + dy, 3)))
+        commands.extend(("L", round(x + dx, 3), round(y + dy, 3)) for x, y in coords[1:-1])
+        commands.append(("Z",))
+    return tuple(commands)
+
+
+# ------------------------------------------------------------------------------------------ poster
+
+
+def poster_page(art: BoardArt) -> Page:
+    board = art.config.board
+    return single_item_page(board_scene(art, bleed_mm=DEFAULT_STYLE.bleed_mm), board.width_mm, board.height_mm)
+
+
+# ------------------------------------------------------------------------------------------ sections
+
+
+def section_scene(art: BoardArt, section: Section, bleed_mm: float) -> Scene:
+    """The section's art in item mm (origin = its bounding box's top-left), clipped to its outline plus bleed,
+    with the cut line on top."""
+    x0, y0, x1, y1 = section.bounds_mm
+    with_bleed = shapely.buffer(section.outline_mm, bleed_mm, join_style="mitre", mitre_limit=2.0)
+    art_scene = board_scene(art, window=with_bleed, bleed_mm=bleed_mm)
+    placed = Group(art_scene.items, name=f"section-{section.number}-art", transform=translate(-x0, -y0))
+    # Beyond the bleed, paint paper white rather than clipping (a clip path this complex makes cairo's PDF
+    # output slow and large); the sheet clips the whole item to its bleed rectangle anyway.
+    margin = 2 * bleed_mm + 1.0
+    surround = shapely.difference(shapely.box(x0 - margin, y0 - margin, x1 + margin, y1 + margin), with_bleed)
+    mask = [Path(outline_commands(p, -x0, -y0), Style(fill="#ffffff", even_odd=True), name="beyond-bleed")
+            for p in getattr(surround, "geoms", [surround]) if p.geom_type == "Polygon"]
+    # Wash out the bleed a little so the piece's shape reads at a glance (a slightly missed cut still shows art).
+    outside = shapely.difference(with_bleed, section.outline_mm)
+    wash = [Path(outline_commands(p, -x0, -y0), Style(fill="#ffffff", opacity=BLEED_WASH, even_odd=True),
+                 name="bleed-wash") for p in getattr(outside, "geoms", [outside]) if p.geom_type == "Polygon"]
+    cut = Path(outline_commands(section.outline_mm, -x0, -y0),
+               Style(stroke=CUT_LINE, stroke_width_mm=CUT_WIDTH_MM, line_join="round"), name="cut-line")
+    return Scene((placed, *mask, *wash, cut))
+
+
+def _neighbour_marks(section: Section, trim: Rect, bleed_mm: float) -> list[Op]:
+    """Each neighbour's number beside the matching side, outside the bleed."""
+    ops: list[Op] = []
+    gap = bleed_mm + 2.2
+    cx, cy = trim.center
+    for side, number in section.neighbours.items():
+        text = f"{ARROWS[side]} {number}"
+        if side == "top":
+            ops.append(Text(cx, trim.y - gap, text, NEIGHBOUR_FONT, align="center", baseline="bottom",
+                            name="neighbour"))
+        elif side == "bottom":
+            ops.append(Text(cx, trim.bottom + gap, text, NEIGHBOUR_FONT, align="center", baseline="top",
+                            name="neighbour"))
+        elif side == "right":
+            ops.append(Text(trim.right + gap, cy, f"{number} {ARROWS[side]}", NEIGHBOUR_FONT, align="left",
+                            baseline="middle", name="neighbour"))
+        else:
+            ops.append(Text(trim.x - gap, cy, f"{ARROWS[side]} {number}", NEIGHBOUR_FONT, align="right",
+                            baseline="middle", name="neighbour"))
+    return ops
+
+
+def _assembly_diagram(layout: SectionLayout, current: Section, x: float, y: float, cell_mm: float = 3.2) -> Group:
+    """A tiny rows x columns grid with the current section filled: where this piece goes."""
+    ops: list[Op] = []
+    for s in layout.sections:
+        rect = Rect(x + s.column * cell_mm * 1.5, y + s.row * cell_mm, cell_mm * 1.5, cell_mm)
+        style = Style(fill="#1a1a1a" if s is current else "#ffffff", stroke="#1a1a1a", stroke_width_mm=0.35 * PT)
+        ops.append(RectOp(rect, style, name="diagram-cell"))
+    return group(ops, "assembly-diagram")
+
+
+def section_page(art: BoardArt, section: Section, paper: Paper, scene: Scene | None = None) -> Page:
+    """One sheet: the section at 1:1 centred in the printable area, neighbours' numbers beside its sides."""
+    style = DEFAULT_STYLE
+    area = content_area(paper, style)
+    x0, y0, x1, y1 = section.bounds_mm
+    w, h = x1 - x0, y1 - y0
+    if w > area.width + 1e-6 or h > area.height + 1e-6:
+        raise LayoutError(f"board section {section.number} ({w:.1f} x {h:.1f} mm) does not fit {paper.name} "
+                          f"({area.width:.1f} x {area.height:.1f} mm printable)")
+    trim = Rect(round(area.x + (area.width - w) / 2, 3), round(area.y + (area.height - h) / 2, 3), w, h)
+    layout = art.sections
+    total = len(layout.sections)
+    title = f"{art.config.title}: board section {section.number} of {total}"
+    neighbours = ", ".join(f"{n} {'above' if s == 'top' else 'below' if s == 'bottom' else s}"
+                           for s, n in section.neighbours.items())
+    label = f"{paper.name} · row {section.row + 1}, column {section.column + 1} · joins {neighbours}"
+    big = Text(area.right, area.y - 0.5, f"{section.number}", Font("DejaVu Sans", 14.0, bold=True), "#1a1a1a",
+               align="right", baseline="bottom", name="section-number")
+    extra: list[Op] = [*_neighbour_marks(section, trim, style.bleed_mm), big,
+                       _assembly_diagram(layout, section, area.right - 24.0, area.y - 10.2)]
+    if scene is None:
+        scene = section_scene(art, section, style.bleed_mm)
+    return compose_sheet(paper, [Placement(trim, scene, f"section-{section.number}")], title, label, style,
+                         extra=extra)
+
+
+def section_scenes(art: BoardArt) -> list[Scene]:
+    return [section_scene(art, s, DEFAULT_STYLE.bleed_mm) for s in art.sections.sections]
+
+
+def sections_pdf(art: BoardArt, paper: Paper, scenes: list[Scene] | None = None) -> tuple[bytes, int]:
+    scenes = scenes if scenes is not None else section_scenes(art)
+    pages = [section_page(art, s, paper, scene) for s, scene in zip(art.sections.sections, scenes, strict=True)]
+    return render_pdf(pages, title=f"{art.config.title}: board sections ({paper.name})"), len(pages)
+
+
+# ------------------------------------------------------------------------------------------ cut file, data
+
+
+def cut_svg(art: BoardArt) -> bytes:
+    """Board-sized SVG: the internal cut lines and the board's edge on layer "cut", section numbers on
+    "guides" (not to be cut)."""
+    board = art.config.board
+    cut_style = Style(stroke="#ff0000", stroke_width_mm=0.25 * PT, line_join="round")
+    cut_ops: list[Op] = [RectOp(Rect(0, 0, board.width_mm, board.height_mm), cut_style, name="board-edge")]
+    for line in art.sections.cut_lines_mm():
+        coords = list(line.coords)
+        commands = [("M", round(coords[0][0], 3), round(coords[0][1], 3))]
+        commands.extend(("L", round(x, 3), round(y, 3)) for x, y in coords[1:])
+        cut_ops.append(Path(tuple(commands), cut_style, name="cut-line"))
+    guides: list[Op] = []
+    for s in art.sections.sections:
+        px, py = s.outline_mm.representative_point().coords[0]
+        cx, cy = s.outline_mm.centroid.coords[0] if s.outline_mm.contains(s.outline_mm.centroid) else (px, py)
+        guides.append(Text(cx, cy, str(s.number), Font("DejaVu Sans", 40.0, bold=True), "#9a9a9a", align="center",
+                           baseline="middle", name="section-number"))
+    scene = Scene((layer("guides", guides), layer("cut", cut_ops)))
+    return render_svg(Page(board.width_mm, board.height_mm, scene))
+
+
+def sections_geojson(art: BoardArt) -> bytes:
+    layout = art.sections
+
+    def ring(coords) -> list[list[float]]:
+        return [[round(x, 3), round(y, 3)] for x, y in coords]
+
+    features = []
+    for s in layout.sections:
+        knobs = [{"neighbour": (k.edge.second if k.edge.first == s.index else k.edge.first) + 1,
+                  "kind": "tab" if k.owner == s.index else "blank",
+                  "centre_mm": [round(v, 3) for v in k.centre_mm],
+                  "offset_mm": round(k.offset_for(s.index)[0], 3)}
+                 for k in layout.knobs if s.index in (k.edge.first, k.edge.second)]
+        features.append({
+            "type": "Feature",
+            "properties": {
+                "section": s.number, "row": s.row + 1, "column": s.column + 1,
+                "neighbours": dict(s.neighbours), "cells": list(s.cells), "cell_count": len(s.cells),
+                "bounds_mm": [round(v, 3) for v in s.bounds_mm], "area_mm2": round(s.outline_mm.area, 1),
+                "knobs": knobs,
+            },
+            "geometry": {"type": "Polygon",
+                         "coordinates": [ring(s.outline_mm.exterior.coords)]
+                         + [ring(i.coords) for i in s.outline_mm.interiors]},
+        })
+    collection = {
+        "type": "FeatureCollection",
+        "coordinate_system": "board millimetres: origin at the top-left corner of the trimmed board, x right, y down",
+        "board_mm": list(layout.board_mm),
+        "cuts_x_mm": [round(v, 3) for v in layout.cuts_x_mm],
+        "cuts_y_mm": [round(v, 3) for v in layout.cuts_y_mm],
+        "assemblies": len(layout.fit.assemblies),
+        "features": features,
+    }
+    return (json.dumps(collection, indent=1, ensure_ascii=False) + "\n").encode()
+
+
+# ------------------------------------------------------------------------------------------ previews
+
+
+def exploded_page(art: BoardArt, gap_mm: float = 28.0) -> Page:
+    """The nine pieces drawn apart from each other, each moved outwards from the board's centre."""
+    board = art.config.board
+    layout = art.sections
+    items: list[Op] = [RectOp(Rect(-gap_mm * 1.5, -gap_mm * 1.5, board.width_mm + 3 * gap_mm,
+                                   board.height_mm + 3 * gap_mm), fill("#ffffff"))]
+    mid_r, mid_c = (layout.rows - 1) / 2, (layout.columns - 1) / 2
+    for s in layout.sections:
+        dx, dy = (s.column - mid_c) * gap_mm, (s.row - mid_r) * gap_mm
+        shadow = Path(outline_commands(s.outline_mm, dx + 1.2, dy + 1.6), fill("#b9b9b9"), name="shadow")
+        part = board_scene(art, window=s.outline_mm.buffer(0.5), bleed_mm=0.0)
+        piece = Group(part.items, name=f"piece-{s.number}", transform=translate(dx, dy),
+                      clip=outline_commands(s.outline_mm))
+        edge = Path(outline_commands(s.outline_mm, dx, dy), stroke(CUT_LINE, 0.8 * PT), name="cut-line")
+        cx, cy = s.outline_mm.centroid.coords[0]
+        number = Text(cx + dx, cy + dy, str(s.number), Font("DejaVu Sans", 36.0, bold=True), "#1a1a1a",
+                      align="center", baseline="middle", name="piece-number")
+        items.extend([shadow, piece, edge, number])
+    w, h = board.width_mm + 3 * gap_mm, board.height_mm + 3 * gap_mm
+    return Page(w, h, Scene((Group(tuple(items), transform=translate(1.5 * gap_mm, 1.5 * gap_mm)),)))
+
+
+# ------------------------------------------------------------------------------------------ stage
+
+
+def build_board_art(ctx: BuildContext) -> BoardArt:
+    layout = cut_sections(ctx.board, max_section_size_mm())
+    art = make_art(ctx.board, layout)
+    problems = check_legend_clear(ctx.board, art.legend, layout.sections[0].outline_mm)
+    if problems:
+        raise LayoutError("board legend: " + "; ".join(problems))
+    return art
+
+
+def board_stage(ctx: BuildContext) -> list[Artifact]:
+    art = build_board_art(ctx)
+    poster = poster_page(art)
+    artifacts = [Artifact("board-poster.pdf", render_pdf([poster], title=f"{art.config.title}: board"),
+                          "the board as one 660 x 440 mm page with 3 mm bleed, for a print shop", pages=1)]
+    scenes = section_scenes(art)
+    for paper in SECTION_PAPERS:
+        data, pages = sections_pdf(art, paper, scenes)
+        artifacts.append(Artifact(f"board-sections-{paper.slug}.pdf", data,
+                                  f"the board in {pages} jigsaw sections at 1:1 on {paper.name}", pages=pages))
+    artifacts.append(Artifact("board-cut.svg", cut_svg(art), "section cut lines in board mm (layer 'cut')"))
+    artifacts.append(Artifact("sections.geojson", sections_geojson(art),
+                              "each section's outline in board mm with its cells, neighbours and knobs"))
+    preview_dpi = 40.0
+    artifacts.append(Artifact("preview/board.png", render_png(poster, dpi=preview_dpi), "the board, small"))
+    artifacts.append(Artifact("preview/sections.png", render_png(exploded_page(art), dpi=28.0),
+                              "the nine sections pulled apart"))
+    return artifacts

@@ -1,0 +1,367 @@
+"""The board's picture as a Scene in board millimetres (origin top-left of the trim, y down).
+
+Painted bottom to top: paper outside the world's outline, sea inside it, faint land (islands too small for a
+cell stay visible), every land cell as a hexagon in its zone colour, the coastlines drawn faintly over the
+fills, the hex grid, each cell's zone symbol (the cue besides colour) and its label, the world's outline,
+and the legend blocks (title, zone key, bio-productivity table) placed in open sea on the top-left section.
+
+``board_scene(..., window=...)`` draws only what meets a window (a section plus its bleed), so each section
+page carries its own part of the coastlines rather than the whole world.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import shapely
+from shapely.geometry import Polygon as ShapelyPolygon
+from shapely.geometry import box
+
+from boardgen.config import Config
+from boardgen.layout.legend import BlockSpec, PlacedBlock, free_area, place_blocks
+from boardgen.layout.sections import SectionLayout
+from boardgen.model import Board, Cell
+from boardgen.render.cairo_backend import cap_height_mm, fit_font, text_width_mm
+from boardgen.render.scene import (
+    PT,
+    Font,
+    Group,
+    Op,
+    Path,
+    Polygon,
+    Rect,
+    RectOp,
+    Scene,
+    Style,
+    Text,
+    fill,
+    fill_stroke,
+    group,
+    ink_on,
+    mix,
+    stroke,
+)
+from boardgen.render.symbols import zone_symbol
+
+OCEAN = "#e6eff4"
+"""Sea inside the world's outline: pale enough for the zone colours, distinct from Polar light blue."""
+PAPER = "#f7f5ef"
+"""The board outside the world's outline."""
+LAND_TINT = "#dfe3d6"
+COAST = "#38505e"
+FRAME = "#7f97a6"
+GRID = "#2e2e2e"
+INK = "#1a1a1a"
+START_ORANGE = "#f39a2b"
+PANEL = "#ffffff"
+
+LABEL_FONT = Font("DejaVu Sans Condensed", 4.6, bold=True)
+COAST_SIMPLIFY_MM = 0.15  # far below what print shows; keeps the PDF small
+
+
+@dataclass(frozen=True)
+class BoardArt:
+    """Everything the board pictures need, resolved once."""
+
+    board: Board
+    sections: SectionLayout
+    legend: tuple[PlacedBlock, ...]
+    coast_mm: tuple[ShapelyPolygon, ...]  # simplified land polygons in board mm (may overlap each other)
+
+    @property
+    def config(self) -> Config:
+        return self.board.config
+
+
+# ------------------------------------------------------------------------------------------ legend
+
+
+def _projection_name(proj: str) -> str:
+    names = {"wintri": "Winkel tripel", "eqearth": "Equal Earth", "robin": "Robinson", "natearth": "Natural Earth",
+             "moll": "Mollweide", "eck4": "Eckert IV", "eck6": "Eckert VI", "kav7": "Kavrayskiy VII",
+             "wag7": "Wagner VII", "hammer": "Hammer", "aitoff": "Aitoff", "eqc": "plate carrée",
+             "merc": "Mercator", "vandg": "Van der Grinten", "times": "Times", "patterson": "Patterson"}
+    for token in proj.split():
+        if token.startswith("+proj="):
+            key = token.split("=", 1)[1]
+            return names.get(key, key) + " projection"
+    return "map projection"
+
+
+def scale_note(board: Board) -> str:
+    """e.g. 'Winkel tripel projection · 1 cm ≈ 510 km at the equator'."""
+    km_per_cm = board.lonlat_to_mm_scale * 10 / 1000
+    rounded = round(km_per_cm, -1) if km_per_cm >= 100 else round(km_per_cm)
+    return f"{_projection_name(board.config.map.projection)} · 1 cm ≈ {rounded:,.0f} km at the equator"
+
+
+TITLE_FONT = Font("DejaVu Serif", 17.0, bold=True)
+SUBTITLE_FONT = Font("DejaVu Sans", 6.5)
+CAPTION_FONT = Font("DejaVu Sans", 7.5, bold=True)
+SMALL_FONT = Font("DejaVu Sans", 5.5)
+KEY_FONT = Font("DejaVu Sans", 7.0)
+TABLE_NUMBER_FONT = Font("DejaVu Sans", 7.0)
+TABLE_START_FONT = Font("DejaVu Sans", 7.0, bold=True)
+TABLE_HEAD_FONT = Font("DejaVu Sans Condensed", 5.6, bold=True)
+PAD_MM = 2.5
+
+
+@dataclass(frozen=True)
+class TableGeometry:
+    column_mm: float = 12.0
+    row_mm: float = 4.8
+    caption_mm: float = 6.0
+    swatch_mm: float = 7.5
+    name_mm: float = 3.6
+    die_mm: float = 5.2
+    note_mm: float = 3.8
+
+    def size_mm(self, columns: int, rows: int) -> tuple[float, float]:
+        width = 2 * PAD_MM + columns * self.column_mm
+        height = (2 * PAD_MM + self.caption_mm + self.swatch_mm + self.name_mm + rows * self.row_mm + self.die_mm
+                  + self.note_mm)
+        return (width, height)
+
+
+TABLE = TableGeometry()
+
+
+def _table_rows(config: Config) -> tuple[int, int]:
+    low = min(z.minimum_index for z in config.zones.values())
+    high = max(z.die for z in config.zones.values())
+    return low, high
+
+
+def _title_lines(board: Board) -> tuple[str, str, str]:
+    config = board.config
+    edition = config.edition.replace("-", " ")
+    size = f"{config.board.width_mm / 10:g} x {config.board.height_mm / 10:g} cm"
+    return (config.title, f"Edition: {edition} · {len(board.cells)} land cells · board {size}", scale_note(board))
+
+
+def legend_specs(board: Board, section_bounds: tuple[float, float, float, float]) -> list[BlockSpec]:
+    config = board.config
+    low, high = _table_rows(config)
+    table = TABLE.size_mm(len(config.zones), high - low + 1)
+    names = list(config.zones)
+    key_row = 5.2
+    key_text = max(text_width_mm(f"{n}  (d{config.zones[n].die})", KEY_FONT) for n in names)
+    entry_w = 7.0 + 2.0 + key_text + 3.0
+    key_caption = 6.0
+    one_column = (2 * PAD_MM + entry_w, 2 * PAD_MM + key_caption + len(names) * key_row)
+    rows2 = (len(names) + 1) // 2
+    two_columns = (2 * PAD_MM + 2 * entry_w, 2 * PAD_MM + key_caption + rows2 * key_row)
+    title, edition, note = _title_lines(board)
+    title_w = max(text_width_mm(title, TITLE_FONT), text_width_mm(edition, SUBTITLE_FONT),
+                  text_width_mm(note, SUBTITLE_FONT)) + 2 * PAD_MM
+    title_h = 2 * PAD_MM + cap_height_mm(TITLE_FONT) + 2.5 + 2 * 3.4 + 0.5
+    x0, y0, x1, y1 = section_bounds
+    return [
+        BlockSpec("bio-productivity table", (table,), (x0, y1)),
+        BlockSpec("title", ((title_w, title_h),), (x0 + (x1 - x0) / 2, y0)),
+        BlockSpec("zone key", (two_columns, one_column), (x0, y0)),
+    ]
+
+
+def plan_legend(board: Board, sections: SectionLayout) -> tuple[PlacedBlock, ...]:
+    """Place title, key and table in open sea on the top-left section (LayoutError if there is no room)."""
+    first = sections.sections[0]
+    cells = [ShapelyPolygon(board.hex_corners_mm(c)) for c in board.cells]
+    area = free_area(first.outline_mm, (board.config.board.width_mm, board.config.board.height_mm), cells,
+                     board.land_mm)
+    blocks = place_blocks(area, legend_specs(board, first.bounds_mm), where="the top-left section (section 1)")
+    return tuple(blocks)
+
+
+def check_legend_clear(board: Board, legend: Sequence[PlacedBlock], section_outline: ShapelyPolygon) -> list[str]:
+    """Problems with the legend's placement: a block over a land cell, or off the section."""
+    problems = []
+    for block in legend:
+        for cell in board.cells:
+            if block.polygon.intersects(ShapelyPolygon(board.hex_corners_mm(cell))):
+                problems.append(f"{block.name} covers land cell {cell.label}")
+        if not section_outline.contains(block.polygon):
+            problems.append(f"{block.name} is not inside the top-left section")
+    return problems
+
+
+def _panel(block: PlacedBlock) -> RectOp:
+    return RectOp(Rect(block.x_mm, block.y_mm, block.width_mm, block.height_mm),
+                  fill_stroke(PANEL, "#5a6e7a", 0.5 * PT), name=f"panel:{block.name}")
+
+
+def title_ops(board: Board, block: PlacedBlock) -> list[Op]:
+    title, edition, note = _title_lines(board)
+    x = block.x_mm + PAD_MM
+    y = block.y_mm + PAD_MM + cap_height_mm(TITLE_FONT)
+    return [_panel(block),
+            Text(x, y, title, TITLE_FONT, INK, name="board-title"),
+            Text(x, y + 2.5 + 3.0, edition, SUBTITLE_FONT, "#333333", name="board-edition"),
+            Text(x, y + 2.5 + 6.4, note, SUBTITLE_FONT, "#333333", name="scale-note")]
+
+
+def _hexagon(cx: float, cy: float, r: float) -> tuple[tuple[float, float], ...]:
+    import math
+
+    return tuple((cx + r * math.cos(math.radians(30 + 60 * i)), cy + r * math.sin(math.radians(30 + 60 * i)))
+                 for i in range(6))
+
+
+def key_ops(config: Config, block: PlacedBlock) -> list[Op]:
+    names = list(config.zones)
+    columns = 2 if block.shape_index == 0 else 1
+    rows = (len(names) + columns - 1) // columns
+    ops: list[Op] = [_panel(block),
+                     Text(block.x_mm + PAD_MM, block.y_mm + PAD_MM + 3.4, "Key to the cells", CAPTION_FONT, INK,
+                          name="key-caption")]
+    entry_w = (block.width_mm - 2 * PAD_MM) / columns
+    for i, name in enumerate(names):
+        zone = config.zones[name]
+        col, row = divmod(i, rows)
+        x = block.x_mm + PAD_MM + col * entry_w
+        cy = block.y_mm + PAD_MM + 6.0 + row * 5.2 + 2.4
+        ops.append(Polygon(_hexagon(x + 3.5, cy, 2.5), fill_stroke(zone.colour, GRID, 0.35 * PT), name="key-swatch"))
+        ops.append(zone_symbol(zone.symbol, x + 3.5, cy, 3.0, ink_on(zone.colour), detail=zone.colour))
+        ops.append(Text(x + 9.0, cy, f"{name}  (d{zone.die})", KEY_FONT, INK, baseline="middle", name="key-entry"))
+    return ops
+
+
+def table_ops(config: Config, block: PlacedBlock) -> list[Op]:
+    """One column per zone; rows from the highest die down to the lowest minimum; start values orange."""
+    low, high = _table_rows(config)
+    g = TABLE
+    ops: list[Op] = [_panel(block),
+                     Text(block.x_mm + PAD_MM, block.y_mm + PAD_MM + 3.6, "Bio-productivity index", CAPTION_FONT,
+                          INK, name="table-caption")]
+    top = block.y_mm + PAD_MM + g.caption_mm
+    grid_top = top + g.swatch_mm + g.name_mm
+    grid_bottom = grid_top + (high - low + 1) * g.row_mm
+    line = stroke("#6b6b6b", 0.4 * PT)
+    for i, (name, zone) in enumerate(config.zones.items()):
+        x = block.x_mm + PAD_MM + i * g.column_mm
+        cx = x + g.column_mm / 2
+        ops.append(Polygon(_hexagon(cx, top + g.swatch_mm / 2, g.swatch_mm / 2 - 0.2),
+                           fill_stroke(zone.colour, GRID, 0.35 * PT), name="table-swatch"))
+        ops.append(zone_symbol(zone.symbol, cx, top + g.swatch_mm / 2, 4.0, ink_on(zone.colour), detail=zone.colour))
+        head = fit_font(name, TABLE_HEAD_FONT, g.column_mm - 0.8)
+        ops.append(Text(cx, top + g.swatch_mm + g.name_mm - 0.8, name, head, INK, align="center",
+                        name="table-head"))
+        for value in range(low, high + 1):
+            y = grid_top + (high - value) * g.row_mm
+            cell = Rect(x, y, g.column_mm, g.row_mm)
+            if zone.minimum_index <= value <= zone.die:
+                start = value == zone.start_index
+                ops.append(RectOp(cell, fill_stroke(START_ORANGE if start else PANEL, "#6b6b6b", 0.4 * PT),
+                                  name="table-start" if start else "table-cell"))
+                ops.append(Text(cx, y + g.row_mm / 2, str(value), TABLE_START_FONT if start else TABLE_NUMBER_FONT,
+                                INK, align="center", baseline="middle", name="table-value"))
+            else:
+                ops.append(RectOp(cell, fill_stroke("#ececec", "#b5b5b5", 0.3 * PT), name="table-blank"))
+        die_y = grid_bottom + 0.6
+        ops.append(RectOp(Rect(x + 1.5, die_y, g.column_mm - 3.0, g.die_mm - 1.2),
+                          fill_stroke(mix(zone.colour, "#ffffff", 0.55), GRID, 0.35 * PT), name="table-die"))
+        ops.append(Text(cx, die_y + (g.die_mm - 1.2) / 2, f"d{zone.die}", TABLE_START_FONT, INK, align="center",
+                        baseline="middle", name="table-die-label"))
+    x0 = block.x_mm + PAD_MM
+    ops.append(RectOp(Rect(x0, grid_top, len(config.zones) * g.column_mm, grid_bottom - grid_top), line))
+    note_y = grid_bottom + g.die_mm + g.note_mm - 1.0
+    ops.append(Text(x0, note_y, "Orange: starting value. Roll the die shown to move a marker.", SMALL_FONT,
+                    "#333333", name="table-note"))
+    return ops
+
+
+# ------------------------------------------------------------------------------------------ map
+
+
+def _polygon_ops(geometry: shapely.Geometry | Sequence[ShapelyPolygon], style: Style, name: str) -> list[Op]:
+    """Polygons (with holes) as even-odd paths."""
+    ops: list[Op] = []
+    polygons = geometry if isinstance(geometry, list | tuple) else getattr(geometry, "geoms", [geometry])
+    for poly in polygons:
+        if poly.geom_type != "Polygon" or poly.is_empty:
+            continue
+        commands: list[tuple] = []
+        for ring in (poly.exterior, *poly.interiors):
+            coords = list(ring.coords)
+            commands.append(("M", round(coords[0][0], 3), round(coords[0][1], 3)))
+            commands.extend(("L", round(x, 3), round(y, 3)) for x, y in coords[1:-1])
+            commands.append(("Z",))
+        ops.append(Path(tuple(commands), Style(fill=style.fill, stroke=style.stroke,
+                                               stroke_width_mm=style.stroke_width_mm, opacity=style.opacity,
+                                               line_join="round", even_odd=True), name=name))
+    return ops
+
+
+def _cell_ops(board: Board, cell: Cell) -> list[Op]:
+    zone = board.config.zones[cell.zone]
+    corners = tuple((round(x, 3), round(y, 3)) for x, y in board.hex_corners_mm(cell))
+    return [Polygon(corners, fill(zone.colour), name=f"cell:{cell.label}")]
+
+
+def _cell_marks(board: Board, cell: Cell) -> list[Op]:
+    zone = board.config.zones[cell.zone]
+    cx, cy = cell.center_mm
+    size = board.layout.size_mm
+    ink = ink_on(zone.colour)
+    return [
+        zone_symbol(zone.symbol, cx, cy - 0.50 * size, 0.42 * size, ink, detail=zone.colour),
+        Text(cx, cy + 0.66 * size, cell.label, LABEL_FONT, ink, align="center", baseline="middle",
+             name="cell-label"),
+    ]
+
+
+def make_art(board: Board, sections: SectionLayout) -> BoardArt:
+    parts = shapely.simplify(shapely.get_parts(board.land_mm), COAST_SIMPLIFY_MM, preserve_topology=False)
+    parts = [p for p in parts if p.geom_type == "Polygon" and not p.is_empty and p.is_valid]
+    coast = tuple(parts)
+    legend = plan_legend(board, sections)
+    return BoardArt(board, sections, legend, coast)
+
+
+def board_scene(art: BoardArt, window: ShapelyPolygon | None = None, bleed_mm: float = 3.0) -> Scene:
+    """The board (or the part of it meeting ``window``) in board mm, painted ``bleed_mm`` beyond the trim."""
+    board = art.board
+    config = board.config
+    w, h = config.board.width_mm, config.board.height_mm
+    paper = box(-bleed_mm, -bleed_mm, w + bleed_mm, h + bleed_mm)
+    region = paper if window is None else shapely.intersection(paper, window)
+    shapely.prepare(region)
+
+    def clip(geometry: shapely.Geometry) -> shapely.Geometry:
+        return geometry if window is None else shapely.intersection(geometry, region.buffer(0.5))
+
+    frame = board.frame_mm
+    ops: list[Op] = []
+    bx0, by0, bx1, by1 = region.bounds
+    ops.append(RectOp(Rect(bx0, by0, bx1 - bx0, by1 - by0), fill(PAPER), name="paper"))
+    ops.extend(_polygon_ops(clip(frame), fill(OCEAN), "ocean"))
+    coast = np.array(art.coast_mm, dtype=object)
+    if window is not None:
+        coast = shapely.intersection(coast[shapely.intersects(coast, region)], region.buffer(0.5))
+    land = [g for part in coast for g in getattr(part, "geoms", [part]) if g.geom_type == "Polygon"]
+    ops.append(group(_polygon_ops(land, fill(LAND_TINT), "land"), "land"))
+    cells = [c for c in board.cells
+             if window is None or region.intersects(ShapelyPolygon(board.hex_corners_mm(c)))]
+    ops.append(group([op for c in cells for op in _cell_ops(board, c)], "cells"))
+    ops.append(group(_polygon_ops(land, Style(stroke=COAST, stroke_width_mm=0.35 * PT, opacity=0.55), "coast"),
+                     "coastlines"))
+    grid = Style(stroke=GRID, stroke_width_mm=0.5 * PT, line_join="round")
+    ops.append(group([Polygon(op.points, grid, name="hex-edge") for c in cells for op in _cell_ops(board, c)
+                      if isinstance(op, Polygon)], "hex-grid"))
+    ops.append(group([op for c in cells for op in _cell_marks(board, c)], "cell-marks"))
+    ops.append(Polygon(tuple((round(x, 3), round(y, 3)) for x, y in frame.exterior.coords[:-1]),
+                       stroke(FRAME, 0.6 * PT), name="frame"))
+    legend_ops: list[Op] = []
+    for block in art.legend:
+        if window is not None and not region.intersects(block.polygon):
+            continue
+        if block.name == "title":
+            legend_ops.extend(title_ops(board, block))
+        elif block.name == "zone key":
+            legend_ops.extend(key_ops(config, block))
+        else:
+            legend_ops.extend(table_ops(config, block))
+    ops.append(group(legend_ops, "legend"))
+    return Scene(tuple(o for o in ops if not (isinstance(o, Group) and not o.items)))
