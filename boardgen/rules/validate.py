@@ -391,6 +391,11 @@ def validate_stage(ctx: Any) -> list[Any]:
     from boardgen.io import Artifact
 
     report = validate(ctx.board, ctx.config)
+    counts = report.counts()
+    progress = getattr(ctx, "progress", None)
+    if progress is not None:
+        progress(f"validation: {counts['error']} errors, {counts['warning']} warnings "
+                 f"({ctx.config.rules.validate_games} games; see report/validation.txt)")
     return [
         Artifact("report/validation.json", report.json_bytes(),
                  f"map and rules checks from {ctx.config.rules.validate_games} simulated games"),
