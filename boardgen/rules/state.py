@@ -8,12 +8,14 @@ pieces), so placing or lifting a piece costs a few dozen list operations and all
 
 from __future__ import annotations
 
+from operator import mul
+
 from boardgen.rules.board import RulesBoard
 
 
 class GameState:
     __slots__ = (
-        "adj", "badges", "bank", "board", "chips", "free_items", "free_pos", "front_items", "front_pos",
+        "adj", "badges", "bank", "board", "chips", "free_items", "free_pos", "front_items", "front_pos", "fronts",
         "holders", "index", "n_players", "n_zones", "neighbours", "owner", "piece_items", "piece_pos",
         "players", "supply", "turn", "zone_count", "zone_of",
     )  # fmt: skip
@@ -31,6 +33,7 @@ class GameState:
         self.free_pos = list(range(n))
         self.front_items: list[list[int]] = [[] for _ in self.players]
         self.front_pos = [[-1] * n for _ in self.players]
+        self.fronts = tuple(zip(self.front_pos, self.front_items, strict=True))  # (pos, items) per player
         self.adj = [[0] * n for _ in self.players]
         self.piece_items: list[list[int]] = [[] for _ in self.players]
         self.piece_pos = [[-1] * n for _ in self.players]
@@ -59,9 +62,7 @@ class GameState:
         return len(self.piece_items[p])
 
     def harvest_total(self, p: int) -> int:
-        counts = self.zone_count[p]
-        index = self.index
-        return sum(counts[z] * index[z] for z in range(self.n_zones))
+        return sum(map(mul, self.zone_count[p], self.index))
 
     # ------------------------------------------------------------------ changes (engine only)
 
@@ -75,11 +76,9 @@ class GameState:
             items[i] = last
             pos[last] = i
         pos[c] = -1
-        for q in self.players:
-            qpos = self.front_pos[q]
+        for qpos, qitems in self.fronts:
             i = qpos[c]
             if i >= 0:
-                qitems = self.front_items[q]
                 last = qitems.pop()
                 if last != c:
                     qitems[i] = last
