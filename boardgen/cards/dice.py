@@ -341,7 +341,7 @@ def die_component(config: Config, sides: int) -> Component:
         ops.append(Text(c.x, c.y + faces[0].exterior.distance(c) * 0.75, f"d{sides}", Font(size_pt=5), INK,
                         align="center", baseline="middle", name="die-name"))
     return Component("die", f"d{sides}", width, height, Scene(tuple(ops)), geometry_path(outline),
-                     folds=tuple(tuple(seg) for seg in folds))
+                     folds=tuple(tuple(seg) for seg in folds), marks=False)
 
 
 def _label_point(face: Polygon, sides: int) -> tuple[float, float]:
@@ -377,4 +377,4 @@ def _d4_numbers(p: Polyhedron, net: Net, face_index: int, face: Polygon, inradiu
 def dice(config: Config) -> ComponentSet:
     parts = tuple(die_component(config, n) for n in DICE_SIDES)
     return ComponentSet("die", "Paper dice: cut, fold on the dashed lines, glue the grey tabs", parts,
-                        crop_marks=False, uniform=False)
+                        uniform=False)

@@ -26,6 +26,7 @@ class Component:
     outline: tuple[PathCommand, ...]
     back: Scene | None = None
     folds: tuple[tuple[tuple[float, float], ...], ...] = ()  # polylines to score and fold
+    marks: bool = True  # crop marks at its trim box (rectangular parts); shaped parts are cut on their line
 
 
 @dataclass(frozen=True)
@@ -35,9 +36,10 @@ class ComponentSet:
     kind: str
     title: str  # sheet title, e.g. "Chips (1 billion each)"
     components: tuple[Component, ...]
-    crop_marks: bool = True  # rectangular parts get crop marks; shaped parts are cut on their printed line
     double_sided: bool = False  # the parts have backs (duplex pages or fold-over pairs)
     uniform: bool = True  # all parts the same size: grid packing; else shelf packing
+    gap_mm: float | None = None  # space between parts; None: twice the sheet bleed (each keeps a full bleed)
+    row_starts: tuple[int, ...] = ()  # shelf packing: parts (by index) that begin a new row
 
 
 def geometry_path(geom: BaseGeometry) -> tuple[PathCommand, ...]:

@@ -32,11 +32,8 @@ def player_shape(shape: str, cx: float, cy: float, size_mm: float) -> Polygon:
         s = size_mm * 0.42
         return Polygon([(cx - s, cy - s), (cx + s, cy - s), (cx + s, cy + s), (cx - s, cy + s)])
     if shape == "triangle":
-        # equilateral, pointing up, centred on its bounding box so it sits in the middle of a hex
-        side = size_mm
-        height = side * math.sqrt(3) / 2
-        top = cy - height / 2
-        return Polygon([(cx, top), (cx + side / 2, top + height), (cx - side / 2, top + height)])
+        # equilateral, pointing up, around its centroid (nudged down so it looks centred in a hex)
+        return _regular(cx, cy + size_mm * 0.06, size_mm * 0.58, 3)
     if shape == "diamond":
         return Polygon([(cx, cy - half), (cx + half * 0.82, cy), (cx, cy + half), (cx - half * 0.82, cy)])
     if shape == "hexagon":
@@ -60,13 +57,13 @@ def player_shape(shape: str, cx: float, cy: float, size_mm: float) -> Polygon:
 def shape_label_point(shape: str, cx: float, cy: float, size_mm: float) -> tuple[float, float]:
     """Where the "P3" label sits inside the shape (lower in a triangle)."""
     if shape == "triangle":
-        return (cx, cy + size_mm * 0.16)
+        return (cx, cy + size_mm * 0.12)
     return (cx, cy)
 
 
 def label_width_share(shape: str) -> float:
     """How much of the size the label may take (narrow shapes get smaller labels)."""
-    return {"triangle": 0.42, "diamond": 0.42, "star": 0.4, "pentagon": 0.56}.get(shape, 0.64)
+    return {"triangle": 0.4, "diamond": 0.4, "star": 0.36, "pentagon": 0.46}.get(shape, 0.56)
 
 
 def hex_inner_diameter_mm(hex_size_mm: float) -> float:

@@ -101,8 +101,11 @@ def lay_out(cset: ComponentSet, paper: Paper, title: str, mode: str = "duplex",
     if double and mode == "fold":
         parts = [fold_pair(p) for p in parts]
         double = False
+    gap = style.gap_mm if cset.gap_mm is None else cset.gap_mm
+    bleed = min(style.bleed_mm, gap / 2)  # parts packed closer than two bleeds share the space between them
     if cset.uniform and len({(p.width_mm, p.height_mm) for p in parts}) == 1:
-        plan, grids = pack_grid(len(parts), parts[0].width_mm, parts[0].height_mm, paper, style, allow_rotate=False)
+        plan, grids = pack_grid(len(parts), parts[0].width_mm, parts[0].height_mm, paper, style, gap_mm=gap,
+                                allow_rotate=False)
         sheets: list[list[tuple[int, Rect]]] = []
         start = 0
         for trims in grids:
@@ -110,7 +113,8 @@ def lay_out(cset: ComponentSet, paper: Paper, title: str, mode: str = "duplex",
             start += len(trims)
         per_sheet = plan.per_sheet
     else:
-        sheets = pack_shelves([(p.width_mm, p.height_mm) for p in parts], paper, style)
+        sheets = pack_shelves([(p.width_mm, p.height_mm) for p in parts], paper, style, gap_mm=gap,
+                              row_starts=cset.row_starts)
         per_sheet = max(len(s) for s in sheets)
     pages: list[Page] = []
     cut_sheets: list[CutSheet] = []
@@ -118,15 +122,16 @@ def lay_out(cset: ComponentSet, paper: Paper, title: str, mode: str = "duplex",
     for k, sheet in enumerate(sheets):
         chosen = [parts[i] for i, _ in sheet]
         trims = [t for _, t in sheet]
-        fronts = [Placement(t, p.front, p.kind) for p, t in zip(chosen, trims, strict=True)]
+        fronts = [Placement(t, p.front, f"item:{p.kind}", bleed) for p, t in zip(chosen, trims, strict=True)]
+        marks = [p.marks for p in chosen]
         side = " (front)" if double else ""
         label = f"{cset.kind} sheet {k + 1} of {n}{side}"
-        pages.append(compose_sheet(paper, fronts, title, label, style, marks=cset.crop_marks, duplex=double))
+        pages.append(compose_sheet(paper, fronts, title, label, style, marks=marks, duplex=double))
         cut = _cut_ops(chosen, trims)
         cut_sheets.append(CutSheet(label, cut.cuts, cut.folds))
         if double:
-            backs = [Placement(t, p.back if p.back is not None else Scene(), p.kind + "-back")
+            backs = [Placement(t, p.back if p.back is not None else Scene(), f"item:{p.kind}-back", bleed)
                      for p, t in zip(chosen, trims, strict=True)]
             back_label = f"{cset.kind} sheet {k + 1} of {n} (back: print on the reverse, flip on the long edge)"
-            pages.append(compose_sheet(paper, backs, title, back_label, style, marks=cset.crop_marks, back=True))
+            pages.append(compose_sheet(paper, backs, title, back_label, style, marks=marks, back=True))
     return LaidOut(cset.kind, cset.title, tuple(pages), tuple(cut_sheets), n, per_sheet)

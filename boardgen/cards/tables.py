@@ -177,6 +177,10 @@ def turn_counter_card(config: Config) -> Component:
                      rect_path(Rect(0, 0, width, height)))
 
 
-def reference_cards(config: Config) -> ComponentSet:
-    return ComponentSet("card", "Climate table and turn counter",
-                        (climate_table_card(config), turn_counter_card(config)), crop_marks=True, uniform=False)
+def reference_cards(config: Config, markers: tuple[Component, ...] = (), turn_marker: Component | None = None
+                    ) -> ComponentSet:
+    """The climate table card with the zone markers under it, then the turn counter with its marker."""
+    parts = (climate_table_card(config), *markers, turn_counter_card(config),
+             *((turn_marker,) if turn_marker is not None else ()))
+    return ComponentSet("card", "Climate table, markers and turn counter", parts, uniform=False,
+                        row_starts=(1, 1 + len(markers)))

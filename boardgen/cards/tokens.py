@@ -7,6 +7,7 @@ their printed cut line, so a slightly wide cut shows colour, not white paper.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 from shapely.geometry import Point, Polygon
 from shapely.geometry.base import BaseGeometry
@@ -77,15 +78,24 @@ def chip_component(config: Config, number: int) -> Component:
         _label(r, r + d * 0.22, "1 bn", d * 0.5, d * 0.36, INK),
         _stroke(disc, CUT_LINE, "cut-line"),
     ]
-    return Component("chip", f"chip {number}", d, d, Scene(tuple(front)), geometry_path(disc), Scene(tuple(back)))
+    return Component("chip", f"chip {number}", d, d, Scene(tuple(front)), geometry_path(disc), Scene(tuple(back)),
+                     marks=False)
+
+
+SHAPED_GAP_MM = 2 * SHAPE_BLEED_MM + 0.5
+"""Space between shaped parts: each keeps its colour bleed, and scissors fit between."""
+
+
+def _copies(first: Component, labels: list[str]) -> tuple[Component, ...]:
+    """Identical parts that differ only in their label (drawn once, shared)."""
+    return tuple(replace(first, label=label) for label in labels)
 
 
 def chips(config: Config) -> ComponentSet:
     """``rules.bank_chips`` chips: the whole supply in the box (players' starting chips come out of it)."""
     n = config.rules.bank_chips
-    return ComponentSet("chip", f"Chips: {n} chips of 1 billion", tuple(chip_component(config, i + 1)
-                                                                        for i in range(n)),
-                        crop_marks=False, double_sided=True)
+    parts = _copies(chip_component(config, 1), [f"chip {i + 1}" for i in range(n)])
+    return ComponentSet("chip", f"Chips: {n} chips of 1 billion", parts, double_sided=True, gap_mm=SHAPED_GAP_MM)
 
 
 # ------------------------------------------------------------------------------------------ player pieces
@@ -111,7 +121,7 @@ def token_component(config: Config, player: int, number: int, size_mm: float) ->
         _stroke(outline, CUT_LINE, "cut-line"),
     ]
     return Component("token", f"P{player} token {number}", size_mm, size_mm, Scene(tuple(ops)),
-                     geometry_path(outline))
+                     geometry_path(outline), marks=False)
 
 
 def standee_geometry(size_mm: float, face_height_mm: float) -> tuple[float, float]:
@@ -120,7 +130,7 @@ def standee_geometry(size_mm: float, face_height_mm: float) -> tuple[float, floa
 
 
 def standee_component(config: Config, player: int, number: int, size_mm: float) -> Component:
-    """A strip: base | front face | back face (upside down) | base. Fold at the three lines, glue the faces
+    """A strip: base | front face (upside down) | back face | base. Fold at the three lines, glue the faces
     back to back and bend the bases out opposite ways; it stands on a footprint of width x 2 bases."""
     colour, shape = player_style(config, player)
     h = config.components.standee_height_mm
@@ -147,8 +157,9 @@ def standee_component(config: Config, player: int, number: int, size_mm: float) 
         Path((("M", -3, total - b), ("L", w + 3, total - b), ("L", w + 3, total + 3), ("L", -3, total + 3), ("Z",)),
              Style(fill=light)),
         _label(w / 2, b / 2, f"P{player}", w * 0.7, 6, INK, bold=False),
-        *face(b),
-        Group(tuple(face(b + h)), transform=rotate(180, w / 2, b + 1.5 * h)),
+        # standing up, the fold between the faces is the top: the first face is printed upside down
+        Group(tuple(face(b)), transform=rotate(180, w / 2, b + 0.5 * h)),
+        *face(b + h),
         Group((_label(w / 2, total - b / 2, f"P{player}", w * 0.7, 6, INK, bold=False),),
               transform=rotate(180, w / 2, total - b / 2)),
     ]
@@ -165,16 +176,18 @@ def player_pieces(config: Config, size_mm: float) -> list[ComponentSet]:
     """Tokens and/or standees: ``rules.pieces_per_player`` for each of ``rules.max_players`` players."""
     r, k = config.rules, config.components
     sets: list[ComponentSet] = []
+    players = range(1, r.max_players + 1)
+    numbers = range(1, r.pieces_per_player + 1)
     if "tokens" in k.piece_forms:
-        parts = tuple(token_component(config, p, i + 1, size_mm) for p in range(1, r.max_players + 1)
-                      for i in range(r.pieces_per_player))
+        parts = tuple(c for p in players for c in _copies(token_component(config, p, 1, size_mm),
+                                                          [f"P{p} token {i}" for i in numbers]))
         sets.append(ComponentSet("token", f"Player pieces: flat tokens, {r.pieces_per_player} per player",
-                                 parts, crop_marks=False))
+                                 parts, gap_mm=SHAPED_GAP_MM))
     if "standees" in k.piece_forms:
-        parts = tuple(standee_component(config, p, i + 1, size_mm) for p in range(1, r.max_players + 1)
-                      for i in range(r.pieces_per_player))
+        parts = tuple(c for p in players for c in _copies(standee_component(config, p, 1, size_mm),
+                                                          [f"P{p} standee {i}" for i in numbers]))
         sets.append(ComponentSet("standee", f"Player pieces: fold-over standees, {r.pieces_per_player} per player",
-                                 parts, crop_marks=True))
+                                 parts, gap_mm=3.0))
     return sets
 
 
@@ -204,23 +217,24 @@ def badge_component(config: Config, zone_name: str, number: int) -> Component:
     back: list[Op] = [
         _bleed(outline, zone.colour), _fill(outline, zone.colour),
         _fill(outline.buffer(-2.0, join_style="mitre"), back_bg, "badge-back"),
-        _label(w / 2, h * 0.24, "PHILANTHROPY", w * 0.62, 5.5, INK),
-        _label(w / 2, h * 0.37, "BADGE", w * 0.62, 5.5, INK),
+        _label(w / 2, h * 0.25, "PHILANTHROPY", w * 0.5, 5.5, INK),
+        _label(w / 2, h * 0.37, "BADGE", w * 0.5, 5.5, INK),
         _label(w / 2, h * 0.55, zone_name, w * 0.66, 7.0, INK),
         _label(w / 2, h * 0.74, f"{value} to the index", w * 0.7, 5.0, INK, bold=False),
         _label(w / 2, h * 0.84, "at the end", w * 0.7, 5.0, INK, bold=False),
         _stroke(outline, CUT_LINE, "cut-line"),
     ]
     return Component("badge", f"{zone_name} badge {number}", w, h, Scene(tuple(front)), geometry_path(outline),
-                     Scene(tuple(back)))
+                     Scene(tuple(back)), marks=False)
 
 
 def badges(config: Config) -> ComponentSet:
     """One badge per zone for every possible player (``rules.max_players``)."""
     n = config.rules.max_players
-    parts = tuple(badge_component(config, z, i + 1) for z in config.zones for i in range(n))
+    parts = tuple(c for z in config.zones
+                  for c in _copies(badge_component(config, z, 1), [f"{z} badge {i + 1}" for i in range(n)]))
     return ComponentSet("badge", f"Philanthropy badges: one per zone for each of {n} players", parts,
-                        crop_marks=False, double_sided=True)
+                        double_sided=True, gap_mm=SHAPED_GAP_MM)
 
 
 # ------------------------------------------------------------------------------------------ markers
@@ -237,7 +251,7 @@ def zone_marker(config: Config, zone_name: str) -> Component:
         zone_symbol(zone.symbol, r, r, d * 0.62, ink, detail=zone.colour),
         _stroke(disc, CUT_LINE, "cut-line"),
     ]
-    return Component("marker", f"{zone_name} marker", d, d, Scene(tuple(ops)), geometry_path(disc))
+    return Component("marker", f"{zone_name} marker", d, d, Scene(tuple(ops)), geometry_path(disc), marks=False)
 
 
 TURN_MARKER_MM = 12.0
@@ -253,10 +267,10 @@ def turn_marker(config: Config) -> Component:
         _label(r, r, "TURN", d * 0.62, 7.0, "#ffffff"),
         _stroke(disc, CUT_LINE, "cut-line"),
     ]
-    return Component("turn-marker", "turn marker", d, d, Scene(tuple(ops)), geometry_path(disc))
+    return Component("turn-marker", "turn marker", d, d, Scene(tuple(ops)), geometry_path(disc), marks=False)
 
 
 def markers(config: Config) -> ComponentSet:
     parts = tuple(zone_marker(config, z) for z in config.zones) + (turn_marker(config),)
     return ComponentSet("marker", "Markers: one per zone for the climate table, and the turn marker", parts,
-                        crop_marks=False, uniform=False)
+                        uniform=False, gap_mm=SHAPED_GAP_MM)

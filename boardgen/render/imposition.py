@@ -18,7 +18,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from boardgen.render.cairo_backend import Page, text_width_mm
+from boardgen.render.cairo_backend import Page, fit_font, text_width_mm
 from boardgen.render.scene import (
     HAIRLINE_MM,
     Circle,
@@ -108,11 +108,13 @@ def content_area(paper: Paper, style: SheetStyle = DEFAULT_STYLE) -> Rect:
 # ------------------------------------------------------------------------------------------ furniture
 
 
-def crop_marks(trims: Sequence[Rect], style: SheetStyle = DEFAULT_STYLE, keep_in: Rect | None = None) -> Group:
+def crop_marks(trims: Sequence[Rect], style: SheetStyle = DEFAULT_STYLE, keep_in: Rect | None = None,
+               keep_out: Sequence[Rect] = ()) -> Group:
     """Marks on the extension of every trim edge, outside the bleed, skipping any that would cross an item.
 
-    ``keep_in``: marks are dropped if they would leave this rectangle (the printable area)."""
-    bleeds = [t.outset(style.bleed_mm) for t in trims]
+    ``keep_in``: marks are dropped if they would leave this rectangle (the printable area); ``keep_out``:
+    further rectangles no mark may cross (other, unmarked items)."""
+    bleeds = [t.outset(style.bleed_mm) for t in trims] + list(keep_out)
     st = stroke(REGISTRATION, MARK_WIDTH_MM)
     ops: list[Op] = []
     seen: set[tuple[float, ...]] = set()
@@ -167,16 +169,20 @@ def sheet_frame(paper: Paper, title: str, page_label: str = "", style: SheetStyl
     """Header (title left, page label right, registration target centred) and footer (scale ruler)."""
     ops: list[Op] = []
     baseline = style.edge_mm + 3.0
-    label_width = text_width_mm(page_label, style.small_font) if page_label else 0.0
-    ops.append(Text(style.edge_mm + 2.0, baseline, title, style.title_font, name="sheet-title"))
+    label_width = 0.0
+    half = paper.width_mm / 2 - style.edge_mm - 2.0 - (4.0 if registration else 1.0)
     if page_label:
-        ops.append(Text(paper.width_mm - style.edge_mm - 2.0, baseline, page_label, style.small_font, align="right",
+        label_font = fit_font(page_label, style.small_font, half)
+        ops.append(Text(paper.width_mm - style.edge_mm - 2.0, baseline, page_label, label_font, align="right",
                         name="page-label"))
+        label_width = text_width_mm(page_label, label_font)
+    title_room = half if registration else paper.width_mm - 2 * style.edge_mm - 4.0 - label_width - 4.0
+    ops.append(Text(style.edge_mm + 2.0, baseline, title, fit_font(title, style.title_font, title_room),
+                    name="sheet-title"))
     if registration:
         ops.append(registration_mark(paper.width_mm / 2, style.edge_mm + 2.0))
     if ruler:
         ops.append(scale_ruler(style.edge_mm + 2.0, paper.height_mm - style.edge_mm - 1.0))
-    _ = label_width
     return group(ops, "sheet-frame")
 
 
@@ -207,12 +213,13 @@ def mirror_placements(paper: Paper, placements: Sequence[Placement]) -> list[Pla
 
 def compose_sheet(paper: Paper, placements: Sequence[Placement], title: str, page_label: str = "",
                   style: SheetStyle = DEFAULT_STYLE, *, back: bool = False, duplex: bool = False,
-                  marks: bool = True, extra: Sequence[Op] = (), cut_layer: Sequence[Op] = ()) -> Page:
+                  marks: bool | Sequence[bool] = True, extra: Sequence[Op] = (), cut_layer: Sequence[Op] = ()) -> Page:
     """One sheet: items clipped to their bleed, crop marks, header and footer.
 
     ``back=True``: ``placements`` are the FRONT positions of the items whose backs these are; they are
     mirrored left-right so that a long-edge duplex print lines the backs up with their fronts. ``duplex``
     (or ``back``) adds the registration target. ``cut_layer``: ops (page mm) put on a layer named "cut".
+    ``marks``: crop marks for every item, or one flag per placement (round parts need none).
     The TrimBox is the bounding box of the item trims, the BleedBox that plus bleed.
     """
     if back:
@@ -225,8 +232,11 @@ def compose_sheet(paper: Paper, placements: Sequence[Placement], title: str, pag
     trims = [p.trim for p in placements]
     printable = Rect(style.edge_mm, style.edge_mm, paper.width_mm - 2 * style.edge_mm,
                      paper.height_mm - 2 * style.edge_mm)
-    if marks and trims:
-        ops.append(layer("crop-marks", [crop_marks(trims, style, keep_in=printable)]))
+    flags = [marks] * len(trims) if isinstance(marks, bool) else list(marks)
+    marked = [t for t, f in zip(trims, flags, strict=True) if f]
+    if marked:
+        others = [t.outset(style.bleed_mm) for t, f in zip(trims, flags, strict=True) if not f]
+        ops.append(layer("crop-marks", [crop_marks(marked, style, keep_in=printable, keep_out=others)]))
     ops.append(sheet_frame(paper, title, page_label, style, registration=back or duplex))
     if cut_layer:
         ops.append(layer("cut", cut_layer))
@@ -331,9 +341,10 @@ def pack_grid(count: int, width_mm: float, height_mm: float, paper: Paper, style
 
 
 def pack_shelves(sizes: Sequence[tuple[float, float]], paper: Paper, style: SheetStyle = DEFAULT_STYLE,
-                 gap_mm: float | None = None) -> list[list[tuple[int, Rect]]]:
+                 gap_mm: float | None = None, row_starts: Sequence[int] = ()) -> list[list[tuple[int, Rect]]]:
     """Items of different sizes, in the given order, on shelves (rows) across as many sheets as needed.
 
+    ``row_starts``: indices of items that always begin a new row.
     Returns, per sheet, (item index, trim rectangle) pairs; each row is centred across the sheet.
     Raises ValueError if an item does not fit the content area."""
     area = content_area(paper, style)
@@ -361,7 +372,7 @@ def pack_shelves(sizes: Sequence[tuple[float, float]], paper: Paper, style: Shee
         if w > area.width + 1e-9 or h > area.height + 1e-9:
             raise ValueError(f"a {w:g} x {h:g} mm item does not fit the {area.width:.1f} x {area.height:.1f} mm "
                              f"printable area of {paper.name}")
-        if row and row_w + gap + w > area.width + 1e-9:
+        if row and (row_w + gap + w > area.width + 1e-9 or index in row_starts):
             rows.append(row)
             y += row_h + gap
             row, row_w, row_h = [], 0.0, 0.0

@@ -1,0 +1,225 @@
+"""The components build stage: every printed part and the rules leaflet, on A4 and US Letter, plus the kits.
+
+Writes components-{a4,letter}.pdf, leaflet-{a4,letter}.pdf, components-cut.svg (A4 sheets) and
+components-cut-letter.svg, preview/components-a4-NN.png (one per A4 sheet), and kit-{a4,letter}.zip with
+everything a print-and-play player needs (the board PDFs too, when the board stage made them) and a README.
+"""
+
+from __future__ import annotations
+
+import io
+import time
+import zipfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from boardgen import __version__
+from boardgen.build import BuildContext
+from boardgen.cards.dice import dice
+from boardgen.cards.minimap import minimap_scene
+from boardgen.cards.model import ComponentSet
+from boardgen.cards.shapes import piece_size_mm
+from boardgen.cards.sheets import CutSheet, LaidOut, lay_out
+from boardgen.cards.tables import reference_cards
+from boardgen.cards.tokens import badges, chips, markers, player_pieces
+from boardgen.config import Config
+from boardgen.io import Artifact
+from boardgen.model import Board
+from boardgen.render.cairo_backend import Page, render_pdf, render_png, render_svg
+from boardgen.render.imposition import A4, LETTER, Paper
+from boardgen.render.leaflet import leaflet_pdf
+from boardgen.render.scene import Font, Group, Op, Path, Rect, RectOp, Scene, Style, Text, layer, translate
+
+ZIP_DATE = (2026, 1, 1, 0, 0, 0)
+PREVIEW_DPI = 50
+CUT_GAP_MM = 10.0
+
+
+def component_sets(config: Config, hex_size_mm: float) -> list[ComponentSet]:
+    """Every kind of printed part, in the order the sheets are printed."""
+    size = piece_size_mm(config, hex_size_mm)
+    zone_markers = markers(config).components
+    cards = reference_cards(config, zone_markers[:-1], zone_markers[-1])
+    sets = [cards, chips(config), badges(config), *player_pieces(config, size)]
+    if config.components.dice:
+        sets.append(dice(config))
+    return sets
+
+
+@dataclass(frozen=True)
+class PaperKit:
+    paper: Paper
+    laid: tuple[LaidOut, ...]
+    pages: tuple[Page, ...]
+    pdf: bytes
+
+    def page_ranges(self) -> list[tuple[LaidOut, int, int]]:
+        out, start = [], 1
+        for lo in self.laid:
+            out.append((lo, start, start + len(lo.pages) - 1))
+            start += len(lo.pages)
+        return out
+
+
+def build_components(config: Config, sets: Sequence[ComponentSet], paper: Paper) -> PaperKit:
+    mode = config.components.double_sided
+    laid = tuple(lay_out(s, paper, f"{config.title}: {s.title}", mode) for s in sets)
+    pages = tuple(p for lo in laid for p in lo.pages)
+    pdf = render_pdf(pages, title=f"{config.title}: components ({paper.name})")
+    return PaperKit(paper, laid, pages, pdf)
+
+
+def cut_svg(kit: PaperKit) -> bytes:
+    """All front sheets stacked top to bottom: layer "cut" (cut lines), "score" (folds), "guides" (sheet edges)."""
+    w, h = kit.paper.width_mm, kit.paper.height_mm
+    sheets: list[CutSheet] = [cs for lo in kit.laid for cs in lo.cut_sheets]
+    cut_ops: list[Op] = []
+    score_ops: list[Op] = []
+    guide_ops: list[Op] = []
+    cut_style = Style(stroke="#ff0000", stroke_width_mm=0.1)
+    score_style = Style(stroke="#0000ff", stroke_width_mm=0.1)
+    for k, sheet in enumerate(sheets):
+        dy = k * (h + CUT_GAP_MM)
+        move = translate(0.0, dy)
+        cut_ops.append(Group(tuple(Path(c, cut_style, "cut") for c in sheet.cuts), name=f"sheet-{k + 1}",
+                             transform=move))
+        score_ops.append(Group(tuple(Path((("M", *f[0]), *(("L", *p) for p in f[1:])), score_style, "score")
+                                     for f in sheet.folds), transform=move))
+        guide_ops.append(RectOp(Rect(0, dy, w, h), Style(stroke="#999999", stroke_width_mm=0.2)))
+        guide_ops.append(Text(4.0, dy + 4.0, f"page {_front_page_number(kit, sheet)}: {sheet.label}",
+                              Font(size_pt=7), "#666666"))
+    total_h = max(1, len(sheets)) * (h + CUT_GAP_MM) - CUT_GAP_MM
+    scene = Scene((layer("guides", guide_ops), layer("cut", cut_ops), layer("score", score_ops)))
+    return render_svg(Page(w, total_h, scene))
+
+
+def _front_page_number(kit: PaperKit, sheet: CutSheet) -> int:
+    for lo, start, _end in kit.page_ranges():
+        for i, cs in enumerate(lo.cut_sheets):
+            if cs is sheet:
+                per = 2 if len(lo.pages) == 2 * len(lo.cut_sheets) else 1
+                return start + i * per
+    return 0
+
+
+_HOW_TO = {
+    "card": "single-sided, ideally on card (160-250 g/m2); cut on the crop marks",
+    "marker": "single-sided on card; cut out the discs on their dark line",
+    "chip": "DOUBLE-SIDED (flip on the long edge): fronts and backs alternate; cut out on the dark line",
+    "badge": "DOUBLE-SIDED (flip on the long edge): fronts and backs alternate; cut out on the dark line",
+    "token": "single-sided on card; cut each piece out on its dark line",
+    "standee": "single-sided on thin card; cut on the crop marks, fold on the dashed lines, glue the two "
+               "faces back to back and bend the end tabs out opposite ways as feet",
+    "die": "single-sided on thin card; cut on the solid line, crease the dashed lines, glue the grey tabs inside",
+}
+
+
+def readme_text(config: Config, kit: PaperKit, leaflet_pages: int, extra: Sequence[Artifact]) -> str:
+    paper = kit.paper.slug
+    fold = config.components.double_sided == "fold"
+    lines = [
+        f"{config.title}: print-and-play kit ({kit.paper.name})",
+        f"edition {config.edition}, made by boardgen {__version__}, template sha256 {config.template_sha256[:16]}",
+        "",
+        "PRINT EVERYTHING AT 100% / ACTUAL SIZE - never 'fit to page'. Every page has a 100 mm bar: measure it.",
+        "",
+        "Files:",
+        f"  leaflet-{paper}.pdf  ({leaflet_pages} pages) the rules. Print double-sided, flip on the short edge, "
+        "fold in half.",
+        f"  components-{paper}.pdf  ({len(kit.pages)} pages) every playing part, page by page below.",
+    ]
+    for a in extra:
+        lines.append(f"  {a.path}  ({a.pages or 1} pages) {a.description}")
+    lines.append(f"  {'components-cut.svg' if paper == 'a4' else 'components-cut-letter.svg'}  cut (red) and "
+                 "score (blue) lines of every sheet, for cutting machines, in mm.")
+    lines += ["", f"components-{paper}.pdf, page by page:"]
+    for lo, start, end in kit.page_ranges():
+        pages = f"page {start}" if start == end else f"pages {start}-{end}"
+        how = _HOW_TO.get(lo.kind, "")
+        if fold and lo.kind in ("chip", "badge"):
+            how = "single-sided; cut out each pair, fold on the dashed line and glue front to back"
+        lines.append(f"  {pages:<14} {lo.title} ({len(lo.cut_sheets)} sheets). {how}.")
+    lines += [
+        "",
+        "You also need: scissors (a craft knife and metal ruler for straight cuts), glue, and matchsticks or",
+        "coins if you lose a marker. Real dice (d4 d6 d8 d10 d12 d20) can replace the paper ones.",
+        "Double-sided pages carry a cross-hair at the top centre: it sits in the same spot on both sides when",
+        "the printer lines the back up with the front.",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def deterministic_zip(files: Sequence[tuple[str, bytes]]) -> bytes:
+    """A zip whose bytes depend only on the file names and contents (fixed dates, sorted names)."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        for name, data in sorted(files):
+            info = zipfile.ZipInfo(name, date_time=ZIP_DATE)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            info.create_system = 3
+            zf.writestr(info, data, compress_type=zipfile.ZIP_DEFLATED, compresslevel=9)
+    return buf.getvalue()
+
+
+def map_picture(board: Board, width_mm: float = 130.0, dpi: float = 200.0) -> tuple[bytes, float]:
+    scene, height_mm = minimap_scene(board, width_mm)
+    return render_png(Page(width_mm, height_mm, scene), dpi=dpi), height_mm / width_mm
+
+
+_BOARD_FILES = {"a4": ("board-sections-a4.pdf", "board-poster.pdf", "board-cut.svg"),
+                "letter": ("board-sections-letter.pdf", "board-poster.pdf", "board-cut.svg")}
+
+
+def components_stage(ctx: BuildContext) -> list[Artifact]:
+    config = ctx.config
+    timings: dict[str, float] = {}
+    t0 = time.perf_counter()
+    board = ctx.board
+    sets = component_sets(config, board.layout.size_mm)
+    timings["parts"] = time.perf_counter() - t0
+    artifacts: list[Artifact] = []
+    kits: dict[str, PaperKit] = {}
+    for paper in (A4, LETTER):
+        t = time.perf_counter()
+        kit = build_components(config, sets, paper)
+        kits[paper.slug] = kit
+        timings[f"components-{paper.slug}"] = time.perf_counter() - t
+        artifacts.append(Artifact(f"components-{paper.slug}.pdf", kit.pdf,
+                                  f"every playing part on {paper.name}", len(kit.pages)))
+        summary = ", ".join(f"{lo.kind} {len(lo.cut_sheets)}" for lo in kit.laid)
+        ctx.progress(f"components ({paper.name}): {len(kit.pages)} pages; sheets per part: {summary}")
+    t = time.perf_counter()
+    artifacts.append(Artifact("components-cut.svg", cut_svg(kits["a4"]), "cut and score lines of the A4 sheets"))
+    artifacts.append(Artifact("components-cut-letter.svg", cut_svg(kits["letter"]),
+                              "cut and score lines of the Letter sheets"))
+    timings["cut-svg"] = time.perf_counter() - t
+    t = time.perf_counter()
+    for i, page in enumerate(kits["a4"].pages, start=1):
+        artifacts.append(Artifact(f"preview/components-a4-{i:02d}.png", render_png(page, PREVIEW_DPI),
+                                  f"preview of components-a4.pdf page {i}"))
+    timings["previews"] = time.perf_counter() - t
+    t = time.perf_counter()
+    map_png, aspect = map_picture(board)
+    leaflets: dict[str, tuple[bytes, int]] = {}
+    for paper in (A4, LETTER):
+        counts = {lo.kind: len(lo.cut_sheets) for lo in kits[paper.slug].laid}
+        _ = counts
+        leaflets[paper.slug] = leaflet_pdf(config, paper, map_png, aspect)
+        data, pages = leaflets[paper.slug]
+        artifacts.append(Artifact(f"leaflet-{paper.slug}.pdf", data, f"rules leaflet ({paper.name})", pages))
+    timings["leaflet"] = time.perf_counter() - t
+    t = time.perf_counter()
+    for paper in (A4, LETTER):
+        slug = paper.slug
+        extra = [a for a in ctx.artifacts if a.path in _BOARD_FILES[slug]]
+        cut_name = "components-cut.svg" if slug == "a4" else "components-cut-letter.svg"
+        own = {a.path: a for a in artifacts}
+        files = [(f"components-{slug}.pdf", kits[slug].pdf), (f"leaflet-{slug}.pdf", leaflets[slug][0]),
+                 (cut_name, own[cut_name].data), *((a.path, a.data) for a in extra),
+                 ("README.txt", readme_text(config, kits[slug], leaflets[slug][1], extra).encode("utf-8"))]
+        artifacts.append(Artifact(f"kit-{slug}.zip", deterministic_zip(files),
+                                  f"print-and-play kit on {paper.name} with README"))
+    timings["zips"] = time.perf_counter() - t
+    ctx.progress("components timings: " + ", ".join(f"{k} {v:.2f} s" for k, v in timings.items()))
+    return artifacts

@@ -1,0 +1,43 @@
+"""A small picture of the board (cells in zone colours over faint land) for the rules leaflet and README."""
+
+from __future__ import annotations
+
+from boardgen.model import Board
+from boardgen.render.scene import Op, Path, Polygon, Rect, RectOp, Scene, Style, group, scale
+from boardgen.render.symbols import zone_symbol
+
+OCEAN = "#e4f0f6"
+LAND = "#d9d4c7"
+
+
+def _land_paths(board: Board) -> list[Op]:
+    ops: list[Op] = []
+    for poly in getattr(board.land_mm, "geoms", [board.land_mm]):
+        coords = list(poly.exterior.coords)
+        if len(coords) < 4:
+            continue
+        commands = [("M", *coords[0]), *(("L", *c) for c in coords[1:]), ("Z",)]
+        ops.append(Path(tuple(commands), Style(fill=LAND)))
+    return ops
+
+
+def minimap_scene(board: Board, width_mm: float, symbols: bool = True) -> tuple[Scene, float]:
+    """The board scaled to ``width_mm``: (scene, height_mm)."""
+    cfg = board.config
+    k = width_mm / cfg.board.width_mm
+    height_mm = cfg.board.height_mm * k
+    ops: list[Op] = [RectOp(Rect(0, 0, cfg.board.width_mm, cfg.board.height_mm), Style(fill=OCEAN))]
+    ops.extend(_land_paths(board))
+    line = Style(stroke="#ffffff", stroke_width_mm=0.35 / k * 0.25)
+    for cell in board.cells:
+        colour = cfg.zones[cell.zone].colour
+        ops.append(Polygon(tuple(board.hex_corners_mm(cell)), Style(fill=colour), name="map-cell"))
+        ops.append(Polygon(tuple(board.hex_corners_mm(cell)), line))
+    if symbols:
+        for cell in board.cells:
+            zone = cfg.zones[cell.zone]
+            x, y = cell.center_mm
+            ops.append(zone_symbol(zone.symbol, x, y, board.layout.size_mm * 0.9, "#1a1a1a", detail=zone.colour))
+    frame = RectOp(Rect(0, 0, cfg.board.width_mm, cfg.board.height_mm), Style(stroke="#7f7f7f",
+                                                                               stroke_width_mm=0.3 / k))
+    return Scene((group([*ops, frame], "minimap", transform=scale(k)),)), height_mm
