@@ -12,7 +12,7 @@ matplotlib.use("Agg")
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.collections import PolyCollection
 from matplotlib.figure import Figure
-from matplotlib.ticker import PercentFormatter
+from matplotlib.ticker import MaxNLocator, PercentFormatter
 
 from boardgen.rules.simulate import Simulation, wilson_interval, wins_by_bot, wins_by_seat
 
@@ -92,28 +92,57 @@ def win_rate_by_bot(sim: Simulation) -> bytes:
 
 
 def index_trajectories(sim: Simulation, colours: Sequence[str]) -> bytes:
-    fig = _figure(8, 4.5)
-    ax = fig.add_subplot()
+    """One small panel per zone: mean index after every turn, its 10-90% band, and the zone's bounds."""
     zones = sim.board.zones
-    if sim.results:
-        length = len(sim.results[0].trajectory)
-        turns = list(range(length))
-        for z, zone in enumerate(zones):
+    columns = 3
+    rows = -(-len(zones) // columns)
+    fig = _figure(10, 2.6 * rows + 0.6)
+    axes = fig.subplots(rows, columns, sharex=True, squeeze=False)
+    rules = sim.rules
+    n = len(sim.results)
+    length = len(sim.results[0].trajectory) if n else 1
+    turns = list(range(length))
+    for z in range(rows * columns):
+        ax = axes[z // columns][z % columns]
+        if z >= len(zones):
+            ax.set_visible(False)
+            continue
+        zone = zones[z]
+        colour = colours[z] if z < len(colours) else "#4c72b0"
+        for t in turns[1:]:
+            if t % rules.tipping_point_every == 0:
+                ax.axvline(t, color="#c44e52", linewidth=0.8, alpha=0.5)
+            elif t % rules.stewardship_every == 0:
+                ax.axvline(t, color="#999999", linewidth=0.6, alpha=0.5)
+        ax.axhline(zone.die, color="#555555", linewidth=0.6, linestyle=":")
+        ax.axhline(zone.minimum_index, color="#555555", linewidth=0.6, linestyle=":")
+        if n:
             per_turn = [sorted(r.trajectory[t][z] for r in sim.results) for t in turns]
-            n = len(sim.results)
             mean = [sum(v) / n for v in per_turn]
             p10 = [v[int(0.1 * (n - 1))] for v in per_turn]
             p90 = [v[int(0.9 * (n - 1))] for v in per_turn]
-            colour = colours[z] if z < len(colours) else None
-            style = ("-", "--", ":", "-.")[z % 4]
-            ax.plot(turns, mean, color=colour, linewidth=2, linestyle=style, drawstyle="steps-post",
-                    label=f"{zone.name} (d{zone.die})")
-            ax.fill_between(turns, p10, p90, color=colour, alpha=0.12, linewidth=0, step="post")
-        ax.set_xticks(turns[:: max(1, length // 10)])
-    ax.set_xlabel("after turn (0 = after setup; stewardship and tipping points end a turn)")
-    ax.set_ylabel("bio-productivity index (mean, 10-90% band)")
-    ax.set_title("Index per zone over the game")
-    ax.legend(frameon=False, fontsize=8, ncols=3, loc="upper left")
+            xs = [*turns, length]  # the value after the last turn is drawn over one more turn's width
+            ax.fill_between(xs, [*p10, p10[-1]], [*p90, p90[-1]], color=colour, alpha=0.3, linewidth=0,
+                            step="post")
+            ax.plot(xs, [*mean, mean[-1]], color="#222222", linewidth=1.6, drawstyle="steps-post")
+            final = sum(r.final_index[z] for r in sim.results) / n
+            if final != mean[-1]:
+                ax.plot([length - 0.5], [final], marker="o", color="#c44e52", markersize=5)
+                ax.annotate(f"{final:.1f} with badges", (length - 0.5, final), textcoords="offset points",
+                            xytext=(-4, 4), ha="right", fontsize=8, color="#c44e52")
+        ax.set_title(f"{zone.name} (d{zone.die}, start {zone.start_index})", fontsize=10)
+        top = max([zone.die + 1, *(r.final_index[z] + 1 for r in sim.results)]) if n else zone.die + 1
+        ax.set_ylim(0, min(top, 2 * zone.die + 2))
+        ax.set_xlim(0, length)
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.set_xticks(turns[:: max(1, length // 5)])
+        if z % columns == 0:
+            ax.set_ylabel("index")
+        if z // columns == rows - 1:
+            ax.set_xlabel("after turn")
+    fig.suptitle(f"Bio-productivity index after every turn: mean (line) and 10-90% of {n} games (band)\n"
+                 "grey lines: stewardship, red lines: tipping point; dot: mean final index with badges",
+                 fontsize=10)
     return _png(fig)
 
 
