@@ -41,6 +41,11 @@ from boardgen.model import Board
 
 SIDES: tuple[str, ...] = ("top", "right", "bottom", "left")
 
+DEFAULT_MAX_SECTION_MM: tuple[float, float] = (251.4, 171.0)
+"""Largest section, knobs included, whose trim fits the printable content area of both A4 and US Letter in
+landscape with bleed, crop marks, header and ruler (render/imposition.content_area: A4 269 x 171 mm, Letter
+251.4 x 176.9 mm). ``board_stage.max_section_size_mm`` computes it from the papers; a test keeps them equal."""
+
 
 @dataclass(frozen=True)
 class Section:
@@ -286,11 +291,24 @@ def piece_signatures(rows: int, columns: int, knobs: Sequence[Knob]) -> list[fit
     return [tuple(None if s is None else tuple(sorted(s)) for s in piece) for piece in sides]  # type: ignore[misc]
 
 
-def cut_sections(board: Board, max_section_mm: tuple[float, float] | None = None) -> SectionLayout:
+def cut_sections(board: Board, max_section_mm: tuple[float, float] | None = DEFAULT_MAX_SECTION_MM) -> SectionLayout:
     """Cut ``board`` into its jigsaw sections (see the module's docstring); raises LayoutError if impossible.
 
     ``max_section_mm``: (width, height) each section, knobs included, must fit (the printable area of the
-    smallest paper, e.g. A4 and Letter landscape); checked again on the finished outlines."""
+    smallest paper, e.g. A4 and Letter landscape); checked again on the finished outlines. The last result
+    is remembered for the same board object (the build and its checks ask for it more than once)."""
+    cached = _LAST.get("layout")
+    if cached is not None and cached[0] is board and cached[1] == max_section_mm:
+        return cached[2]
+    layout = _cut_sections(board, max_section_mm)
+    _LAST["layout"] = (board, max_section_mm, layout)
+    return layout
+
+
+_LAST: dict[str, tuple[Board, tuple[float, float] | None, SectionLayout]] = {}
+
+
+def _cut_sections(board: Board, max_section_mm: tuple[float, float] | None) -> SectionLayout:
     config = board.config
     settings = config.sections
     rows, columns = settings.rows, settings.columns

@@ -166,7 +166,20 @@ def legend_specs(board: Board, section_bounds: tuple[float, float, float, float]
 
 
 def plan_legend(board: Board, sections: SectionLayout) -> tuple[PlacedBlock, ...]:
-    """Place title, key and table in open sea on the top-left section (LayoutError if there is no room)."""
+    """Place title, key and table in open sea on the top-left section (LayoutError if there is no room).
+    The last result is remembered for the same board and sections objects."""
+    cached = _LAST_LEGEND.get("legend")
+    if cached is not None and cached[0] is board and cached[1] is sections:
+        return cached[2]
+    legend = _plan_legend(board, sections)
+    _LAST_LEGEND["legend"] = (board, sections, legend)
+    return legend
+
+
+_LAST_LEGEND: dict[str, tuple[Board, SectionLayout, tuple[PlacedBlock, ...]]] = {}
+
+
+def _plan_legend(board: Board, sections: SectionLayout) -> tuple[PlacedBlock, ...]:
     first = sections.sections[0]
     cells = [ShapelyPolygon(board.hex_corners_mm(c)) for c in board.cells]
     area = free_area(first.outline_mm, (board.config.board.width_mm, board.config.board.height_mm), cells,

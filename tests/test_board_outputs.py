@@ -1,0 +1,230 @@
+"""The board stage's files: page counts and boxes, fonts, cut file, GeoJSON, legend, determinism."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+
+import pikepdf
+import pytest
+import shapely
+from shapely.geometry import Polygon, box, shape
+
+from boardgen.board_stage import (
+    SECTION_PAPERS,
+    board_stage,
+    max_section_size_mm,
+    poster_page,
+    section_page,
+)
+from boardgen.build import STAGES, BuildContext
+from boardgen.config import load_template
+from boardgen.layout.sections import DEFAULT_MAX_SECTION_MM
+from boardgen.render.board_art import board_scene, check_legend_clear
+from boardgen.render.scene import HAIRLINE_MM, Circle, Group, Path, RectOp
+from boardgen.render.scene import Polygon as PolygonOp
+
+PT_PER_MM = 72.0 / 25.4
+
+
+@pytest.fixture(scope="session")
+def ctx() -> BuildContext:
+    pytest.importorskip("boardgen.mapbuild")
+    context = BuildContext(load_template())
+    _ = context.board
+    return context
+
+
+@pytest.fixture(scope="session")
+def outputs(ctx) -> dict[str, bytes]:
+    return {a.path: a.data for a in board_stage(ctx)}
+
+
+@pytest.fixture(scope="session")
+def art(ctx, outputs):
+    from boardgen.board_stage import build_board_art
+
+    return build_board_art(ctx)
+
+
+def _boxes_mm(data: bytes) -> list[dict[str, tuple[float, ...]]]:
+    pdf = pikepdf.open(io.BytesIO(data))
+    pages = []
+    for page in pdf.pages:
+        boxes = {}
+        for name in ("/MediaBox", "/TrimBox", "/BleedBox"):
+            values = [float(v) / PT_PER_MM for v in page.obj[name]]
+            boxes[name[1:]] = tuple(values)
+        pages.append(boxes)
+    return pages
+
+
+def test_stage_is_registered_after_map():
+    names = [name for name, _ in STAGES]
+    assert names[names.index("map") + 1] == "board"
+    assert dict(STAGES)["board"] == "boardgen.board_stage:board_stage"
+
+
+def test_files_and_page_counts(outputs):
+    assert set(outputs) == {"board-poster.pdf", "board-sections-a4.pdf", "board-sections-letter.pdf",
+                            "board-cut.svg", "sections.geojson", "preview/board.png", "preview/sections.png"}
+    assert len(pikepdf.open(io.BytesIO(outputs["board-poster.pdf"])).pages) == 1
+    assert len(pikepdf.open(io.BytesIO(outputs["board-sections-a4.pdf"])).pages) == 9
+    assert len(pikepdf.open(io.BytesIO(outputs["board-sections-letter.pdf"])).pages) == 9
+    for name in ("preview/board.png", "preview/sections.png"):
+        assert outputs[name][:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_poster_boxes(outputs):
+    (page,) = _boxes_mm(outputs["board-poster.pdf"])
+    assert page["MediaBox"] == pytest.approx((0, 0, 666, 446), abs=0.1)
+    assert page["BleedBox"] == pytest.approx((0, 0, 666, 446), abs=0.1)
+    assert page["TrimBox"] == pytest.approx((3, 3, 663, 443), abs=0.1)
+
+
+@pytest.mark.parametrize("paper", SECTION_PAPERS, ids=lambda p: p.slug)
+def test_section_page_boxes(outputs, art, paper):
+    pages = _boxes_mm(outputs[f"board-sections-{paper.slug}.pdf"])
+    assert len(pages) == 9
+    for page, section in zip(pages, art.sections.sections, strict=True):
+        assert page["MediaBox"] == pytest.approx((0, 0, paper.width_mm, paper.height_mm), abs=0.1)
+        x0, y0, x1, y1 = page["TrimBox"]
+        sx0, sy0, sx1, sy1 = section.bounds_mm
+        assert x1 - x0 == pytest.approx(sx1 - sx0, abs=0.1)  # 1:1 scale: trim = the section's size
+        assert y1 - y0 == pytest.approx(sy1 - sy0, abs=0.1)
+        bx0, by0, bx1, by1 = page["BleedBox"]
+        assert (x0 - bx0, y0 - by0, bx1 - x1, by1 - y1) == pytest.approx((3, 3, 3, 3), abs=0.1)
+        # the bleed and the crop marks (7.5 mm outside the trim) stay on the printable page (6 mm edge)
+        assert x0 - 7.5 >= 6 - 1e-6 and paper.width_mm - x1 - 7.5 >= 6 - 1e-6
+        assert y0 - 7.5 >= 6 - 1e-6 and paper.height_mm - y1 - 7.5 >= 6 - 1e-6
+
+
+def test_section_limit_matches_the_papers():
+    assert max_section_size_mm() == pytest.approx(DEFAULT_MAX_SECTION_MM, abs=0.05)
+
+
+def test_fonts_embedded(outputs):
+    for name in ("board-poster.pdf", "board-sections-a4.pdf", "board-sections-letter.pdf"):
+        pdf = pikepdf.open(io.BytesIO(outputs[name]))
+        fonts = 0
+        for page in pdf.pages:
+            for _, font in page.obj.Resources.get("/Font", {}).items():
+                fonts += 1
+                descriptor = font.get("/FontDescriptor")
+                if descriptor is None:  # Type0: the descriptor sits on the descendant font
+                    descriptor = font.DescendantFonts[0].FontDescriptor
+                assert any(k in descriptor for k in ("/FontFile", "/FontFile2", "/FontFile3")), (name, font.BaseFont)
+        assert fonts > 0, name
+
+
+def test_sections_pages_carry_ruler_numbers_and_neighbours(art):
+    paper = SECTION_PAPERS[1]
+    for section in art.sections.sections:
+        page = section_page(art, section, paper)
+        texts = page.scene.texts()
+        assert any("Print at 100%" in t and "100 mm" in t for t in texts)
+        assert f"board section {section.number} of 9" in " ".join(texts)
+        neighbour_texts = [op.text for op in page.scene.walk() if getattr(op, "name", "") == "neighbour"]
+        assert sorted(int(re.sub(r"\D", "", t)) for t in neighbour_texts) == sorted(section.neighbours.values())
+        assert page.scene.count("cut-line") == 1
+
+
+def _stroke_widths(items, factor: float = 1.0):
+    """Every stroke width in mm on the page, scaled by the transforms of the groups around it."""
+    for op in items:
+        if isinstance(op, Group):
+            t = op.transform
+            scale = abs(t.a * t.d - t.b * t.c) ** 0.5 if t is not None else 1.0
+            yield from _stroke_widths(op.items, factor * scale)
+        elif isinstance(op, Path | PolygonOp | RectOp | Circle) and op.style.stroke is not None:
+            yield op.style.stroke_width_mm * factor, getattr(op, "name", "")
+
+
+def test_no_stroke_thinner_than_a_hairline(art):
+    scenes = [board_scene(art), poster_page(art).scene,
+              section_page(art, art.sections.sections[0], SECTION_PAPERS[0]).scene]
+    widths = [w for scene in scenes for w in _stroke_widths(scene.items)]
+    assert widths
+    thinnest = min(widths)
+    assert thinnest[0] >= HAIRLINE_MM - 1e-9, thinnest
+
+
+def test_cut_svg_has_cut_layer(outputs, art):
+    svg = outputs["board-cut.svg"].decode()
+    assert re.search(r'width="660(\.0+)?mm"', svg) and re.search(r'height="440(\.0+)?mm"', svg)
+    assert 'id="cut"' in svg and 'id="guides"' in svg
+    cut_part = svg[svg.index('id="cut"'):]
+    assert cut_part.count("<path") >= 12  # every internal edge, plus the board's edge
+    lines = art.sections.cut_lines_mm()
+    assert len(lines) >= 12
+    total = sum(line.length for line in lines)
+    assert total > 2 * 440 + 2 * 660  # four straight cuts, lengthened by steps and knobs
+
+
+def test_sections_geojson(outputs, ctx):
+    data = json.loads(outputs["sections.geojson"])
+    assert data["type"] == "FeatureCollection" and len(data["features"]) == 9
+    assert data["assemblies"] == 1
+    outlines = [shape(f["geometry"]) for f in data["features"]]
+    union = shapely.union_all(outlines)
+    assert shapely.symmetric_difference(union, box(0, 0, 660, 440)).area < 0.05
+    labels = sorted(label for f in data["features"] for label in f["properties"]["cells"])
+    assert labels == sorted(ctx.board.labels)
+    for f in data["features"]:
+        assert len(f["properties"]["knobs"]) == len(f["properties"]["neighbours"])
+
+
+def test_legend_on_open_sea_on_section_one(ctx, art):
+    board = ctx.board
+    names = [b.name for b in art.legend]
+    assert names == ["bio-productivity table", "title", "zone key"]
+    assert check_legend_clear(board, art.legend, art.sections.sections[0].outline_mm) == []
+    cells = shapely.union_all([Polygon(board.hex_corners_mm(c)) for c in board.cells])
+    for block in art.legend:
+        assert block.polygon.intersection(cells).area == 0.0
+        assert art.sections.sections[0].outline_mm.contains(block.polygon)
+
+
+def test_table_has_a_column_per_zone_with_orange_starts(art, ctx):
+    scene = board_scene(art)
+    config = ctx.config
+    heads = [op.text for op in scene.walk() if getattr(op, "name", "") == "table-head"]
+    assert heads == list(config.zones)
+    dice = [op.text for op in scene.walk() if getattr(op, "name", "") == "table-die-label"]
+    assert dice == [f"d{z.die}" for z in config.zones.values()]
+    assert scene.count("table-start") == len(config.zones)
+    values = sum(z.die - z.minimum_index + 1 for z in config.zones.values())
+    assert scene.count("table-cell") + scene.count("table-start") == values
+    assert scene.count("key-entry") == len(config.zones)
+    texts = scene.texts()
+    assert config.title in texts and any("1 cm ≈" in t for t in texts)
+
+
+def test_every_land_cell_drawn_with_symbol_and_label(art, ctx):
+    scene = board_scene(art)
+    board = ctx.board
+    assert scene.count("cell-label") == len(board.cells)
+    symbols = [op for op in scene.walk() if isinstance(op, Group) and op.name.startswith("symbol:")]
+    assert len(symbols) >= len(board.cells)
+    fills = {op.name: op.style.fill for op in scene.walk() if getattr(op, "name", "").startswith("cell:")}
+    for cell in board.cells:
+        assert fills[f"cell:{cell.label}"] == ctx.config.zones[cell.zone].colour
+
+
+def test_rebuild_is_byte_identical(ctx, outputs):
+    again = {a.path: a.data for a in board_stage(_fresh_context(ctx))}
+    assert again.keys() == outputs.keys()
+    for path, data in outputs.items():
+        assert again[path] == data, path
+
+
+def _fresh_context(ctx: BuildContext) -> BuildContext:
+    fresh = BuildContext(ctx.config)
+    fresh.__dict__["board"] = ctx.board  # same board, new context: everything else is recomputed
+    import boardgen.layout.sections as sections_module
+    import boardgen.render.board_art as art_module
+
+    sections_module._LAST.clear()
+    art_module._LAST_LEGEND.clear()
+    return fresh
