@@ -21,6 +21,7 @@ from boardgen.rules.simulate import Simulation, simulate, summary, wilson_interv
 Severity = Literal["error", "warning", "info"]
 SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info")
 DEFAULT_BOTS: tuple[str, ...] = ("greedy", "planner", "random")
+TIE_WARNING_SHARE = 0.2  # more ties for first than this: a warning
 
 
 @dataclass(frozen=True)
@@ -281,7 +282,12 @@ def rules_findings(sim: Simulation, config: Config) -> list[Finding]:
                              f"in {_pct(share)} of games at least one player {what}"
                              + (f" (pieces_per_player {rules.pieces_per_player})" if key == "pieces" else "")))
     ties: dict[str, float] = stats["ties"]  # type: ignore[assignment]
-    found.append(Finding("rules.ties", "info", "rules", f"{ties['share']:.1%} of games end in a tie for first place"))
+    tie_text = f"{ties['share']:.1%} of games end in a tie for first place"
+    if ties["share"] > TIE_WARNING_SHARE:
+        found.append(Finding("rules.ties", "warning", "rules",
+                             tie_text + ": the rules may need a tie-breaker (e.g. most chips left, or most badges)"))
+    else:
+        found.append(Finding("rules.ties", "info", "rules", tie_text))
     return found
 
 
