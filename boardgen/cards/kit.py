@@ -31,7 +31,7 @@ from boardgen.render.leaflet import leaflet_pdf
 from boardgen.render.scene import Font, Group, Op, Path, Rect, RectOp, Scene, Style, Text, layer, translate
 
 ZIP_DATE = (2026, 1, 1, 0, 0, 0)
-PREVIEW_DPI = 50
+PREVIEW_DPI = 40
 CUT_GAP_MM = 10.0
 
 
@@ -162,7 +162,7 @@ def deterministic_zip(files: Sequence[tuple[str, bytes]]) -> bytes:
     return buf.getvalue()
 
 
-def map_picture(board: Board, width_mm: float = 130.0, dpi: float = 200.0) -> tuple[bytes, float]:
+def map_picture(board: Board, width_mm: float = 130.0, dpi: float = 160.0) -> tuple[bytes, float]:
     scene, height_mm = minimap_scene(board, width_mm)
     return render_png(Page(width_mm, height_mm, scene), dpi=dpi), height_mm / width_mm
 

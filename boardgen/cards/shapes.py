@@ -27,7 +27,7 @@ def player_shape(shape: str, cx: float, cy: float, size_mm: float) -> Polygon:
     """The outline of a player's piece, centred on (cx, cy), within a size x size square."""
     half = size_mm / 2
     if shape == "circle":
-        return Point(cx, cy).buffer(half, quad_segs=32)
+        return Point(cx, cy).buffer(half, quad_segs=12)
     if shape == "square":
         s = size_mm * 0.42
         return Polygon([(cx - s, cy - s), (cx + s, cy - s), (cx + s, cy + s), (cx - s, cy + s)])

@@ -17,6 +17,7 @@ from boardgen.cards.shapes import label_width_share, player_shape, shape_label_p
 from boardgen.config import Config
 from boardgen.render.cairo_backend import fit_font
 from boardgen.render.scene import (
+    Circle,
     Font,
     Group,
     Op,
@@ -62,21 +63,25 @@ def _label(x: float, y: float, text: str, max_width_mm: float, size_pt: float, c
 def chip_component(config: Config, number: int) -> Component:
     d = config.components.chip_diameter_mm
     r = d / 2
-    disc = Point(r, r).buffer(r, quad_segs=32)
-    ring = Point(r, r).buffer(r * 0.8, quad_segs=32)
+    disc = Point(r, r).buffer(r, quad_segs=16)  # the cut outline (cut file); the art uses true circles
+
+    def circles(colour: str, name: str) -> list[Op]:
+        return [Circle(r, r, r + SHAPE_BLEED_MM, Style(fill=colour), "bleed"),
+                Circle(r, r, r, Style(fill=colour), name)]
+
     front: list[Op] = [
-        _bleed(disc, CHIP_GOLD), _fill(disc, CHIP_GOLD, "chip"),
-        _stroke(ring, Style(stroke=CHIP_GOLD_DARK, stroke_width_mm=0.5, dash_mm=(1.2, 0.8))),
+        *circles(CHIP_GOLD, "chip"),
+        Circle(r, r, r * 0.8, Style(stroke=CHIP_GOLD_DARK, stroke_width_mm=0.5, dash_mm=(1.2, 0.8))),
         _label(r, r - d * 0.06, "1", d * 0.5, d * 1.25, INK),
         _label(r, r + d * 0.25, "BILLION", d * 0.5, d * 0.23, INK),
-        _stroke(disc, CUT_LINE, "cut-line"),
+        Circle(r, r, r, CUT_LINE, "cut-line"),
     ]
     back: list[Op] = [
-        _bleed(disc, CHIP_GOLD_LIGHT), _fill(disc, CHIP_GOLD_LIGHT, "chip-back"),
-        _stroke(ring, Style(stroke=CHIP_GOLD_DARK, stroke_width_mm=0.5)),
+        *circles(CHIP_GOLD_LIGHT, "chip-back"),
+        Circle(r, r, r * 0.8, Style(stroke=CHIP_GOLD_DARK, stroke_width_mm=0.5)),
         zone_symbol("leaf", r, r - d * 0.12, d * 0.34, CHIP_GOLD_DARK, detail=CHIP_GOLD_LIGHT),
         _label(r, r + d * 0.22, "1 bn", d * 0.5, d * 0.36, INK),
-        _stroke(disc, CUT_LINE, "cut-line"),
+        Circle(r, r, r, CUT_LINE, "cut-line"),
     ]
     return Component("chip", f"chip {number}", d, d, Scene(tuple(front)), geometry_path(disc), Scene(tuple(back)),
                      marks=False)
@@ -244,14 +249,15 @@ def zone_marker(config: Config, zone_name: str) -> Component:
     zone = config.zones[zone_name]
     d = config.components.marker_size_mm
     r = d / 2
-    disc = Point(r, r).buffer(r, quad_segs=24)
     ink = ink_on(zone.colour)
     ops: list[Op] = [
-        _bleed(disc, zone.colour), _fill(disc, zone.colour, "marker"),
+        Circle(r, r, r + SHAPE_BLEED_MM, Style(fill=zone.colour), "bleed"),
+        Circle(r, r, r, Style(fill=zone.colour), "marker"),
         zone_symbol(zone.symbol, r, r, d * 0.62, ink, detail=zone.colour),
-        _stroke(disc, CUT_LINE, "cut-line"),
+        Circle(r, r, r, CUT_LINE, "cut-line"),
     ]
-    return Component("marker", f"{zone_name} marker", d, d, Scene(tuple(ops)), geometry_path(disc), marks=False)
+    return Component("marker", f"{zone_name} marker", d, d, Scene(tuple(ops)),
+                     geometry_path(Point(r, r).buffer(r, quad_segs=16)), marks=False)
 
 
 TURN_MARKER_MM = 12.0
@@ -260,14 +266,15 @@ TURN_MARKER_MM = 12.0
 def turn_marker(config: Config) -> Component:
     d = TURN_MARKER_MM
     r = d / 2
-    disc = Point(r, r).buffer(r, quad_segs=24)
     ops: list[Op] = [
-        _bleed(disc, INK), _fill(disc, INK, "turn-marker"),
-        _stroke(Point(r, r).buffer(r * 0.8, quad_segs=24), Style(stroke="#ffffff", stroke_width_mm=0.4)),
+        Circle(r, r, r + SHAPE_BLEED_MM, Style(fill=INK), "bleed"),
+        Circle(r, r, r, Style(fill=INK), "turn-marker"),
+        Circle(r, r, r * 0.8, Style(stroke="#ffffff", stroke_width_mm=0.4)),
         _label(r, r, "TURN", d * 0.62, 7.0, "#ffffff"),
-        _stroke(disc, CUT_LINE, "cut-line"),
+        Circle(r, r, r, CUT_LINE, "cut-line"),
     ]
-    return Component("turn-marker", "turn marker", d, d, Scene(tuple(ops)), geometry_path(disc), marks=False)
+    return Component("turn-marker", "turn marker", d, d, Scene(tuple(ops)),
+                     geometry_path(Point(r, r).buffer(r, quad_segs=16)), marks=False)
 
 
 def markers(config: Config) -> ComponentSet:

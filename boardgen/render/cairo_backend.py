@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import cairocffi as cairo
+import numpy as np
 import pikepdf
 
 from boardgen.render.scene import (
@@ -107,8 +108,34 @@ def fit_font(text: str, font: Font, max_width_mm: float, min_size_pt: float = 4.
     return Font(font.family, round(size, 2), font.bold, font.italic)
 
 
+_PATH_TYPE = {"M": cairo.PATH_MOVE_TO, "L": cairo.PATH_LINE_TO, "Z": cairo.PATH_CLOSE_PATH}
+
+
+def _append_lines(ctx: cairo.Context, kinds: Sequence[int], points: np.ndarray) -> None:
+    """Append a path of move/line/close segments in one call (cairo_path_data_t built with numpy).
+
+    ``kinds``: one cairo path type per segment; ``points``: (n, 2) for the move/line segments, in order."""
+    has_point = np.fromiter((k != cairo.PATH_CLOSE_PATH for k in kinds), bool, len(kinds))
+    rows = np.where(has_point, 2, 1)
+    start = np.concatenate(([0], np.cumsum(rows)[:-1]))
+    total = int(rows.sum())
+    data = np.zeros((total, 2), dtype=np.float64)
+    header = data.view(np.int32).reshape(total, 4)  # cairo_path_data_t: {int type; int length} or {x; y}
+    header[start, 0] = kinds
+    header[start, 1] = rows
+    data[start[has_point] + 1] = points
+    pointer = cairo.ffi.cast("cairo_path_data_t *", cairo.ffi.from_buffer(data))
+    path = cairo.ffi.new("cairo_path_t *", {"status": cairo.STATUS_SUCCESS, "data": pointer, "num_data": total})
+    cairo.cairo.cairo_append_path(ctx._pointer, path)
+
+
 def _path(ctx: cairo.Context, commands: Sequence[PathCommand]) -> None:
     ctx.new_path()
+    if len(commands) > 8 and all(cmd[0] in _PATH_TYPE for cmd in commands):
+        kinds = [_PATH_TYPE[cmd[0]] for cmd in commands]
+        points = np.array([cmd[1:3] for cmd in commands if cmd[0] != "Z"], dtype=np.float64)
+        _append_lines(ctx, kinds, points)
+        return
     for cmd in commands:
         op = cmd[0]
         if op == "M":
@@ -158,11 +185,18 @@ def _draw(ctx: cairo.Context, op: Op) -> None:
         if not op.points:
             return
         ctx.new_path()
-        ctx.move_to(*op.points[0])
-        for p in op.points[1:]:
-            ctx.line_to(*p)
-        if op.closed:
-            ctx.close_path()
+        if len(op.points) > 8:
+            n = len(op.points)
+            kinds = [cairo.PATH_MOVE_TO] + [cairo.PATH_LINE_TO] * (n - 1)
+            if op.closed:
+                kinds.append(cairo.PATH_CLOSE_PATH)
+            _append_lines(ctx, kinds, np.asarray(op.points, dtype=np.float64))
+        else:
+            ctx.move_to(*op.points[0])
+            for p in op.points[1:]:
+                ctx.line_to(*p)
+            if op.closed:
+                ctx.close_path()
         _paint(ctx, op.style)
     elif isinstance(op, Circle):
         ctx.new_path()
