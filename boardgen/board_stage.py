@@ -87,11 +87,17 @@ def poster_page(art: BoardArt) -> Page:
 # ------------------------------------------------------------------------------------------ sections
 
 
+def bleed_outline(section: Section, bleed_mm: float) -> ShapelyPolygon:
+    """The section grown by the bleed, with narrow gaps (a blank's neck) filled so no white slivers show."""
+    grown = shapely.buffer(section.outline_mm, bleed_mm + 4.0, join_style="round", quad_segs=8)
+    return shapely.buffer(grown, -4.0, join_style="round", quad_segs=8)
+
+
 def section_scene(art: BoardArt, section: Section, bleed_mm: float) -> Scene:
     """The section's art in item mm (origin = its bounding box's top-left), clipped to its outline plus bleed,
     with the cut line on top."""
     x0, y0, x1, y1 = section.bounds_mm
-    with_bleed = shapely.buffer(section.outline_mm, bleed_mm, join_style="mitre", mitre_limit=2.0)
+    with_bleed = bleed_outline(section, bleed_mm)
     art_scene = board_scene(art, window=with_bleed, bleed_mm=bleed_mm)
     placed = Group(art_scene.items, name=f"section-{section.number}-art", transform=translate(-x0, -y0))
     # Beyond the bleed, paint paper white rather than clipping (a clip path this complex makes cairo's PDF
@@ -131,11 +137,13 @@ def _neighbour_marks(section: Section, trim: Rect, bleed_mm: float) -> list[Op]:
     return ops
 
 
-def _assembly_diagram(layout: SectionLayout, current: Section, x: float, y: float, cell_mm: float = 3.2) -> Group:
+def _assembly_diagram(layout: SectionLayout, current: Section, x: float, y: float, height_mm: float = 5.4) -> Group:
     """A tiny rows x columns grid with the current section filled: where this piece goes."""
     ops: list[Op] = []
+    ch = height_mm / layout.rows
+    cw = ch * 1.5
     for s in layout.sections:
-        rect = Rect(x + s.column * cell_mm * 1.5, y + s.row * cell_mm, cell_mm * 1.5, cell_mm)
+        rect = Rect(x + s.column * cw, y + s.row * ch, cw, ch)
         style = Style(fill="#1a1a1a" if s is current else "#ffffff", stroke="#1a1a1a", stroke_width_mm=0.35 * PT)
         ops.append(RectOp(rect, style, name="diagram-cell"))
     return group(ops, "assembly-diagram")
@@ -157,10 +165,15 @@ def section_page(art: BoardArt, section: Section, paper: Paper, scene: Scene | N
     neighbours = ", ".join(f"{n} {'above' if s == 'top' else 'below' if s == 'bottom' else s}"
                            for s, n in section.neighbours.items())
     label = f"{paper.name} · row {section.row + 1}, column {section.column + 1} · joins {neighbours}"
-    big = Text(area.right, area.y - 0.5, f"{section.number}", Font("DejaVu Sans", 14.0, bold=True), "#1a1a1a",
-               align="right", baseline="bottom", name="section-number")
-    extra: list[Op] = [*_neighbour_marks(section, trim, style.bleed_mm), big,
-                       _assembly_diagram(layout, section, area.right - 24.0, area.y - 10.2)]
+    # Footer, right of the ruler and below every crop mark: where this piece goes, and its number.
+    footer_y = paper.height_mm - style.edge_mm - 0.6
+    number_x = paper.width_mm - style.edge_mm - 2.0
+    big = Text(number_x, footer_y, f"{section.number}", Font("DejaVu Sans", 14.0, bold=True), "#1a1a1a",
+               align="right", baseline="alphabetic", name="section-number")
+    diagram_h = 5.4
+    diagram_w = diagram_h / layout.rows * 1.5 * layout.columns
+    diagram = _assembly_diagram(layout, section, number_x - 9.0 - diagram_w, footer_y - diagram_h, diagram_h)
+    extra: list[Op] = [*_neighbour_marks(section, trim, style.bleed_mm), big, diagram]
     if scene is None:
         scene = section_scene(art, section, style.bleed_mm)
     return compose_sheet(paper, [Placement(trim, scene, f"section-{section.number}")], title, label, style,
