@@ -124,12 +124,13 @@ def readme_text(config: Config, kit: PaperKit, leaflet_pages: int, extra: Sequen
         "PRINT EVERYTHING AT 100% / ACTUAL SIZE - never 'fit to page'. Every page has a 100 mm bar: measure it.",
         "",
         "Files:",
-        f"  leaflet-{paper}.pdf  ({leaflet_pages} pages) the rules. Print double-sided, flip on the short edge, "
+        f"  leaflet-{paper}.pdf  ({_pages(leaflet_pages)}) the rules. Print double-sided, flip on the short edge, "
         "fold in half.",
-        f"  components-{paper}.pdf  ({len(kit.pages)} pages) every playing part, page by page below.",
+        f"  components-{paper}.pdf  ({_pages(len(kit.pages))}) every playing part, page by page below.",
     ]
     for a in extra:
-        lines.append(f"  {a.path}  ({a.pages or 1} pages) {a.description}")
+        count = f"({_pages(a.pages)}) " if a.pages else ""
+        lines.append(f"  {a.path}  {count}{a.description}")
     lines.append(f"  {'components-cut.svg' if paper == 'a4' else 'components-cut-letter.svg'}  cut (red) and "
                  "score (blue) lines of every sheet, for cutting machines, in mm.")
     lines += ["", f"components-{paper}.pdf, page by page:"]
@@ -138,7 +139,12 @@ def readme_text(config: Config, kit: PaperKit, leaflet_pages: int, extra: Sequen
         how = _HOW_TO.get(lo.kind, "")
         if fold and lo.kind in ("chip", "badge"):
             how = "single-sided; cut out each pair, fold on the dashed line and glue front to back"
-        lines.append(f"  {pages:<14} {lo.title} ({len(lo.cut_sheets)} sheets). {how}.")
+        sheets = f"{len(lo.cut_sheets)} sheet" + ("" if len(lo.cut_sheets) == 1 else "s")
+        lines.append(f"  {pages:<14} {lo.title} ({sheets}). {how}.")
+    kinds = {lo.kind for lo in kit.laid}
+    if {"token", "standee"} <= kinds:
+        lines += ["", "Player pieces come twice, as flat tokens and as standees: print the kind you like."]
+    lines += ["The simpler game (see the leaflet) needs no chips and no badges."]
     lines += [
         "",
         "You also need: scissors (a craft knife and metal ruler for straight cuts), glue, and matchsticks or",
@@ -147,6 +153,10 @@ def readme_text(config: Config, kit: PaperKit, leaflet_pages: int, extra: Sequen
         "the printer lines the back up with the front.",
     ]
     return "\n".join(lines) + "\n"
+
+
+def _pages(n: int) -> str:
+    return f"{n} page" if n == 1 else f"{n} pages"
 
 
 def deterministic_zip(files: Sequence[tuple[str, bytes]]) -> bytes:

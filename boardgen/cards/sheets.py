@@ -80,7 +80,7 @@ def fold_pair(part: Component) -> Component:
     back = Group(part.back.items, transform=rotate(180.0, w / 2, h))
     items = (*part.front.items, back, Path((("M", *fold[0]), ("L", *fold[1])), FOLD_STYLE, "fold-line"))
     return Component(part.kind, part.label, w, 2 * h, Scene(items), geometry_path(outline), None,
-                     folds=(*part.folds, fold))
+                     folds=(*part.folds, fold), marks=part.marks)
 
 
 def _cut_ops(parts: Sequence[Component], trims: Sequence[Rect]) -> CutSheet:
