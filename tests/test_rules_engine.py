@@ -16,6 +16,7 @@ from boardgen.rules.engine import (
     Bot,
     IllegalActionError,
     _check_badges,
+    decided_after,
     derive_seed,
     play_game,
     stewardship,
@@ -276,6 +277,7 @@ def test_badges_add_past_the_maximum_cumulatively() -> None:
     assert result.final_index[0] == 4 + 2 * ZONES["Polar"].badge_value == 8  # past the d4's maximum
     assert result.scores == (64, 64)
     assert result.winners == (0, 1) and result.events[EV["tie"]] == 1  # a tie is reported
+    assert result.leaders[-1] == 0b11
 
 
 def test_score_is_pieces_times_final_index() -> None:
@@ -283,6 +285,9 @@ def test_score_is_pieces_times_final_index() -> None:
     rules = quiet_rules(setup_rounds=3, investments_per_turn=0)
     result = play_game(board, rules, [ScriptBot([0, 1, 2]), ScriptBot([5, 4, 3])], seed=5)
     assert result.scores == (3 * 6, 3 * 2) and result.winners == (0,)
+    assert result.leaders == (0b01, 0b01) and decided_after(result) == 0  # led from the end of setup
+    late = dataclasses.replace(result, leaders=(0b10, 0b01, 0b10, 0b01, 0b01))
+    assert decided_after(late) == 3
     assert result.chips == (7 + 18 // 30, 7 + 6 // 30)
 
 

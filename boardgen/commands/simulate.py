@@ -86,6 +86,9 @@ def simulate_command(template_path: Path | None, out_root: Path, games: int, pla
     score = summary["score"]
     click.echo(f"scores             mean {score['mean']:.0f}, median {score['median']:.0f}, "
                f"winner mean {score['winning_mean']:.0f}; ties {summary['ties']['share']:.1%}")
+    settled = summary["lead_settled_after_turn"]
+    click.echo(f"lead settled       after turn {settled['mean']:.1f} on average (median {settled['median']:g}); "
+               f"leader after setup won {settled['from_setup_share']:.0%} of games")
     finals = "  ".join(f"{name} {v['final_index_mean']:.1f}" for name, v in summary["zones"].items())
     click.echo(f"final index (mean) {finals}")
     click.echo(f"wrote {report_dir}: results.json, {', '.join(sorted(plots))}")

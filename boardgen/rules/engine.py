@@ -11,6 +11,7 @@ import hashlib
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from operator import mul
 
 from boardgen.config import RulesConfig
 from boardgen.rules.board import RulesBoard
@@ -86,6 +87,7 @@ class GameResult:
     end_index: tuple[int, ...]  # per zone, before badges
     badges: tuple[tuple[int, ...], ...]  # per seat, per zone: 1 when held at the end
     trajectory: tuple[tuple[int, ...], ...]  # index per zone at the start and after every turn
+    leaders: tuple[int, ...]  # after setup and every turn: bit p set when seat p would win if the game ended then
     events: tuple[int, ...]  # counts, in EVENTS order
     ran_out: tuple[int, ...]  # per seat: 1 ran out of pieces, 2 of cells, 3 both, 0 neither
     occupied: tuple[int, ...]  # per cell: 1 when occupied at the end
@@ -161,6 +163,32 @@ def tipping_point(index: list[int], dice: Sequence[int], minima: Sequence[int], 
     return roll
 
 
+def _leaders(state: GameState, badge_values: Sequence[int]) -> int:
+    """Bit mask of the seats that would win if the game were scored now (badges held counted)."""
+    final = list(state.index)
+    for z, value in enumerate(badge_values):
+        if value:
+            final[z] += value * sum(1 for held in state.badges if held[z])
+    scores = [sum(map(mul, counts, final)) for counts in state.zone_count]
+    best = max(scores)
+    mask = 0
+    for p, score in enumerate(scores):
+        if score == best:
+            mask |= 1 << p
+    return mask
+
+
+def decided_after(result: GameResult) -> int:
+    """The turn after which the final winner(s) always led (0: from the end of setup on)."""
+    winners = 0
+    for w in result.winners:
+        winners |= 1 << w
+    turn = len(result.leaders) - 1
+    while turn > 0 and result.leaders[turn - 1] & winners:
+        turn -= 1
+    return turn
+
+
 BotFactory = Callable[[random.Random], Bot]
 
 
@@ -223,6 +251,8 @@ def play_game(board: RulesBoard, rules: RulesConfig, bots: Sequence[BotFactory |
 
     # ---- turns
     trajectory = [tuple(state.index)]
+    badge_values = tuple(z.badge_value for z in board.zones) if complex_game else (0,) * len(board.zones)
+    leaders = [_leaders(state, badge_values)]
     index = state.index
     steward_first = rules.end_of_turn_order == "stewardship-first"
     for turn in range(1, rules.turns + 1):
@@ -295,6 +325,7 @@ def play_game(board: RulesBoard, rules: RulesConfig, bots: Sequence[BotFactory |
         if steward and not steward_first:
             stewardship(index, dice, minima, rng, events)
         trajectory.append(tuple(index))
+        leaders.append(_leaders(state, badge_values))
         if observer is not None:
             observer(state)
 
@@ -324,6 +355,7 @@ def play_game(board: RulesBoard, rules: RulesConfig, bots: Sequence[BotFactory |
         end_index=end_index,
         badges=tuple(tuple(int(b) for b in state.badges[p]) for p in range(n_players)),
         trajectory=tuple(trajectory),
+        leaders=tuple(leaders),
         events=tuple(events),
         ran_out=tuple(ran_out),
         occupied=tuple(1 if o >= 0 else 0 for o in state.owner),
@@ -331,5 +363,6 @@ def play_game(board: RulesBoard, rules: RulesConfig, bots: Sequence[BotFactory |
     )
 
 
-__all__ = ["EV", "EVENTS", "Bot", "BotFactory", "GameResult", "IllegalActionError", "derive_seed", "play_game",
+__all__ = ["EV", "EVENTS", "Bot", "BotFactory", "GameResult", "IllegalActionError", "decided_after", "derive_seed",
+           "play_game",
            "stewardship", "tipping_point"]

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from boardgen.config import RulesConfig
 from boardgen.rules.board import RulesBoard
 from boardgen.rules.bots import BOT_NAMES, bot_factory
-from boardgen.rules.engine import EVENTS, GameResult, derive_seed, play_game
+from boardgen.rules.engine import EVENTS, GameResult, decided_after, derive_seed, play_game
 
 CHUNK_GAMES = 50  # games per task (fewer for small runs on several processes, to share the work)
 
@@ -204,6 +204,7 @@ def summary(sim: Simulation) -> dict[str, object]:
     ran_pieces = sum(1 for r in sim.results if any(v & 1 for v in r.ran_out))
     ran_cells = sum(1 for r in sim.results if any(v & 2 for v in r.ran_out))
     badges = badge_games_by_zone(sim)
+    decided = sorted(decided_after(r) for r in sim.results)
     return {
         "games": n,
         "players": sim.players,
@@ -230,6 +231,11 @@ def summary(sim: Simulation) -> dict[str, object]:
             "winning_mean": _round(sum(winning) / n) if n else 0.0,
         },
         "ties": {"games": ties, "share": _round(ties / n if n else 0.0)},
+        "lead_settled_after_turn": {  # the turn after which the eventual winner always led (0: after setup)
+            "mean": _round(sum(decided) / n) if n else 0.0,
+            "median": _round(_percentile(decided, 0.5)),
+            "from_setup_share": _round(sum(1 for d in decided if d == 0) / n if n else 0.0),
+        },
         "turns": sim.rules.turns,
         "years": [sim.rules.start_year, sim.rules.start_year + sim.rules.turns * sim.rules.years_per_turn],
         "pieces_on_board_mean": _round(sum(sum(r.pieces) for r in sim.results) / (n * sim.players)) if n else 0.0,

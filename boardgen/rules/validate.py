@@ -22,6 +22,7 @@ Severity = Literal["error", "warning", "info"]
 SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info")
 DEFAULT_BOTS: tuple[str, ...] = ("greedy", "planner", "random")
 TIE_WARNING_SHARE = 0.2  # more ties for first than this: a warning
+EARLY_DECISION_SHARE = 0.5  # more games than this won by whoever led after setup: a warning
 
 
 @dataclass(frozen=True)
@@ -274,6 +275,15 @@ def rules_findings(sim: Simulation, config: Config) -> list[Finding]:
                          f"({rules.start_year}-{rules.start_year + rules.turns * rules.years_per_turn}); "
                          f"{stats['pieces_on_board_mean']:.1f} pieces per player on the board at the end, "
                          f"{stats['chips_left_mean']:.1f} chips left unspent (they score nothing)"))
+    settled: dict[str, float] = stats["lead_settled_after_turn"]  # type: ignore[assignment]
+    settled_text = (f"the eventual winner was in the lead for good after turn {settled['mean']:.1f} on average "
+                    f"(median {settled['median']:g} of {rules.turns}); in {_pct(settled['from_setup_share'])} of "
+                    "games the player leading after setup won")
+    if settled["from_setup_share"] > EARLY_DECISION_SHARE:
+        found.append(Finding("rules.lead-settled", "warning", "rules",
+                             settled_text + ": the turns after setup change too little"))
+    else:
+        found.append(Finding("rules.lead-settled", "info", "rules", settled_text))
     ran_out: dict[str, float] = stats["ran_out"]  # type: ignore[assignment]
     for key, what in (("pieces", "runs out of printed pieces"), ("cells", "finds no free cell for a new piece")):
         share = ran_out[f"{key}_share"]
