@@ -10,6 +10,7 @@ import click
 from boardgen import __version__
 from boardgen.commands.build import build_command
 from boardgen.commands.cells import cells_command, info_command
+from boardgen.commands.sections import sections_command
 from boardgen.commands.simulate import simulate_command
 from boardgen.commands.validate import validate_command
 from boardgen.errors import BoardgenError
@@ -24,6 +25,7 @@ def cli() -> None:
 cli.add_command(build_command)
 cli.add_command(cells_command)
 cli.add_command(info_command)
+cli.add_command(sections_command)
 cli.add_command(simulate_command)
 cli.add_command(validate_command)
 

@@ -228,3 +228,15 @@ def _fresh_context(ctx: BuildContext) -> BuildContext:
     sections_module._LAST.clear()
     art_module._LAST_LEGEND.clear()
     return fresh
+
+
+def test_sections_command_prints_the_fit_proof(ctx):
+    from click.testing import CliRunner
+
+    from boardgen.cli import cli
+
+    result = CliRunner().invoke(cli, ["sections"])
+    assert result.exit_code == 0, result.output
+    assert "9 sections (3 x 3)" in result.output
+    assert "1 distinct assembly" in result.output and "0 impostors" in result.output
+    assert result.output.count("knob ") == 12

@@ -252,13 +252,15 @@ def table_ops(config: Config, block: PlacedBlock) -> list[Op]:
     grid_top = top + g.swatch_mm + g.name_mm
     grid_bottom = grid_top + (high - low + 1) * g.row_mm
     line = stroke("#6b6b6b", 0.4 * PT)
+    # one header size for every column: the largest at which the longest zone name fits its column
+    head = min((fit_font(name, TABLE_HEAD_FONT, g.column_mm - 1.2) for name in config.zones),
+               key=lambda font: font.size_pt)
     for i, (name, zone) in enumerate(config.zones.items()):
         x = block.x_mm + PAD_MM + i * g.column_mm
         cx = x + g.column_mm / 2
         ops.append(Polygon(_hexagon(cx, top + g.swatch_mm / 2, g.swatch_mm / 2 - 0.2),
                            fill_stroke(zone.colour, GRID, 0.35 * PT), name="table-swatch"))
         ops.append(zone_symbol(zone.symbol, cx, top + g.swatch_mm / 2, 4.0, ink_on(zone.colour), detail=zone.colour))
-        head = fit_font(name, TABLE_HEAD_FONT, g.column_mm - 0.8)
         ops.append(Text(cx, top + g.swatch_mm + g.name_mm - 0.8, name, head, INK, align="center",
                         name="table-head"))
         for value in range(low, high + 1):

@@ -1,0 +1,38 @@
+"""`boardgen sections`: how the board is cut into jigsaw sections, and the proof that they fit one way only."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from boardgen.commands.options import template_option
+from boardgen.config import load_template
+from boardgen.layout.sections import cut_sections
+from boardgen.mapbuild import build_board
+
+
+@click.command("sections")
+@template_option
+def sections_command(template_path: Path | None) -> None:
+    """Print the cut lines, each section's size, cells and knobs, and the unique-fit proof."""
+    config = load_template(template_path)
+    board = build_board(config)
+    layout = cut_sections(board)
+    xs = ", ".join(f"{x:.2f}" for x in layout.cuts_x_mm)
+    ys = ", ".join(f"{y:.2f}" for y in layout.cuts_y_mm)
+    click.echo(f"{config.title}: {len(layout.sections)} sections ({layout.rows} x {layout.columns}); straight cuts "
+               f"at x = {xs} mm and y = {ys} mm, stepping round {layout.cut_cost_mm2:.0f} mm² of land cells")
+    for s in layout.sections:
+        x0, y0, x1, y1 = s.bounds_mm
+        neighbours = ", ".join(f"{side} {n}" for side, n in s.neighbours.items())
+        click.echo(f"  section {s.number}: {x1 - x0:6.1f} x {y1 - y0:5.1f} mm with knobs, {len(s.cells):3d} land "
+                   f"cells; neighbours: {neighbours}")
+    for k in layout.knobs:
+        e = k.edge
+        other = e.second if k.owner == e.first else e.first
+        click.echo(f"  knob {e.first + 1}|{e.second + 1}: tab of {k.owner + 1} into {other + 1} at "
+                   f"({k.centre_mm[0]:.1f}, {k.centre_mm[1]:.1f}) mm, {k.owner_offset_mm():+.1f} mm from the middle")
+    fit = layout.fit
+    click.echo(f"fit: {fit.nodes} placements tried, {fit.raw_solutions} solutions = {len(fit.assemblies)} distinct "
+               f"assembly (turning the whole board gives the same one); {len(fit.impostors)} impostors")
