@@ -235,6 +235,13 @@ def test_leaflet_follows_the_rule_numbers(tmp_path: Path) -> None:
     # the worked example is computed from the template's numbers
     assert leaflet_text(base) != leaflet_text(changed)
     assert leaflet_pdf(base, A4)[0] == leaflet_pdf(base, A4)[0]
+    data, pages = leaflet_pdf(base, LETTER)
+    with pikepdf.open(io.BytesIO(data)) as pdf:
+        assert len(pdf.pages) == pages == 2  # one folded sheet: four panels
+        for page in pdf.pages:
+            for key in ("/MediaBox", "/TrimBox", "/BleedBox"):
+                box_mm = [float(v) / PT for v in page.obj[key]]
+                assert box_mm == pytest.approx([0, 0, LETTER.height_mm, LETTER.width_mm], abs=0.1)
 
 
 def test_deterministic_zip() -> None:
