@@ -324,8 +324,9 @@ def die_component(config: Config, sides: int) -> Component:
             continue
         number = net.numbers[face_index]
         text = str(number) + ("." if number in (6, 9) else "")
-        cap_mm = inradius * (0.85 if len(f.exterior.coords) == 4 else 0.95)
-        font = fit_font(text, Font(size_pt=cap_mm / 0.73 / PT, bold=True), inradius * 1.45)
+        corners = len(f.exterior.coords) - 1
+        cap_mm = inradius * {3: 0.95, 4: 0.8, 5: 0.7}.get(corners, 0.8)
+        font = fit_font(text, Font(size_pt=cap_mm / 0.73 / PT, bold=True), inradius * (1.45 if corners < 5 else 1.2))
         angle = _face_angle(f, sides)
         ops.append(Group((Text(c.x, c.y, text, font, INK, align="center", baseline="middle", name="die-number"),),
                          transform=rotate(angle, c.x, c.y)))

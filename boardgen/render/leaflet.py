@@ -243,8 +243,8 @@ def leaflet_blocks(config: Config, component_counts: dict[str, int] | None = Non
         "goes up one; lower: every index goes down one; equal: nothing happens. Indices already at their top "
         "or bottom stay there.",
         f"At the start the indices add up to {start_sum}"
-        + (f", more than a d{r.tipping_point_die} can roll: tipping points push the climate down until the "
-           f"indices have fallen to {r.tipping_point_die - 1} or less." if always_low else "."),
+        + (f", more than a d{r.tipping_point_die} can roll: a tipping point can only push the climate down "
+           f"(or leave it) until the indices add up to {r.tipping_point_die - 1} or less." if always_low else "."),
         f"When stewardship and a tipping point fall on the same turn, do {order}.",
     )))
     score_rows, score, own_badge, rival_badge = scoring_example(config)
