@@ -352,3 +352,31 @@ def test_bots_choose_legal_cells() -> None:
             assert state.is_legal_destination(p, c)
             state.place(p, c)
     state.check_invariants()
+
+
+@pytest.mark.parametrize(("order", "expected"), [
+    ("stewardship-first", ["stewardship", "stewardship", "tipping"]),
+    ("tipping-first", ["stewardship", "tipping", "stewardship"]),
+])
+def test_end_of_turn_order(monkeypatch: pytest.MonkeyPatch, order: str, expected: list[str]) -> None:
+    import boardgen.rules.engine as engine
+
+    calls: list[str] = []
+    monkeypatch.setattr(engine, "stewardship", lambda *args: calls.append("stewardship"))
+    monkeypatch.setattr(engine, "tipping_point", lambda *args: calls.append("tipping"))
+    board = line_board(["Temperate"] * 12)
+    rules = quiet_rules(turns=10, stewardship_every=5, tipping_point_every=10, end_of_turn_order=order,
+                        variant="simple", setup_rounds=2)
+    play_game(board, rules, [RandomBot], seed=1)
+    assert calls == expected  # turn 5: stewardship; turn 10: both, in the template's order
+
+
+def test_mandatory_move_and_two_investments() -> None:
+    board = hex_rectangle(10, 8, ZONES)
+    greedy = bot_factory("greedy", 8, (2,) * 6, (4, 12, 6, 10, 8, 4))
+    optional = play_game(board, quiet_rules(turns=5), [greedy, greedy], seed=3)
+    forced = play_game(board, quiet_rules(turns=5, move_optional=False), [greedy, greedy], seed=3)
+    assert forced.events[EV["move_pass"]] == 0
+    assert optional.events[EV["move_pass"]] > 0
+    two = play_game(board, quiet_rules(turns=5, investments_per_turn=2), [greedy, greedy], seed=3)
+    assert sum(two.pieces) > sum(optional.pieces)
