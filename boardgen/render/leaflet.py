@@ -141,8 +141,8 @@ def leaflet_blocks(config: Config, component_counts: dict[str, int] | None = Non
         f"After {_plural(r.turns, 'turn')} (one turn is a generation of about {r.years_per_turn} years, so the "
         f"game runs from {r.start_year} to about {last_year}) the player who has built the most wellbeing wins. "
         "Money left over at the end is worth nothing, so invest it.",
-        f"For {r.min_players} to {r.max_players} players; the game is made for {r.players}. With an awkward number "
-        "of people, play in teams of two.",
+        f"For {r.min_players} to {r.max_players} players; the game is made for {r.players}. If your group does not "
+        "split well, two people can share one colour as a team.",
     )))
     contents = [
         "a world map board in nine jigsaw sections (there is only one way they fit)",
