@@ -47,7 +47,7 @@ def progress_bar(games: int, label: str):  # click's ProgressBar type is private
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def simulate_command(template_path: Path | None, out_root: Path, games: int, players: int | None,
                      bots: tuple[str, ...], seed: int | None, jobs: int, rotate: bool, quiet: bool) -> None:
-    """Play GAMES games with bots; write report/results.json and PNG plots to OUT/<edition>/report/."""
+    """Play many games with bots; write results.json and PNG plots to OUT/<edition>/report/."""
     from boardgen.mapbuild import build_board
     from boardgen.rules.board import RulesBoard
     from boardgen.rules.plots import report_plots
