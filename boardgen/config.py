@@ -426,7 +426,7 @@ def _validate_components(config: Config) -> None:
                f"expected one of {', '.join(PLAYER_SHAPES)}, got {shape!r}")
     for key in ("standee_height_mm", "badge_size_mm", "marker_size_mm"):
         _check(5 <= getattr(k, key) <= 60, src, f"components.{key[:-3]}", "expected between 5mm and 60mm")
-    _check(15 <= k.dice_size_mm <= 80, src, "components.dice_size", "expected between 15mm and 80mm")
+    _check(15 <= k.dice_size_mm <= 70, src, "components.dice_size", "expected between 15mm and 70mm")
     _check(r.bank_chips >= r.max_players * r.starting_chips, src, "rules.bank_chips",
            f"expected at least max_players x starting_chips ({r.max_players * r.starting_chips}) chips in the box")
 

@@ -283,3 +283,23 @@ def test_cut_svg_layers_and_kit_contents(stage_output) -> None:
         assert {"README.txt", "components-a4.pdf", "leaflet-a4.pdf", "components-cut.svg"} <= set(names)
         readme = zf.read("README.txt").decode()
         assert "100%" in readme and "DOUBLE-SIDED" in readme
+
+
+def test_extreme_templates_still_fit_both_papers() -> None:
+    zones = copy.deepcopy(_template_data()["zones"])
+    zones["Temperate"]["die"] = 20
+    zones["Ocean Rim"] = {"colour": "#123456", "symbol": "wave", "die": 20, "minimum_index": 1, "start_index": 9}
+    zones["Islands"] = {"colour": "#abcdef", "symbol": "dot", "die": 8, "minimum_index": 2, "start_index": 2}
+    config = make_config(zones=zones, rules={"turns": 60, "stewardship_every": 7, "bank_chips": 300},
+                         components={"dice_size": "70mm", "badge_size": "40mm", "chip_diameter": "30mm",
+                                     "standee_height": "35mm"})
+    assert len(config.zones) == 8
+    for paper in (A4, LETTER):
+        for cset in component_sets(config, 12.0):
+            laid = lay_out(cset, paper, "t")
+            assert laid.pages
+    card = turn_counter_card(config)
+    assert card.height_mm <= 236 and card.width_mm <= 180
+    numbers = [op for op in card.front.walk() if getattr(op, "name", "").startswith("turn:")]
+    assert numbers[-1].name == "turn:60"
+    assert min(op.font.size_pt for op in numbers) >= 6  # every box keeps a readable number

@@ -23,6 +23,7 @@ from boardgen.cards.sheets import CutSheet, LaidOut, lay_out
 from boardgen.cards.tables import reference_cards
 from boardgen.cards.tokens import badges, chips, markers, player_pieces
 from boardgen.config import Config
+from boardgen.errors import LayoutError
 from boardgen.io import Artifact
 from boardgen.model import Board
 from boardgen.render.cairo_backend import Page, render_pdf, render_png, render_svg
@@ -63,7 +64,14 @@ class PaperKit:
 
 def build_components(config: Config, sets: Sequence[ComponentSet], paper: Paper) -> PaperKit:
     mode = config.components.double_sided
-    laid = tuple(lay_out(s, paper, f"{config.title}: {s.title}", mode) for s in sets)
+    laid_out: list[LaidOut] = []
+    for s in sets:
+        try:
+            laid_out.append(lay_out(s, paper, f"{config.title}: {s.title}", mode))
+        except ValueError as exc:  # a part bigger than the sheet: say which and where, in one line
+            raise LayoutError(f"{config.source}: components: cannot lay out the {s.kind} parts on {paper.name}: "
+                              f"{exc}") from None
+    laid = tuple(laid_out)
     pages = tuple(p for lo in laid for p in lo.pages)
     pdf = render_pdf(pages, title=f"{config.title}: components ({paper.name})")
     return PaperKit(paper, laid, pages, pdf)

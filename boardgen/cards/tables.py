@@ -25,6 +25,8 @@ GRID = Style(stroke=INK, stroke_width_mm=0.25)
 START_ORANGE = "#f7a440"
 UNUSED = "#e6e6e6"
 CARD_PAD_MM = 5.0
+MAX_CARD_MM = (180.0, 236.0)
+"""The largest card that fits the printable area of both A4 and US Letter (with the sheet's marks)."""
 STEWARD_COLOUR = "#cfe8c6"
 TIPPING_COLOUR = "#f6c1b5"
 
@@ -58,9 +60,11 @@ def climate_table_card(config: Config) -> Component:
     zones = config.zones
     marker = config.components.marker_size_mm
     col_w = max(22.0, max(text_width_mm(n, Font(size_pt=6.5, bold=True)) for n in zones) + 3.0)
-    cell_h = max(marker + 2.0, 8.0)
+    col_w = min(col_w, (MAX_CARD_MM[0] - 2 * CARD_PAD_MM) / len(zones))
     rows = table_rows(config)
     title_h, header_h, footer_h = 15.0, 16.0, 9.0
+    room = MAX_CARD_MM[1] - 2 * CARD_PAD_MM - title_h - header_h - footer_h
+    cell_h = min(max(marker + 2.0, 8.0), room / len(rows))  # a d20 zone makes a long table: cells shrink
     width = 2 * CARD_PAD_MM + len(zones) * col_w
     height = 2 * CARD_PAD_MM + title_h + header_h + len(rows) * cell_h + footer_h
     ops: list[Op] = _card_frame(width, height)
@@ -119,8 +123,15 @@ def turn_counter_card(config: Config) -> Component:
     rows = math.ceil(r.turns / cols)
     box_w, box_h, gap = 27.0, 25.0, 2.0
     title_h, setup_h, legend_h = 15.0, 14.0, 13.0
+    room = MAX_CARD_MM[1] - 2 * CARD_PAD_MM - title_h - setup_h - gap - legend_h
+    if rows * (box_h + gap) - gap > room:  # a long game: ten boxes a row, shorter boxes
+        cols = min(10, r.turns)
+        rows = math.ceil(r.turns / cols)
+        box_w = (MAX_CARD_MM[0] - 2 * CARD_PAD_MM - (cols - 1) * gap) / cols
+        box_h = min(box_h, (room + gap) / rows - gap)
     width = 2 * CARD_PAD_MM + cols * box_w + (cols - 1) * gap
     height = 2 * CARD_PAD_MM + title_h + setup_h + gap + rows * box_h + (rows - 1) * gap + legend_h
+    k = min(1.0, box_w / 27.0, box_h / 25.0)  # text scale for smaller boxes
     ops: list[Op] = _card_frame(width, height)
     x0, y0 = CARD_PAD_MM, CARD_PAD_MM
     ops.append(_text(width / 2, y0 + 4.5, "Turn counter", 11, bold=True, align="center"))
@@ -141,11 +152,11 @@ def turn_counter_card(config: Config) -> Component:
         steward = t % r.stewardship_every == 0
         tipping = t % r.tipping_point_every == 0
         ops.append(RectOp(box, Style(fill="#ffffff", stroke=INK, stroke_width_mm=0.3), name="turn-box"))
-        ops.append(_text(box.x + 2.0, box.y + 7.0, str(t), 15, bold=True, name=f"turn:{t}"))
-        ops.append(_text(box.right - 2.0, box.y + 5.0, str(turn_year(config, t)), 6.5, align="right",
+        ops.append(_text(box.x + 2.0 * k, box.y + 7.0 * k, str(t), 15 * k, bold=True, name=f"turn:{t}"))
+        ops.append(_text(box.right - 2.0 * k, box.y + 5.0 * k, str(turn_year(config, t)), 6.5 * k, align="right",
                          name=f"year:{t}"))
         if t == r.turns:
-            ops.append(_text(box.right - 2.0, box.y + 9.5, "then score", 5.5, bold=True, align="right"))
+            ops.append(_text(box.right - 2.0 * k, box.y + 9.5 * k, "then score", 5.5 * k, bold=True, align="right"))
         bands: list[tuple[str, str, str]] = []
         if steward:
             bands.append(("STEWARDSHIP", STEWARD_COLOUR, "stewardship-mark"))
@@ -155,11 +166,11 @@ def turn_counter_card(config: Config) -> Component:
                 bands.append(band)
             else:
                 bands.insert(0, band)
-        band_h = 5.0
-        for k, (label, colour, name) in enumerate(bands):
-            band = Rect(box.x + 0.6, box.bottom - 0.6 - band_h * (len(bands) - k), box_w - 1.2, band_h)
+        band_h = 5.0 * k
+        for b, (label, colour, name) in enumerate(bands):
+            band = Rect(box.x + 0.6, box.bottom - 0.6 - band_h * (len(bands) - b), box_w - 1.2, band_h)
             ops.append(RectOp(band, Style(fill=colour), name=name))
-            ops.append(_text(band.x + band.width / 2, band.y + band_h / 2, label, 5.2, bold=True, align="center",
+            ops.append(_text(band.x + band.width / 2, band.y + band_h / 2, label, 5.2 * k, bold=True, align="center",
                              baseline="middle", max_width_mm=band.width - 1.5))
     legend_y = height - CARD_PAD_MM - legend_h + 4.0
     dice = ", ".join(f"{n} d{z.die}" for n, z in config.zones.items())
