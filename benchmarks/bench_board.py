@@ -13,6 +13,7 @@ from boardgen.board_stage import (
     exploded_page,
     max_section_size_mm,
     poster_page,
+    section_scenes,
     sections_geojson,
     sections_pdf,
 )
@@ -38,15 +39,24 @@ def main() -> None:
     art = timed("legend placement + coastlines", make_art, board, layout)
     poster = timed("poster scene", poster_page, art)
     timed("poster PDF", render_pdf, [poster])
+    scenes = timed("section scenes (9)", section_scenes, art)
     for paper in SECTION_PAPERS:
-        timed(f"sections PDF ({paper.name})", sections_pdf, art, paper)
+        timed(f"sections PDF ({paper.name})", sections_pdf, art, paper, scenes)
     timed("cut SVG", cut_svg, art)
     timed("sections GeoJSON", sections_geojson, art)
     timed("preview/board.png", render_png, poster, 40.0)
-    timed("preview/sections.png", lambda: render_png(exploded_page(art), 28.0))
+    timed("preview/sections.png", lambda: render_png(exploded_page(art, scenes=scenes), 28.0))
     for name, seconds in timings:
         print(f"{name:<32} {seconds:6.2f} s")
     print(f"{'board rendering total':<32} {sum(s for _, s in timings):6.2f} s")
+    from boardgen.board_stage import board_stage
+    from boardgen.build import BuildContext
+
+    ctx = BuildContext(config)
+    ctx.__dict__["board"] = board
+    started = time.perf_counter()
+    board_stage(ctx)
+    print(f"{'whole board stage (cached cut)':<32} {time.perf_counter() - started:6.2f} s")
     print(f"fit solver: {layout.fit.nodes} placements tried, {layout.fit.raw_solutions} solutions "
           f"({len(layout.fit.assemblies)} distinct assembly)")
 

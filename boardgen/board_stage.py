@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import shapely
 from shapely.geometry import Polygon as ShapelyPolygon
 
@@ -69,9 +70,9 @@ def max_section_size_mm() -> tuple[float, float]:
 def outline_commands(polygon: ShapelyPolygon, dx: float = 0.0, dy: float = 0.0) -> tuple[tuple, ...]:
     commands: list[tuple] = []
     for ring in (polygon.exterior, *polygon.interiors):
-        coords = list(ring.coords)
-        commands.append(("M", round(coords[0][0] + dx, 3), round(coords[0][1] + dy, 3)))
-        commands.extend(("L", round(x + dx, 3), round(y + dy, 3)) for x, y in coords[1:-1])
+        coords = np.round(shapely.get_coordinates(ring) + np.array([dx, dy]), 3).tolist()
+        commands.append(("M", coords[0][0], coords[0][1]))
+        commands.extend(("L", x, y) for x, y in coords[1:-1])
         commands.append(("Z",))
     return tuple(commands)
 
@@ -254,19 +255,21 @@ def sections_geojson(art: BoardArt) -> bytes:
 # ------------------------------------------------------------------------------------------ previews
 
 
-def exploded_page(art: BoardArt, gap_mm: float = 28.0) -> Page:
+def exploded_page(art: BoardArt, gap_mm: float = 28.0, scenes: list[Scene] | None = None) -> Page:
     """The nine pieces drawn apart from each other, each moved outwards from the board's centre."""
     board = art.config.board
     layout = art.sections
+    scenes = scenes if scenes is not None else section_scenes(art)
     items: list[Op] = [RectOp(Rect(-gap_mm * 1.5, -gap_mm * 1.5, board.width_mm + 3 * gap_mm,
                                    board.height_mm + 3 * gap_mm), fill("#ffffff"))]
     mid_r, mid_c = (layout.rows - 1) / 2, (layout.columns - 1) / 2
-    for s in layout.sections:
+    for s, scene in zip(layout.sections, scenes, strict=True):
         dx, dy = (s.column - mid_c) * gap_mm, (s.row - mid_r) * gap_mm
+        x0, y0, _, _ = s.bounds_mm
         shadow = Path(outline_commands(s.outline_mm, dx + 1.2, dy + 1.6), fill("#b9b9b9"), name="shadow")
-        part = board_scene(art, window=s.outline_mm.buffer(0.5), bleed_mm=0.0)
-        piece = Group(part.items, name=f"piece-{s.number}", transform=translate(dx, dy),
-                      clip=outline_commands(s.outline_mm))
+        art_group = scene.items[0]  # the section's art in item mm (see section_scene)
+        piece = Group((art_group,), name=f"piece-{s.number}", transform=translate(x0 + dx, y0 + dy),
+                      clip=outline_commands(s.outline_mm, -x0, -y0))
         edge = Path(outline_commands(s.outline_mm, dx, dy), stroke(CUT_LINE, 0.8 * PT), name="cut-line")
         cx, cy = s.outline_mm.centroid.coords[0]
         number = Text(cx + dx, cy + dy, str(s.number), Font("DejaVu Sans", 36.0, bold=True), "#1a1a1a",
@@ -303,6 +306,6 @@ def board_stage(ctx: BuildContext) -> list[Artifact]:
                               "each section's outline in board mm with its cells, neighbours and knobs"))
     preview_dpi = 40.0
     artifacts.append(Artifact("preview/board.png", render_png(poster, dpi=preview_dpi), "the board, small"))
-    artifacts.append(Artifact("preview/sections.png", render_png(exploded_page(art), dpi=28.0),
+    artifacts.append(Artifact("preview/sections.png", render_png(exploded_page(art, scenes=scenes), dpi=28.0),
                               "the nine sections pulled apart"))
     return artifacts

@@ -374,8 +374,15 @@ def _assign_cells(board: Board, hexes: np.ndarray, sections: list[Section]) -> l
     """Each land cell to the one section that holds all of it; LayoutError if a cell is cut."""
     outlines = np.array([s.outline_mm for s in sections], dtype=object)
     cells: list[list[str]] = [[] for _ in sections]
-    for cell, hexagon in zip(board.cells, hexes, strict=True):
-        inside = shapely.area(shapely.intersection(outlines, hexagon)) / max(hexagon.area, 1e-12)
+    if not len(hexes):
+        return sections
+    for outline in outlines:
+        shapely.prepare(outline)
+    touching = shapely.intersects(hexes[:, None], outlines[None, :])
+    rows, cols = np.nonzero(touching)
+    shares = np.zeros(touching.shape)
+    shares[rows, cols] = shapely.area(shapely.intersection(hexes[rows], outlines[cols])) / shapely.area(hexes[rows])
+    for cell, inside in zip(board.cells, shares, strict=True):
         holders = [k for k, share in enumerate(inside) if share > 1e-6]
         if len(holders) != 1:
             raise LayoutError(f"board sections: land cell {cell.label} would be cut between sections "

@@ -299,9 +299,9 @@ def _polygon_ops(geometry: shapely.Geometry | Sequence[ShapelyPolygon], style: S
             continue
         commands: list[tuple] = []
         for ring in (poly.exterior, *poly.interiors):
-            coords = list(ring.coords)
-            commands.append(("M", round(coords[0][0], 3), round(coords[0][1], 3)))
-            commands.extend(("L", round(x, 3), round(y, 3)) for x, y in coords[1:-1])
+            coords = np.round(shapely.get_coordinates(ring), 3).tolist()
+            commands.append(("M", coords[0][0], coords[0][1]))
+            commands.extend(("L", x, y) for x, y in coords[1:-1])
             commands.append(("Z",))
         ops.append(Path(tuple(commands), Style(fill=style.fill, stroke=style.stroke,
                                                stroke_width_mm=style.stroke_width_mm, opacity=style.opacity,
