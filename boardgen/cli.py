@@ -32,7 +32,8 @@ cli.add_command(validate_command)
 
 def main(argv: list[str] | None = None) -> None:
     try:
-        cli.main(args=argv, prog_name="boardgen", standalone_mode=False)
+        # Without standalone mode click returns (not raises) the code of ctx.exit(n).
+        code = cli.main(args=argv, prog_name="boardgen", standalone_mode=False)
     except BoardgenError as exc:
         click.echo(f"boardgen: error: {exc}", err=True)
         sys.exit(2)
@@ -44,7 +45,7 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(exc.exit_code)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
-    sys.exit(0)
+    sys.exit(code if isinstance(code, int) else 0)
 
 
 if __name__ == "__main__":
