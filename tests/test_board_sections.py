@@ -7,6 +7,8 @@ import itertools
 import pytest
 import shapely
 from board_fixtures import real_or_realistic_board, synthetic_board
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from shapely.geometry import Polygon, box
 
 from boardgen.errors import LayoutError
@@ -180,3 +182,53 @@ def test_layout_error_when_no_room_for_a_knob():
     assert land_hexes
     with pytest.raises(LayoutError, match="no room for a knob"):
         cut_sections(crowded)
+
+
+def test_layout_error_when_sections_cannot_fit_the_page():
+    with pytest.raises(LayoutError, match="fit"):
+        cut_sections(synthetic_board(), max_section_mm=(200.0, 140.0))
+
+
+def test_layout_error_when_no_open_sea_for_the_legend():
+    from dataclasses import replace
+
+    from board_fixtures import _cells_from_land
+    from shapely.geometry import MultiPolygon
+
+    from boardgen.render.board_art import plan_legend
+
+    board = synthetic_board()
+    land = MultiPolygon([box(10, 10, 205, 130)])  # the top-left section is one big continent
+    crowded = replace(board, cells=_cells_from_land(board.config, board.layout, land, lambda c, z: z[0]),
+                      land_mm=land)
+    with pytest.raises(LayoutError, match="no room for the"):
+        plan_legend(crowded, cut_sections(crowded))
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.floats(40, 620), st.floats(40, 400), st.floats(8, 45)), min_size=1, max_size=6))
+def test_random_continents_cut_cleanly_or_fail_with_a_layout_error(blobs):
+    """Any land: either a clean cut (exact partition, no land cell split, one way to fit) or a LayoutError."""
+    from dataclasses import replace
+
+    from board_fixtures import _cells_from_land
+    from shapely.geometry import MultiPolygon, Point
+
+    board = synthetic_board()
+    union = shapely.union_all([Point(x, y).buffer(r) for x, y, r in blobs])
+    land = MultiPolygon(list(getattr(union, "geoms", [union])))
+    cells = _cells_from_land(board.config, board.layout, land, lambda c, z: z[0])
+    if not cells:
+        return
+    candidate = replace(board, cells=cells, land_mm=land)
+    try:
+        layout = cut_sections(candidate)
+    except LayoutError:
+        return
+    outlines = [s.outline_mm for s in layout.sections]
+    union_all = shapely.union_all(outlines, grid_size=GRID_MM)
+    assert shapely.area(shapely.symmetric_difference(union_all, box(0, 0, 660, 440))) < 1e-3
+    for a, b in itertools.combinations(outlines, 2):
+        assert shapely.area(shapely.intersection(a, b)) < 1e-3
+    assert sorted(label for s in layout.sections for label in s.cells) == sorted(c.label for c in cells)
+    assert layout.fit.unique
