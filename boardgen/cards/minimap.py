@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from boardgen.model import Board
-from boardgen.render.scene import Op, Path, Polygon, Rect, RectOp, Scene, Style, group, scale
+from boardgen.render.scene import Op, Path, Polygon, Rect, RectOp, Scene, Style, group, ink_on, scale
 from boardgen.render.symbols import zone_symbol
 
 OCEAN = "#e4f0f6"
-LAND = "#d9d4c7"
+LAND = "#c9c2b0"
 
 
 def _land_paths(board: Board) -> list[Op]:
@@ -37,7 +37,8 @@ def minimap_scene(board: Board, width_mm: float, symbols: bool = True) -> tuple[
         for cell in board.cells:
             zone = cfg.zones[cell.zone]
             x, y = cell.center_mm
-            ops.append(zone_symbol(zone.symbol, x, y, board.layout.size_mm * 0.9, "#1a1a1a", detail=zone.colour))
+            ops.append(zone_symbol(zone.symbol, x, y, board.layout.size_mm * 0.9, ink_on(zone.colour),
+                                   detail=zone.colour))
     frame = RectOp(Rect(0, 0, cfg.board.width_mm, cfg.board.height_mm), Style(stroke="#7f7f7f",
                                                                                stroke_width_mm=0.3 / k))
     return Scene((group([*ops, frame], "minimap", transform=scale(k)),)), height_mm
