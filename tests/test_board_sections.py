@@ -165,6 +165,8 @@ def test_sides_mate_rules():
     assert not fit_solver.sides_mate(tab, ((-5.0, 1),), 1.0)  # two tabs do not interlock
     assert not fit_solver.sides_mate(None, blank, 1.0)
     assert fit_solver.sides_mate(tab, ((-5.9, -1),), 1.0)
+    assert fit_solver.sides_mate(((5.0, 1, 11.0),), ((-5.0, -1, 11.0),), 1.0)
+    assert not fit_solver.sides_mate(((5.0, 1, 11.0),), ((-5.0, -1, 8.0),), 1.0)  # head too big for the hole
 
 
 def test_layout_error_when_no_room_for_a_knob():

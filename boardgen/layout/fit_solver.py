@@ -1,9 +1,10 @@
 """Proof that the jigsaw sections fit together one way only.
 
 Each piece is described by its four sides in clockwise order (top, right, bottom, left as cut); a side is
-``None`` on the board's border (a straight edge) or a tuple of knobs. A knob is ``(offset_mm, kind)``:
-``offset_mm`` measured from the middle of the side along the piece's own clockwise walk, ``kind`` +1 for a
-tab (sticks out) and -1 for a blank (a hole). Walking clockwise round a piece is unchanged by rotating it,
+``None`` on the board's border (a straight edge) or a tuple of knobs. A knob is ``(offset_mm, kind)`` or
+``(offset_mm, kind, size_mm)``: ``offset_mm`` measured from the middle of the side along the piece's own
+clockwise walk, ``kind`` +1 for a tab (sticks out) and -1 for a blank (a hole), ``size_mm`` the head's
+diameter (a tab only fits a blank of its own size). Walking clockwise round a piece is unchanged by rotating it,
 so a side's description travels with the piece whatever its rotation.
 
 Two sides mate when their knobs pair up: the same number of knobs, each tab facing a blank at the mirrored
@@ -21,7 +22,7 @@ from dataclasses import dataclass
 
 from boardgen.errors import LayoutError
 
-Knob = tuple[float, int]  # (offset_mm from the side's middle along the clockwise walk, +1 tab / -1 blank)
+Knob = tuple[float, ...]  # (offset_mm along the clockwise walk, +1 tab / -1 blank[, head size_mm])
 Side = tuple[Knob, ...] | None  # None: a straight border side
 Piece = tuple[Side, Side, Side, Side]  # top, right, bottom, left (clockwise)
 Placement = tuple[int, int]  # (piece index, quarter turns clockwise)
@@ -40,8 +41,11 @@ def sides_mate(a: Side, b: Side, tolerance_mm: float) -> bool:
     if a is None or b is None or len(a) != len(b):
         return False
     remaining = list(b)
-    for offset_mm, kind in a:
-        match = next((k for k in remaining if k[1] == -kind and abs(k[0] + offset_mm) <= tolerance_mm), None)
+    for knob in a:
+        offset_mm, kind = knob[0], knob[1]
+        size_mm = knob[2] if len(knob) > 2 else None
+        match = next((k for k in remaining if k[1] == -kind and abs(k[0] + offset_mm) <= tolerance_mm
+                      and (size_mm is None or len(k) < 3 or abs(k[2] - size_mm) <= tolerance_mm)), None)
         if match is None:
             return False
         remaining.remove(match)

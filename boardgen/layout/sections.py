@@ -273,8 +273,10 @@ def _apply_knobs(pieces: list[shapely.Geometry], knobs: Sequence[Knob]) -> list[
     return pieces
 
 
-def piece_signatures(rows: int, columns: int, knobs: Sequence[Knob]) -> list[fit_solver.Piece]:
-    """Each section's four sides for the fit solver: None on the border, else its knobs."""
+def piece_signatures(rows: int, columns: int, knobs: Sequence[Knob], head_mm: float | None = None
+                     ) -> list[fit_solver.Piece]:
+    """Each section's four sides for the fit solver: None on the border, else its knobs
+    ((offset, tab/blank) and the head size when given)."""
     sides: list[list[list[tuple[float, int]] | None]] = []
     for k in range(rows * columns):
         r, c = divmod(k, columns)
@@ -287,7 +289,7 @@ def piece_signatures(rows: int, columns: int, knobs: Sequence[Knob]) -> list[fit
             bucket = sides[section][side]
             assert bucket is not None
             offset, kind = knob.offset_for(section)
-            bucket.append((round(offset, 3), kind))
+            bucket.append((round(offset, 3), kind) if head_mm is None else (round(offset, 3), kind, head_mm))
     return [tuple(None if s is None else tuple(sorted(s)) for s in piece) for piece in sides]  # type: ignore[misc]
 
 
@@ -364,7 +366,7 @@ def _cut_sections(board: Board, max_section_mm: tuple[float, float] | None) -> S
                                   f"{max_section_mm[1]:.1f} mm")
     check_partition(sections, board_rect)
 
-    signatures = piece_signatures(rows, columns, knobs)
+    signatures = piece_signatures(rows, columns, knobs, settings.knob_head_mm)
     report = fit_solver.check_unique_fit(signatures, rows, columns, settings.fit_tolerance_mm)
     return SectionLayout(rows, columns, (width_mm, height_mm), tuple(xs[1:-1]), tuple(ys[1:-1]), tuple(sections),
                          tuple(edges), tuple(knobs), report, cost)
