@@ -103,25 +103,30 @@ def _land_hexes(board: Board) -> np.ndarray:
     return np.array(polys, dtype=object)
 
 
-def cut_costs(hexes: np.ndarray, bounds: np.ndarray, positions_mm: np.ndarray, axis: int) -> np.ndarray:
+def hex_area_profile(board: Board, axis: int, step_mm: float = 0.01) -> tuple[np.ndarray, np.ndarray]:
+    """(d, area) for one hexagon centred at 0: the area of its part with coordinate ``axis`` below d."""
+    corners = np.array(board.layout.corner_offsets())
+    reach = float(np.abs(corners[:, axis]).max())
+    d = np.arange(-reach - step_mm, reach + 2 * step_mm, step_mm)
+    hexagon = Polygon(corners)
+    big = 1e6
+    halves = shapely.box(-big, -big, d, big) if axis == 0 else shapely.box(-big, -big, big, d)
+    return d, shapely.area(shapely.intersection(hexagon, halves))
+
+
+def cut_costs(centres_mm: np.ndarray, profile: tuple[np.ndarray, np.ndarray], positions_mm: np.ndarray
+              ) -> np.ndarray:
     """For each straight line position, the land it would cut: summed over the land hexes it crosses, the
-    area of the smaller part (mm²)."""
-    lo, hi = bounds[:, axis], bounds[:, axis + 2]
-    crossing = (lo[None, :] < positions_mm[:, None]) & (hi[None, :] > positions_mm[:, None])
-    pos_index, hex_index = np.nonzero(crossing)
-    costs = np.zeros(len(positions_mm))
-    if len(pos_index):
-        big = 1e6
-        cuts = positions_mm[pos_index]
-        halves = shapely.box(-big, -big, cuts, big) if axis == 0 else shapely.box(-big, -big, big, cuts)
-        first = shapely.area(shapely.intersection(hexes[hex_index], halves))
-        total = shapely.area(hexes[hex_index])
-        np.add.at(costs, pos_index, np.minimum(first, total - first))
-    return costs
+    area of the smaller part (mm²). ``centres_mm``: the land hexes' centres along the axis."""
+    d, area = profile
+    total = float(area[-1])
+    first = np.interp(positions_mm[:, None] - centres_mm[None, :], d, area, left=0.0, right=total)
+    return np.minimum(first, total - first).sum(axis=1)
 
 
-def choose_cuts(hexes: np.ndarray, bounds: np.ndarray, length_mm: float, parts: int, search_mm: float, axis: int,
-                max_part_mm: float | None, reach_mm: float, step_mm: float = 0.25) -> tuple[list[float], float]:
+def choose_cuts(centres_mm: np.ndarray, profile: tuple[np.ndarray, np.ndarray], length_mm: float, parts: int,
+                search_mm: float, max_part_mm: float | None, reach_mm: float, step_mm: float = 0.25
+                ) -> tuple[list[float], float]:
     """Positions of the ``parts - 1`` straight cut lines along one axis and their total cost.
 
     Each line stays within ``search_mm`` of the even split. With ``max_part_mm``, every part plus ``reach_mm``
@@ -138,7 +143,7 @@ def choose_cuts(hexes: np.ndarray, bounds: np.ndarray, length_mm: float, parts: 
     positions_by_cut: list[np.ndarray] = []
     for k in range(1, parts):
         positions = length_mm * k / parts + offsets
-        score_here = cut_costs(hexes, bounds, positions, axis) + tie_break * np.abs(offsets)
+        score_here = cut_costs(centres_mm, profile, positions) + tie_break * np.abs(offsets)
         size = positions[:, None] - previous_pos[None, :]
         reach = reach_mm * (1 if k == 1 else 2)
         feasible = size > 0
@@ -162,7 +167,7 @@ def choose_cuts(hexes: np.ndarray, bounds: np.ndarray, length_mm: float, parts: 
         chosen.append(float(positions_by_cut[k][i]))
         i = int(back[k][i])
     chosen.reverse()
-    cost = float(sum(cut_costs(hexes, bounds, np.array(chosen), axis)))
+    cost = float(sum(cut_costs(centres_mm, profile, np.array(chosen))))
     return chosen, cost
 
 
@@ -317,12 +322,14 @@ def _cut_sections(board: Board, max_section_mm: tuple[float, float] | None) -> S
     width_mm, height_mm = float(config.board.width_mm), float(config.board.height_mm)
     board_rect = box(0.0, 0.0, width_mm, height_mm)
     hexes = _land_hexes(board)
-    bounds = shapely.bounds(hexes) if len(hexes) else np.zeros((0, 4))
 
     reach_mm = max(settings.knob_depth_mm, board.layout.size_mm) + 0.5
     max_w, max_h = max_section_mm if max_section_mm is not None else (None, None)
-    cut_x, cost_x = choose_cuts(hexes, bounds, width_mm, columns, settings.cut_search_mm, 0, max_w, reach_mm)
-    cut_y, cost_y = choose_cuts(hexes, bounds, height_mm, rows, settings.cut_search_mm, 1, max_h, reach_mm)
+    centres = np.array([c.center_mm for c in board.cells]).reshape(-1, 2)
+    cut_x, cost_x = choose_cuts(centres[:, 0], hex_area_profile(board, 0), width_mm, columns, settings.cut_search_mm,
+                                max_w, reach_mm)
+    cut_y, cost_y = choose_cuts(centres[:, 1], hex_area_profile(board, 1), height_mm, rows, settings.cut_search_mm,
+                                max_h, reach_mm)
     xs, ys, cost = [0.0, *cut_x, width_mm], [0.0, *cut_y, height_mm], cost_x + cost_y
     rects = [shapely.set_precision(box(xs[c], ys[r], xs[c + 1], ys[r + 1]), GRID_MM)
              for r in range(rows) for c in range(columns)]
@@ -332,16 +339,16 @@ def _cut_sections(board: Board, max_section_mm: tuple[float, float] | None) -> S
     if len(hexes):
         shares = np.column_stack([shapely.area(shapely.intersection(hexes, rect)) for rect in rects])
         owner = np.argmax(shares, axis=1)
+    # (rect - other sections' land) + own land == (rect - all land) + own land
+    land = shapely.union_all(hexes, grid_size=GRID_MM) if len(hexes) else Polygon()
     pieces: list[shapely.Geometry] = []
     for k, rect in enumerate(rects):
         own = shapely.union_all(hexes[owner == k], grid_size=GRID_MM) if (owner == k).any() else Polygon()
-        others = shapely.union_all(hexes[owner != k], grid_size=GRID_MM) if (owner != k).any() else Polygon()
-        piece = shapely.union(shapely.difference(rect, others, grid_size=GRID_MM), own, grid_size=GRID_MM)
+        piece = shapely.union(shapely.difference(rect, land, grid_size=GRID_MM), own, grid_size=GRID_MM)
         pieces.append(shapely.intersection(piece, board_rect, grid_size=GRID_MM))
     pieces = _merge_fragments(pieces, rects)
 
     edges = _edges(rows, columns, xs, ys)
-    land = shapely.union_all(hexes, grid_size=GRID_MM) if len(hexes) else Polygon()
     knobs = _place_knobs(edges, pieces, land, board, rows, columns)
     pieces = _apply_knobs(pieces, knobs)
 
