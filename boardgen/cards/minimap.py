@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from boardgen.model import Board
-from boardgen.render.scene import Op, Path, Polygon, Rect, RectOp, Scene, Style, group, ink_on, scale
+from boardgen.render.scene import Op, Path, Polygon, Rect, RectOp, Scene, Style, group, ink_on, scale, translate
 from boardgen.render.symbols import zone_symbol
 
 OCEAN = "#e4f0f6"
@@ -21,11 +21,19 @@ def _land_paths(board: Board) -> list[Op]:
     return ops
 
 
-def minimap_scene(board: Board, width_mm: float, symbols: bool = True) -> tuple[Scene, float]:
-    """The board scaled to ``width_mm``: (scene, height_mm)."""
+def minimap_scene(board: Board, width_mm: float, symbols: bool = True, crop: bool = True) -> tuple[Scene, float]:
+    """The board scaled to ``width_mm``: (scene, height_mm). ``crop``: only the part with cells (plus a hex)."""
     cfg = board.config
-    k = width_mm / cfg.board.width_mm
-    height_mm = cfg.board.height_mm * k
+    view = Rect(0.0, 0.0, cfg.board.width_mm, cfg.board.height_mm)
+    if crop and board.cells:
+        xs = [x for c in board.cells for x, _ in board.hex_corners_mm(c)]
+        ys = [y for c in board.cells for _, y in board.hex_corners_mm(c)]
+        pad = board.layout.size_mm
+        x0, y0 = max(0.0, min(xs) - pad), max(0.0, min(ys) - pad)
+        x1, y1 = min(view.width, max(xs) + pad), min(view.height, max(ys) + pad)
+        view = Rect(x0, y0, x1 - x0, y1 - y0)
+    k = width_mm / view.width
+    height_mm = view.height * k
     ops: list[Op] = [RectOp(Rect(0, 0, cfg.board.width_mm, cfg.board.height_mm), Style(fill=OCEAN))]
     ops.extend(_land_paths(board))
     line = Style(stroke="#ffffff", stroke_width_mm=0.35 / k * 0.25)
@@ -39,6 +47,5 @@ def minimap_scene(board: Board, width_mm: float, symbols: bool = True) -> tuple[
             x, y = cell.center_mm
             ops.append(zone_symbol(zone.symbol, x, y, board.layout.size_mm * 0.9, ink_on(zone.colour),
                                    detail=zone.colour))
-    frame = RectOp(Rect(0, 0, cfg.board.width_mm, cfg.board.height_mm), Style(stroke="#7f7f7f",
-                                                                               stroke_width_mm=0.3 / k))
-    return Scene((group([*ops, frame], "minimap", transform=scale(k)),)), height_mm
+    frame = RectOp(view, Style(stroke="#7f7f7f", stroke_width_mm=0.3 / k))
+    return Scene((group([*ops, frame], "minimap", transform=scale(k) @ translate(-view.x, -view.y)),)), height_mm

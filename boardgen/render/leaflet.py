@@ -144,6 +144,18 @@ def leaflet_blocks(config: Config, component_counts: dict[str, int] | None = Non
         f"For {r.min_players} to {r.max_players} players; the game is made for {r.players}. If your group does not "
         "split well, two people can share one colour as a team.",
     )))
+    key_rows = [("", "Zone", "Symbol", "Die", "Index", "Start")]
+    for name, z in zones:
+        key_rows.append(("", name, z.symbol, f"d{z.die}", f"{z.minimum_index}–{z.die}", str(z.start_index)))
+    blocks.append(Block("The map and its zones", (
+        f"The board shows about {config.hexes.target_cells} land cells in a grid of hexagons over the world's "
+        "coastlines. Each cell belongs to one climate zone, shown by its colour and by a small symbol. "
+        "Only one piece may stand on a cell.",
+        "Every zone has a bio-productivity index: how much good an investment there does. The climate table "
+        "(on the board and on its own card) tracks it with one marker per zone. Each zone has a die whose number "
+        "of sides is the highest value its index can reach.",
+    ), table=tuple(key_rows), table_colours=tuple(z.colour for _, z in zones), image="map"))
+
     contents = [
         "a world map board in nine jigsaw sections (there is only one way they fit)",
         f"{r.pieces_per_player} pieces for each of {r.max_players} players, numbered P1 to P{r.max_players}, each "
@@ -162,18 +174,6 @@ def leaflet_blocks(config: Config, component_counts: dict[str, int] | None = Non
         + ("and still harvests and invests." if r.simple_harvest else "and after that only moves them.")
         + f" This edition is set up for the {r.variant} game.",
     )))
-
-    key_rows = [("", "Zone", "Symbol", "Die", "Index", "Start")]
-    for name, z in zones:
-        key_rows.append(("", name, z.symbol, f"d{z.die}", f"{z.minimum_index}–{z.die}", str(z.start_index)))
-    blocks.append(Block("The map and its zones", (
-        f"The board shows about {config.hexes.target_cells} land cells in a grid of hexagons over the world's "
-        "coastlines. Each cell belongs to one climate zone, shown by its colour and by a small symbol. "
-        "Only one piece may stand on a cell.",
-        "Every zone has a bio-productivity index: how much good an investment there does. The climate table "
-        "(on the board and on its own card) tracks it with one marker per zone. Each zone has a die whose number "
-        "of sides is the highest value its index can reach.",
-    ), table=tuple(key_rows), table_colours=tuple(z.colour for _, z in zones), image="map"))
 
     blocks.append(Block("Setting up", (
         "Lay out the board. Put each zone's marker on its orange start box in the climate table: "
@@ -322,7 +322,7 @@ def _table(block: Block, styles: dict[str, ParagraphStyle], width: float) -> Tab
         widths = [0.07 * width] + [0.93 * width / (ncols - 1)] * (ncols - 1)
     else:
         widths = [0.28 * width] + [0.72 * width / (ncols - 1)] * (ncols - 1)
-    t = Table(data, colWidths=widths, hAlign="LEFT")
+    t = Table(data, colWidths=widths, hAlign="LEFT", repeatRows=1)
     style = [("FONTNAME", (0, 0), (-1, -1), FONT), ("GRID", (0, 0), (-1, -1), 0.4, colors.HexColor("#999999")),
              ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
              ("TOPPADDING", (0, 0), (-1, -1), 1.5), ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
