@@ -297,16 +297,23 @@ def _block_flowables(block: Block, styles: dict[str, ParagraphStyle], width: flo
                      map_png: bytes | None, map_aspect: float) -> list[Flowable]:
     heading_style = styles["title"] if first else styles["h"]
     inner_width = width - (8 if block.complex else 0)
-    items: list[Flowable] = [Paragraph(block.heading, heading_style)]
-    items.extend(Paragraph(p, styles["body"]) for p in block.paragraphs)
+    heading = Paragraph(block.heading, heading_style)
+    paragraphs: list[Flowable] = [Paragraph(p, styles["body"]) for p in block.paragraphs]
+    picture: list[Flowable] = []
     if block.image == "map" and map_png is not None:
-        img_w = inner_width
-        items.append(Image(io.BytesIO(map_png), width=img_w, height=img_w * map_aspect))
-        items.append(Spacer(1, 3))
-    if block.table:
-        items.append(_table(block, styles, inner_width))
+        img_w = inner_width * 0.86
+        picture = [Image(io.BytesIO(map_png), width=img_w, height=img_w * map_aspect, hAlign="CENTER"),
+                   Spacer(1, 3)]
+    table: list[Flowable] = [_table(block, styles, inner_width)] if block.table else []
+    items: list[Flowable] = [heading, *paragraphs, *picture, *table]
     if not block.complex:
-        return [KeepTogether(items[:2]), *items[2:]] if len(items) > 2 else [KeepTogether(items)]
+        # a heading never ends a panel; a table stays with the paragraph that leads into it; a picture flows
+        head = [KeepTogether([heading, *paragraphs[:1]])]
+        if picture:
+            return [*head, *paragraphs[1:], *picture, *([KeepTogether(table)] if table else [])]
+        if table and len(paragraphs) > 1:
+            return [*head, *paragraphs[1:-1], KeepTogether([paragraphs[-1], *table])]
+        return [*head, *paragraphs[1:], *table]
     box = Table([[items]], colWidths=[width])
     box.setStyle(TableStyle([("BACKGROUND", (0, 0), (-1, -1), YELLOW), ("FONTNAME", (0, 0), (-1, -1), FONT),
                              ("LEFTPADDING", (0, 0), (-1, -1), 4),
@@ -319,7 +326,7 @@ def _table(block: Block, styles: dict[str, ParagraphStyle], width: float) -> Tab
     data = [[Paragraph(c if i else f"<b>{c}</b>", styles["cell"]) for c in row] for i, row in enumerate(block.table)]
     ncols = len(block.table[0])
     if block.table_colours:
-        widths = [0.07 * width] + [0.93 * width / (ncols - 1)] * (ncols - 1)
+        widths = [0.06 * width, 0.27 * width] + [0.67 * width / (ncols - 2)] * (ncols - 2)
     else:
         widths = [0.28 * width] + [0.72 * width / (ncols - 1)] * (ncols - 1)
     t = Table(data, colWidths=widths, hAlign="LEFT", repeatRows=1)
