@@ -97,8 +97,9 @@ def scale_note(board: Board) -> str:
     return f"{_projection_name(board.config.map.projection)} · 1 cm ≈ {rounded:,.0f} km at the equator"
 
 
-TITLE_FONT = Font("DejaVu Serif", 17.0, bold=True)
-SUBTITLE_FONT = Font("DejaVu Sans", 6.5)
+TITLE_FONTS = (Font("DejaVu Serif", 24.0, bold=True), Font("DejaVu Serif", 20.0, bold=True),
+               Font("DejaVu Serif", 16.0, bold=True))  # the largest that finds room is used
+SUBTITLE_FONTS = (Font("DejaVu Sans", 8.0), Font("DejaVu Sans", 7.0), Font("DejaVu Sans", 6.5))
 CAPTION_FONT = Font("DejaVu Sans", 7.5, bold=True)
 SMALL_FONT = Font("DejaVu Sans", 5.5)
 KEY_FONT = Font("DejaVu Sans", 7.0)
@@ -141,6 +142,11 @@ def _title_lines(board: Board) -> tuple[str, str, str]:
     return (config.title, f"Edition: {edition} · {len(board.cells)} land cells · board {size}", scale_note(board))
 
 
+def _title_size(title: str, edition: str, note: str, big: Font, small: Font) -> tuple[float, float]:
+    width = max(text_width_mm(title, big), text_width_mm(edition, small), text_width_mm(note, small))
+    return (width + 2 * PAD_MM, 2 * PAD_MM + cap_height_mm(big) + 2 * small.size_mm * 1.45 + 2.0)
+
+
 def legend_specs(board: Board, section_bounds: tuple[float, float, float, float]) -> list[BlockSpec]:
     config = board.config
     low, high = _table_rows(config)
@@ -154,13 +160,12 @@ def legend_specs(board: Board, section_bounds: tuple[float, float, float, float]
     rows2 = (len(names) + 1) // 2
     two_columns = (2 * PAD_MM + 2 * entry_w, 2 * PAD_MM + key_caption + rows2 * key_row)
     title, edition, note = _title_lines(board)
-    title_w = max(text_width_mm(title, TITLE_FONT), text_width_mm(edition, SUBTITLE_FONT),
-                  text_width_mm(note, SUBTITLE_FONT)) + 2 * PAD_MM
-    title_h = 2 * PAD_MM + cap_height_mm(TITLE_FONT) + 2.5 + 2 * 3.4 + 0.5
+    title_shapes = tuple(_title_size(title, edition, note, big, small)
+                         for big, small in zip(TITLE_FONTS, SUBTITLE_FONTS, strict=True))
     x0, y0, x1, y1 = section_bounds
     return [
         BlockSpec("bio-productivity table", (table,), (x0, y1)),
-        BlockSpec("title", ((title_w, title_h),), (x0 + (x1 - x0) / 2, y0)),
+        BlockSpec("title", title_shapes, (x0 + (x1 - x0) / 2, y0)),
         BlockSpec("zone key", (two_columns, one_column), (x0, y0)),
     ]
 
@@ -207,12 +212,14 @@ def _panel(block: PlacedBlock) -> RectOp:
 
 def title_ops(board: Board, block: PlacedBlock) -> list[Op]:
     title, edition, note = _title_lines(board)
+    big, small = TITLE_FONTS[block.shape_index], SUBTITLE_FONTS[block.shape_index]
     x = block.x_mm + PAD_MM
-    y = block.y_mm + PAD_MM + cap_height_mm(TITLE_FONT)
+    y = block.y_mm + PAD_MM + cap_height_mm(big)
+    line = small.size_mm * 1.45
     return [_panel(block),
-            Text(x, y, title, TITLE_FONT, INK, name="board-title"),
-            Text(x, y + 2.5 + 3.0, edition, SUBTITLE_FONT, "#333333", name="board-edition"),
-            Text(x, y + 2.5 + 6.4, note, SUBTITLE_FONT, "#333333", name="scale-note")]
+            Text(x, y, title, big, INK, name="board-title"),
+            Text(x, y + 1.6 + line, edition, small, "#333333", name="board-edition"),
+            Text(x, y + 1.6 + 2 * line, note, small, "#333333", name="scale-note")]
 
 
 def _hexagon(cx: float, cy: float, r: float) -> tuple[tuple[float, float], ...]:
