@@ -303,3 +303,29 @@ def test_extreme_templates_still_fit_both_papers() -> None:
     numbers = [op for op in card.front.walk() if getattr(op, "name", "").startswith("turn:")]
     assert numbers[-1].name == "turn:60"
     assert min(op.font.size_pt for op in numbers) >= 6  # every box keeps a readable number
+
+
+def _min_line_width_mm(items, scale: float = 1.0) -> float:
+    """The thinnest stroke on the page, in page mm (group transforms applied)."""
+    from boardgen.render.scene import Group
+
+    thinnest = math.inf
+    for op in items:
+        if isinstance(op, Group):
+            k = scale
+            if op.transform is not None:
+                t = op.transform
+                k *= math.sqrt(abs(t.a * t.d - t.b * t.c))
+            thinnest = min(thinnest, _min_line_width_mm(op.items, k))
+        elif getattr(op, "style", None) is not None and op.style.stroke is not None:
+            thinnest = min(thinnest, op.style.stroke_width_mm * scale)
+    return thinnest
+
+
+def test_every_page_has_a_ruler_and_no_hairline_below_a_quarter_point(kits) -> None:
+    from boardgen.render.scene import HAIRLINE_MM
+
+    for kit in kits.values():
+        for page in kit.pages:
+            assert page.scene.count("scale-ruler") == 1
+            assert _min_line_width_mm(page.scene.items) >= HAIRLINE_MM * 0.999, page.label
