@@ -240,3 +240,29 @@ def test_sections_command_prints_the_fit_proof(ctx):
     assert "9 sections (3 x 3)" in result.output
     assert "1 distinct assembly" in result.output and "0 impostors" in result.output
     assert result.output.count("knob ") == 12
+
+
+def test_impossible_sections_are_one_line_errors(tmp_path, capsys, ctx):
+    import yaml
+
+    from boardgen.cli import main
+    from boardgen.config import default_template_path
+
+    data = yaml.safe_load(default_template_path().read_text())
+    data["sections"]["columns"] = 2  # 330 mm wide sections cannot fit A4 or Letter
+    template = tmp_path / "two-columns.yaml"
+    template.write_text(yaml.safe_dump(data, allow_unicode=True))
+    with pytest.raises(SystemExit) as exit_info:
+        main(["build", "--template", str(template), "--out", str(tmp_path / "out"), "-q"])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "fit the page" in err[0], err
+    assert not (tmp_path / "out").exists()
+
+    data["sections"]["columns"] = 3
+    data["sections"]["knob_neck"] = "20mm"  # wider than the head
+    template.write_text(yaml.safe_dump(data, allow_unicode=True))
+    with pytest.raises(SystemExit) as exit_info:
+        main(["build", "--template", str(template), "--out", str(tmp_path / "out"), "-q"])
+    assert exit_info.value.code == 2
+    assert "sections.knob_neck" in capsys.readouterr().err
