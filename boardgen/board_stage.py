@@ -226,7 +226,8 @@ def sections_geojson(art: BoardArt) -> bytes:
         knobs = [{"neighbour": (k.edge.second if k.edge.first == s.index else k.edge.first) + 1,
                   "kind": "tab" if k.owner == s.index else "blank",
                   "centre_mm": [round(v, 3) for v in k.centre_mm],
-                  "offset_mm": round(k.offset_for(s.index)[0], 3)}
+                  "offset_mm": round(k.offset_for(s.index)[0], 3),
+                  "shape": f"cell {k.cell}" if k.cell else "round", "size_mm": round(k.size_mm, 3)}
                  for k in layout.knobs if s.index in (k.edge.first, k.edge.second)]
         features.append({
             "type": "Feature",

@@ -169,21 +169,42 @@ def test_sides_mate_rules():
     assert not fit_solver.sides_mate(((5.0, 1, 11.0),), ((-5.0, -1, 8.0),), 1.0)  # head too big for the hole
 
 
-def test_layout_error_when_no_room_for_a_knob():
-    board = synthetic_board()
-    # a solid land band along the whole right vertical cut line: no open sea left for knobs there
-    land_hexes = [c for c in board.cells]
+def test_cell_tabs_where_the_cut_runs_through_land():
+    """A land band along a whole cut line leaves no open sea: whole land cells become hexagonal tabs."""
     from dataclasses import replace
 
     from board_fixtures import _cells_from_land
     from shapely.geometry import MultiPolygon
 
+    board = synthetic_board()
     land = MultiPolygon([box(400, 0, 460, 440)])
     cells = _cells_from_land(board.config, board.layout, land, lambda centre, zones: zones[0])
     crowded = replace(board, cells=cells, land_mm=land)
-    assert land_hexes
+    layout = cut_sections(crowded)
+    tabs = [k for k in layout.knobs if k.cell]
+    assert len(tabs) >= 3  # the three edges along the band
+    for knob in tabs:
+        hexagon = Polygon(crowded.hex_corners_mm(crowded.cell(knob.cell)))
+        assert shapely.symmetric_difference(knob.outline_mm, hexagon).area < 1e-3  # exactly one whole cell
+        assert knob.cell in layout.sections[knob.owner].cells
+        assert knob.size_mm == pytest.approx(2 * crowded.layout.size_mm, abs=1e-3)
+    assert layout.fit.unique
+    assert sorted(label for s in layout.sections for label in s.cells) == sorted(crowded.labels)
+
+
+def test_layout_error_when_no_room_for_a_knob():
+    from dataclasses import replace
+
+    from board_fixtures import _cells_from_land
+    from shapely.geometry import MultiPolygon
+
+    board = synthetic_board()
+    land = MultiPolygon([box(400, 0, 460, 440)])
+    cells = _cells_from_land(board.config, board.layout, land, lambda centre, zones: zones[0])
+    deep = replace(board.config, sections=replace(board.config.sections, knob_depth_mm=75.0))
+    crowded = replace(board, config=deep, cells=cells, land_mm=land)
     with pytest.raises(LayoutError, match="no room for a knob"):
-        cut_sections(crowded)
+        cut_sections(crowded, max_section_mm=None)
 
 
 def test_layout_error_when_sections_cannot_fit_the_page():

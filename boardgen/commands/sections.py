@@ -31,7 +31,8 @@ def sections_command(template_path: Path | None) -> None:
     for k in layout.knobs:
         e = k.edge
         other = e.second if k.owner == e.first else e.first
-        click.echo(f"  knob {e.first + 1}|{e.second + 1}: tab of {k.owner + 1} into {other + 1} at "
+        shape = f"cell {k.cell} moves to {k.owner + 1}" if k.cell else f"tab of {k.owner + 1} into {other + 1}"
+        click.echo(f"  knob {e.first + 1}|{e.second + 1}: {shape} at "
                    f"({k.centre_mm[0]:.1f}, {k.centre_mm[1]:.1f}) mm, {k.owner_offset_mm():+.1f} mm from the middle")
     fit = layout.fit
     click.echo(f"fit: {fit.nodes} placements tried, {fit.raw_solutions} solutions = {len(fit.assemblies)} distinct "

@@ -5,6 +5,9 @@ section, which gets the matching blank. Its shape is a neck and a round head (ea
 craft knife), with small fillets where the neck meets the head. Knobs sit only where the cut line runs
 straight through open sea and the whole knob keeps clear of land cells, so no land cell is ever cut.
 
+Where an edge runs through land all along (no open sea for a round knob), a whole land cell next to the cut
+moves to the other section instead: a hexagonal tab that keys the pieces together without cutting any cell.
+
 Each internal edge gets one knob. Its offset from the middle of the edge, measured along the owner's
 clockwise walk, differs from every other edge's by at least ``sections.knob_spacing``: a side then mates
 with its true partner only, which ``fit_solver`` proves on every build.
@@ -51,6 +54,8 @@ class Knob:
     along_mm: float  # position of the knob's axis along the line
     owner: int  # section index that carries the tab
     outline_mm: Polygon  # the tab, including a sliver on the owner's side of the line
+    size_mm: float = 0.0  # head diameter of a round knob; the hexagon's diameter for a cell tab
+    cell: str = ""  # a cell tab: the label of the land cell that moves to the owner (no open sea here)
 
     @property
     def into_second(self) -> bool:

@@ -7,7 +7,8 @@ How the cut is made:
    cost of a position is, summed over the land cells it crosses, the smaller of the cell's two parts.
 2. Every land cell belongs wholly to the section holding most of its hexagon. Where a land cell sticks
    across a straight line, the cut steps round it along the cell's hex edges (ocean hexes may be cut).
-3. Knobs (``jigsaw``) are added on the straight stretches in open sea, one per internal edge.
+3. Knobs (``jigsaw``) are added on the straight stretches in open sea, one per internal edge; where an edge
+   has no open sea at all, a whole land cell beside the cut moves across instead (a hexagonal tab).
 4. Checks: the sections' union is the board and they do not overlap, every section is one piece, every land
    cell lies wholly in one section, and ``fit_solver`` proves the pieces fit together one way only.
 
@@ -220,19 +221,55 @@ def _edges(rows: int, columns: int, xs: Sequence[float], ys: Sequence[float]) ->
     return edges
 
 
+def _cell_tabs(edge: Edge, owner: int, pieces: list[shapely.Geometry], hexes: np.ndarray, board: Board,
+               margin_mm: float, reach_mm: float) -> list[tuple[float, float, int, Polygon, str]]:
+    """Whole land cells of the neighbour that could move to ``owner`` as a hexagonal tab on ``edge``, reaching
+    no further than ``reach_mm`` past the straight line (so the section still fits its page)."""
+    giver = edge.second if owner == edge.first else edge.first
+    owner_piece, giver_piece = pieces[owner], pieces[giver]
+    others = [p for k, p in enumerate(pieces) if k not in (owner, giver)]
+    found = []
+    for cell, hexagon in zip(board.cells, hexes, strict=True):
+        cx, cy = cell.center_mm
+        along = cy if edge.vertical else cx
+        x0, y0, x1, y1 = hexagon.bounds
+        low, high = (x0, x1) if edge.vertical else (y0, y1)
+        if max(abs(low - edge.fixed_mm), abs(high - edge.fixed_mm)) > reach_mm:
+            continue
+        if not edge.start_mm + margin_mm <= along <= edge.end_mm - margin_mm:
+            continue
+        if shapely.area(shapely.intersection(hexagon, giver_piece)) < hexagon.area * (1 - 1e-6):
+            continue
+        if _shared_length(hexagon, owner_piece) < 0.9 * board.layout.size_mm:
+            continue
+        if any(_shared_length(hexagon, other) > 1e-6 for other in others):
+            continue
+        grown = shapely.union(owner_piece, hexagon, grid_size=GRID_MM)
+        shrunk = shapely.difference(giver_piece, hexagon, grid_size=GRID_MM)
+        if any(g.geom_type != "Polygon" or len(g.interiors) for g in (grown, shrunk)):
+            continue
+        offset = Knob(edge, along, owner, Polygon()).owner_offset_mm()
+        found.append((along, offset, owner, hexagon, cell.label))
+    return found
+
+
+_Candidate = tuple[float, float, int, Polygon | None, str]
+"""(along_mm, owner offset, owner, outline or None for a round knob, cell label)"""
+
+
 def _place_knobs(edges: Sequence[Edge], pieces: list[shapely.Geometry], land: shapely.Geometry,
-                 board: Board, rows: int, columns: int) -> list[Knob]:
+                 board: Board, rows: int, columns: int, hexes: np.ndarray, reach_mm: float) -> list[Knob]:
     settings = board.config.sections
     shape = knob_shape(settings)
     keep_clear = shapely.buffer(land, settings.land_clearance_mm) if not land.is_empty else land
     shapely.prepare(keep_clear)
-    options: list[tuple[int, Edge, list[tuple[float, float, int]]]] = []
+    options: list[tuple[int, Edge, list[_Candidate]]] = []
     for index, edge in enumerate(edges):
         pair = shapely.union(pieces[edge.first], pieces[edge.second], grid_size=GRID_MM)
         shapely.prepare(pair)
         preferred = preferred_owner(edge, (rows, columns))
         owners = (preferred, edge.second if preferred == edge.first else edge.first)
-        found: list[tuple[float, float, int]] = []
+        found: list[_Candidate] = []
         for owner in owners:
             along_values = candidate_positions(edge, settings)
             if not along_values:
@@ -244,28 +281,41 @@ def _place_knobs(edges: Sequence[Edge], pieces: list[shapely.Geometry], land: sh
             ok = ~shapely.intersects(keep_clear, moved) & shapely.contains(pair, moved)
             for along, good in zip(along_values, ok, strict=True):
                 if good:
-                    found.append((along, Knob(edge, along, owner, Polygon()).owner_offset_mm(), owner))
+                    found.append((along, Knob(edge, along, owner, Polygon()).owner_offset_mm(), owner, None, ""))
             if found:
                 break  # the chequer pattern's owner works here; only fall back to the other when it does not
+        if not found:  # no open sea along this edge: a whole land cell becomes a hexagonal tab
+            margin = settings.knob_depth_mm + board.layout.size_mm + 4.0
+            for owner in owners:
+                found.extend(_cell_tabs(edge, owner, pieces, hexes, board, margin, reach_mm + board.layout.size_mm))
         if not found:
             raise LayoutError(f"board sections: no room for a knob between sections {edge.first + 1} and "
-                              f"{edge.second + 1} (the cut runs through land all along; try sections.cut_search "
-                              "or smaller knobs)")
+                              f"{edge.second + 1} (no open sea and no land cell that can move across; try "
+                              "sections.cut_search or smaller knobs)")
         options.append((index, edge, found))
     # Most constrained edges first; each takes the offset nearest its middle that keeps the spacing.
     options.sort(key=lambda item: (len({round(o[1], 3) for o in item[2]}), item[0]))
-    used: list[float] = []
+    used: list[tuple[float, float]] = []  # (owner offset, size) of the knobs chosen so far
     chosen: dict[int, Knob] = {}
+    taken_cells: set[str] = set()
     for index, edge, found in options:
-        by_candidate = {(along, offset): owner for along, offset, owner in found}
-        pick = spaced_choice([(a, o) for a, o, _ in found], used, settings.knob_spacing_mm)
+        usable = [c for c in found if c[4] not in taken_cells]
+        by_candidate = {(c[0], c[1]): c for c in usable}
+        pick = spaced_choice([(c[0], c[1]) for c in usable], [o for o, _ in used], settings.knob_spacing_mm)
+        if pick is None and usable:  # no offset unlike all others: take the most distinct, the solver decides
+            pick = max(((c[0], c[1]) for c in usable),
+                       key=lambda c: (min(abs(c[1] - o) for o, _ in used) if used else 0.0, -abs(c[1])))
         if pick is None:
-            raise LayoutError(f"board sections: cannot give the edge between sections {edge.first + 1} and "
-                              f"{edge.second + 1} a knob position unlike every other edge's "
-                              "(lower sections.knob_spacing)")
-        owner = by_candidate[pick]
-        chosen[index] = Knob(edge, pick[0], owner, place_knob_shape(shape, edge, pick[0], owner == edge.first))
-        used.append(pick[1])
+            raise LayoutError(f"board sections: no free knob position between sections {edge.first + 1} and "
+                              f"{edge.second + 1}")
+        along, offset, owner, outline, label = by_candidate[pick]
+        if outline is None:
+            chosen[index] = Knob(edge, along, owner, place_knob_shape(shape, edge, along, owner == edge.first),
+                                 settings.knob_head_mm)
+        else:
+            chosen[index] = Knob(edge, along, owner, outline, round(2 * board.layout.size_mm, 3), label)
+            taken_cells.add(label)
+        used.append((offset, chosen[index].size_mm))
     return [chosen[i] for i in range(len(edges))]
 
 
@@ -278,11 +328,11 @@ def _apply_knobs(pieces: list[shapely.Geometry], knobs: Sequence[Knob]) -> list[
     return pieces
 
 
-def piece_signatures(rows: int, columns: int, knobs: Sequence[Knob], head_mm: float | None = None
+def piece_signatures(rows: int, columns: int, knobs: Sequence[Knob], with_sizes: bool = True
                      ) -> list[fit_solver.Piece]:
     """Each section's four sides for the fit solver: None on the border, else its knobs
-    ((offset, tab/blank) and the head size when given)."""
-    sides: list[list[list[tuple[float, int]] | None]] = []
+    ((offset, tab/blank) and, with ``with_sizes``, the knob's size)."""
+    sides: list[list[list[tuple[float, ...]] | None]] = []
     for k in range(rows * columns):
         r, c = divmod(k, columns)
         sides.append([None if r == 0 else [], None if c == columns - 1 else [],
@@ -294,7 +344,7 @@ def piece_signatures(rows: int, columns: int, knobs: Sequence[Knob], head_mm: fl
             bucket = sides[section][side]
             assert bucket is not None
             offset, kind = knob.offset_for(section)
-            bucket.append((round(offset, 3), kind) if head_mm is None else (round(offset, 3), kind, head_mm))
+            bucket.append((round(offset, 3), kind, knob.size_mm) if with_sizes else (round(offset, 3), kind))
     return [tuple(None if s is None else tuple(sorted(s)) for s in piece) for piece in sides]  # type: ignore[misc]
 
 
@@ -349,7 +399,7 @@ def _cut_sections(board: Board, max_section_mm: tuple[float, float] | None) -> S
     pieces = _merge_fragments(pieces, rects)
 
     edges = _edges(rows, columns, xs, ys)
-    knobs = _place_knobs(edges, pieces, land, board, rows, columns)
+    knobs = _place_knobs(edges, pieces, land, board, rows, columns, hexes, reach_mm)
     pieces = _apply_knobs(pieces, knobs)
 
     sections = []
@@ -373,7 +423,7 @@ def _cut_sections(board: Board, max_section_mm: tuple[float, float] | None) -> S
                                   f"{max_section_mm[1]:.1f} mm")
     check_partition(sections, board_rect)
 
-    signatures = piece_signatures(rows, columns, knobs, settings.knob_head_mm)
+    signatures = piece_signatures(rows, columns, knobs)
     report = fit_solver.check_unique_fit(signatures, rows, columns, settings.fit_tolerance_mm)
     return SectionLayout(rows, columns, (width_mm, height_mm), tuple(xs[1:-1]), tuple(ys[1:-1]), tuple(sections),
                          tuple(edges), tuple(knobs), report, cost)
