@@ -37,6 +37,7 @@ from boardgen.render.imposition import (
 )
 from boardgen.render.scene import (
     PT,
+    Circle,
     Font,
     Group,
     Op,
@@ -273,9 +274,11 @@ def exploded_page(art: BoardArt, gap_mm: float = 28.0, scenes: list[Scene] | Non
                       clip=outline_commands(s.outline_mm, -x0, -y0))
         edge = Path(outline_commands(s.outline_mm, dx, dy), stroke(CUT_LINE, 0.8 * PT), name="cut-line")
         cx, cy = s.outline_mm.centroid.coords[0]
-        number = Text(cx + dx, cy + dy, str(s.number), Font("DejaVu Sans", 36.0, bold=True), "#1a1a1a",
+        disc = Circle(cx + dx, cy + dy, 9.0, Style(fill="#ffffff", stroke=CUT_LINE, stroke_width_mm=0.6 * PT,
+                                                   opacity=0.9), name="piece-number-disc")
+        number = Text(cx + dx, cy + dy, str(s.number), Font("DejaVu Sans", 30.0, bold=True), "#1a1a1a",
                       align="center", baseline="middle", name="piece-number")
-        items.extend([shadow, piece, edge, number])
+        items.extend([shadow, piece, edge, disc, number])
     w, h = board.width_mm + 3 * gap_mm, board.height_mm + 3 * gap_mm
     return Page(w, h, Scene((Group(tuple(items), transform=translate(1.5 * gap_mm, 1.5 * gap_mm)),)))
 

@@ -45,7 +45,7 @@ from boardgen.render.scene import (
 )
 from boardgen.render.symbols import zone_symbol
 
-OCEAN = "#e6eff4"
+OCEAN = "#dceaf3"
 """Sea inside the world's outline: pale enough for the zone colours, distinct from Polar light blue."""
 PAPER = "#f7f5ef"
 """The board outside the world's outline."""
