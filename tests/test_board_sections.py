@@ -257,3 +257,16 @@ def test_random_continents_cut_cleanly_or_fail_with_a_layout_error(blobs):
         assert shapely.area(shapely.intersection(a, b)) < 1e-3
     assert sorted(label for s in layout.sections for label in s.cells) == sorted(c.label for c in cells)
     assert layout.fit.unique
+
+
+def test_every_hex_has_one_section(board_and_layout):
+    from boardgen.layout.hexgrid import hexes_covering
+    from boardgen.layout.sections import assign_hexes
+
+    board, layout = board_and_layout
+    numbers = assign_hexes(board, layout)
+    assert set(numbers) >= set(hexes_covering(board.layout, 660, 440))
+    assert set(numbers.values()) <= set(range(1, 10))
+    for section in layout.sections:
+        for label in section.cells:
+            assert numbers[board.cell(label).hex] == section.number

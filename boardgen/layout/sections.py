@@ -28,6 +28,7 @@ from shapely.geometry import LineString, MultiPolygon, Polygon, box
 
 from boardgen.errors import LayoutError
 from boardgen.layout import fit_solver
+from boardgen.layout.hexgrid import Hex, hexes_covering
 from boardgen.layout.jigsaw import (
     GRID_MM,
     Edge,
@@ -449,6 +450,32 @@ def _assign_cells(board: Board, hexes: np.ndarray, sections: list[Section]) -> l
         cells[holders[0]].append(cell.label)
     return [Section(s.number, s.row, s.column, s.outline_mm, tuple(sorted(cells[k])), s.neighbours)
             for k, s in enumerate(sections)]
+
+
+def assign_hexes(board: Board, layout: SectionLayout) -> dict[Hex, int]:
+    """Every hex of the board's lattice (land or sea) to one section number: a land cell to the section that
+    holds it whole, a sea hex to the section under its centre (sea hexes may be cut; this is where most of
+    it lies for all but the hexes a cut line halves)."""
+    numbers: dict[Hex, int] = {}
+    by_label = {label: s.number for s in layout.sections for label in s.cells}
+    width_mm, height_mm = layout.board_mm
+    hexes = hexes_covering(board.layout, width_mm, height_mm)
+    centres = np.array([board.layout.hex_to_point(h) for h in hexes])
+    clamped = np.clip(centres, [1e-6, 1e-6], [width_mm - 1e-6, height_mm - 1e-6])
+    outlines = np.array([s.outline_mm for s in layout.sections], dtype=object)
+    inside = shapely.contains_xy(outlines[:, None], clamped[None, :, 0], clamped[None, :, 1])
+    for i, h in enumerate(hexes):
+        holders = np.nonzero(inside[:, i])[0]
+        numbers[h] = int(holders[0]) + 1 if len(holders) else _nearest_section(layout, clamped[i])
+    for cell in board.cells:
+        numbers[cell.hex] = by_label[cell.label]
+    return dict(sorted(numbers.items()))
+
+
+def _nearest_section(layout: SectionLayout, point: np.ndarray) -> int:
+    """A centre exactly on a cut line: the first section it touches."""
+    distances = [s.outline_mm.distance(shapely.Point(*point)) for s in layout.sections]
+    return int(np.argmin(distances)) + 1
 
 
 def check_partition(sections: Sequence[Section], board_rect: Polygon, tolerance_mm2: float = 1e-3) -> None:
