@@ -270,3 +270,14 @@ def test_every_hex_has_one_section(board_and_layout):
     for section in layout.sections:
         for label in section.cells:
             assert numbers[board.cell(label).hex] == section.number
+
+
+def test_no_sliver_too_thin_to_cut_by_hand(board_and_layout):
+    """Every part of every section is at least 3 mm wide (no splinters of card along the stepped cuts)."""
+    _, layout = board_and_layout
+    for section in layout.sections:
+        outline = section.outline_mm
+        opened = outline.buffer(-1.5, join_style="mitre").buffer(1.5, join_style="mitre")
+        lost = outline.difference(opened)
+        splinters = [g for g in getattr(lost, "geoms", [lost]) if g.area > 0.1]
+        assert not splinters, (section.number, [g.centroid.coords[0] for g in splinters])
