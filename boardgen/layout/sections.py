@@ -43,6 +43,9 @@ from boardgen.model import Board
 
 SIDES: tuple[str, ...] = ("top", "right", "bottom", "left")
 
+SPLINTER_MM = 3.0
+"""Narrowest strip of card we leave between a knob and a step of the cut (thinner would tear when cut)."""
+
 DEFAULT_MAX_SECTION_MM: tuple[float, float] = (251.4, 171.0)
 """Largest section, knobs included, whose trim fits the printable content area of both A4 and US Letter in
 landscape with bleed, crop marks, header and ruler (render/imposition.content_area: A4 269 x 171 mm, Letter
@@ -262,7 +265,9 @@ def _place_knobs(edges: Sequence[Edge], pieces: list[shapely.Geometry], land: sh
                  board: Board, rows: int, columns: int, hexes: np.ndarray, reach_mm: float) -> list[Knob]:
     settings = board.config.sections
     shape = knob_shape(settings)
-    keep_clear = shapely.buffer(land, settings.land_clearance_mm) if not land.is_empty else land
+    # at least SPLINTER_MM from land cells, so no splinter of card is left between a knob and a step in the cut
+    clearance = max(settings.land_clearance_mm, SPLINTER_MM)
+    keep_clear = shapely.buffer(land, clearance) if not land.is_empty else land
     shapely.prepare(keep_clear)
     options: list[tuple[int, Edge, list[_Candidate]]] = []
     for index, edge in enumerate(edges):
