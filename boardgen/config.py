@@ -77,6 +77,7 @@ class MapConfig:
     koppen_data: str = "koppen-5m.png"
     elevation_data: str = "elevation-5m.png"
     raster_mm: Mm = Mm(0.5)
+    frame_latitudes: tuple[float, float] = (-90.0, 90.0)  # the map's south and north limits, fitted to the board
     island_min_area_km2: float = 25000.0
 
 
@@ -336,6 +337,10 @@ def _validate(config: Config) -> None:
     _check(0 <= b.margin_mm < min(b.width_mm, b.height_mm) / 4, src, "board.margin", "expected a small margin")
     m = config.map
     _check(0.05 <= m.raster_mm <= 5, src, "map.raster", "expected between 0.05mm and 5mm")
+    south, north = m.frame_latitudes
+    _check(-90 <= south < north <= 90 and north - south >= 30, src, "map.frame_latitudes",
+           f"expected [south, north] latitudes with -90 <= south < north <= 90, at least 30 degrees apart, "
+           f"got {list(m.frame_latitudes)}")
     h = config.hexes
     _check(0 < h.land_threshold <= 1, src, "hexes.land_threshold", "expected a share in (0, 1]")
     _check(10 <= h.target_cells <= 5000, src, "hexes.target_cells", "expected between 10 and 5000 cells")

@@ -22,8 +22,7 @@ POINTS_PER_HEX_EDGE = 4  # hex edges are straight on the board, curved on the gl
 
 
 def board_projection(board: Board) -> BoardProjection:
-    b = board.config.board
-    return BoardProjection(board.config.map.projection, b.width_mm, b.height_mm, b.margin_mm)
+    return BoardProjection.from_config(board.config)
 
 
 def cell_lonlat_geometry(board: Board, cell: Cell, projection: BoardProjection) -> Polygon | MultiPolygon:

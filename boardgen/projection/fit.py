@@ -16,6 +16,7 @@ import pyproj
 import shapely
 from shapely.geometry import MultiPolygon, Polygon
 
+from boardgen.config import Config
 from boardgen.errors import ConfigError
 from boardgen.projection.land import as_multipolygon, cut_at_meridian
 
@@ -26,6 +27,14 @@ class BoardProjection:
     width_mm: float
     height_mm: float
     margin_mm: float
+    frame_south_deg: float = -90.0
+    frame_north_deg: float = 90.0
+
+    @classmethod
+    def from_config(cls, config: Config) -> BoardProjection:
+        south, north = config.map.frame_latitudes
+        b = config.board
+        return cls(config.map.projection, b.width_mm, b.height_mm, b.margin_mm, south, north)
 
     @cached_property
     def crs(self) -> pyproj.CRS:
@@ -47,15 +56,17 @@ class BoardProjection:
 
     @cached_property
     def frame_lonlat(self) -> np.ndarray:
-        """The globe's outline as a closed lon/lat ring: west edge up, along the north pole, east edge down."""
+        """The map's outline as a closed lon/lat ring: west edge up, along the north limit (the pole by default),
+        east edge down, back along the south limit."""
         west, east = self.central_meridian_deg - 180.0, self.central_meridian_deg + 180.0
-        lat = np.linspace(-90.0, 90.0, 361)
+        south, north = self.frame_south_deg, self.frame_north_deg
+        lat = np.linspace(south, north, 361)
         lon = np.linspace(west, east, 721)
         ring = np.concatenate([
             np.column_stack([np.full_like(lat, west), lat]),
-            np.column_stack([lon, np.full_like(lon, 90.0)]),
+            np.column_stack([lon, np.full_like(lon, north)]),
             np.column_stack([np.full_like(lat, east), lat[::-1]]),
-            np.column_stack([lon[::-1], np.full_like(lon, -90.0)]),
+            np.column_stack([lon[::-1], np.full_like(lon, south)]),
         ])
         return ring
 
