@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from boardgen.config import Config, RulesConfig, ZoneConfig
+from boardgen.layout.hexgrid import column_letters
 
 
 @dataclass(frozen=True)
@@ -143,7 +144,7 @@ def hex_rectangle(columns: int, rows: int, zone_config: Mapping[str, ZoneConfig]
     position = {cr: i for i, cr in enumerate(cells)}
     labels, zones, neighbours = [], [], []
     for col, row in cells:
-        labels.append(f"{_letters(col)}{row + 1}")
+        labels.append(f"{column_letters(col)}{row + 1}")
         zones.append(min(len(zone_names) - 1, col * len(zone_names) // columns))
         if row % 2:  # odd rows sit half a hex to the right
             around = [(col - 1, row), (col + 1, row), (col, row - 1), (col + 1, row - 1), (col, row + 1),
@@ -158,15 +159,6 @@ def hex_rectangle(columns: int, rows: int, zone_config: Mapping[str, ZoneConfig]
         neighbours=tuple(neighbours),
         zones=tuple(ZoneRules.from_config(name, zone_config[name]) for name in zone_names),
     )
-
-
-def _letters(index: int) -> str:
-    letters = ""
-    index += 1
-    while index:
-        index, rem = divmod(index - 1, 26)
-        letters = chr(65 + rem) + letters
-    return letters
 
 
 __all__ = ["RulesBoard", "RulesConfig", "ZoneRules", "components", "hex_rectangle"]
