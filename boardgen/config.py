@@ -292,7 +292,7 @@ def _convert(tp: Any, value: Any, source: str, key: str) -> Any:
             for k, v in value.items():
                 converted[_convert(key_type, k, source, f"{key}.{k}")] = _convert(value_type, v, source, f"{key}.{k}")
             return types.MappingProxyType(converted)
-    elif dataclasses.is_dataclass(tp):
+    elif isinstance(tp, type) and dataclasses.is_dataclass(tp):
         if isinstance(value, dict):
             return _build(tp, value, source, key)
     else:  # pragma: no cover - a type this loader does not know is a programming error

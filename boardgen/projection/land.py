@@ -132,7 +132,7 @@ def land_from_topojson(topology: dict, object_name: str = "land") -> MultiPolygo
     arcs = decode_arcs(topology)
     obj = topology["objects"][object_name]
     geometries = obj["geometries"] if obj["type"] == "GeometryCollection" else [obj]
-    polygons = []
+    polygons: list[Polygon] = []
     for geometry in geometries:
         if geometry["type"] == "Polygon":
             arc_polygons = [geometry["arcs"]]
