@@ -225,7 +225,8 @@ def test_leaflet_follows_the_rule_numbers(tmp_path: Path) -> None:
                               check=True).stdout
 
     before, after = text_of(base), text_of(changed)
-    assert "every 5 turns" in before and "every 4 turns" in after
+    assert "every 5th turn" in before and "every 4th turn" in after
+    assert "template" not in before.lower()  # no design notes in the players' rules
     assert "by 30" in " ".join(before.split()) and "by 25" in " ".join(after.split())
     assert "at least 8 pieces" in before and "at least 7 pieces" in after
     assert "after turn 20" in before and "after turn 16" in after
@@ -237,7 +238,7 @@ def test_leaflet_follows_the_rule_numbers(tmp_path: Path) -> None:
     assert leaflet_pdf(base, A4)[0] == leaflet_pdf(base, A4)[0]
     data, pages = leaflet_pdf(base, LETTER)
     with pikepdf.open(io.BytesIO(data)) as pdf:
-        assert len(pdf.pages) == pages == 2  # one folded sheet: four panels
+        assert len(pdf.pages) == pages == 2  # one sheet folded into a four-page booklet
         for page in pdf.pages:
             for key in ("/MediaBox", "/TrimBox", "/BleedBox"):
                 box_mm = [float(v) / PT for v in page.obj[key]]

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from boardgen import __version__
 from boardgen.build import BuildContext
 from boardgen.cards.dice import dice
-from boardgen.cards.minimap import minimap_scene
+from boardgen.cards.minimap import leaflet_pictures
 from boardgen.cards.model import ComponentSet
 from boardgen.cards.shapes import piece_size_mm
 from boardgen.cards.sheets import CutSheet, LaidOut, lay_out
@@ -132,8 +132,11 @@ def readme_text(config: Config, kit: PaperKit, leaflet_pages: int, extra: Sequen
         "PRINT EVERYTHING AT 100% / ACTUAL SIZE - never 'fit to page'. Every page has a 100 mm bar: measure it.",
         "",
         "Files:",
-        f"  leaflet-{paper}.pdf  ({_pages(leaflet_pages)}) the rules. Print double-sided, flip on the short edge, "
-        "fold in half.",
+        f"  leaflet-{paper}.pdf  ({_pages(leaflet_pages)}) the rules, a booklet of {2 * leaflet_pages} pages. "
+        "Print double-sided, flipping on the short edge,",
+        "      then fold " + ("the sheet in half with the title page on the outside."
+                              if leaflet_pages <= 2 else
+                              "each sheet in half, put sheet 2 inside sheet 1 and read from the title page."),
         f"  components-{paper}.pdf  ({_pages(len(kit.pages))}) every playing part, page by page below.",
     ]
     for a in extra:
@@ -160,7 +163,26 @@ def readme_text(config: Config, kit: PaperKit, leaflet_pages: int, extra: Sequen
         "Double-sided pages carry a cross-hair at the top centre: it sits in the same spot on both sides when",
         "the printer lines the back up with the front.",
     ]
+    lines += ["", *rules_notes(config)]
     return "\n".join(lines) + "\n"
+
+
+def rules_notes(config: Config) -> list[str]:
+    """Designer notes that belong in the README, not in the players' leaflet."""
+    r = config.rules
+    notes = ["Notes on the rules (for whoever prints the game):"]
+    notes.append(f"  Stewardship: the original rules ask for climate rolls both after every turn and after every "
+                 f"fifth turn; this edition rolls every {r.stewardship_every} turns (template key "
+                 "rules.stewardship_every). The leaflet offers 'every turn' as a variant.")
+    if r.investments_per_turn:
+        notes.append(f"  Investing: at most {r.investments_per_turn} new piece(s) a turn (rules.investments_per_turn). "
+                     "Late in the game harvests pay more than that, so chips pile up and the bank can run dry; the "
+                     "leaflet says so and says what happens when the bank is empty.")
+    even = [n for n in range(r.min_players, r.max_players + 1) if r.players % n == 0]
+    notes.append(f"  Players: the leaflet recommends {', '.join(map(str, even))} players with teams otherwise, as the "
+                 f"original does; the rules and the simulator work for any count from {r.min_players} to "
+                 f"{r.max_players}.")
+    return notes
 
 
 def _pages(n: int) -> str:
@@ -180,9 +202,26 @@ def deterministic_zip(files: Sequence[tuple[str, bytes]]) -> bytes:
     return buf.getvalue()
 
 
-def map_picture(board: Board, width_mm: float = 130.0, dpi: float = 160.0) -> tuple[bytes, float]:
-    scene, height_mm = minimap_scene(board, width_mm)
-    return render_png(Page(width_mm, height_mm, scene), dpi=dpi), height_mm / width_mm
+def isolated_cells(board: Board) -> list[str]:
+    """Labels of land cells cut off from the largest connected group of cells (the leaflet has a note on them)."""
+    neighbours = {c.label: c.neighbours for c in board.cells}
+    groups: list[list[str]] = []
+    seen: set[str] = set()
+    for label in sorted(neighbours):
+        if label in seen:
+            continue
+        group, todo = [], [label]
+        seen.add(label)
+        while todo:
+            here = todo.pop()
+            group.append(here)
+            for other in neighbours[here]:
+                if other in neighbours and other not in seen:
+                    seen.add(other)
+                    todo.append(other)
+        groups.append(group)
+    groups.sort(key=lambda g: (-len(g), min(g)))
+    return sorted(label for g in groups[1:] for label in g)
 
 
 _BOARD_FILES = {"a4": ("board-sections-a4.pdf", "board-poster.pdf", "board-cut.svg"),
@@ -218,12 +257,11 @@ def components_stage(ctx: BuildContext) -> list[Artifact]:
                                   f"preview of components-a4.pdf page {i}"))
     timings["previews"] = time.perf_counter() - t
     t = time.perf_counter()
-    map_png, aspect = map_picture(board)
+    pictures = leaflet_pictures(board)
+    isolated = isolated_cells(board)
     leaflets: dict[str, tuple[bytes, int]] = {}
     for paper in (A4, LETTER):
-        counts = {lo.kind: len(lo.cut_sheets) for lo in kits[paper.slug].laid}
-        _ = counts
-        leaflets[paper.slug] = leaflet_pdf(config, paper, map_png, aspect)
+        leaflets[paper.slug] = leaflet_pdf(config, paper, pictures, isolated)
         data, pages = leaflets[paper.slug]
         artifacts.append(Artifact(f"leaflet-{paper.slug}.pdf", data, f"rules leaflet ({paper.name})", pages))
     timings["leaflet"] = time.perf_counter() - t

@@ -2,18 +2,25 @@
 
 from __future__ import annotations
 
+import math
+
+from boardgen.config import Config
 from boardgen.model import Board
+from boardgen.render.cairo_backend import Page, render_pdf
+from boardgen.render.leaflet import Pictures
 from boardgen.render.scene import Op, Path, Polygon, Rect, RectOp, Scene, Style, group, ink_on, scale, translate
 from boardgen.render.symbols import zone_symbol
 
 OCEAN = "#e4f0f6"
 LAND = "#c9c2b0"
+LAND_SIMPLIFY_MM = 0.8
+"""Coastline detail kept, in board mm (the leaflet map is about a fifth of the board's size)."""
 
 
 def _land_paths(board: Board) -> list[Op]:
     ops: list[Op] = []
     for poly in getattr(board.land_mm, "geoms", [board.land_mm]):
-        coords = list(poly.exterior.coords)
+        coords = list(poly.exterior.simplify(LAND_SIMPLIFY_MM).coords)
         if len(coords) < 4:
             continue
         commands = [("M", *coords[0]), *(("L", *c) for c in coords[1:]), ("Z",)]
@@ -49,3 +56,25 @@ def minimap_scene(board: Board, width_mm: float, symbols: bool = True, crop: boo
                                    detail=zone.colour))
     frame = RectOp(view, Style(stroke="#7f7f7f", stroke_width_mm=0.3 / k))
     return Scene((group([*ops, frame], "minimap", transform=scale(k) @ translate(-view.x, -view.y)),)), height_mm
+
+
+def zone_icon_scene(config: Config, zone_name: str, size_mm: float) -> Scene:
+    """A zone's hexagon in its colour with its symbol, as on the board's key (for the leaflet's zone key)."""
+    zone = config.zones[zone_name]
+    c = size_mm / 2
+    r = c - 0.2
+    corners = tuple((c + r * math.cos(math.radians(30 + 60 * i)), c + r * math.sin(math.radians(30 + 60 * i)))
+                    for i in range(6))
+    return Scene((Polygon(corners, Style(fill=zone.colour, stroke="#2e2e2e", stroke_width_mm=0.15), name="key-swatch"),
+                  zone_symbol(zone.symbol, c, c, size_mm * 0.62, ink_on(zone.colour), detail=zone.colour)))
+
+
+def leaflet_pictures(board: Board, map_width_mm: float = 120.0, icon_mm: float = 6.0) -> Pictures:
+    """The leaflet's vector pictures in one PDF: the map, then one icon per zone."""
+    scene, height_mm = minimap_scene(board, map_width_mm)
+    pages = [Page(map_width_mm, height_mm, scene, label="map")]
+    keys = ["map"]
+    for name in board.config.zones:
+        pages.append(Page(icon_mm, icon_mm, zone_icon_scene(board.config, name, icon_mm), label=name))
+        keys.append(f"zone:{name}")
+    return Pictures(render_pdf(pages, title="leaflet pictures"), tuple(keys), height_mm / map_width_mm)

@@ -1,14 +1,20 @@
-"""The rules leaflet: a landscape sheet folded in half (two panels a side), typeset with reportlab platypus.
+"""The rules leaflet: a landscape sheet folded in half into a four-page A5 (or half-Letter) booklet.
 
-Every number comes from the template (``leaflet_text`` builds the words, ``leaflet_pdf`` sets them), so a
-changed rule changes the leaflet. Rules of the complex game sit in yellow boxes that the simpler game skips.
-DejaVu Sans is registered from the system's font files so the PDF embeds it; ``invariant=1`` keeps the bytes
-the same from build to build.
+The words (``leaflet_blocks``) come from the template, so a changed rule changes the leaflet. They are typeset
+with reportlab platypus onto booklet pages (one panel each, in reading order) and then imposed with pikepdf
+onto the printed sheet sides in folding order: outside = [back cover | cover], inside = [page 2 | page 3]. If
+the text ever needs more than four pages, it takes two nested sheets (8 pages: [8|1] [2|7] [6|3] [4|5]).
+
+Pictures are vectors: the map and the zone icons are drawn with cairo (the board's own code) into small PDFs
+and laid over the placeholders that platypus positioned. Complex rules sit in yellow boxes that the simpler
+game skips. DejaVu Sans is registered from the system's font files so the PDF embeds it; ``invariant=1`` and
+pikepdf's ``deterministic_id`` keep the bytes the same from build to build.
 """
 
 from __future__ import annotations
 
 import io
+import math
 import re
 import subprocess
 from collections.abc import Sequence
@@ -16,18 +22,19 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from reportlab import rl_config
+import pikepdf
 from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (
     BaseDocTemplate,
     Flowable,
     Frame,
-    Image,
     KeepTogether,
+    PageBreak,
     PageTemplate,
     Paragraph,
     Spacer,
@@ -41,10 +48,16 @@ from boardgen.render.imposition import Paper
 
 YELLOW = colors.HexColor("#fff2a8")
 INK = colors.HexColor("#1a1a1a")
+SUMMARY_BG = colors.HexColor("#eef3f7")
 FONT = "DejaVuSans"
 _FACES = {"": "DejaVu Sans", "-Bold": "DejaVu Sans:bold", "-Oblique": "DejaVu Sans:oblique",
           "-BoldOblique": "DejaVu Sans:bold:oblique"}
 _FALLBACK_DIR = Path("/usr/share/fonts/truetype/dejavu")
+BODY_SIZES_PT = (9.5, 9.0, 8.5)
+"""Body text sizes tried in turn: the largest that fits one folded sheet wins (else two sheets at the first)."""
+MIN_BODY_PT = min(BODY_SIZES_PT)
+MAP_SHARE = 0.94
+"""The leaflet map's width as a share of the panel's text width."""
 
 
 @lru_cache(maxsize=1)
@@ -76,22 +89,54 @@ def register_fonts() -> str:
 
 @dataclass(frozen=True)
 class Block:
-    """A piece of the leaflet: a heading, paragraphs, an optional table; ``complex`` blocks are shaded."""
+    """A piece of the leaflet: a heading, paragraphs, an optional table; ``complex`` blocks are shaded yellow,
+    ``boxed`` ones (the turn summary) framed."""
 
     heading: str
     paragraphs: tuple[str, ...] = ()
     complex: bool = False
     table: tuple[tuple[str, ...], ...] = ()
-    table_colours: tuple[str, ...] = ()  # first-column swatch colours for the zone key
-    image: str = ""  # "map": the board picture goes here
-
-
-def _zone_list(config: Config) -> list[tuple[str, object]]:
-    return list(config.zones.items())
+    icons: tuple[str, ...] = ()  # zone names: a zone icon in the table's first column, one per body row
+    image: str = ""  # "map": the board picture goes after the first paragraph
+    boxed: bool = False
+    new_page: bool = False  # start on the next page (the back cover)
 
 
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _every(n: int) -> str:
+    return "every turn" if n == 1 else f"every {_ordinal(n)} turn"
+
+
+def _and_list(items: Sequence[str]) -> str:
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _or_list(items: Sequence[str]) -> str:
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " or " + items[-1]
+
+
+def player_counts(config: Config) -> tuple[list[int], list[int]]:
+    """(counts that share the game out evenly: the divisors of ``rules.players`` in range, the other counts).
+
+    With 6: 2, 3 or 6 players, and 4 or 5 people play in teams, as the original rules suggest."""
+    r = config.rules
+    even = [n for n in range(r.min_players, r.max_players + 1) if r.players % n == 0]
+    other = [n for n in range(r.min_players, r.max_players + 1) if n not in even]
+    return even, other
 
 
 def harvest_example(config: Config) -> tuple[list[tuple[str, int, int]], int, int]:
@@ -123,154 +168,207 @@ def scoring_example(config: Config) -> tuple[list[tuple[str, int, int, int, int]
     return rows, score, own_badge, rival_badge
 
 
-def leaflet_blocks(config: Config, component_counts: dict[str, int] | None = None) -> list[Block]:
-    """The leaflet's content, in reading order, every number from ``config``."""
+def _isolated_note(isolated: Sequence[str]) -> str:
+    if not isolated:
+        return ""
+    where = (f"Cells {_and_list(sorted(isolated))} are" if len(isolated) <= 8 else f"{len(isolated)} cells are")
+    return (f"{where} islands cut off from all the other land cells. A piece gets there only as a player's "
+            "first setup piece or when the anywhere-free rule applies, and it never links up with the mainland.")
+
+
+def leaflet_blocks(config: Config, isolated: Sequence[str] = ()) -> list[Block]:
+    """The leaflet's content, in reading order, every number from ``config``. ``isolated``: labels of land
+    cells cut off from the main group of cells (from the board)."""
     r = config.rules
-    zones = _zone_list(config)
-    counts = component_counts or {}
+    zones = list(config.zones.items())
     last_year = r.start_year + r.turns * r.years_per_turn
     steward_turns = [t for t in range(1, r.turns + 1) if t % r.stewardship_every == 0]
     tipping_turns = [t for t in range(1, r.turns + 1) if t % r.tipping_point_every == 0]
     start_sum = sum(z.start_index for _, z in zones)
+    steward_first = r.end_of_turn_order == "stewardship-first"
+    invest_limit = ("as many new pieces as you can pay for" if r.investments_per_turn == 0
+                    else "one new piece" if r.investments_per_turn == 1
+                    else f"{r.investments_per_turn} new pieces")
+    complex_game = r.variant == "complex"
+    even, other = player_counts(config)
     blocks: list[Block] = []
-
-    blocks.append(Block(config.title, (
-        "A world map game for philanthropists. Every player is one of several equally rich billionaires who "
-        "wants to do the most good. Putting a piece on a land cell of the map stands for funding the ecology "
-        "and the people of that place: forests in the tropics, water and farming in dry lands, and so on.",
-        f"After {_plural(r.turns, 'turn')} (one turn is a generation of about {r.years_per_turn} years, so the "
-        f"game runs from {r.start_year} to about {last_year}) the player who has built the most wellbeing wins. "
-        "Money left over at the end is worth nothing, so invest it.",
-        f"For {r.min_players} to {r.max_players} players; the game is made for {r.players}. If your group does not "
-        "split well, two people can share one colour as a team.",
-    )))
-    key_rows = [("", "Zone", "Symbol", "Die", "Index", "Start")]
+    key_rows = [("", "Zone", "Die", "Index", "Start")]
     for name, z in zones:
-        key_rows.append(("", name, z.symbol, f"d{z.die}", f"{z.minimum_index}–{z.die}", str(z.start_index)))
+        key_rows.append(("", name, f"d{z.die}", f"{z.minimum_index} to {z.die}", str(z.start_index)))
+
+    players = f"<b>Players:</b> {_or_list([str(n) for n in even])}; the game is made for {r.players}."
+    if other:
+        players += (f" With {_or_list([str(n) for n in other])} people, some of you play as teams of two that "
+                    "share one colour (the rules also work for that many single players, with a looser fit "
+                    "of chips and cells).")
+    blocks.append(Block(config.title, (
+        "A world map game for philanthropists. Each player is one of several equally rich billionaires who "
+        "want to do the most good with their money. Putting a piece on a land cell of the map stands for "
+        "funding the nature and the people of that place: forest protection in the tropics, water and farming "
+        "in dry lands, and so on.",
+        f"The game lasts {_plural(r.turns, 'turn')}. A turn is one generation, about {r.years_per_turn} years, "
+        f"so play runs from {r.start_year} to about {last_year}. Whoever has built the most wellbeing then wins.",
+        players,
+    ), image="map", table=tuple(key_rows), icons=tuple(name for name, _ in zones)))
+    antarctica = "" if config.map.antarctica else " Antarctica is left off on purpose: nobody invests there."
     blocks.append(Block("The map and its zones", (
-        f"The board shows about {config.hexes.target_cells} land cells in a grid of hexagons over the world's "
-        "coastlines. Each cell belongs to one climate zone, shown by its colour and by a small symbol. "
-        "Only one piece may stand on a cell.",
-        "Every zone has a bio-productivity index: how much good an investment there does. The climate table "
-        "(on the board and on its own card) tracks it with one marker per zone. Each zone has a die whose number "
-        "of sides is the highest value its index can reach.",
-    ), table=tuple(key_rows), table_colours=tuple(z.colour for _, z in zones), image="map"))
+        f"The board shows about {config.hexes.target_cells} land cells, hexagons laid over the world's "
+        "coastlines. Each cell belongs to one climate zone, shown by its colour and its symbol. Only one "
+        "piece may stand on a cell." + antarctica,
+        "Every zone has a bio-productivity index: how much good an investment there does. Each zone also has "
+        "a die; its number of sides is the highest value the zone's index can reach. The key on the front "
+        "page shows each zone's symbol and die, the range of its index and where it starts.",
+    )))
 
     contents = [
-        "a world map board in nine jigsaw sections (there is only one way they fit)",
-        f"{r.pieces_per_player} pieces for each of {r.max_players} players, numbered P1 to P{r.max_players}, each "
-        "player with their own colour and shape",
+        "a world map board in nine jigsaw sections (they fit together only one way)",
+        f"{r.pieces_per_player} pieces for each of {r.max_players} players, P1 to P{r.max_players}, each colour "
+        "with its own shape (flat tokens, or standees that stand up)",
         f"{r.bank_chips} chips worth 1 billion each",
-        f"{len(zones) * r.max_players} philanthropy badges ({r.max_players} per zone)",
-        f"{len(zones)} zone markers and a turn marker, the climate table card and the turn counter",
-        "paper dice: d4, d6, d8, d10, d12 and d20 (or use real ones)",
+        f"{len(zones) * r.max_players} philanthropy badges ({r.max_players} for each zone)",
+        f"the bio-productivity index table card with {len(zones)} zone markers, and the turn counter with its "
+        "turn marker",
+        "paper dice: d4, d6, d8, d10, d12 and d20 (real dice work just as well)",
     ]
-    if counts:
-        contents.append("sheets to print: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
     blocks.append(Block("In the box", tuple("• " + c for c in contents)))
-    blocks.append(Block("Complex and simple game", (
-        "Rules in yellow boxes belong to the full game (chips, harvests, investments and badges). Leave them out "
-        f"for a quicker game: every player simply gets {_plural(r.setup_rounds, 'piece')} for the setup phase, "
+    blocks.append(Block("Full game and simple game", (
+        "Rules in yellow boxes belong to the full game: chips, harvests, investing and badges. For a quicker "
+        f"game, leave them out: each player just takes {_plural(r.setup_rounds, 'piece')} for the setup phase "
         + ("and still harvests and invests." if r.simple_harvest else "and after that only moves them.")
-        + f" This edition is set up for the {r.variant} game.",
+        + f" This edition is set up for the {'full' if complex_game else 'simple'} game.",
     )))
 
+    first = ("the first seat passes one place to the left after every turn" if r.first_player_rotates
+             else "the same player starts every round")
     blocks.append(Block("Setting up", (
-        "Lay out the board. Put each zone's marker on its orange start box in the climate table: "
-        + ", ".join(f"{n} {z.start_index}" for n, z in zones) + ". Put the turn marker on the setup box of the "
-        "turn counter.",
-        f"Setup phase: {_plural(r.setup_rounds, 'round')}. In each round every player, in turn order, places one "
-        "of their pieces on a free cell. The first piece may go anywhere; each later one must go next to one of "
-        "your own pieces if any such cell is free, and anywhere otherwise.",
+        "• One player is also the <b>banker</b>: they keep the bank's chips and hand out what is due.",
+        f"• Each player chooses a colour and takes its {r.pieces_per_player} pieces (tokens or standees, "
+        f"whichever you made) and {r.starting_chips} chips from the bank.",
+        f"• Choose a <b>first player</b>; play goes to the left, and {first}.",
+        "• The index table is printed twice, on the board and on its own card. Use either one (the card is "
+        "easier to reach) with one set of markers. Put each zone's marker in its orange start box: "
+        + ", ".join(f"{n} {z.start_index}" for n, z in zones) + ".",
+        "• Put the turn marker on the SETUP box of the turn counter.",
+        f"<b>Setup phase</b> ({_plural(r.setup_rounds, 'round')}): in each round every player, in turn, places "
+        "one of their pieces on a free cell. Your first piece may go anywhere; each later one must go next to "
+        "one of your own pieces if such a cell is free, and anywhere free if not.",
     )))
     blocks.append(Block("Chips and the bank", (
-        f"Each player starts with {r.starting_chips} chips (1 billion each); the other "
-        f"{r.bank_chips - r.players * r.starting_chips} of the {r.bank_chips} chips are the bank when "
-        f"{r.players} play. One chip buys one piece, in the setup phase too: hand the chip to the bank as you "
-        "place the piece.",
-        ("The bank pays harvests only while it has chips; when it runs short, a player gets what is left."
+        f"You start with {r.starting_chips} chips of 1 billion; with {r.players} players the other "
+        f"{r.bank_chips - r.players * r.starting_chips} of the {r.bank_chips} chips stay in the bank. Every "
+        "piece you place costs one chip, in the setup phase too: pay the banker as you place it.",
+        ("The bank pays out only the chips it holds: when it runs short, a harvest gets what is left, and when "
+         "it is empty, harvests pay nothing until investments bring chips back."
          if r.harvest_capped_by_bank else "If the bank runs out, keep count on paper."),
     ), complex=True))
 
-    move_rule = ("Move one of your pieces (or pass)" if r.move_optional else "Move one of your pieces")
+    move_rule = "You may move one of your pieces" if r.move_optional else "Move one of your pieces"
+    target = "next to another of your pieces" if r.move_next_to_other_pieces else "next to one of your pieces"
     blocks.append(Block("A turn", (
-        "Players take their turns one after the other. On your turn:",
-        f"<b>a) Move.</b> {move_rule} to a free cell next to another of your pieces. If no such cell is free, "
-        "it may go to any free cell.",
-        "The same placing rule holds all game: next to your own pieces if you can, anywhere free if you cannot. "
-        "When everyone has played, move the turn marker on; stewardship and tipping points come at the end of "
-        "the turns marked on the counter.",
+        "Players take turns one after another. On your turn, do the steps in this order:",
+        f"<b>a) Move.</b> {move_rule} to a free cell {target}. If no such cell is free, it may go to any "
+        "free cell.",
+        "This placing rule holds for every piece, all game: next to your own pieces if a cell there is free, "
+        "anywhere free if not. " + _isolated_note(isolated),
     )))
     rows, total, chips = harvest_example(config)
     parts = " + ".join(f"{k} × {idx}" for _, k, idx in rows)
     where = ", ".join(f"{k} in {name}" for name, k, _ in rows)
-    blocks.append(Block("b) Harvest, c) Invest", (
+    supply = " With no pieces left in your supply you cannot invest." if r.pieces_limited else ""
+    blocks.append(Block("b) Harvest and c) Invest", (
         "<b>b) Harvest.</b> Add up the current index of the zone under each of your pieces. Divide the sum by "
-        f"{r.harvest_divisor} and round down: that is how many chips the bank pays you. Your pieces stay where "
+        f"{r.harvest_divisor} and round down: the banker pays you that many chips. Your pieces stay where "
         "they are.",
         f"Example: right after setup you have {r.setup_rounds} pieces, {where}. At the start values the sum is "
         f"{parts} = {total}, and {total} ÷ {r.harvest_divisor} rounded down is {chips} "
         f"{'chip' if chips == 1 else 'chips'}.",
-        f"<b>c) Invest.</b> Pay one chip to the bank for each new piece you put on the board (at most "
-        f"{_plural(r.investments_per_turn, 'piece')} a turn), next to one of your own pieces where possible."
-        + (" With no pieces left in your supply you cannot invest; keep the chips." if r.pieces_limited else ""),
+        f"<b>c) Invest.</b> Pay the banker one chip and place one new piece, following the placing rule. "
+        f"You may buy <b>{invest_limit} a turn</b>"
+        + (", however many chips you hold." if r.investments_per_turn else ".") + supply,
+        "<b>Chips score nothing at the end.</b> "
+        + ("As you may buy only one piece a turn, chips pile up late in the game; that is expected, and "
+           "the chips you hold are simply left over." if r.investments_per_turn == 1 else
+           "Spend them while you can."),
     ), complex=True))
-    lost = ("You lose a badge again if you drop below that many pieces in its zone."
+    lost = ("You lose it again if you drop below that many pieces in its zone."
             if r.badges_can_be_lost else "Once won, a badge is kept to the end.")
+    values = {z.badge_value for _, z in zones}
+    bonus = (f"each badge adds +{values.pop()} to its zone's index" if len(values) == 1 else
+             "each badge adds its number to its zone's index (" + ", ".join(f"{n} +{z.badge_value}"
+                                                                           for n, z in zones) + ")")
     blocks.append(Block("Philanthropy badges", (
         f"When you have at least {r.badge_threshold} pieces in one zone, take that zone's badge. " + lost,
-        "At the end, each badge raises its zone's index by the number on it ("
-        + ", ".join(f"{n} +{z.badge_value}" for n, z in zones)
-        + ") for everyone's score; badges of several players add up, and the index may pass its usual top value.",
+        f"At the end, {bonus}, for every player's score. Badges held by several players add up, and the index "
+        "may go past its usual top value.",
     ), complex=True))
 
-    every = "every turn" if r.stewardship_every == 1 else f"every {r.stewardship_every} turns"
-    blocks.append(Block("Stewardship", (
-        f"At the end of {every} (turns {', '.join(map(str, steward_turns))}) the climate changes. For each zone, "
-        "roll its die: " + ", ".join(f"d{z.die} for {n}" for n, z in zones) + ".",
-        "If the roll is higher than the zone's index, the index goes up one box; if lower, down one box; if "
-        "equal, it stays. An index never goes above its die or below its lowest box.",
-        "Why every few turns? The original rules mention both a roll after every turn and a roll after every "
-        f"fifth turn. This edition rolls {every} (the template's stewardship_every), which keeps the climate "
-        "moving without drowning the game in dice. Set it to 1 for a wilder climate.",
-    )))
+    same_die = {}
+    for n, z in zones:
+        same_die.setdefault(z.die, []).append(n)
+    twice = [f"the d{d} once for each of {_and_list(names)}" for d, names in same_die.items() if len(names) > 1]
+    steward = [
+        f"At the end of {_every(r.stewardship_every)} (turns {', '.join(map(str, steward_turns))}) the climate "
+        "changes. The banker (or anyone) rolls each zone's die: "
+        + ", ".join(f"d{z.die} for {n}" for n, z in zones) + (f"; roll {'; '.join(twice)}." if twice else "."),
+        "If the roll is higher than the zone's index, move its marker up one box; if lower, down one box; if "
+        "equal, leave it. A marker never goes above its die's top value or below its lowest box.",
+    ]
+    if r.stewardship_every != 1:
+        steward.append("<i>Variant:</i> for a wilder climate, do stewardship at the end of every turn.")
+    blocks.append(Block("Stewardship", tuple(steward)))
     always_low = start_sum > r.tipping_point_die
-    order = ("stewardship first, then the tipping point" if r.end_of_turn_order == "stewardship-first"
+    order = ("stewardship first, then the tipping point" if steward_first
              else "the tipping point first, then stewardship")
     blocks.append(Block("Tipping points", (
-        f"At the end of every {r.tipping_point_every}th turn (turns {', '.join(map(str, tipping_turns))}) roll the "
+        f"At the end of {_every(r.tipping_point_every)} (turns {', '.join(map(str, tipping_turns))}) roll the "
         f"d{r.tipping_point_die} and compare it with the sum of all {len(zones)} indices. Higher: every index "
-        "goes up one; lower: every index goes down one; equal: nothing happens. Indices already at their top "
-        "or bottom stay there.",
-        f"At the start the indices add up to {start_sum}"
-        + (f", more than a d{r.tipping_point_die} can roll: a tipping point can only push the climate down "
-           f"(or leave it) until the indices add up to {r.tipping_point_die - 1} or less." if always_low else "."),
-        f"When stewardship and a tipping point fall on the same turn, do {order}.",
+        "goes up one box; lower: every index goes down one; equal: nothing happens. Markers at their top or "
+        "bottom stay put.",
+        (f"Tipping points are usually bad news: at the start the indices add up to {start_sum}, more than a "
+         f"d{r.tipping_point_die} can roll, so they can only fall until the sum is {r.tipping_point_die - 1} "
+         "or less." if always_low else f"At the start the indices add up to {start_sum}.")
+        + f" When stewardship and a tipping point fall on the same turn, do {order}.",
     )))
     score_rows, score, own_badge, rival_badge = scoring_example(config)
     table = [("Zone", "Pieces", "Index", "Badges", "Final", "Points")]
-    for name, pieces, end, bonus, final in score_rows:
-        table.append((name, str(pieces), str(end), f"+{bonus}" if bonus else "", str(final), str(pieces * final)))
+    for name, pieces, end, plus, final in score_rows:
+        table.append((name, str(pieces), str(end), f"+{plus}" if plus else "", str(final), str(pieces * final)))
     table.append(("Total", str(sum(p for _, p, *_ in score_rows)), "", "", "", str(score)))
     blocks.append(Block("End of the game and scoring", (
-        f"The game ends after turn {r.turns} (or at a point agreed before you start). Add the badges to the "
-        "indices (yellow rule). Then each player scores, for every zone, their number of pieces there times "
-        "that zone's final index. Most points wins; a tie is a shared win.",
-        f"Example: suppose the indices end where they started, you hold the {own_badge} badge and another player "
-        f"holds the {rival_badge} badge. Both zones rise by their badge values for every player:",
+        f"The game ends after turn {r.turns} (or at a point you agree on before you start). First add the "
+        "badges to the indices (yellow rule). Then each player scores, for every zone, their number of pieces "
+        "there times that zone's final index. Most points wins; a tie is a shared win.",
+        f"Example: the indices end where they started, you hold the {own_badge} badge and another player "
+        f"holds the {rival_badge} badge. Both zones rise for every player:",
     ), table=tuple(table)))
-    blocks.append(Block("Timeline", (
-        f"The turn counter shows the setup phase and turns 1 to {r.turns}, with the year each generation starts "
-        f"({r.start_year}, {r.start_year + r.years_per_turn}, …). Stewardship turns and tipping-point turns are "
-        "marked on it, so nobody forgets a roll.",
+
+    rolls = [f"turns {', '.join(map(str, steward_turns))}: stewardship"] if steward_turns else []
+    if tipping_turns:
+        rolls.append(f"turns {', '.join(map(str, tipping_turns))}: tipping point"
+                     + (" (after stewardship)" if steward_first else " (before stewardship)"))
+    blocks.append(Block("A turn at a glance", (
+        f"<b>Setup:</b> {_plural(r.setup_rounds, 'round')} of one piece each"
+        + (" (1 chip a piece)." if complex_game else "."),
+        "<b>Each player in turn:</b> a) move one piece" + (" (or not)" if r.move_optional else "")
+        + "; b) harvest: sum of indices ÷ " + f"{r.harvest_divisor}, rounded down; c) invest: at most "
+        + f"{invest_limit}, 1 chip each.",
+        "<b>When everyone has played:</b> " + ("; ".join(rolls) + "; " if rolls else "")
+        + "then move the turn marker one box on.",
+        f"<b>After turn {r.turns}:</b> add the badges, then score pieces × index in every zone.",
+    ), boxed=True))
+    blocks.append(Block("The turn counter", (
+        f"The counter shows the setup phase and turns 1 to {r.turns}, each box with the year its generation "
+        f"begins ({r.start_year}, {r.start_year + r.years_per_turn}, …). Green boxes are stewardship turns, "
+        "red ones tipping-point turns. When everyone has played, do the rolls marked in the marker's box, "
+        "then move the marker to the next box.",
     )))
     return blocks
 
 
-def leaflet_text(config: Config) -> str:
+def leaflet_text(config: Config, isolated: Sequence[str] = ()) -> str:
     """The leaflet's words as plain text (tests, README)."""
     out: list[str] = []
-    for b in leaflet_blocks(config):
+    for b in leaflet_blocks(config, isolated):
         out.append(b.heading)
         out.extend(re.sub(r"<[^>]+>", "", p) for p in b.paragraphs)
         out.extend(" | ".join(row) for row in b.table)
@@ -280,125 +378,290 @@ def leaflet_text(config: Config) -> str:
 # ------------------------------------------------------------------------------------------ typesetting
 
 
-def _styles() -> dict[str, ParagraphStyle]:
+@dataclass(frozen=True)
+class Slot:
+    """Where platypus put a vector picture: booklet page (1-based) and its box in points from the bottom left."""
+
+    key: str
+    page: int
+    x_pt: float
+    y_pt: float
+    width_pt: float
+    height_pt: float
+
+
+class VectorSlot(Flowable):
+    """An empty box of a given size that remembers where it was drawn (the picture is laid over it later)."""
+
+    def __init__(self, key: str, width: float, height: float, sink: list[Slot]) -> None:
+        super().__init__()
+        self.key, self.width, self.height, self.sink = key, width, height, sink
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803 (reportlab API)
+        return self.width, self.height
+
+    def draw(self) -> None:
+        x, y = self.canv.absolutePosition(0, 0)
+        self.sink.append(Slot(self.key, self.canv.getPageNumber(), x, y, self.width, self.height))
+
+
+def _styles(body_pt: float) -> dict[str, ParagraphStyle]:
     family = register_fonts()
-    base = ParagraphStyle("body", fontName=family, fontSize=8.2, leading=10.6, textColor=INK, spaceAfter=3)
+    lead = body_pt * 1.27
+    base = ParagraphStyle("body", fontName=family, fontSize=body_pt, leading=lead, textColor=INK,
+                          spaceAfter=body_pt * 0.35)
     return {
         "body": base,
-        "title": ParagraphStyle("title", base, fontName=family + "-Bold", fontSize=17, leading=21, spaceAfter=6),
-        "h": ParagraphStyle("h", base, fontName=family + "-Bold", fontSize=10.5, leading=13, spaceBefore=5,
-                            spaceAfter=3),
-        "cell": ParagraphStyle("cell", base, fontSize=7.2, leading=8.8, spaceAfter=0),
-        "note": ParagraphStyle("note", base, fontSize=7, leading=9, textColor=colors.HexColor("#555555")),
+        "title": ParagraphStyle("title", base, fontName=family + "-Bold", fontSize=17, leading=21, spaceAfter=5),
+        "h": ParagraphStyle("h", base, fontName=family + "-Bold", fontSize=body_pt + 2.2, leading=body_pt + 4.5,
+                            spaceBefore=body_pt * 0.45, spaceAfter=2),
+        "cell": ParagraphStyle("cell", base, fontSize=body_pt - 0.5, leading=(body_pt - 0.5) * 1.2, spaceAfter=0),
     }
 
 
+@dataclass(frozen=True)
+class Pictures:
+    """Vector pictures to lay over the slots: ``pdf`` holds one page per key, in ``keys`` order."""
+
+    pdf: bytes | None
+    keys: tuple[str, ...]
+    map_aspect: float = 0.5
+
+
 def _block_flowables(block: Block, styles: dict[str, ParagraphStyle], width: float, first: bool,
-                     map_png: bytes | None, map_aspect: float) -> list[Flowable]:
+                     pictures: Pictures, sink: list[Slot]) -> list[Flowable]:
     heading_style = styles["title"] if first else styles["h"]
-    inner_width = width - (8 if block.complex else 0)
+    inner_width = width - (8 if block.complex or block.boxed else 0)
     heading = Paragraph(block.heading, heading_style)
     paragraphs: list[Flowable] = [Paragraph(p, styles["body"]) for p in block.paragraphs]
-    picture: list[Flowable] = []
-    if block.image == "map" and map_png is not None:
-        img_w = inner_width * 0.86
-        picture = [Image(io.BytesIO(map_png), width=img_w, height=img_w * map_aspect, hAlign="CENTER"),
-                   Spacer(1, 3)]
-    table: list[Flowable] = [_table(block, styles, inner_width)] if block.table else []
-    items: list[Flowable] = [heading, *paragraphs, *picture, *table]
-    if not block.complex:
-        # a heading never ends a panel; a table stays with the paragraph that leads into it; a picture flows
+    if block.image == "map" and "map" in pictures.keys:
+        img_w = inner_width * MAP_SHARE
+        paragraphs.append(Spacer(1, 2))
+        slot = VectorSlot("map", img_w, img_w * pictures.map_aspect, sink)
+        slot.hAlign = "CENTER"
+        paragraphs.append(slot)
+        paragraphs.append(Spacer(1, 3))
+    table: list[Flowable] = [_table(block, styles, inner_width, pictures, sink)] if block.table else []
+    head_break: list[Flowable] = [PageBreak()] if block.new_page else []
+    if not (block.complex or block.boxed):
+        # a heading never ends a panel; a table stays with the paragraph that leads into it
         head = [KeepTogether([heading, *paragraphs[:1]])]
-        if picture:
-            return [*head, *paragraphs[1:], *picture, *([KeepTogether(table)] if table else [])]
         if table and len(paragraphs) > 1:
-            return [*head, *paragraphs[1:-1], KeepTogether([paragraphs[-1], *table])]
-        return [*head, *paragraphs[1:], *table]
+            return [*head_break, *head, *paragraphs[1:-1], KeepTogether([paragraphs[-1], *table])]
+        if table:
+            return [*head_break, KeepTogether([heading, *paragraphs, *table])]
+        return [*head_break, *head, *paragraphs[1:]]
+    items: list[Flowable] = [heading, *paragraphs, *table]
     box = Table([[items]], colWidths=[width])
-    box.setStyle(TableStyle([("BACKGROUND", (0, 0), (-1, -1), YELLOW), ("FONTNAME", (0, 0), (-1, -1), FONT),
-                             ("LEFTPADDING", (0, 0), (-1, -1), 4),
-                             ("RIGHTPADDING", (0, 0), (-1, -1), 4), ("TOPPADDING", (0, 0), (-1, -1), 1),
-                             ("BOTTOMPADDING", (0, 0), (-1, -1), 3)]))
-    return [box, Spacer(1, 4)]
+    style = [("FONTNAME", (0, 0), (-1, -1), FONT), ("LEFTPADDING", (0, 0), (-1, -1), 4),
+             ("RIGHTPADDING", (0, 0), (-1, -1), 4), ("TOPPADDING", (0, 0), (-1, -1), 1),
+             ("BOTTOMPADDING", (0, 0), (-1, -1), 3)]
+    if block.complex:
+        style.append(("BACKGROUND", (0, 0), (-1, -1), YELLOW))
+    else:
+        style += [("BACKGROUND", (0, 0), (-1, -1), SUMMARY_BG), ("BOX", (0, 0), (-1, -1), 1.0, INK)]
+    box.setStyle(TableStyle(style))
+    return [*head_break, box, Spacer(1, 4)]
 
 
-def _table(block: Block, styles: dict[str, ParagraphStyle], width: float) -> Table:
-    data = [[Paragraph(c if i else f"<b>{c}</b>", styles["cell"]) for c in row] for i, row in enumerate(block.table)]
+def _table(block: Block, styles: dict[str, ParagraphStyle], width: float, pictures: Pictures,
+           sink: list[Slot]) -> Table:
+    data: list[list[object]] = []
+    for i, row in enumerate(block.table):
+        cells: list[object] = [Paragraph(c if i else f"<b>{c}</b>", styles["cell"]) for c in row]
+        if block.icons and i > 0 and f"zone:{block.icons[i - 1]}" in pictures.keys:
+            size = 5.2 * mm
+            cells[0] = VectorSlot(f"zone:{block.icons[i - 1]}", size, size, sink)
+        data.append(cells)
     ncols = len(block.table[0])
-    if block.table_colours:
-        widths = [0.06 * width, 0.27 * width] + [0.67 * width / (ncols - 2)] * (ncols - 2)
+    if block.icons:
+        widths = [0.1 * width, 0.36 * width] + [0.54 * width / (ncols - 2)] * (ncols - 2)
     else:
         widths = [0.28 * width] + [0.72 * width / (ncols - 1)] * (ncols - 1)
     t = Table(data, colWidths=widths, hAlign="LEFT", repeatRows=1)
     style = [("FONTNAME", (0, 0), (-1, -1), FONT), ("GRID", (0, 0), (-1, -1), 0.4, colors.HexColor("#999999")),
-             ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+             ("VALIGN", (0, 0), (-1, -1), "MIDDLE"), ("ALIGN", (0, 1), (0, -1), "CENTER"),
              ("TOPPADDING", (0, 0), (-1, -1), 1.5), ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
              ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#eeeeee"))]
-    for i, colour in enumerate(block.table_colours, start=1):
-        style.append(("BACKGROUND", (0, i), (0, i), colors.HexColor(colour)))
     t.setStyle(TableStyle(style))
     return t
 
 
-def _decorate(paper: Paper, margin_mm: float, title: str):
+@dataclass(frozen=True)
+class PanelGeometry:
+    width_mm: float
+    height_mm: float
+    side_mm: float = 11.0
+    top_mm: float = 11.0
+    bottom_mm: float = 17.0
+
+    @property
+    def frame_width_mm(self) -> float:
+        return self.width_mm - 2 * self.side_mm
+
+
+def _panel_number(geometry: PanelGeometry):
     def on_page(canvas, doc) -> None:
-        w, h = paper.width_mm * mm, paper.height_mm * mm
         canvas.saveState()
-        canvas.setTrimBox((0, 0, w, h))
-        canvas.setBleedBox((0, 0, w, h))
-        # fold marks at the middle, top and bottom
-        canvas.setLineWidth(0.3)
-        canvas.setDash(2, 2)
-        canvas.line(w / 2, h - 4 * mm, w / 2, h - 9 * mm)
-        canvas.line(w / 2, 4 * mm, w / 2, 9 * mm)
-        canvas.setDash()
-        # 100 mm scale ruler, bottom left
-        x0, y0 = margin_mm * mm, 9 * mm
-        canvas.setLineWidth(0.3)
-        canvas.line(x0, y0, x0 + 100 * mm, y0)
-        for k in range(0, 101):
-            tick = 2.6 if k % 10 == 0 else 1.8 if k % 5 == 0 else 1.0
-            canvas.line(x0 + k * mm, y0, x0 + k * mm, y0 + tick * mm)
-        canvas.setFont(FONT, 5)
-        for k in (0, 50, 100):
-            canvas.drawCentredString(x0 + k * mm, y0 + 3.2 * mm, str(k))
-        canvas.setFont(FONT, 6)
-        canvas.drawString(x0, y0 - 3 * mm, "Print at 100% / actual size: this bar must measure 100 mm (3.94 in).")
-        canvas.drawRightString(w - margin_mm * mm, y0 - 3 * mm, f"{title} · rules · page {doc.page}")
+        canvas.setFont(FONT, 7)
+        canvas.drawRightString((geometry.width_mm - geometry.side_mm) * mm, 6 * mm, str(doc.page))
         canvas.restoreState()
 
     return on_page
 
 
-def leaflet_pdf(config: Config, paper: Paper, map_png: bytes | None = None, map_aspect: float = 2 / 3,
-                component_counts: dict[str, int] | None = None) -> tuple[bytes, int]:
-    """The leaflet on a landscape ``paper``, two panels a side: (pdf bytes, page count)."""
-    styles = _styles()
-    sheet = paper.landscape()
-    margin, gutter, top, bottom = 12.0, 10.0, 11.0, 16.0
-    panel_w = (sheet.width_mm - 2 * margin - 2 * gutter) / 2
-    panel_h = sheet.height_mm - top - bottom
-    frames = [Frame(margin * mm, bottom * mm, panel_w * mm, panel_h * mm, id="left", leftPadding=0,
-                    rightPadding=0, topPadding=0, bottomPadding=0),
-              Frame((sheet.width_mm / 2 + gutter) * mm, bottom * mm, panel_w * mm, panel_h * mm, id="right",
-                    leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)]
+def _panels_pdf(config: Config, geometry: PanelGeometry, body_pt: float, pictures: Pictures,
+                isolated: Sequence[str]) -> tuple[bytes, int, list[Slot]]:
+    styles = _styles(body_pt)
+    frame = Frame(geometry.side_mm * mm, geometry.bottom_mm * mm, geometry.frame_width_mm * mm,
+                  (geometry.height_mm - geometry.top_mm - geometry.bottom_mm) * mm, id="panel", leftPadding=0,
+                  rightPadding=0, topPadding=0, bottomPadding=0)
     buf = io.BytesIO()
-    doc = BaseDocTemplate(buf, pagesize=(sheet.width_mm * mm, sheet.height_mm * mm), invariant=1, initialFontName=FONT,
-                          title=f"{config.title}: rules", author="boardgen", creator="boardgen",
-                          subject=f"{config.edition} rules leaflet ({paper.name})")
-    doc.addPageTemplates([PageTemplate("panels", frames, onPage=_decorate(sheet, margin, config.title))])
+    doc = BaseDocTemplate(buf, pagesize=(geometry.width_mm * mm, geometry.height_mm * mm), invariant=1,
+                          initialFontName=FONT, title=f"{config.title}: rules", author="boardgen", creator="boardgen")
+    doc.addPageTemplates([PageTemplate("panel", [frame], onPage=_panel_number(geometry))])
+    sink: list[Slot] = []
     story: list[Flowable] = []
-    legend = Table([[Paragraph("Yellow boxes: rules of the full game. Skip them for the simpler game.",
-                               styles["cell"])]], colWidths=[panel_w * mm])
+    width = geometry.frame_width_mm * mm
+    legend = Table([[Paragraph("Yellow boxes: rules of the full game. Skip them for the simple game.",
+                               styles["cell"])]], colWidths=[width])
     legend.setStyle(TableStyle([("BACKGROUND", (0, 0), (-1, -1), YELLOW), ("FONTNAME", (0, 0), (-1, -1), FONT)]))
-    for i, block in enumerate(leaflet_blocks(config, component_counts)):
-        story.extend(_block_flowables(block, styles, panel_w * mm, i == 0, map_png, map_aspect))
+    for i, block in enumerate(leaflet_blocks(config, isolated)):
+        story.extend(_block_flowables(block, styles, width, i == 0, pictures, sink))
         if i == 0:
-            story.extend([Spacer(1, 2), legend, Spacer(1, 4)])
-    rl_config.useA85 = 0  # binary image streams: smaller and faster than ASCII85 (only the leaflet uses reportlab)
+            story.extend([Spacer(1, 1), legend, Spacer(1, 3)])
     doc.build(story)
-    data = buf.getvalue()
-    return data, doc.page
+    return buf.getvalue(), doc.page, sink
 
 
-__all__: Sequence[str] = ["leaflet_blocks", "leaflet_pdf", "leaflet_text", "register_fonts"]
+def booklet_order(pages: int) -> list[tuple[int, int]]:
+    """(left, right) booklet pages of each printed side, sheet by sheet, outside first; ``pages`` a multiple
+    of 4. Four pages: [(4, 1), (2, 3)]; eight: [(8, 1), (2, 7), (6, 3), (4, 5)]."""
+    sides = []
+    for s in range(pages // 4):
+        outer_left, outer_right = pages - 2 * s, 1 + 2 * s
+        sides.append((outer_left, outer_right))
+        sides.append((outer_right + 1, outer_left - 1))
+    return sides
+
+
+def _sheet_decor(config: Config, sheet: Paper, sides: int, geometry: PanelGeometry) -> bytes:
+    """One page per printed side: fold marks, the 100 mm ruler and the printing note on the left panel."""
+    register_fonts()
+    w, h = sheet.width_mm * mm, sheet.height_mm * mm
+    buf = io.BytesIO()
+    c = Canvas(buf, pagesize=(w, h), invariant=1, initialFontName=FONT)
+    c.setTitle(f"{config.title}: rules")
+    for side in range(sides):
+        c.setLineWidth(0.4)
+        c.setDash(2, 2)
+        c.line(w / 2, h - 3 * mm, w / 2, h - 8 * mm)
+        c.line(w / 2, 3 * mm, w / 2, 8 * mm)
+        c.setDash()
+        x0, y0 = geometry.side_mm * mm, 9.5 * mm
+        c.setLineWidth(0.3)
+        c.line(x0, y0, x0 + 100 * mm, y0)
+        for k in range(0, 101):
+            tick = 2.6 if k % 10 == 0 else 1.8 if k % 5 == 0 else 1.0
+            c.line(x0 + k * mm, y0, x0 + k * mm, y0 + tick * mm)
+        c.setFont(FONT, 5)
+        for k in (0, 50, 100):
+            c.drawCentredString(x0 + k * mm, y0 + 3.2 * mm, str(k))
+        sheet_no, inside = divmod(side, 2)
+        where = "inside" if inside else "outside"
+        c.setFont(FONT, 5.5)
+        c.drawString(x0, y0 - 3.4 * mm, "Print at 100%: this bar must measure 100 mm. Double-sided, flip on "
+                     "the short edge.")
+        c.setFont(FONT, 5)
+        c.drawString(w / 2 + 1.5 * mm, h - 6.5 * mm, f"fold · sheet {sheet_no + 1}, {where}")
+        c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
+def _impose(config: Config, sheet: Paper, panels: bytes, count: int, slots: Sequence[Slot], pictures: Pictures,
+            geometry: PanelGeometry) -> tuple[bytes, int]:
+    pages = 4 * math.ceil(count / 4)
+    order = booklet_order(pages)
+    w, h = sheet.width_mm * mm, sheet.height_mm * mm
+    half = w / 2
+    decor = pikepdf.open(io.BytesIO(_sheet_decor(config, sheet, len(order), geometry)))
+    source = pikepdf.open(io.BytesIO(panels))
+    art = pikepdf.open(io.BytesIO(pictures.pdf)) if pictures.pdf else None
+    out = pikepdf.new()
+    for side, (left, right) in enumerate(order):
+        out.pages.append(decor.pages[side])
+        page = out.pages[-1]
+        page.contents_coalesce()
+        placed: list[bytes] = []
+
+        def place(src: pikepdf.Page, rect: pikepdf.Rectangle, name: str, page: pikepdf.Page = page,
+                  placed: list[bytes] = placed) -> None:
+            # like Page.add_overlay, but with stable resource names (add_overlay picks random ones)
+            formx = out.copy_foreign(src.as_form_xobject())
+            key = page.add_resource(formx, pikepdf.Name.XObject, pikepdf.Name("/" + name))
+            placed.append(b"q\n" + page.calc_form_xobject_placement(formx, key, rect, allow_expand=True) + b"\nQ\n")
+
+        for number, x0 in ((left, 0.0), (right, half)):
+            if number > count:
+                continue
+            place(source.pages[number - 1], pikepdf.Rectangle(x0, 0, x0 + half, h), f"Panel{number}")
+            for i, slot in enumerate(s for s in slots if s.page == number):
+                if art is None:
+                    continue
+                k = pictures.keys.index(slot.key)
+                place(art.pages[k], pikepdf.Rectangle(x0 + slot.x_pt, slot.y_pt, x0 + slot.x_pt + slot.width_pt,
+                                                      slot.y_pt + slot.height_pt), f"Art{number}x{i}")
+        page.contents_add(pikepdf.Stream(out, b"q\n"), prepend=True)
+        page.contents_add(pikepdf.Stream(out, b"Q\n" + b"".join(placed)))
+        box = pikepdf.Array([0, 0, round(w, 3), round(h, 3)])
+        page.obj.MediaBox = box
+        page.obj.TrimBox = box
+        page.obj.BleedBox = box
+    out.docinfo["/Title"] = f"{config.title}: rules"
+    out.docinfo["/Author"] = "boardgen"
+    out.docinfo["/Creator"] = "boardgen"
+    out.docinfo["/Subject"] = f"{config.edition} rules leaflet ({sheet.name}), {pages}-page booklet"
+    buf = io.BytesIO()
+    out.save(buf, deterministic_id=True, compress_streams=True,
+             object_stream_mode=pikepdf.ObjectStreamMode.generate)
+    return buf.getvalue(), len(order)
+
+
+@dataclass(frozen=True)
+class LeafletLayout:
+    body_pt: float
+    booklet_pages: int  # pages of text (panels) before padding to a multiple of 4
+    sheet_sides: int
+
+
+def leaflet_layout(config: Config, paper: Paper, pictures: Pictures | None = None,
+                   isolated: Sequence[str] = ()) -> tuple[bytes, LeafletLayout]:
+    """The leaflet on a landscape ``paper`` folded in half: (pdf bytes, how it was set)."""
+    pictures = pictures or Pictures(None, ())
+    sheet = paper.landscape()
+    geometry = PanelGeometry(sheet.width_mm / 2, sheet.height_mm)
+    chosen = None
+    for body_pt in BODY_SIZES_PT:
+        panels, count, slots = _panels_pdf(config, geometry, body_pt, pictures, isolated)
+        if count <= 4:
+            chosen = (body_pt, panels, count, slots)
+            break
+    if chosen is None:  # two nested sheets: take the largest size again
+        body_pt = BODY_SIZES_PT[0]
+        panels, count, slots = _panels_pdf(config, geometry, body_pt, pictures, isolated)
+        chosen = (body_pt, panels, count, slots)
+    body_pt, panels, count, slots = chosen
+    data, sides = _impose(config, sheet, panels, count, slots, pictures, geometry)
+    return data, LeafletLayout(body_pt, count, sides)
+
+
+def leaflet_pdf(config: Config, paper: Paper, pictures: Pictures | None = None,
+                isolated: Sequence[str] = ()) -> tuple[bytes, int]:
+    """The leaflet: (pdf bytes, printed pages = sheet sides)."""
+    data, layout = leaflet_layout(config, paper, pictures, isolated)
+    return data, layout.sheet_sides
+
+
+__all__: Sequence[str] = ["Pictures", "booklet_order", "leaflet_blocks", "leaflet_layout", "leaflet_pdf",
+                          "leaflet_text", "register_fonts"]
