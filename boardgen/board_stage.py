@@ -14,6 +14,8 @@ Files (relative to build/<edition>/):
 from __future__ import annotations
 
 import json
+import math
+from collections.abc import Sequence
 
 import numpy as np
 import shapely
@@ -22,6 +24,7 @@ from shapely.geometry import Polygon as ShapelyPolygon
 from boardgen.build import BuildContext
 from boardgen.errors import LayoutError
 from boardgen.io import Artifact
+from boardgen.layout.section_marks import SectionMark, plan_section_marks
 from boardgen.layout.sections import Section, SectionLayout, cut_sections
 from boardgen.render.board_art import BoardArt, board_scene, check_legend_clear, make_art
 from boardgen.render.cairo_backend import Page, render_pdf, render_png, render_svg
@@ -59,6 +62,9 @@ CUT_LINE = "#111111"
 CUT_WIDTH_MM = 0.9 * PT
 BLEED_WASH = 0.45  # opacity of the white veil over the bleed beyond the cut line
 NEIGHBOUR_FONT = Font("DejaVu Sans", 8.0, bold=True)
+MARK_INK = "#3d5566"  # in-piece section numbers and neighbour hints: quiet on the sea, readable at 1:1
+MARK_NUMBER_FONT = Font("DejaVu Sans", 8.0, bold=True)
+MARK_HINT_FONT = Font("DejaVu Sans", 6.5, bold=True)
 ARROWS = {"top": "↑", "right": "→", "bottom": "↓", "left": "←"}
 
 
@@ -95,13 +101,40 @@ def bleed_outline(section: Section, bleed_mm: float) -> ShapelyPolygon:
     return shapely.buffer(grown, -4.0, join_style="round", quad_segs=8)
 
 
-def section_scene(art: BoardArt, section: Section, bleed_mm: float) -> Scene:
+def section_marks(art: BoardArt) -> tuple[SectionMark, ...]:
+    """The circled number and neighbour hints inside every piece (in open sea; see layout/section_marks)."""
+    board = art.board
+    cells = [ShapelyPolygon(board.hex_corners_mm(c)) for c in board.cells]
+    coast = art.coast_union if art.coast_union is not None else shapely.union_all(art.coast_mm)
+    return plan_section_marks(art.sections, cells, coast, [b.polygon for b in art.legend])
+
+
+def mark_ops(marks: Sequence[SectionMark]) -> list[Op]:
+    """Marks in board mm."""
+    ops: list[Op] = []
+    for m in marks:
+        cx, cy = m.centre_mm
+        if m.kind == "number":
+            r = math.sqrt(m.footprint.area / math.pi)
+            ops.append(Circle(cx, cy, round(r - 0.2, 3), Style(fill="#ffffff", stroke=MARK_INK,
+                                                               stroke_width_mm=0.6 * PT), name="piece-number-ring"))
+            ops.append(Text(cx, cy, m.text, MARK_NUMBER_FONT, MARK_INK, align="center", baseline="middle",
+                            name="piece-number"))
+        else:
+            ops.append(Text(cx, cy, m.text, MARK_HINT_FONT, MARK_INK, align="center", baseline="middle",
+                            name="piece-neighbour"))
+    return ops
+
+
+def section_scene(art: BoardArt, section: Section, bleed_mm: float,
+                  marks: Sequence[SectionMark] = ()) -> Scene:
     """The section's art in item mm (origin = its bounding box's top-left), clipped to its outline plus bleed,
-    with the cut line on top."""
+    with its in-piece marks and the cut line on top."""
     x0, y0, x1, y1 = section.bounds_mm
     with_bleed = bleed_outline(section, bleed_mm)
     art_scene = board_scene(art, window=with_bleed, bleed_mm=bleed_mm)
-    placed = Group(art_scene.items, name=f"section-{section.number}-art", transform=translate(-x0, -y0))
+    own = mark_ops([m for m in marks if m.section == section.number])
+    placed = Group((*art_scene.items, *own), name=f"section-{section.number}-art", transform=translate(-x0, -y0))
     # Beyond the bleed, paint paper white rather than clipping (a clip path this complex makes cairo's PDF
     # output slow and large); the sheet clips the whole item to its bleed rectangle anyway.
     margin = 2 * bleed_mm + 1.0
@@ -177,13 +210,14 @@ def section_page(art: BoardArt, section: Section, paper: Paper, scene: Scene | N
     diagram = _assembly_diagram(layout, section, number_x - 9.0 - diagram_w, footer_y - diagram_h, diagram_h)
     extra: list[Op] = [*_neighbour_marks(section, trim, style.bleed_mm), big, diagram]
     if scene is None:
-        scene = section_scene(art, section, style.bleed_mm)
+        scene = section_scene(art, section, style.bleed_mm, section_marks(art))
     return compose_sheet(paper, [Placement(trim, scene, f"section-{section.number}")], title, label, style,
                          extra=extra)
 
 
 def section_scenes(art: BoardArt) -> list[Scene]:
-    return [section_scene(art, s, DEFAULT_STYLE.bleed_mm) for s in art.sections.sections]
+    marks = section_marks(art)
+    return [section_scene(art, s, DEFAULT_STYLE.bleed_mm, marks) for s in art.sections.sections]
 
 
 def sections_pdf(art: BoardArt, paper: Paper, scenes: list[Scene] | None = None) -> tuple[bytes, int]:

@@ -178,7 +178,7 @@ def test_sections_geojson(outputs, ctx):
 def test_legend_on_open_sea_on_section_one(ctx, art):
     board = ctx.board
     names = [b.name for b in art.legend]
-    assert names == ["bio-productivity table", "title", "zone key"]
+    assert names == ["bio-productivity table", "zone key", "title"]
     assert check_legend_clear(board, art.legend, art.sections.sections[0].outline_mm) == []
     cells = shapely.union_all([Polygon(board.hex_corners_mm(c)) for c in board.cells])
     for block in art.legend:
@@ -227,6 +227,8 @@ def _fresh_context(ctx: BuildContext) -> BuildContext:
 
     sections_module._LAST.clear()
     art_module._LAST_LEGEND.clear()
+    art_module._COAST_CACHE.clear()
+    art_module._EQUATOR_CACHE.clear()
     return fresh
 
 

@@ -40,7 +40,6 @@ from boardgen.render.scene import (
     fill_stroke,
     group,
     ink_on,
-    mix,
     stroke,
 )
 from boardgen.render.symbols import zone_symbol
@@ -54,7 +53,8 @@ COAST = "#38505e"
 FRAME = "#7f97a6"
 GRID = "#2e2e2e"
 INK = "#1a1a1a"
-START_ORANGE = "#f39a2b"
+START_ORANGE = "#f7a440"  # the table card's start-value orange (cards/tables.py)
+TABLE_UNUSED = "#e6e6e6"  # boxes outside a zone's range, as on the card
 PANEL = "#ffffff"
 
 LABEL_FONT = Font("DejaVu Sans Condensed", 4.6, bold=True)
@@ -69,6 +69,7 @@ class BoardArt:
     sections: SectionLayout
     legend: tuple[PlacedBlock, ...]
     coast_mm: tuple[ShapelyPolygon, ...]  # simplified land polygons in board mm (may overlap each other)
+    coast_union: shapely.Geometry | None = None  # their union (where open sea is not)
 
     @property
     def config(self) -> Config:
@@ -90,39 +91,76 @@ def _projection_name(proj: str) -> str:
     return "map projection"
 
 
+_EQUATOR_CACHE: dict[str, tuple[Config, float]] = {}
+
+
+def equator_km_per_mm(config: Config) -> float:
+    """True ground distance per board mm along the equator, near the central meridian (WGS84 geodesic)."""
+    cached = _EQUATOR_CACHE.get("scale")
+    if cached is not None and cached[0] is config:
+        return cached[1]
+    import pyproj
+
+    from boardgen.projection.fit import BoardProjection
+
+    projection = BoardProjection.from_config(config)
+    lon0 = projection.central_meridian_deg
+    x_mm, y_mm = projection.to_mm(np.array([lon0 - 1.0, lon0 + 1.0]), np.array([0.0, 0.0]))
+    _, _, metres = pyproj.Geod(ellps="WGS84").inv(lon0 - 1.0, 0.0, lon0 + 1.0, 0.0)
+    value = metres / 1000 / float(np.hypot(x_mm[1] - x_mm[0], y_mm[1] - y_mm[0]))
+    _EQUATOR_CACHE["scale"] = (config, value)
+    return value
+
+
 def scale_note(board: Board) -> str:
-    """e.g. 'Winkel tripel projection · 1 cm ≈ 510 km at the equator'."""
-    km_per_cm = board.lonlat_to_mm_scale * 10 / 1000
+    """e.g. 'Winkel tripel projection · 1 cm ≈ 620 km along the equator'."""
+    km_per_cm = equator_km_per_mm(board.config) * 10
     rounded = round(km_per_cm, -1) if km_per_cm >= 100 else round(km_per_cm)
-    return f"{_projection_name(board.config.map.projection)} · 1 cm ≈ {rounded:,.0f} km at the equator"
+    return f"{_projection_name(board.config.map.projection)} · 1 cm ≈ {rounded:,.0f} km along the equator"
 
 
-TITLE_FONTS = (Font("DejaVu Serif", 24.0, bold=True), Font("DejaVu Serif", 20.0, bold=True),
-               Font("DejaVu Serif", 16.0, bold=True))  # the largest that finds room is used
+SCALE_STEPS_KM = (100, 200, 250, 500, 1000, 2000, 2500, 5000)
+SCALE_BAR_MAX_MM = 60.0
+SCALE_BAR_MM = 1.4  # bar thickness
+SCALE_BAR_ROOM_MM = 6.2  # bar + its labels, under the scale note
+
+
+def scale_bar_steps(km_per_mm: float, segments: int = 3) -> tuple[int, float]:
+    """(km per segment, mm per segment): the longest round step whose ``segments`` fit SCALE_BAR_MAX_MM."""
+    fitting = [k for k in SCALE_STEPS_KM if segments * k / km_per_mm <= SCALE_BAR_MAX_MM]
+    step = fitting[-1] if fitting else SCALE_STEPS_KM[0]
+    return step, step / km_per_mm
+
+
+TITLE_FONTS = (Font("DejaVu Sans", 22.0, bold=True), Font("DejaVu Sans", 18.0, bold=True),
+               Font("DejaVu Sans", 15.0, bold=True))  # the largest that finds room is used
 SUBTITLE_FONTS = (Font("DejaVu Sans", 8.0), Font("DejaVu Sans", 7.0), Font("DejaVu Sans", 6.5))
 CAPTION_FONT = Font("DejaVu Sans", 7.5, bold=True)
 SMALL_FONT = Font("DejaVu Sans", 5.5)
 KEY_FONT = Font("DejaVu Sans", 7.0)
-TABLE_NUMBER_FONT = Font("DejaVu Sans", 7.0)
-TABLE_START_FONT = Font("DejaVu Sans", 7.0, bold=True)
+TABLE_NUMBER_FONT = Font("DejaVu Sans", 8.0)
+TABLE_START_FONT = Font("DejaVu Sans", 8.0, bold=True)
+TABLE_DIE_FONT = Font("DejaVu Sans", 7.5, bold=True)
 TABLE_HEAD_FONT = Font("DejaVu Sans Condensed", 5.6, bold=True)
 PAD_MM = 2.5
 
 
 @dataclass(frozen=True)
 class TableGeometry:
+    """The board's bio-productivity table. Rows are tall enough for a zone marker to sit in one box with the
+    number (left-aligned, as on the table card) still showing (see notes/table-geometry.md)."""
+
     column_mm: float = 12.0
-    row_mm: float = 4.8
+    row_mm: float = 9.0
     caption_mm: float = 6.0
-    swatch_mm: float = 7.5
-    name_mm: float = 3.6
-    die_mm: float = 5.2
+    header_mm: float = 11.0  # zone colour box with symbol and name, as on the card
+    die_mm: float = 6.0
     note_mm: float = 3.8
+    number_inset_mm: float = 1.3  # a value's left edge from its box's left edge
 
     def size_mm(self, columns: int, rows: int) -> tuple[float, float]:
         width = 2 * PAD_MM + columns * self.column_mm
-        height = (2 * PAD_MM + self.caption_mm + self.swatch_mm + self.name_mm + rows * self.row_mm + self.die_mm
-                  + self.note_mm)
+        height = 2 * PAD_MM + self.caption_mm + self.header_mm + rows * self.row_mm + self.die_mm + self.note_mm
         return (width, height)
 
 
@@ -135,16 +173,26 @@ def _table_rows(config: Config) -> tuple[int, int]:
     return low, high
 
 
+def edition_name(config: Config) -> str:
+    """The edition as people write it ("global-wellbeing" -> "Global Wellbeing")."""
+    return " ".join(w.capitalize() if not w.isdigit() else w for w in config.edition.split("-"))
+
+
 def _title_lines(board: Board) -> tuple[str, str, str]:
     config = board.config
-    edition = config.edition.replace("-", " ")
     size = f"{config.board.width_mm / 10:g} x {config.board.height_mm / 10:g} cm"
-    return (config.title, f"Edition: {edition} · {len(board.cells)} land cells · board {size}", scale_note(board))
+    edition = edition_name(config)
+    line = f"{len(board.cells)} land cells on a {size} board"
+    if edition.lower() not in config.title.lower():
+        line = f"{edition} edition · {line}"
+    return (config.title, line, scale_note(board))
 
 
 def _title_size(title: str, edition: str, note: str, big: Font, small: Font) -> tuple[float, float]:
-    width = max(text_width_mm(title, big), text_width_mm(edition, small), text_width_mm(note, small))
-    return (width + 2 * PAD_MM, 2 * PAD_MM + cap_height_mm(big) + 2 * small.size_mm * 1.45 + 2.0)
+    width = max(text_width_mm(title, big), text_width_mm(edition, small), text_width_mm(note, small),
+                SCALE_BAR_MAX_MM + 8.0)
+    return (width + 2 * PAD_MM, 2 * PAD_MM + cap_height_mm(big) + 2 * small.size_mm * 1.45 + 2.0
+            + SCALE_BAR_ROOM_MM)
 
 
 def legend_specs(board: Board, section_bounds: tuple[float, float, float, float]) -> list[BlockSpec]:
@@ -165,8 +213,8 @@ def legend_specs(board: Board, section_bounds: tuple[float, float, float, float]
     x0, y0, x1, y1 = section_bounds
     return [
         BlockSpec("bio-productivity table", (table,), (x0, y1)),
-        BlockSpec("title", title_shapes, (x0 + (x1 - x0) / 2, y0)),
         BlockSpec("zone key", (two_columns, one_column), (x0, y0)),
+        BlockSpec("title", title_shapes, (x0 + (x1 - x0) / 2, y0)),
     ]
 
 
@@ -188,7 +236,7 @@ def _plan_legend(board: Board, sections: SectionLayout) -> tuple[PlacedBlock, ..
     first = sections.sections[0]
     cells = [ShapelyPolygon(board.hex_corners_mm(c)) for c in board.cells]
     area = free_area(first.outline_mm, (board.config.board.width_mm, board.config.board.height_mm), cells,
-                     board.land_mm)
+                     simplified_coast(board)[1])
     blocks = place_blocks(area, legend_specs(board, first.bounds_mm), where="the top-left section (section 1)")
     return tuple(blocks)
 
@@ -216,10 +264,27 @@ def title_ops(board: Board, block: PlacedBlock) -> list[Op]:
     x = block.x_mm + PAD_MM
     y = block.y_mm + PAD_MM + cap_height_mm(big)
     line = small.size_mm * 1.45
-    return [_panel(block),
-            Text(x, y, title, big, INK, name="board-title"),
-            Text(x, y + 1.6 + line, edition, small, "#333333", name="board-edition"),
-            Text(x, y + 1.6 + 2 * line, note, small, "#333333", name="scale-note")]
+    ops: list[Op] = [_panel(block),
+                     Text(x, y, title, big, INK, name="board-title"),
+                     Text(x, y + 1.6 + line, edition, small, "#333333", name="board-edition"),
+                     Text(x, y + 1.6 + 2 * line, note, small, "#333333", name="scale-note")]
+    ops.extend(scale_bar_ops(equator_km_per_mm(board.config), x, y + 1.6 + 2 * line + 1.6))
+    return ops
+
+
+def scale_bar_ops(km_per_mm: float, x: float, top: float, segments: int = 3) -> list[Op]:
+    """A map scale bar: ``segments`` alternating dark and light boxes, labelled in km below."""
+    step_km, step_mm = scale_bar_steps(km_per_mm, segments)
+    ops: list[Op] = []
+    for i in range(segments):
+        colour = INK if i % 2 == 0 else PANEL
+        ops.append(RectOp(Rect(round(x + i * step_mm, 3), top, round(step_mm, 3), SCALE_BAR_MM),
+                          fill_stroke(colour, INK, 0.4 * PT), name="scale-bar"))
+    for i in range(segments + 1):
+        label = f"{i * step_km:,}" + (" km" if i == segments else "")
+        ops.append(Text(round(x + i * step_mm, 3), top + SCALE_BAR_MM + 2.6, label, SMALL_FONT, "#333333",
+                        align="left" if i == 0 else "center", name="scale-bar-label"))
+    return ops
 
 
 def _hexagon(cx: float, cy: float, r: float) -> tuple[tuple[float, float], ...]:
@@ -248,49 +313,54 @@ def key_ops(config: Config, block: PlacedBlock) -> list[Op]:
     return ops
 
 
+TABLE_CAPTION = "Bio-productivity index"  # the table card's title (cards/tables.py)
+TABLE_NOTE = "Start values are shaded orange: one marker per zone starts there."
+
+
 def table_ops(config: Config, block: PlacedBlock) -> list[Op]:
-    """One column per zone; rows from the highest die down to the lowest minimum; start values orange."""
+    """The table card's layout: one column per zone (header in the zone's colour with its symbol and name),
+    rows from the highest die down to the lowest minimum, values left-aligned, start values orange, the die
+    named in a row under each column."""
     low, high = _table_rows(config)
     g = TABLE
     ops: list[Op] = [_panel(block),
-                     Text(block.x_mm + PAD_MM, block.y_mm + PAD_MM + 3.6, "Bio-productivity index", CAPTION_FONT,
+                     Text(block.x_mm + PAD_MM, block.y_mm + PAD_MM + 3.6, TABLE_CAPTION, CAPTION_FONT,
                           INK, name="table-caption")]
     top = block.y_mm + PAD_MM + g.caption_mm
-    grid_top = top + g.swatch_mm + g.name_mm
+    grid_top = top + g.header_mm
     grid_bottom = grid_top + (high - low + 1) * g.row_mm
-    line = stroke("#6b6b6b", 0.4 * PT)
+    rule = Style(stroke=INK, stroke_width_mm=0.5 * PT)
     # one header size for every column: the largest at which the longest zone name fits its column
-    head = min((fit_font(name, TABLE_HEAD_FONT, g.column_mm - 1.2) for name in config.zones),
+    head = min((fit_font(name, TABLE_HEAD_FONT, g.column_mm - 1.0) for name in config.zones),
                key=lambda font: font.size_pt)
     for i, (name, zone) in enumerate(config.zones.items()):
         x = block.x_mm + PAD_MM + i * g.column_mm
         cx = x + g.column_mm / 2
-        ops.append(Polygon(_hexagon(cx, top + g.swatch_mm / 2, g.swatch_mm / 2 - 0.2),
-                           fill_stroke(zone.colour, GRID, 0.35 * PT), name="table-swatch"))
-        ops.append(zone_symbol(zone.symbol, cx, top + g.swatch_mm / 2, 4.0, ink_on(zone.colour), detail=zone.colour))
-        ops.append(Text(cx, top + g.swatch_mm + g.name_mm - 0.8, name, head, INK, align="center",
-                        name="table-head"))
-        for value in range(low, high + 1):
+        ink = ink_on(zone.colour)
+        ops.append(RectOp(Rect(x, top, g.column_mm, g.header_mm), fill_stroke(zone.colour, INK, 0.5 * PT),
+                          name="table-header"))
+        ops.append(zone_symbol(zone.symbol, cx, top + 4.0, 5.0, ink, detail=zone.colour))
+        ops.append(Text(cx, top + g.header_mm - 1.3, name, head, ink, align="center", name="table-head"))
+        for value in range(high, low - 1, -1):  # top to bottom, as on the card
             y = grid_top + (high - value) * g.row_mm
             cell = Rect(x, y, g.column_mm, g.row_mm)
             if zone.minimum_index <= value <= zone.die:
                 start = value == zone.start_index
-                ops.append(RectOp(cell, fill_stroke(START_ORANGE if start else PANEL, "#6b6b6b", 0.4 * PT),
+                ops.append(RectOp(cell, fill_stroke(START_ORANGE if start else PANEL, INK, 0.5 * PT),
                                   name="table-start" if start else "table-cell"))
-                ops.append(Text(cx, y + g.row_mm / 2, str(value), TABLE_START_FONT if start else TABLE_NUMBER_FONT,
-                                INK, align="center", baseline="middle", name="table-value"))
+                ops.append(Text(x + g.number_inset_mm, y + g.row_mm / 2, str(value),
+                                TABLE_START_FONT if start else TABLE_NUMBER_FONT, INK, align="left",
+                                baseline="middle", name="table-value"))
             else:
-                ops.append(RectOp(cell, fill_stroke("#ececec", "#b5b5b5", 0.3 * PT), name="table-blank"))
-        die_y = grid_bottom + 0.6
-        ops.append(RectOp(Rect(x + 1.5, die_y, g.column_mm - 3.0, g.die_mm - 1.2),
-                          fill_stroke(mix(zone.colour, "#ffffff", 0.55), GRID, 0.35 * PT), name="table-die"))
-        ops.append(Text(cx, die_y + (g.die_mm - 1.2) / 2, f"d{zone.die}", TABLE_START_FONT, INK, align="center",
+                ops.append(RectOp(cell, fill_stroke(TABLE_UNUSED, INK, 0.5 * PT), name="table-blank"))
+        die = Rect(x, grid_bottom, g.column_mm, g.die_mm)
+        ops.append(RectOp(die, fill_stroke(PANEL, INK, 0.5 * PT), name="table-die"))
+        ops.append(Text(cx, die.y + g.die_mm / 2, f"d{zone.die}", TABLE_DIE_FONT, INK, align="center",
                         baseline="middle", name="table-die-label"))
     x0 = block.x_mm + PAD_MM
-    ops.append(RectOp(Rect(x0, grid_top, len(config.zones) * g.column_mm, grid_bottom - grid_top), line))
-    note_y = grid_bottom + g.die_mm + g.note_mm - 1.0
-    ops.append(Text(x0, note_y, "Orange: starting value. Roll the die shown to move a marker.", SMALL_FONT,
-                    "#333333", name="table-note"))
+    ops.append(RectOp(Rect(x0, top, len(config.zones) * g.column_mm, grid_bottom + g.die_mm - top), rule))
+    note_y = grid_bottom + g.die_mm + g.note_mm - 0.8
+    ops.append(Text(x0, note_y, TABLE_NOTE, SMALL_FONT, "#333333", name="table-note"))
     return ops
 
 
@@ -334,12 +404,25 @@ def _cell_marks(board: Board, cell: Cell) -> list[Op]:
     ]
 
 
-def make_art(board: Board, sections: SectionLayout) -> BoardArt:
+_COAST_CACHE: dict[str, tuple[Board, tuple[ShapelyPolygon, ...], shapely.Geometry]] = {}
+
+
+def simplified_coast(board: Board) -> tuple[tuple[ShapelyPolygon, ...], shapely.Geometry]:
+    """The land polygons simplified for drawing, and their union (remembered for the last board)."""
+    cached = _COAST_CACHE.get("coast")
+    if cached is not None and cached[0] is board:
+        return cached[1], cached[2]
     parts = shapely.simplify(shapely.get_parts(board.land_mm), COAST_SIMPLIFY_MM, preserve_topology=False)
-    parts = [p for p in parts if p.geom_type == "Polygon" and not p.is_empty and p.is_valid]
-    coast = tuple(parts)
+    coast = tuple(p for p in parts if p.geom_type == "Polygon" and not p.is_empty and p.is_valid)
+    union = shapely.union_all(coast)
+    _COAST_CACHE["coast"] = (board, coast, union)
+    return coast, union
+
+
+def make_art(board: Board, sections: SectionLayout) -> BoardArt:
+    coast, union = simplified_coast(board)
     legend = plan_legend(board, sections)
-    return BoardArt(board, sections, legend, coast)
+    return BoardArt(board, sections, legend, coast, union)
 
 
 def board_scene(art: BoardArt, window: ShapelyPolygon | None = None, bleed_mm: float = 3.0) -> Scene:

@@ -1,0 +1,137 @@
+"""Marks printed INSIDE each section's cut outline, so a cut piece still says which it is and where it goes:
+a small circled section number near a corner and, near each internal edge, the neighbour's number with an
+arrow pointing across that edge ("2 →").
+
+Every mark sits in open sea: its footprint (a disc for the number, the text's box for a hint) lies inside
+the section's outline at least ``edge_clear_mm`` from the cut, and clear of every land cell, the coastlines
+and the legend blocks. A mark goes at the free point nearest where it should be (the corner, the middle of
+the shared edge): the free area is eroded by the footprint's radius, so any point of it is a valid centre.
+A section with no room for a mark simply goes without it (the margin still carries the numbers).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import shapely
+from shapely.geometry import Point, Polygon, box
+from shapely.ops import nearest_points
+
+from boardgen.layout.sections import Section, SectionLayout
+
+ARROWS = {"top": "↑", "right": "→", "bottom": "↓", "left": "←"}
+
+
+@dataclass(frozen=True)
+class MarkSizes:
+    number_radius_mm: float = 3.3  # the circled section number
+    hint_width_mm: float = 8.0  # a neighbour hint's box ("22 →" at 6 pt fits)
+    hint_height_mm: float = 3.4
+    edge_clear_mm: float = 2.5  # from the cut line / trim
+    land_clear_mm: float = 1.0  # from land cells
+    corner_reach_mm: float = 45.0  # the number goes near a corner if there is room within this distance
+    hint_reach_mm: float = 22.0  # a hint stays within this distance of its edge
+
+
+@dataclass(frozen=True)
+class SectionMark:
+    section: int  # the section's number
+    kind: str  # "number" | "neighbour"
+    text: str
+    centre_mm: tuple[float, float]
+    footprint: Polygon  # in board mm; lies in open sea on the section
+    side: str = ""  # for a neighbour hint: which side of the piece the neighbour joins
+    neighbour: int = 0
+
+
+def hint_text(side: str, number: int) -> str:
+    return f"{number} {ARROWS[side]}" if side == "right" else f"{ARROWS[side]} {number}"
+
+
+def _free_area(section: Section, blocked: shapely.Geometry, sizes: MarkSizes) -> shapely.Geometry:
+    inner = section.outline_mm.buffer(-sizes.edge_clear_mm, join_style="mitre")
+    return shapely.difference(inner, blocked) if blocked is not None else inner
+
+
+def _best_point(free: shapely.Geometry, radius_mm: float, anchor: tuple[float, float],
+                reach_mm: float | None = None) -> tuple[float, float] | None:
+    """The point nearest ``anchor`` where a disc of ``radius_mm`` fits inside ``free`` (None: nowhere)."""
+    eroded = free.buffer(-(radius_mm + 0.05), quad_segs=4)  # + a margin for the rounding below
+    if reach_mm is not None:
+        eroded = shapely.intersection(eroded, Point(anchor).buffer(reach_mm, quad_segs=8))
+    if eroded.is_empty:
+        return None
+    target = Point(anchor)
+    point = target if eroded.contains(target) else nearest_points(eroded, target)[0]
+    return (round(point.x, 2), round(point.y, 2))
+
+
+def _shared_edge(section: Section, other: Section) -> shapely.Geometry:
+    return shapely.line_merge(shapely.intersection(section.outline_mm.boundary, other.outline_mm.buffer(1e-3)))
+
+
+def _edge_anchor(edge: shapely.Geometry, side: str, section: Section) -> tuple[float, float]:
+    """The middle of the straight cut on that side (its median point along the shared line)."""
+    x0, y0, x1, y1 = edge.bounds
+    sx0, sy0, sx1, sy1 = section.bounds_mm
+    if side in ("left", "right"):
+        return ((x0 + x1) / 2, (max(y0, sy0) + min(y1, sy1)) / 2)
+    return ((max(x0, sx0) + min(x1, sx1)) / 2, (y0 + y1) / 2)
+
+
+def _disc(centre: tuple[float, float], radius_mm: float) -> Polygon:
+    return Point(centre).buffer(radius_mm, quad_segs=8)
+
+
+def _hint_box(centre: tuple[float, float], sizes: MarkSizes) -> Polygon:
+    cx, cy = centre
+    return box(cx - sizes.hint_width_mm / 2, cy - sizes.hint_height_mm / 2, cx + sizes.hint_width_mm / 2,
+               cy + sizes.hint_height_mm / 2)
+
+
+def plan_section_marks(layout: SectionLayout, land_cells: Sequence[Polygon], coast: shapely.Geometry | None,
+                       legend: Sequence[Polygon] = (), sizes: MarkSizes = MarkSizes()) -> tuple[SectionMark, ...]:
+    """The number and neighbour hints for every section, in section order."""
+    marks: list[SectionMark] = []
+    by_number = {s.number: s for s in layout.sections}
+    blocked_parts = [shapely.union_all(list(land_cells)).buffer(sizes.land_clear_mm, quad_segs=2)] if land_cells else []
+    if coast is not None and not coast.is_empty:
+        blocked_parts.append(coast.buffer(0.5, quad_segs=2))
+    blocked_parts.extend(b.buffer(1.5, join_style="mitre") for b in legend)
+    all_blocked = shapely.union_all(blocked_parts) if blocked_parts else None
+    if all_blocked is not None:
+        shapely.prepare(all_blocked)
+    for section in layout.sections:
+        outline = section.outline_mm
+        blocked = None if all_blocked is None else shapely.intersection(all_blocked, box(*outline.bounds))
+        free = _free_area(section, blocked, sizes)
+        x0, y0, x1, y1 = section.bounds_mm
+        r = sizes.number_radius_mm
+        corners = ((x0, y0), (x1, y0), (x0, y1), (x1, y1))
+        centre = None
+        for corner in corners:
+            centre = _best_point(free, r, corner, sizes.corner_reach_mm)
+            if centre is not None:
+                break
+        if centre is None:
+            centre = _best_point(free, r, corners[0])
+        if centre is not None:
+            footprint = _disc(centre, r)
+            marks.append(SectionMark(section.number, "number", str(section.number), centre, footprint))
+            free = shapely.difference(free, footprint.buffer(1.5))
+        hint_radius = ((sizes.hint_width_mm / 2) ** 2 + (sizes.hint_height_mm / 2) ** 2) ** 0.5
+        for side, number in section.neighbours.items():
+            edge = _shared_edge(section, by_number[number])
+            if edge.is_empty:
+                continue
+            anchor = _edge_anchor(edge, side, section)
+            band = shapely.intersection(free, edge.buffer(sizes.hint_reach_mm))
+            centre = _best_point(band, hint_radius, anchor)
+            if centre is None:
+                continue
+            footprint = _hint_box(centre, sizes)
+            marks.append(SectionMark(section.number, "neighbour", hint_text(side, number), centre, footprint,
+                                     side=side, neighbour=number))
+            free = shapely.difference(free, footprint.buffer(1.5))
+    return tuple(marks)

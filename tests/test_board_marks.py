@@ -1,0 +1,157 @@
+"""Marks that survive cutting (section number and neighbour hints inside each piece), the map scale bar, and
+the board table matching the table card."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import shapely
+from shapely.geometry import Polygon
+
+from boardgen.board_stage import mark_ops, section_marks, section_page
+from boardgen.build import BuildContext
+from boardgen.config import load_template
+from boardgen.layout.section_marks import ARROWS, MarkSizes
+from boardgen.render.board_art import (
+    TABLE,
+    TABLE_CAPTION,
+    TITLE_FONTS,
+    board_scene,
+    edition_name,
+    equator_km_per_mm,
+    scale_bar_steps,
+)
+from boardgen.render.cairo_backend import text_width_mm
+from boardgen.render.imposition import A4
+from boardgen.render.scene import Text
+
+
+@pytest.fixture(scope="module")
+def ctx() -> BuildContext:
+    pytest.importorskip("boardgen.mapbuild")
+    context = BuildContext(load_template())
+    _ = context.board
+    return context
+
+
+@pytest.fixture(scope="module")
+def art(ctx):
+    from boardgen.board_stage import build_board_art
+
+    return build_board_art(ctx)
+
+
+@pytest.fixture(scope="module")
+def marks(art):
+    return section_marks(art)
+
+
+def test_every_piece_carries_its_number_and_every_neighbour_inside_its_outline(art, marks):
+    for section in art.sections.sections:
+        own = [m for m in marks if m.section == section.number]
+        numbers = [m for m in own if m.kind == "number"]
+        assert [m.text for m in numbers] == [str(section.number)]
+        hints = {m.side: m.neighbour for m in own if m.kind == "neighbour"}
+        assert hints == dict(section.neighbours)
+        inner = section.outline_mm.buffer(-MarkSizes().edge_clear_mm + 1e-6)
+        for m in own:
+            assert inner.contains(m.footprint), (section.number, m.text)
+            assert m.footprint.contains(shapely.Point(m.centre_mm))
+
+
+def test_in_piece_marks_overlap_no_land_cell_legend_or_each_other(ctx, art, marks):
+    board = ctx.board
+    cells = [Polygon(board.hex_corners_mm(c)) for c in board.cells]
+    for m in marks:
+        hits = [c.label for c, poly in zip(board.cells, cells, strict=True) if poly.intersects(m.footprint)]
+        assert hits == [], (m.section, m.text, hits)
+        for block in art.legend:
+            assert not block.polygon.intersects(m.footprint), (m.section, m.text, block.name)
+    for i, a in enumerate(marks):
+        for b in marks[i + 1:]:
+            assert not a.footprint.intersects(b.footprint), (a.text, b.text)
+
+
+def test_hint_text_fits_its_footprint_and_points_across_its_edge(marks):
+    sizes = MarkSizes()
+    for op in mark_ops(marks):
+        if isinstance(op, Text) and op.name == "piece-neighbour":
+            assert text_width_mm(op.text, op.font) <= sizes.hint_width_mm
+    for m in marks:
+        if m.kind == "neighbour":
+            assert ARROWS[m.side] in m.text and str(m.neighbour) in m.text
+
+
+def test_section_pages_draw_the_marks_but_the_poster_does_not(art, marks):
+    page = section_page(art, art.sections.sections[4], A4.landscape())
+    texts = [op.text for op in page.scene.walk() if isinstance(op, Text) and op.name == "piece-number"]
+    assert texts == ["5"]
+    hints = sorted(op.text for op in page.scene.walk() if isinstance(op, Text) and op.name == "piece-neighbour")
+    assert hints == sorted(m.text for m in marks if m.section == 5 and m.kind == "neighbour")
+    assert board_scene(art).count("piece-number") == 0
+
+
+def test_scale_bar_measures_true_km_along_the_equator(ctx, art):
+    import pyproj
+
+    from boardgen.projection.fit import BoardProjection
+
+    projection = BoardProjection.from_config(ctx.config)
+    lon0 = projection.central_meridian_deg
+    x_mm, _ = projection.to_mm(np.array([lon0 - 30.0, lon0 + 30.0]), np.array([0.0, 0.0]))
+    _, _, metres = pyproj.Geod(ellps="WGS84").inv(lon0 - 30.0, 0.0, lon0 + 30.0, 0.0)
+    km_per_mm = metres / 1000 / (x_mm[1] - x_mm[0])
+    assert equator_km_per_mm(ctx.config) == pytest.approx(km_per_mm, rel=1e-3)
+    scene = board_scene(art)
+    bars = [op for op in scene.walk() if getattr(op, "name", "") == "scale-bar"]
+    labels = [op.text for op in scene.walk() if getattr(op, "name", "") == "scale-bar-label"]
+    step_km, step_mm = scale_bar_steps(km_per_mm)
+    assert len(bars) == 3 and all(b.rect.width == pytest.approx(step_mm, abs=1e-3) for b in bars)
+    assert labels[-1] == f"{3 * step_km:,} km"
+    total_mm = sum(b.rect.width for b in bars)
+    assert 3 * step_km == pytest.approx(total_mm * km_per_mm, rel=1e-3)
+    assert 30.0 <= total_mm <= 60.0
+    note = next(op.text for op in scene.walk() if getattr(op, "name", "") == "scale-note")
+    assert f"1 cm ≈ {round(km_per_mm * 10, -1):,.0f} km along the equator" in note
+
+
+def test_scale_bar_sits_in_the_title_block_on_open_sea(ctx, art):
+    title = next(b for b in art.legend if b.name == "title")
+    bars = [op for op in board_scene(art).walk() if getattr(op, "name", "") in ("scale-bar", "scale-bar-label")]
+    assert bars
+    for op in bars:
+        if hasattr(op, "rect"):
+            r = op.rect
+            assert title.polygon.contains(shapely.box(r.x, r.y, r.right, r.bottom))
+        else:
+            assert title.polygon.contains(shapely.Point(op.x, op.y))
+    cells = shapely.union_all([Polygon(ctx.board.hex_corners_mm(c)) for c in ctx.board.cells])
+    assert not title.polygon.intersects(cells)
+
+
+def test_board_table_matches_the_card(ctx, art):
+    config = ctx.config
+    scene = board_scene(art)
+    texts = {op.name: op.text for op in scene.walk() if isinstance(op, Text) and op.name == "table-caption"}
+    assert texts["table-caption"] == TABLE_CAPTION == "Bio-productivity index"
+    values = [op for op in scene.walk() if isinstance(op, Text) and op.name == "table-value"]
+    assert all(op.align == "left" for op in values)
+    first_column = [int(op.text) for op in values[: config.zones[next(iter(config.zones))].die]]
+    # the card's order (cards/tables.table_rows): the largest die at the top down to the smallest minimum
+    assert first_column == sorted(first_column, reverse=True)
+    ys = [op.y for op in values[: len(first_column)]]
+    assert ys == sorted(ys)
+    dice = [op.text for op in scene.walk() if getattr(op, "name", "") == "table-die-label"]
+    assert dice == [f"d{z.die}" for z in config.zones.values()]
+    assert TABLE.row_mm >= 9.0  # a zone marker fits one box (notes/table-geometry.md)
+
+
+def test_title_in_the_sans_family_and_a_human_edition_line(ctx, art):
+    assert all(f.family == "DejaVu Sans" and f.bold for f in TITLE_FONTS)
+    scene = board_scene(art)
+    title = next(op for op in scene.walk() if getattr(op, "name", "") == "board-title")
+    assert title.font.family == "DejaVu Sans" and title.text == ctx.config.title
+    edition = next(op.text for op in scene.walk() if getattr(op, "name", "") == "board-edition")
+    assert ctx.config.edition not in edition and "global wellbeing" not in edition
+    assert edition_name(ctx.config) == "Global Wellbeing"
+    assert f"{len(ctx.board.cells)} land cells" in edition
