@@ -174,7 +174,7 @@ class ComponentsConfig:
     piece_forms: tuple[str, ...] = ("tokens", "standees")
     standee_height_mm: Mm = Mm(20.0)  # one face of a fold-over standee
     badge_size_mm: Mm = Mm(30.0)  # across the badge's hexagon, corner to corner
-    marker_size_mm: Mm = Mm(8.0)  # zone markers for the climate table card
+    chip_shape: Literal["round", "square"] = "square"  # square chips: touching squares, cut with straight cuts
     player_colours: tuple[Colour, ...] = tuple(Colour(c) for c in (
         "#e69f00", "#56b4e9", "#009e73", "#0072b2", "#d55e00", "#cc79a7"))  # Okabe–Ito (no yellow, no black)
     player_shapes: tuple[str, ...] = ("circle", "square", "triangle", "diamond", "hexagon", "pentagon")
@@ -429,7 +429,7 @@ def _validate_components(config: Config) -> None:
     for i, shape in enumerate(k.player_shapes):
         _check(shape in PLAYER_SHAPES, src, f"components.player_shapes[{i}]",
                f"expected one of {', '.join(PLAYER_SHAPES)}, got {shape!r}")
-    for key in ("standee_height_mm", "badge_size_mm", "marker_size_mm"):
+    for key in ("standee_height_mm", "badge_size_mm"):
         _check(5 <= getattr(k, key) <= 60, src, f"components.{key[:-3]}", "expected between 5mm and 60mm")
     _check(15 <= k.dice_size_mm <= 70, src, "components.dice_size", "expected between 15mm and 70mm")
     _check(r.bank_chips >= r.max_players * r.starting_chips, src, "rules.bank_chips",

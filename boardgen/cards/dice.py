@@ -27,6 +27,16 @@ INK = "#1a1a1a"
 PHI = (1 + 5**0.5) / 2
 DIE_COLOURS = {4: "#d9c6ec", 6: "#ffffff", 8: "#f3d3e6", 10: "#d9c6ec", 12: "#cde8c4", 20: "#d9c6ec"}
 """Face colours after the seed's dice: purple d4, white d6, blue-pink d8, purple d10, green d12, purple d20."""
+D8_SECOND_COLOUR = "#c8dcf5"
+"""The d8 is two-tone, blue and pink like the original's: neighbouring faces differ."""
+
+
+def _face_colour(p: Polyhedron, sides: int, face: int, colour: str) -> str:
+    """The d8's faces alternate pink and blue (by which octant the face faces); other dice are one colour."""
+    if sides != 8:
+        return colour
+    cx, cy, cz = (sum(p.vertices[v][i] for v in p.faces[face]) for i in range(3))
+    return colour if cx * cy * cz > 0 else D8_SECOND_COLOUR
 
 
 def _sub(a: Vec, b: Vec) -> Vec:
@@ -303,8 +313,8 @@ def die_component(config: Config, sides: int) -> Component:
     ops: list[Op] = []
     for t in tabs:
         ops.append(Path(geometry_path(t), Style(fill="#d8d8d8", stroke=INK, stroke_width_mm=0.25), "glue-tab"))
-    for f in faces:
-        ops.append(Path(geometry_path(f), Style(fill=colour), "die-face"))
+    for k, f in enumerate(faces):
+        ops.append(Path(geometry_path(f), Style(fill=_face_colour(p, sides, k, colour)), "die-face"))
     outline = unary_union([g.buffer(1e-4, join_style="mitre") for g in (*faces, *tabs)]).buffer(
         -1e-4, join_style="mitre").simplify(1e-4)
     if outline.geom_type != "Polygon":  # pragma: no cover - faces of a net are joined edge to edge

@@ -11,7 +11,7 @@ import io
 import time
 import zipfile
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from boardgen import __version__
 from boardgen.build import BuildContext
@@ -20,7 +20,7 @@ from boardgen.cards.minimap import leaflet_pictures
 from boardgen.cards.model import ComponentSet
 from boardgen.cards.shapes import piece_size_mm
 from boardgen.cards.sheets import CutSheet, LaidOut, lay_out
-from boardgen.cards.tables import reference_cards
+from boardgen.cards.tables import reference_cards, turn_grid
 from boardgen.cards.tokens import badges, chips, markers, player_pieces
 from boardgen.config import Config
 from boardgen.errors import LayoutError
@@ -28,7 +28,7 @@ from boardgen.io import Artifact
 from boardgen.model import Board
 from boardgen.render.cairo_backend import Page, render_pdf, render_png, render_svg
 from boardgen.render.imposition import A4, LETTER, Paper
-from boardgen.render.leaflet import leaflet_pdf
+from boardgen.render.leaflet import leaflet_pdf, player_counts
 from boardgen.render.scene import Font, Group, Op, Path, Rect, RectOp, Scene, Style, Text, layer, translate
 
 ZIP_DATE = (2026, 1, 1, 0, 0, 0)
@@ -37,14 +37,18 @@ CUT_GAP_MM = 10.0
 
 
 def component_sets(config: Config, hex_size_mm: float) -> list[ComponentSet]:
-    """Every kind of printed part, in the order the sheets are printed."""
+    """Every kind of printed part, in the order the sheets are printed. The paper dice share the cards'
+    sheets (they fill the room below the table card and the turn counter)."""
     size = piece_size_mm(config, hex_size_mm)
-    zone_markers = markers(config).components
+    _cols, _rows, box_w, box_h = turn_grid(config)
+    zone_markers = markers(config, (box_w, box_h)).components
     cards = reference_cards(config, zone_markers[:-1], zone_markers[-1])
-    sets = [cards, chips(config), badges(config), *player_pieces(config, size)]
     if config.components.dice:
-        sets.append(dice(config))
-    return sets
+        nets = dice(config)
+        cards = replace(cards, title="Index table, markers, turn counter and paper dice",
+                        components=(*cards.components, *nets.components),
+                        row_starts=(*cards.row_starts, len(cards.components)))
+    return [cards, chips(config), badges(config), *player_pieces(config, size)]
 
 
 @dataclass(frozen=True)
@@ -111,13 +115,15 @@ def _front_page_number(kit: PaperKit, sheet: CutSheet) -> int:
 
 
 _HOW_TO = {
-    "card": "single-sided, ideally on card (160-250 g/m2); cut on the crop marks",
+    "card": "single-sided, ideally on card (160-250 g/m2); cut the cards on the crop marks, the markers and "
+            "dice on their dark lines; dice: crease the dashed lines, glue the grey tabs inside",
     "marker": "single-sided on card; cut out the discs on their dark line",
     "chip": "DOUBLE-SIDED (flip on the long edge): fronts and backs alternate; cut out on the dark line",
     "badge": "DOUBLE-SIDED (flip on the long edge): fronts and backs alternate; cut out on the dark line",
     "token": "single-sided on card; cut each piece out on its dark line",
-    "standee": "single-sided on thin card; cut on the crop marks, fold on the dashed lines, glue the two "
-               "faces back to back and bend the end tabs out opposite ways as feet",
+    "standee": "single-sided on thin card; the strips touch: cut along the dark lines with long straight cuts, "
+               "fold on the dashed lines, glue the two faces back to back and bend the end tabs out opposite "
+               "ways as feet",
     "die": "single-sided on thin card; cut on the solid line, crease the dashed lines, glue the grey tabs inside",
 }
 
@@ -148,6 +154,10 @@ def readme_text(config: Config, kit: PaperKit, leaflet_pages: int, extra: Sequen
     for lo, start, end in kit.page_ranges():
         pages = f"page {start}" if start == end else f"pages {start}-{end}"
         how = _HOW_TO.get(lo.kind, "")
+        if lo.kind == "chip" and config.components.chip_shape == "square":
+            how = ("DOUBLE-SIDED (flip on the long edge): fronts and backs alternate; the chips touch, so cut "
+                   "the sheet into strips and the strips into squares with long straight cuts from crop mark to "
+                   "crop mark (a craft knife and metal ruler, or a guillotine)")
         if fold and lo.kind in ("chip", "badge"):
             how = "single-sided; cut out each pair, fold on the dashed line and glue front to back"
         sheets = f"{len(lo.cut_sheets)} sheet" + ("" if len(lo.cut_sheets) == 1 else "s")
@@ -175,13 +185,16 @@ def rules_notes(config: Config) -> list[str]:
                  f"fifth turn; this edition rolls every {r.stewardship_every} turns (template key "
                  "rules.stewardship_every). The leaflet offers 'every turn' as a variant.")
     if r.investments_per_turn:
-        notes.append(f"  Investing: at most {r.investments_per_turn} new piece(s) a turn (rules.investments_per_turn). "
-                     "Late in the game harvests pay more than that, so chips pile up and the bank can run dry; the "
-                     "leaflet says so and says what happens when the bank is empty.")
-    even = [n for n in range(r.min_players, r.max_players + 1) if r.players % n == 0]
-    notes.append(f"  Players: the leaflet recommends {', '.join(map(str, even))} players with teams otherwise, as the "
-                 f"original does; the rules and the simulator work for any count from {r.min_players} to "
-                 f"{r.max_players}.")
+        pieces = "1 new piece" if r.investments_per_turn == 1 else f"{r.investments_per_turn} new pieces"
+        notes.append(f"  Investing: at most {pieces} a turn (rules.investments_per_turn). Late in the game "
+                     "harvests pay more than that, so chips pile up and the bank can run dry; the leaflet says "
+                     "so, says that unspent chips score nothing, and says what happens when the bank is empty.")
+    even, _other = player_counts(config)
+    counts = ", ".join(map(str, even[:-1])) + (" or " if len(even) > 1 else "") + str(even[-1]) if even else "?"
+    notes.append(f"  Players: the leaflet recommends {counts} players with teams otherwise, as the original "
+                 f"does; the rules and the simulator work for any count from {r.min_players} to {r.max_players}.")
+    notes.append("  Zone markers are small strips sized to one box of the board's index table (and the card's), "
+                 "so they sit beside the value; one spare per zone is printed.")
     return notes
 
 

@@ -40,6 +40,7 @@ class ComponentSet:
     uniform: bool = True  # all parts the same size: grid packing; else shelf packing
     gap_mm: float | None = None  # space between parts; None: twice the sheet bleed (each keeps a full bleed)
     row_starts: tuple[int, ...] = ()  # shelf packing: parts (by index) that begin a new row
+    stagger: bool = False  # grid packing in staggered rows (round parts: about 15% more on a sheet)
 
 
 def geometry_path(geom: BaseGeometry) -> tuple[PathCommand, ...]:

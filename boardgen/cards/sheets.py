@@ -8,6 +8,7 @@ mirrored left-right for a long-edge flip, with a registration target) or are pri
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -22,8 +23,7 @@ from boardgen.render.imposition import (
     Placement,
     SheetStyle,
     compose_sheet,
-    pack_grid,
-    pack_shelves,
+    content_area,
 )
 from boardgen.render.scene import Group, Path, PathCommand, Rect, Scene, Style, rotate
 
@@ -93,6 +93,98 @@ def _cut_ops(parts: Sequence[Component], trims: Sequence[Rect]) -> CutSheet:
     return CutSheet("", tuple(cuts), tuple(folds))
 
 
+def grid_sheets(count: int, width_mm: float, height_mm: float, paper: Paper, style: SheetStyle, gap_mm: float,
+                stagger: bool = False) -> tuple[int, list[list[Rect]]]:
+    """Same-size parts in rows, as many sheets as needed: (parts per full sheet, trims per sheet).
+
+    Rows start at the top of the content area (a part-filled last sheet keeps its paper below free) and the
+    block is centred across. ``stagger``: odd rows shift by half a pitch and rows close up (round parts),
+    used only when that fits more. Raises ValueError if one part does not fit the sheet."""
+    area = content_area(paper, style)
+    pitch_x = width_mm + gap_mm
+
+    def plan(staggered: bool) -> tuple[list[int], float]:
+        cols = math.floor((area.width + gap_mm) / pitch_x + 1e-9)
+        if staggered:
+            pitch_y = pitch_x * math.sqrt(3) / 2
+            odd = math.floor((area.width + gap_mm - pitch_x / 2) / pitch_x + 1e-9)
+            rows = math.floor((area.height - height_mm) / pitch_y + 1e-9) + 1 if area.height >= height_mm else 0
+        else:
+            pitch_y = height_mm + gap_mm
+            odd = cols
+            rows = math.floor((area.height + gap_mm) / pitch_y + 1e-9)
+        return [cols if r % 2 == 0 else odd for r in range(max(rows, 0))] if cols > 0 else [], pitch_y
+
+    per_row, pitch_y = plan(False)
+    staggered = False
+    if stagger:
+        alt_rows, alt_pitch = plan(True)
+        if sum(alt_rows) > sum(per_row):
+            per_row, pitch_y, staggered = alt_rows, alt_pitch, True
+    per_sheet = sum(per_row)
+    if per_sheet == 0:
+        raise ValueError(f"a {width_mm:g} x {height_mm:g} mm item does not fit the {area.width:.1f} x "
+                         f"{area.height:.1f} mm printable area of {paper.name}")
+    cols = per_row[0]
+    block_w = cols * pitch_x - gap_mm
+    if staggered and len(per_row) > 1 and per_row[1] == cols:
+        block_w += pitch_x / 2
+    x0 = area.x + (area.width - block_w) / 2
+    positions = [Rect(x0 + (pitch_x / 2 if staggered and r % 2 else 0.0) + c * pitch_x, area.y + r * pitch_y,
+                      width_mm, height_mm) for r, n in enumerate(per_row) for c in range(n)]
+    sheets = [positions[:min(per_sheet, count - start)] for start in range(0, count, per_sheet)]
+    return per_sheet, sheets
+
+
+@dataclass
+class _Shelf:
+    y: float
+    height: float
+    width: float
+    items: list[tuple[int, float, float]]
+
+
+def first_fit_shelves(sizes: Sequence[tuple[float, float]], paper: Paper, style: SheetStyle, gap_mm: float,
+                      row_starts: Sequence[int] = ()) -> list[list[tuple[int, Rect]]]:
+    """Parts of different sizes on shelves (rows), each part on the FIRST sheet with room for it: beside the
+    parts of that sheet's bottom shelf (which may grow), or on a new shelf below. Parts in ``row_starts``
+    always begin a new shelf. Rows are centred across. Returns (part index, trim) per sheet."""
+    area = content_area(paper, style)
+    sheets: list[list[_Shelf]] = []
+    for index, (w, h) in enumerate(sizes):
+        if w > area.width + 1e-9 or h > area.height + 1e-9:
+            raise ValueError(f"a {w:g} x {h:g} mm item does not fit the {area.width:.1f} x {area.height:.1f} mm "
+                             f"printable area of {paper.name}")
+        placed = False
+        for shelves in sheets:
+            if index not in row_starts:
+                shelf = shelves[-1]
+                if shelf.y + h <= area.bottom + 1e-9 and shelf.width + gap_mm + w <= area.width + 1e-9:
+                    shelf.items.append((index, w, h))
+                    shelf.width += gap_mm + w
+                    shelf.height = max(shelf.height, h)
+                    placed = True
+            if placed:
+                break
+            y = shelves[-1].y + shelves[-1].height + gap_mm if shelves else area.y
+            if y + h <= area.bottom + 1e-9:
+                shelves.append(_Shelf(y, h, w, [(index, w, h)]))
+                placed = True
+                break
+        if not placed:
+            sheets.append([_Shelf(area.y, h, w, [(index, w, h)])])
+    out: list[list[tuple[int, Rect]]] = []
+    for shelves in sheets:
+        placed_parts: list[tuple[int, Rect]] = []
+        for shelf in shelves:
+            x = area.x + (area.width - shelf.width) / 2
+            for index, w, h in shelf.items:
+                placed_parts.append((index, Rect(x, shelf.y, w, h)))
+                x += w + gap_mm
+        out.append(sorted(placed_parts))
+    return out
+
+
 def lay_out(cset: ComponentSet, paper: Paper, title: str, mode: str = "duplex",
             style: SheetStyle = DEFAULT_STYLE) -> LaidOut:
     """Pages for one component set on ``paper`` (``mode``: "duplex" or "fold" for double-sided parts)."""
@@ -104,17 +196,16 @@ def lay_out(cset: ComponentSet, paper: Paper, title: str, mode: str = "duplex",
     gap = style.gap_mm if cset.gap_mm is None else cset.gap_mm
     bleed = min(style.bleed_mm, gap / 2)  # parts packed closer than two bleeds share the space between them
     if cset.uniform and len({(p.width_mm, p.height_mm) for p in parts}) == 1:
-        plan, grids = pack_grid(len(parts), parts[0].width_mm, parts[0].height_mm, paper, style, gap_mm=gap,
-                                allow_rotate=False)
+        per_sheet, grids = grid_sheets(len(parts), parts[0].width_mm, parts[0].height_mm, paper, style, gap,
+                                       cset.stagger)
         sheets: list[list[tuple[int, Rect]]] = []
         start = 0
         for trims in grids:
             sheets.append([(start + i, t) for i, t in enumerate(trims)])
             start += len(trims)
-        per_sheet = plan.per_sheet
     else:
-        sheets = pack_shelves([(p.width_mm, p.height_mm) for p in parts], paper, style, gap_mm=gap,
-                              row_starts=cset.row_starts)
+        sheets = first_fit_shelves([(p.width_mm, p.height_mm) for p in parts], paper, style, gap,
+                                   cset.row_starts)
         per_sheet = max(len(s) for s in sheets)
     pages: list[Page] = []
     cut_sheets: list[CutSheet] = []

@@ -5,7 +5,9 @@ from __future__ import annotations
 import math
 
 from boardgen.cards.model import Component, ComponentSet
+from boardgen.cards.tokens import marker_size_mm
 from boardgen.config import Config
+from boardgen.render.board_art import TABLE
 from boardgen.render.cairo_backend import fit_font, text_width_mm
 from boardgen.render.scene import (
     Font,
@@ -58,22 +60,23 @@ def table_rows(config: Config) -> list[int]:
 
 def climate_table_card(config: Config) -> Component:
     zones = config.zones
-    marker = config.components.marker_size_mm
+    _marker_w, marker_h = marker_size_mm()
     col_w = max(22.0, max(text_width_mm(n, Font(size_pt=6.5, bold=True)) for n in zones) + 3.0)
     col_w = min(col_w, (MAX_CARD_MM[0] - 2 * CARD_PAD_MM) / len(zones))
     rows = table_rows(config)
     title_h, header_h, footer_h = 15.0, 16.0, 9.0
     room = MAX_CARD_MM[1] - 2 * CARD_PAD_MM - title_h - header_h - footer_h
-    cell_h = min(max(marker + 2.0, 8.0), room / len(rows))  # a d20 zone makes a long table: cells shrink
+    # the board's box height, so one set of markers fits both tables; a d20 zone makes a long table: cells shrink
+    cell_h = min(max(TABLE.row_mm, marker_h + 1.6), room / len(rows))
     width = 2 * CARD_PAD_MM + len(zones) * col_w
     height = 2 * CARD_PAD_MM + title_h + header_h + len(rows) * cell_h + footer_h
     ops: list[Op] = _card_frame(width, height)
     x0, y0 = CARD_PAD_MM, CARD_PAD_MM
     ops.append(_text(width / 2, y0 + 4.5, "Bio-productivity index", 11, bold=True, align="center"))
-    ops.append(_text(width / 2, y0 + 10.0, "Start values are shaded orange. Put one marker per zone on its orange box;",
-                     6.3, align="center", max_width_mm=width - 12))
-    ops.append(_text(width / 2, y0 + 13.0, "stewardship and tipping-point rolls move it one box up or down.",
-                     6.3, align="center", max_width_mm=width - 12))
+    ops.append(_text(width / 2, y0 + 10.0, "Start values are shaded orange: put each zone's marker in its orange box, "
+                     "beside the number.", 6.3, align="center", max_width_mm=width - 12))
+    ops.append(_text(width / 2, y0 + 13.0, "Stewardship and tipping-point rolls move a marker one box up or down. "
+                     "(The board has the same table.)", 6.3, align="center", max_width_mm=width - 12))
     top = y0 + title_h
     for i, (name, zone) in enumerate(zones.items()):
         cx = x0 + i * col_w
@@ -99,7 +102,7 @@ def climate_table_card(config: Config) -> Component:
                          baseline="middle", name="die-name"))
         ops.append(_text(footer.x + col_w / 2, footer.y + 7.3, f"{zone.die}-sided die", 5.0, align="center",
                          baseline="middle"))
-    return Component("table-card", "climate table", width, height, Scene(tuple(ops)),
+    return Component("table-card", "bio-productivity index table", width, height, Scene(tuple(ops)),
                      rect_path(Rect(0, 0, width, height)))
 
 
@@ -117,27 +120,38 @@ def turn_year(config: Config, turn: int) -> int:
     return r.start_year + (turn - 1) * r.years_per_turn
 
 
-def turn_counter_card(config: Config) -> Component:
+TURN_TITLE_MM, TURN_SETUP_MM, TURN_LEGEND_MM, TURN_GAP_MM = 15.0, 14.0, 13.0, 2.0
+
+
+def turn_grid(config: Config) -> tuple[int, int, float, float]:
+    """(columns, rows, box width, box height) of the turn counter's boxes."""
     r = config.rules
     cols = turn_columns(config)
     rows = math.ceil(r.turns / cols)
-    box_w, box_h, gap = 27.0, 25.0, 2.0
-    title_h, setup_h, legend_h = 15.0, 14.0, 13.0
-    room = MAX_CARD_MM[1] - 2 * CARD_PAD_MM - title_h - setup_h - gap - legend_h
+    box_w, box_h, gap = 27.0, 25.0, TURN_GAP_MM
+    room = MAX_CARD_MM[1] - 2 * CARD_PAD_MM - TURN_TITLE_MM - TURN_SETUP_MM - gap - TURN_LEGEND_MM
     if rows * (box_h + gap) - gap > room:  # a long game: ten boxes a row, shorter boxes
         cols = min(10, r.turns)
         rows = math.ceil(r.turns / cols)
         box_w = (MAX_CARD_MM[0] - 2 * CARD_PAD_MM - (cols - 1) * gap) / cols
         box_h = min(box_h, (room + gap) / rows - gap)
+    return cols, rows, box_w, box_h
+
+
+def turn_counter_card(config: Config) -> Component:
+    r = config.rules
+    cols, rows, box_w, box_h = turn_grid(config)
+    gap = TURN_GAP_MM
+    title_h, setup_h, legend_h = TURN_TITLE_MM, TURN_SETUP_MM, TURN_LEGEND_MM
     width = 2 * CARD_PAD_MM + cols * box_w + (cols - 1) * gap
     height = 2 * CARD_PAD_MM + title_h + setup_h + gap + rows * box_h + (rows - 1) * gap + legend_h
     k = min(1.0, box_w / 27.0, box_h / 25.0)  # text scale for smaller boxes
     ops: list[Op] = _card_frame(width, height)
     x0, y0 = CARD_PAD_MM, CARD_PAD_MM
     ops.append(_text(width / 2, y0 + 4.5, "Turn counter", 11, bold=True, align="center"))
-    ops.append(_text(width / 2, y0 + 10.0, f"One turn is a generation, about {r.years_per_turn} years. Move the turn "
-                     "marker one box on", 6.3, align="center", max_width_mm=width - 12))
-    ops.append(_text(width / 2, y0 + 13.0, "when every player has played; do the marked rolls first.",
+    ops.append(_text(width / 2, y0 + 10.0, f"One turn is a generation, about {r.years_per_turn} years. When "
+                     "everyone has played:", 6.3, align="center", max_width_mm=width - 12))
+    ops.append(_text(width / 2, y0 + 13.0, "do any rolls marked in the marker's box, then move the turn marker on.",
                      6.3, align="center", max_width_mm=width - 12))
     setup = Rect(x0, y0 + title_h, width - 2 * CARD_PAD_MM, setup_h)
     ops.append(RectOp(setup, Style(fill="#e8eef8", stroke=INK, stroke_width_mm=0.3), name="setup-box"))
@@ -175,6 +189,10 @@ def turn_counter_card(config: Config) -> Component:
     legend_y = height - CARD_PAD_MM - legend_h + 4.0
     dice = ", ".join(f"{n} d{z.die}" for n, z in config.zones.items())
     ops.append(RectOp(Rect(x0, legend_y - 2.6, 4.0, 3.2), Style(fill=STEWARD_COLOUR)))
+    shared = {}
+    for n, z in config.zones.items():
+        shared.setdefault(z.die, []).append(n)
+    twice = " ".join(f"Roll the d{d} once for each of {' and '.join(ns)}." for d, ns in shared.items() if len(ns) > 1)
     ops.append(_text(x0 + 5.5, legend_y, f"Stewardship (every {r.stewardship_every} turns): roll each zone's die "
                      f"({dice}).", 5.6, max_width_mm=width - 2 * CARD_PAD_MM - 6))
     ops.append(RectOp(Rect(x0, legend_y + 2.4, 4.0, 3.2), Style(fill=TIPPING_COLOUR)))
@@ -182,7 +200,7 @@ def turn_counter_card(config: Config) -> Component:
                      f"d{r.tipping_point_die} against the sum of all the indices.", 5.6,
                      max_width_mm=width - 2 * CARD_PAD_MM - 6))
     order = "stewardship first, then the tipping point" if steward_first else "tipping point first, then stewardship"
-    ops.append(_text(x0, legend_y + 9.5, f"When both fall on one turn: {order}.", 5.6,
+    ops.append(_text(x0, legend_y + 9.5, f"When both fall on one turn: {order}. {twice}".strip(), 5.6,
                      max_width_mm=width - 2 * CARD_PAD_MM))
     return Component("turn-counter", "turn counter", width, height, Scene(tuple(ops)),
                      rect_path(Rect(0, 0, width, height)))
@@ -190,8 +208,8 @@ def turn_counter_card(config: Config) -> Component:
 
 def reference_cards(config: Config, markers: tuple[Component, ...] = (), turn_marker: Component | None = None
                     ) -> ComponentSet:
-    """The climate table card with the zone markers under it, then the turn counter with its marker."""
+    """The bio-productivity index card with the zone markers under it, then the turn counter with its marker."""
     parts = (climate_table_card(config), *markers, turn_counter_card(config),
              *((turn_marker,) if turn_marker is not None else ()))
-    return ComponentSet("card", "Climate table, markers and turn counter", parts, uniform=False,
+    return ComponentSet("card", "Bio-productivity index table, markers and turn counter", parts, uniform=False,
                         row_starts=(1, 1 + len(markers)))

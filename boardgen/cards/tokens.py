@@ -15,7 +15,8 @@ from shapely.geometry.base import BaseGeometry
 from boardgen.cards.model import Component, ComponentSet, geometry_path
 from boardgen.cards.shapes import label_width_share, player_shape, shape_label_point
 from boardgen.config import Config
-from boardgen.render.cairo_backend import fit_font
+from boardgen.render.board_art import TABLE, TABLE_START_FONT
+from boardgen.render.cairo_backend import fit_font, text_width_mm
 from boardgen.render.scene import (
     Circle,
     Font,
@@ -34,9 +35,14 @@ from boardgen.render.symbols import zone_symbol
 INK = "#1a1a1a"
 CUT_LINE = Style(stroke=INK, stroke_width_mm=0.3, line_join="round")
 SHAPE_BLEED_MM = 1.5
-CHIP_GOLD = "#e9b949"
-CHIP_GOLD_DARK = "#a8781a"
-CHIP_GOLD_LIGHT = "#f6dd8f"
+CHIP_SILVER = "#c3c8ce"
+CHIP_SILVER_LIGHT = "#e4e7eb"
+CHIP_DARK = "#5d646d"
+"""Chips are silver grey: no player colour is grey, so a chip never looks like a player's token."""
+ROUND_CHIP_GAP_MM = 2.0
+"""Round chips sit this far apart, in staggered rows."""
+TOKEN_RING_MM = 1.0
+"""The white ring just inside every token's dark edge: the token stands out even on a cell of its own colour."""
 
 
 def _fill(geom: BaseGeometry, colour: str, name: str = "") -> Path:
@@ -61,34 +67,55 @@ def _label(x: float, y: float, text: str, max_width_mm: float, size_pt: float, c
 
 
 def chip_component(config: Config, number: int) -> Component:
+    """A chip worth 1 billion: silver (unlike any player's colour), round or square (``components.chip_shape``)."""
     d = config.components.chip_diameter_mm
     r = d / 2
-    disc = Point(r, r).buffer(r, quad_segs=16)  # the cut outline (cut file); the art uses true circles
+    square = config.components.chip_shape == "square"
+    if square:
+        edge = Polygon([(0, 0), (d, 0), (d, d), (0, d)])
+        inner = Polygon([(d * 0.1, d * 0.1), (d * 0.9, d * 0.1), (d * 0.9, d * 0.9), (d * 0.1, d * 0.9)])
 
-    def circles(colour: str, name: str) -> list[Op]:
-        return [Circle(r, r, r + SHAPE_BLEED_MM, Style(fill=colour), "bleed"),
-                Circle(r, r, r, Style(fill=colour), name)]
+        def body(colour: str, name: str) -> list[Op]:
+            return [_fill(edge.buffer(SHAPE_BLEED_MM, join_style="mitre"), colour, "bleed"), _fill(edge, colour, name)]
 
+        def ring(dashed: bool) -> Op:
+            return _stroke(inner, Style(stroke=CHIP_DARK, stroke_width_mm=0.5, dash_mm=(1.2, 0.8) if dashed else ()))
+
+        cut: Op = _stroke(edge, Style(stroke=CHIP_DARK, stroke_width_mm=0.3), "cut-line")
+        outline = geometry_path(edge)
+    else:
+        disc = Point(r, r).buffer(r, quad_segs=16)  # the cut outline (cut file); the art uses true circles
+
+        def body(colour: str, name: str) -> list[Op]:
+            return [Circle(r, r, r + SHAPE_BLEED_MM, Style(fill=colour), "bleed"),
+                    Circle(r, r, r, Style(fill=colour), name)]
+
+        def ring(dashed: bool) -> Op:
+            return Circle(r, r, r * 0.8, Style(stroke=CHIP_DARK, stroke_width_mm=0.5,
+                                                dash_mm=(1.2, 0.8) if dashed else ()))
+
+        cut = Circle(r, r, r, CUT_LINE, "cut-line")
+        outline = geometry_path(disc)
     front: list[Op] = [
-        *circles(CHIP_GOLD, "chip"),
-        Circle(r, r, r * 0.8, Style(stroke=CHIP_GOLD_DARK, stroke_width_mm=0.5, dash_mm=(1.2, 0.8))),
-        _label(r, r - d * 0.06, "1", d * 0.5, d * 1.25, INK),
-        _label(r, r + d * 0.25, "BILLION", d * 0.5, d * 0.23, INK),
-        Circle(r, r, r, CUT_LINE, "cut-line"),
+        *body(CHIP_SILVER, "chip"), ring(True),
+        _label(r, r - d * 0.07, "1", d * 0.5, d * 1.15, INK),
+        _label(r, r + d * 0.24, "BILLION", d * 0.5, d * 0.23, INK),
+        cut,
     ]
     back: list[Op] = [
-        *circles(CHIP_GOLD_LIGHT, "chip-back"),
-        Circle(r, r, r * 0.8, Style(stroke=CHIP_GOLD_DARK, stroke_width_mm=0.5)),
-        zone_symbol("leaf", r, r - d * 0.12, d * 0.34, CHIP_GOLD_DARK, detail=CHIP_GOLD_LIGHT),
+        *body(CHIP_SILVER_LIGHT, "chip-back"), ring(False),
+        zone_symbol("leaf", r, r - d * 0.12, d * 0.32, CHIP_DARK, detail=CHIP_SILVER_LIGHT),
         _label(r, r + d * 0.22, "1 bn", d * 0.5, d * 0.36, INK),
-        Circle(r, r, r, CUT_LINE, "cut-line"),
+        cut,
     ]
-    return Component("chip", f"chip {number}", d, d, Scene(tuple(front)), geometry_path(disc), Scene(tuple(back)),
-                     marks=False)
+    return Component("chip", f"chip {number}", d, d, Scene(tuple(front)), outline, Scene(tuple(back)),
+                     marks=square)
 
 
 SHAPED_GAP_MM = 2 * SHAPE_BLEED_MM + 0.5
 """Space between shaped parts: each keeps its colour bleed, and scissors fit between."""
+TOKEN_GAP_MM = 2.0
+"""Tokens sit closer (no colour bleed: the dark edge is the cut line; most shapes leave more room than their box)."""
 
 
 def _copies(first: Component, labels: list[str]) -> tuple[Component, ...]:
@@ -97,10 +124,15 @@ def _copies(first: Component, labels: list[str]) -> tuple[Component, ...]:
 
 
 def chips(config: Config) -> ComponentSet:
-    """``rules.bank_chips`` chips: the whole supply in the box (players' starting chips come out of it)."""
+    """``rules.bank_chips`` chips: the whole supply in the box (players' starting chips come out of it).
+
+    Square chips touch in a grid (a few long straight cuts; a back printed slightly off shows the next chip's
+    identical back); round ones sit in staggered rows."""
     n = config.rules.bank_chips
     parts = _copies(chip_component(config, 1), [f"chip {i + 1}" for i in range(n)])
-    return ComponentSet("chip", f"Chips: {n} chips of 1 billion", parts, double_sided=True, gap_mm=SHAPED_GAP_MM)
+    square = config.components.chip_shape == "square"
+    return ComponentSet("chip", f"Chips: {n} chips of 1 billion", parts, double_sided=True,
+                        gap_mm=0.0 if square else ROUND_CHIP_GAP_MM, stagger=not square)
 
 
 # ------------------------------------------------------------------------------------------ player pieces
@@ -116,14 +148,14 @@ def token_component(config: Config, player: int, number: int, size_mm: float) ->
     colour, shape = player_style(config, player)
     c = size_mm / 2
     outline = player_shape(shape, c, c, size_mm)
-    inner = player_shape(shape, c, c, size_mm * 0.78)
     lx, ly = shape_label_point(shape, c, c, size_mm)
     ink = ink_on(colour)
+    ring = outline.buffer(-(0.25 + TOKEN_RING_MM / 2), join_style="mitre")
     ops: list[Op] = [
-        _bleed(outline, colour), _fill(outline, colour, "token"),
-        _stroke(inner, Style(stroke="#ffffff", stroke_width_mm=0.45, line_join="round")),
-        _label(lx, ly, f"P{player}", size_mm * label_width_share(shape), size_mm * 1.1, ink),
-        _stroke(outline, CUT_LINE, "cut-line"),
+        _fill(outline, colour, "token"),
+        _stroke(ring, Style(stroke="#ffffff", stroke_width_mm=TOKEN_RING_MM, line_join="miter"), "token-ring"),
+        _label(lx, ly, f"P{player}", size_mm * label_width_share(shape) * 0.92, size_mm * 1.0, ink),
+        _stroke(outline, Style(stroke=INK, stroke_width_mm=0.5, line_join="miter"), "cut-line"),
     ]
     return Component("token", f"P{player} token {number}", size_mm, size_mm, Scene(tuple(ops)),
                      geometry_path(outline), marks=False)
@@ -187,12 +219,12 @@ def player_pieces(config: Config, size_mm: float) -> list[ComponentSet]:
         parts = tuple(c for p in players for c in _copies(token_component(config, p, 1, size_mm),
                                                           [f"P{p} token {i}" for i in numbers]))
         sets.append(ComponentSet("token", f"Player pieces: flat tokens, {r.pieces_per_player} per player",
-                                 parts, gap_mm=SHAPED_GAP_MM))
+                                 parts, gap_mm=TOKEN_GAP_MM))
     if "standees" in k.piece_forms:
         parts = tuple(c for p in players for c in _copies(standee_component(config, p, 1, size_mm),
                                                           [f"P{p} standee {i}" for i in numbers]))
         sets.append(ComponentSet("standee", f"Player pieces: fold-over standees, {r.pieces_per_player} per player",
-                                 parts, gap_mm=3.0))
+                                 parts, gap_mm=0.0))  # touching strips: long straight cuts
     return sets
 
 
@@ -244,27 +276,43 @@ def badges(config: Config) -> ComponentSet:
 
 # ------------------------------------------------------------------------------------------ markers
 
+MARKERS_PER_ZONE = 2
+"""One marker for the table and one spare per zone (they are small)."""
 
-def zone_marker(config: Config, zone_name: str) -> Component:
+
+def marker_size_mm() -> tuple[float, float]:
+    """(width, height) of a zone marker: a small upright strip that sits in one box of the board's
+    bio-productivity table beside the value (values are left-aligned), so the value stays readable. The table
+    card uses the same box height, so one set of markers fits both tables."""
+    font = Font(size_pt=TABLE_START_FONT.size_pt, bold=True)
+    number_end = getattr(TABLE, "number_inset_mm", 1.3) + text_width_mm("12", font)
+    free_mm = TABLE.column_mm - number_end
+    width = max(3.0, min(free_mm - 1.0, 4.5))
+    height = max(4.0, TABLE.row_mm - 1.6)
+    return round(width, 2), round(height, 2)
+
+
+def zone_marker(config: Config, zone_name: str, number: int = 1) -> Component:
     zone = config.zones[zone_name]
-    d = config.components.marker_size_mm
-    r = d / 2
+    w, h = marker_size_mm()
     ink = ink_on(zone.colour)
+    box = Polygon([(0, 0), (w, 0), (w, h), (0, h)])
     ops: list[Op] = [
-        Circle(r, r, r + SHAPE_BLEED_MM, Style(fill=zone.colour), "bleed"),
-        Circle(r, r, r, Style(fill=zone.colour), "marker"),
-        zone_symbol(zone.symbol, r, r, d * 0.62, ink, detail=zone.colour),
-        Circle(r, r, r, CUT_LINE, "cut-line"),
+        _bleed(box, zone.colour), _fill(box, zone.colour, "marker"),
+        zone_symbol(zone.symbol, w / 2, h * 0.32, w * 0.8, ink, detail=zone.colour),
+        Path((("M", w * 0.2, h * 0.66), ("L", w * 0.8, h * 0.66), ("L", w * 0.5, h * 0.9), ("Z",)), Style(fill=ink)),
+        _stroke(box, CUT_LINE, "cut-line"),
     ]
-    return Component("marker", f"{zone_name} marker", d, d, Scene(tuple(ops)),
-                     geometry_path(Point(r, r).buffer(r, quad_segs=16)), marks=False)
+    return Component("marker", f"{zone_name} marker {number}", w, h, Scene(tuple(ops)), geometry_path(box),
+                     marks=False)
 
 
 TURN_MARKER_MM = 12.0
 
 
-def turn_marker(config: Config) -> Component:
-    d = TURN_MARKER_MM
+def turn_marker(config: Config, box_mm: tuple[float, float] = (27.0, 25.0)) -> Component:
+    """A disc that sits in the middle of one turn-counter box (``box_mm``: the box's width and height)."""
+    d = round(min(TURN_MARKER_MM, 0.48 * min(box_mm)), 2)
     r = d / 2
     ops: list[Op] = [
         Circle(r, r, r + SHAPE_BLEED_MM, Style(fill=INK), "bleed"),
@@ -277,7 +325,7 @@ def turn_marker(config: Config) -> Component:
                      geometry_path(Point(r, r).buffer(r, quad_segs=16)), marks=False)
 
 
-def markers(config: Config) -> ComponentSet:
-    parts = tuple(zone_marker(config, z) for z in config.zones) + (turn_marker(config),)
-    return ComponentSet("marker", "Markers: one per zone for the climate table, and the turn marker", parts,
-                        uniform=False, gap_mm=SHAPED_GAP_MM)
+def markers(config: Config, turn_box_mm: tuple[float, float] = (27.0, 25.0)) -> ComponentSet:
+    parts = tuple(zone_marker(config, z, k + 1) for z in config.zones for k in range(MARKERS_PER_ZONE))
+    return ComponentSet("marker", "Markers: zone markers for the index table (one spare each), the turn marker",
+                        (*parts, turn_marker(config, turn_box_mm)), uniform=False, gap_mm=SHAPED_GAP_MM)
