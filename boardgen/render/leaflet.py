@@ -42,6 +42,7 @@ from reportlab.platypus import (
     TableStyle,
 )
 
+from boardgen.cards.tokens import MARKERS_PER_ZONE
 from boardgen.config import Config
 from boardgen.errors import DataError
 from boardgen.render.imposition import Paper
@@ -226,8 +227,8 @@ def leaflet_blocks(config: Config, isolated: Sequence[str] = ()) -> list[Block]:
         "with its own shape (flat tokens, or standees that stand up)",
         f"{r.bank_chips} chips worth 1 billion each",
         f"{len(zones) * r.max_players} philanthropy badges ({r.max_players} for each zone)",
-        f"the bio-productivity index table card with {len(zones)} zone markers, and the turn counter with its "
-        "turn marker",
+        f"the bio-productivity index table card with {MARKERS_PER_ZONE * len(zones)} zone markers (a spare for "
+        "each zone), and the turn counter with its turn marker",
         "paper dice: d4, d6, d8, d10, d12 and d20 (real dice work just as well)",
     ]
     blocks.append(Block("In the box", tuple("• " + c for c in contents)))
@@ -245,8 +246,8 @@ def leaflet_blocks(config: Config, isolated: Sequence[str] = ()) -> list[Block]:
         f"• Each player chooses a colour and takes its {r.pieces_per_player} pieces (tokens or standees, "
         f"whichever you made) and {r.starting_chips} chips from the bank.",
         f"• Choose a <b>first player</b>; play goes to the left, and {first}.",
-        "• The index table is printed twice, on the board and on its own card. Use either one (the card is "
-        "easier to reach) with one set of markers. Put each zone's marker in its orange start box: "
+        "• The bio-productivity index table is printed twice, on the board and on its own card. Use either "
+        "one (the card is easier to reach). Put each zone's marker in its orange start box, beside the number: "
         + ", ".join(f"{n} {z.start_index}" for n, z in zones) + ".",
         "• Put the turn marker on the SETUP box of the turn counter.",
         f"<b>Setup phase</b> ({_plural(r.setup_rounds, 'round')}): in each round every player, in turn, places "
