@@ -202,14 +202,23 @@ def test_table_has_a_column_per_zone_with_orange_starts(art, ctx):
 
 
 def test_every_land_cell_drawn_with_symbol_and_label(art, ctx):
+    # cells and symbols are merged into one path per zone (and per symbol part): see render/merge.py
     scene = board_scene(art)
     board = ctx.board
     assert scene.count("cell-label") == len(board.cells)
-    symbols = [op for op in scene.walk() if isinstance(op, Group) and op.name.startswith("symbol:")]
-    assert len(symbols) >= len(board.cells)
-    fills = {op.name: op.style.fill for op in scene.walk() if getattr(op, "name", "").startswith("cell:")}
-    for cell in board.cells:
-        assert fills[f"cell:{cell.label}"] == ctx.config.zones[cell.zone].colour
+    for zone_name, zone in ctx.config.zones.items():
+        own = [c for c in board.cells if c.zone == zone_name]
+        fills = [op for op in scene.walk() if getattr(op, "name", "") == f"cells:{zone_name}"]
+        assert len(fills) == 1 and fills[0].style.fill == zone.colour
+        starts = [(cmd[1], cmd[2]) for cmd in fills[0].commands if cmd[0] == "M"]
+        assert len(starts) == len(own)
+        for x, y in (board.hex_corners_mm(c)[0] for c in own):  # each cell's hexagon is in its zone's path
+            assert min(abs(x - a) + abs(y - b) for a, b in starts) < 0.002
+        parts = [op for op in scene.walk() if getattr(op, "name", "") == f"symbols:{zone_name}"]
+        assert parts, zone_name
+        for part in parts:  # every part of the symbol once (or a fixed number of times) per cell
+            subpaths = sum(1 for cmd in part.commands if cmd[0] == "M")
+            assert subpaths > 0 and subpaths % len(own) == 0
 
 
 def test_rebuild_is_byte_identical(ctx, outputs):

@@ -56,7 +56,12 @@ def _free_area(section: Section, blocked: shapely.Geometry, sizes: MarkSizes) ->
 
 def _best_point(free: shapely.Geometry, radius_mm: float, anchor: tuple[float, float],
                 reach_mm: float | None = None) -> tuple[float, float] | None:
-    """The point nearest ``anchor`` where a disc of ``radius_mm`` fits inside ``free`` (None: nowhere)."""
+    """The point nearest ``anchor`` where a disc of ``radius_mm`` fits inside ``free`` (None: nowhere), at
+    most ``reach_mm`` from the anchor if given."""
+    if reach_mm is not None:  # only the free area a disc within reach can touch needs eroding
+        ax, ay = anchor
+        d = reach_mm + radius_mm + 1.0
+        free = shapely.intersection(free, box(ax - d, ay - d, ax + d, ay + d))
     eroded = free.buffer(-(radius_mm + 0.05), quad_segs=4)  # + a margin for the rounding below
     if reach_mm is not None:
         eroded = shapely.intersection(eroded, Point(anchor).buffer(reach_mm, quad_segs=8))
@@ -80,6 +85,12 @@ def _edge_anchor(edge: shapely.Geometry, side: str, section: Section) -> tuple[f
     return ((max(x0, sx0) + min(x1, sx1)) / 2, (y0 + y1) / 2)
 
 
+def _edge_band(edge: shapely.Geometry, reach_mm: float) -> Polygon:
+    """Where a hint for this edge may go: the edge's (stepped) line's bounding box grown by ``reach_mm``."""
+    x0, y0, x1, y1 = edge.bounds
+    return box(x0 - reach_mm, y0 - reach_mm, x1 + reach_mm, y1 + reach_mm)
+
+
 def _disc(centre: tuple[float, float], radius_mm: float) -> Polygon:
     return Point(centre).buffer(radius_mm, quad_segs=8)
 
@@ -95,16 +106,21 @@ def plan_section_marks(layout: SectionLayout, land_cells: Sequence[Polygon], coa
     """The number and neighbour hints for every section, in section order."""
     marks: list[SectionMark] = []
     by_number = {s.number: s for s in layout.sections}
-    blocked_parts = [shapely.union_all(list(land_cells)).buffer(sizes.land_clear_mm, quad_segs=2)] if land_cells else []
-    if coast is not None and not coast.is_empty:
-        blocked_parts.append(coast.buffer(0.5, quad_segs=2))
-    blocked_parts.extend(b.buffer(1.5, join_style="mitre") for b in legend)
-    all_blocked = shapely.union_all(blocked_parts) if blocked_parts else None
-    if all_blocked is not None:
-        shapely.prepare(all_blocked)
+    cells_blocked = (shapely.union_all(list(land_cells)).buffer(sizes.land_clear_mm, quad_segs=2)
+                     if len(land_cells) else None)
+    if coast is not None:  # coarser coastlines are plenty here: the clearance covers the simplification
+        coast = shapely.simplify(coast, 0.4)
+        shapely.prepare(coast)
     for section in layout.sections:
         outline = section.outline_mm
-        blocked = None if all_blocked is None else shapely.intersection(all_blocked, box(*outline.bounds))
+        frame = box(*outline.bounds)
+        blocked_parts = [] if cells_blocked is None else [shapely.intersection(cells_blocked, frame)]
+        if coast is not None and not coast.is_empty:
+            local = shapely.intersection(coast, frame.buffer(1.0, join_style="mitre"))
+            if not local.is_empty:
+                blocked_parts.append(local.buffer(0.9, quad_segs=2))
+        blocked_parts.extend(b.buffer(1.5, join_style="mitre") for b in legend if b.intersects(outline))
+        blocked = shapely.union_all(blocked_parts) if blocked_parts else None
         free = _free_area(section, blocked, sizes)
         x0, y0, x1, y1 = section.bounds_mm
         r = sizes.number_radius_mm
@@ -126,7 +142,7 @@ def plan_section_marks(layout: SectionLayout, land_cells: Sequence[Polygon], coa
             if edge.is_empty:
                 continue
             anchor = _edge_anchor(edge, side, section)
-            band = shapely.intersection(free, edge.buffer(sizes.hint_reach_mm))
+            band = shapely.intersection(free, _edge_band(edge, sizes.hint_reach_mm))
             centre = _best_point(band, hint_radius, anchor)
             if centre is None:
                 continue

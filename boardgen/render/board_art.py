@@ -12,7 +12,7 @@ page carries its own part of the coastlines rather than the whole world.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import shapely
@@ -24,6 +24,7 @@ from boardgen.layout.legend import BlockSpec, PlacedBlock, free_area, place_bloc
 from boardgen.layout.sections import SectionLayout
 from boardgen.model import Board, Cell
 from boardgen.render.cairo_backend import cap_height_mm, fit_font, text_width_mm
+from boardgen.render.merge import NotFlatError, flatten, merge_parallel, polygons_path
 from boardgen.render.scene import (
     PT,
     Font,
@@ -70,6 +71,7 @@ class BoardArt:
     legend: tuple[PlacedBlock, ...]
     coast_mm: tuple[ShapelyPolygon, ...]  # simplified land polygons in board mm (may overlap each other)
     coast_union: shapely.Geometry | None = None  # their union (where open sea is not)
+    memo: dict = field(default_factory=dict, compare=False, repr=False)  # drawing parts reused across windows
 
     @property
     def config(self) -> Config:
@@ -386,22 +388,56 @@ def _polygon_ops(geometry: shapely.Geometry | Sequence[ShapelyPolygon], style: S
     return ops
 
 
-def _cell_ops(board: Board, cell: Cell) -> list[Op]:
-    zone = board.config.zones[cell.zone]
-    corners = tuple((round(x, 3), round(y, 3)) for x, y in board.hex_corners_mm(cell))
-    return [Polygon(corners, fill(zone.colour), name=f"cell:{cell.label}")]
+def _hex_commands(board: Board, cell: Cell) -> list[tuple]:
+    corners = [(round(x, 3), round(y, 3)) for x, y in board.hex_corners_mm(cell)]
+    return [("M", *corners[0]), *(("L", x, y) for x, y in corners[1:]), ("Z",)]
 
 
-def _cell_marks(board: Board, cell: Cell) -> list[Op]:
+def _cell_fills(board: Board, cells: Sequence[Cell]) -> list[Op]:
+    """One path per zone holding all its cells' hexagons (named ``cells:<zone>``)."""
+    ops: list[Op] = []
+    for name, zone in board.config.zones.items():
+        commands = tuple(cmd for c in cells if c.zone == name for cmd in _hex_commands(board, c))
+        if commands:
+            ops.append(Path(commands, fill(zone.colour), name=f"cells:{name}"))
+    return ops
+
+
+def _cell_symbol(board: Board, cell: Cell) -> Group:
     zone = board.config.zones[cell.zone]
     cx, cy = cell.center_mm
     size = board.layout.size_mm
-    ink = ink_on(zone.colour)
-    return [
-        zone_symbol(zone.symbol, cx, cy - 0.50 * size, 0.42 * size, ink, detail=zone.colour),
-        Text(cx, cy + 0.66 * size, cell.label, LABEL_FONT, ink, align="center", baseline="middle",
-             name="cell-label"),
-    ]
+    return zone_symbol(zone.symbol, cx, cy - 0.50 * size, 0.42 * size, ink_on(zone.colour), detail=zone.colour)
+
+
+def _cell_symbols(art: BoardArt, cells: Sequence[Cell]) -> list[Op]:
+    """Every cell's zone symbol, merged per zone and part (named ``symbols:<zone>``); each cell's symbol is
+    flattened once per art and reused by every window."""
+    board = art.board
+    flat: dict[str, list[tuple[Style, tuple[tuple, ...]]] | None] = art.memo.setdefault("symbols", {})
+    ops: list[Op] = []
+    for name in board.config.zones:
+        own = [c for c in cells if c.zone == name]
+        for c in own:
+            if c.label not in flat:
+                try:
+                    flat[c.label] = flatten(_cell_symbol(board, c))
+                except NotFlatError:
+                    flat[c.label] = None
+        parts = [flat[c.label] for c in own]
+        if any(p is None for p in parts) or any([st for st, _ in p] != [st for st, _ in parts[0]] for p in parts):
+            ops.extend(merge_parallel([_cell_symbol(board, c) for c in own], f"symbols:{name}"))
+            continue
+        for k, (style, _) in enumerate(parts[0] if parts else []):
+            ops.append(Path(tuple(cmd for p in parts for cmd in p[k][1]), style, name=f"symbols:{name}"))
+    return ops
+
+
+def _cell_label(board: Board, cell: Cell) -> list[Op]:
+    zone = board.config.zones[cell.zone]
+    cx, cy = cell.center_mm
+    return [Text(cx, cy + 0.66 * board.layout.size_mm, cell.label, LABEL_FONT, ink_on(zone.colour), align="center",
+                 baseline="middle", name="cell-label")]
 
 
 _COAST_CACHE: dict[str, tuple[Board, tuple[ShapelyPolygon, ...], shapely.Geometry]] = {}
@@ -446,16 +482,24 @@ def board_scene(art: BoardArt, window: ShapelyPolygon | None = None, bleed_mm: f
     if window is not None:
         coast = shapely.intersection(coast[shapely.intersects(coast, region)], region.buffer(0.5))
     land = [g for part in coast for g in getattr(part, "geoms", [part]) if g.geom_type == "Polygon"]
-    ops.append(group(_polygon_ops(land, fill(LAND_TINT), "land"), "land"))
-    cells = [c for c in board.cells
-             if window is None or region.intersects(ShapelyPolygon(board.hex_corners_mm(c)))]
-    ops.append(group([op for c in cells for op in _cell_ops(board, c)], "cells"))
-    ops.append(group(_polygon_ops(land, Style(stroke=COAST, stroke_width_mm=0.35 * PT, opacity=0.55), "coast"),
-                     "coastlines"))
+    # Few big paths rather than thousands of small ops (render/merge.py): same picture, much faster output.
+    ops.append(group([p for p in [polygons_path(land, fill(LAND_TINT), "land")] if p is not None], "land"))
+    if window is None:
+        cells = list(board.cells)
+    else:
+        hexes = art.memo.get("hexes")
+        if hexes is None:
+            hexes = art.memo["hexes"] = shapely.polygons([board.hex_corners_mm(c) for c in board.cells])
+        cells = [c for c, hit in zip(board.cells, shapely.intersects(region, hexes), strict=True) if hit]
+    ops.append(group(_cell_fills(board, cells), "cells"))
+    coastline = polygons_path(land, Style(stroke=COAST, stroke_width_mm=0.35 * PT, opacity=0.55, line_join="round"),
+                              "coast")
+    ops.append(group([coastline] if coastline is not None else [], "coastlines"))
     grid = Style(stroke=GRID, stroke_width_mm=0.5 * PT, line_join="round")
-    ops.append(group([Polygon(op.points, grid, name="hex-edge") for c in cells for op in _cell_ops(board, c)
-                      if isinstance(op, Polygon)], "hex-grid"))
-    ops.append(group([op for c in cells for op in _cell_marks(board, c)], "cell-marks"))
+    ops.append(group([Path(tuple(cmd for c in cells for cmd in _hex_commands(board, c)), grid, name="hex-grid")]
+                     if cells else [], "hex-grid"))
+    ops.append(group(_cell_symbols(art, cells) + [op for c in cells for op in _cell_label(board, c)],
+                     "cell-marks"))
     ops.append(Polygon(tuple((round(x, 3), round(y, 3)) for x, y in frame.exterior.coords[:-1]),
                        stroke(FRAME, 0.6 * PT), name="frame"))
     legend_ops: list[Op] = []
