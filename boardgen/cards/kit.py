@@ -45,7 +45,7 @@ def component_sets(config: Config, hex_size_mm: float) -> list[ComponentSet]:
     cards = reference_cards(config, zone_markers[:-1], zone_markers[-1])
     if config.components.dice:
         nets = sorted(dice(config).components, key=lambda d: -d.height_mm * d.width_mm)  # biggest first
-        cards = replace(cards, title="Index table, markers, turn counter and paper dice",
+        cards = replace(cards, title="Bio-productivity index table, markers, turn counter and paper dice",
                         components=(*cards.components, *nets),
                         row_starts=(*cards.row_starts, len(cards.components)))
     return [cards, chips(config), badges(config), *player_pieces(config, size)]

@@ -1,4 +1,4 @@
-"""The two reference cards: the climate (bio-productivity) table and the turn counter, from the template."""
+"""The two reference cards: the bio-productivity index table and the turn counter, from the template."""
 
 from __future__ import annotations
 
