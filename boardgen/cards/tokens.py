@@ -300,7 +300,8 @@ def zone_marker(config: Config, zone_name: str, number: int = 1) -> Component:
     ops: list[Op] = [
         _bleed(box, zone.colour), _fill(box, zone.colour, "marker"),
         zone_symbol(zone.symbol, w / 2, h * 0.32, w * 0.8, ink, detail=zone.colour),
-        Path((("M", w * 0.2, h * 0.66), ("L", w * 0.8, h * 0.66), ("L", w * 0.5, h * 0.9), ("Z",)), Style(fill=ink)),
+        # points left, at the value it marks
+        Path((("M", w * 0.8, h * 0.62), ("L", w * 0.8, h * 0.9), ("L", w * 0.18, h * 0.76), ("Z",)), Style(fill=ink)),
         _stroke(box, CUT_LINE, "cut-line"),
     ]
     return Component("marker", f"{zone_name} marker {number}", w, h, Scene(tuple(ops)), geometry_path(box),
