@@ -82,3 +82,17 @@ def test_leaflet_words_follow_the_rules_and_hold_no_design_notes() -> None:
                                           "badge_value": 3 if n == "Polar" else 2}
                                    for n, z in make_config().zones.items()}})
     assert "Polar +3" in leaflet_text(badges)
+
+
+def test_text_too_long_for_one_sheet_takes_nested_sheets(monkeypatch, tmp_path: Path) -> None:
+    import boardgen.render.leaflet as leaflet
+
+    monkeypatch.setattr(leaflet, "BODY_SIZES_PT", (14.0,))
+    config = make_config()
+    data, layout = leaflet.leaflet_layout(config, A4)
+    assert layout.booklet_pages > 4
+    assert layout.sheet_sides == 2 * -(-layout.booklet_pages // 4)  # two sides per sheet, 4 pages per sheet
+    path = tmp_path / "long.pdf"
+    path.write_bytes(data)
+    sheet = A4.landscape()
+    assert config.title in _half_text(path, 1, True, sheet.width_mm, sheet.height_mm)  # still the outside cover

@@ -142,7 +142,7 @@ def readme_text(config: Config, kit: PaperKit, leaflet_pages: int, extra: Sequen
         "Print double-sided, flipping on the short edge,",
         "      then fold " + ("the sheet in half with the title page on the outside."
                               if leaflet_pages <= 2 else
-                              "each sheet in half, put sheet 2 inside sheet 1 and read from the title page."),
+                              "each sheet in half and nest them in order (sheet 1 outside), title page on top."),
         f"  components-{paper}.pdf  ({_pages(len(kit.pages))}) every playing part, page by page below.",
     ]
     for a in extra:
