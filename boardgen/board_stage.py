@@ -107,8 +107,7 @@ def section_marks(art: BoardArt) -> tuple[SectionMark, ...]:
     """The circled number and neighbour hints inside every piece (in open sea; see layout/section_marks)."""
     board = art.board
     cells = [ShapelyPolygon(board.hex_corners_mm(c)) for c in board.cells]
-    coast = art.coast_union if art.coast_union is not None else shapely.union_all(art.coast_mm)
-    return plan_section_marks(art.sections, cells, coast, [b.polygon for b in art.legend])
+    return plan_section_marks(art.sections, cells, art.coast_mm, [b.polygon for b in art.legend])
 
 
 def mark_ops(marks: Sequence[SectionMark]) -> list[Op]:

@@ -14,8 +14,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
 import shapely
-from shapely.geometry import Point, Polygon, box
+from shapely.geometry import MultiPolygon, Point, Polygon, box
 from shapely.ops import nearest_points
 
 from boardgen.layout.sections import Section, SectionLayout
@@ -101,24 +102,25 @@ def _hint_box(centre: tuple[float, float], sizes: MarkSizes) -> Polygon:
                cy + sizes.hint_height_mm / 2)
 
 
-def plan_section_marks(layout: SectionLayout, land_cells: Sequence[Polygon], coast: shapely.Geometry | None,
+def plan_section_marks(layout: SectionLayout, land_cells: Sequence[Polygon], coast: Sequence[Polygon] = (),
                        legend: Sequence[Polygon] = (), sizes: MarkSizes = MarkSizes()) -> tuple[SectionMark, ...]:
-    """The number and neighbour hints for every section, in section order."""
+    """The number and neighbour hints for every section, in section order. ``coast``: land polygons (they
+    may overlap each other)."""
     marks: list[SectionMark] = []
     by_number = {s.number: s for s in layout.sections}
     cells_blocked = (shapely.union_all(list(land_cells)).buffer(sizes.land_clear_mm, quad_segs=2)
                      if len(land_cells) else None)
-    if coast is not None:  # coarser coastlines are plenty here: the clearance covers the simplification
-        coast = shapely.simplify(coast, 0.4)
-        shapely.prepare(coast)
+    # coarser coastlines are plenty here: the clearance (0.9 mm) covers the simplification (0.4 mm)
+    coast_parts = shapely.simplify(np.array(list(coast), dtype=object), 0.4) if len(coast) else None
     for section in layout.sections:
         outline = section.outline_mm
         frame = box(*outline.bounds)
         blocked_parts = [] if cells_blocked is None else [shapely.intersection(cells_blocked, frame)]
-        if coast is not None and not coast.is_empty:
-            local = shapely.intersection(coast, frame.buffer(1.0, join_style="mitre"))
-            if not local.is_empty:
-                blocked_parts.append(local.buffer(0.9, quad_segs=2))
+        if coast_parts is not None:
+            near = [p for p in coast_parts[shapely.intersects(coast_parts, frame.buffer(1.0, join_style="mitre"))]
+                    if p.geom_type == "Polygon" and not p.is_empty]
+            if near:  # buffering the (overlapping) parts together also dissolves them
+                blocked_parts.append(shapely.buffer(MultiPolygon(near), 0.9, quad_segs=2))
         blocked_parts.extend(b.buffer(1.5, join_style="mitre") for b in legend if b.intersects(outline))
         blocked = shapely.union_all(blocked_parts) if blocked_parts else None
         free = _free_area(section, blocked, sizes)

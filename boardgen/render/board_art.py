@@ -70,7 +70,6 @@ class BoardArt:
     sections: SectionLayout
     legend: tuple[PlacedBlock, ...]
     coast_mm: tuple[ShapelyPolygon, ...]  # simplified land polygons in board mm (may overlap each other)
-    coast_union: shapely.Geometry | None = None  # their union (where open sea is not)
     memo: dict = field(default_factory=dict, compare=False, repr=False)  # drawing parts reused across windows
 
     @property
@@ -237,8 +236,10 @@ _LAST_LEGEND: dict[str, tuple[Board, SectionLayout, tuple[PlacedBlock, ...]]] = 
 def _plan_legend(board: Board, sections: SectionLayout) -> tuple[PlacedBlock, ...]:
     first = sections.sections[0]
     cells = [ShapelyPolygon(board.hex_corners_mm(c)) for c in board.cells]
+    parts = np.array(simplified_coast(board), dtype=object)
+    near = parts[shapely.intersects(parts, first.outline_mm.envelope.buffer(2.0))]
     area = free_area(first.outline_mm, (board.config.board.width_mm, board.config.board.height_mm), cells,
-                     simplified_coast(board)[1])
+                     shapely.union_all(near))
     blocks = place_blocks(area, legend_specs(board, first.bounds_mm), where="the top-left section (section 1)")
     return tuple(blocks)
 
@@ -246,10 +247,11 @@ def _plan_legend(board: Board, sections: SectionLayout) -> tuple[PlacedBlock, ..
 def check_legend_clear(board: Board, legend: Sequence[PlacedBlock], section_outline: ShapelyPolygon) -> list[str]:
     """Problems with the legend's placement: a block over a land cell, or off the section."""
     problems = []
+    hexes = shapely.polygons([board.hex_corners_mm(c) for c in board.cells])
     for block in legend:
-        for cell in board.cells:
-            if block.polygon.intersects(ShapelyPolygon(board.hex_corners_mm(cell))):
-                problems.append(f"{block.name} covers land cell {cell.label}")
+        hits = shapely.intersects(block.polygon, hexes)
+        problems.extend(f"{block.name} covers land cell {cell.label}"
+                        for cell, hit in zip(board.cells, hits, strict=True) if hit)
         if not section_outline.contains(block.polygon):
             problems.append(f"{block.name} is not inside the top-left section")
     return problems
@@ -440,25 +442,23 @@ def _cell_label(board: Board, cell: Cell) -> list[Op]:
                  baseline="middle", name="cell-label")]
 
 
-_COAST_CACHE: dict[str, tuple[Board, tuple[ShapelyPolygon, ...], shapely.Geometry]] = {}
+_COAST_CACHE: dict[str, tuple[Board, tuple[ShapelyPolygon, ...]]] = {}
 
 
-def simplified_coast(board: Board) -> tuple[tuple[ShapelyPolygon, ...], shapely.Geometry]:
-    """The land polygons simplified for drawing, and their union (remembered for the last board)."""
+def simplified_coast(board: Board) -> tuple[ShapelyPolygon, ...]:
+    """The land polygons simplified for drawing (they may overlap; remembered for the last board)."""
     cached = _COAST_CACHE.get("coast")
     if cached is not None and cached[0] is board:
-        return cached[1], cached[2]
+        return cached[1]
     parts = shapely.simplify(shapely.get_parts(board.land_mm), COAST_SIMPLIFY_MM, preserve_topology=False)
     coast = tuple(p for p in parts if p.geom_type == "Polygon" and not p.is_empty and p.is_valid)
-    union = shapely.union_all(coast)
-    _COAST_CACHE["coast"] = (board, coast, union)
-    return coast, union
+    _COAST_CACHE["coast"] = (board, coast)
+    return coast
 
 
 def make_art(board: Board, sections: SectionLayout) -> BoardArt:
-    coast, union = simplified_coast(board)
     legend = plan_legend(board, sections)
-    return BoardArt(board, sections, legend, coast, union)
+    return BoardArt(board, sections, legend, simplified_coast(board))
 
 
 def board_scene(art: BoardArt, window: ShapelyPolygon | None = None, bleed_mm: float = 3.0) -> Scene:
