@@ -285,9 +285,16 @@ def scale_bar_ops(km_per_mm: float, x: float, top: float, segments: int = 3) -> 
         ops.append(RectOp(Rect(round(x + i * step_mm, 3), top, round(step_mm, 3), SCALE_BAR_MM),
                           fill_stroke(colour, INK, 0.4 * PT), name="scale-bar"))
     for i in range(segments + 1):
-        label = f"{i * step_km:,}" + (" km" if i == segments else "")
-        ops.append(Text(round(x + i * step_mm, 3), top + SCALE_BAR_MM + 2.6, label, SMALL_FONT, "#333333",
-                        align="left" if i == 0 else "center", name="scale-bar-label"))
+        number = f"{i * step_km:,}"
+        tick_x = x + i * step_mm
+        if i == 0:
+            label, left = number, tick_x
+        elif i == segments:  # the number centred on its tick, the unit after it
+            label, left = f"{number} km", tick_x - text_width_mm(number, SMALL_FONT) / 2
+        else:
+            label, left = number, tick_x - text_width_mm(number, SMALL_FONT) / 2
+        ops.append(Text(round(left, 3), top + SCALE_BAR_MM + 2.6, label, SMALL_FONT, "#333333",
+                        name="scale-bar-label"))
     return ops
 
 
