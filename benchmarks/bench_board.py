@@ -44,7 +44,7 @@ def main() -> None:
     scenes = timed("section scenes (9, marks again)", section_scenes, art)
     timed("sections PDFs (A4 + Letter, art once)", sections_pdfs, art, SECTION_PAPERS, scenes)
     timed("cut SVG", cut_svg, art)
-    timed("sections GeoJSON", sections_geojson, art)
+    timed("sections GeoJSON", sections_geojson, art, section_marks(art))
     timed("preview/board.png", render_png, poster, 40.0)
     timed("preview/sections.png", lambda: render_png(exploded_page(art, scenes=scenes), 28.0))
     for name, seconds in timings:

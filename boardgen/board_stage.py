@@ -6,7 +6,7 @@ Files (relative to build/<edition>/):
   board-sections-a4.pdf       nine landscape pages, 1:1, in assembly order
   board-sections-letter.pdf   the same on US Letter
   board-cut.svg               section cut lines in board mm on their own layer "cut", for cutting machines
-  sections.geojson            each section's outline (board mm) with its cells, neighbours and knobs
+  sections.geojson            each section's outline (board mm) with its cells, neighbours, knobs and in-piece marks
   preview/board.png           the poster, small
   preview/sections.png        the nine pieces pulled apart (exploded view)
 """
@@ -216,8 +216,8 @@ def section_page(art: BoardArt, section: Section, paper: Paper, scene: Scene | N
                          extra=extra)
 
 
-def section_scenes(art: BoardArt) -> list[Scene]:
-    marks = section_marks(art)
+def section_scenes(art: BoardArt, marks: Sequence[SectionMark] | None = None) -> list[Scene]:
+    marks = section_marks(art) if marks is None else marks
     return [section_scene(art, s, DEFAULT_STYLE.bleed_mm, marks) for s in art.sections.sections]
 
 
@@ -307,7 +307,7 @@ def cut_svg(art: BoardArt) -> bytes:
     return render_svg(Page(board.width_mm, board.height_mm, scene))
 
 
-def sections_geojson(art: BoardArt) -> bytes:
+def sections_geojson(art: BoardArt, marks: Sequence[SectionMark] = ()) -> bytes:
     layout = art.sections
 
     def ring(coords) -> list[list[float]]:
@@ -328,6 +328,8 @@ def sections_geojson(art: BoardArt) -> bytes:
                 "neighbours": dict(s.neighbours), "cells": list(s.cells), "cell_count": len(s.cells),
                 "bounds_mm": [round(v, 3) for v in s.bounds_mm], "area_mm2": round(s.outline_mm.area, 1),
                 "knobs": knobs,
+                "marks": [{"kind": m.kind, "text": m.text, "centre_mm": [round(v, 3) for v in m.centre_mm]}
+                          for m in marks if m.section == s.number],
             },
             "geometry": {"type": "Polygon",
                          "coordinates": [ring(s.outline_mm.exterior.coords)]
@@ -391,14 +393,15 @@ def board_stage(ctx: BuildContext) -> list[Artifact]:
     poster = poster_page(art)
     artifacts = [Artifact("board-poster.pdf", render_pdf([poster], title=f"{art.config.title}: board"),
                           "the board as one 660 x 440 mm page with 3 mm bleed, for a print shop", pages=1)]
-    scenes = section_scenes(art)
+    marks = section_marks(art)
+    scenes = section_scenes(art, marks)
     sheets = sections_pdfs(art, SECTION_PAPERS, scenes)
     for paper in SECTION_PAPERS:
         data, pages = sheets[paper.slug]
         artifacts.append(Artifact(f"board-sections-{paper.slug}.pdf", data,
                                   f"the board in {pages} jigsaw sections at 1:1 on {paper.name}", pages=pages))
     artifacts.append(Artifact("board-cut.svg", cut_svg(art), "section cut lines in board mm (layer 'cut')"))
-    artifacts.append(Artifact("sections.geojson", sections_geojson(art),
+    artifacts.append(Artifact("sections.geojson", sections_geojson(art, marks),
                               "each section's outline in board mm with its cells, neighbours and knobs"))
     preview_dpi = 40.0
     artifacts.append(Artifact("preview/board.png", render_png(poster, dpi=preview_dpi), "the board, small"))

@@ -155,3 +155,16 @@ def test_title_in_the_sans_family_and_a_human_edition_line(ctx, art):
     assert ctx.config.edition not in edition and "global wellbeing" not in edition
     assert edition_name(ctx.config) == "Global Wellbeing"
     assert f"{len(ctx.board.cells)} land cells" in edition
+
+
+def test_geojson_lists_each_pieces_marks(ctx):
+    import json
+
+    from boardgen.board_stage import board_stage
+
+    outputs = {a.path: a.data for a in board_stage(ctx)}
+    data = json.loads(outputs["sections.geojson"])
+    for feature in data["features"]:
+        props = feature["properties"]
+        kinds = [m["kind"] for m in props["marks"]]
+        assert kinds.count("number") == 1 and kinds.count("neighbour") == len(props["neighbours"])
