@@ -40,16 +40,16 @@ def main() -> None:
     art = timed("legend placement + coastlines", make_art, board, layout)
     poster = timed("poster scene", poster_page, art)
     timed("poster PDF", render_pdf, [poster])
-    timed("in-piece marks (9 sections)", section_marks, art)
-    scenes = timed("section scenes (9, marks again)", section_scenes, art)
+    marks = timed("in-piece marks (9 sections)", section_marks, art)
+    scenes = timed("section scenes (9)", section_scenes, art, marks)
     timed("sections PDFs (A4 + Letter, art once)", sections_pdfs, art, SECTION_PAPERS, scenes)
     timed("cut SVG", cut_svg, art)
-    timed("sections GeoJSON", sections_geojson, art, section_marks(art))
+    timed("sections GeoJSON", sections_geojson, art, marks)
     timed("preview/board.png", render_png, poster, 40.0)
     timed("preview/sections.png", lambda: render_png(exploded_page(art, scenes=scenes), 28.0))
     for name, seconds in timings:
         print(f"{name:<38} {seconds:6.2f} s")
-    total = sum(s for n, s in timings if not n.startswith("in-piece"))  # the scenes compute the marks again
+    total = sum(s for _, s in timings)
     print(f"{'board rendering total':<38} {total:6.2f} s")
     from boardgen.board_stage import board_stage
     from boardgen.build import BuildContext
