@@ -244,7 +244,7 @@ def build_board(config: Config) -> Board:
 
     return Board(
         config=config, layout=layout, cells=tuple(cells), land_mm=land_mm, frame_mm=projection.frame_mm,
-        lonlat_to_mm_scale=1.0 / projection.scale_mm_per_m, islands_kept=tuple(islands), notes=assignment.notes,
+        equator_km_per_mm=projection.equator_km_per_mm, islands_kept=tuple(islands), notes=assignment.notes,
         stats=types.MappingProxyType({"hex_size_mm": size_mm, "sizes_tried": sizes_tried,
                                       "land_pixels": len(raster.x_mm), **timings}),
     )

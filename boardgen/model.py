@@ -50,7 +50,7 @@ class Board:
     cells: tuple[Cell, ...]  # sorted by (row, column)
     land_mm: MultiPolygon  # land projected to board mm (for coastlines)
     frame_mm: Polygon  # the projection's whole-world outline on the board
-    lonlat_to_mm_scale: float  # metres of projected plane per board mm (for scale notes)
+    equator_km_per_mm: float  # true ground distance per board mm along the equator (for scale notes)
     islands_kept: tuple[IslandKept, ...] = ()
     notes: tuple[str, ...] = ()  # what the classifier did (minimum top-ups, overrides), for `boardgen info`
     stats: Mapping[str, Any] = field(default_factory=dict)  # timings and counts

@@ -70,7 +70,7 @@ def synthetic_board(config: Config | None = None) -> Board:
         return zones[int(centre[0] // 40 + centre[1] // 40) % len(zones)]
 
     cells = _cells_from_land(config, layout, land, zone_of)
-    return Board(config=config, layout=layout, cells=cells, land_mm=land, frame_mm=frame, lonlat_to_mm_scale=60000.0)
+    return Board(config=config, layout=layout, cells=cells, land_mm=land, frame_mm=frame, equator_km_per_mm=60.0)
 
 
 @lru_cache(maxsize=1)
@@ -100,7 +100,7 @@ def realistic_board() -> Board:
 
     cells = _cells_from_land(config, layout, land, zone_of)
     return Board(config=config, layout=layout, cells=cells, land_mm=land, frame_mm=projection.frame_mm,
-                 lonlat_to_mm_scale=1.0 / projection.scale_mm_per_m)
+                 equator_km_per_mm=projection.equator_km_per_mm)
 
 
 def real_or_realistic_board() -> Board:

@@ -18,7 +18,6 @@ from boardgen.render.board_art import (
     TITLE_FONTS,
     board_scene,
     edition_name,
-    equator_km_per_mm,
     scale_bar_steps,
 )
 from boardgen.render.cairo_backend import text_width_mm
@@ -101,7 +100,7 @@ def test_scale_bar_measures_true_km_along_the_equator(ctx, art):
     x_mm, _ = projection.to_mm(np.array([lon0 - 30.0, lon0 + 30.0]), np.array([0.0, 0.0]))
     _, _, metres = pyproj.Geod(ellps="WGS84").inv(lon0 - 30.0, 0.0, lon0 + 30.0, 0.0)
     km_per_mm = metres / 1000 / (x_mm[1] - x_mm[0])
-    assert equator_km_per_mm(ctx.config) == pytest.approx(km_per_mm, rel=1e-3)
+    assert ctx.board.equator_km_per_mm == pytest.approx(km_per_mm, rel=1e-3)
     scene = board_scene(art)
     bars = [op for op in scene.walk() if getattr(op, "name", "") == "scale-bar"]
     labels = [op.text for op in scene.walk() if getattr(op, "name", "") == "scale-bar-label"]

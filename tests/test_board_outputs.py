@@ -237,7 +237,6 @@ def _fresh_context(ctx: BuildContext) -> BuildContext:
     sections_module._LAST.clear()
     art_module._LAST_LEGEND.clear()
     art_module._COAST_CACHE.clear()
-    art_module._EQUATOR_CACHE.clear()
     return fresh
 
 

@@ -43,7 +43,7 @@ def info_command(template_path: Path | None) -> None:
     click.echo(f"{config.title} ({config.edition}), template {config.source}")
     click.echo(f"board       {config.board.width_mm:g} x {config.board.height_mm:g} mm, "
                f"projection {config.map.projection} "
-               f"(1 mm = {board.lonlat_to_mm_scale / 1000:.0f} km on the projection plane)")
+               f"(1 cm = {board.equator_km_per_mm * 10:.0f} km along the equator)")
     how = "searched for" if config.hexes.size_mm is None else "set in template, target"
     click.echo(f"hexes       {board.layout.orientation.name}-top, size {board.layout.size_mm:g} mm "
                f"({how} {config.hexes.target_cells} cells), land when >= {config.hexes.land_threshold:.0%} land")

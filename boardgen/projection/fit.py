@@ -110,6 +110,14 @@ class BoardProjection:
         return np.asarray(lon), np.asarray(lat)
 
     @cached_property
+    def equator_km_per_mm(self) -> float:
+        """True ground distance per board mm along the equator at the central meridian (WGS84 geodesic)."""
+        lon0 = self.central_meridian_deg
+        x_mm, y_mm = self.to_mm(np.array([lon0 - 1.0, lon0 + 1.0]), np.array([0.0, 0.0]))
+        _, _, metres = pyproj.Geod(ellps="WGS84").inv(lon0 - 1.0, 0.0, lon0 + 1.0, 0.0)
+        return float(metres / 1000 / np.hypot(x_mm[1] - x_mm[0], y_mm[1] - y_mm[0]))
+
+    @cached_property
     def frame_mm(self) -> Polygon:
         x, y = self.projected_to_mm(*self._frame_projected)
         return Polygon(np.column_stack([x, y])).buffer(0)

@@ -92,30 +92,9 @@ def _projection_name(proj: str) -> str:
     return "map projection"
 
 
-_EQUATOR_CACHE: dict[str, tuple[Config, float]] = {}
-
-
-def equator_km_per_mm(config: Config) -> float:
-    """True ground distance per board mm along the equator, near the central meridian (WGS84 geodesic)."""
-    cached = _EQUATOR_CACHE.get("scale")
-    if cached is not None and cached[0] is config:
-        return cached[1]
-    import pyproj
-
-    from boardgen.projection.fit import BoardProjection
-
-    projection = BoardProjection.from_config(config)
-    lon0 = projection.central_meridian_deg
-    x_mm, y_mm = projection.to_mm(np.array([lon0 - 1.0, lon0 + 1.0]), np.array([0.0, 0.0]))
-    _, _, metres = pyproj.Geod(ellps="WGS84").inv(lon0 - 1.0, 0.0, lon0 + 1.0, 0.0)
-    value = metres / 1000 / float(np.hypot(x_mm[1] - x_mm[0], y_mm[1] - y_mm[0]))
-    _EQUATOR_CACHE["scale"] = (config, value)
-    return value
-
-
 def scale_note(board: Board) -> str:
     """e.g. 'Winkel tripel projection · 1 cm ≈ 620 km along the equator'."""
-    km_per_cm = equator_km_per_mm(board.config) * 10
+    km_per_cm = board.equator_km_per_mm * 10
     rounded = round(km_per_cm, -1) if km_per_cm >= 100 else round(km_per_cm)
     return f"{_projection_name(board.config.map.projection)} · 1 cm ≈ {rounded:,.0f} km along the equator"
 
@@ -272,7 +251,7 @@ def title_ops(board: Board, block: PlacedBlock) -> list[Op]:
                      Text(x, y, title, big, INK, name="board-title"),
                      Text(x, y + 1.6 + line, edition, small, "#333333", name="board-edition"),
                      Text(x, y + 1.6 + 2 * line, note, small, "#333333", name="scale-note")]
-    ops.extend(scale_bar_ops(equator_km_per_mm(board.config), x, y + 1.6 + 2 * line + 1.6))
+    ops.extend(scale_bar_ops(board.equator_km_per_mm, x, y + 1.6 + 2 * line + 1.6))
     return ops
 
 
