@@ -21,8 +21,9 @@ from boardgen.cards.kit import (
     components_stage,
     cut_svg,
     deterministic_zip,
-    map_picture,
+    isolated_cells,
 )
+from boardgen.cards.minimap import leaflet_pictures
 from boardgen.config import load_template
 from boardgen.render.cairo_backend import render_png
 from boardgen.render.imposition import A4, LETTER
@@ -66,10 +67,10 @@ def main() -> None:
             cut_svg(kit_a4), cut_svg(kit_letter)
         with timer("previews (A4, 40 dpi)"):
             [render_png(p, 40) for p in kit_a4.pages]
-        with timer("map picture"):
-            png, aspect = map_picture(board)
+        with timer("leaflet pictures (vector map, icons)"):
+            pictures, isolated = leaflet_pictures(board), isolated_cells(board)
         with timer("leaflet (A4 + Letter)"):
-            leaflet_pdf(config, A4, png, aspect), leaflet_pdf(config, LETTER, png, aspect)
+            leaflet_pdf(config, A4, pictures, isolated), leaflet_pdf(config, LETTER, pictures, isolated)
         with timer("zips"):
             deterministic_zip([("a.pdf", kit_a4.pdf), ("b.pdf", kit_letter.pdf)])
         ctx = BuildContext(config)

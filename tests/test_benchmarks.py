@@ -1,0 +1,24 @@
+"""The benchmark scripts stay runnable: each imports cleanly and has a main() (they are not run here)."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+BENCHMARKS = sorted((Path(__file__).parent.parent / "benchmarks").glob("*.py"))
+
+
+@pytest.mark.parametrize("script", BENCHMARKS, ids=lambda p: p.stem)
+def test_benchmark_script_imports(script: Path) -> None:
+    spec = importlib.util.spec_from_file_location(f"bench_{script.stem}", script)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert callable(getattr(module, "main", None))
+
+
+def test_there_are_benchmarks_for_every_stage() -> None:
+    names = {p.stem for p in BENCHMARKS}
+    assert {"bench_map", "bench_board", "bench_components", "bench_rules"} <= names
