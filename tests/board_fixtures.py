@@ -1,20 +1,16 @@
-"""Boards for the board/section tests: a small synthetic one and, when available, the real one.
+"""A small synthetic board for the board/section tests (the real one is conftest's ``default_board``).
 
 ``synthetic_board`` needs no data files: a hand-made hex layout, a few blob-shaped continents and cells
-classified by position. ``realistic_board`` projects the real Natural Earth land with the template's
-projection and makes a cell of every hex that is at least 20% land (zones by latitude band) — close enough
-to the real map to exercise the cut search, knob placement and legend search.
+classified by position.
 """
 
 from __future__ import annotations
-
-from functools import lru_cache
 
 import numpy as np
 import shapely
 from shapely.geometry import MultiPolygon, Point, Polygon, box
 
-from boardgen.config import Config, load_template, resolve_data_path
+from boardgen.config import Config, load_template
 from boardgen.layout.hexgrid import (
     Hex,
     HexLayout,
@@ -71,43 +67,4 @@ def synthetic_board(config: Config | None = None) -> Board:
 
     cells = _cells_from_land(config, layout, land, zone_of)
     return Board(config=config, layout=layout, cells=cells, land_mm=land, frame_mm=frame, equator_km_per_mm=60.0)
-
-
-@lru_cache(maxsize=1)
-def realistic_board() -> Board:
-    """The real land in the template's projection, 9.6 mm hexes, zones by latitude (no climate data)."""
-    from boardgen.projection.fit import BoardProjection
-    from boardgen.projection.land import drop_antarctica, load_land
-
-    config = load_template()
-    projection = BoardProjection(config.map.projection, config.board.width_mm, config.board.height_mm,
-                                 config.board.margin_mm)
-    land_lonlat = drop_antarctica(load_land(resolve_data_path(config, config.map.land_data, "map.land_data")))
-    land = projection.geometry_to_mm(list(land_lonlat.geoms))
-    land = MultiPolygon([p for p in land.geoms if p.area > 0.2])
-    size_mm = 9.6
-    layout = HexLayout(orientation_named(config.hexes.orientation), size_mm,
-                       (config.board.width_mm / 2, config.board.height_mm / 2))
-
-    def zone_of(centre: tuple[float, float], zones: tuple[str, ...]) -> str:
-        _, lat = projection.to_lonlat(np.array([centre[0]]), np.array([centre[1]]))
-        band = abs(float(lat[0]))
-        if band > 60:
-            return zones[0]
-        if band < 15:
-            return zones[3]
-        return zones[[1, 2, 4, 5][int(centre[0] // 30) % 4]]
-
-    cells = _cells_from_land(config, layout, land, zone_of)
-    return Board(config=config, layout=layout, cells=cells, land_mm=land, frame_mm=projection.frame_mm,
-                 equator_km_per_mm=projection.equator_km_per_mm)
-
-
-def real_or_realistic_board() -> Board:
-    """The lead's ``build_board`` when it exists, else ``realistic_board``."""
-    try:
-        from boardgen.mapbuild import build_board
-    except ImportError:
-        return realistic_board()
-    return build_board(load_template())
 

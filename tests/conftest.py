@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from boardgen.build import BuildContext
 from boardgen.config import Config, load_template
 from boardgen.model import Board
 
@@ -18,3 +19,11 @@ def default_board(default_config: Config) -> Board:
     from boardgen.mapbuild import build_board
 
     return build_board(default_config)
+
+
+@pytest.fixture(scope="session")
+def default_ctx(default_config: Config, default_board: Board) -> BuildContext:
+    """A build context for the default template whose board is the session's ``default_board``."""
+    context = BuildContext(default_config)
+    context.__dict__["board"] = default_board
+    return context

@@ -10,7 +10,6 @@ from shapely.geometry import Polygon
 
 from boardgen.board_stage import mark_ops, section_marks, section_page
 from boardgen.build import BuildContext
-from boardgen.config import load_template
 from boardgen.layout.section_marks import ARROWS, MarkSizes
 from boardgen.render.board_art import (
     TABLE,
@@ -26,11 +25,8 @@ from boardgen.render.scene import Text
 
 
 @pytest.fixture(scope="module")
-def ctx() -> BuildContext:
-    pytest.importorskip("boardgen.mapbuild")
-    context = BuildContext(load_template())
-    _ = context.board
-    return context
+def ctx(default_ctx: BuildContext) -> BuildContext:
+    return default_ctx
 
 
 @pytest.fixture(scope="module")

@@ -19,7 +19,6 @@ from boardgen.board_stage import (
     section_page,
 )
 from boardgen.build import STAGES, BuildContext
-from boardgen.config import load_template
 from boardgen.layout.sections import DEFAULT_MAX_SECTION_MM
 from boardgen.render.board_art import board_scene, check_legend_clear
 from boardgen.render.scene import HAIRLINE_MM, Circle, Group, Path, RectOp
@@ -29,11 +28,8 @@ PT_PER_MM = 72.0 / 25.4
 
 
 @pytest.fixture(scope="session")
-def ctx() -> BuildContext:
-    pytest.importorskip("boardgen.mapbuild")
-    context = BuildContext(load_template())
-    _ = context.board
-    return context
+def ctx(default_ctx: BuildContext) -> BuildContext:
+    return default_ctx
 
 
 @pytest.fixture(scope="session")

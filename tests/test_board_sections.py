@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 import shapely
-from board_fixtures import real_or_realistic_board, synthetic_board
+from board_fixtures import synthetic_board
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from shapely.geometry import Polygon, box
@@ -19,8 +19,8 @@ from boardgen.model import Board
 
 
 @pytest.fixture(scope="session")
-def real_board() -> Board:
-    return real_or_realistic_board()
+def real_board(default_board: Board) -> Board:
+    return default_board
 
 
 @pytest.fixture(scope="session", params=["synthetic", "real"])
