@@ -253,16 +253,19 @@ def _as_form(pdf: pikepdf.Pdf, page: pikepdf.Page) -> pikepdf.Object:
     """The page as a form XObject whose BBox is the whole page (the piece with its bleed). Cairo writes one
     compressed content stream per page: the form reuses it as it is (no inflate/deflate)."""
     contents = page.obj.Contents
-    if not isinstance(contents, pikepdf.Stream):
-        page.obj.TrimBox = page.obj.MediaBox
-        return page.as_form_xobject()
-    form = pikepdf.Stream(pdf, b"")
-    form.write(contents.read_raw_bytes(), filter=contents.get("/Filter"), decode_parms=contents.get("/DecodeParms"))
-    form.Type = pikepdf.Name.XObject
-    form.Subtype = pikepdf.Name.Form
-    form.BBox = page.obj.MediaBox
-    form.Resources = page.obj.Resources
-    return form
+    if isinstance(contents, pikepdf.Stream):
+        filters, parms = contents.get("/Filter"), contents.get("/DecodeParms")
+        if isinstance(filters, pikepdf.Name | pikepdf.Array | None) and isinstance(
+                parms, pikepdf.Dictionary | pikepdf.Array | None):
+            form = pikepdf.Stream(pdf, b"")
+            form.write(contents.read_raw_bytes(), filter=filters, decode_parms=parms)
+            form.Type = pikepdf.Name.XObject
+            form.Subtype = pikepdf.Name.Form
+            form.BBox = page.obj.MediaBox
+            form.Resources = page.obj.Resources
+            return form
+    page.obj.TrimBox = page.obj.MediaBox
+    return page.as_form_xobject()
 
 
 def _underlay_pieces(sheets_pdf: bytes, pieces_pdf: bytes, sheets: Sequence[Page], bleed_mm: float) -> bytes:

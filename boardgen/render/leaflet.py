@@ -303,7 +303,7 @@ def leaflet_blocks(config: Config, isolated: Sequence[str] = ()) -> list[Block]:
         "may go past its usual top value.",
     ), complex=True))
 
-    same_die = {}
+    same_die: dict[int, list[str]] = {}
     for n, z in zones:
         same_die.setdefault(z.die, []).append(n)
     twice = [f"the d{d} once for each of {_and_list(names)}" for d, names in same_die.items() if len(names) > 1]
@@ -454,7 +454,7 @@ def _block_flowables(block: Block, styles: dict[str, ParagraphStyle], width: flo
         return [*head_break, *head, *paragraphs[1:]]
     items: list[Flowable] = [heading, *paragraphs, *table]
     box = Table([[items]], colWidths=[width])
-    style = [("FONTNAME", (0, 0), (-1, -1), FONT), ("LEFTPADDING", (0, 0), (-1, -1), 4),
+    style: list[tuple[object, ...]] = [("FONTNAME", (0, 0), (-1, -1), FONT), ("LEFTPADDING", (0, 0), (-1, -1), 4),
              ("RIGHTPADDING", (0, 0), (-1, -1), 4), ("TOPPADDING", (0, 0), (-1, -1), 1),
              ("BOTTOMPADDING", (0, 0), (-1, -1), 3)]
     if block.complex:
@@ -601,7 +601,9 @@ def _impose(config: Config, sheet: Paper, panels: bytes, count: int, slots: Sequ
             # like Page.add_overlay, but with stable resource names (add_overlay picks random ones)
             formx = out.copy_foreign(src.as_form_xobject())
             key = page.add_resource(formx, pikepdf.Name.XObject, pikepdf.Name("/" + name))
-            placed.append(b"q\n" + page.calc_form_xobject_placement(formx, key, rect, allow_expand=True) + b"\nQ\n")
+            placement = page.calc_form_xobject_placement(formx, key, rect, invert_transformations=True,
+                                                         allow_shrink=True, allow_expand=True)
+            placed.append(b"q\n" + placement + b"\nQ\n")
 
         for number, x0 in ((left, 0.0), (right, half)):
             if number > count:
