@@ -81,8 +81,8 @@ class RulesBoard:
             neighbours.append(tuple(sorted(nbrs)))
         # make the lists symmetric even if the board's own lists are not
         sym = [set(n) for n in neighbours]
-        for i, nbrs in enumerate(neighbours):
-            for j in nbrs:
+        for i, row in enumerate(neighbours):
+            for j in row:
                 sym[j].add(i)
         corners = tuple(tuple((float(x), float(y)) for x, y in layout.corners(c.hex)) for c in cells)
         return cls(

@@ -11,6 +11,7 @@ import math
 import multiprocessing
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from boardgen.config import RulesConfig
 from boardgen.rules.board import RulesBoard
@@ -187,7 +188,7 @@ def _percentile(sorted_values: list[int], q: float) -> float:
     return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (k - lo)
 
 
-def summary(sim: Simulation) -> dict[str, object]:
+def summary(sim: Simulation) -> dict[str, Any]:
     """The numbers of results.json (rounded, sorted: the same simulation gives the same bytes)."""
     n = sim.games
     zones = sim.board.zone_names
@@ -257,7 +258,7 @@ def summary(sim: Simulation) -> dict[str, object]:
     }
 
 
-def results_json(sim: Simulation, edition: str = "", template_sha256: str = "") -> dict[str, object]:
+def results_json(sim: Simulation, edition: str = "", template_sha256: str = "") -> dict[str, Any]:
     n = max(sim.games, 1)
     return {
         "edition": edition,

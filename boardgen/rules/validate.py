@@ -225,7 +225,7 @@ def rules_findings(sim: Simulation, config: Config) -> list[Finding]:
     if n == 0:
         return [Finding("rules.simulated", "info", "rules", "no games simulated (--games 0)")]
     stats = summary(sim)
-    events: dict[str, dict[str, int]] = stats["events"]  # type: ignore[assignment]
+    events: dict[str, dict[str, int]] = stats["events"]
     complex_game = rules.variant == "complex"
     economy = complex_game or rules.simple_harvest
     found.append(Finding("rules.simulated", "info", "rules",
