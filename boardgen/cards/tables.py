@@ -182,14 +182,14 @@ def turn_counter_card(config: Config) -> Component:
                 bands.insert(0, band)
         band_h = 5.0 * k
         for b, (label, colour, name) in enumerate(bands):
-            band = Rect(box.x + 0.6, box.bottom - 0.6 - band_h * (len(bands) - b), box_w - 1.2, band_h)
-            ops.append(RectOp(band, Style(fill=colour), name=name))
-            ops.append(_text(band.x + band.width / 2, band.y + band_h / 2, label, 5.2 * k, bold=True, align="center",
-                             baseline="middle", max_width_mm=band.width - 1.5))
+            strip = Rect(box.x + 0.6, box.bottom - 0.6 - band_h * (len(bands) - b), box_w - 1.2, band_h)
+            ops.append(RectOp(strip, Style(fill=colour), name=name))
+            ops.append(_text(strip.x + strip.width / 2, strip.y + band_h / 2, label, 5.2 * k, bold=True,
+                             align="center", baseline="middle", max_width_mm=strip.width - 1.5))
     legend_y = height - CARD_PAD_MM - legend_h + 4.0
     dice = ", ".join(f"{n} d{z.die}" for n, z in config.zones.items())
     ops.append(RectOp(Rect(x0, legend_y - 2.6, 4.0, 3.2), Style(fill=STEWARD_COLOUR)))
-    shared = {}
+    shared: dict[int, list[str]] = {}
     for n, z in config.zones.items():
         shared.setdefault(z.die, []).append(n)
     twice = " ".join(f"Roll the d{d} once for each of {' and '.join(ns)}." for d, ns in shared.items() if len(ns) > 1)

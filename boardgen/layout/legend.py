@@ -74,8 +74,8 @@ def place_blocks(area: shapely.Geometry, blocks: Sequence[BlockSpec], gap_mm: fl
             ys = np.arange(np.floor(y0), y1 - h + 1e-9, step_mm)
             if len(xs) == 0 or len(ys) == 0:
                 continue
-            gx, gy = np.meshgrid(xs, ys)
-            gx, gy = gx.ravel(), gy.ravel()
+            mesh_x, mesh_y = np.meshgrid(xs, ys)
+            gx, gy = mesh_x.ravel(), mesh_y.ravel()
             fits = shapely.contains(free, shapely.box(gx, gy, gx + w, gy + h))
             if not fits.any():
                 continue

@@ -91,7 +91,7 @@ class SectionLayout:
 
     def cut_lines_mm(self) -> list[LineString]:
         """The internal cut lines (each shared boundary once), for cut files and drawing."""
-        lines = []
+        lines: list[shapely.Geometry] = []
         for edge in self.edges:
             shared = shapely.intersection(self.sections[edge.first].outline_mm.boundary,
                                           self.sections[edge.second].outline_mm.boundary, grid_size=GRID_MM)

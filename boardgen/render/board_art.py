@@ -225,7 +225,7 @@ def _plan_legend(board: Board, sections: SectionLayout) -> tuple[PlacedBlock, ..
 
 def check_legend_clear(board: Board, legend: Sequence[PlacedBlock], section_outline: ShapelyPolygon) -> list[str]:
     """Problems with the legend's placement: a block over a land cell, or off the section."""
-    problems = []
+    problems: list[str] = []
     hexes = shapely.polygons([board.hex_corners_mm(c) for c in board.cells])
     for block in legend:
         hits = shapely.intersects(block.polygon, hexes)
@@ -412,8 +412,9 @@ def _cell_symbols(art: BoardArt, cells: Sequence[Cell]) -> list[Op]:
                     flat[c.label] = flatten(_cell_symbol(board, c))
                 except NotFlatError:
                     flat[c.label] = None
-        parts = [flat[c.label] for c in own]
-        if any(p is None for p in parts) or any([st for st, _ in p] != [st for st, _ in parts[0]] for p in parts):
+        maybe_parts = [flat[c.label] for c in own]
+        parts = [p for p in maybe_parts if p is not None]
+        if len(parts) < len(maybe_parts) or any([st for st, _ in p] != [st for st, _ in parts[0]] for p in parts):
             ops.extend(merge_parallel([_cell_symbol(board, c) for c in own], f"symbols:{name}"))
             continue
         for k, (style, _) in enumerate(parts[0] if parts else []):

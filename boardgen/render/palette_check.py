@@ -64,7 +64,7 @@ def srgb_to_lab(c: np.ndarray) -> np.ndarray:
     return np.array([116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])])
 
 
-def ciede2000(lab1: Sequence[float], lab2: Sequence[float]) -> float:
+def ciede2000(lab1: Sequence[float] | np.ndarray, lab2: Sequence[float] | np.ndarray) -> float:
     """CIEDE2000 colour difference (kL = kC = kH = 1)."""
     l1, a1, b1 = lab1
     l2, a2, b2 = lab2
