@@ -96,12 +96,14 @@ def test_overrides_change_the_map(tmp_path: Path) -> None:
     template = tmp_path / "tweaked.yaml"
     template.write_text(
         "extends: global-wellbeing\n"
-        f"overrides:\n  zones: {{{arid.label}: Mountains}}\n  remove_cells: [{base.cells[0].label}]\n"
+        f"overrides:\n  zones: {{{arid.label}: Mountains, {sea_label}: Tropical}}\n"
+        f"  remove_cells: [{base.cells[0].label}]\n"
         f"  add_cells: [{sea_label}]\n"
     )
     tweaked = build_board(load_template(template))
     assert tweaked.cell(arid.label).zone == "Mountains" and tweaked.cell(arid.label).zone_reason == "override"
     assert base.cells[0].label not in tweaked.labels and sea_label in tweaked.labels
+    assert tweaked.cell(sea_label).zone == "Tropical"
     assert len(tweaked.cells) == len(base.cells)
 
 
@@ -112,4 +114,14 @@ def test_adding_a_cell_outside_the_globe_is_an_error(tmp_path: Path) -> None:
     template = tmp_path / "corner.yaml"
     template.write_text("extends: global-wellbeing\noverrides:\n  add_cells: [A1]\n")
     with pytest.raises(ConfigError, match=r"overrides.add_cells\[0\]: A1 lies outside the map's frame"):
+        build_board(load_template(template))
+
+
+def test_a_sea_cell_added_far_from_land_needs_a_zone(tmp_path: Path) -> None:
+    from boardgen.errors import ConfigError
+    from boardgen.mapbuild import build_board
+
+    template = tmp_path / "atlantic.yaml"
+    template.write_text("extends: global-wellbeing\noverrides:\n  add_cells: [O13]\n")
+    with pytest.raises(ConfigError, match=r"add_cells\[0\]: O13 has no land climate .* give it a zone"):
         build_board(load_template(template))
