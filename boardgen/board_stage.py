@@ -73,7 +73,8 @@ ARROWS = {"top": "↑", "right": "→", "bottom": "↓", "left": "←"}
 def max_section_size_mm() -> tuple[float, float]:
     """The largest section (knobs included) whose trim fits the content area of every section paper."""
     areas = [content_area(p, DEFAULT_STYLE) for p in SECTION_PAPERS]
-    return (min(a.width for a in areas), min(a.height for a in areas))
+    # to the micrometre, so that float noise (251.39999999999998) does not make it differ from the default
+    return (round(min(a.width for a in areas), 3), round(min(a.height for a in areas), 3))
 
 
 def outline_commands(polygon: ShapelyPolygon, dx: float = 0.0, dy: float = 0.0) -> tuple[tuple, ...]:

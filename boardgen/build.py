@@ -18,7 +18,7 @@ from pathlib import Path
 
 from boardgen import __version__
 from boardgen.config import Config, resolve_data_path
-from boardgen.io import Artifact, sha256_file, write_artifacts
+from boardgen.io import MANIFEST, Artifact, sha256_file, write_artifacts
 from boardgen.model import Board
 
 Progress = Callable[[str], None]
@@ -99,7 +99,7 @@ def manifest_artifact(ctx: BuildContext) -> Artifact:
         "outputs": {a.path: {"sha256": a.sha256, "bytes": len(a.data), **({"pages": a.pages} if a.pages else {})}
                     for a in sorted(ctx.artifacts, key=lambda a: a.path)},
     }
-    return Artifact("manifest.json", (json.dumps(manifest, indent=2, ensure_ascii=False) + "\n").encode(),
+    return Artifact(MANIFEST, (json.dumps(manifest, indent=2, ensure_ascii=False) + "\n").encode(),
                     "every output with its sha256, the template's and data files' hashes, versions")
 
 

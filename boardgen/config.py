@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import hashlib
+import math
 import re
 import types
 import typing
@@ -51,6 +52,8 @@ def parse_length_mm(value: object) -> float:
     if isinstance(value, bool):
         raise ValueError("a length")
     if isinstance(value, int | float):
+        if not math.isfinite(value):
+            raise ValueError("a finite length")
         return float(value)
     if isinstance(value, str):
         match = _LENGTH_RE.match(value)
@@ -266,7 +269,7 @@ def _convert(tp: Any, value: Any, source: str, key: str) -> Any:
         if isinstance(value, int) and not isinstance(value, bool):
             return value
     elif tp is float:
-        if isinstance(value, int | float) and not isinstance(value, bool):
+        if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value):
             return float(value)
     elif tp is str:
         if isinstance(value, str) and value:
@@ -337,6 +340,9 @@ def _validate(config: Config) -> None:
     _check(0 <= b.margin_mm < min(b.width_mm, b.height_mm) / 4, src, "board.margin", "expected a small margin")
     m = config.map
     _check(0.05 <= m.raster_mm <= 5, src, "map.raster", "expected between 0.05mm and 5mm")
+    _check(m.island_min_area_km2 >= 0, src, "map.island_min_area_km2",
+           f"expected zero or more square kilometres, got {m.island_min_area_km2:g}")
+    _check_projection(src, m.projection)
     south, north = m.frame_latitudes
     _check(-90 <= south < north <= 90 and north - south >= 30, src, "map.frame_latitudes",
            f"expected [south, north] latitudes with -90 <= south < north <= 90, at least 30 degrees apart, "
@@ -403,6 +409,9 @@ def _validate(config: Config) -> None:
            f"expected at least setup_rounds ({r.setup_rounds}) pieces per player")
     _check(r.investments_per_turn >= 0 and r.validate_games >= 0, src, "rules.investments_per_turn",
            "expected investments_per_turn and validate_games to be zero or more")
+    for key, most in _RULE_MAXIMA.items():
+        value = getattr(r, key)
+        _check(value <= most, src, f"rules.{key}", f"expected at most {most:,}, got {value:,}")
     _validate_components(config)
 
 
@@ -434,6 +443,25 @@ def _validate_components(config: Config) -> None:
     _check(15 <= k.dice_size_mm <= 70, src, "components.dice_size", "expected between 15mm and 70mm")
     _check(r.bank_chips >= r.max_players * r.starting_chips, src, "rules.bank_chips",
            f"expected at least max_players x starting_chips ({r.max_players * r.starting_chips}) chips in the box")
+
+
+def _check_projection(source: str, text: str) -> None:
+    """A PROJ string or CRS code that pyproj knows and that projects (not plain lon/lat)."""
+    import pyproj
+
+    try:
+        crs = pyproj.CRS.from_user_input(text)
+    except pyproj.exceptions.CRSError as exc:
+        raise ConfigError(source, "map.projection", f"not a projection pyproj knows ({exc})") from None
+    _check(not crs.is_geographic, source, "map.projection",
+           f"{text!r} is plain longitude/latitude; expected a map projection such as '+proj=wintri +lon_0=11'")
+
+
+_RULE_MAXIMA = {  # far beyond any real game; they keep a typo from running for hours or printing a ream of chips
+    "turns": 500, "setup_rounds": 100, "pieces_per_player": 500, "starting_chips": 1000, "bank_chips": 2000,
+    "investments_per_turn": 100, "validate_games": 100_000, "years_per_turn": 1000, "harvest_divisor": 10_000,
+    "badge_threshold": 1000,
+}
 
 
 def _check_zone(config: Config, zone_name: str, key: str) -> None:
@@ -492,9 +520,13 @@ def _read_yaml(template_path: Path) -> tuple[Any, bytes]:
 
 
 def _deep_merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
+    """Mappings merge key by key; any other value replaces the base's; ``null`` removes the base's key
+    (e.g. ``zones: {Mountains: null}`` drops a zone of the template extended)."""
     merged = dict(base)
     for key, value in override.items():
-        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+        if value is None:
+            merged.pop(key, None)
+        elif isinstance(value, dict) and isinstance(merged.get(key), dict):
             merged[key] = _deep_merge(merged[key], value)
         else:
             merged[key] = value

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import os
-import tempfile
-from collections.abc import Iterable
+import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-_UMASK = os.umask(0)
-os.umask(_UMASK)
+MANIFEST = "manifest.json"
 
 
 @dataclass(frozen=True)
@@ -30,24 +30,42 @@ class Artifact:
 def write_atomic(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` so that a reader sees the old file or the new one, never half of one."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    tmp_name = path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp"
+    # O_EXCL: never someone else's file; mode 0o666 so the user's umask decides, as for any ordinary file
+    fd = os.open(tmp_name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
-        os.chmod(tmp_name, 0o666 & ~_UMASK)  # mkstemp makes 0600; outputs are ordinary files
         os.replace(tmp_name, path)
     except BaseException:
-        Path(tmp_name).unlink(missing_ok=True)
+        tmp_name.unlink(missing_ok=True)
         raise
 
 
-def write_artifacts(out_dir: Path, artifacts: Iterable[Artifact]) -> list[Path]:
+def write_artifacts(out_dir: Path, artifacts: Sequence[Artifact]) -> list[Path]:
+    """Write every artifact, then remove the outputs the previous build listed in its manifest and this one
+    no longer makes (e.g. a preview page that is gone), so the folder holds exactly what the manifest says.
+    Files the build never made (a ``boardgen simulate`` report, the user's own) are left alone."""
+    previous = _manifest_outputs(out_dir / MANIFEST)
     written = []
     for artifact in artifacts:
         target = out_dir / artifact.path
         write_atomic(target, artifact.data)
         written.append(target)
+    current = {a.path for a in artifacts}
+    for stale in sorted(previous - current):
+        target = (out_dir / stale).resolve()
+        if target.is_file() and out_dir.resolve() in target.parents:
+            target.unlink()
     return written
+
+
+def _manifest_outputs(path: Path) -> set[str]:
+    try:
+        outputs = json.loads(path.read_text(encoding="utf-8")).get("outputs", {})
+    except (OSError, ValueError, AttributeError):
+        return set()
+    return {name for name in outputs if isinstance(name, str)} | {MANIFEST}
 
 
 def sha256_file(path: Path) -> str:

@@ -205,10 +205,9 @@ def build_board(config: Config) -> Board:
             nearest = sample_koppen_land(koppen_grid, (c_lon + 180) % 360 - 180, c_lat, max_radius=40)[0]
             if nearest != KOPPEN_OCEAN:
                 counts[nearest - 1] = 1.0
-            elif label not in overrides.zones:
-                where = (f"overrides.add_cells[{list(overrides.add_cells).index(label)}]"
-                         if label in overrides.add_cells else "overrides.zones")
-                raise ConfigError(source, where, f"{label} has no land climate within 3 degrees of its centre; "
+            elif label in overrides.add_cells and label not in overrides.zones:
+                raise ConfigError(source, f"overrides.add_cells[{list(overrides.add_cells).index(label)}]",
+                                  f"{label} has no land climate within 3 degrees of its centre; "
                                   f"give it a zone in overrides.zones ({label}: ...)")
         total = counts.sum()
         koppen_shares = {KOPPEN_CLASSES[j]: counts[j] / total for j in np.flatnonzero(counts)} if total else {}

@@ -125,3 +125,27 @@ def test_a_sea_cell_added_far_from_land_needs_a_zone(tmp_path: Path) -> None:
     template.write_text("extends: global-wellbeing\noverrides:\n  add_cells: [O13]\n")
     with pytest.raises(ConfigError, match=r"add_cells\[0\]: O13 has no land climate .* give it a zone"):
         build_board(load_template(template))
+
+
+def test_outputs_a_rebuild_no_longer_makes_are_removed_and_others_kept(tmp_path: Path) -> None:
+    out_dir, _ = build(load_template(), tmp_path, only={"map"})
+    stale = out_dir / "preview" / "old-page.png"
+    stale.write_bytes(b"made by an earlier build")
+    manifest = json.loads((out_dir / "manifest.json").read_text())
+    manifest["outputs"]["preview/old-page.png"] = {"sha256": "0" * 64, "bytes": 24}
+    (out_dir / "manifest.json").write_text(json.dumps(manifest))
+    own = out_dir / "report" / "results.json"  # e.g. from boardgen simulate: never in the build's manifest
+    own.parent.mkdir()
+    own.write_text("{}")
+    build(load_template(), tmp_path, only={"map"})
+    assert not stale.exists() and own.exists()
+    assert (out_dir / "cells.csv").stat().st_mode & 0o777 == 0o666 & ~_umask()
+    assert not list(out_dir.rglob("*.tmp"))
+
+
+def _umask() -> int:
+    import os
+
+    current = os.umask(0)
+    os.umask(current)
+    return current

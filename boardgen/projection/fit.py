@@ -29,16 +29,19 @@ class BoardProjection:
     margin_mm: float
     frame_south_deg: float = -90.0
     frame_north_deg: float = 90.0
+    source: str = "template"  # the template file, for error messages
 
     @classmethod
     def from_config(cls, config: Config) -> BoardProjection:
         south, north = config.map.frame_latitudes
         b = config.board
-        return cls(config.map.projection, b.width_mm, b.height_mm, b.margin_mm, south, north)
+        return cls(config.map.projection, b.width_mm, b.height_mm, b.margin_mm, south, north, config.source)
 
     @cached_property
     def crs(self) -> pyproj.CRS:
-        text = self.proj_string if "+over" in self.proj_string else self.proj_string + " +over"
+        text = self.proj_string
+        if text.lstrip().startswith("+proj") and "+over" not in text:
+            text += " +over"  # keep vertices on the map edge from wrapping to the other side
         return pyproj.CRS.from_user_input(text)
 
     @cached_property
@@ -74,9 +77,12 @@ class BoardProjection:
     def _frame_projected(self) -> tuple[np.ndarray, np.ndarray]:
         x, y = self._forward.transform(self.frame_lonlat[:, 0], self.frame_lonlat[:, 1])
         x, y = np.asarray(x), np.asarray(y)
-        if not (np.all(np.isfinite(x)) and np.all(np.isfinite(y))):
-            raise ConfigError("template", "map.projection",
-                              f"{self.proj_string!r} cannot show the whole globe; expected a world projection")
+        finite = np.all(np.isfinite(x)) and np.all(np.isfinite(y))
+        if not finite or max(np.ptp(x), np.ptp(y)) > 1e8:  # 100,000 km: the frame runs off to infinity
+            raise ConfigError(self.source, "map.projection",
+                              f"{self.proj_string!r} cannot show the map frame (every longitude, latitudes "
+                              f"{self.frame_south_deg:g} to {self.frame_north_deg:g}); expected a world projection "
+                              "or narrower map.frame_latitudes")
         return x, y
 
     @cached_property

@@ -8,13 +8,13 @@ message; any error makes the command exit with code 1 so it can gate a build in 
 
 from __future__ import annotations
 
-import importlib
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
 from boardgen.config import Config
+from boardgen.errors import LayoutError
 from boardgen.rules.board import RulesBoard, components
 from boardgen.rules.simulate import Simulation, simulate, summary, wilson_interval, wins_by_seat
 
@@ -128,34 +128,21 @@ def map_findings(board: Any, rules_board: RulesBoard, config: Config) -> list[Fi
 
 
 def _section_findings(board: Any) -> list[Finding]:
-    """Every section holds land and the table covers no land, when the board-sections module exists."""
+    """Every section holds land and the table covers no land (the same cut the board stage prints)."""
+    from boardgen.board_stage import max_section_size_mm
+    from boardgen.layout.sections import cut_sections
+
     try:
-        module = importlib.import_module("boardgen.layout.sections")
-    except ImportError:
-        return [Finding("map.sections", "info", "board",
-                        "skipped: no board sections yet (boardgen.layout.sections is not installed)")]
-    maker = None
-    for name in ("cut_sections", "build_sections", "make_sections", "sections_for", "layout_sections"):
-        if callable(getattr(module, name, None)):
-            maker = getattr(module, name)
-            break
-    if maker is None:
-        return [Finding("map.sections", "info", "board", "skipped: boardgen.layout.sections has no section builder")]
-    try:
-        made = maker(board)
-    except Exception as exc:  # report, do not crash validation on another module's failure
-        return [Finding("map.sections", "warning", "board", f"could not cut the sections: {exc}")]
-    sections = getattr(made, "sections", made)
-    land = getattr(board, "land_mm", None)
+        made = cut_sections(board, max_section_size_mm())
+    except LayoutError as exc:  # the build would stop here too
+        return [Finding("map.sections", "error", "board", f"the board cannot be cut into sections: {exc}")]
+    sections = made.sections
     found: list[Finding] = []
     bare = []
-    for i, section in enumerate(sections):
-        cells = getattr(section, "cells", None)
-        if cells is not None and len(cells) == 0:
-            number = getattr(section, "number", getattr(section, "id", i + 1))
-            outline = getattr(section, "outline_mm", None)
-            area = outline.intersection(land).area if outline is not None and land is not None else 0.0
-            bare.append(f"{number} ({area:.0f} mm2 of land)" if area else f"{number} (open ocean)")
+    for section in sections:
+        if not section.cells:
+            area = section.outline_mm.intersection(board.land_mm).area
+            bare.append(f"{section.number} ({area:.0f} mm2 of land)" if area else f"{section.number} (open ocean)")
     if bare:
         found.append(Finding("map.section-land", "warning", "sections " + ", ".join(bare),
                              "a board section without a single land cell: playable, but a piece of pure ocean"))
@@ -168,16 +155,13 @@ def _section_findings(board: Any) -> list[Finding]:
 
 def _legend_findings(board: Any, sections: Any) -> list[Finding]:
     """The title, zone key and bio-productivity table sit in open sea (when the board art can place them)."""
-    try:
-        from boardgen.render.board_art import check_legend_clear, plan_legend
-    except ImportError:
-        return [Finding("map.table-land", "info", "board",
-                        "skipped: the board art (boardgen.render.board_art) that places the table is not installed")]
+    from boardgen.render.board_art import check_legend_clear, plan_legend
+
     try:
         legend = plan_legend(board, sections)
         problems = check_legend_clear(board, legend, sections.sections[0].outline_mm)
-    except Exception as exc:  # report, do not crash validation on another module's failure
-        return [Finding("map.table-land", "warning", "section 1", f"could not place the table and key: {exc}")]
+    except LayoutError as exc:  # the build would stop here too
+        return [Finding("map.table-land", "error", "section 1", f"no room for the table and key: {exc}")]
     if problems:
         return [Finding("map.table-land", "error", "section 1", problem) for problem in problems]
     names = ", ".join(block.name for block in legend)
