@@ -96,3 +96,15 @@ def test_text_too_long_for_one_sheet_takes_nested_sheets(monkeypatch, tmp_path: 
     path.write_bytes(data)
     sheet = A4.landscape()
     assert config.title in _half_text(path, 1, True, sheet.width_mm, sheet.height_mm)  # still the outside cover
+
+
+@pytest.mark.parametrize("paper", [A4, LETTER], ids=["a4", "letter"])
+def test_the_default_games_leaflet_is_one_folded_sheet(paper, default_board) -> None:
+    """The real rules, map and island notes fit one sheet on both papers (a longer text once took two)."""
+    from boardgen.cards.kit import isolated_cells
+    from boardgen.cards.minimap import leaflet_pictures
+
+    _, layout = leaflet_layout(default_board.config, paper, leaflet_pictures(default_board),
+                               isolated_cells(default_board))
+    assert layout.sheet_sides == 2 and layout.booklet_pages <= 4
+    assert layout.body_pt >= MIN_BODY_PT

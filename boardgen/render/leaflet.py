@@ -315,9 +315,8 @@ def leaflet_blocks(config: Config, isolated: Sequence[str] = ()) -> list[Block]:
         "equal, leave it. A marker never goes above its die's top value or below its lowest box.",
     ]
     if r.stewardship_every != 1:
-        steward.append(f"Why {_every(r.stewardship_every)}: a zone's climate shifts over several generations, "
-                       "not from one to the next, so the start values on the table shape a good part of the game. "
-                       "<i>Variant:</i> for a wilder climate, do stewardship at the end of every turn.")
+        steward.append(f"(Only {_every(r.stewardship_every)}: climates shift over generations.) "
+                       "<i>Variant:</i> for a wilder climate, roll at the end of every turn.")
     blocks.append(Block("Stewardship", tuple(steward)))
     always_low = start_sum > r.tipping_point_die
     order = ("stewardship first, then the tipping point" if steward_first
