@@ -287,7 +287,7 @@ def marker_size_mm() -> tuple[float, float]:
     font = Font(size_pt=TABLE_START_FONT.size_pt, bold=True)
     number_end = getattr(TABLE, "number_inset_mm", 1.3) + text_width_mm("12", font)
     free_mm = TABLE.column_mm - number_end
-    width = max(3.0, min(free_mm - 1.0, 4.5))
+    width = max(3.0, free_mm - 0.8)  # all the room beside the value, less a hair for cutting slack
     height = max(4.0, TABLE.row_mm - 1.6)
     return round(width, 2), round(height, 2)
 
