@@ -116,8 +116,19 @@ class ClassificationConfig:
 
 
 @dataclass(frozen=True)
+class PlaceOverride:
+    """Force the zone of the land cell under a geographic point: unlike a label, it survives a new lattice."""
+
+    lon: float
+    lat: float
+    zone: str
+    name: str = ""
+
+
+@dataclass(frozen=True)
 class OverrideConfig:
     zones: Mapping[str, str] = field(default_factory=dict)
+    places: tuple[PlaceOverride, ...] = ()
     add_cells: tuple[str, ...] = ()
     remove_cells: tuple[str, ...] = ()
 
@@ -388,6 +399,10 @@ def _validate(config: Config) -> None:
     _check(c.minimum_cells >= 0, src, "classification.minimum_cells", "expected zero or more")
     for label, zone_name in config.overrides.zones.items():
         _check_zone(config, zone_name, f"overrides.zones.{label}")
+    for i, place in enumerate(config.overrides.places):
+        _check_zone(config, place.zone, f"overrides.places[{i}].zone")
+        _check(-180 <= place.lon <= 180 and -90 <= place.lat <= 90, src, f"overrides.places[{i}]",
+               f"expected lon in -180..180 and lat in -90..90, got {place.lon:g}, {place.lat:g}")
     sc = config.sections
     _check(1 <= sc.columns <= 6 and 1 <= sc.rows <= 6 and sc.columns * sc.rows >= 2, src, "sections",
            f"expected 1..6 columns and rows (at least two sections), got {sc.columns} x {sc.rows}")

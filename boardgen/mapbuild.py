@@ -184,6 +184,15 @@ def build_board(config: Config) -> Board:
         key = hex_to_key(labeller.hex_for(label, source, f"overrides.zones.{label}"))
         if key not in chosen:
             raise ConfigError(source, f"overrides.zones.{label}", f"{label} is not a land cell")
+    forced_zones = dict(overrides.zones)
+    for i, place in enumerate(overrides.places):
+        x_mm, y_mm = projection.to_mm(np.array([place.lon]), np.array([place.lat]))
+        h = layout.point_to_hex(float(x_mm[0]), float(y_mm[0]))
+        where = place.name or f"{place.lat:g}, {place.lon:g}"
+        if hex_to_key(h) not in chosen:
+            raise ConfigError(source, f"overrides.places[{i}]",
+                              f"{where} falls on {labeller.label(h)}, which is not a land cell")
+        forced_zones.setdefault(labeller.label(h), place.zone)  # a label override names its cell exactly: it wins
 
     keys = np.array(sorted(chosen), dtype=np.int64)
     rules = config.classification
@@ -220,7 +229,7 @@ def build_board(config: Config) -> Board:
         cell_facts.append((h, label, koppen_shares, zone_shares, land_px, high_share,
                            float(stats.elevation_sum_m[i] / land_px) if land_px else 0.0))
 
-    assignment = assign_zones(climates, zone_names, config.classification, dict(overrides.zones))
+    assignment = assign_zones(climates, zone_names, config.classification, forced_zones)
     land_labels = {label for _, label, *_ in cell_facts}
     by_hex_label = {h: label for h, label, *_ in cell_facts}
     cells = []
