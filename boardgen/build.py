@@ -18,6 +18,7 @@ from pathlib import Path
 
 from boardgen import __version__
 from boardgen.config import Config, resolve_data_path
+from boardgen.errors import blamed_on
 from boardgen.io import MANIFEST, Artifact, sha256_file, write_artifacts
 from boardgen.model import Board
 
@@ -106,7 +107,8 @@ def manifest_artifact(ctx: BuildContext) -> Artifact:
 def build(config: Config, out_root: Path, progress: Progress = lambda m: None,
           only: set[str] | None = None) -> tuple[Path, BuildContext]:
     ctx = BuildContext(config, progress)
-    run_stages(ctx, only)
+    with blamed_on(config.source):
+        run_stages(ctx, only)
     ctx.artifacts.append(manifest_artifact(ctx))
     out_dir = out_root / config.edition
     write_artifacts(out_dir, ctx.artifacts)

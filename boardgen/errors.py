@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 
 class BoardgenError(Exception):
     """Anything a user can fix: bad template, missing data, impossible request."""
@@ -24,3 +27,24 @@ class DataError(BoardgenError, OSError):
 
 class LayoutError(BoardgenError):
     """A board that cannot be laid out as the template asks (e.g. sections that cannot be cut)."""
+
+
+_LAYOUT_KEYS = (("board sections: ", "sections"), ("board section ", "sections"), ("board legend: ", "board"),
+                ("board: ", "board"))
+
+
+@contextmanager
+def blamed_on(source: str) -> Iterator[None]:
+    """Turn a LayoutError raised deep in the layout code into a ConfigError that names the template file and
+    the template section whose values could not be laid out (``sections`` or ``board``)."""
+    try:
+        yield
+    except LayoutError as exc:
+        message = str(exc)
+        if message.startswith(f"{source}: "):
+            raise
+        for prefix, key in _LAYOUT_KEYS:
+            if message.startswith(prefix):
+                detail = message if prefix == "board section " else message[len(prefix):]
+                raise ConfigError(source, key, detail) from None
+        raise ConfigError(source, "", message) from None

@@ -8,6 +8,7 @@ import click
 
 from boardgen.commands.options import template_option
 from boardgen.config import load_template
+from boardgen.errors import blamed_on
 from boardgen.layout.sections import cut_sections
 from boardgen.mapbuild import build_board
 
@@ -18,7 +19,8 @@ def sections_command(template_path: Path | None) -> None:
     """Print the cut lines, each section's size, cells and knobs, and the unique-fit proof."""
     config = load_template(template_path)
     board = build_board(config)
-    layout = cut_sections(board)
+    with blamed_on(config.source):
+        layout = cut_sections(board)
     xs = ", ".join(f"{x:.2f}" for x in layout.cuts_x_mm)
     ys = ", ".join(f"{y:.2f}" for y in layout.cuts_y_mm)
     click.echo(f"{config.title}: {len(layout.sections)} sections ({layout.rows} x {layout.columns}); straight cuts "
