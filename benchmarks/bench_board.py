@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import time
 
-from boardgen.board_stage import (
+from boardgen.config import load_template
+from boardgen.games.global_wellbeing.board_stage import (
     SECTION_PAPERS,
     cut_svg,
     exploded_page,
@@ -18,7 +19,6 @@ from boardgen.board_stage import (
     sections_geojson,
     sections_pdfs,
 )
-from boardgen.config import load_template
 from boardgen.layout.sections import cut_sections
 from boardgen.mapbuild import build_board
 from boardgen.render.board_art import make_art
@@ -51,8 +51,8 @@ def main() -> None:
         print(f"{name:<38} {seconds:6.2f} s")
     total = sum(s for _, s in timings)
     print(f"{'board rendering total':<38} {total:6.2f} s")
-    from boardgen.board_stage import board_stage
     from boardgen.build import BuildContext
+    from boardgen.games.global_wellbeing.board_stage import board_stage
 
     ctx = BuildContext(config)
     ctx.__dict__["board"] = board

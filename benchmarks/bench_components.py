@@ -15,7 +15,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from boardgen.build import BuildContext
-from boardgen.cards.kit import (
+from boardgen.config import load_template
+from boardgen.games.global_wellbeing.kit import (
     build_components,
     component_sets,
     components_stage,
@@ -23,11 +24,10 @@ from boardgen.cards.kit import (
     deterministic_zip,
     isolated_cells,
 )
-from boardgen.cards.minimap import leaflet_pictures
-from boardgen.config import load_template
+from boardgen.games.global_wellbeing.leaflet import leaflet_pdf
+from boardgen.games.global_wellbeing.minimap import leaflet_pictures
 from boardgen.render.cairo_backend import render_png
 from boardgen.render.imposition import A4, LETTER
-from boardgen.render.leaflet import leaflet_pdf
 
 
 def _board(synthetic: bool):

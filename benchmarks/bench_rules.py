@@ -12,10 +12,10 @@ import argparse
 import time
 
 from boardgen.config import load_template
-from boardgen.rules.board import RulesBoard, hex_rectangle
-from boardgen.rules.bots import bot_factory
-from boardgen.rules.engine import derive_seed, play_game
-from boardgen.rules.simulate import simulate
+from boardgen.games.global_wellbeing.rules.board import RulesBoard, hex_rectangle
+from boardgen.games.global_wellbeing.rules.bots import bot_factory
+from boardgen.games.global_wellbeing.rules.engine import derive_seed, play_game
+from boardgen.games.global_wellbeing.rules.simulate import simulate
 
 
 def main() -> None:

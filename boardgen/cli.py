@@ -10,6 +10,7 @@ import click
 from boardgen import __version__
 from boardgen.commands.build import build_command
 from boardgen.commands.cells import cells_command, info_command
+from boardgen.commands.games import games_command, new_command, schema_command
 from boardgen.commands.sections import sections_command
 from boardgen.commands.simulate import simulate_command
 from boardgen.commands.validate import validate_command
@@ -19,7 +20,7 @@ from boardgen.errors import BoardgenError
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="boardgen")
 def cli() -> None:
-    """boardgen: print-ready board game kits from real geographic and climate data."""
+    """boardgen: print-ready board game kits from templates, with rules engines that check them."""
 
 
 cli.add_command(build_command)
@@ -28,6 +29,9 @@ cli.add_command(info_command)
 cli.add_command(sections_command)
 cli.add_command(simulate_command)
 cli.add_command(validate_command)
+cli.add_command(games_command)
+cli.add_command(new_command)
+cli.add_command(schema_command)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -206,6 +206,7 @@ class Config:
     edition: str
     title: str
     zones: Mapping[str, ZoneConfig]
+    game: Literal["global-wellbeing"] = "global-wellbeing"  # which game plug-in builds this template
     seed: int = 2026
     board: BoardConfig = field(default_factory=BoardConfig)
     map: MapConfig = field(default_factory=MapConfig)

@@ -8,8 +8,8 @@ import pytest
 import shapely
 from shapely.geometry import Polygon
 
-from boardgen.board_stage import mark_ops, section_marks, section_page
 from boardgen.build import BuildContext
+from boardgen.games.global_wellbeing.board_stage import mark_ops, section_marks, section_page
 from boardgen.layout.section_marks import ARROWS, MarkSizes
 from boardgen.render.board_art import (
     TABLE,
@@ -31,7 +31,7 @@ def ctx(default_ctx: BuildContext) -> BuildContext:
 
 @pytest.fixture(scope="module")
 def art(ctx):
-    from boardgen.board_stage import build_board_art
+    from boardgen.games.global_wellbeing.board_stage import build_board_art
 
     return build_board_art(ctx)
 
@@ -155,7 +155,7 @@ def test_title_in_the_sans_family_and_a_human_edition_line(ctx, art):
 def test_geojson_lists_each_pieces_marks(ctx):
     import json
 
-    from boardgen.board_stage import board_stage
+    from boardgen.games.global_wellbeing.board_stage import board_stage
 
     outputs = {a.path: a.data for a in board_stage(ctx)}
     data = json.loads(outputs["sections.geojson"])

@@ -11,14 +11,14 @@ import pytest
 import shapely
 from shapely.geometry import Polygon, box, shape
 
-from boardgen.board_stage import (
+from boardgen.build import STAGES, BuildContext
+from boardgen.games.global_wellbeing.board_stage import (
     SECTION_PAPERS,
     board_stage,
     max_section_size_mm,
     poster_page,
     section_page,
 )
-from boardgen.build import STAGES, BuildContext
 from boardgen.layout.sections import DEFAULT_MAX_SECTION_MM
 from boardgen.render.board_art import board_scene, check_legend_clear
 from boardgen.render.scene import HAIRLINE_MM, Circle, Group, Path, RectOp
@@ -39,7 +39,7 @@ def outputs(ctx) -> dict[str, bytes]:
 
 @pytest.fixture(scope="session")
 def art(ctx, outputs):
-    from boardgen.board_stage import build_board_art
+    from boardgen.games.global_wellbeing.board_stage import build_board_art
 
     return build_board_art(ctx)
 
@@ -59,7 +59,7 @@ def _boxes_mm(data: bytes) -> list[dict[str, tuple[float, ...]]]:
 def test_stage_is_registered_after_map():
     names = [name for name, _ in STAGES]
     assert names[names.index("map") + 1] == "board"
-    assert dict(STAGES)["board"] == "boardgen.board_stage:board_stage"
+    assert dict(STAGES)["board"] == "boardgen.games.global_wellbeing.board_stage:board_stage"
 
 
 def test_files_and_page_counts(outputs):

@@ -18,17 +18,17 @@ from shapely.geometry import MultiPolygon, Point, box
 
 from boardgen.build import BuildContext
 from boardgen.cards.dice import die_component, die_net, polyhedron
-from boardgen.cards.kit import build_components, component_sets, components_stage, deterministic_zip
 from boardgen.cards.shapes import hex_inner_diameter_mm, piece_size_mm, player_shape
 from boardgen.cards.sheets import lay_out, path_polygon
-from boardgen.cards.tables import climate_table_card, turn_counter_card
 from boardgen.cards.tokens import badges, chips, player_pieces, standee_geometry
 from boardgen.config import DICE_SIDES, Config, config_from_mapping, default_template_path
 from boardgen.errors import ConfigError
+from boardgen.games.global_wellbeing.kit import build_components, component_sets, components_stage, deterministic_zip
+from boardgen.games.global_wellbeing.leaflet import leaflet_pdf, leaflet_text
+from boardgen.games.global_wellbeing.tables import climate_table_card, turn_counter_card
 from boardgen.layout.hexgrid import Hex, HexLayout, orientation_named
 from boardgen.model import Board, Cell
 from boardgen.render.imposition import A4, LETTER
-from boardgen.render.leaflet import leaflet_pdf, leaflet_text
 from boardgen.render.scene import Scene, Text
 
 HEX_MM = 9.65

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from boardgen.games.global_wellbeing.leaflet import MIN_BODY_PT, booklet_order, leaflet_layout, leaflet_text
 from boardgen.render.imposition import A4, LETTER
-from boardgen.render.leaflet import MIN_BODY_PT, booklet_order, leaflet_layout, leaflet_text
 from tests.test_cards_components import make_config, tiny_board
 
 PT = 72 / 25.4
@@ -51,7 +51,7 @@ def test_folded_leaflet_reads_in_order(paper, tmp_path: Path) -> None:
 
 
 def test_leaflet_with_the_vector_map_and_zone_icons(tmp_path: Path) -> None:
-    from boardgen.cards.minimap import leaflet_pictures
+    from boardgen.games.global_wellbeing.minimap import leaflet_pictures
 
     config = make_config()
     pictures = leaflet_pictures(tiny_board(config))
@@ -85,7 +85,7 @@ def test_leaflet_words_follow_the_rules_and_hold_no_design_notes() -> None:
 
 
 def test_text_too_long_for_one_sheet_takes_nested_sheets(monkeypatch, tmp_path: Path) -> None:
-    import boardgen.render.leaflet as leaflet
+    import boardgen.games.global_wellbeing.leaflet as leaflet
 
     monkeypatch.setattr(leaflet, "BODY_SIZES_PT", (14.0,))
     config = make_config()
@@ -101,8 +101,8 @@ def test_text_too_long_for_one_sheet_takes_nested_sheets(monkeypatch, tmp_path: 
 @pytest.mark.parametrize("paper", [A4, LETTER], ids=["a4", "letter"])
 def test_the_default_games_leaflet_is_one_folded_sheet(paper, default_board) -> None:
     """The real rules, map and island notes fit one sheet on both papers (a longer text once took two)."""
-    from boardgen.cards.kit import isolated_cells
-    from boardgen.cards.minimap import leaflet_pictures
+    from boardgen.games.global_wellbeing.kit import isolated_cells
+    from boardgen.games.global_wellbeing.minimap import leaflet_pictures
 
     _, layout = leaflet_layout(default_board.config, paper, leaflet_pictures(default_board),
                                isolated_cells(default_board))

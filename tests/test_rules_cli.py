@@ -13,10 +13,10 @@ from click.testing import CliRunner
 import boardgen.mapbuild
 from boardgen.cli import cli
 from boardgen.config import Config, default_template_path
+from boardgen.games.global_wellbeing.rules.board import RulesBoard, components
+from boardgen.games.global_wellbeing.rules.simulate import simulate
+from boardgen.games.global_wellbeing.rules.validate import rules_findings, validate_stage
 from boardgen.model import Board
-from boardgen.rules.board import RulesBoard, components
-from boardgen.rules.simulate import simulate
-from boardgen.rules.validate import rules_findings, validate_stage
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 

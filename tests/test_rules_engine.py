@@ -9,9 +9,9 @@ from collections.abc import Mapping, Sequence
 import pytest
 
 from boardgen.config import RulesConfig, ZoneConfig, load_template
-from boardgen.rules.board import RulesBoard, components, hex_rectangle
-from boardgen.rules.bots import GreedyBot, PlannerBot, RandomBot, bot_factory
-from boardgen.rules.engine import (
+from boardgen.games.global_wellbeing.rules.board import RulesBoard, components, hex_rectangle
+from boardgen.games.global_wellbeing.rules.bots import GreedyBot, PlannerBot, RandomBot, bot_factory
+from boardgen.games.global_wellbeing.rules.engine import (
     EV,
     Bot,
     IllegalActionError,
@@ -22,8 +22,8 @@ from boardgen.rules.engine import (
     stewardship,
     tipping_point,
 )
-from boardgen.rules.simulate import lineup, simulate, wilson_interval
-from boardgen.rules.state import GameState
+from boardgen.games.global_wellbeing.rules.simulate import lineup, simulate, wilson_interval
+from boardgen.games.global_wellbeing.rules.state import GameState
 
 ZONES = load_template().zones
 NAMES = tuple(ZONES)  # Polar, Temperate, Arid, Tropical, Mediterranean, Mountains
@@ -359,7 +359,7 @@ def test_bots_choose_legal_cells() -> None:
     ("tipping-first", ["stewardship", "tipping", "stewardship"]),
 ])
 def test_end_of_turn_order(monkeypatch: pytest.MonkeyPatch, order: str, expected: list[str]) -> None:
-    import boardgen.rules.engine as engine
+    import boardgen.games.global_wellbeing.rules.engine as engine
 
     calls: list[str] = []
     monkeypatch.setattr(engine, "stewardship", lambda *args: calls.append("stewardship"))

@@ -8,10 +8,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boardgen.config import RulesConfig, load_template
-from boardgen.rules.board import hex_rectangle
-from boardgen.rules.bots import BOT_NAMES, bot_factory
-from boardgen.rules.engine import play_game
-from boardgen.rules.state import GameState
+from boardgen.games.global_wellbeing.rules.board import hex_rectangle
+from boardgen.games.global_wellbeing.rules.bots import BOT_NAMES, bot_factory
+from boardgen.games.global_wellbeing.rules.engine import play_game
+from boardgen.games.global_wellbeing.rules.state import GameState
 
 ZONES = load_template().zones
 

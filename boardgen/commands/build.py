@@ -9,7 +9,7 @@ import click
 
 from boardgen.build import build
 from boardgen.commands.options import out_option, template_option
-from boardgen.config import load_template
+from boardgen.template import load
 
 
 def _human_size(n_bytes: int) -> str:
@@ -27,7 +27,7 @@ def _human_size(n_bytes: int) -> str:
 def build_command(template_path: Path | None, out_root: Path, quiet: bool) -> None:
     """Build the kit: cell data, board and component PDFs, previews, manifest."""
     started = time.perf_counter()
-    config = load_template(template_path)
+    _game, config = load(template_path)
     progress = (lambda message: None) if quiet else (lambda message: click.echo(f"  {message}", err=True))
     out_dir, ctx = build(config, out_root, progress)
     elapsed = time.perf_counter() - started

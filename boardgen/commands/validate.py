@@ -1,4 +1,4 @@
-"""`boardgen validate`: map and rules checks; exit code 1 when any finding is an error."""
+"""`boardgen validate`: board and rules checks for any game; exit code 1 when any finding is an error."""
 
 from __future__ import annotations
 
@@ -8,14 +8,13 @@ from pathlib import Path
 import click
 
 from boardgen.commands.options import template_option
-from boardgen.config import load_template
 
 
 @click.command("validate")
 @template_option
-@click.option("--games", "-n", type=click.IntRange(min=0), default=None,
-              help="Games to simulate for the rules checks (default: the template's rules.validate_games).")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Processes.")
+@click.option("--games", "-n", type=click.IntRange(0, 10_000_000), default=None,
+              help="Games to simulate for the rules checks (default: the template's number).")
+@click.option("--jobs", "-j", type=click.IntRange(1, 256), default=1, show_default=True, help="Processes.")
 @click.option("--seed", "-s", type=int, default=None, help="Master seed (default: the template's seed).")
 @click.option("--json", "as_json", is_flag=True, help="Print the findings as JSON instead of text.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
@@ -23,17 +22,17 @@ def validate_command(template_path: Path | None, games: int | None, jobs: int,
                      seed: int | None, as_json: bool, quiet: bool) -> None:
     """Check that the board makes a playable, fair game (exit code 1 on any error finding)."""
     from boardgen.commands.simulate import progress_bar
-    from boardgen.mapbuild import build_board
-    from boardgen.rules.validate import validate
+    from boardgen.plugin import BuildContext
+    from boardgen.template import load
 
-    config = load_template(template_path)
-    board = build_board(config)
-    n_games = config.rules.validate_games if games is None else games
+    plugin, config = load(template_path)
+    ctx = BuildContext(config, plugin)
+    n_games = plugin.validate_games(config) if games is None else games
     if quiet or n_games == 0:
-        report = validate(board, config, n_games, jobs=jobs, seed=seed)
+        report = plugin.validate(ctx, n_games, jobs=jobs, seed=seed)
     else:
         with progress_bar(n_games, f"validating with {n_games} games") as bar:
-            report = validate(board, config, n_games, jobs=jobs, seed=seed, progress=bar.update)
+            report = plugin.validate(ctx, n_games, jobs=jobs, seed=seed, progress=bar.update)
     if as_json:
         sys.stdout.buffer.write(report.json_bytes())
     else:

@@ -16,19 +16,19 @@ from dataclasses import dataclass, replace
 from boardgen import __version__
 from boardgen.build import BuildContext
 from boardgen.cards.dice import dice
-from boardgen.cards.minimap import leaflet_pictures
 from boardgen.cards.model import ComponentSet
 from boardgen.cards.shapes import piece_size_mm
 from boardgen.cards.sheets import CutSheet, LaidOut, lay_out
-from boardgen.cards.tables import reference_cards, turn_grid
 from boardgen.cards.tokens import badges, chips, markers, player_pieces
 from boardgen.config import Config
 from boardgen.errors import LayoutError
+from boardgen.games.global_wellbeing.leaflet import leaflet_pdf, player_counts
+from boardgen.games.global_wellbeing.minimap import leaflet_pictures
+from boardgen.games.global_wellbeing.tables import reference_cards, turn_grid
 from boardgen.io import Artifact
 from boardgen.model import Board
 from boardgen.render.cairo_backend import Page, render_pdf, render_png, render_svg
 from boardgen.render.imposition import A4, LETTER, Paper
-from boardgen.render.leaflet import leaflet_pdf, player_counts
 from boardgen.render.scene import Font, Group, Op, Path, Rect, RectOp, Scene, Style, Text, layer, translate
 
 ZIP_DATE = (2026, 1, 1, 0, 0, 0)

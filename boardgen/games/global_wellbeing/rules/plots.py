@@ -14,7 +14,7 @@ from matplotlib.collections import PolyCollection
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator, PercentFormatter
 
-from boardgen.rules.simulate import Simulation, wilson_interval, wins_by_bot, wins_by_seat
+from boardgen.games.global_wellbeing.rules.simulate import Simulation, wilson_interval, wins_by_bot, wins_by_seat
 
 DPI = 100
 SEAT_COLOUR = "#4c72b0"

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import random
 
-from boardgen.rules.engine import Bot
-from boardgen.rules.state import GameState
+from boardgen.games.global_wellbeing.rules.engine import Bot
+from boardgen.games.global_wellbeing.rules.state import GameState
 
 
 class RandomBot(Bot):

@@ -15,8 +15,8 @@ from typing import Any, Literal
 
 from boardgen.config import Config
 from boardgen.errors import LayoutError
-from boardgen.rules.board import RulesBoard, components
-from boardgen.rules.simulate import Simulation, simulate, summary, wilson_interval, wins_by_seat
+from boardgen.games.global_wellbeing.rules.board import RulesBoard, components
+from boardgen.games.global_wellbeing.rules.simulate import Simulation, simulate, summary, wilson_interval, wins_by_seat
 
 Severity = Literal["error", "warning", "info"]
 SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info")
@@ -129,7 +129,7 @@ def map_findings(board: Any, rules_board: RulesBoard, config: Config) -> list[Fi
 
 def _section_findings(board: Any) -> list[Finding]:
     """Every section holds land and the table covers no land (the same cut the board stage prints)."""
-    from boardgen.board_stage import max_section_size_mm
+    from boardgen.games.global_wellbeing.board_stage import max_section_size_mm
     from boardgen.layout.sections import cut_sections
 
     try:

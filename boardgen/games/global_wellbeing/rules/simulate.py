@@ -14,9 +14,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from boardgen.config import RulesConfig
-from boardgen.rules.board import RulesBoard
-from boardgen.rules.bots import BOT_NAMES, bot_factory
-from boardgen.rules.engine import EVENTS, GameResult, decided_after, derive_seed, play_game
+from boardgen.games.global_wellbeing.rules.board import RulesBoard
+from boardgen.games.global_wellbeing.rules.bots import BOT_NAMES, bot_factory
+from boardgen.games.global_wellbeing.rules.engine import EVENTS, GameResult, decided_after, derive_seed, play_game
 
 CHUNK_GAMES = 50  # games per task (fewer for small runs on several processes, to share the work)
 

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from operator import mul
 
 from boardgen.config import RulesConfig
-from boardgen.rules.board import RulesBoard
-from boardgen.rules.state import GameState
+from boardgen.games.global_wellbeing.rules.board import RulesBoard
+from boardgen.games.global_wellbeing.rules.state import GameState
 
 # Every event the engine counts: "every rule fires" in validation reads these.
 EVENTS: tuple[str, ...] = (

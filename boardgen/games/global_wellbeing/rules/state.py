@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from operator import mul
 
-from boardgen.rules.board import RulesBoard
+from boardgen.games.global_wellbeing.rules.board import RulesBoard
 
 
 class GameState:

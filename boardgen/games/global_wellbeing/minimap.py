@@ -5,9 +5,9 @@ from __future__ import annotations
 import math
 
 from boardgen.config import Config
+from boardgen.games.global_wellbeing.leaflet import Pictures
 from boardgen.model import Board
 from boardgen.render.cairo_backend import Page, render_pdf
-from boardgen.render.leaflet import Pictures
 from boardgen.render.scene import Op, Path, Polygon, Rect, RectOp, Scene, Style, group, ink_on, scale, translate
 from boardgen.render.symbols import zone_symbol
 

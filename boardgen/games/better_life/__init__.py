@@ -1,0 +1,1 @@
+"""Placeholder: this game's plug-in is being written (its issue is open)."""

@@ -1,0 +1,99 @@
+"""The Global Wellbeing Game (seed 000): a world hex map from Natural Earth, Köppen–Geiger and elevation data,
+six climate zones with dice-driven bio-productivity, nine jigsaw sections, chips, pieces, badges, dice, a leaflet,
+and an engine with bots. This module is the game's plug-in object; its parts live beside it:
+
+- ``board_stage``: the board poster, the jigsaw sections and their cut file (the map comes from the core's
+  ``boardgen.mapbuild``/``boardgen.export``, shared with every geographic game);
+- ``kit``, ``tables``, ``minimap``: the components, the index table and turn counter, the leaflet's pictures;
+- ``leaflet``: the rules leaflet in the game's own words, with the template's numbers;
+- ``rules``: the engine (a fused fast path), the OpenSpiel-shaped API path (``rules.api``), bots, simulate,
+  plots and validate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from boardgen.plugin import BuildContext, GamePlugin
+
+
+class GlobalWellbeing(GamePlugin):
+    name = "global-wellbeing"
+    title = "The Global Wellbeing Game"
+    summary = "world hex map from real climate data, six zones, dice-driven bio-productivity (seed 000)"
+    stages = (
+        ("map", "boardgen.export:map_stage"),
+        ("board", "boardgen.games.global_wellbeing.board_stage:board_stage"),
+        ("components", "boardgen.games.global_wellbeing.kit:components_stage"),  # after "board": zips pack its PDFs
+        ("validate", "boardgen.games.global_wellbeing.rules.validate:validate_stage"),  # last: checks the above
+    )
+    default_bots = ("greedy", "planner", "random")
+
+    def default_template(self) -> Path:
+        from boardgen.config import default_template_path
+
+        return default_template_path()
+
+    def template_model(self) -> type | None:
+        from boardgen.config import Config
+
+        return Config
+
+    def json_schema(self) -> dict[str, Any]:
+        from boardgen.games.global_wellbeing.schema import flagship_json_schema
+
+        return flagship_json_schema()
+
+    def load_config(self, data: dict[str, Any], source: str, template_sha256: str) -> Any:
+        from boardgen.config import config_from_mapping
+
+        return config_from_mapping(data, source, template_sha256)
+
+    def data_files(self, config: Any) -> Mapping[str, Path]:
+        from boardgen.config import resolve_data_path
+
+        return {key: resolve_data_path(config, getattr(config.map, key), f"map.{key}")
+                for key in ("land_data", "koppen_data", "elevation_data")}
+
+    def build_board(self, ctx: BuildContext) -> Any:
+        from boardgen.mapbuild import build_board
+
+        return build_board(ctx.config)
+
+    def player_range(self, config: Any) -> tuple[int, int, int]:
+        rules = config.rules
+        return rules.min_players, rules.players, rules.max_players
+
+    def validate_games(self, config: Any) -> int:
+        return int(config.rules.validate_games)
+
+    def new_game(self, ctx: BuildContext, players: int) -> Any:
+        from boardgen.games.global_wellbeing.rules.api import WellbeingGame
+        from boardgen.games.global_wellbeing.rules.board import RulesBoard
+
+        board = ctx.value("rules_board", lambda: RulesBoard.from_board(ctx.board))
+        return WellbeingGame(board, ctx.config.rules, players)
+
+    def bots(self) -> Mapping[str, Any]:
+        from boardgen.games.global_wellbeing.rules.api import api_bots
+
+        return api_bots()
+
+    def simulate_report(self, ctx: BuildContext, games: int, players: int, bots: Sequence[str], seed: int,
+                        jobs: int, rotate: bool, progress: Callable[[int], None] | None
+                        ) -> tuple[dict[str, Any], dict[str, bytes], list[str]]:
+        from boardgen.games.global_wellbeing.rules.report import simulate_report
+
+        return simulate_report(ctx, games, players, bots, seed, jobs, rotate, progress)
+
+    def validate(self, ctx: BuildContext, games: int | None = None, jobs: int = 1, seed: int | None = None,
+                 bots: Sequence[str] | None = None, players: int | None = None,
+                 progress: Callable[[int], None] | None = None) -> Any:
+        from boardgen.games.global_wellbeing.rules.validate import DEFAULT_BOTS, validate
+
+        return validate(ctx.board, ctx.config, games, jobs, seed, bots or DEFAULT_BOTS, players, progress)
+
+
+plugin = GlobalWellbeing()

@@ -1,0 +1,1 @@
+"""boardgen.games.global_wellbeing.rules."""

@@ -1,0 +1,1 @@
+"""Playing games: the OpenSpiel-shaped rules API every game implements, generic bots, simulate and validate."""

@@ -1,0 +1,114 @@
+"""The generic `simulate` and `validate` every game gets: games played through the rules API, a summary, the
+checks every game shares (seat advantage, ties, no winner, length), and the game's own findings and plots."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from boardgen.play.report import Finding, Report
+from boardgen.play.simulate import seat_spread, simulate, summary
+
+if TYPE_CHECKING:
+    from boardgen.plugin import BuildContext, GamePlugin
+
+SEAT_SPREAD_WARNING = 0.05  # a seat's win rate this far from 1/N, with an interval that excludes 1/N: warning
+TIE_WARNING_SHARE = 0.2
+
+
+def _check_players(plugin: GamePlugin, ctx: BuildContext, players: int) -> None:
+    from boardgen.errors import ConfigError
+
+    low, _usual, high = plugin.player_range(ctx.config)
+    if not low <= players <= high:
+        raise ConfigError(ctx.config.source, "players", f"{players} players asked for; {plugin.title} is for "
+                          f"{low} to {high}")
+
+
+def run(plugin: GamePlugin, ctx: BuildContext, games: int, players: int | None, bots: Sequence[str] | None,
+        seed: int | None, jobs: int, rotate: bool, progress: Callable[[int], None] | None) -> dict[str, Any]:
+    players = players or plugin.player_range(ctx.config)[1]
+    _check_players(plugin, ctx, players)
+    game = plugin.new_game(ctx, players)
+    sim = simulate(game, plugin.bots(), games, bots or plugin.default_bots,
+                   ctx.config.seed if seed is None else seed, jobs=jobs, rotate=rotate, progress=progress)
+    return {"summary": summary(sim), "records": sim.records}
+
+
+def generic_findings(summ: dict[str, Any]) -> list[Finding]:
+    out: list[Finding] = []
+    n = summ["games"]
+    if n == 0:
+        return out
+    expected = summ["expected_seat_rate"]
+    for seat in summ["win_rate_by_seat"]:
+        low, high = seat["ci95"]
+        if abs(seat["rate"] - expected) > SEAT_SPREAD_WARNING and not low <= expected <= high:
+            out.append(Finding("seat-advantage", "warning", f"seat {seat['seat']}",
+                               f"wins {seat['rate']:.1%} of {n} games (95% CI {low:.1%}-{high:.1%}); an even "
+                               f"share is {expected:.1%}"))
+    out.append(Finding("seat-spread", "info", "all seats",
+                       f"largest distance of a seat's win rate from {expected:.1%}: {seat_spread(summ):.1%}"))
+    ties = summ["ties"]["share"]
+    if ties > TIE_WARNING_SHARE:
+        out.append(Finding("ties", "warning", "scoring", f"{ties:.1%} of games end in a tie for first place"))
+    nobody = summ["nobody_won"]
+    if nobody["games"]:
+        out.append(Finding("nobody-won", "info", "end of game",
+                           f"everybody lost in {nobody['share']:.1%} of games ({nobody['games']} of {n})"))
+    length = summ["length"]
+    out.append(Finding("game-length", "info", "game",
+                       f"games last {length['mean']:.1f} on average ({length['min']:g}-{length['max']:g})"))
+    for event, counts in summ["events"].items():
+        if counts["total"] == 0:
+            out.append(Finding("rule-never-fires", "warning", event, f"never happened in {n} games"))
+    return out
+
+
+def generic_simulate_report(plugin: GamePlugin, ctx: BuildContext, games: int, players: int, bots: Sequence[str],
+                            seed: int, jobs: int, rotate: bool, progress: Callable[[int], None] | None
+                            ) -> tuple[dict[str, Any], dict[str, bytes], list[str]]:
+    result = run(plugin, ctx, games, players, bots, seed, jobs, rotate, progress)
+    summ = result["summary"]
+    document = {"game": plugin.name, "edition": ctx.config.edition, "template_sha256": ctx.config.template_sha256,
+                "summary": summ}
+    plots = plugin.report_plots(ctx, summ, result["records"])
+    seats = "  ".join(f"{s['seat']}: {s['rate']:.1%}" for s in summ["win_rate_by_seat"])
+    by_bot = "  ".join(f"{name}: {v['rate']:.1%}" for name, v in summ["win_rate_by_bot"].items())
+    length = summ["length"]
+    lines = [f"win rate by seat   {seats}", f"win rate by bot    {by_bot}",
+             f"ties {summ['ties']['share']:.1%}, nobody won {summ['nobody_won']['share']:.1%}, "
+             f"length mean {length['mean']:.1f} (min {length['min']:g}, max {length['max']:g})"]
+    for key, value in summ["metrics"].items():
+        lines.append(f"{key:<18} mean {value['mean']:g} (min {value['min']:g}, max {value['max']:g})")
+    return document, plots, lines
+
+
+def generic_validate(plugin: GamePlugin, ctx: BuildContext, games: int | None, jobs: int, seed: int | None,
+                     bots: Sequence[str] | None, players: int | None,
+                     progress: Callable[[int], None] | None) -> Report:
+    findings = list(plugin.board_findings(ctx))
+    games = plugin.validate_games(ctx.config) if games is None else games
+    summ = None
+    if games > 0:
+        result = run(plugin, ctx, games, players, bots, seed, jobs, True, progress)
+        summ = result["summary"]
+        findings.extend(generic_findings(summ))
+        findings.extend(plugin.rule_findings(ctx, summ))
+    return Report(ctx.config.edition, findings, summ).sorted()
+
+
+def validate_stage(ctx: BuildContext) -> list[Any]:
+    """Build stage for any game: report/validation.json and .txt from the game's default number of games."""
+    from boardgen.io import Artifact
+
+    report = ctx.plugin.validate(ctx)
+    counts = report.counts()
+    ctx.progress(f"validation: {counts['error']} errors, {counts['warning']} warnings (see report/validation.txt)")
+    return [Artifact("report/validation.json", report.json_bytes(), "board and rules checks from simulated games"),
+            Artifact("report/validation.txt", report.text().encode(), "the validation findings as text")]
+
+
+def results_bytes(document: dict[str, Any]) -> bytes:
+    return (json.dumps(document, indent=1, ensure_ascii=False) + "\n").encode()

@@ -1,0 +1,209 @@
+"""Games as plug-ins: the contract a game package fulfils, and the registry that finds games by entry point.
+
+A game is a :class:`GamePlugin` object exposed under the entry-point group ``boardgen.games`` (see
+pyproject.toml; a designer's own package registers theirs the same way). The core reads templates, runs the
+game's build stages, simulates and validates through this object alone and never imports a game by name.
+``docs/writing-a-game.md`` walks through writing one.
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from boardgen.errors import ConfigError
+
+if TYPE_CHECKING:
+    from boardgen.io import Artifact
+    from boardgen.play.api import Game
+    from boardgen.play.bots import BotFactory
+    from boardgen.play.report import Finding, Report
+
+ENTRY_POINT_GROUP = "boardgen.games"
+DEFAULT_GAME = "global-wellbeing"  # a template without a ``game:`` key (older templates) builds the flagship
+
+Progress = Callable[[str], None]
+
+
+@dataclass
+class BuildContext:
+    """Everything one build (or one simulate/validate run) shares: the template's config, the game, and values
+    computed once on first use (the board, its sections, ...) under ``computed``. Stages read it and return
+    artifacts; nothing here touches the disk."""
+
+    config: Any
+    game: GamePlugin | None = None  # None: the game the config names
+    progress: Progress = lambda message: None
+    artifacts: list[Artifact] = field(default_factory=list)
+    timings_s: dict[str, float] = field(default_factory=dict)
+    computed: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.game is None:
+            self.game = get_game(getattr(self.config, "game", DEFAULT_GAME), getattr(self.config, "source", ""))
+
+    @property
+    def plugin(self) -> GamePlugin:
+        assert self.game is not None
+        return self.game
+
+    @property
+    def board(self) -> Any:
+        """The game's board, built once (for the flagship: the classified hex map)."""
+        return self.value("board", lambda: self.plugin.build_board(self))
+
+    def value(self, key: str, make: Callable[[], Any]) -> Any:
+        """``make()`` the first time ``key`` is asked for, the same object after that."""
+        if key not in self.computed:
+            self.computed[key] = make()
+        return self.computed[key]
+
+    def artifact(self, path: str) -> Artifact:
+        for a in self.artifacts:
+            if a.path == path:
+                return a
+        raise KeyError(path)
+
+
+StageSpec = tuple[str, str]  # (name, "module:function"); the function takes a BuildContext, returns artifacts
+
+
+class GamePlugin:
+    """One game. Subclass it in the game's package and expose an instance as an entry point.
+
+    Required: ``name``, ``title``, ``summary``, ``stages``, ``load_config``, ``template_model``,
+    ``default_template``, ``new_game``, ``player_range``. The rest have working defaults.
+    """
+
+    name: str = ""  # as templates write it: ``game: philanthropist``
+    title: str = ""
+    summary: str = ""  # one line for `boardgen games`
+    stages: Sequence[StageSpec] = ()
+    default_bots: tuple[str, ...] = ("greedy", "random")
+
+    # -- template
+    def default_template(self) -> Path:
+        raise NotImplementedError
+
+    def template_model(self) -> type | None:
+        """The pydantic model of the template (for `boardgen schema`), or None."""
+        return None
+
+    def load_config(self, data: dict[str, Any], source: str, template_sha256: str) -> Any:
+        raise NotImplementedError
+
+    def json_schema(self) -> dict[str, Any]:
+        from boardgen.schema import json_schema
+
+        model = self.template_model()
+        if model is None:
+            raise ConfigError(self.name, "", "this game publishes no JSON Schema")
+        return json_schema(model, f"boardgen template: {self.title}")
+
+    def data_files(self, config: Any) -> Mapping[str, Path]:
+        """Source data files the build read (their sha256 go into the manifest)."""
+        return {}
+
+    def build_board(self, ctx: BuildContext) -> Any:
+        """The game's board as its stages and engine read it (computed once per context)."""
+        raise NotImplementedError(f"{self.name} has no board")
+
+    # -- rules
+    def player_range(self, config: Any) -> tuple[int, int, int]:
+        """(fewest, usual, most) players."""
+        raise NotImplementedError
+
+    def new_game(self, ctx: BuildContext, players: int) -> Game:
+        raise NotImplementedError
+
+    def bots(self) -> Mapping[str, BotFactory]:
+        from boardgen.play.bots import GENERIC_BOTS
+
+        return GENERIC_BOTS
+
+    def validate_games(self, config: Any) -> int:
+        return 200
+
+    # -- reports (defaults: the generic ones in boardgen.play)
+    def board_findings(self, ctx: BuildContext) -> list[Finding]:
+        """Checks of the built board and components that need no simulated game."""
+        return []
+
+    def rule_findings(self, ctx: BuildContext, summary: Mapping[str, Any]) -> list[Finding]:
+        """Checks of the simulated games (the generic seat, tie and length checks are added by the core)."""
+        return []
+
+    def report_plots(self, ctx: BuildContext, summary: Mapping[str, Any], records: Sequence[Any]) -> dict[str, bytes]:
+        """PNG plots for `boardgen simulate` (name -> bytes). Default: the generic seat and length plots."""
+        from boardgen.play.plots import generic_plots
+
+        return generic_plots(self.title, summary, records)
+
+    def simulate_report(self, ctx: BuildContext, games: int, players: int, bots: Sequence[str], seed: int,
+                        jobs: int, rotate: bool, progress: Callable[[int], None] | None
+                        ) -> tuple[dict[str, Any], dict[str, bytes], list[str]]:
+        """(results.json document, plots, summary lines) for `boardgen simulate`."""
+        from boardgen.play.runner import generic_simulate_report
+
+        return generic_simulate_report(self, ctx, games, players, bots, seed, jobs, rotate, progress)
+
+    def validate(self, ctx: BuildContext, games: int | None = None, jobs: int = 1, seed: int | None = None,
+                 bots: Sequence[str] | None = None, players: int | None = None,
+                 progress: Callable[[int], None] | None = None) -> Report:
+        from boardgen.play.runner import generic_validate
+
+        return generic_validate(self, ctx, games, jobs, seed, bots, players, progress)
+
+
+def _load(entry: Any) -> GamePlugin:
+    plugin = entry.load()
+    if isinstance(plugin, type):
+        plugin = plugin()
+    if not isinstance(plugin, GamePlugin):
+        raise TypeError(f"entry point {entry.name} ({entry.value}) is not a boardgen GamePlugin")
+    return plugin
+
+
+@cache
+def installed_games() -> dict[str, GamePlugin]:
+    """Every game registered under ``boardgen.games``, by name (broken plug-ins are skipped and listed by
+    :func:`broken_games`)."""
+    games: dict[str, GamePlugin] = {}
+    for entry in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+        try:
+            plugin = _load(entry)
+        except Exception as exc:
+            _BROKEN[entry.name] = f"{type(exc).__name__}: {exc}"
+            continue
+        games[plugin.name or entry.name] = plugin
+    return games
+
+
+_BROKEN: dict[str, str] = {}
+
+
+def broken_games() -> dict[str, str]:
+    installed_games()
+    return dict(_BROKEN)
+
+
+def get_game(name: str, source: str = "<template>") -> GamePlugin:
+    games = installed_games()
+    if name in games:
+        return games[name]
+    close = difflib.get_close_matches(name, list(games), n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    if name in _BROKEN:
+        raise ConfigError(source, "game", f"game {name!r} is installed but failed to load ({_BROKEN[name]})")
+    raise ConfigError(source, "game", f"unknown game {name!r}{hint} (installed: {', '.join(games) or 'none'})")
+
+
+def load_stage(spec: str) -> Callable[[BuildContext], list[Artifact]]:
+    module_name, func_name = spec.split(":")
+    return getattr(importlib.import_module(module_name), func_name)

@@ -1,0 +1,152 @@
+"""Template schemas with pydantic: shared field types, the base every game's template model extends, and the
+one-line error a bad value gets (file, dotted key, what was expected, a "did you mean").
+
+A game's template is a pydantic model (``extra="forbid"``, frozen). Lengths are written with units ("24in",
+"3mm"; a bare number is mm) and held in millimetres in fields named ``*_mm``, which the template writes
+without the suffix (``width_mm`` is the key ``width``). ``json_schema(model)`` gives what ``boardgen schema``
+prints and editors read through the ``# yaml-language-server: $schema=...`` line of each shipped template.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+from typing import Annotated, Any, TypeVar
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PrivateAttr, ValidationError, WithJsonSchema
+
+from boardgen.config import parse_length_mm
+from boardgen.errors import ConfigError
+
+
+def _length(value: object) -> float:
+    try:
+        return parse_length_mm(value)
+    except ValueError as exc:
+        raise ValueError(f"expected {exc}") from None
+
+
+def _finite(value: object) -> object:
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError("expected a finite number")
+    return value
+
+
+Length = Annotated[float, BeforeValidator(_length), WithJsonSchema({
+    "anyOf": [{"type": "number"}, {"type": "string", "pattern": r"^\s*-?\d+(\.\d+)?\s*(mm|cm|in|pt)?\s*$"}],
+    "description": 'a length: "24in", "3mm", "2.5cm", "9pt"; a bare number is mm'})]
+"""A length in millimetres, written with or without a unit."""
+
+Colour = Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$", description='an sRGB colour "#rrggbb"')]
+Finite = Annotated[float, BeforeValidator(_finite)]
+
+
+def _template_key(name: str) -> str:
+    return name[:-3] if name.endswith("_mm") else name
+
+
+class TemplateModel(BaseModel):
+    """A section of a template: unknown keys fail, values are frozen, ``*_mm`` fields drop the suffix."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, alias_generator=_template_key, populate_by_name=True,
+                              allow_inf_nan=False)
+
+
+class GameTemplate(TemplateModel):
+    """The keys every game's template has. ``source`` and ``template_sha256`` are set by the loader."""
+
+    game: str = Field(description="which game this template builds (see `boardgen games`)")
+    edition: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$",
+                         description="output folder name: OUT/<edition>/")
+    title: str = Field(min_length=1, max_length=120)
+    seed: int = Field(2026, ge=0, lt=2**63, description="seeds every random choice boardgen makes")
+
+    _source: str = PrivateAttr(default="<template>")
+    _template_sha256: str = PrivateAttr(default="")
+
+    @property
+    def source(self) -> str:
+        return self._source
+
+    @property
+    def template_sha256(self) -> str:
+        return self._template_sha256
+
+
+M = TypeVar("M", bound=GameTemplate)
+
+
+def _dotted(loc: tuple[int | str, ...]) -> str:
+    parts: list[str] = []
+    for item in loc:
+        if isinstance(item, int):
+            parts.append(f"[{item}]")
+        elif parts:
+            parts.append(f".{item}")
+        else:
+            parts.append(str(item))
+    return "".join(parts)
+
+
+def _known_keys(model: type[BaseModel], loc: tuple[int | str, ...]) -> list[str]:
+    """The keys allowed where ``loc`` points (for a "did you mean")."""
+    current: Any = model
+    for item in loc[:-1]:
+        if isinstance(item, int) or not (isinstance(current, type) and issubclass(current, BaseModel)):
+            continue
+        for name, info in current.model_fields.items():
+            if (info.alias or name) == item:
+                current = _inner_model(info.annotation)
+                break
+    if isinstance(current, type) and issubclass(current, BaseModel):
+        return [info.alias or name for name, info in current.model_fields.items()]
+    return []
+
+
+def _inner_model(annotation: Any) -> Any:
+    """The BaseModel inside ``X``, ``tuple[X, ...]``, ``dict[str, X]`` or ``X | None`` (else the annotation)."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for arg in getattr(annotation, "__args__", ()):
+        found = _inner_model(arg)
+        if isinstance(found, type) and issubclass(found, BaseModel):
+            return found
+    return annotation
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def validate_template(model: type[M], data: Any, source: str, template_sha256: str = "") -> M:
+    """``data`` (a parsed YAML mapping) as ``model``; any problem is one ConfigError naming the dotted key."""
+    if not isinstance(data, dict):
+        raise ConfigError(source, "", "expected a YAML mapping at the top level")
+    try:
+        config = model.model_validate(data)
+    except ValidationError as exc:
+        error = exc.errors(include_url=False)[0]
+        loc = tuple(error["loc"])
+        key = _dotted(loc)
+        if error["type"] == "extra_forbidden":
+            known = _known_keys(model, loc)
+            close = difflib.get_close_matches(str(loc[-1]), known, n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            if not close and known:
+                hint = f"; expected one of {', '.join(known)}"
+            raise ConfigError(source, key, f"unknown key{hint}") from None
+        if error["type"] == "missing":
+            raise ConfigError(source, key, "missing; this key is required") from None
+        message = error["msg"].removeprefix("Value error, ")
+        raise ConfigError(source, key, f"{message} (got {_short(error.get('input'))})") from None
+    config._source = source
+    config._template_sha256 = template_sha256
+    return config
+
+
+def json_schema(model: type[BaseModel], title: str) -> dict[str, Any]:
+    schema = model.model_json_schema(by_alias=True)
+    schema["title"] = title
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    return schema

@@ -1,0 +1,44 @@
+"""Read any template: YAML (with ``extends``), find the game it names, and let that game validate it."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any
+
+from boardgen.config import _read_yaml, _resolve_extends, default_template_path
+from boardgen.errors import ConfigError
+from boardgen.plugin import DEFAULT_GAME, GamePlugin, get_game
+
+
+def read_template(path: str | Path | None) -> tuple[dict[str, Any], str, str]:
+    """(merged mapping, source, sha256 of the template bytes and every template it extends)."""
+    template_path = Path(path) if path is not None else default_template_path()
+    data, raw = _read_yaml(template_path)
+    data, base_raw = _resolve_extends(data, template_path, (template_path.resolve(),))
+    source = str(template_path)
+    if not isinstance(data, dict):
+        raise ConfigError(source, "", "expected a YAML mapping at the top level")
+    return data, source, hashlib.sha256(base_raw + raw).hexdigest()
+
+
+def load(path: str | Path | None = None) -> tuple[GamePlugin, Any]:
+    """The game a template names and the template validated by it; ``None`` is the bundled flagship."""
+    data, source, sha = read_template(path)
+    name = data.get("game", DEFAULT_GAME)
+    if not isinstance(name, str):
+        raise ConfigError(source, "game", f"expected a game name such as {DEFAULT_GAME!r}, got {name!r}")
+    plugin = get_game(name, source)
+    return plugin, plugin.load_config(data, source, sha)
+
+
+def load_map_template(path: str | Path | None = None) -> Any:
+    """A template whose game is played on the geographic hex map (the commands ``cells``, ``info`` and
+    ``sections`` read that map); any other game is a one-line error."""
+    from boardgen.config import Config
+
+    plugin, config = load(path)
+    if not isinstance(config, Config):
+        raise ConfigError(config.source, "game", f"{plugin.name!r} has no geographic hex map for this command "
+                          "(see `boardgen build` and `boardgen validate`)")
+    return config
