@@ -11,7 +11,8 @@ import pytest
 import shapely
 from shapely.geometry import Polygon, box, shape
 
-from boardgen.build import STAGES, BuildContext
+from boardgen.build import BuildContext
+from boardgen.games.global_wellbeing import GlobalWellbeing
 from boardgen.games.global_wellbeing.board_stage import (
     SECTION_PAPERS,
     board_stage,
@@ -24,6 +25,7 @@ from boardgen.render.board_art import board_scene, check_legend_clear
 from boardgen.render.scene import HAIRLINE_MM, Circle, Group, Path, RectOp
 from boardgen.render.scene import Polygon as PolygonOp
 
+STAGES = GlobalWellbeing.stages
 PT_PER_MM = 72.0 / 25.4
 
 
