@@ -671,7 +671,7 @@ class BetterLifeState(State):
         obs: dict[str, Any] = {
             "year": r.config.years.start + self.round * r.config.years.per_round, "round": self.round + 1,
             "phase": self.phase, "turn": self.turn, "loss": self.loss, "policy": self.policy, "fund": self.fund,
-            "reserve": self.reserve, "positions": tuple(self.pos), "finished": tuple(self.finished),
+            "reserve_empty": self.reserve <= 0, "positions": tuple(self.pos), "finished": tuple(self.finished),
             "roles": tuple(r.role_keys[x] if x >= 0 else "" for x in self.role),
             "role_used": tuple(self.role_used), "hand_sizes": tuple(len(h) for h in self.hand),
             "market": tuple(r.actions[i].id for i in sorted(self.market)),
