@@ -10,7 +10,7 @@ API), ``bots`` (four attitudes to the commons), ``report`` (findings), ``board``
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -99,6 +99,21 @@ class BetterLife(GamePlugin):
         from boardgen.games.better_life.report import rule_findings
 
         return rule_findings(ctx, summary)
+
+    def validate(self, ctx: BuildContext, games: int | None = None, jobs: int = 1, seed: int | None = None,
+                 bots: Sequence[str] | None = None, players: int | None = None,
+                 progress: Callable[[int], None] | None = None) -> Any:
+        """The generic validation, with the seat checks taken over the games someone won."""
+        from boardgen.games.better_life.report import seat_findings
+        from boardgen.play.report import Report
+        from boardgen.play.runner import generic_validate
+
+        report = generic_validate(self, ctx, games, jobs, seed, bots or ctx.config.simulation.bots, players,
+                                  progress)
+        findings = [f for f in report.findings if f.rule not in ("seat-advantage", "seat-spread")]
+        if report.simulation is not None:
+            findings += seat_findings(report.simulation)
+        return Report(report.edition, findings, report.simulation).sorted()
 
     def report_plots(self, ctx: BuildContext, summary: Mapping[str, Any], records: Sequence[Any]) -> dict[str, bytes]:
         from boardgen.games.better_life.report import plots
