@@ -167,6 +167,10 @@ def role_mat(config: BetterLifeTemplate, decks: Decks, index: int, cw: float, ch
         f"{config.scoring.secondary.success}/{config.scoring.tertiary.success} VP, semi "
         f"{config.scoring.primary.semi}/{config.scoring.secondary.semi}/{config.scoring.tertiary.semi} VP) and "
         f"1 VP per {config.scoring.ip_per_vp} IP left.",
+        "End of Year pays " + "/".join(str(x) for x in config.finish_ip) + " IP in finishing order; each "
+        "finisher then takes a face-up action card. The last to arrive starts the next round.",
+        "The vote: " + "; ".join(f"{b.min_ip}+ IP {b.name} (policy {b.policy:+d}, loss {b.loss:+d})"
+                                 for b in config.votes) + ".",
     ])
     ops += _text_box(text, Rect(tx, y - 4.0, w - tx - 6.0, ch + 8.0), 8.0, 6.0, name="mat-text")
     ops.append(Text(w / 2, h - 4.0, "Action cards in your hand are secret; played cards go face up on the "
@@ -249,10 +253,14 @@ def component_sets(config: BetterLifeTemplate, decks: Decks) -> list[ComponentSe
     cw, ch = card_size(config.kit.card)
     mats = tuple(role_mat(config, decks, i, cw, ch) for i in range(len(config.roles)))
     screens = tuple(voting_screen(config, i) for i in range(len(config.roles)))
+    small = pieces(config)
+    dice = dice_set(config)
+    small = ComponentSet("pawn", f"{small.title}; {dice.title}", (*small.components, *dice.components),
+                         uniform=False, row_starts=(len(small.components),))
     return [ComponentSet("mat", "Role mats", mats, uniform=False),
             ComponentSet("screen", "Voting screens: fold on the dashed lines, zig-zag, to stand", screens,
                          uniform=False),
-            ip_tokens(config), pieces(config), dice_set(config)]
+            ip_tokens(config), small]
 
 
 # ------------------------------------------------------------------------------------------ stage
@@ -309,7 +317,8 @@ _HOW_TO = {
     "mat": "single-sided on card; cut on the crop marks",
     "screen": "single-sided on card; cut on the crop marks, crease the dashed lines, fold zig-zag so it stands",
     "token": "single-sided on card (or double: the back is blank); cut out the discs",
-    "pawn": "single-sided on card; cut out the discs (or use any small pieces in the role colours)",
+    "pawn": "single-sided on card; cut out the discs (or use any small pieces in the role colours); dice: cut "
+            "on the solid line, crease the dashed lines, glue the grey tabs inside",
     "die": "single-sided on thin card; cut on the solid line, crease the dashed lines, glue the grey tabs inside",
 }
 

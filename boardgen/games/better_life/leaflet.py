@@ -31,7 +31,7 @@ from boardgen.render.imposition import Paper
 
 GREEN = colors.HexColor("#2e7d32")
 SHADE = colors.HexColor("#eef5ea")
-BODY_SIZES_PT = (8.5, 8.0, 7.5, 7.0)
+BODY_SIZES_PT = (10.0, 9.5, 9.0, 8.5, 8.0, 7.5, 7.0)
 MARGIN_MM = 9.0
 
 
@@ -244,8 +244,17 @@ def _panels(config: BetterLifeTemplate, decks: Decks, board: Any, panel_w: float
         canvas.drawCentredString(panel_w / 2, (MARGIN_MM + 1) * mm, str(d.page))
 
     doc.addPageTemplates([PageTemplate("panel", [frame], onPage=number)])
-    story = [KeepTogether([x]) if isinstance(x, Table) else x
-             for x in leaflet_story(config, decks, board, body, doc.width)]
+    story: list[Any] = []
+    items = leaflet_story(config, decks, board, body, doc.width)
+    k = 0
+    while k < len(items):  # a heading stays with what follows it
+        item = items[k]
+        if isinstance(item, Paragraph) and item.style.name == "h2" and k + 1 < len(items):
+            story.append(KeepTogether([item, items[k + 1]]))
+            k += 2
+            continue
+        story.append(KeepTogether([item]) if isinstance(item, Table) else item)
+        k += 1
     story.append(Spacer(1, 1))
     doc.build(story)
     data = buf.getvalue()
@@ -264,15 +273,15 @@ def _decor(sheet: Paper, sides: int, title: str) -> bytes:
         c.line(w / 2, h - 2 * mm, w / 2, h - 7 * mm)
         c.line(w / 2, 2 * mm, w / 2, 7 * mm)
         c.setDash()
-        x0, y0 = w / 2 + 12 * mm, 5.5 * mm
-        if side % 2 == 0:  # the ruler on the outside, right panel foot (the cover)
-            x0 = 12 * mm
-        c.setLineWidth(0.3)
-        c.line(x0, y0, x0 + 100 * mm, y0)
-        for k in range(0, 101, 5):
-            c.line(x0 + k * mm, y0, x0 + k * mm, y0 + (2.2 if k % 10 == 0 else 1.2) * mm)
-        c.setFont(FONT, 5)
-        c.drawString(x0 + 101.5 * mm, y0, "100 mm: print at 100%, double-sided, flip on the short edge")
+        if side % 2 == 0:  # outside: the ruler at the foot of the back cover
+            x0, y0 = 12 * mm, 5.0 * mm
+            c.setLineWidth(0.3)
+            c.line(x0, y0, x0 + 100 * mm, y0)
+            for k in range(0, 101, 5):
+                c.line(x0 + k * mm, y0, x0 + k * mm, y0 + (2.2 if k % 10 == 0 else 1.2) * mm)
+            c.setFont(FONT, 5)
+            c.drawString(x0, 2.2 * mm, "This bar must measure 100 mm: print at 100%, double-sided, flip on the "
+                         "short edge, fold in half.")
         c.showPage()
     c.save()
     return buf.getvalue()
