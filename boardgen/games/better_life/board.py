@@ -7,6 +7,7 @@ communal IP pool and the IP reserve. The engine and the art read the same ``Boar
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 from boardgen.cards.deck import card_size
@@ -245,7 +246,7 @@ def direction_marks(board: TrackBoard) -> list[Op]:
     """Small arrows in the gaps between spaces, pointing the way round."""
     ops: list[Op] = []
     sp = board.graph.spaces
-    for a, b in zip(sp[:-1], sp[1:], strict=True):
+    for a, b in itertools.pairwise(sp):
         (x0, y0), (x1, y1) = a.position_mm, b.position_mm
         mx, my = (x0 + x1) / 2, (y0 + y1) / 2
         dx, dy = x1 - x0, y1 - y0
@@ -302,7 +303,8 @@ def board_stage(ctx: BuildContext) -> list[Artifact]:
         page = printed.poster
     artifacts.append(Artifact("preview/board.png", render_png(page, 50), "preview of the board"))
     spaces = {k: sum(1 for s in board.kinds if s == k) for k in sorted(set(board.kinds))}
-    ctx.progress(f"board: {w:g} x {h:g} mm, {len(board.kinds)} spaces ({', '.join(f'{k} {v}' for k, v in spaces.items())})")
+    counts = ", ".join(f"{k} {v}" for k, v in spaces.items())
+    ctx.progress(f"board: {w:g} x {h:g} mm, {len(board.kinds)} spaces ({counts})")
     return artifacts
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Mapping
+from typing import Any
 
 from boardgen.games.better_life.engine import (
     ACCEPT_EVENT,
@@ -47,7 +48,7 @@ class BetterLifeBot(Bot):
         self.bl = game
 
     # ------------------------------------------------------------------ the bid
-    def bid(self, obs: Mapping[str, object]) -> int:
+    def bid(self, obs: Mapping[str, Any]) -> int:
         raise NotImplementedError
 
     # ------------------------------------------------------------------ everything else
@@ -65,13 +66,13 @@ class BetterLifeBot(Bot):
             if PLAY_ROLE in legal:
                 return PLAY_ROLE
             plays = [a for a in legal if a >= PLAY_BASE]
-            loss = int(obs["loss"])  # type: ignore[call-overload]
+            loss = int(obs["loss"])
             limit = self.bl.config.meters.loss_limit
             for a in sorted(plays, key=lambda a: -self._value(rules.actions[a - PLAY_BASE].effect, loss)):
                 effect = rules.actions[a - PLAY_BASE].effect
                 if effect == "restore" and loss < (2 if self.cooperative else limit - 1):
                     continue
-                if effect == "draw-action" and int(obs["hand_sizes"][self.seat]) >= 3:  # type: ignore[index]
+                if effect == "draw-action" and int(obs["hand_sizes"][self.seat]) >= 3:
                     continue
                 return a
             return ROLL
@@ -82,7 +83,7 @@ class BetterLifeBot(Bot):
             if CANCEL_EVENT in legal:
                 return CANCEL_EVENT
             if BUY_OFF in legal and event.effect == "loss":
-                loss = int(obs["loss"])  # type: ignore[call-overload]
+                loss = int(obs["loss"])
                 if self.cooperative or loss + event.amount >= self.bl.config.meters.loss_limit:
                     return BUY_OFF
             return ACCEPT_EVENT
@@ -107,14 +108,14 @@ class FreeRider(BetterLifeBot):
     name = "free-rider"
     cooperative = False
 
-    def bid(self, obs: Mapping[str, object]) -> int:
+    def bid(self, obs: Mapping[str, Any]) -> int:
         return 0
 
 
 class FairShare(BetterLifeBot):
     name = "fair-share"
 
-    def bid(self, obs: Mapping[str, object]) -> int:
+    def bid(self, obs: Mapping[str, Any]) -> int:
         return math.ceil(self.success_min() / self.bl.config.players)
 
 
@@ -123,8 +124,8 @@ class TargetSeeker(BetterLifeBot):
     cooperative = False
     by_rank = (5, 3, 2)
 
-    def bid(self, obs: Mapping[str, object]) -> int:
-        target = tuple(obs["my_target"])  # type: ignore[call-overload]
+    def bid(self, obs: Mapping[str, Any]) -> int:
+        target = tuple(obs["my_target"])
         policy = obs["policy_now"]
         return self.by_rank[target.index(policy)] if policy in target else 0
 
@@ -132,11 +133,11 @@ class TargetSeeker(BetterLifeBot):
 class MeterReader(BetterLifeBot):
     name = "meter-reader"
 
-    def bid(self, obs: Mapping[str, object]) -> int:
+    def bid(self, obs: Mapping[str, Any]) -> int:
         c = self.bl.config
-        votes_left = c.rounds - int(obs["round"]) + 1  # type: ignore[call-overload]
-        need = c.meters.policy_goal - int(obs["policy"])  # type: ignore[call-overload]
-        loss = int(obs["loss"])  # type: ignore[call-overload]
+        votes_left = c.rounds - int(obs["round"]) + 1
+        need = c.meters.policy_goal - int(obs["policy"])
+        loss = int(obs["loss"])
         best_later = c.votes[2].policy * (votes_left - 1)
         if need > c.votes[1].policy + best_later or loss >= c.meters.loss_limit - 2:
             wanted = self.success_min()
@@ -144,7 +145,7 @@ class MeterReader(BetterLifeBot):
             wanted = self.semi_min()
         else:
             wanted = self.semi_min() if need <= 0 else self.success_min()
-        last = tuple(obs["last_bids"])  # type: ignore[call-overload]
+        last = tuple(obs["last_bids"])
         fair = math.ceil(self.success_min() / c.players)
         others = sum(b for s, b in enumerate(last) if s != self.seat) if last else fair * (c.players - 1)
         return max(1, wanted - others)

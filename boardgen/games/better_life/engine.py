@@ -411,9 +411,7 @@ class BetterLifeState(State):
             return
         if then == "start":
             self.phase = "start"
-        elif then == "end-turn":
-            self._end_turn()
-        elif then == "after-finish":
+        elif then == "end-turn" or then == "after-finish":
             self._end_turn()
 
     # ------------------------------------------------------------------ moving and spaces

@@ -8,7 +8,6 @@ leaflet-{a4,letter}.pdf, inventory.txt, preview/*.png and kit-{a4,letter}.zip.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from types import SimpleNamespace
@@ -19,7 +18,7 @@ from boardgen.cards.deck import CardLayout, Deck, deck_sheets, draw_text, fit_te
 from boardgen.cards.dice import die_component
 from boardgen.cards.model import Component, ComponentSet
 from boardgen.cards.sheets import LaidOut, lay_out
-from boardgen.games.better_life.board import GREEN, INK, KIND_NAMES, register_icons
+from boardgen.games.better_life.board import GREEN, INK, register_icons
 from boardgen.games.better_life.cards import Decks
 from boardgen.games.better_life.model import BetterLifeTemplate
 from boardgen.games.global_wellbeing.kit import cut_svg as _cut_svg
@@ -160,7 +159,7 @@ def role_mat(config: BetterLifeTemplate, decks: Decks, index: int, cw: float, ch
     text = "\n".join([
         f"Your spaces on the track: {where}. Landing there pays you {sp.own_role_ip} IP from the reserve; anyone "
         f"else landing there pays you {sp.other_role_fee} IP.",
-        f"Keep your IP behind your voting screen: nobody needs to know how many you have.",
+        "Keep your IP behind your voting screen: nobody needs to know how many you have.",
         f"Hand: up to {config.hand_limit} action cards (the role card apart). Before you roll you may play your "
         "role card (once a round) and one action card marked 'before you roll'.",
         f"Score at the end: your Policy Target (success {config.scoring.primary.success}/"
@@ -308,7 +307,8 @@ def inventory_text(config: BetterLifeTemplate, decks: Decks, board: Any) -> str:
     lines = [f"{config.title}: what is in the box (edition {config.edition})", ""]
     for part, count, note in inventory(config, decks, board):
         lines.append(f"  {count:>4}  {part}" + (f"  ({note})" if note else ""))
-    lines += ["", f"IP in the box: {config.ip.box} (the reserve starts with {config.ip.box - config.players * config.ip.start} "
+    reserve = config.ip.box - config.players * config.ip.start
+    lines += ["", f"IP in the box: {config.ip.box} (the reserve starts with {reserve} "
               f"after each player takes {config.ip.start})."]
     return "\n".join(lines) + "\n"
 
@@ -342,11 +342,11 @@ def readme_text(config: BetterLifeTemplate, paper: Paper, cards: PaperKit, parts
     lines.append(f"  components-cut-{slug}.svg  cut (red) and score (blue) lines of the component sheets.")
     lines.append("  inventory.txt  what is in the box.")
     lines += ["", f"cards-{slug}.pdf, page by page:"]
-    for lo, a, b in cards.page_ranges():
-        lines.append(f"  pages {a}-{b}  {lo.title}")
+    for lo, first, last in cards.page_ranges():
+        lines.append(f"  pages {first}-{last}  {lo.title}")
     lines += ["", f"components-{slug}.pdf, page by page:"]
-    for lo, a, b in parts.page_ranges():
-        pages = f"page {a}" if a == b else f"pages {a}-{b}"
+    for lo, first, last in parts.page_ranges():
+        pages = f"page {first}" if first == last else f"pages {first}-{last}"
         lines.append(f"  {pages:<12} {lo.title}. {_HOW_TO.get(lo.kind, '')}.")
     lines += ["", "You also need: scissors or a craft knife and ruler, glue for the dice. A real six-sided die",
               "and coins or beads can stand in for the paper ones."]
@@ -379,10 +379,10 @@ def components_stage(ctx: BuildContext) -> list[Artifact]:
         artifacts.append(Artifact(f"components-cut-{paper.slug}.svg", _cut_svg(pk),  # type: ignore[arg-type]
                                   f"cut and score lines of the {paper.name} component sheets"))
         leaflets[paper.slug] = leaflet_pdf(config, decks, paper, board)
-        data, pages = leaflets[paper.slug]
-        artifacts.append(Artifact(f"leaflet-{paper.slug}.pdf", data, f"rules leaflet ({paper.name})", pages))
+        data, sides = leaflets[paper.slug]
+        artifacts.append(Artifact(f"leaflet-{paper.slug}.pdf", data, f"rules leaflet ({paper.name})", sides))
         ctx.progress(f"kit ({paper.name}): cards {len(ck.pages)} pages, components {len(pk.pages)} pages, "
-                     f"leaflet {pages} pages")
+                     f"leaflet {sides} pages")
     for i, page in enumerate(card_kits["a4"].pages, start=1):
         artifacts.append(Artifact(f"preview/cards-a4-{i:02d}.png", render_png(page, PREVIEW_DPI),
                                   f"preview of cards-a4.pdf page {i}"))
@@ -411,4 +411,3 @@ def token_count(config: BetterLifeTemplate) -> int:
     return sum(config.ip.denominations.values())
 
 
-__all__ = ["component_sets", "components_stage", "decks_for_print", "inventory", "math", "KIND_NAMES"]

@@ -141,8 +141,8 @@ def leaflet_story(config: BetterLifeTemplate, decks: Decks, board: Any, body: fl
         P("Reaching End of Year", st["h2"]),
         P("You stop on End of Year even if your roll would carry you past it. The order you arrive in pays: "
           + ", ".join(f"{_ordinal(i + 1)} {x} IP" for i, x in enumerate(c.finish_ip))
-          + f". In the same order each finisher takes one of the face-up action cards (the last takes what is "
-          f"left). Whoever arrives last starts the next round. Cards nobody took are discarded.", st["body"]),
+          + ". In the same order each finisher takes one of the face-up action cards (the last takes what is "
+          "left). Whoever arrives last starts the next round. Cards nobody took are discarded.", st["body"]),
         P(f"<b>Hand limit.</b> You may hold {c.hand_limit} action cards; your role card does not count. With "
           "more, discard down at once.", st["body"]),
         P("Events and action cards", st["h2"]),

@@ -78,9 +78,9 @@ class TargetVP(TemplateModel):
 
 class Scoring(TemplateModel):
     ip_per_vp: int = Field(3, ge=1, le=20, description="every this many IP left is 1 Victory Point")
-    primary: TargetVP = TargetVP(success=7, semi=3)
-    secondary: TargetVP = TargetVP(success=4, semi=2)
-    tertiary: TargetVP = TargetVP(success=2, semi=1)
+    primary: TargetVP = Field(default_factory=lambda: TargetVP(success=7, semi=3))
+    secondary: TargetVP = Field(default_factory=lambda: TargetVP(success=4, semi=2))
+    tertiary: TargetVP = Field(default_factory=lambda: TargetVP(success=2, semi=1))
 
 
 class Meters(TemplateModel):
@@ -149,22 +149,22 @@ class BetterLifeTemplate(GameTemplate):
 
     players: int = Field(5, ge=5, le=5, description="five roles, five players")
     roles: tuple[Role, ...] = Field(min_length=5, max_length=5)
-    years: Years = Years()
+    years: Years = Field(default_factory=lambda: Years.model_validate({}))
     track: Track
     die_sides: int = Field(6, ge=2, le=20)
     hand_limit: int = Field(4, ge=1, le=10, description="action cards a player may keep (role card apart)")
     start_hand: int = Field(2, ge=0, le=10)
     finish_ip: tuple[int, ...] = Field((4, 3, 3, 2, 2), description="IP for 1st, 2nd... to reach End of Year")
     market: int = Field(5, ge=0, le=10, description="face-up action cards finishers pick from, each round")
-    ip: IP = IP()
-    meters: Meters = Meters()
+    ip: IP = Field(default_factory=lambda: IP.model_validate({}))
+    meters: Meters = Field(default_factory=lambda: Meters.model_validate({}))
     votes: tuple[Band, ...] = Field(min_length=3, max_length=3)
-    scoring: Scoring = Scoring()
-    spaces: Spaces = Spaces()
+    scoring: Scoring = Field(default_factory=lambda: Scoring.model_validate({}))
+    spaces: Spaces = Field(default_factory=lambda: Spaces.model_validate({}))
     event_buy_off: bool = Field(True, description="events with a price may be bought off by the drawer")
-    decks: Decks = Decks()
-    kit: Kit = Kit()
-    simulation: Simulation = Simulation()
+    decks: Decks = Field(default_factory=lambda: Decks.model_validate({}))
+    kit: Kit = Field(default_factory=lambda: Kit.model_validate({}))
+    simulation: Simulation = Field(default_factory=lambda: Simulation.model_validate({}))
 
     @model_validator(mode="after")
     def _cross(self) -> BetterLifeTemplate:
