@@ -215,6 +215,7 @@ def load_decks(names: object, source: str) -> Decks:
             ranked.append(value)
         if len(set(ranked)) != 3:
             raise ConfigError(str(p), f"line {line}", "a target card names three different policies")
-        targets.append(Target(_text(p, line, row, "id", 40), ranked[0], ranked[1], ranked[2], _int(p, line, row, "quantity", 1, 30)))
+        targets.append(Target(_text(p, line, row, "id", 40), ranked[0], ranked[1], ranked[2],
+                              _int(p, line, row, "quantity", 1, 30)))
     _unique(p, [(i + 2, c.id) for i, c in enumerate(targets)])
     return Decks(tuple(actions), tuple(events), tuple(policies), tuple(targets), paths)
