@@ -35,7 +35,7 @@ from boardgen.cards.sheets import LaidOut, lay_out
 from boardgen.errors import ConfigError, LayoutError
 from boardgen.io import Artifact
 from boardgen.render.cairo_backend import cap_height_mm, render_pdf, text_width_mm
-from boardgen.render.imposition import A4, LETTER, Paper, SheetStyle
+from boardgen.render.imposition import A4, COMPACT_STYLE, LETTER, Paper, SheetStyle
 from boardgen.render.scene import (
     Affine,
     Circle,
@@ -64,7 +64,7 @@ CARD_SIZES: dict[str, tuple[float, float]] = {
     "tarot": (70.0, 120.0),
     "square": (70.0, 70.0),
 }
-DECK_STYLE = SheetStyle(edge_mm=5.0, mark_offset_mm=3.5, mark_length_mm=2.5, header_mm=3.5, footer_mm=5.5)
+DECK_STYLE = COMPACT_STYLE
 """Sheets for cards: 5 mm paper margin, short crop marks; 8 poker cards fit A4 and Letter landscape."""
 INK = "#1a1a1a"
 SAFE_MM = 3.0
