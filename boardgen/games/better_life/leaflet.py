@@ -94,6 +94,7 @@ def _table(rows: Sequence[Sequence[str]], widths: Sequence[float], st: dict[str,
 
 def leaflet_story(config: BetterLifeTemplate, decks: Decks, board: Any, body: float, width: float) -> list[Any]:
     """The leaflet's flowables in reading order, every number from the template and the decks."""
+    register_fonts()
     c = config
     st = _styles(body)
     P = Paragraph  # noqa: N806
