@@ -7,8 +7,9 @@ differs:
 - ``free-rider``: never bids; lets the others carry the policies and keeps its IP for Victory Points.
 - ``fair-share``: bids its even share of a successful vote (the success threshold divided by the players).
 - ``target-seeker``: bids only for a policy on its own target card (more for the primary than the tertiary).
-- ``meter-reader``: reads the meters and what the others bid last year, works out which band the table needs
-  (success when the policy goal or the loss meter demands it) and tops the expected pool up to it.
+- ``meter-reader``: reads the meters, works out which band the table needs (success when the policy goal or
+  the loss meter demands it) and tops the pool up to it, counting on each other player for the least they have
+  ever given at a vote.
 """
 
 from __future__ import annotations
@@ -135,20 +136,16 @@ class MeterReader(BetterLifeBot):
 
     def bid(self, obs: Mapping[str, Any]) -> int:
         c = self.bl.config
-        votes_left = c.rounds - int(obs["round"]) + 1
         need = c.meters.policy_goal - int(obs["policy"])
         loss = int(obs["loss"])
-        best_later = c.votes[2].policy * (votes_left - 1)
-        if need > c.votes[1].policy + best_later or loss >= c.meters.loss_limit - 2:
-            wanted = self.success_min()
-        elif need > best_later or loss >= c.meters.loss_limit - 1:
-            wanted = self.semi_min()
-        else:
-            wanted = self.semi_min() if need <= 0 else self.success_min()
-        last = tuple(obs["last_bids"])
+        # success while the goal is not reached or the loss meter is close; a semi-success keeps loss level
+        wanted = self.success_min() if need > 0 or loss >= c.meters.loss_limit - 2 else self.semi_min()
+        history = tuple(obs["bid_history"])
         fair = math.ceil(self.success_min() / c.players)
-        others = sum(b for s, b in enumerate(last) if s != self.seat) if last else fair * (c.players - 1)
-        return max(1, wanted - others)
+        # count on each other player for the least they have ever given (a fair share before any vote):
+        # free riders are not counted on and nobody is assumed to repeat a large bid; top the pool up to the band
+        others = sum(min((year[s] for year in history), default=fair) for s in range(c.players) if s != self.seat)
+        return max(0, wanted - others)
 
 
 BETTER_LIFE_BOTS: dict[str, BotFactory] = {

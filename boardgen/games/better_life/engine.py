@@ -141,6 +141,7 @@ class BetterLifeState(State):
         self.after_draw = "setup"
         self.pending: list[tuple[Any, ...]] = []
         self.last_bids: tuple[int, ...] = ()
+        self.bid_history: list[tuple[int, ...]] = []  # every revealed vote, in order (public)
         self.pools: list[int] = []
         self.turns = 0
         self.over = False
@@ -273,6 +274,7 @@ class BetterLifeState(State):
         total = sum(bids)
         band = c.band_of(total)
         self.last_bids = bids
+        self.bid_history.append(bids)
         self.pools.append(total)
         self.results[self.policy_now] = band.name
         self.counts[f"vote-{band.name}"] += 1
@@ -675,7 +677,7 @@ class BetterLifeState(State):
             "market": tuple(r.actions[i].id for i in sorted(self.market)),
             "policy_now": r.decks.policies[self.policy_now].id if self.policy_now >= 0 else "",
             "results": tuple((r.decks.policies[k].id, v) for k, v in self.results.items()),
-            "last_bids": self.last_bids, "pools": tuple(self.pools),
+            "last_bids": self.last_bids, "bid_history": tuple(self.bid_history), "pools": tuple(self.pools),
             "skip_next": tuple(self.skip_next),
         }
         if 0 <= player < n:
@@ -719,7 +721,7 @@ class BetterLifeState(State):
         other.__dict__.update(self.__dict__)
         for name in ("role", "target", "ip", "pos", "skip_next", "plus_one", "role_used", "action_pile",
                      "action_discard", "event_pile", "event_discard", "target_pile", "policies_left", "market",
-                     "finished", "pending", "pools", "_history"):
+                     "finished", "pending", "pools", "bid_history", "_history"):
             setattr(other, name, list(getattr(self, name)))
         other.hand = [list(h) for h in self.hand]
         other.results = dict(self.results)
