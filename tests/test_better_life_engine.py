@@ -152,7 +152,7 @@ def test_event_draw_reshuffle_buy_off_and_cancel(game: BetterLifeGame) -> None:
     roll_to(state, space(game, "event"))
     assert state.current_player() == CHANCE
     wildfire = _event_index(game, "wildfire")
-    assert (wildfire, 2 / 20) in [(a, round(p, 6)) for a, p in state.chance_outcomes()]
+    assert dict(state.chance_outcomes())[wildfire] == pytest.approx(2 / 26)
     state.apply_action(wildfire)
     assert state.phase == "event" and state.legal_actions() == [ACCEPT_EVENT, BUY_OFF]
     state.apply_action(BUY_OFF)
@@ -359,3 +359,24 @@ def test_clone_is_independent(game: BetterLifeGame) -> None:
     roll_to(copy, space(game, "ip"))
     assert state.pos[0] == 0 and state.ip[0] == 5 and copy.ip[0] == 6
     assert len(state.history()) < len(copy.history())
+
+
+def test_reputation_events_follow_the_last_vote(game: BetterLifeGame) -> None:
+    state = dealt(game)
+    finish_round(state)
+    state.apply_actions([BID_BASE + b for b in (4, 0, 4, 1, 0)])
+    first_outcomes(state)  # next round: policy and face-up cards
+    state.hand = [[] for _ in range(5)]
+    before = list(state.ip)
+    seat = state.turn
+    roll_to(state, space(game, "event"))
+    state.apply_action(_event_index(game, "thanks"))
+    gained = [a - b for a, b in zip(state.ip, before, strict=True)]
+    assert gained == [3, 0, 3, 0, 0] and seat in range(5)
+    before = list(state.ip)
+    fund = state.fund
+    roll_to(state, space(game, "event"))
+    state.apply_action(_event_index(game, "expose"))
+    paid = [b - a for a, b in zip(state.ip, before, strict=True)]
+    assert paid == [0, min(2, before[1]), 0, 0, min(2, before[4])]
+    assert state.fund == fund + sum(paid)

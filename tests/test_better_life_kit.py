@@ -52,7 +52,7 @@ def test_printed_decks_are_the_engine_rows(loaded: tuple[BetterLifeTemplate, Dec
     printed = {d.name: d for d in decks_for_print(config, decks)}
     assert len(printed["Action cards"].cards()) == len(decks.action_copies()) == 21
     assert len(printed["Role cards"].cards()) == 5
-    assert len(printed["Event cards"].cards()) == len(decks.event_copies()) == 20
+    assert len(printed["Event cards"].cards()) == len(decks.event_copies()) == 26
     assert len(printed["Policy cards"].cards()) == len(decks.policies) == 8
     assert len(printed["Policy Target cards"].cards()) == len(decks.target_copies()) == 10
     titles = {c.field("title") for c in printed["Action cards"].cards()}
@@ -71,7 +71,7 @@ def test_inventory_matches_template(loaded: tuple[BetterLifeTemplate, Decks]) ->
     assert len(tokens.components) == 80
     assert sum(int(t.label.split()[0]) for t in tokens.components) == config.ip.box
     assert rows["role mats"] == rows["voting screens"] == rows["pawns"] == 5
-    assert rows["action cards"] == 21 and rows["event cards"] == 20
+    assert rows["action cards"] == 21 and rows["event cards"] == 26
 
 
 def test_voting_screen_folds_in_three(loaded: tuple[BetterLifeTemplate, Decks]) -> None:

@@ -19,7 +19,7 @@ DATA_DIR = Path(__file__).with_name("data")
 
 ACTION_EFFECTS = ("gain-ip", "roll-bonus", "take-each", "take-fund", "draw-action", "cancel-event", "restore")
 EVENT_EFFECTS = ("loss", "heal", "all-lose-ip", "all-gain-ip", "gain-ip", "lose-ip", "pay-fund", "skip", "back",
-                 "draw-action")
+                 "draw-action", "reward-generous", "shame-idle")
 TIMINGS = ("start", "event")
 
 

@@ -592,6 +592,18 @@ class BetterLifeState(State):
             paid = min(amount, self.ip[me])
             self.ip[me] -= paid
             self.fund += paid + max(0, min(amount - paid, self.reserve))
+        elif effect == "reward-generous":  # the biggest bid(s) at the last vote
+            if self.last_bids and max(self.last_bids) > 0:
+                top = max(self.last_bids)
+                for s in range(n):
+                    if self.last_bids[s] == top:
+                        self._gain(s, amount)
+        elif effect == "shame-idle":  # who gave nothing at the last vote pays the Fund
+            for s in range(n):
+                if self.last_bids and self.last_bids[s] == 0:
+                    paid = min(amount, self.ip[s])
+                    self.ip[s] -= paid
+                    self.fund += paid
         elif effect == "skip":
             self.skip_next[me] = True
         elif effect == "back":

@@ -58,6 +58,19 @@ def rule_findings(ctx: BuildContext, summary: Mapping[str, Any]) -> list[Finding
     out.append(Finding("policies-passed", "info", "policies", f"share of games each policy was voted a "
                        f"success: {passes}"))
     out.append(Finding("game-turns", "info", "length", f"{_mean(summary, 'turns'):.1f} player turns a game"))
+    by_bot = summary.get("win_rate_by_bot", {})
+    if len(by_bot) > 1:
+        ranked = sorted(by_bot.items(), key=lambda kv: -kv[1]["rate"])
+        text = ", ".join(f"{name} {v['rate']:.1%}" for name, v in ranked)
+        out.append(Finding("who-gains", "info", "bots", f"win rate per seat filled: {text}"))
+        if "free-rider" in by_bot:
+            rider = by_bot["free-rider"]["rate"]
+            others = [v["rate"] for name, v in by_bot.items() if name != "free-rider"]
+            best = max(others)
+            if rider > best:
+                out.append(Finding("free-riding-pays", "warning", "commons",
+                                   f"the free rider wins {rider:.1%} of its seats, more than any contributor "
+                                   f"(best {best:.1%}): cooperation does not pay with these bots"))
     return out
 
 
