@@ -147,7 +147,8 @@ def leaflet_story(config: BetterLifeTemplate, decks: Decks, board: Any, body: fl
         P(f"<b>Hand limit.</b> You may hold {c.hand_limit} action cards; your role card does not count. With "
           "more, discard down at once.", st["body"]),
         P("Events and action cards", st["h2"]),
-        P("Event cards may cost IP, move the Loss meter, skip your next turn or help you. "
+        P("Event cards may cost IP, move the Loss meter, skip your next turn or help you. Some look back at "
+          "the last vote: they reward whoever gave the most, or fine those who gave nothing. "
           + ("An event that shows a price can be cancelled by its drawer paying that many IP to the reserve. "
              if c.event_buy_off else "Events cannot be bought off. ")
           + "A <i>Risk Plan</i> card cancels any event you draw. When the action deck runs out, shuffle its "
