@@ -94,8 +94,8 @@ def decks_for_print(config: BetterLifeTemplate, decks: Decks) -> list[Deck]:
         Deck.from_rows("Policy Target cards", target_rows, size, colour="#6a3d9a", pattern="plain",
                        layout=CardLayout(body_valign="middle", body_pt=8.0, align="left")),
         Deck.from_rows("Player aid", [{"title": "A turn, in short", "text": aid_text(config),
-                                       "quantity": config.players}], "tarot", colour="#37474f",
-                       pattern="plain", layout=CardLayout(body_valign="top", body_pt=7.5, align="left")),
+                                       "quantity": config.players}], size, colour="#37474f",
+                       pattern="plain", layout=CardLayout(body_valign="middle", body_pt=7.5, align="left")),
     ]
 
 
