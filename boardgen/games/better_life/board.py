@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 
-from boardgen.cards.deck import card_size
+from boardgen.cards.deck import card_size, draw_text, fit_text
 from boardgen.cards.icons import ICONS, draw_icon, register_icon
 from boardgen.games.better_life.model import BetterLifeTemplate
 from boardgen.io import Artifact
@@ -236,8 +236,10 @@ def inner_art(config: BetterLifeTemplate, board: TrackBoard) -> tuple[list[Op], 
         ops.append(RectOp(box, Style(fill=fill, stroke=INK, stroke_width_mm=0.3), "ip-area"))
         ops.append(Text(box.x + 2.0, box.y + 4.5, name, fit_font(name, Font(size_pt=8, bold=True), aw - 4),
                         INK, name="area-title"))
-        ops.append(Text(box.x + 2.0, box.y + 8.3, note, fit_font(note, Font(size_pt=5.5), aw - 4), "#444444",
-                        name="area-note"))
+        note_box = Rect(box.x + 2.0, box.y + 6.5, aw - 4.0, min(12.0, ah - 8.0))
+        fit = fit_text(note, note_box, Font(size_pt=6.5), 4.5)
+        if fit is not None:
+            ops += draw_text(fit, note_box, "#444444", "left", "top", "area-note")
         avoid.append(Rect(box.x, box.y, aw, 10.0))
     return ops, avoid
 
