@@ -77,7 +77,7 @@ def cached(kind: str, key: str, make: Callable[[], T]) -> T:
             return stored["value"]  # type: ignore[no-any-return]
     except FileNotFoundError:
         pass
-    except Exception:  # noqa: BLE001 - a torn, corrupt or foreign entry is rebuilt, never trusted
+    except Exception:
         pass
     value = make()
     _store(path, {"kind": kind, "key": key, "value": value})
