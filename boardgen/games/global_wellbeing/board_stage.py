@@ -17,6 +17,7 @@ import io
 import json
 import math
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pikepdf
@@ -26,9 +27,17 @@ from shapely.geometry import Polygon as ShapelyPolygon
 from boardgen.build import BuildContext
 from boardgen.errors import LayoutError
 from boardgen.io import Artifact
+from boardgen.layout.legend import PlacedBlock
 from boardgen.layout.section_marks import SectionMark, plan_section_marks
 from boardgen.layout.sections import Section, SectionLayout, cut_sections
-from boardgen.render.board_art import BoardArt, board_scene, check_legend_clear, make_art
+from boardgen.render.board_art import (
+    BoardArt,
+    board_scene,
+    check_legend_clear,
+    make_art,
+    plan_legend,
+    simplified_coast,
+)
 from boardgen.render.cairo_backend import MM_TO_PT, Page, render_pdf, render_png, render_svg
 from boardgen.render.imposition import (
     A4,
@@ -383,9 +392,23 @@ def exploded_page(art: BoardArt, gap_mm: float = 28.0, scenes: list[Scene] | Non
 # ------------------------------------------------------------------------------------------ stage
 
 
+def board_sections(ctx: BuildContext) -> SectionLayout:
+    """The board's jigsaw cut, computed once per build (the board stage and validation both read it)."""
+    return ctx.value("sections", lambda: cut_sections(ctx.board, max_section_size_mm()))  # type: ignore[no-any-return]
+
+
+def board_legend(ctx: BuildContext) -> tuple[PlacedBlock, ...]:
+    """Where the title, zone key and table sit, computed once per build."""
+    return ctx.value("legend", lambda: plan_legend(ctx.board, board_sections(ctx), board_coast(ctx)))  # type: ignore[no-any-return]
+
+
+def board_coast(ctx: BuildContext) -> tuple[Any, ...]:
+    return ctx.value("coast", lambda: simplified_coast(ctx.board))  # type: ignore[no-any-return]
+
+
 def build_board_art(ctx: BuildContext) -> BoardArt:
-    layout = cut_sections(ctx.board, max_section_size_mm())
-    art = make_art(ctx.board, layout)
+    layout = board_sections(ctx)
+    art = make_art(ctx.board, layout, board_legend(ctx), board_coast(ctx))
     problems = check_legend_clear(ctx.board, art.legend, layout.sections[0].outline_mm)
     if problems:
         raise LayoutError("board legend: " + "; ".join(problems))
