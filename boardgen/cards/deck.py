@@ -44,7 +44,6 @@ from boardgen.render.scene import (
     Group,
     Op,
     Path,
-    PathCommand,
     Rect,
     RectOp,
     Scene,
@@ -54,6 +53,7 @@ from boardgen.render.scene import (
     line,
     mix,
     rect_path,
+    rounded_rect_path,
 )
 from boardgen.schema import Colour, TemplateModel
 
@@ -409,14 +409,6 @@ def front_boxes(w: float, h: float, layout: CardLayout, has_value: bool, has_sub
     body = Rect(inner.x, subtitle.bottom + (1.0 if has_subtitle else 0.0), inner.width,
                 footer.y - (1.0 if has_footer else 0.0) - subtitle.bottom - (1.0 if has_subtitle else 0.0))
     return FrontBoxes(band, title, value, panel, subtitle, body, footer)
-
-
-def rounded_rect_path(r: Rect, radius: float) -> tuple[PathCommand, ...]:
-    k = min(radius, r.width / 2, r.height / 2)
-    return (("M", r.x + k, r.y), ("L", r.right - k, r.y), ("A", r.right - k, r.y + k, k, -math.pi / 2, 0.0),
-            ("L", r.right, r.bottom - k), ("A", r.right - k, r.bottom - k, k, 0.0, math.pi / 2),
-            ("L", r.x + k, r.bottom), ("A", r.x + k, r.bottom - k, k, math.pi / 2, math.pi),
-            ("L", r.x, r.y + k), ("A", r.x + k, r.y + k, k, math.pi, 1.5 * math.pi), ("Z",))
 
 
 def _one_line(deck: Deck, card: Card, what: str, text: str, box: Rect, font: Font, min_pt: float, colour: str,
