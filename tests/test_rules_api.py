@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import random
 from collections.abc import Sequence
 
@@ -22,7 +23,7 @@ from boardgen.games.global_wellbeing.rules.api import (
 )
 from boardgen.games.global_wellbeing.rules.board import RulesBoard, hex_rectangle
 from boardgen.games.global_wellbeing.rules.bots import BOT_NAMES, bot_factory
-from boardgen.games.global_wellbeing.rules.engine import EV, GameResult, derive_seed, play_game
+from boardgen.games.global_wellbeing.rules.engine import GameResult, derive_seed, play_game
 from boardgen.games.global_wellbeing.rules.simulate import lineup
 from boardgen.model import Board
 from boardgen.play.api import CHANCE, TERMINAL, IllegalActionError
@@ -113,7 +114,7 @@ def chosen_dice_game() -> tuple[WellbeingGame, WellbeingState]:
     zones = ["Temperate", "Temperate", "Temperate", "Arid", "Polar", "Tropical", "Tropical", "Mediterranean",
              "Mountains", "Mountains"]
     labels = [f"c{i}" for i in range(10)]
-    board = RulesBoard.from_lists(labels, zones, list(zip(labels, labels[1:], strict=False)), ZONES)
+    board = RulesBoard.from_lists(labels, zones, list(itertools.pairwise(labels)), ZONES)
     rules = dataclasses.replace(RulesConfig(), players=2, setup_rounds=2, turns=4, stewardship_every=2,
                                 tipping_point_every=2, badge_threshold=3, harvest_divisor=10)
     game = WellbeingGame(board, rules, 2)
@@ -138,7 +139,7 @@ def roll(state: WellbeingState, face: int, index_after: Sequence[int]) -> None:
 
 
 def test_a_whole_game_with_chosen_dice() -> None:
-    game, s = chosen_dice_game()
+    _game, s = chosen_dice_game()
     assert s.gs.index == [2, 6, 3, 5, 4, 2]  # start indices: Polar, Temperate, Arid, Tropical, Med., Mountains
     # setup: two rounds in seat order
     play(s, 0, SETUP, "place c0")
