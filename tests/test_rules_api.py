@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import json
 import random
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import boardgen.mapbuild
+from boardgen.cli import cli
 from boardgen.config import RulesConfig, load_template
 from boardgen.games.global_wellbeing.rules.api import (
     DEST,
@@ -246,3 +251,24 @@ def test_illegal_actions_clone_and_observation() -> None:
     tensor = s.observation_tensor(0)
     assert len(tensor) == len(copy.observation_tensor(1)) and tensor[0] == 1.0
     assert game.info.num_distinct_actions == 21 and game.info.max_chance_outcomes == 20
+
+
+# ------------------------------------------------------------------------------------ the command
+
+@pytest.fixture
+def fast_board(monkeypatch: pytest.MonkeyPatch, default_board: Board) -> Board:
+    monkeypatch.setattr(boardgen.mapbuild, "build_board",
+                        lambda config: dataclasses.replace(default_board, config=config))
+    return default_board
+
+
+def test_simulate_with_generic_bots_goes_through_the_api(fast_board: Board, tmp_path: Path) -> None:
+    assert {"random", "greedy", "planner", "mcts", "random-generic", "greedy-generic"} <= set(api_bots())
+    result = CliRunner().invoke(cli, ["simulate", "--games", "6", "--players", "2", "--bots",
+                                      "random-generic,greedy", "--quiet", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    data = json.loads((tmp_path / load_template().edition / "report" / "results.json").read_text())
+    summary = data["summary"]
+    assert summary["games"] == 6 and summary["bots"] == ["random-generic", "greedy"]
+    assert set(summary["win_rate_by_bot"]) == {"random-generic", "greedy"}
+    assert summary["length"]["mean"] == 20 and summary["events"]["setup_first"]["total"] == 12
