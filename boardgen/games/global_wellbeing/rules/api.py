@@ -79,7 +79,6 @@ class WellbeingGame(Game):
         steward_turns = rules.turns // rules.stewardship_every
         tipping_turns = rules.turns // rules.tipping_point_every
         decisions = players * (rules.setup_rounds + rules.turns * (2 + max(0, rules.investments_per_turn)))
-        top_index = [z.die + (players * z.badge_value if self.complex_game else 0) for z in board.zones]
         self.info = GameInfo(
             short_name="global_wellbeing",
             long_name="The Global Wellbeing Game",
@@ -91,7 +90,6 @@ class WellbeingGame(Game):
             max_utility=1.0,
             utility="general_sum",  # winners share 1 (a tie splits it), everybody else 0
         )
-        self.max_score = board.n_cells * max(top_index)
 
     def new_initial_state(self, seed: int | None = None) -> WellbeingState:
         return WellbeingState(self)
@@ -359,13 +357,17 @@ class WellbeingState(State):
 
     # ------------------------------------------------------------------ results and views
     def scores_now(self) -> tuple[int, ...]:
-        """Each seat's score if the game ended now (the final index with the badges held so far)."""
+        """Each seat's score if the game ended now (the final index with the badges held so far); a piece
+        lifted to be moved still counts where it stood."""
         gs = self.gs
         final = list(gs.index)
         for z, value in enumerate(self.game.badge_values):
             if value:
                 final[z] += value * sum(1 for held in gs.badges if held[z])
-        return tuple(sum(c * f for c, f in zip(counts, final, strict=True)) for counts in gs.zone_count)
+        scores = [sum(c * f for c, f in zip(counts, final, strict=True)) for counts in gs.zone_count]
+        if self.pending >= 0 and gs.owner[self.pending] != self.player:
+            scores[self.player] += final[gs.zone_of[self.pending]]
+        return tuple(scores)
 
     def returns(self) -> list[float]:
         if self.node != DONE:
