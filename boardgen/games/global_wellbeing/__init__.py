@@ -58,9 +58,9 @@ class GlobalWellbeing(GamePlugin):
                 for key in ("land_data", "koppen_data", "elevation_data")}
 
     def build_board(self, ctx: BuildContext) -> Any:
-        from boardgen.mapbuild import build_board
+        from boardgen.cache import cached_board
 
-        return build_board(ctx.config)
+        return cached_board(ctx.config)
 
     def player_range(self, config: Any) -> tuple[int, int, int]:
         rules = config.rules
