@@ -337,7 +337,8 @@ def readme_text(config: BetterLifeTemplate, paper: Paper, cards: PaperKit, parts
              "fold in half.",
              f"  cards-{slug}.pdf  ({len(cards.pages)} pages) every deck; {mode}."]
     for a in board_files:
-        lines.append(f"  {a.path}  " + (f"({a.pages} pages) " if a.pages else "") + a.description)
+        count = "" if not a.pages else f"({a.pages} page) " if a.pages == 1 else f"({a.pages} pages) "
+        lines.append(f"  {a.path}  {count}{a.description}")
     lines.append(f"  components-{slug}.pdf  ({len(parts.pages)} pages) mats, screens, tokens, pawns, dice.")
     lines.append(f"  components-cut-{slug}.svg  cut (red) and score (blue) lines of the component sheets.")
     lines.append("  inventory.txt  what is in the box.")

@@ -130,7 +130,8 @@ class Decks(TemplateModel):
 
 class Kit(TemplateModel):
     card: Literal["poker", "bridge", "mini", "tarot"] = "poker"
-    double_sided: Literal["duplex", "fold"] = "duplex"
+    double_sided: Literal["duplex", "gutter", "fold"] = Field(
+        "duplex", description="card backs: duplex (flip on the long edge), gutter (fold each sheet), fold (pairs)")
     space_mm: Length = Field(30.0, ge=18, le=60, description="side of one track space on the board")
     board_columns: int = Field(9, ge=4, le=20, description="spaces along the top and bottom edges of the loop")
     dice_size_mm: Length = Field(18.0, ge=10, le=40)
