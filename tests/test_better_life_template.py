@@ -44,10 +44,10 @@ def test_shipped_template_loads_with_every_number() -> None:
 
 
 def test_schema_file_is_current() -> None:
-    committed = json.loads((ROOT / "docs" / "schemas" / "better-life.schema.json").read_text(encoding="utf-8"))
+    committed = json.loads((ROOT / "templates" / "better-life.schema.json").read_text(encoding="utf-8"))
     assert committed == get_game("better-life").json_schema()
     assert TEMPLATE.read_text(encoding="utf-8").startswith(
-        "# yaml-language-server: $schema=../docs/schemas/better-life.schema.json")
+        "# yaml-language-server: $schema=better-life.schema.json")
 
 
 @pytest.mark.parametrize(("change", "key", "words"), [
