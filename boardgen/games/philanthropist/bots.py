@@ -1,0 +1,100 @@
+"""The Philanthropist's own bots (besides the generic random, greedy and MCTS).
+
+- ``collector``: the sensible greedy player. If it can pay for a meeple within reach it collects the cheapest
+  one; otherwise it heads for the meeple that is cheapest to reach (steps plus cost) and banks the income.
+- ``planner``: values each meeple by one over what it costs in cubes and in turns (travel, plus the turns needed
+  to earn missing cubes), adds a premium for meeples a rival could take on their next turn (blocking them), and
+  collects within reach only when that is nearly as good as the best plan.
+"""
+
+from __future__ import annotations
+
+import random
+
+from boardgen.games.philanthropist.engine import PhilanthropistGame, PhilState, king_steps
+from boardgen.play.api import State
+from boardgen.play.bots import Bot, BotFactory, GreedyBot, MCTSBot, RandomBot
+
+MEAN_WHITE = 3.5
+INCOME_PER_TURN = 2.0  # cubes a turn on average (moves, paydays and cards), measured by simulation
+
+
+def _toward(state: PhilState, target: int, legal: list[int]) -> int:
+    """The legal plain move (or, failing that, any legal action) that ends closest to ``target``."""
+    n = state.n
+    nn = n * n
+    here = state.pos[state.player]
+    r0, c0 = divmod(here, n)
+    tr, tc = divmod(target, n)
+    d = state.white
+    dr = max(-d, min(d, tr - r0))
+    dc = max(-d, min(d, tc - c0))
+    best = (r0 + dr) * n + (c0 + dc)
+    legal_set = set(legal)
+    if best in legal_set:
+        return best
+    plain = [a for a in legal if a < nn] or legal
+    return min(plain, key=lambda a: (king_steps(n, a % nn, target), a))
+
+
+class CollectorBot(Bot):
+    name = "collector"
+
+    def step(self, state: State) -> int:
+        assert isinstance(state, PhilState)
+        legal = state.legal_actions(self.seat)
+        nn = state.n * state.n
+        costs = state.rules.costs
+        collects = [a for a in legal if a >= nn]
+        if collects:
+            return min(collects, key=lambda a: (costs[state.meeple_at[a - nn]], a))
+        here = state.pos[self.seat]
+        targets = [(king_steps(state.n, here, sq) + costs[k], sq) for sq, k in enumerate(state.meeple_at) if k >= 0]
+        if not targets:
+            return legal[0]
+        return _toward(state, min(targets)[1], legal)
+
+
+class PlannerBot(Bot):
+    name = "planner"
+    block_premium = 0.5
+    collect_share = 0.7
+
+    def _value(self, state: PhilState, seat: int, sq: int, kind: int) -> float:
+        cost = state.rules.costs[kind]
+        steps = king_steps(state.n, state.pos[seat], sq)
+        travel = 0.0 if steps == 0 else max(1.0, steps / MEAN_WHITE)
+        short = max(0, cost - state.cubes[seat])
+        turns = max(travel, short / INCOME_PER_TURN) + 1.0
+        value = 1.0 / (cost + INCOME_PER_TURN * turns)
+        for rival in range(state.game.info.num_players):
+            if rival != seat and state.cubes[rival] >= cost and king_steps(state.n, state.pos[rival], sq) <= 6:
+                value *= 1.0 + self.block_premium
+                break
+        return value
+
+    def step(self, state: State) -> int:
+        assert isinstance(state, PhilState)
+        legal = state.legal_actions(self.seat)
+        nn = state.n * state.n
+        plans = [(self._value(state, self.seat, sq, k), -sq) for sq, k in enumerate(state.meeple_at) if k >= 0]
+        if not plans:
+            return legal[0]
+        best_value, neg_sq = max(plans)
+        collects = [a for a in legal if a >= nn]
+        if collects:
+            # value of collecting now: this turn's meeple, paid for now, no travel
+            now = max(collects, key=lambda a: (1.0 / state.rules.costs[state.meeple_at[a - nn]], -a))
+            now_value = 1.0 / (state.rules.costs[state.meeple_at[now - nn]] + INCOME_PER_TURN)
+            if now_value >= self.collect_share * best_value:
+                return now
+        return _toward(state, -neg_sq, legal)
+
+
+def philanthropist_bots() -> dict[str, BotFactory]:
+    return {"random": RandomBot, "greedy": GreedyBot, "mcts": MCTSBot, "collector": CollectorBot,
+            "planner": PlannerBot}
+
+
+def make_bot(name: str, game: PhilanthropistGame, seat: int, seed: int = 0) -> Bot:
+    return philanthropist_bots()[name](game, seat, random.Random(seed))
