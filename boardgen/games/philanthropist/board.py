@@ -1,0 +1,159 @@
+"""The board: a square grid (``board.squares`` a side) inside a frame that holds the title, the action die key
+and the cost key; the four corner squares are the start squares in the avatars' colours and shapes. Every
+square carries its name (column letter, row number) small in a corner, so a game can be written down and the
+printed sections put together.
+
+``board_scene`` is the whole board in mm (origin at the top-left trim corner; art runs 3 mm into the bleed).
+``poster_page`` is it on one sheet with crop marks for a print shop; ``tile_pages`` cuts it into numbered tiles
+on A4 or Letter with crop marks and neighbour labels, for home printers (until the shared jigsaw sections from
+``boardgen.render.board_print`` are merged, which will replace it).
+"""
+
+from __future__ import annotations
+
+import math
+
+from boardgen.cards.model import geometry_path
+from boardgen.cards.shapes import player_shape
+from boardgen.games.philanthropist.art import INK, action_icon, label, meeple_ops, pips
+from boardgen.games.philanthropist.model import PhilanthropistTemplate
+from boardgen.render.cairo_backend import Page
+from boardgen.render.imposition import DEFAULT_STYLE, Paper, Placement, compose_sheet, content_area, single_item_page
+from boardgen.render.scene import Affine, Font, Group, Op, Path, Rect, RectOp, Scene, Style, Text, mix, translate
+
+BLEED = 3.0
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def square_name(col: int, row: int) -> str:
+    name = LETTERS[col] if col < 26 else "A" + LETTERS[col - 26]
+    return f"{name}{row + 1}"
+
+
+def corner_squares(n: int) -> tuple[tuple[int, int], ...]:
+    """(col, row) of the start squares of the template's seats 1-4: top left, top right, bottom right, bottom left."""
+    return ((0, 0), (n - 1, 0), (n - 1, n - 1), (0, n - 1))
+
+
+def board_scene(t: PhilanthropistTemplate) -> Scene:
+    b = t.board
+    size, edge, n, sq = b.size_mm, b.border_mm, b.squares, b.square_mm
+    ops: list[Op] = [RectOp(Rect(-BLEED, -BLEED, size + 2 * BLEED, size + 2 * BLEED), Style(fill=b.frame), "frame")]
+    grid = Rect(edge, edge, n * sq, n * sq)
+    ops.append(RectOp(grid, Style(fill=b.light), "grid"))
+    name_font = Font(size_pt=max(4.5, min(6.5, sq * 0.16 / 0.3528)))
+    for row in range(n):
+        for col in range(n):
+            x, y = edge + col * sq, edge + row * sq
+            if (row + col) % 2:
+                ops.append(RectOp(Rect(x, y, sq, sq), Style(fill=b.dark), "square"))
+            ops.append(Text(x + 1.2, y + 1.0, square_name(col, row), name_font, mix(INK, b.light, 0.55),
+                            baseline="top", name="square-name"))
+    line = Style(stroke=mix(INK, b.light, 0.45), stroke_width_mm=0.35)
+    for k in range(n + 1):
+        ops.append(Path((("M", edge + k * sq, edge), ("L", edge + k * sq, edge + n * sq)), line, "grid-line"))
+        ops.append(Path((("M", edge, edge + k * sq), ("L", edge + n * sq, edge + k * sq)), line, "grid-line"))
+    for seat, (col, row) in zip(t.players.seats, corner_squares(n), strict=True):
+        x, y = edge + col * sq, edge + row * sq
+        ops.append(RectOp(Rect(x, y, sq, sq), Style(fill=mix(seat.colour, "#ffffff", 0.45)), "start"))
+        shape = player_shape(seat.shape, x + sq / 2, y + sq * 0.44, sq * 0.56)
+        ops.append(Path(geometry_path(shape), Style(stroke=seat.colour, stroke_width_mm=1.0, dash_mm=(2.0, 1.2)),
+                        "start-shape"))
+        ops.append(label(x + sq / 2, y + sq * 0.86, f"{seat.name.upper()} START", sq * 0.9, 7.0))
+    ops.append(RectOp(grid, Style(stroke=INK, stroke_width_mm=0.8), "grid-edge"))
+    ink = "#ffffff"
+    # title, top
+    ops.append(label(size / 2, edge * 0.52, t.title.upper(), size * 0.5, edge * 0.55 / 0.3528, ink))
+    # die key, bottom
+    ops.extend(_die_key(t, edge + sq * 0.2, size - edge, size - 2 * edge - sq * 0.4, edge, ink))
+    band = size - 2 * edge - sq
+    # cost key, left side (reads bottom to top), and a reminder on the right side (reads top to bottom)
+    ops.append(Group(tuple(_cost_key(t, 0.0, 0.0, band, edge, ink)),
+                     transform=Affine(0.0, -1.0, 1.0, 0.0, 0.0, size / 2 + band / 2)))
+    reminder = (f"MOVE: roll the white die and go 0 to that many squares, in any of the 8 directions, over anything.  "
+                f"Helped nobody? Take {t.rules.move_income} cube.")
+    ops.append(Group((label(band / 2, edge / 2, reminder, band * 0.96, 14.0, ink, bold=False),),
+                     transform=Affine(0.0, 1.0, -1.0, 0.0, size, size / 2 - band / 2)))
+    return Scene(tuple(ops))
+
+
+def _die_key(t: PhilanthropistTemplate, x0: float, y0: float, width: float, height: float, ink: str) -> list[Op]:
+    faces = t.action_die.faces
+    cell = width / 6
+    ops: list[Op] = []
+    words = {"move": "move", "payday": f"payday: {t.rules.payday_multiplier} x white die",
+             "card": "business card"}
+    for i, action in enumerate(faces):
+        cx = x0 + cell * (i + 0.5)
+        box = height * 0.62
+        ops.append(RectOp(Rect(cx - cell * 0.46, y0 + height * 0.1, cell * 0.92, height * 0.8),
+                          Style(fill=t.action_die.colour, stroke="#ffffff", stroke_width_mm=0.4), "die-key"))
+        ops.append(label(cx - cell * 0.34, y0 + height * 0.5, str(i + 1), box, 20.0, "#ffffff"))
+        ops.extend(action_icon(action, cx - cell * 0.15, y0 + height * 0.5, box * 0.8, "#ffffff"))
+        ops.append(label(cx + cell * 0.2, y0 + height * 0.5, words[action], cell * 0.4, 13.0, "#ffffff"))
+    return ops
+
+
+def _cost_key(t: PhilanthropistTemplate, x0: float, y0: float, width: float, height: float, ink: str) -> list[Op]:
+    kinds = t.meeples.kinds
+    cell = width / (len(kinds) + 1)
+    ops: list[Op] = [label(x0 + cell * 0.5, height / 2, "TO HELP A MEEPLE, PAY", cell * 0.9, 12.0, ink)]
+    for i, k in enumerate(kinds):
+        cx = x0 + cell * (i + 1.5)
+        ops.extend(meeple_ops(cx - cell * 0.32, height / 2, height * 0.55, height * 0.75, k.colour))
+        word = f"{k.name}: {k.cost} cube" + ("" if k.cost == 1 else "s")
+        ops.append(label(cx + cell * 0.1, height * 0.33, word, cell * 0.62, 14.0, ink))
+        ops.extend(pips(cx + cell * 0.1, height * 0.72, k.cost, height * 0.9, ink))
+    return ops
+
+
+def poster_page(t: PhilanthropistTemplate, scene: Scene) -> Page:
+    return single_item_page(scene, t.board.size_mm, t.board.size_mm, marks=True,
+                            title=f"{t.title}: board poster, {t.board.size_mm:.1f} mm square; trim on the marks")
+
+
+def tiles_per_side(size_mm: float, paper: Paper) -> int:
+    area = content_area(paper)
+    usable = min(area.width, area.height) - 2 * BLEED
+    return max(1, math.ceil(size_mm / usable))
+
+
+def tile_pages(t: PhilanthropistTemplate, scene: Scene, paper: Paper) -> list[Page]:
+    """The board in k x k tiles, one per page, each with its row/column name and its neighbours' names
+    printed outside the trim so they cannot be put together the wrong way round."""
+    size = t.board.size_mm
+    k = tiles_per_side(size, paper)
+    tile = size / k
+    area = content_area(paper)
+    pages: list[Page] = []
+    names = [[f"{LETTERS[r]}{c + 1}" for c in range(k)] for r in range(k)]
+    for r in range(k):
+        for c in range(k):
+            x = area.x + (area.width - tile) / 2
+            y = area.y + (area.height - tile) / 2
+            art = Scene((Group(scene.items, transform=translate(-c * tile, -r * tile)),))
+            trim = Rect(x, y, tile, tile)
+            extra: list[Op] = [Text(x + tile / 2, y + tile + 8.5, f"tile {names[r][c]}  (row {LETTERS[r]}, "
+                                    f"column {c + 1} of {k} x {k})", Font(size_pt=8, bold=True), INK,
+                                    align="center", name="tile-name")]
+            for dr, dc, where in ((-1, 0, "top"), (1, 0, "bottom"), (0, -1, "left"), (0, 1, "right")):
+                rr, cc = r + dr, c + dc
+                text = f"{names[rr][cc]} here" if 0 <= rr < k and 0 <= cc < k else "board edge"
+                extra.append(_edge_note(trim, where, text))
+            pages.append(compose_sheet(paper, [Placement(trim, art, "tile", BLEED)],
+                                       f"{t.title}: board tile {names[r][c]} of {k * k}",
+                                       f"board tile {r * k + c + 1} of {k * k}", DEFAULT_STYLE, extra=extra))
+    return pages
+
+
+def _edge_note(trim: Rect, where: str, text: str) -> Op:
+    font = Font(size_pt=6.5)
+    gap = BLEED + 2.5
+    if where == "top":
+        return Text(trim.x + trim.width / 2, trim.y - gap, text, font, INK, align="center", name="edge-note")
+    if where == "bottom":
+        return Text(trim.x + trim.width / 2, trim.bottom + gap + 2.0, text, font, INK, align="center",
+                    baseline="top", name="edge-note")
+    x = trim.x - gap if where == "left" else trim.right + gap
+    return Text(x, trim.y + trim.height / 2, text, font, INK, align="center", baseline="middle",
+                rotate_deg=-90.0 if where == "left" else 90.0, name="edge-note")
