@@ -112,42 +112,56 @@ def poster_page(t: PhilanthropistTemplate, scene: Scene) -> Page:
                             title=f"{t.title}: board poster, {t.board.size_mm:.1f} mm square; trim on the marks")
 
 
-def tiles_per_side(size_mm: float, paper: Paper) -> int:
-    area = content_area(paper)
-    usable = min(area.width, area.height) - 2 * BLEED
-    return max(1, math.ceil(size_mm / usable))
+def tile_plan(size_mm: float, paper: Paper) -> tuple[Paper, int, int]:
+    """(paper turned the better way, columns, rows): the fewest pages whose tiles (plus bleed and the notes
+    outside them) fit the printable area."""
+    best: tuple[int, int, Paper, int, int] | None = None
+    for turn, sheet in enumerate((paper.portrait(), paper.landscape())):
+        area = content_area(sheet)
+        cols = math.ceil(size_mm / (area.width - 2 * NOTE))
+        rows = math.ceil(size_mm / (area.height - 2 * NOTE))
+        key = (cols * rows, turn, sheet, cols, rows)
+        if best is None or key[:2] < best[:2]:
+            best = key
+    assert best is not None
+    return best[2], best[3], best[4]
+
+
+NOTE = 7.0
+"""Room outside a tile's trim for its neighbours' names."""
 
 
 def tile_pages(t: PhilanthropistTemplate, scene: Scene, paper: Paper) -> list[Page]:
-    """The board in k x k tiles, one per page, each with its row/column name and its neighbours' names
-    printed outside the trim so they cannot be put together the wrong way round."""
+    """The board in tiles, one per page, each with its name and its neighbours' names printed outside the trim
+    (so they cannot be put together the wrong way round) and the square names on the board itself."""
     size = t.board.size_mm
-    k = tiles_per_side(size, paper)
-    tile = size / k
-    area = content_area(paper)
+    sheet, cols, rows = tile_plan(size, paper)
+    tw, th = size / cols, size / rows
+    area = content_area(sheet)
     pages: list[Page] = []
-    names = [[f"{LETTERS[r]}{c + 1}" for c in range(k)] for r in range(k)]
-    for r in range(k):
-        for c in range(k):
-            x = area.x + (area.width - tile) / 2
-            y = area.y + (area.height - tile) / 2
-            art = Scene((Group(scene.items, transform=translate(-c * tile, -r * tile)),))
-            trim = Rect(x, y, tile, tile)
-            extra: list[Op] = [Text(x + tile / 2, y + tile + 8.5, f"tile {names[r][c]}  (row {LETTERS[r]}, "
-                                    f"column {c + 1} of {k} x {k})", Font(size_pt=8, bold=True), INK,
-                                    align="center", name="tile-name")]
+    names = [[f"{LETTERS[r]}{c + 1}" for c in range(cols)] for r in range(rows)]
+    count = cols * rows
+    for r in range(rows):
+        for c in range(cols):
+            x = area.x + (area.width - tw) / 2
+            y = area.y + (area.height - th) / 2
+            art = Scene((Group(scene.items, transform=translate(-c * tw, -r * th)),))
+            trim = Rect(x, y, tw, th)
+            extra: list[Op] = []
             for dr, dc, where in ((-1, 0, "top"), (1, 0, "bottom"), (0, -1, "left"), (0, 1, "right")):
                 rr, cc = r + dr, c + dc
-                text = f"{names[rr][cc]} here" if 0 <= rr < k and 0 <= cc < k else "board edge"
+                text = f"tile {names[rr][cc]} goes here" if 0 <= rr < rows and 0 <= cc < cols else "edge of the board"
                 extra.append(_edge_note(trim, where, text))
-            pages.append(compose_sheet(paper, [Placement(trim, art, "tile", BLEED)],
-                                       f"{t.title}: board tile {names[r][c]} of {k * k}",
-                                       f"board tile {r * k + c + 1} of {k * k}", DEFAULT_STYLE, extra=extra))
+            pages.append(compose_sheet(sheet, [Placement(trim, art, "tile", BLEED)],
+                                       f"{t.title}: board tile {names[r][c]} (row {LETTERS[r]} of {rows}, column "
+                                       f"{c + 1} of {cols}); trim on the marks, butt the tiles together, tape "
+                                       "the back", f"board tile {r * cols + c + 1} of {count}", DEFAULT_STYLE,
+                                       extra=extra))
     return pages
 
 
 def _edge_note(trim: Rect, where: str, text: str) -> Op:
-    font = Font(size_pt=6.5)
+    font = Font(size_pt=7.0, bold=True)
     gap = BLEED + 2.5
     if where == "top":
         return Text(trim.x + trim.width / 2, trim.y - gap, text, font, INK, align="center", name="edge-note")

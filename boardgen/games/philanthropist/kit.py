@@ -13,7 +13,7 @@ from boardgen.cards.sheets import LaidOut, lay_out
 from boardgen.errors import LayoutError
 from boardgen.games.global_wellbeing.kit import PaperKit, cut_svg, deterministic_zip
 from boardgen.games.philanthropist import parts
-from boardgen.games.philanthropist.board import poster_page, tile_pages, tiles_per_side
+from boardgen.games.philanthropist.board import poster_page, tile_pages, tile_plan
 from boardgen.games.philanthropist.leaflet import choices, leaflet_pdf
 from boardgen.games.philanthropist.model import PhilanthropistTemplate, load_cards
 from boardgen.io import Artifact
@@ -35,9 +35,9 @@ def board_stage(ctx: BuildContext) -> list[Artifact]:
         out.append(Artifact(f"board-tiles-{paper.slug}.pdf", render_pdf(pages, title=f"{t.title}: board tiles"),
                             f"the board in {len(pages)} tiles on {paper.name}", len(pages)))
     out.append(Artifact("preview/board.png", render_png(Page(size, size, scene), 20), "preview of the board"))
-    k = tiles_per_side(size, A4)
+    _sheet, cols, rows = tile_plan(size, A4)
     ctx.progress(f"board: {t.board.squares} x {t.board.squares} squares of {t.board.square_mm:.1f} mm; "
-                 f"{k} x {k} tiles on A4")
+                 f"{cols} x {rows} tiles on A4")
     return out
 
 
@@ -46,11 +46,15 @@ def component_sets(t: PhilanthropistTemplate) -> list[ComponentSet]:
     small = parts.dice(t)
     chips = parts.avatars(t).components
     aids = parts.player_aids(t).components
+    half = (len(aids) + 1) // 2
     mixed = ComponentSet("die", "Dice, avatar chips and player aids: cut out on the solid lines; dice: crease the "
                          "dashed lines and glue the grey tabs inside",
-                         (*small.components, *chips, *aids), uniform=False,
+                         (*small.components, *chips, *aids[:half]), uniform=False,
                          row_starts=(0, len(small.components), len(small.components) + len(chips)))
-    return [parts.business_cards(t, cards), parts.meeples(t), mixed, parts.cube_tokens(t)]
+    tokens = parts.cube_tokens(t)
+    counters = ComponentSet("token", tokens.title + "; more player aids", (*tokens.components, *aids[half:]),
+                            uniform=False, gap_mm=0.0, row_starts=(0, len(tokens.components)))
+    return [parts.business_cards(t, cards), parts.meeples(t), mixed, counters]
 
 
 def inventory_rows(t: PhilanthropistTemplate, laid: Sequence[LaidOut]) -> list[tuple[str, int, str, str]]:
@@ -63,10 +67,10 @@ def inventory_rows(t: PhilanthropistTemplate, laid: Sequence[LaidOut]) -> list[t
         start = end + 1
     b = t.board
     m = t.meeples
-    k = tiles_per_side(b.size_mm, A4)
+    _sheet, cols, rows = tile_plan(b.size_mm, A4)
     rows: list[tuple[str, int, str, str]] = [
         ("board", 1, f"{b.size_mm:.1f} x {b.size_mm:.1f} mm, {b.squares} x {b.squares} squares",
-         f"board-poster.pdf, or {k * k} tiles in board-tiles-*.pdf")]
+         f"board-poster.pdf, or {cols * rows} tiles in board-tiles-*.pdf")]
     for kind in m.kinds:
         rows.append((f"{kind.name} meeple standee (cost {kind.cost})", kind.count + t.kit.spare_meeples,
                      f"{m.standee_width_mm:g} x {m.standee_height_mm:g} mm", pages["standee"]))
@@ -78,7 +82,7 @@ def inventory_rows(t: PhilanthropistTemplate, laid: Sequence[LaidOut]) -> list[t
     rows.append(("white die (paper d6)", 1, f"{t.action_die.size_mm:g} mm", pages["die"]))
     rows.append(("business card", t.cards.count, f"{t.cards.width_mm:.1f} x {t.cards.height_mm:.1f} mm",
                  pages["card"]))
-    rows.append(("player aid", t.players.max, "63.5 x 88.9 mm", pages["die"]))
+    rows.append(("player aid", t.players.max, "63.5 x 88.9 mm", f"{pages['die']} and {pages['token']}"))
     rows.append(("rules leaflet", 1, "one sheet folded in half", "leaflet-*.pdf"))
     return rows
 
@@ -116,13 +120,13 @@ _HOW_TO = {
 
 def readme_text(t: PhilanthropistTemplate, kit: PaperKit, rows: Sequence[tuple[str, int, str, str]]) -> str:
     slug = kit.paper.slug
-    k = tiles_per_side(t.board.size_mm, kit.paper)
+    _sheet, cols, tile_rows = tile_plan(t.board.size_mm, kit.paper)
     lines = [f"{t.title}: print-and-play kit ({kit.paper.name})",
              f"edition {t.edition}, made by boardgen {__version__}, template sha256 {t.template_sha256[:16]}", "",
              "PRINT EVERYTHING AT 100% / ACTUAL SIZE - never 'fit to page'. Every page has a 100 mm bar: measure it.",
              "", "Files:",
              f"  leaflet-{slug}.pdf  the rules: one sheet, print both sides flipping on the short edge, fold in half.",
-             f"  board-tiles-{slug}.pdf  the board in {k * k} tiles: trim each on its crop marks and butt them "
+             f"  board-tiles-{slug}.pdf  the board in {cols * tile_rows} tiles: trim each on its crop marks and butt them "
              "together as the names outside each edge say (tape the back).",
              "  board-poster.pdf  the whole board on one 24-inch sheet, for a print shop (3 mm bleed, crop marks).",
              f"  components-{slug}.pdf  every playing part, page by page below.",

@@ -33,6 +33,8 @@ from boardgen.render.scene import Circle, Font, Group, Op, Path, Rect, RectOp, S
 CUT = Style(stroke=INK, stroke_width_mm=0.3, line_join="round")
 FOLD = Style(stroke=INK, stroke_width_mm=0.2, dash_mm=(1.0, 1.0))
 WHITE_DIE = "#ffffff"
+CARD_GAP_MM = 2.0
+"""Cards sit 2 mm apart (1 mm bleed each): nine fit on A4 and on Letter."""
 ACTION_WORDS = {"move": "MOVE", "payday": "PAYDAY", "card": "CARD"}
 
 
@@ -267,7 +269,7 @@ def business_cards(t: PhilanthropistTemplate, cards: tuple[Card, ...]) -> Compon
         parts += [Component("card", f"{card.title} {n + 1}", w, h, front, outline, back=back)
                   for n in range(card.quantity)]
     return ComponentSet("card", f"{len(parts)} business cards ({w:.1f} x {h:.1f} mm): fronts, then the backs",
-                        tuple(parts), double_sided=True)
+                        tuple(parts), double_sided=True, gap_mm=CARD_GAP_MM)
 
 
 # ------------------------------------------------------------------------------------------ player aid
