@@ -19,8 +19,9 @@ MEAN_WHITE = 3.5
 INCOME_PER_TURN = 2.0  # cubes a turn on average (moves, paydays and cards), measured by simulation
 
 
-def _toward(state: PhilState, target: int, legal: list[int]) -> int:
-    """The legal plain move (or, failing that, any legal action) that ends closest to ``target``."""
+def _toward(state: PhilState, target: int, legal: list[int], rng: random.Random) -> int:
+    """The legal plain move (or, failing that, any legal action) that ends closest to ``target`` (ties at
+    random, so no corner of the board is favoured)."""
     n = state.n
     nn = n * n
     here = state.pos[state.player]
@@ -34,7 +35,7 @@ def _toward(state: PhilState, target: int, legal: list[int]) -> int:
     if best in legal_set:
         return best
     plain = [a for a in legal if a < nn] or legal
-    return min(plain, key=lambda a: (king_steps(n, a % nn, target), a))
+    return min(plain, key=lambda a: (king_steps(n, a % nn, target), rng.random()))
 
 
 class CollectorBot(Bot):
@@ -47,12 +48,13 @@ class CollectorBot(Bot):
         costs = state.rules.costs
         collects = [a for a in legal if a >= nn]
         if collects:
-            return min(collects, key=lambda a: (costs[state.meeple_at[a - nn]], a))
+            return min(collects, key=lambda a: (costs[state.meeple_at[a - nn]], self.rng.random()))
         here = state.pos[self.seat]
-        targets = [(king_steps(state.n, here, sq) + costs[k], sq) for sq, k in enumerate(state.meeple_at) if k >= 0]
+        targets = [(king_steps(state.n, here, sq) + costs[k], self.rng.random(), sq)
+                   for sq, k in enumerate(state.meeple_at) if k >= 0]
         if not targets:
             return legal[0]
-        return _toward(state, min(targets)[1], legal)
+        return _toward(state, min(targets)[2], legal, self.rng)
 
 
 class PlannerBot(Bot):
@@ -77,18 +79,19 @@ class PlannerBot(Bot):
         assert isinstance(state, PhilState)
         legal = state.legal_actions(self.seat)
         nn = state.n * state.n
-        plans = [(self._value(state, self.seat, sq, k), -sq) for sq, k in enumerate(state.meeple_at) if k >= 0]
+        plans = [(self._value(state, self.seat, sq, k), self.rng.random(), sq)
+                 for sq, k in enumerate(state.meeple_at) if k >= 0]
         if not plans:
             return legal[0]
-        best_value, neg_sq = max(plans)
+        best_value, _tie, target = max(plans)
         collects = [a for a in legal if a >= nn]
         if collects:
             # value of collecting now: this turn's meeple, paid for now, no travel
-            now = max(collects, key=lambda a: (1.0 / state.rules.costs[state.meeple_at[a - nn]], -a))
+            now = max(collects, key=lambda a: (1.0 / state.rules.costs[state.meeple_at[a - nn]], self.rng.random()))
             now_value = 1.0 / (state.rules.costs[state.meeple_at[now - nn]] + INCOME_PER_TURN)
             if now_value >= self.collect_share * best_value:
                 return now
-        return _toward(state, -neg_sq, legal)
+        return _toward(state, target, legal, self.rng)
 
 
 def philanthropist_bots() -> dict[str, BotFactory]:

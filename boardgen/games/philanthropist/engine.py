@@ -376,18 +376,16 @@ class PhilState(State):
         }
         for k in range(p):
             metrics[f"won_turn_position_{k + 1}"] = (1.0 / len(winners)) if order[k] in winners else 0.0
-        # a card effect "decided" a game when it gave the winner more cubes than any rival got from that
-        # effect by at least the cubes the winning margin was worth (one cheapest meeple per meeple ahead, plus one)
-        if len(winners) == 1:
-            w = winners[0]
-            margin = int(metrics["winner_margin"])
-            need = (margin + 1) * min(self.rules.costs)
-            for i, name in enumerate(EFFECT_KINDS):
-                edge = self.card_net[w][i] - max(self.card_net[s][i] for s in range(p) if s != w)
-                metrics[f"decided_by_card_{name.replace(' ', '_')}"] = float(edge >= need)
-        else:
-            for name in EFFECT_KINDS:
-                metrics[f"decided_by_card_{name.replace(' ', '_')}"] = 0.0
+        # a card effect "decided" a game when the winner got more cubes from it than the runner-up did, by at
+        # least what the winning margin was worth (one cheapest meeple per meeple ahead, plus one)
+        ranked = sorted(range(p), key=lambda s: self.ranking_key(s), reverse=True)
+        for i, name in enumerate(EFFECT_KINDS):
+            key = f"decided_by_card_{name.replace(' ', '_')}"
+            metrics[key] = 0.0
+            if len(winners) == 1 and p > 1:
+                w, runner_up = ranked[0], ranked[1]
+                need = (int(metrics["winner_margin"]) + 1) * min(self.rules.costs)
+                metrics[key] = float(self.card_net[w][i] - self.card_net[runner_up][i] >= need)
         return Outcome(scores, winners, max(self.turns), metrics, dict(self.events))
 
     def observation(self, player: int) -> dict[str, Any]:

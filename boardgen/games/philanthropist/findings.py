@@ -60,8 +60,8 @@ def rule_findings(ctx: BuildContext, summary: Mapping[str, Any]) -> list[Finding
     for name in ("gain", "lose", "lose_half", "lose_all"):
         share = _share(summary, f"decided_by_card_{name}")
         out.append(Finding("card-decided", "info", f"cards: {name.replace('_', ' ')}",
-                           f"decided {share:.1%} of games (the winner's edge from these cards was worth more "
-                           "than the winning margin)"))
+                           f"decided {share:.1%} of games (the winner gained more from these cards than the "
+                           "runner-up by more than the winning margin was worth)"))
     players = summary["players"]
     for k in range(players):
         rate = _share(summary, f"won_turn_position_{k + 1}")
