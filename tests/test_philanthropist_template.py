@@ -104,7 +104,7 @@ def test_card_rows_with_problems(tmp_path: Path) -> None:
         parse_cards(header + "Gift,Take 2 cubes.,gain 3,30\n", "c.csv", 30)
     with pytest.raises(ConfigError, match="'gain double' is not one of"):
         parse_cards(header + "Gift,Double your cubes.,gain double,30\n", "c.csv", 30)
-    with pytest.raises(ConfigError, match="rows hold 29 cards but cards.count says 30"):
+    with pytest.raises(ConfigError, match=r"rows hold 29 cards but cards\.count says 30"):
         parse_cards(header + "Gift,Take 2 cubes.,gain 2,29\n", "c.csv", 30)
 
 

@@ -11,8 +11,7 @@ from shapely.ops import unary_union
 
 from boardgen.cards.model import geometry_path
 from boardgen.render.cairo_backend import fit_font
-from boardgen.render.scene import Circle, Font, Op, Path, RectOp, Style, Text, polygon_path
-from boardgen.render.scene import Rect as R
+from boardgen.render.scene import Circle, Font, Op, Path, Rect, RectOp, Style, Text, polygon_path
 
 INK = "#1a1a1a"
 ACTION_WORDS = {"move": "MOVE", "payday": "PAYDAY", "card": "CARD"}
@@ -100,7 +99,7 @@ def payday_icon(cx: float, cy: float, size: float, colour: str, cube_colour: str
 def card_icon(cx: float, cy: float, size: float, colour: str) -> list[Op]:
     """A business card with a dollar sign."""
     w, h = size * 0.5, size * 0.75
-    r = R(cx - w / 2, cy - h / 2, w, h)
+    r = Rect(cx - w / 2, cy - h / 2, w, h)
     font = Font(size_pt=h * 0.62 / 0.3528 / 0.73 * 0.75, bold=True)
     return [RectOp(r, Style(stroke=colour, stroke_width_mm=max(0.3, size * 0.05))),
             Text(cx, cy, "$", font, colour, align="center", baseline="middle")]

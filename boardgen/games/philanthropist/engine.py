@@ -404,8 +404,8 @@ class PhilState(State):
     def action_to_string(self, player: int, action: int) -> str:
         if player == CHANCE or self.phase != MOVE:
             if self.phase == PLACE:
-                kind = self.rules.kind_names[self.rules.place_order[self.placed]]
-                return f"set a {kind} meeple on {self.square_name(action)}"
+                placing = self.rules.kind_names[self.rules.place_order[self.placed]]
+                return f"set a {placing} meeple on {self.square_name(action)}"
             if self.phase == FIRST:
                 return f"seat {action + 1} starts"
             if self.phase == ACTION:
@@ -420,6 +420,6 @@ class PhilState(State):
         if action >= nn:
             sq = action - nn
             kind = self.meeple_at[sq]
-            name = self.rules.kind_names[kind] if kind >= 0 else "?"
-            return f"move to {self.square_name(sq)} and collect the {name} meeple"
+            kind_name = self.rules.kind_names[kind] if kind >= 0 else "?"
+            return f"move to {self.square_name(sq)} and collect the {kind_name} meeple"
         return f"move to {self.square_name(action)}"

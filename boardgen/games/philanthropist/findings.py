@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from boardgen.games.philanthropist.model import PhilanthropistTemplate, deck_stats, load_cards
-from boardgen.play.report import Finding, wilson_interval
+from boardgen.play.report import Finding, Severity, wilson_interval
 from boardgen.plugin import BuildContext
 
 TURN_LIMIT_WARNING = 0.01  # the limit should be a safety net, not the usual end
@@ -47,7 +47,7 @@ def rule_findings(ctx: BuildContext, summary: Mapping[str, Any]) -> list[Finding
     n = summary["games"]
     out: list[Finding] = []
     limit = _share(summary, "turn_limit_hit")
-    severity = "warning" if limit > TURN_LIMIT_WARNING else "info"
+    severity: Severity = "warning" if limit > TURN_LIMIT_WARNING else "info"
     out.append(Finding("turn-limit", severity, "rules.turn_limit",
                        f"the {t.rules.turn_limit[summary['players']]}-round limit for {summary['players']} players "
                        f"ended {limit:.1%} of {n} games"))

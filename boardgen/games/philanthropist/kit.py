@@ -67,10 +67,10 @@ def inventory_rows(t: PhilanthropistTemplate, laid: Sequence[LaidOut]) -> list[t
         start = end + 1
     b = t.board
     m = t.meeples
-    _sheet, cols, rows = tile_plan(b.size_mm, A4)
+    _sheet, cols, tile_rows = tile_plan(b.size_mm, A4)
     rows: list[tuple[str, int, str, str]] = [
         ("board", 1, f"{b.size_mm:.1f} x {b.size_mm:.1f} mm, {b.squares} x {b.squares} squares",
-         f"board-poster.pdf, or {cols * rows} tiles in board-tiles-*.pdf")]
+         f"board-poster.pdf, or {cols * tile_rows} tiles in board-tiles-*.pdf")]
     for kind in m.kinds:
         rows.append((f"{kind.name} meeple standee (cost {kind.cost})", kind.count + t.kit.spare_meeples,
                      f"{m.standee_width_mm:g} x {m.standee_height_mm:g} mm", pages["standee"]))
@@ -126,8 +126,8 @@ def readme_text(t: PhilanthropistTemplate, kit: PaperKit, rows: Sequence[tuple[s
              "PRINT EVERYTHING AT 100% / ACTUAL SIZE - never 'fit to page'. Every page has a 100 mm bar: measure it.",
              "", "Files:",
              f"  leaflet-{slug}.pdf  the rules: one sheet, print both sides flipping on the short edge, fold in half.",
-             f"  board-tiles-{slug}.pdf  the board in {cols * tile_rows} tiles: trim each on its crop marks and butt them "
-             "together as the names outside each edge say (tape the back).",
+             f"  board-tiles-{slug}.pdf  the board in {cols * tile_rows} tiles: trim each on its crop marks and "
+             "butt them together as the names outside each edge say (tape the back).",
              "  board-poster.pdf  the whole board on one 24-inch sheet, for a print shop (3 mm bleed, crop marks).",
              f"  components-{slug}.pdf  every playing part, page by page below.",
              "  components-cut*.svg  cut (red) and score (blue) lines, for cutting machines, in mm.",

@@ -27,9 +27,9 @@ ACTIONS = ("move", "payday", "card")
 
 
 class BoardSpec(TemplateModel):
-    size_mm: Length = Field(609.6, ge=200.0, le=1500.0, description="the whole board, edge to edge (24in)")
-    border_mm: Length = Field(19.05, ge=5.0, le=80.0, description="the frame around the grid (title, die key)")
-    squares: int = Field(16, ge=6, le=40, description="squares along each side of the grid")
+    size_mm: Length = Field(default=609.6, ge=200.0, le=1500.0, description="the whole board, edge to edge (24in)")
+    border_mm: Length = Field(default=19.05, ge=5.0, le=80.0, description="the frame around the grid (title, die key)")
+    squares: int = Field(default=16, ge=6, le=40, description="squares along each side of the grid")
     light: Colour = "#f4efe3"
     dark: Colour = "#e6dcc6"
     frame: Colour = "#2f4858"
@@ -50,9 +50,9 @@ class PlayerSpec(TemplateModel):
 
 
 class PlayersSpec(TemplateModel):
-    min: int = Field(2, ge=2, le=4)
-    usual: int = Field(4, ge=2, le=4)
-    max: int = Field(4, ge=2, le=4)
+    min: int = Field(default=2, ge=2, le=4)
+    usual: int = Field(default=4, ge=2, le=4)
+    max: int = Field(default=4, ge=2, le=4)
     seats: tuple[PlayerSpec, ...] = Field(min_length=4, max_length=4, description="avatar colours and shapes, in "
                                           "the order of the corners: top left, top right, bottom right, "
                                           "bottom left")
@@ -76,12 +76,12 @@ class MeepleKind(TemplateModel):
 
 
 class MeeplesSpec(TemplateModel):
-    total: int = Field(51, ge=1, le=400, description="meeples in the box; must equal the sum of the kinds' counts")
+    total: int = Field(default=51, ge=1, le=400, description="meeples in the box; must equal the sum of the kinds' counts")
     kinds: tuple[MeepleKind, ...] = Field(min_length=1, max_length=8)
-    standee_width_mm: Length = Field(20.0, ge=8.0, le=60.0)
-    standee_height_mm: Length = Field(30.0, ge=10.0, le=80.0)
-    base_depth_mm: Length = Field(12.0, ge=5.0, le=40.0, description="the foot folded out at each end")
-    spread_blocks: int = Field(4, ge=1, le=10, description="setup spreads meeples evenly over blocks x blocks areas")
+    standee_width_mm: Length = Field(default=20.0, ge=8.0, le=60.0)
+    standee_height_mm: Length = Field(default=30.0, ge=10.0, le=80.0)
+    base_depth_mm: Length = Field(default=12.0, ge=5.0, le=40.0, description="the foot folded out at each end")
+    spread_blocks: int = Field(default=4, ge=1, le=10, description="setup spreads meeples evenly over blocks x blocks areas")
 
     @model_validator(mode="after")
     def _counts(self) -> MeeplesSpec:
@@ -97,30 +97,31 @@ class MeeplesSpec(TemplateModel):
 class DieSpec(TemplateModel):
     colour: Colour = "#2e7d6b"
     faces: tuple[Literal["move", "payday", "card"], ...] = Field(
-        ("move", "move", "payday", "move", "move", "card"), min_length=6, max_length=6,
+        default=("move", "move", "payday", "move", "move", "card"), min_length=6, max_length=6,
         description="the action of each face of the coloured die, 1 to 6")
-    size_mm: Length = Field(22.0, ge=12.0, le=40.0, description="edge of the paper die cube")
+    size_mm: Length = Field(default=22.0, ge=12.0, le=40.0, description="edge of the paper die cube")
 
 
 class RulesSpec(TemplateModel):
-    start_cubes: int = Field(3, ge=0, le=50, description="cubes each player starts with (the seed gives none)")
-    move_income: int = Field(1, ge=0, le=10, description="cubes after a move that collects nobody")
-    income_when_collecting: bool = Field(False, description="a move that collects still earns its income")
-    payday_multiplier: int = Field(2, ge=1, le=10, description="payday pays this many times the white die")
-    avatars_may_share: bool = Field(True, description="two avatars may stand on one square")
-    stop_on_unpaid_meeple: bool = Field(True, description="a move may end on a meeple you do not collect")
+    start_cubes: int = Field(default=3, ge=0, le=50, description="cubes each player starts with (the seed gives none)")
+    move_income: int = Field(default=1, ge=0, le=10, description="cubes after a move that collects nobody")
+    income_when_collecting: bool = Field(default=False, description="a move that collects still earns its income")
+    payday_multiplier: int = Field(default=2, ge=1, le=10, description="payday pays this many times the white die")
+    avatars_may_share: bool = Field(default=True, description="two avatars may stand on one square")
+    stop_on_unpaid_meeple: bool = Field(default=True, description="a move may end on a meeple you do not collect")
     tie_break: Literal["donated", "cubes", "shared"] = Field(
-        "donated", description="equal meeples: most cubes donated wins (donated), most cubes left (cubes), or a "
+        default="donated", description="equal meeples: most cubes donated wins (donated), most cubes left (cubes), or a "
         "shared win")
-    catch_up_cubes: int = Field(1, ge=0, le=10, description="each player after the first starts with this many "
+    catch_up_cubes: int = Field(default=1, ge=0, le=10, description="each player after the first starts with this many "
                                 "more cubes than the one before (offsets the first player's head start)")
-    turn_limit: dict[int, int] = Field(default_factory=lambda: {2: 100, 3: 70, 4: 55}, description="rounds after which the game ends anyway, by player count")
-    first_player: Literal["random", "red"] = Field("random", description="who starts: drawn at random, or seat 1")
+    turn_limit: dict[int, int] = Field(default_factory=lambda: {2: 100, 3: 70, 4: 55},
+                                       description="rounds after which the game ends anyway, by player count")
+    first_player: Literal["random", "first-seat"] = Field(default="random", description="who starts: drawn at random, or the first seat")
 
 
 class CubesSpec(TemplateModel):
     supply: dict[int, int] = Field(description="cube tokens by value, e.g. {1: 60, 5: 24}")
-    token_mm: Length = Field(16.0, ge=8.0, le=30.0)
+    token_mm: Length = Field(default=16.0, ge=8.0, le=30.0)
     colour: Colour = "#d9a441"
 
     @model_validator(mode="after")
@@ -137,21 +138,21 @@ class CubesSpec(TemplateModel):
 
 
 class CardsSpec(TemplateModel):
-    file: str = Field("philanthropist/business-cards.csv", description="CSV with title,text,effect,quantity "
+    file: str = Field(default="philanthropist/business-cards.csv", description="CSV with title,text,effect,quantity "
                       "(beside the template or in boardgen's templates folder)")
-    width_mm: Length = Field(50.8, ge=30.0, le=130.0)
-    height_mm: Length = Field(76.2, ge=40.0, le=180.0)
+    width_mm: Length = Field(default=50.8, ge=30.0, le=130.0)
+    height_mm: Length = Field(default=76.2, ge=40.0, le=180.0)
     back_colour: Colour = "#2f4858"
-    count: int = Field(30, ge=1, le=200, description="cards in the deck (the rows' quantities must add up to it)")
+    count: int = Field(default=30, ge=1, le=200, description="cards in the deck (the rows' quantities must add up to it)")
 
 
 class KitSpec(TemplateModel):
-    avatar_chip_mm: Length = Field(24.0, ge=10.0, le=60.0, description="diameter of an avatar chip")
-    spare_meeples: int = Field(0, ge=0, le=10, description="extra standees of each kind")
+    avatar_chip_mm: Length = Field(default=24.0, ge=10.0, le=60.0, description="diameter of an avatar chip")
+    spare_meeples: int = Field(default=0, ge=0, le=10, description="extra standees of each kind")
 
 
 class SimSpec(TemplateModel):
-    validate_games: int = Field(300, ge=0, le=100_000)
+    validate_games: int = Field(default=300, ge=0, le=100_000)
     bots: tuple[str, ...] = ("collector", "planner")
 
 
@@ -226,7 +227,7 @@ class Card:
 
 def text_matches_effect(text: str, effect: str) -> bool:
     """The printed text names what the effect does: its number of cubes, or "half" / "all"."""
-    verb, amount = effect.split()
+    _verb, amount = effect.split()
     words = text.lower()
     if amount.isdigit():
         n = int(amount)

@@ -302,11 +302,11 @@ def player_aid(t: PhilanthropistTemplate) -> Component:
                     baseline="top"))
     y += 5.5
     row = (h - y - 8.0) / len(t.meeples.kinds)
-    for k in t.meeples.kinds:
-        ops.extend(meeple_ops(m + 4.0, y + row / 2, row * 0.7, row * 0.9, k.colour))
-        ops.append(Text(m + 9.0, y + row / 2, f"{k.name}: {k.cost}", Font(size_pt=7.5, bold=True), INK,
+    for kind in t.meeples.kinds:
+        ops.extend(meeple_ops(m + 4.0, y + row / 2, row * 0.7, row * 0.9, kind.colour))
+        ops.append(Text(m + 9.0, y + row / 2, f"{kind.name}: {kind.cost}", Font(size_pt=7.5, bold=True), INK,
                         baseline="middle"))
-        ops.extend(pips(w * 0.72, y + row / 2, k.cost, row * 1.4, INK))
+        ops.extend(pips(w * 0.72, y + row / 2, kind.cost, row * 1.4, INK))
         y += row
     income = "helping still earns income" if r.income_when_collecting else "helping ends your turn, no income"
     ops.append(label(w / 2, h - 4.0, f"Most meeples wins. {income}.", w - 2 * m, 6.0, INK, bold=False))
