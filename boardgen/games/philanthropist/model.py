@@ -76,12 +76,14 @@ class MeepleKind(TemplateModel):
 
 
 class MeeplesSpec(TemplateModel):
-    total: int = Field(default=51, ge=1, le=400, description="meeples in the box; must equal the sum of the kinds' counts")
+    total: int = Field(default=51, ge=1, le=400,
+                       description="meeples in the box; must equal the sum of the kinds' counts")
     kinds: tuple[MeepleKind, ...] = Field(min_length=1, max_length=8)
     standee_width_mm: Length = Field(default=20.0, ge=8.0, le=60.0)
     standee_height_mm: Length = Field(default=30.0, ge=10.0, le=80.0)
     base_depth_mm: Length = Field(default=12.0, ge=5.0, le=40.0, description="the foot folded out at each end")
-    spread_blocks: int = Field(default=4, ge=1, le=10, description="setup spreads meeples evenly over blocks x blocks areas")
+    spread_blocks: int = Field(default=4, ge=1, le=10,
+                               description="setup spreads meeples evenly over blocks x blocks areas")
 
     @model_validator(mode="after")
     def _counts(self) -> MeeplesSpec:
@@ -110,13 +112,14 @@ class RulesSpec(TemplateModel):
     avatars_may_share: bool = Field(default=True, description="two avatars may stand on one square")
     stop_on_unpaid_meeple: bool = Field(default=True, description="a move may end on a meeple you do not collect")
     tie_break: Literal["donated", "cubes", "shared"] = Field(
-        default="donated", description="equal meeples: most cubes donated wins (donated), most cubes left (cubes), or a "
-        "shared win")
+        default="donated",
+        description="equal meeples: most cubes donated wins (donated), most cubes left (cubes), or a shared win")
     catch_up_cubes: int = Field(default=1, ge=0, le=10, description="each player after the first starts with this many "
                                 "more cubes than the one before (offsets the first player's head start)")
     turn_limit: dict[int, int] = Field(default_factory=lambda: {2: 100, 3: 70, 4: 55},
                                        description="rounds after which the game ends anyway, by player count")
-    first_player: Literal["random", "first-seat"] = Field(default="random", description="who starts: drawn at random, or the first seat")
+    first_player: Literal["random", "first-seat"] = Field(
+        default="random", description="who starts: drawn at random, or the first seat")
 
 
 class CubesSpec(TemplateModel):
@@ -143,7 +146,8 @@ class CardsSpec(TemplateModel):
     width_mm: Length = Field(default=50.8, ge=30.0, le=130.0)
     height_mm: Length = Field(default=76.2, ge=40.0, le=180.0)
     back_colour: Colour = "#2f4858"
-    count: int = Field(default=30, ge=1, le=200, description="cards in the deck (the rows' quantities must add up to it)")
+    count: int = Field(default=30, ge=1, le=200,
+                       description="cards in the deck (the rows' quantities must add up to it)")
 
 
 class KitSpec(TemplateModel):
