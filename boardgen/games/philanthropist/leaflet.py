@@ -24,6 +24,9 @@ from reportlab.platypus import (
     TableStyle,
 )
 
+from reportlab.graphics.shapes import Circle, Drawing, Line, Rect, String
+from reportlab.platypus.doctemplate import FrameBreak
+
 from boardgen.errors import LayoutError
 from boardgen.games.global_wellbeing.leaflet import register_fonts
 from boardgen.games.philanthropist.model import Card, PhilanthropistTemplate, deck_stats
@@ -68,9 +71,32 @@ def choices(t: PhilanthropistTemplate) -> list[tuple[str, str]]:
     ]
 
 
+def move_diagram(t: PhilanthropistTemplate, width: float) -> Drawing:
+    """A 7 x 7 corner of the board: the avatar in the middle, the white die shows 2, every shaded square is a
+    legal end of the move (meeples do not block); one meeple stands inside the reach."""
+    n, cell = 7, min(width * 0.42, 48 * mm) / 7
+    d = Drawing(width, n * cell + 4)
+    x0 = (width - n * cell) / 2
+    seat = t.players.seats[0]
+    for r in range(n):
+        for c in range(n):
+            reach = abs(r - 3) <= 2 and abs(c - 3) <= 2
+            fill = colors.HexColor("#cfe3c8") if reach else colors.HexColor(t.board.light)
+            d.add(Rect(x0 + c * cell, 2 + (n - 1 - r) * cell, cell, cell, fillColor=fill,
+                       strokeColor=colors.HexColor("#9a9a8a"), strokeWidth=0.4))
+    cx, cy = x0 + 3.5 * cell, 2 + 3.5 * cell
+    d.add(Circle(cx, cy, cell * 0.36, fillColor=colors.HexColor(seat.colour), strokeColor=INK, strokeWidth=0.5))
+    mx, my = x0 + 5.5 * cell, 2 + 4.5 * cell
+    d.add(Circle(mx, my, cell * 0.22, fillColor=colors.HexColor(t.meeples.kinds[1].colour), strokeColor=INK,
+                 strokeWidth=0.4))
+    d.add(Line(cx, cy, mx, my, strokeColor=INK, strokeWidth=0.8, strokeDashArray=[2, 1.5]))
+    d.add(String(x0 + n * cell + 3, cy, "white die: 2", fontName=register_fonts(), fontSize=7.5, fillColor=INK))
+    return d
+
+
 def _styles() -> dict[str, ParagraphStyle]:
     font = register_fonts()
-    body = ParagraphStyle("body", fontName=font, fontSize=8.6, leading=10.8, textColor=INK, spaceAfter=3.2)
+    body = ParagraphStyle("body", fontName=font, fontSize=9.2, leading=11.6, textColor=INK, spaceAfter=3.4)
     return {
         "body": body,
         "title": ParagraphStyle("title", parent=body, fontName=font + "-Bold", fontSize=22, leading=26,
@@ -136,6 +162,9 @@ def flow(t: PhilanthropistTemplate, cards: Sequence[Card], width: float) -> list
                   "go. Meeples and other avatars never block you. "
                   + (f"If you end the move without helping anyone, your business pays you {_cubes(r.move_income)}."
                      if r.move_income else ""), s["body"]),
+        move_diagram(t, width),
+        Paragraph("With a 2 on the white die, Red may end on any shaded square, including the blue meeple's.",
+                  s["small"]),
         Paragraph("Helping a meeple", s["h"]),
         Paragraph("If your move ends on a meeple's square, you may help it: pay its cost in cubes to the bank "
                   "and take the meeple. Helping ends your turn"
@@ -150,6 +179,7 @@ def flow(t: PhilanthropistTemplate, cards: Sequence[Card], width: float) -> list
                   "cubes than you have, pay all you have; you never go below zero. When the pile runs out, "
                   "shuffle the discards into a new pile.", s["body"]),
         Paragraph(f"On average a card is worth about {mean:+.1f} cubes, but a few of them hurt.", s["small"]),
+        FrameBreak(),
         Paragraph("End of the game", s["h"]),
         Paragraph(f"The game ends as soon as the last meeple is helped. Count your meeples: most meeples wins. "
                   f"{choices(t)[5][1]}", s["body"]),
@@ -161,7 +191,15 @@ def flow(t: PhilanthropistTemplate, cards: Sequence[Card], width: float) -> list
         *[Paragraph(text, s["item"], bulletText="•") for _key, text in choices(t)],
         Paragraph("The bank", s["h"]),
         Paragraph(f"The kit prints {t.cubes.total} cubes' worth of tokens. If the bank ever runs dry, use coins "
-                  "or write it down.", s["small"]),
+                  "or write it down. Make change freely.", s["small"]),
+        Paragraph("A sample turn", s["h"]),
+        Paragraph(f"Blue holds 4 cubes and rolls the action die: it shows {_faces(t, 'move').split(',')[0]}, a "
+                  "move. The white die shows 3. A green meeple (cost 3) stands 3 squares away, so Blue walks "
+                  "there diagonally, pays 3 cubes and takes it. That ends Blue's turn with 1 cube left"
+                  + (" and no income." if not r.income_when_collecting else " plus the income.")
+                  + " Next turn the action die shows "
+                  f"{_faces(t, 'payday')}: payday. The white die shows 5, so Blue takes "
+                  f"{_cubes(5 * r.payday_multiplier)}.", s["body"]),
     ]
     return story
 
