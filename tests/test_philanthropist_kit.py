@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from boardgen.games.philanthropist import parts
-from boardgen.games.philanthropist.board import board_scene, tile_pages, tile_plan
+from boardgen.cards.deck import card_back, card_front
+from boardgen.games.philanthropist.board import board_scene, printed_board
 from boardgen.games.philanthropist.kit import build_paper, component_sets, inventory_rows
 from boardgen.games.philanthropist.leaflet import choices, leaflet_pdf
 from boardgen.games.philanthropist.model import load_cards
@@ -26,7 +27,7 @@ def t():  # type: ignore[no-untyped-def]
 
 def test_component_counts(t) -> None:  # type: ignore[no-untyped-def]
     sets = {s.kind: s for s in component_sets(t)}
-    assert len(sets["card"].components) == 30 and all(c.back is not None for c in sets["card"].components)
+    assert len(parts.business_deck(t, load_cards(t)).cards()) == 30
     assert len(sets["standee"].components) == 51
     small = [c.label for c in sets["die"].components]
     assert small[:2] == ["action die", "white die"] and sum("avatar" in x for x in small) == 4
@@ -56,32 +57,36 @@ def test_action_die_faces_follow_the_template(t) -> None:  # type: ignore[no-unt
 
 
 def test_card_fronts_carry_their_rows(t) -> None:  # type: ignore[no-untyped-def]
-    for card in load_cards(t):
-        front = parts.card_front(t, card)
-        body = " ".join(op.text for op in front.walk() if getattr(op, "name", "") == "card-text")
-        assert body == card.text
-        assert parts.effect_banner(card) in front.texts()
-    assert "$" in parts.card_back(t).texts()
+    cards = load_cards(t)
+    deck = parts.business_deck(t, cards)
+    printed = deck.cards()
+    for card in cards:
+        one = next(c for c in printed if c.row["title"] == card.title)
+        front = card_front(deck, one)
+        body = " ".join(op.text for op in front.walk() if getattr(op, "name", "") == "card-body")
+        assert body.split() == card.text.split()
+        assert parts.effect_banner(card) in front.texts() and parts.effect_value(card) in front.texts()
+    assert "$" in card_back(deck).texts()
+    assert deck.size_mm == pytest.approx((50.8, 76.2))
 
 
 def test_board(t) -> None:  # type: ignore[no-untyped-def]
     scene = board_scene(t)
     assert scene.count("square-name") == 256 and scene.count("start") == 4 and scene.count("die-key") == 6
     assert "THE PHILANTHROPIST" in scene.texts()
-    for paper in (A4, LETTER):
-        _sheet, cols, rows = tile_plan(t.board.size_mm, paper)
-        assert cols * rows == 12
-        pages = tile_pages(t, scene, paper)
-        assert len(pages) == 12
-        for page in pages:  # every tile fits its paper with its notes
-            assert page.trim_box_mm is not None
-            assert page.trim_box_mm.x > 6 and page.trim_box_mm.right < page.width_mm - 6
+    board = printed_board(t, scene)
+    assert len(board.cut.sections) == 12 and len(board.cut.fit.assemblies) == 1
+    assert {a.path for a in board.artifacts} == {"board-poster.pdf", "board-sections-a4.pdf",
+                                                 "board-sections-letter.pdf", "board-cut.svg"}
+    assert len(board.pages["a4"]) == len(board.pages["letter"]) == 12
+    assert board.poster.trim_box_mm is not None and board.poster.trim_box_mm.width == pytest.approx(609.6)
 
 
 def test_sheets_and_inventory(t) -> None:  # type: ignore[no-untyped-def]
     kit = build_paper(t, component_sets(t), A4)
-    assert len(kit.pages) == 12
-    rows = inventory_rows(t, kit.laid)
+    assert [lo.kind for lo in kit.laid] == ["business-cards", "standee", "die", "token"]
+    assert len(kit.pages) == 10  # 3 card sheets (fronts and backs), 2 standee sheets, 2 sheets of small parts
+    rows = inventory_rows(t, kit.laid, 12)
     counts = {name: count for name, count, _size, _where in rows}
     assert sum(v for k, v in counts.items() if "meeple standee" in k) == 51
     assert counts["business card"] == 30 and counts["avatar chip"] == 4
@@ -91,7 +96,7 @@ def test_sheets_and_inventory(t) -> None:  # type: ignore[no-untyped-def]
 def _pdftext(data: bytes, tmp_path: Path) -> str:
     path = tmp_path / "leaflet.pdf"
     path.write_bytes(data)
-    return subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True,
+    return subprocess.run(["pdftotext", "-raw", str(path), "-"], capture_output=True, text=True, check=True,
                           timeout=60).stdout
 
 

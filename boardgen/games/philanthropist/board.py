@@ -3,23 +3,19 @@ and the cost key; the four corner squares are the start squares in the avatars' 
 square carries its name (column letter, row number) small in a corner, so a game can be written down and the
 printed sections put together.
 
-``board_scene`` is the whole board in mm (origin at the top-left trim corner; art runs 3 mm into the bleed).
-``poster_page`` is it on one sheet with crop marks for a print shop; ``tile_pages`` cuts it into numbered tiles
-on A4 or Letter with crop marks and neighbour labels, for home printers (until the shared jigsaw sections from
-``boardgen.render.board_print`` are merged, which will replace it).
+``board_scene`` is the whole board in mm (origin at the top-left trim corner; art runs 3 mm into the bleed);
+``printed_board`` turns it into a poster and jigsaw sections on A4 and Letter with the shared
+``boardgen.render.board_print``.
 """
 
 from __future__ import annotations
-
-import math
 
 from boardgen.cards.model import geometry_path
 from boardgen.cards.shapes import player_shape
 from boardgen.games.philanthropist.art import INK, action_icon, label, meeple_ops, pips
 from boardgen.games.philanthropist.model import PhilanthropistTemplate
-from boardgen.render.cairo_backend import Page
-from boardgen.render.imposition import DEFAULT_STYLE, Paper, Placement, compose_sheet, content_area, single_item_page
-from boardgen.render.scene import Affine, Font, Group, Op, Path, Rect, RectOp, Scene, Style, Text, mix, translate
+from boardgen.render.board_print import BoardPrint, print_board
+from boardgen.render.scene import Affine, Font, Group, Op, Path, Rect, RectOp, Scene, Style, Text, mix
 
 BLEED = 3.0
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -107,67 +103,12 @@ def _cost_key(t: PhilanthropistTemplate, x0: float, y0: float, width: float, hei
     return ops
 
 
-def poster_page(t: PhilanthropistTemplate, scene: Scene) -> Page:
-    return single_item_page(scene, t.board.size_mm, t.board.size_mm, marks=True,
-                            title=f"{t.title}: board poster, {t.board.size_mm:.1f} mm square; trim on the marks")
-
-
-def tile_plan(size_mm: float, paper: Paper) -> tuple[Paper, int, int]:
-    """(paper turned the better way, columns, rows): the fewest pages whose tiles (plus bleed and the notes
-    outside them) fit the printable area."""
-    best: tuple[int, int, Paper, int, int] | None = None
-    for turn, sheet in enumerate((paper.portrait(), paper.landscape())):
-        area = content_area(sheet)
-        cols = math.ceil(size_mm / (area.width - 2 * NOTE))
-        rows = math.ceil(size_mm / (area.height - 2 * NOTE))
-        key = (cols * rows, turn, sheet, cols, rows)
-        if best is None or key[:2] < best[:2]:
-            best = key
-    assert best is not None
-    return best[2], best[3], best[4]
-
-
-NOTE = 7.0
-"""Room outside a tile's trim for its neighbours' names."""
-
-
-def tile_pages(t: PhilanthropistTemplate, scene: Scene, paper: Paper) -> list[Page]:
-    """The board in tiles, one per page, each with its name and its neighbours' names printed outside the trim
-    (so they cannot be put together the wrong way round) and the square names on the board itself."""
-    size = t.board.size_mm
-    sheet, cols, rows = tile_plan(size, paper)
-    tw, th = size / cols, size / rows
-    area = content_area(sheet)
-    pages: list[Page] = []
-    names = [[f"{LETTERS[r]}{c + 1}" for c in range(cols)] for r in range(rows)]
-    count = cols * rows
-    for r in range(rows):
-        for c in range(cols):
-            x = area.x + (area.width - tw) / 2
-            y = area.y + (area.height - th) / 2
-            art = Scene((Group(scene.items, transform=translate(-c * tw, -r * th)),))
-            trim = Rect(x, y, tw, th)
-            extra: list[Op] = []
-            for dr, dc, where in ((-1, 0, "top"), (1, 0, "bottom"), (0, -1, "left"), (0, 1, "right")):
-                rr, cc = r + dr, c + dc
-                text = f"tile {names[rr][cc]} goes here" if 0 <= rr < rows and 0 <= cc < cols else "edge of the board"
-                extra.append(_edge_note(trim, where, text))
-            pages.append(compose_sheet(sheet, [Placement(trim, art, "tile", BLEED)],
-                                       f"{t.title}: board tile {names[r][c]} (row {LETTERS[r]} of {rows}, column "
-                                       f"{c + 1} of {cols}); trim on the marks, butt the tiles together, tape "
-                                       "the back", f"board tile {r * cols + c + 1} of {count}", DEFAULT_STYLE,
-                                       extra=extra))
-    return pages
-
-
-def _edge_note(trim: Rect, where: str, text: str) -> Op:
-    font = Font(size_pt=7.0, bold=True)
-    gap = BLEED + 2.5
-    if where == "top":
-        return Text(trim.x + trim.width / 2, trim.y - gap, text, font, INK, align="center", name="edge-note")
-    if where == "bottom":
-        return Text(trim.x + trim.width / 2, trim.bottom + gap + 2.0, text, font, INK, align="center",
-                    baseline="top", name="edge-note")
-    x = trim.x - gap if where == "left" else trim.right + gap
-    return Text(x, trim.y + trim.height / 2, text, font, INK, align="center", baseline="middle",
-                rotate_deg=-90.0 if where == "left" else 90.0, name="edge-note")
+def printed_board(t: PhilanthropistTemplate, scene: Scene) -> BoardPrint:
+    """The poster, jigsaw sections on A4 and Letter (they fit together one way only, proved by the shared
+    solver) and the sections' cut file, through ``boardgen.render.board_print``. No knob may cut into a start
+    square."""
+    b = t.board
+    sq = b.square_mm
+    n = b.squares
+    avoid = [Rect(b.border_mm + c * sq, b.border_mm + r * sq, sq, sq) for c, r in corner_squares(n)]
+    return print_board(scene, b.size_mm, b.size_mm, t.title, avoid=avoid, prefix="board")

@@ -8,41 +8,45 @@ import io
 from collections.abc import Sequence
 
 from boardgen import __version__
+from boardgen.cards.deck import deck_sheets
 from boardgen.cards.model import ComponentSet
 from boardgen.cards.sheets import LaidOut, lay_out
 from boardgen.errors import LayoutError
 from boardgen.games.global_wellbeing.kit import PaperKit, cut_svg, deterministic_zip
 from boardgen.games.philanthropist import parts
-from boardgen.games.philanthropist.board import poster_page, tile_pages, tile_plan
+from boardgen.games.philanthropist.board import printed_board
 from boardgen.games.philanthropist.leaflet import choices, leaflet_pdf
 from boardgen.games.philanthropist.model import PhilanthropistTemplate, load_cards
 from boardgen.io import Artifact
 from boardgen.plugin import BuildContext
+from boardgen.render.board_print import BoardPrint
 from boardgen.render.cairo_backend import Page, render_pdf, render_png
 from boardgen.render.imposition import A4, LETTER, Paper
 
 PREVIEW_DPI = 40
 
 
+def printed(ctx: BuildContext) -> BoardPrint:
+    return ctx.value("printed_board", lambda: printed_board(ctx.config, ctx.board))
+
+
 def board_stage(ctx: BuildContext) -> list[Artifact]:
     t: PhilanthropistTemplate = ctx.config
-    scene = ctx.board
     size = t.board.size_mm
-    out = [Artifact("board-poster.pdf", render_pdf([poster_page(t, scene)], title=f"{t.title}: board poster"),
-                    f"the whole board, {size:.1f} mm square with 3 mm bleed and crop marks, for a print shop", 1)]
-    for paper in (A4, LETTER):
-        pages = tile_pages(t, scene, paper)
-        out.append(Artifact(f"board-tiles-{paper.slug}.pdf", render_pdf(pages, title=f"{t.title}: board tiles"),
-                            f"the board in {len(pages)} tiles on {paper.name}", len(pages)))
-    out.append(Artifact("preview/board.png", render_png(Page(size, size, scene), 20), "preview of the board"))
-    _sheet, cols, rows = tile_plan(size, A4)
+    board = printed(ctx)
+    out = list(board.artifacts)
+    out.append(Artifact("preview/board.png", render_png(Page(size, size, ctx.board), 20), "preview of the board"))
+    for i, page in enumerate(board.pages["a4"], start=1):
+        out.append(Artifact(f"preview/board-section-a4-{i:02d}.png", render_png(page, 20),
+                            f"preview of board-sections-a4.pdf page {i}"))
     ctx.progress(f"board: {t.board.squares} x {t.board.squares} squares of {t.board.square_mm:.1f} mm; "
-                 f"{cols} x {rows} tiles on A4")
+                 f"{board.cut.rows} x {board.cut.columns} jigsaw sections, one assembly "
+                 f"({len(board.cut.fit.assemblies)} found)")
     return out
 
 
 def component_sets(t: PhilanthropistTemplate) -> list[ComponentSet]:
-    cards = load_cards(t)
+    """The parts besides the business cards (which the shared deck lays out itself)."""
     small = parts.dice(t)
     chips = parts.avatars(t).components
     aids = parts.player_aids(t).components
@@ -54,10 +58,11 @@ def component_sets(t: PhilanthropistTemplate) -> list[ComponentSet]:
     tokens = parts.cube_tokens(t)
     counters = ComponentSet("token", tokens.title + "; more player aids", (*tokens.components, *aids[half:]),
                             uniform=False, gap_mm=0.0, row_starts=(0, len(tokens.components)))
-    return [parts.business_cards(t, cards), parts.meeples(t), mixed, counters]
+    return [parts.meeples(t), mixed, counters]
 
 
-def inventory_rows(t: PhilanthropistTemplate, laid: Sequence[LaidOut]) -> list[tuple[str, int, str, str]]:
+def inventory_rows(t: PhilanthropistTemplate, laid: Sequence[LaidOut], sections: int
+                   ) -> list[tuple[str, int, str, str]]:
     """(part, count, size, where) for every part in the box."""
     pages: dict[str, str] = {}
     start = 1
@@ -67,10 +72,9 @@ def inventory_rows(t: PhilanthropistTemplate, laid: Sequence[LaidOut]) -> list[t
         start = end + 1
     b = t.board
     m = t.meeples
-    _sheet, cols, tile_rows = tile_plan(b.size_mm, A4)
     rows: list[tuple[str, int, str, str]] = [
         ("board", 1, f"{b.size_mm:.1f} x {b.size_mm:.1f} mm, {b.squares} x {b.squares} squares",
-         f"board-poster.pdf, or {cols * tile_rows} tiles in board-tiles-*.pdf")]
+         f"board-poster.pdf, or {sections} jigsaw sections in board-sections-*.pdf")]
     for kind in m.kinds:
         rows.append((f"{kind.name} meeple standee (cost {kind.cost})", kind.count + t.kit.spare_meeples,
                      f"{m.standee_width_mm:g} x {m.standee_height_mm:g} mm", pages["standee"]))
@@ -81,7 +85,7 @@ def inventory_rows(t: PhilanthropistTemplate, laid: Sequence[LaidOut]) -> list[t
     rows.append(("coloured action die (paper d6)", 1, f"{t.action_die.size_mm:g} mm", pages["die"]))
     rows.append(("white die (paper d6)", 1, f"{t.action_die.size_mm:g} mm", pages["die"]))
     rows.append(("business card", t.cards.count, f"{t.cards.width_mm:.1f} x {t.cards.height_mm:.1f} mm",
-                 pages["card"]))
+                 pages["business-cards"]))
     rows.append(("player aid", t.players.max, "63.5 x 88.9 mm", f"{pages['die']} and {pages['token']}"))
     rows.append(("rules leaflet", 1, "one sheet folded in half", "leaflet-*.pdf"))
     return rows
@@ -96,7 +100,9 @@ def inventory_csv(rows: Sequence[tuple[str, int, str, str]]) -> bytes:
 
 
 def build_paper(t: PhilanthropistTemplate, sets: Sequence[ComponentSet], paper: Paper) -> PaperKit:
-    laid: list[LaidOut] = []
+    deck = parts.business_deck(t, load_cards(t))
+    laid: list[LaidOut] = [deck_sheets(deck, paper, "duplex", title=f"{t.title}: {deck.name} "
+                                       f"({t.cards.count} cards, fronts then backs)")]
     for s in sets:
         try:
             laid.append(lay_out(s, paper, f"{t.title}: {s.title}", "duplex"))
@@ -108,7 +114,7 @@ def build_paper(t: PhilanthropistTemplate, sets: Sequence[ComponentSet], paper: 
 
 
 _HOW_TO = {
-    "card": "DOUBLE-SIDED: each front sheet is followed by its backs; print double-sided flipping on the long "
+    "business-cards": "DOUBLE-SIDED: each front sheet is followed by its backs; print double-sided flipping on the long "
             "edge, ideally on card; cut on the crop marks",
     "standee": "single-sided on thin card; the strips touch: cut them apart with long straight cuts, fold on "
                "the dashed lines, glue the two faces back to back, bend the feet out opposite ways",
@@ -118,17 +124,18 @@ _HOW_TO = {
 }
 
 
-def readme_text(t: PhilanthropistTemplate, kit: PaperKit, rows: Sequence[tuple[str, int, str, str]]) -> str:
+def readme_text(t: PhilanthropistTemplate, kit: PaperKit, rows: Sequence[tuple[str, int, str, str]],
+                sections: int) -> str:
     slug = kit.paper.slug
-    _sheet, cols, tile_rows = tile_plan(t.board.size_mm, kit.paper)
     lines = [f"{t.title}: print-and-play kit ({kit.paper.name})",
              f"edition {t.edition}, made by boardgen {__version__}, template sha256 {t.template_sha256[:16]}", "",
              "PRINT EVERYTHING AT 100% / ACTUAL SIZE - never 'fit to page'. Every page has a 100 mm bar: measure it.",
              "", "Files:",
              f"  leaflet-{slug}.pdf  the rules: one sheet, print both sides flipping on the short edge, fold in half.",
-             f"  board-tiles-{slug}.pdf  the board in {cols * tile_rows} tiles: trim each on its crop marks and "
-             "butt them together as the names outside each edge say (tape the back).",
-             "  board-poster.pdf  the whole board on one 24-inch sheet, for a print shop (3 mm bleed, crop marks).",
+             f"  board-sections-{slug}.pdf  the board in {sections} jigsaw sections: cut each out on its line; "
+             "the numbers beside each edge and the small diagram say which piece joins where (one way only).",
+             "  board-poster.pdf  the whole board on one 24-inch sheet, for a print shop (3 mm bleed).",
+             "  board-cut.svg  the sections' outlines, for a cutting machine.",
              f"  components-{slug}.pdf  every playing part, page by page below.",
              "  components-cut*.svg  cut (red) and score (blue) lines, for cutting machines, in mm.",
              "  inventory.csv  what the box holds.", "", f"components-{slug}.pdf, page by page:"]
@@ -165,7 +172,8 @@ def components_stage(ctx: BuildContext) -> list[Artifact]:
     for i, page in enumerate(kits["a4"].pages, start=1):
         artifacts.append(Artifact(f"preview/components-a4-{i:02d}.png", render_png(page, PREVIEW_DPI),
                                   f"preview of components-a4.pdf page {i}"))
-    rows = inventory_rows(t, kits["a4"].laid)
+    sections = len(printed(ctx).cut.sections)
+    rows = inventory_rows(t, kits["a4"].laid, sections)
     inventory = inventory_csv(rows)
     artifacts.append(Artifact("inventory.csv", inventory, "every component, its count, size and sheet"))
     leaflets: dict[str, bytes] = {}
@@ -178,8 +186,8 @@ def components_stage(ctx: BuildContext) -> list[Artifact]:
         slug = paper.slug
         files = [(f"components-{slug}.pdf", kits[slug].pdf), (f"leaflet-{slug}.pdf", leaflets[slug]),
                  (cut_names[slug], cut_svg(kits[slug])), ("inventory.csv", inventory),
-                 ("README.txt", readme_text(t, kits[slug], rows).encode())]
-        for name in ("board-poster.pdf", f"board-tiles-{slug}.pdf"):
+                 ("README.txt", readme_text(t, kits[slug], rows, sections).encode())]
+        for name in ("board-poster.pdf", f"board-sections-{slug}.pdf", "board-cut.svg"):
             if name in own:
                 files.append((name, own[name].data))
         artifacts.append(Artifact(f"kit-{slug}.zip", deterministic_zip(files),

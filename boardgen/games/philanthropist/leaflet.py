@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 
+from reportlab.graphics.shapes import Circle, Drawing, Line, Rect, String
 from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
@@ -23,8 +24,6 @@ from reportlab.platypus import (
     Table,
     TableStyle,
 )
-
-from reportlab.graphics.shapes import Circle, Drawing, Line, Rect, String
 from reportlab.platypus.doctemplate import FrameBreak
 
 from boardgen.errors import LayoutError

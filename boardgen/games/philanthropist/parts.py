@@ -5,11 +5,9 @@
 - avatar chips: one per seat, in the seat's colour and its own shape;
 - cube tokens: square counters by value (the supply from ``cubes.supply``) for players without real cubes;
 - two paper d6: the coloured action die (each face: its number, the action's icon and word) and the white die;
-- the business cards: fronts from the card rows (title, text fitted to its box, the effect in a banner), one back
-  (a dollar sign) for the deck, duplex or fold-over;
+- the business cards through the shared ``boardgen.cards.deck`` (fronts from the card rows, one back with a
+  dollar sign);
 - the player aid: the turn, the die and the cost table.
-
-The cards are drawn here until ``boardgen.cards.deck`` (shared vocabulary, in progress) is merged.
 """
 
 from __future__ import annotations
@@ -20,6 +18,7 @@ from types import SimpleNamespace
 
 from shapely.geometry import Polygon as ShapelyPolygon
 
+from boardgen.cards.deck import CardLayout, Deck, fit_text
 from boardgen.cards.dice import die_component, die_net
 from boardgen.cards.model import Component, ComponentSet, geometry_path
 from boardgen.cards.shapes import player_shape
@@ -27,14 +26,11 @@ from boardgen.cards.sheets import path_polygon
 from boardgen.errors import LayoutError
 from boardgen.games.philanthropist.art import INK, action_icon, cube, label, meeple_ops, pips
 from boardgen.games.philanthropist.model import Card, PhilanthropistTemplate
-from boardgen.render.cairo_backend import text_width_mm
 from boardgen.render.scene import Circle, Font, Group, Op, Path, Rect, RectOp, Scene, Style, Text, ink_on, mix, rotate
 
 CUT = Style(stroke=INK, stroke_width_mm=0.3, line_join="round")
 FOLD = Style(stroke=INK, stroke_width_mm=0.2, dash_mm=(1.0, 1.0))
 WHITE_DIE = "#ffffff"
-CARD_GAP_MM = 2.0
-"""Cards sit 2 mm apart (1 mm bleed each): nine fit on A4 and on Letter."""
 ACTION_WORDS = {"move": "MOVE", "payday": "PAYDAY", "card": "CARD"}
 
 
@@ -187,30 +183,16 @@ def dice(t: PhilanthropistTemplate) -> ComponentSet:
 # ------------------------------------------------------------------------------------------ cards
 
 
-def wrap(text: str, font: Font, width: float) -> list[str]:
-    lines: list[str] = []
-    current = ""
-    for word in text.split():
-        trial = f"{current} {word}".strip()
-        if text_width_mm(trial, font) <= width or not current:
-            current = trial
-        else:
-            lines.append(current)
-            current = word
-    if current:
-        lines.append(current)
-    return lines
-
-
 def fitted_lines(text: str, width: float, height: float, sizes: tuple[float, ...] = (9.0, 8.5, 8.0, 7.5, 7.0, 6.5)
                  ) -> tuple[Font, list[str]]:
-    """The largest size at which ``text`` wraps into the box; LayoutError if even the smallest overflows."""
-    for size in sizes:
-        font = Font(size_pt=size)
-        lines = wrap(text, font, width)
-        if len(lines) * size * 0.3528 * 1.3 <= height and all(text_width_mm(x, font) <= width for x in lines):
-            return font, lines
-    raise LayoutError(f"card text does not fit its box at {sizes[-1]} pt: {text!r}")
+    """The largest size at which ``text`` wraps into the box (the shared deck's fitter); LayoutError if even
+    the smallest overflows."""
+    box = Rect(0.0, 0.0, width, height)
+    fit = fit_text(text, box, Font(size_pt=sizes[0]), sizes[-1])
+    if fit is None:
+        raise LayoutError(f"text does not fit its {width:.1f} x {height:.1f} mm box at {sizes[-1]} pt: {text!r}")
+    lines = [" ".join("".join(piece.text for piece in word) for word in line) for line in fit.lines]
+    return fit.font, lines
 
 
 def effect_banner(card: Card) -> str:
@@ -224,52 +206,25 @@ def effect_banner(card: Card) -> str:
     return f"-{amount} CUBE" + ("" if amount == "1" else "S")
 
 
-def card_front(t: PhilanthropistTemplate, card: Card) -> Scene:
-    w, h = t.cards.width_mm, t.cards.height_mm
-    good = card.kind == "gain"
-    band = "#2e7d32" if good else "#b23a2e"
-    m = 4.0
-    font, lines = fitted_lines(card.text, w - 2 * m, h * 0.36)
-    line_h = font.size_mm * 1.3
-    ops: list[Op] = [
-        RectOp(Rect(-3, -3, w + 6, h + 6), Style(fill="#fbf8f1"), "card"),
-        RectOp(Rect(-3, -3, w + 6, h * 0.2 + 3), Style(fill=t.cards.back_colour)),
-        label(w / 2, h * 0.1, card.title.upper(), w - 2 * m, 10.0, "#ffffff"),
-    ]
-    y = h * 0.27
-    for k, line_text in enumerate(lines):
-        ops.append(Text(m, y + k * line_h, line_text, font, INK, baseline="top", name="card-text"))
-    ops.append(RectOp(Rect(m, h * 0.70, w - 2 * m, h * 0.16), Style(fill=band), "effect"))
-    ops.append(label(w / 2, h * 0.78, effect_banner(card), w - 2 * m - 4, 11.0, "#ffffff"))
-    ops.extend(cube(m + 5.0, h * 0.93, 4.0, t.cubes.colour))
-    ops.append(Text(m + 9.0, h * 0.93, "business card", Font(size_pt=5.5), mix(INK, "#ffffff", 0.4),
-                    baseline="middle"))
-    return Scene(tuple(ops))
+def effect_value(card: Card) -> str:
+    verb, amount = card.effect.split()
+    if verb == "gain":
+        return f"+{amount}"
+    return {"all": "0", "half": "½"}.get(amount, f"-{amount}")
 
 
-def card_back(t: PhilanthropistTemplate) -> Scene:
-    w, h = t.cards.width_mm, t.cards.height_mm
-    pale = mix(t.cards.back_colour, "#ffffff", 0.25)
-    return Scene((
-        RectOp(Rect(-3, -3, w + 6, h + 6), Style(fill=t.cards.back_colour), "card-back"),
-        RectOp(Rect(3, 3, w - 6, h - 6), Style(stroke=pale, stroke_width_mm=0.6)),
-        Circle(w / 2, h * 0.45, w * 0.3, Style(stroke=pale, stroke_width_mm=1.2)),
-        label(w / 2, h * 0.45, "$", w * 0.4, w * 0.42 / 0.3528, "#ffffff"),
-        label(w / 2, h * 0.82, "BUSINESS CARD", w * 0.8, 9.0, "#ffffff"),
-    ))
+GAIN_COLOUR = "#2e7d32"
+LOSS_COLOUR = "#b23a2e"
 
 
-def business_cards(t: PhilanthropistTemplate, cards: tuple[Card, ...]) -> ComponentSet:
-    w, h = t.cards.width_mm, t.cards.height_mm
-    back = card_back(t)
-    outline = geometry_path(ShapelyPolygon([(0, 0), (w, 0), (w, h), (0, h)]))
-    parts: list[Component] = []
-    for card in cards:
-        front = card_front(t, card)
-        parts += [Component("card", f"{card.title} {n + 1}", w, h, front, outline, back=back)
-                  for n in range(card.quantity)]
-    return ComponentSet("card", f"{len(parts)} business cards ({w:.1f} x {h:.1f} mm): fronts, then the backs",
-                        tuple(parts), double_sided=True, gap_mm=CARD_GAP_MM)
+def business_deck(t: PhilanthropistTemplate, cards: tuple[Card, ...]) -> Deck:
+    """The business cards as a shared ``Deck``: the title band in green (the card pays) or red (it costs), the
+    change in cubes in the value disc, the text, and the effect spelled out at the foot. One back: a dollar sign."""
+    rows = [{"title": c.title, "text": c.text, "value": effect_value(c), "footer": effect_banner(c),
+             "colour": GAIN_COLOUR if c.kind == "gain" else LOSS_COLOUR, "quantity": c.quantity} for c in cards]
+    return Deck("Business cards", tuple(rows), (t.cards.width_mm, t.cards.height_mm), colour=t.cards.back_colour,
+                pattern="dots", back_text="$", layout=CardLayout(title_pt=9.5, body_pt=10.5, small_pt=7.5),
+                source=t.cards.file)
 
 
 # ------------------------------------------------------------------------------------------ player aid
