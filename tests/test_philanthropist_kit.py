@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from boardgen.games.philanthropist import parts
 from boardgen.cards.deck import card_back, card_front
+from boardgen.games.philanthropist import parts
 from boardgen.games.philanthropist.board import board_scene, printed_board
 from boardgen.games.philanthropist.kit import build_paper, component_sets, inventory_rows
 from boardgen.games.philanthropist.leaflet import choices, leaflet_pdf

@@ -114,8 +114,8 @@ def build_paper(t: PhilanthropistTemplate, sets: Sequence[ComponentSet], paper: 
 
 
 _HOW_TO = {
-    "business-cards": "DOUBLE-SIDED: each front sheet is followed by its backs; print double-sided flipping on the long "
-            "edge, ideally on card; cut on the crop marks",
+    "business-cards": "DOUBLE-SIDED: each front sheet is followed by its backs; print double-sided flipping on "
+                      "the long edge, ideally on card; the cards touch: cut on the crop marks",
     "standee": "single-sided on thin card; the strips touch: cut them apart with long straight cuts, fold on "
                "the dashed lines, glue the two faces back to back, bend the feet out opposite ways",
     "die": "single-sided on card; dice: cut on the solid line, crease the dashed lines, glue the grey tabs "
