@@ -90,6 +90,12 @@ def test_first_player_and_catch_up_cubes(setup: tuple) -> None:
     assert s.pos == [0, 15, 255, 240]
 
 
+def test_three_players_the_middle_corner_gets_extra_cubes(setup: tuple) -> None:
+    s = set_out(game(setup, players=3), first=0)
+    assert s.pos == [0, 15, 255]
+    assert s.cubes == [3, 3 + 1 + 2, 3 + 2]  # catch-up by turn order; seat 2 sits between the others
+
+
 def test_two_players_start_in_opposite_corners(setup: tuple) -> None:
     s = set_out(game(setup, players=2))
     assert s.pos == [0, 255]

@@ -53,6 +53,7 @@ class Rules:
     stop_on_unpaid_meeple: bool
     tie_break: str
     catch_up: int
+    middle_corner: int
     turn_limits: tuple[tuple[int, int], ...]
     random_first: bool
     cards: tuple[Card, ...]
@@ -68,7 +69,8 @@ class Rules:
         return cls(t.board.squares, tuple(k.cost for k in kinds), tuple(k.name for k in kinds), place,
                    t.meeples.spread_blocks, tuple(t.action_die.faces), r.start_cubes, r.move_income,
                    r.income_when_collecting, r.payday_multiplier, r.avatars_may_share, r.stop_on_unpaid_meeple,
-                   r.tie_break, r.catch_up_cubes, tuple(sorted(r.turn_limit.items())), r.first_player == "random",
+                   r.tie_break, r.catch_up_cubes, r.middle_corner_cubes, tuple(sorted(r.turn_limit.items())),
+                   r.first_player == "random",
                    cards, t.cubes.total)
 
     def turn_limit(self, players: int) -> int:
@@ -307,6 +309,8 @@ class PhilState(State):
         self.first = self.player = first
         for k in range(p):
             self.cubes[(first + k) % p] = self.rules.start_cubes + k * self.rules.catch_up
+        if p == 3:  # seat 2's corner (top right) lies between the other two
+            self.cubes[1] += self.rules.middle_corner
         self.peak_cubes = sum(self.cubes)
         self.phase = ACTION
 

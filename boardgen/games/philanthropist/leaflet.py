@@ -58,7 +58,10 @@ def choices(t: PhilanthropistTemplate) -> list[tuple[str, str]]:
          "and an avatar fit on one square together."),
         ("rules.start_cubes", f"Everyone starts with {_cubes(r.start_cubes)}"
          + (f", and each player after the first gets {_cubes(r.catch_up_cubes)} more than the player before "
-            "(this evens out the first player's head start)." if r.catch_up_cubes else ".")),
+            "(this evens out the first player's head start)." if r.catch_up_cubes else ".")
+         + (f" With three players, the player whose corner lies between the other two gets "
+            f"{_cubes(r.middle_corner_cubes)} more." if r.middle_corner_cubes and t.players.min <= 3 <= t.players.max
+            else "")),
         ("rules.avatars_may_share", "Two avatars may stand on the same square." if r.avatars_may_share else
          "Two avatars may not end a move on the same square."),
         ("rules.stop_on_unpaid_meeple", "You may end a move on a meeple you do not (or cannot) help; it stays."
@@ -144,7 +147,9 @@ def flow(t: PhilanthropistTemplate, cards: Sequence[Card], width: float) -> list
         Paragraph("3. Decide at random who goes first; play passes clockwise. "
                   f"The first player takes {_cubes(r.start_cubes)} from the bank"
                   + (f"; every next player takes {_cubes(r.catch_up_cubes)} more than the one before." if
-                     r.catch_up_cubes else "; so does everybody else."), s["item"]),
+                     r.catch_up_cubes else "; so does everybody else.")
+                  + (f" With three players, the one whose corner lies between the other two takes "
+                     f"{_cubes(r.middle_corner_cubes)} extra." if r.middle_corner_cubes else ""), s["item"]),
         Paragraph(f"4. Two players shuffle the {deck} business cards in turn and put them face down.", s["item"]),
         Paragraph("Helping costs", s["h"]),
         _table([["Meeple", "Cubes to help"], *[[k.name, str(k.cost)] for k in m.kinds]], s["small"],

@@ -116,6 +116,9 @@ class RulesSpec(TemplateModel):
         description="equal meeples: most cubes donated wins (donated), most cubes left (cubes), or a shared win")
     catch_up_cubes: int = Field(default=1, ge=0, le=10, description="each player after the first starts with this many "
                                 "more cubes than the one before (offsets the first player's head start)")
+    middle_corner_cubes: int = Field(default=2, ge=0, le=10,
+                                     description="with 3 players, extra starting cubes for the player whose corner "
+                                     "lies between the other two (both rivals start next to them)")
     turn_limit: dict[int, int] = Field(default_factory=lambda: {2: 100, 3: 70, 4: 55},
                                        description="rounds after which the game ends anyway, by player count")
     first_player: Literal["random", "first-seat"] = Field(
