@@ -3,8 +3,9 @@
 - ``collector``: the sensible greedy player. If it can pay for a meeple within reach it collects the cheapest
   one; otherwise it heads for the meeple that is cheapest to reach (steps plus cost) and banks the income.
 - ``planner``: values each meeple by one over what it costs in cubes and in turns (travel, plus the turns needed
-  to earn missing cubes), adds a premium for meeples a rival could take on their next turn (blocking them), and
-  collects within reach only when that is nearly as good as the best plan.
+  to earn missing cubes) and adds a premium for meeples a rival could take on their next turn (blocking them);
+  it always helps a meeple within reach when it can pay (waiting for a better one lost in simulation), the one
+  it values most.
 """
 
 from __future__ import annotations
@@ -59,8 +60,8 @@ class CollectorBot(Bot):
 
 class PlannerBot(Bot):
     name = "planner"
-    block_premium = 0.5
-    collect_share = 0.7
+    block_premium = 0.25
+    collect_share = 0.0  # a meeple within reach is always worth taking (measured: waiting for a better one loses)
 
     def _value(self, state: PhilState, seat: int, sq: int, kind: int) -> float:
         cost = state.rules.costs[kind]
@@ -87,7 +88,8 @@ class PlannerBot(Bot):
         collects = [a for a in legal if a >= nn]
         if collects:
             # value of collecting now: this turn's meeple, paid for now, no travel
-            now = max(collects, key=lambda a: (1.0 / state.rules.costs[state.meeple_at[a - nn]], self.rng.random()))
+            now = max(collects, key=lambda a: (self._value(state, self.seat, a - nn, state.meeple_at[a - nn]),
+                                               self.rng.random()))
             now_value = 1.0 / (state.rules.costs[state.meeple_at[now - nn]] + INCOME_PER_TURN)
             if now_value >= self.collect_share * best_value:
                 return now
