@@ -56,7 +56,7 @@ def component_sets(t: PhilanthropistTemplate) -> list[ComponentSet]:
                          (*small.components, *chips, *aids[:half]), uniform=False,
                          row_starts=(0, len(small.components), len(small.components) + len(chips)))
     tokens = parts.cube_tokens(t)
-    counters = ComponentSet("token", tokens.title + "; more player aids", (*tokens.components, *aids[half:]),
+    counters = ComponentSet("token", tokens.title + "; player aids", (*tokens.components, *aids[half:]),
                             uniform=False, gap_mm=0.0, row_starts=(0, len(tokens.components)))
     return [parts.meeples(t), mixed, counters]
 
@@ -113,14 +113,12 @@ def build_paper(t: PhilanthropistTemplate, sets: Sequence[ComponentSet], paper: 
     return PaperKit(paper, tuple(laid), pages, render_pdf(pages, title=f"{t.title}: components ({paper.name})"))
 
 
-_HOW_TO = {
-    "business-cards": "DOUBLE-SIDED: each front sheet is followed by its backs; print double-sided flipping on "
-                      "the long edge, ideally on card; the cards touch: cut on the crop marks",
-    "standee": "single-sided on thin card; the strips touch: cut them apart with long straight cuts, fold on "
-               "the dashed lines, glue the two faces back to back, bend the feet out opposite ways",
-    "die": "single-sided on card; dice: cut on the solid line, crease the dashed lines, glue the grey tabs "
-           "inside; cut out the avatar chips and player aids",
-    "token": "single-sided on card; the squares touch: long straight cuts from crop mark to crop mark",
+_PRINT = {
+    "business-cards": "DOUBLE-SIDED, ideally on card: each front page is followed by its backs; print "
+                      "double-sided flipping on the long edge. The cards touch: cut on the crop marks",
+    "standee": "single-sided on thin card",
+    "die": "single-sided on card",
+    "token": "single-sided on card",
 }
 
 
@@ -143,7 +141,7 @@ def readme_text(t: PhilanthropistTemplate, kit: PaperKit, rows: Sequence[tuple[s
     for lo in kit.laid:
         end = start + len(lo.pages) - 1
         pages = f"page {start}" if start == end else f"pages {start}-{end}"
-        lines.append(f"  {pages:<12} {lo.title}. {_HOW_TO.get(lo.kind, '')}.")
+        lines.append(f"  {pages:<12} {lo.title}. Print {_PRINT.get(lo.kind, 'single-sided')}.")
         start = end + 1
     lines += ["", "You also need: scissors (a craft knife and metal ruler for the straight cuts), glue. Real dice",
               "and real cubes (or coins) can replace the paper ones.", "", "Choices this edition makes where the "
