@@ -291,3 +291,26 @@ def test_whole_games_end_and_repeat_with_the_same_seed(setup: tuple) -> None:
 
 def test_king_steps() -> None:
     assert king_steps(16, 0, 17) == 1 and king_steps(16, 0, 255) == 15 and king_steps(16, 5, 5) == 0
+
+
+@pytest.mark.parametrize("name", ["collector", "planner"])
+def test_bots_help_a_meeple_within_reach(setup: tuple, name: str) -> None:
+    plugin = setup[0]
+    g = game(setup)
+    s = empty_board(set_out(g), {2 * 16 + 2: 4, 2 * 16 + 1: 0, 200: 1})  # red (5) and black (1) in reach
+    s.cubes[0] = 6
+    roll_move(s, 2)
+    bot = plugin.bots()[name](g, 0, random.Random(1))
+    assert bot.step(s) == 256 + 2 * 16 + 1  # the cheap one
+
+
+@pytest.mark.parametrize("name", ["collector", "planner"])
+def test_bots_head_for_a_meeple_out_of_reach(setup: tuple, name: str) -> None:
+    plugin = setup[0]
+    g = game(setup)
+    s = empty_board(set_out(g), {10 * 16 + 10: 0})
+    roll_move(s, 3)
+    bot = plugin.bots()[name](g, 0, random.Random(1))
+    action = bot.step(s)
+    assert action == 3 * 16 + 3  # three diagonal steps toward K11
+    assert king_steps(16, action, 10 * 16 + 10) == 7
