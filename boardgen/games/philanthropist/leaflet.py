@@ -96,6 +96,27 @@ def move_diagram(t: PhilanthropistTemplate, width: float) -> Drawing:
     return d
 
 
+def meeple_picture(t: PhilanthropistTemplate, width: float) -> Drawing:
+    """The meeple colours in a row, each with its cost in cubes underneath (the cover's cost key)."""
+    from reportlab.graphics.shapes import Polygon as RLPolygon
+
+    from boardgen.games.philanthropist.art import meeple_shape
+
+    kinds = t.meeples.kinds
+    cell = width / len(kinds)
+    h = min(cell * 0.9, 22 * mm)
+    d = Drawing(width, h + 26)
+    font = register_fonts()
+    for i, k in enumerate(kinds):
+        cx = cell * (i + 0.5)
+        shape = meeple_shape(cx, 0.0, h * 0.7, h)
+        points = [v for x, y in list(shape.exterior.coords)[:-1] for v in (x, 24 + h / 2 - y)]
+        d.add(RLPolygon(points, fillColor=colors.HexColor(k.colour), strokeColor=INK, strokeWidth=0.6))
+        d.add(String(cx, 12, f"{k.cost}", fontName=font + "-Bold", fontSize=12, fillColor=INK, textAnchor="middle"))
+        d.add(String(cx, 2, f"{k.name}, {k.count}", fontName=font, fontSize=7, fillColor=INK, textAnchor="middle"))
+    return d
+
+
 def _styles() -> dict[str, ParagraphStyle]:
     font = register_fonts()
     body = ParagraphStyle("body", fontName=font, fontSize=9.2, leading=11.6, textColor=INK, spaceAfter=3.4)
@@ -152,8 +173,8 @@ def flow(t: PhilanthropistTemplate, cards: Sequence[Card], width: float) -> list
                      f"{_cubes(r.middle_corner_cubes)} extra." if r.middle_corner_cubes else ""), s["item"]),
         Paragraph(f"4. Two players shuffle the {deck} business cards in turn and put them face down.", s["item"]),
         Paragraph("Helping costs", s["h"]),
-        _table([["Meeple", "Cubes to help"], *[[k.name, str(k.cost)] for k in m.kinds]], s["small"],
-               [width * 0.45, width * 0.45]),
+        Paragraph("Cubes to pay for each colour of meeple (and how many of each are in the box):", s["small"]),
+        meeple_picture(t, width),
         NextPageTemplate("inside"),
         PageBreak(),
         Paragraph("Your turn", s["h"]),
