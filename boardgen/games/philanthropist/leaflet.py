@@ -16,6 +16,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.platypus import (
     BaseDocTemplate,
+    Flowable,
     Frame,
     NextPageTemplate,
     PageBreak,
@@ -73,6 +74,26 @@ def choices(t: PhilanthropistTemplate) -> list[tuple[str, str]]:
     ]
 
 
+class Picture(Flowable):
+    """A reportlab Drawing drawn with DejaVu Sans as the renderer's default font (its stock default, Helvetica,
+    would be referenced unembedded)."""
+
+    def __init__(self, drawing: Drawing) -> None:
+        super().__init__()
+        self.drawing = drawing
+        self.width, self.height = drawing.width, drawing.height
+
+    def draw(self) -> None:
+        from reportlab.graphics import renderPDF, shapes
+
+        saved = shapes.STATE_DEFAULTS["fontName"]
+        shapes.STATE_DEFAULTS["fontName"] = register_fonts()
+        try:
+            renderPDF.draw(self.drawing, self.canv, 0, 0)
+        finally:
+            shapes.STATE_DEFAULTS["fontName"] = saved
+
+
 def move_diagram(t: PhilanthropistTemplate, width: float) -> Drawing:
     """A 7 x 7 corner of the board: the avatar in the middle, the white die shows 2, every shaded square is a
     legal end of the move (meeples do not block); one meeple stands inside the reach."""
@@ -119,7 +140,8 @@ def meeple_picture(t: PhilanthropistTemplate, width: float) -> Drawing:
 
 def _styles() -> dict[str, ParagraphStyle]:
     font = register_fonts()
-    body = ParagraphStyle("body", fontName=font, fontSize=9.2, leading=11.6, textColor=INK, spaceAfter=3.4)
+    body = ParagraphStyle("body", fontName=font, fontSize=9.2, leading=11.6, textColor=INK, spaceAfter=3.4,
+                          bulletFontName=font)
     return {
         "body": body,
         "title": ParagraphStyle("title", parent=body, fontName=font + "-Bold", fontSize=22, leading=26,
@@ -136,7 +158,8 @@ def _styles() -> dict[str, ParagraphStyle]:
 def _table(rows: Sequence[Sequence[str]], style: ParagraphStyle, widths: Sequence[float]) -> Table:
     data = [[Paragraph(c, style) for c in row] for row in rows]
     table = Table(data, colWidths=list(widths))
-    table.setStyle(TableStyle([("BACKGROUND", (0, 0), (-1, 0), BOX), ("VALIGN", (0, 0), (-1, -1), "TOP"),
+    table.setStyle(TableStyle([("FONTNAME", (0, 0), (-1, -1), register_fonts()),
+                               ("BACKGROUND", (0, 0), (-1, 0), BOX), ("VALIGN", (0, 0), (-1, -1), "TOP"),
                                ("LINEBELOW", (0, 0), (-1, -1), 0.3, colors.HexColor("#9aa5ad")),
                                ("TOPPADDING", (0, 0), (-1, -1), 1.2), ("BOTTOMPADDING", (0, 0), (-1, -1), 1.2)]))
     return table
@@ -174,7 +197,7 @@ def flow(t: PhilanthropistTemplate, cards: Sequence[Card], width: float) -> list
         Paragraph(f"4. Two players shuffle the {deck} business cards in turn and put them face down.", s["item"]),
         Paragraph("Helping costs", s["h"]),
         Paragraph("Cubes to pay for each colour of meeple (and how many of each are in the box):", s["small"]),
-        meeple_picture(t, width),
+        Picture(meeple_picture(t, width)),
         NextPageTemplate("inside"),
         PageBreak(),
         Paragraph("Your turn", s["h"]),
@@ -187,7 +210,7 @@ def flow(t: PhilanthropistTemplate, cards: Sequence[Card], width: float) -> list
                   "go. Meeples and other avatars never block you. "
                   + (f"If you end the move without helping anyone, your business pays you {_cubes(r.move_income)}."
                      if r.move_income else ""), s["body"]),
-        move_diagram(t, width),
+        Picture(move_diagram(t, width)),
         Paragraph("With a 2 on the white die, Red may end on any shaded square, including the blue meeple's.",
                   s["small"]),
         Paragraph("Helping a meeple", s["h"]),
@@ -273,7 +296,8 @@ def leaflet_pdf(t: PhilanthropistTemplate, cards: Sequence[Card], paper: Paper,
 
     buf = io.BytesIO()
     doc = BaseDocTemplate(buf, pagesize=(page_w, page_h), leftMargin=0, rightMargin=0, topMargin=0,
-                          bottomMargin=0, title=f"{t.title}: rules", author="boardgen", invariant=1)
+                          bottomMargin=0, title=f"{t.title}: rules", author="boardgen", invariant=1,
+                          initialFontName=register_fonts(), initialFontSize=9)
     doc.addPageTemplates([PageTemplate("cover", [right], onPage=outside),
                           PageTemplate("inside", [left, right], onPage=inside)])
     story = flow(t, cards, panel_w)
