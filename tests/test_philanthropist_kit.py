@@ -110,3 +110,7 @@ def test_leaflet_is_one_folded_sheet_with_the_templates_numbers(t, paper, tmp_pa
                    "100 rounds for 2 players", "Two avatars may stand on the same square"):
         assert phrase in text, phrase
     assert len(choices(t)) == 7
+    path = tmp_path / "leaflet.pdf"
+    fonts = subprocess.run(["pdffonts", str(path)], capture_output=True, text=True, check=True, timeout=60).stdout
+    rows = [line.split() for line in fonts.splitlines()[2:] if line.strip()]
+    assert rows and all(r[-5] == "yes" for r in rows), fonts  # every font embedded
