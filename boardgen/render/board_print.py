@@ -20,12 +20,14 @@ number and a small assembly diagram in the footer, and the 100 mm scale ruler.
 
 from __future__ import annotations
 
+import io
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
 import numpy as np
+import pikepdf
 import shapely
 from shapely.geometry import Polygon as ShapelyPolygon
 from shapely.geometry import box
@@ -37,7 +39,7 @@ from boardgen.layout import fit_solver
 from boardgen.layout.jigsaw import GRID_MM, Edge, Knob, candidate_positions, knob_shape, place_knob_shape, spaced_choice
 from boardgen.layout.section_marks import ARROWS
 from boardgen.layout.sections import piece_signatures
-from boardgen.render.cairo_backend import Page, render_pdf, render_svg, text_width_mm
+from boardgen.render.cairo_backend import MM_TO_PT, Page, render_pdf, render_svg, text_width_mm
 from boardgen.render.imposition import (
     A4,
     COMPACT_STYLE,
@@ -155,7 +157,7 @@ class BoardCut:
 class BoardPrint:
     artifacts: tuple[Artifact, ...]
     cut: BoardCut
-    pages: dict[str, tuple[Page, ...]]  # paper slug -> section pages
+    pages: dict[str, tuple[Page, ...]]  # paper slug -> section pages (as drawn directly; the PDFs hold the same)
     poster: Page
 
 
@@ -402,6 +404,46 @@ def section_sheet(paper: Paper, section: SectionLike, layout: GridLike, scene: S
                          extra=extra, marks=marks)
 
 
+def _as_form(pdf: pikepdf.Pdf, page: pikepdf.Page) -> pikepdf.Object:
+    """The page as a form XObject whose BBox is the whole page (the piece with its bleed). Cairo writes one
+    compressed content stream per page: the form reuses it as it is (no inflate/deflate)."""
+    contents = page.obj.Contents
+    if isinstance(contents, pikepdf.Stream):
+        filters, parms = contents.get("/Filter"), contents.get("/DecodeParms")
+        if isinstance(filters, pikepdf.Name | pikepdf.Array | None) and isinstance(
+                parms, pikepdf.Dictionary | pikepdf.Array | None):
+            form = pikepdf.Stream(pdf, b"")
+            form.write(contents.read_raw_bytes(), filter=filters, decode_parms=parms)
+            form.Type = pikepdf.Name.XObject
+            form.Subtype = pikepdf.Name.Form
+            form.BBox = page.obj.MediaBox
+            form.Resources = page.obj.Resources
+            return form
+    page.obj.TrimBox = page.obj.MediaBox
+    return page.as_form_xobject()
+
+
+def underlay_pieces(sheets_pdf: bytes, pieces_pdf: bytes, sheets: Sequence[Page], bleed_mm: float) -> bytes:
+    """Place piece i of ``pieces_pdf`` (pages of the pieces with their bleed, as ``single_item_page`` makes
+    them) as a form XObject under sheet i's furniture, at its trim box less the bleed: each piece's art is
+    drawn once however many papers its sheets are made for."""
+    with pikepdf.open(io.BytesIO(sheets_pdf)) as pdf, pikepdf.open(io.BytesIO(pieces_pdf)) as pieces:
+        for pdf_page, piece, sheet in zip(pdf.pages, pieces.pages, sheets, strict=True):
+            form = pdf.copy_foreign(_as_form(pieces, piece))
+            name = pdf_page.add_resource(form, pikepdf.Name.XObject, pikepdf.Name("/BoardPiece"),
+                                         replace_existing=False)
+            trim = sheet.trim_box_mm
+            assert trim is not None
+            x_pt = round((trim.x - bleed_mm) * MM_TO_PT, 3)
+            y_pt = round((sheet.height_mm - trim.bottom - bleed_mm) * MM_TO_PT, 3)
+            pdf_page.contents_add(pikepdf.Stream(pdf, f"q 1 0 0 1 {x_pt:g} {y_pt:g} cm {name} Do Q\n".encode()),
+                                  prepend=True)
+        out = io.BytesIO()
+        # the streams are compressed already: copy them as they are rather than inflate and deflate again
+        pdf.save(out, deterministic_id=True, compress_streams=True, stream_decode_level=pikepdf.StreamDecodeLevel.none)
+    return out.getvalue()
+
+
 def joins_text(section: BoardSection) -> str:
     return ", ".join(f"{n} {'above' if s == 'top' else 'below' if s == 'bottom' else s}"
                      for s, n in section.neighbours.items())
@@ -435,15 +477,24 @@ def print_board(scene: Scene, width_mm: float, height_mm: float, title: str,
     scenes = [section_scene(scene, s, bleed) for s in cut.sections]
     pages: dict[str, tuple[Page, ...]] = {}
     total = len(cut.sections)
+    # each piece's art is drawn once; every paper's sheets place it under their own furniture
+    pieces = [single_item_page(sc, s.bounds_mm[2] - s.bounds_mm[0], s.bounds_mm[3] - s.bounds_mm[1], style)
+              for s, sc in zip(cut.sections, scenes, strict=True)]
+    pieces_pdf = render_pdf(pieces, title="board sections")
+    empty = Scene(())
     for paper in papers:
         oriented = paper.landscape() if landscape else paper.portrait()
-        sheets = tuple(section_sheet(oriented, s, cut, sc, f"{title}: board section {s.number} of {total}",
-                                     f"{paper.name} · row {s.row + 1}, column {s.column + 1} · joins {joins_text(s)}",
-                                     style, marks)
-                       for s, sc in zip(cut.sections, scenes, strict=True))
-        pages[paper.slug] = sheets
-        artifacts.append(Artifact(f"{prefix}-sections-{paper.slug}.pdf",
-                                  render_pdf(list(sheets), title=f"{title}: board sections ({paper.name})"),
+
+        def sheet(s: BoardSection, art: Scene, oriented: Paper = oriented, paper: Paper = paper) -> Page:
+            return section_sheet(oriented, s, cut, art, f"{title}: board section {s.number} of {total}",
+                                 f"{paper.name} · row {s.row + 1}, column {s.column + 1} · joins {joins_text(s)}",
+                                 style, marks)
+
+        pages[paper.slug] = tuple(sheet(s, sc) for s, sc in zip(cut.sections, scenes, strict=True))
+        furniture = [sheet(s, empty) for s in cut.sections]
+        data = underlay_pieces(render_pdf(furniture, title=f"{title}: board sections ({paper.name})"), pieces_pdf,
+                               furniture, bleed)
+        artifacts.append(Artifact(f"{prefix}-sections-{paper.slug}.pdf", data,
                                   f"the board in {total} jigsaw sections ({cut.rows} x {cut.columns}) at 1:1 on "
                                   f"{paper.name}; they fit together one way only", pages=total))
     artifacts.append(Artifact(f"{prefix}-cut.svg", cut_svg(cut), "section outlines in board mm (layer 'cut')"))

@@ -58,9 +58,9 @@ class GlobalWellbeing(GamePlugin):
                 for key in ("land_data", "koppen_data", "elevation_data")}
 
     def build_board(self, ctx: BuildContext) -> Any:
-        from boardgen.mapbuild import build_board
+        from boardgen.cache import cached_board
 
-        return build_board(ctx.config)
+        return cached_board(ctx.config)
 
     def player_range(self, config: Any) -> tuple[int, int, int]:
         rules = config.rules
@@ -132,9 +132,11 @@ class GlobalWellbeing(GamePlugin):
     def validate(self, ctx: BuildContext, games: int | None = None, jobs: int = 1, seed: int | None = None,
                  bots: Sequence[str] | None = None, players: int | None = None,
                  progress: Callable[[int], None] | None = None) -> Any:
+        from boardgen.games.global_wellbeing.board_stage import board_legend, board_sections
         from boardgen.games.global_wellbeing.rules.validate import DEFAULT_BOTS, validate
 
-        return validate(ctx.board, ctx.config, games, jobs, seed, bots or DEFAULT_BOTS, players, progress)
+        return validate(ctx.board, ctx.config, games, jobs, seed, bots or DEFAULT_BOTS, players, progress,
+                        sections_of=lambda: board_sections(ctx), legend_of=lambda _sections: board_legend(ctx))
 
 
 plugin = GlobalWellbeing()

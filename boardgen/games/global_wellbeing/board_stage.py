@@ -13,21 +13,28 @@ Files (relative to build/<edition>/):
 
 from __future__ import annotations
 
-import io
 import json
 import math
 from collections.abc import Sequence
+from typing import Any
 
-import pikepdf
 import shapely
 from shapely.geometry import Polygon as ShapelyPolygon
 
 from boardgen.build import BuildContext
 from boardgen.errors import LayoutError
 from boardgen.io import Artifact
+from boardgen.layout.legend import PlacedBlock
 from boardgen.layout.section_marks import SectionMark, plan_section_marks
-from boardgen.layout.sections import Section, cut_sections
-from boardgen.render.board_art import BoardArt, board_scene, check_legend_clear, make_art
+from boardgen.layout.sections import Section, SectionLayout, cut_sections
+from boardgen.render.board_art import (
+    BoardArt,
+    board_scene,
+    check_legend_clear,
+    make_art,
+    plan_legend,
+    simplified_coast,
+)
 from boardgen.render.board_print import (
     BLEED_WASH,
     CUT_LINE,
@@ -35,8 +42,9 @@ from boardgen.render.board_print import (
     outline_commands,
     piece_bleed,
     section_sheet,
+    underlay_pieces,
 )
-from boardgen.render.cairo_backend import MM_TO_PT, Page, render_pdf, render_png, render_svg
+from boardgen.render.cairo_backend import Page, render_pdf, render_png, render_svg
 from boardgen.render.imposition import (
     A4,
     DEFAULT_STYLE,
@@ -177,45 +185,8 @@ def sections_pdfs(art: BoardArt, papers: Sequence[Paper] = SECTION_PAPERS, scene
     for paper in papers:
         sheets = [section_page(art, s, paper, empty) for s in sections]
         furniture = render_pdf(sheets, title=f"{art.config.title}: board sections ({paper.name})")
-        result[paper.slug] = (_underlay_pieces(furniture, pieces_pdf, sheets, bleed), len(sheets))
+        result[paper.slug] = (underlay_pieces(furniture, pieces_pdf, sheets, bleed), len(sheets))
     return result
-
-
-def _as_form(pdf: pikepdf.Pdf, page: pikepdf.Page) -> pikepdf.Object:
-    """The page as a form XObject whose BBox is the whole page (the piece with its bleed). Cairo writes one
-    compressed content stream per page: the form reuses it as it is (no inflate/deflate)."""
-    contents = page.obj.Contents
-    if isinstance(contents, pikepdf.Stream):
-        filters, parms = contents.get("/Filter"), contents.get("/DecodeParms")
-        if isinstance(filters, pikepdf.Name | pikepdf.Array | None) and isinstance(
-                parms, pikepdf.Dictionary | pikepdf.Array | None):
-            form = pikepdf.Stream(pdf, b"")
-            form.write(contents.read_raw_bytes(), filter=filters, decode_parms=parms)
-            form.Type = pikepdf.Name.XObject
-            form.Subtype = pikepdf.Name.Form
-            form.BBox = page.obj.MediaBox
-            form.Resources = page.obj.Resources
-            return form
-    page.obj.TrimBox = page.obj.MediaBox
-    return page.as_form_xobject()
-
-
-def _underlay_pieces(sheets_pdf: bytes, pieces_pdf: bytes, sheets: Sequence[Page], bleed_mm: float) -> bytes:
-    with pikepdf.open(io.BytesIO(sheets_pdf)) as pdf, pikepdf.open(io.BytesIO(pieces_pdf)) as pieces:
-        for pdf_page, piece, sheet in zip(pdf.pages, pieces.pages, sheets, strict=True):
-            form = pdf.copy_foreign(_as_form(pieces, piece))
-            name = pdf_page.add_resource(form, pikepdf.Name.XObject, pikepdf.Name("/BoardPiece"),
-                                         replace_existing=False)
-            trim = sheet.trim_box_mm
-            assert trim is not None
-            x_pt = round((trim.x - bleed_mm) * MM_TO_PT, 3)
-            y_pt = round((sheet.height_mm - trim.bottom - bleed_mm) * MM_TO_PT, 3)
-            pdf_page.contents_add(pikepdf.Stream(pdf, f"q 1 0 0 1 {x_pt:g} {y_pt:g} cm {name} Do Q\n".encode()),
-                                  prepend=True)
-        out = io.BytesIO()
-        # the streams are compressed already: copy them as they are rather than inflate and deflate again
-        pdf.save(out, deterministic_id=True, compress_streams=True, stream_decode_level=pikepdf.StreamDecodeLevel.none)
-    return out.getvalue()
 
 
 # ------------------------------------------------------------------------------------------ cut file, data
@@ -314,9 +285,23 @@ def exploded_page(art: BoardArt, gap_mm: float = 28.0, scenes: list[Scene] | Non
 # ------------------------------------------------------------------------------------------ stage
 
 
+def board_sections(ctx: BuildContext) -> SectionLayout:
+    """The board's jigsaw cut, computed once per build (the board stage and validation both read it)."""
+    return ctx.value("sections", lambda: cut_sections(ctx.board, max_section_size_mm()))  # type: ignore[no-any-return]
+
+
+def board_legend(ctx: BuildContext) -> tuple[PlacedBlock, ...]:
+    """Where the title, zone key and table sit, computed once per build."""
+    return ctx.value("legend", lambda: plan_legend(ctx.board, board_sections(ctx), board_coast(ctx)))  # type: ignore[no-any-return]
+
+
+def board_coast(ctx: BuildContext) -> tuple[Any, ...]:
+    return ctx.value("coast", lambda: simplified_coast(ctx.board))  # type: ignore[no-any-return]
+
+
 def build_board_art(ctx: BuildContext) -> BoardArt:
-    layout = cut_sections(ctx.board, max_section_size_mm())
-    art = make_art(ctx.board, layout)
+    layout = board_sections(ctx)
+    art = make_art(ctx.board, layout, board_legend(ctx), board_coast(ctx))
     problems = check_legend_clear(ctx.board, art.legend, layout.sections[0].outline_mm)
     if problems:
         raise LayoutError("board legend: " + "; ".join(problems))
