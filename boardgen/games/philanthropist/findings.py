@@ -56,7 +56,7 @@ def rule_findings(ctx: BuildContext, summary: Mapping[str, Any]) -> list[Finding
     severity = "warning" if short > SUPPLY_WARNING else "info"
     out.append(Finding("cube-supply", severity, "cubes.supply",
                        f"players held more than the {t.cubes.total} printed cubes in {short:.1%} of games "
-                       f"(peak held: mean {peak.get('mean', 0):g}, max {peak.get('max', 0):g})"))
+                       f"(peak held: mean {peak.get('mean', 0):.1f}, max {peak.get('max', 0):g})"))
     for name in ("gain", "lose", "lose_half", "lose_all"):
         share = _share(summary, f"decided_by_card_{name}")
         out.append(Finding("card-decided", "info", f"cards: {name.replace('_', ' ')}",

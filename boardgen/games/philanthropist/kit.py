@@ -61,15 +61,22 @@ def component_sets(t: PhilanthropistTemplate) -> list[ComponentSet]:
     return [parts.meeples(t), mixed, counters]
 
 
-def inventory_rows(t: PhilanthropistTemplate, laid: Sequence[LaidOut], sections: int
-                   ) -> list[tuple[str, int, str, str]]:
-    """(part, count, size, where) for every part in the box."""
-    pages: dict[str, str] = {}
-    start = 1
-    for lo in laid:
-        end = start + len(lo.pages) - 1
-        pages[lo.kind] = f"components p. {start}" if start == end else f"components pp. {start}-{end}"
-        start = end + 1
+def _page_span(start: int, end: int) -> str:
+    return f"p. {start}" if start == end else f"pp. {start}-{end}"
+
+
+def inventory_rows(t: PhilanthropistTemplate, laid: Sequence[LaidOut], sections: int,
+                   letter: Sequence[LaidOut] = ()) -> list[tuple[str, int, str, str]]:
+    """(part, count, size, where) for every part in the box; where: the pages of components-a4.pdf (and of
+    components-letter.pdf when ``letter`` is given)."""
+    spans: dict[str, list[str]] = {}
+    for paper, laid_out in (("A4", laid), ("Letter", letter)):
+        start = 1
+        for lo in laid_out:
+            end = start + len(lo.pages) - 1
+            spans.setdefault(lo.kind, []).append(f"{paper} {_page_span(start, end)}")
+            start = end + 1
+    pages = {kind: "components " + ", ".join(where) for kind, where in spans.items()}
     b = t.board
     m = t.meeples
     rows: list[tuple[str, int, str, str]] = [
@@ -86,7 +93,7 @@ def inventory_rows(t: PhilanthropistTemplate, laid: Sequence[LaidOut], sections:
     rows.append(("white die (paper d6)", 1, f"{t.action_die.size_mm:g} mm", pages["die"]))
     rows.append(("business card", t.cards.count, f"{t.cards.width_mm:.1f} x {t.cards.height_mm:.1f} mm",
                  pages["business-cards"]))
-    rows.append(("player aid", t.players.max, "63.5 x 88.9 mm", f"{pages['die']} and {pages['token']}"))
+    rows.append(("player aid", t.players.max, "63.5 x 88.9 mm", f"{pages['die']}; {pages['token']}"))
     rows.append(("rules leaflet", 1, "one sheet folded in half", "leaflet-*.pdf"))
     return rows
 
@@ -171,7 +178,7 @@ def components_stage(ctx: BuildContext) -> list[Artifact]:
         artifacts.append(Artifact(f"preview/components-a4-{i:02d}.png", render_png(page, PREVIEW_DPI),
                                   f"preview of components-a4.pdf page {i}"))
     sections = len(printed(ctx).cut.sections)
-    rows = inventory_rows(t, kits["a4"].laid, sections)
+    rows = inventory_rows(t, kits["a4"].laid, sections, kits["letter"].laid)
     inventory = inventory_csv(rows)
     artifacts.append(Artifact("inventory.csv", inventory, "every component, its count, size and sheet"))
     leaflets: dict[str, bytes] = {}
