@@ -314,3 +314,41 @@ def test_bots_head_for_a_meeple_out_of_reach(setup: tuple, name: str) -> None:
     action = bot.step(s)
     assert action == 3 * 16 + 3  # three diagonal steps toward K11
     assert king_steps(16, action, 10 * 16 + 10) == 7
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_play_keeps_every_invariant(setup: tuple, seed: int) -> None:
+    """OpenSpiel's random_sim_test in spirit: random legal play, checking the state after every action."""
+    from boardgen.play.api import sample_chance
+
+    g = game(setup, players=2 + seed % 3)
+    s = g.new_initial_state()
+    rng = random.Random(seed)
+    steps = 0
+    while not s.is_terminal():
+        player = s.current_player()
+        if player == CHANCE:
+            outcomes = s.chance_outcomes()
+            assert outcomes and abs(sum(p for _, p in outcomes) - 1.0) < 1e-9
+            assert [a for a, _ in outcomes] == s.legal_actions()
+            action = sample_chance(s, rng)
+        else:
+            legal = s.legal_actions()
+            assert legal == s.legal_actions(player)
+            assert all(s.legal_actions(other) == [] for other in range(g.info.num_players) if other != player)
+            # half the time the highest action (a collect when there is one), so games finish
+            action = legal[rng.randrange(len(legal))] if rng.random() < 0.5 else max(legal)
+            assert s.action_to_string(player, action)
+        copy = s.clone()
+        s.apply_action(action)
+        assert copy.history() == s.history()[:-1]  # the clone did not move
+        assert min(s.cubes) >= 0
+        on_board = sum(1 for k in s.meeple_at if k >= 0)
+        assert on_board == (s.left if s.placed == 51 else s.placed)
+        assert sum(s.meeples) + s.left == 51
+        assert 1 <= sum(s.pile) <= 30
+        steps += 1
+        assert steps < g.info.max_game_length
+    out = s.outcome()
+    assert out.winners and sum(s.returns()) == pytest.approx(1.0)
+    assert sum(out.scores) + out.metrics["meeples_left"] == 51
