@@ -87,6 +87,7 @@ def _write(tmp_path: Path, change: dict) -> Path:
     ({"board.squares": 24}, "", "too small: a square must hold a meeple standee and an avatar chip"),
     ({"rules.tie_breaks": "cubes"}, "rules.tie_breaks", "did you mean 'tie_break'"),
     ({"players.seats.2.shape": "square"}, "players", "its own shape"),
+    ({"simulate.bots": ["collecter"]}, "simulate", "unknown bot 'collecter'"),
 ])
 def test_bad_templates_are_one_line(tmp_path: Path, change: dict, key: str, words: str) -> None:
     with pytest.raises(ConfigError) as info:

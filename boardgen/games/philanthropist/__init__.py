@@ -12,7 +12,7 @@ This module is the game's plug-in object; its parts live beside it:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -76,6 +76,15 @@ class Philanthropist(GamePlugin):
         from boardgen.games.philanthropist.bots import philanthropist_bots
 
         return philanthropist_bots()
+
+    def validate(self, ctx: BuildContext, games: int | None = None, jobs: int = 1, seed: int | None = None,
+                 bots: Sequence[str] | None = None, players: int | None = None,
+                 progress: Callable[[int], None] | None = None) -> Any:
+        """The generic validate, seating the template's ``simulate.bots`` unless told otherwise."""
+        from boardgen.play.runner import generic_validate
+
+        return generic_validate(self, ctx, games, jobs, seed, bots or tuple(ctx.config.simulate.bots), players,
+                                progress)
 
     def board_findings(self, ctx: BuildContext) -> list[Any]:
         from boardgen.games.philanthropist.findings import board_findings

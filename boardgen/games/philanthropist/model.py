@@ -160,7 +160,17 @@ class KitSpec(TemplateModel):
 
 class SimSpec(TemplateModel):
     validate_games: int = Field(default=300, ge=0, le=100_000)
-    bots: tuple[str, ...] = ("collector", "planner")
+    bots: tuple[str, ...] = Field(default=("collector", "planner"), min_length=1,
+                                  description="bots `boardgen validate` (and the build's validate stage) seats, "
+                                  "in turn: collector, planner, greedy, random, mcts")
+
+    @model_validator(mode="after")
+    def _bots(self) -> SimSpec:
+        known = ("collector", "planner", "greedy", "random", "mcts")
+        unknown = [b for b in self.bots if b not in known]
+        if unknown:
+            raise ValueError(f"unknown bot {unknown[0]!r}; expected one of {', '.join(known)}")
+        return self
 
 
 class PhilanthropistTemplate(GameTemplate):
