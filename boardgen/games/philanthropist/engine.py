@@ -136,6 +136,7 @@ class PhilState(State):
         self.meeple_at = [-1] * (self.n * self.n)
         self.block_fill = [0] * (r.blocks * r.blocks)
         self.placed = 0
+        self._free_cache: tuple[int, list[int]] | None = None
         self.pos = list(game.corners)
         self.cubes = [r.start_cubes] * p
         self.meeples = [0] * p
@@ -185,11 +186,17 @@ class PhilState(State):
         return CHANCE
 
     def _free_squares(self) -> list[int]:
-        """Empty squares (never a start corner) in the areas holding the fewest meeples so far."""
+        """Empty squares (never a start corner) in the areas holding the fewest meeples so far (computed once
+        per meeple: the check in ``apply_action`` asks again)."""
+        cached = self._free_cache
+        if cached is not None and cached[0] == self.placed:
+            return cached[1]
         block_of = self.game.block_of
         free = [s for s in range(self.n * self.n) if self.meeple_at[s] < 0 and s not in self.game.no_meeple]
         low = min(self.block_fill[block_of[s]] for s in free)
-        return [s for s in free if self.block_fill[block_of[s]] == low]
+        result = [s for s in free if self.block_fill[block_of[s]] == low]
+        self._free_cache = (self.placed, result)
+        return result
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self.phase == PLACE:
