@@ -114,3 +114,22 @@ def test_leaflet_is_one_folded_sheet_with_the_templates_numbers(t, paper, tmp_pa
     fonts = subprocess.run(["pdffonts", str(path)], capture_output=True, text=True, check=True, timeout=60).stdout
     rows = [line.split() for line in fonts.splitlines()[2:] if line.strip()]
     assert rows and all(r[-5] == "yes" for r in rows), fonts  # every font embedded
+
+
+def test_engine_moves_are_the_printed_grids_king_steps(t) -> None:  # type: ignore[no-untyped-def]
+    """The engine's reach with a die of d is every space of the shared board graph at most d steps away."""
+    from boardgen.games.philanthropist.board import board_graph
+    from boardgen.games.philanthropist.engine import PhilanthropistGame, Rules
+
+    graph = board_graph(t)
+    assert len(graph.spaces) == 256 and len(graph.of_kind("start")) == 4
+    state = PhilanthropistGame(Rules.from_template(t, load_cards(t)), 4).new_initial_state()
+    for square in (0, 17, 120, 255):
+        sid = state.square_name(square)
+        dist = graph.distances(sid)
+        for die in (1, 3, 6):
+            state.pos[0] = square
+            reach = {state.square_name(x) for x in state.reachable(0, die)}
+            assert reach == {k for k, v in dist.items() if v <= die}, (sid, die)
+    space = graph["C3"]
+    assert space.bounds_mm.x == pytest.approx(t.board.border_mm + 2 * t.board.square_mm)

@@ -14,21 +14,30 @@ from boardgen.cards.model import geometry_path
 from boardgen.cards.shapes import player_shape
 from boardgen.games.philanthropist.art import INK, action_icon, label, meeple_ops, pips
 from boardgen.games.philanthropist.model import PhilanthropistTemplate
+from boardgen.layout.spaces import BoardGraph, square_grid
 from boardgen.render.board_print import BoardPrint, print_board
 from boardgen.render.scene import Affine, Font, Group, Op, Path, Rect, RectOp, Scene, Style, Text, mix
 
 BLEED = 3.0
-LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-
-
-def square_name(col: int, row: int) -> str:
-    name = LETTERS[col] if col < 26 else "A" + LETTERS[col - 26]
-    return f"{name}{row + 1}"
 
 
 def corner_squares(n: int) -> tuple[tuple[int, int], ...]:
     """(col, row) of the start squares of the template's seats 1-4: top left, top right, bottom right, bottom left."""
     return ((0, 0), (n - 1, 0), (n - 1, n - 1), (0, n - 1))
+
+
+def board_graph(t: PhilanthropistTemplate) -> BoardGraph:
+    """The grid as the shared vocabulary's graph of spaces: ids "A1".."P16" (column letter, row from the top),
+    8-way neighbours, kinds "start" (the four corners), "dark" and "light". The art draws it; the engine's
+    moves are its king steps (a test checks that they agree)."""
+    b = t.board
+    n = b.squares
+    corners = set(corner_squares(n))
+
+    def kind(col: int, row: int) -> str:
+        return "start" if (col, row) in corners else "dark" if (col + row) % 2 else "light"
+
+    return square_grid(n, n, b.square_mm, kinds=kind, width_mm=b.size_mm, height_mm=b.size_mm)
 
 
 def board_scene(t: PhilanthropistTemplate) -> Scene:
@@ -38,13 +47,12 @@ def board_scene(t: PhilanthropistTemplate) -> Scene:
     grid = Rect(edge, edge, n * sq, n * sq)
     ops.append(RectOp(grid, Style(fill=b.light), "grid"))
     name_font = Font(size_pt=max(4.5, min(6.5, sq * 0.16 / 0.3528)))
-    for row in range(n):
-        for col in range(n):
-            x, y = edge + col * sq, edge + row * sq
-            if (row + col) % 2:
-                ops.append(RectOp(Rect(x, y, sq, sq), Style(fill=b.dark), "square"))
-            ops.append(Text(x + 1.2, y + 1.0, square_name(col, row), name_font, mix(INK, b.light, 0.55),
-                            baseline="top", name="square-name"))
+    for space in board_graph(t).spaces:
+        cell = space.bounds_mm
+        if space.kind == "dark":
+            ops.append(RectOp(cell, Style(fill=b.dark), "square"))
+        ops.append(Text(cell.x + 1.2, cell.y + 1.0, space.label, name_font, mix(INK, b.light, 0.55),
+                        baseline="top", name="square-name"))
     line = Style(stroke=mix(INK, b.light, 0.45), stroke_width_mm=0.35)
     for k in range(n + 1):
         ops.append(Path((("M", edge + k * sq, edge), ("L", edge + k * sq, edge + n * sq)), line, "grid-line"))

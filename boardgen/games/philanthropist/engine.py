@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from boardgen.games.philanthropist.model import Card, PhilanthropistTemplate
+from boardgen.layout.spaces import column_name
 from boardgen.play.api import CHANCE, TERMINAL, Game, GameInfo, Outcome, State
 
 PLACE, FIRST, ACTION, WHITE_MOVE, WHITE_PAY, DRAW, MOVE, END = range(8)
@@ -407,10 +408,9 @@ class PhilState(State):
                 "cards_in_pile": sum(self.pile)}
 
     def square_name(self, sq: int) -> str:
+        """The square's id on the printed board (the shared grid's "A1" naming)."""
         row, col = divmod(sq, self.n)
-        letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-        col_name = letters[col] if col < 26 else f"A{letters[col - 26]}"
-        return f"{col_name}{row + 1}"
+        return f"{column_name(col)}{row + 1}"
 
     def action_to_string(self, player: int, action: int) -> str:
         if player == CHANCE or self.phase != MOVE:
