@@ -47,6 +47,15 @@ def _faces(t: PhilanthropistTemplate, action: str) -> str:
     return nums[0] if len(nums) == 1 else ", ".join(nums[:-1]) + " or " + nums[-1]
 
 
+def _quick_spread(side: int) -> str:
+    """How to pick a square inside an area of side x side squares with the white die."""
+    if side > 6:
+        return "Place them by eye, going round the areas in turn."
+    reroll = "" if side == 6 else f" (roll again on a {side + 1}" + (" or more)" if side < 5 else ")")
+    return ("A quick way: go round the areas in turn, dearest colours first, and roll the white die twice for "
+            f"the column and the row inside the area{reroll}; if that square is taken, pick the nearest free one.")
+
+
 def choices(t: PhilanthropistTemplate) -> list[tuple[str, str]]:
     """This edition's answers where the original rules are silent (key, sentence); the README repeats them."""
     r, b = t.rules, t.board
@@ -186,8 +195,7 @@ def flow(t: PhilanthropistTemplate, cards: Sequence[Card], width: float) -> list
         Paragraph(f"2. Spread the {m.total} meeples over the board, one to a square, never on a start square. "
                   f"Keep it even: the board is split into {m.spread_blocks} x {m.spread_blocks} areas of "
                   f"{n // m.spread_blocks} x {n // m.spread_blocks} squares; give each area about the same number "
-                  "and mix the colours. A quick way: roll the white die twice for a column and row inside each "
-                  "area in turn.", s["item"]),
+                  "and mix the colours. " + _quick_spread(n // m.spread_blocks), s["item"]),
         Paragraph("3. Decide at random who goes first; play passes clockwise. "
                   f"The first player takes {_cubes(r.start_cubes)} from the bank"
                   + (f"; every next player takes {_cubes(r.catch_up_cubes)} more than the one before." if
