@@ -41,3 +41,13 @@ def test_the_kit_builds_byte_identically_twice(tmp_path: Path) -> None:
     assert {"kit-a4.zip", "kit-letter.zip", "board-poster.pdf", "board-sections-a4.pdf", "board-sections-letter.pdf",
             "components-a4.pdf", "components-letter.pdf", "leaflet-a4.pdf", "leaflet-letter.pdf",
             "inventory.csv"} <= names
+
+
+def test_openspiel_random_sim_test() -> None:
+    pyspiel = pytest.importorskip("pyspiel")
+    from boardgen.play.openspiel import to_pyspiel
+
+    plugin, config = load(TEMPLATE)
+    for players in (2, 3):
+        game = to_pyspiel(plugin.new_game(BuildContext(config, plugin), players))
+        pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
