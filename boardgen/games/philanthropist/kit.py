@@ -9,10 +9,10 @@ from collections.abc import Sequence
 
 from boardgen import __version__
 from boardgen.cards.deck import deck_sheets
+from boardgen.cards.kitfiles import PaperKit, cut_svg, deterministic_zip
 from boardgen.cards.model import ComponentSet
 from boardgen.cards.sheets import LaidOut, lay_out
 from boardgen.errors import LayoutError
-from boardgen.games.global_wellbeing.kit import PaperKit, cut_svg, deterministic_zip
 from boardgen.games.philanthropist import parts
 from boardgen.games.philanthropist.board import printed_board
 from boardgen.games.philanthropist.leaflet import choices, leaflet_pdf

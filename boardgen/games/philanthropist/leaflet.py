@@ -28,9 +28,9 @@ from reportlab.platypus import (
 from reportlab.platypus.doctemplate import FrameBreak
 
 from boardgen.errors import LayoutError
-from boardgen.games.global_wellbeing.leaflet import register_fonts
 from boardgen.games.philanthropist.model import Card, PhilanthropistTemplate, deck_stats
 from boardgen.render.imposition import Paper
+from boardgen.render.typeset import register_fonts
 
 INK = colors.HexColor("#1a1a1a")
 BOX = colors.HexColor("#eef3f7")
