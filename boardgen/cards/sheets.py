@@ -100,12 +100,18 @@ def fold_pair(part: Component) -> Component:
                      folds=(*part.folds, fold), marks=part.marks)
 
 
+def _moved(cmd: PathCommand, dx: float, dy: float) -> PathCommand:
+    """A path command moved by (dx, dy): only coordinates move; an arc's radius and angles stay."""
+    if cmd[0] in ("A", "AN"):
+        return (cmd[0], cmd[1] + dx, cmd[2] + dy, *cmd[3:])
+    return (cmd[0], *(v + (dx if k % 2 == 0 else dy) for k, v in enumerate(cmd[1:])))
+
+
 def _cut_ops(parts: Sequence[Component], trims: Sequence[Rect]) -> CutSheet:
     cuts: list[tuple[PathCommand, ...]] = []
     folds: list[tuple[tuple[float, float], ...]] = []
     for part, t in zip(parts, trims, strict=True):
-        cuts.append(tuple((c[0], *(v + (t.x if k % 2 == 0 else t.y) for k, v in enumerate(c[1:])))
-                          for c in part.outline))
+        cuts.append(tuple(_moved(c, t.x, t.y) for c in part.outline))
         folds.extend(tuple((x + t.x, y + t.y) for x, y in f) for f in part.folds)
     return CutSheet("", tuple(cuts), tuple(folds))
 
