@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import io
 import math
 from pathlib import Path
 
+import pikepdf
 import pytest
 
 from boardgen.cards.sheets import lay_out
+from boardgen.games.better_life.board import track_board
 from boardgen.games.better_life.cards import Decks, load_decks
 from boardgen.games.better_life.kit import ip_tokens
+from boardgen.games.better_life.leaflet import leaflet_pdf
 from boardgen.games.better_life.model import BetterLifeTemplate
-from boardgen.render.imposition import A4
+from boardgen.render.imposition import A4, LETTER, Paper
 from boardgen.template import load
 
 TEMPLATE = Path(__file__).resolve().parents[1] / "templates" / "better-life.yaml"
@@ -38,3 +42,31 @@ def test_token_cut_lines_are_circles_of_the_token_size(loaded: tuple[BetterLifeT
         for path in sheet.cuts:
             (_m, x, y), (_a, cx, cy, radius, *_rest) = path[0], path[1]
             assert math.hypot(x - cx, y - cy) == pytest.approx(radius)
+
+
+def _fonts(res: pikepdf.Dictionary, out: list[pikepdf.Dictionary]) -> None:
+    for font in (res.get("/Font") or {}).values():
+        out.append(font)
+    for xobj in (res.get("/XObject") or {}).values():
+        if "/Resources" in xobj:
+            _fonts(xobj.Resources, out)
+
+
+def _embedded(font: pikepdf.Dictionary) -> bool:
+    descs = [font.get("/FontDescriptor")] + [d.get("/FontDescriptor") for d in font.get("/DescendantFonts", [])]
+    return any(d is not None and any(k in d for k in ("/FontFile", "/FontFile2", "/FontFile3")) for d in descs)
+
+
+@pytest.mark.parametrize("paper", [A4, LETTER])
+def test_leaflet_embeds_every_font(loaded: tuple[BetterLifeTemplate, Decks], paper: Paper) -> None:
+    """reportlab's default Helvetica was listed, unembedded, in every panel: a print shop's preflight fails."""
+    config, decks = loaded
+    data, sides = leaflet_pdf(config, decks, paper, track_board(config))
+    fonts: list[pikepdf.Dictionary] = []
+    pdf = pikepdf.open(io.BytesIO(data))
+    for page in pdf.pages:
+        _fonts(page.Resources, fonts)
+    assert sides == 2 and fonts
+    names = {str(f.BaseFont) for f in fonts}
+    assert not any("Helvetica" in n for n in names), names
+    assert all(_embedded(f) for f in fonts)

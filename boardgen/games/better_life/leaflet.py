@@ -83,9 +83,10 @@ def _table(rows: Sequence[Sequence[str]], widths: Sequence[float], st: dict[str,
     data = [[Paragraph(cell, st["cellb"] if (header and r == 0) or c == 0 else st["cell"])
              for c, cell in enumerate(row)] for r, row in enumerate(rows)]
     t = Table(data, colWidths=list(widths))
-    style = [("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 2),
-             ("RIGHTPADDING", (0, 0), (-1, -1), 2), ("TOPPADDING", (0, 0), (-1, -1), 1.2),
-             ("BOTTOMPADDING", (0, 0), (-1, -1), 1.2), ("LINEBELOW", (0, 0), (-1, -1), 0.25, colors.grey)]
+    style = [("FONTNAME", (0, 0), (-1, -1), FONT), ("VALIGN", (0, 0), (-1, -1), "TOP"),
+             ("LEFTPADDING", (0, 0), (-1, -1), 2), ("RIGHTPADDING", (0, 0), (-1, -1), 2),
+             ("TOPPADDING", (0, 0), (-1, -1), 1.2), ("BOTTOMPADDING", (0, 0), (-1, -1), 1.2),
+             ("LINEBELOW", (0, 0), (-1, -1), 0.25, colors.grey)]
     if header:
         style.append(("BACKGROUND", (0, 0), (-1, 0), SHADE))
     t.setStyle(TableStyle(style))
@@ -237,7 +238,7 @@ def _panels(config: BetterLifeTemplate, decks: Decks, board: Any, panel_w: float
     buf = io.BytesIO()
     doc = BaseDocTemplate(buf, pagesize=(panel_w, panel_h), leftMargin=MARGIN_MM * mm, rightMargin=MARGIN_MM * mm,
                           topMargin=MARGIN_MM * mm, bottomMargin=(MARGIN_MM + 6) * mm, invariant=1,
-                          title=f"{config.title}: rules", author="boardgen", creator="boardgen")
+                          initialFontName=FONT, title=f"{config.title}: rules", author="boardgen", creator="boardgen")
     frame = Frame(doc.leftMargin, doc.bottomMargin, doc.width, doc.height, id="panel", leftPadding=0,
                   rightPadding=0, topPadding=0, bottomPadding=0)
 
