@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import io
 import math
+from collections import Counter
 from pathlib import Path
 
 import pikepdf
 import pytest
 
 from boardgen.cards.sheets import lay_out
-from boardgen.games.better_life.board import track_board
+from boardgen.games.better_life.board import KIND_ICONS, board_scene, track_board
 from boardgen.games.better_life.cards import Decks, load_decks
 from boardgen.games.better_life.kit import ip_tokens
 from boardgen.games.better_life.leaflet import leaflet_pdf
@@ -70,3 +71,13 @@ def test_leaflet_embeds_every_font(loaded: tuple[BetterLifeTemplate, Decks], pap
     names = {str(f.BaseFont) for f in fonts}
     assert not any("Helvetica" in n for n in names), names
     assert all(_embedded(f) for f in fonts)
+
+
+def test_fund_and_payout_spaces_look_different(loaded: tuple[BetterLifeTemplate, Decks]) -> None:
+    """Both Fund spaces drew the same jar; now an arrow points into it (pay) or out of it (payout)."""
+    config, _decks = loaded
+    assert KIND_ICONS["fund"] != KIND_ICONS["payout"]
+    scene, _avoid = board_scene(config, track_board(config))
+    names = Counter(op.name for op in scene.walk())
+    assert names["icon-fund-in"] == config.track.spaces.count("fund") == 2
+    assert names["icon-fund-out"] == config.track.spaces.count("payout") == 1
