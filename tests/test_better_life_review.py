@@ -4,19 +4,22 @@ from __future__ import annotations
 
 import io
 import math
+import re
 from collections import Counter
 from pathlib import Path
 
 import pikepdf
 import pytest
 
+from boardgen.cards.deck import Deck, card_front
 from boardgen.cards.sheets import lay_out
 from boardgen.games.better_life.board import KIND_ICONS, board_scene, track_board
 from boardgen.games.better_life.cards import Decks, load_decks
-from boardgen.games.better_life.kit import ip_tokens
+from boardgen.games.better_life.kit import aid_text, band_range, decks_for_print, ip_tokens, role_mat
 from boardgen.games.better_life.leaflet import leaflet_pdf
 from boardgen.games.better_life.model import BetterLifeTemplate
 from boardgen.render.imposition import A4, LETTER, Paper
+from boardgen.render.scene import Text
 from boardgen.template import load
 
 TEMPLATE = Path(__file__).resolve().parents[1] / "templates" / "better-life.yaml"
@@ -81,3 +84,51 @@ def test_fund_and_payout_spaces_look_different(loaded: tuple[BetterLifeTemplate,
     names = Counter(op.name for op in scene.walk())
     assert names["icon-fund-in"] == config.track.spaces.count("fund") == 2
     assert names["icon-fund-out"] == config.track.spaces.count("payout") == 1
+
+
+def _card_texts(deck: Deck) -> list[Text]:
+    return [op for card in deck.cards() for op in card_front(deck, card).walk() if isinstance(op, Text)]
+
+
+def test_card_text_sizes_readable_at_print_scale(loaded: tuple[BetterLifeTemplate, Decks]) -> None:
+    """Body text >= 7 pt on every card; no rule (an event's buy-off price) hides in a 5 pt footer."""
+    config, decks = loaded
+    printed = decks_for_print(config, decks)
+    for deck in printed:
+        sizes = {op.name: op.font.size_pt for op in _card_texts(deck)}
+        assert all(op.font.size_pt >= 7.0 for op in _card_texts(deck) if op.name == "card-body"), deck.name
+        assert all(op.font.size_pt >= 6.5 for op in _card_texts(deck) if op.name == "card-footer"), sizes
+    events = next(d for d in printed if d.name == "Event cards")
+    for e in decks.events:
+        row = next(r for r in events.rows if r["title"] == e.title)
+        assert (f"pay {e.buy_off} IP" in row["text"]) == bool(e.buy_off and config.event_buy_off)
+
+
+def test_printed_vote_bands_are_ranges(loaded: tuple[BetterLifeTemplate, Decks]) -> None:
+    """The role mat said '0+ IP weak; 6+ IP semi': every printed band now reads 0-5, 6-9, 10+."""
+    config, decks = loaded
+    assert [band_range(config, i) for i in range(3)] == ["0-5", "6-9", "10+"]
+    mat = role_mat(config, decks, 0, 63.0, 88.0)
+    words = " ".join(op.text for op in mat.front.walk() if isinstance(op, Text))
+    assert "0-5 IP weak" in words and "6-9 IP semi" in words and not re.search(r"(?<!\d)0\+ IP", words)
+    aid = aid_text(config)
+    assert "0-5 weak (loss +1)" in aid and "10+ success (policy +3, loss -1)" in aid
+    assert "7/3, 4/2, 2/1 VP" in aid and "1 VP per 3 IP" in aid
+
+
+def test_target_cards_rank_their_policies(loaded: tuple[BetterLifeTemplate, Decks]) -> None:
+    config, decks = loaded
+    targets = next(d for d in decks_for_print(config, decks) if d.name == "Policy Target cards")
+    titles = {p.id: p.title for p in decks.policies}
+    for t, row in zip(decks.targets, targets.rows, strict=True):
+        lines = row["text"].split("\n")
+        assert lines[0] == "{star}{star}{star} " + titles[t.primary]
+        assert lines[1] == "primary: 7 VP, semi 3 VP"
+        assert lines[2] == "{star}{star} " + titles[t.secondary] and lines[4] == "{star} " + titles[t.tertiary]
+
+
+def test_reputation_events_say_what_happens_before_the_first_vote(loaded: tuple[BetterLifeTemplate, Decks]) -> None:
+    _config, decks = loaded
+    for e in decks.events:
+        if e.effect in ("reward-generous", "shame-idle"):
+            assert "Before the first vote" in e.text

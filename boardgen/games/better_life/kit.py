@@ -44,6 +44,8 @@ from boardgen.render.scene import (
 )
 
 PREVIEW_DPI = 40
+MIN_BODY_PT = 7.0
+"""No card's body text is set smaller than this (a card that needs less fails the build, naming the card)."""
 TOKEN_COLOURS = {1: "#f6c945", 5: "#e08a2c", 10: "#b5651d"}
 EFFECT_TIMING = {"start": "Play before you roll", "event": "Play when you draw an event"}
 
@@ -51,9 +53,14 @@ EFFECT_TIMING = {"start": "Play before you roll", "event": "Play when you draw a
 # ------------------------------------------------------------------------------------------ decks
 
 
-def _vote_line(config: BetterLifeTemplate) -> str:
+def band_range(config: BetterLifeTemplate, i: int) -> str:
+    """The pool totals of vote band ``i`` as printed: '0-5', '6-9', '10+'."""
     v = config.votes
-    return (f"Vote: 0-{v[1].min_ip - 1} weak · {v[1].min_ip}-{v[2].min_ip - 1} semi · {v[2].min_ip}+ success")
+    return f"{v[i].min_ip}+" if i == len(v) - 1 else f"{v[i].min_ip}-{v[i + 1].min_ip - 1}"
+
+
+def _vote_line(config: BetterLifeTemplate) -> str:
+    return "Vote: " + " · ".join(f"{band_range(config, i)} {b.name}" for i, b in enumerate(config.votes))
 
 
 def decks_for_print(config: BetterLifeTemplate, decks: Decks) -> list[Deck]:
@@ -69,52 +76,59 @@ def decks_for_print(config: BetterLifeTemplate, decks: Decks) -> list[Deck]:
                  for c in decks.actions if c.kind == "role" and c.id in roles]
     event_rows = []
     for e in decks.events:
-        buy = (f"Buy off: the drawer may pay {e.buy_off} IP to the reserve to cancel it"
-               if e.buy_off and config.event_buy_off else "Cannot be bought off")
-        event_rows.append({"title": e.title, "text": e.text, "footer": buy, "quantity": e.quantity})
+        can_buy = bool(e.buy_off and config.event_buy_off)
+        text = f"{e.text}\nBuy it off: pay {e.buy_off} IP to the reserve and nothing happens." if can_buy else e.text
+        event_rows.append({"title": e.title, "text": text, "footer": "Event · can be bought off" if can_buy
+                           else "Event · cannot be bought off", "quantity": e.quantity})
     policy_rows = [{"title": p.title, "subtitle": f"EU Biodiversity Strategy 2030, section {p.section}",
                     "text": f"{p.goal}\n{p.text}", "footer": _vote_line(config), "quantity": 1}
                    for p in decks.policies]
     titles = {p.id: p.title for p in decks.policies}
     target_rows = []
     for t in decks.targets:
-        text = (f"Primary: {titles[t.primary]} ({s.primary.success} VP success, {s.primary.semi} semi)\n"
-                f"Secondary: {titles[t.secondary]} ({s.secondary.success} / {s.secondary.semi} VP)\n"
-                f"Tertiary: {titles[t.tertiary]} ({s.tertiary.success} / {s.tertiary.semi} VP)")
+        # stars rank the three policies; each name sits on its own line above what it pays
+        text = "\n".join(f"{'{star}' * stars} {titles[pid]}\n{rank}: {r.success} VP, semi {r.semi} VP"
+                         for stars, rank, pid, r in ((3, "primary", t.primary, s.primary),
+                                                     (2, "secondary", t.secondary, s.secondary),
+                                                     (1, "tertiary", t.tertiary, s.tertiary)))
         target_rows.append({"title": "Policy Target", "subtitle": "Keep it secret until the end", "text": text,
                             "footer": f"Card {t.id}", "quantity": t.quantity})
     size = config.kit.card
-    body = CardLayout(body_valign="middle")
+    body = CardLayout(body_valign="middle", min_body_pt=MIN_BODY_PT)
     return [
         Deck.from_rows("Action cards", action_rows, size, colour="#2f5d8a", pattern="diagonal", layout=body),
         Deck.from_rows("Role cards", role_rows, size, colour="#4a4a4a", pattern="grid", layout=body),
         Deck.from_rows("Event cards", event_rows, size, colour="#d9822b", pattern="chevron", layout=body),
         Deck.from_rows("Policy cards", policy_rows, size, colour=GREEN, pattern="dots",
-                       layout=CardLayout(body_valign="middle", body_pt=8.0)),
+                       layout=CardLayout(body_valign="middle", body_pt=8.0, min_body_pt=MIN_BODY_PT)),
         Deck.from_rows("Policy Target cards", target_rows, size, colour="#6a3d9a", pattern="plain",
-                       layout=CardLayout(body_valign="middle", body_pt=8.0, align="left")),
+                       layout=CardLayout(body_valign="middle", body_pt=8.5, min_body_pt=MIN_BODY_PT)),
         Deck.from_rows("Player aid", [{"title": "A turn, in short", "text": aid_text(config),
                                        "quantity": config.players}], size, colour="#37474f",
-                       pattern="plain", layout=CardLayout(body_valign="middle", body_pt=7.5, align="left")),
+                       pattern="plain", layout=CardLayout(body_valign="middle", body_pt=7.5, min_body_pt=MIN_BODY_PT,
+                                                          align="left")),
     ]
 
 
 def aid_text(config: BetterLifeTemplate) -> str:
     sp = config.spaces
-    pays = ", ".join(str(x) for x in config.finish_ip)
+    sc = config.scoring
+    pays = "/".join(str(x) for x in config.finish_ip)
     v = config.votes
+    buy = " (buy it off if it shows a price)" if config.event_buy_off else ""
     return "\n".join([
-        "1. Before you roll: your role card (once a round) and/or one action card that says so.",
-        f"2. Roll the d{config.die_sides} and move. Own role space +{sp.own_role_ip} IP; another role's: pay "
-        f"{sp.other_role_fee} IP to it. IP space +{sp.ip_space}. +1: next roll +{sp.plus_one}. Bonus: roll again. "
-        f"Skip: miss your next turn. Fund: pay {sp.fund_fee}. Payout: take the Fund ({sp.empty_fund_payout} "
-        "if empty). Event: draw one.",
-        f"3. End of Year pays {pays} IP in finishing order; pick a face-up action card. Hand limit "
-        f"{config.hand_limit}.",
-        f"4. Vote: bid IP in your fist. {v[0].min_ip}-{v[1].min_ip - 1} weak (loss {v[0].loss:+d}); "
-        f"{v[1].min_ip}-{v[2].min_ip - 1} semi (policy {v[1].policy:+d}); {v[2].min_ip}+ success "
-        f"(policy {v[2].policy:+d}, loss {v[2].loss:+d}).",
-        f"Everyone loses at loss {config.meters.loss_limit} or policy below {config.meters.policy_goal} in "
+        "1. Before you roll: your role card (once a round) and/or one 'before you roll' action card.",
+        f"2. Roll, move, do the space. Own role +{sp.own_role_ip} IP; other role: pay it {sp.other_role_fee}. "
+        f"IP +{sp.ip_space}. Next roll +{sp.plus_one}. Bonus: roll again. Skip: miss a turn. Fund: pay "
+        f"{sp.fund_fee}. Payout: take the Fund ({sp.empty_fund_payout} if empty). Event: draw one{buy}.",
+        f"3. End of Year: {pays} IP by arrival, then pick a face-up action card. Hand limit {config.hand_limit}.",
+        "4. Secret vote: " + "; ".join(
+            f"{band_range(config, i)} {b.name} ("
+            + ", ".join(x for x in (f"policy {b.policy:+d}" if b.policy else "", f"loss {b.loss:+d}" if b.loss
+                                    else "") if x) + ")" for i, b in enumerate(v)) + ".",
+        f"5. Score: target {sc.primary.success}/{sc.primary.semi}, {sc.secondary.success}/{sc.secondary.semi}, "
+        f"{sc.tertiary.success}/{sc.tertiary.semi} VP (success/semi); 1 VP per {sc.ip_per_vp} IP.",
+        f"All lose at loss {config.meters.loss_limit}, or policy under {config.meters.policy_goal} in "
         f"{config.years.end}.",
     ])
 
@@ -168,8 +182,8 @@ def role_mat(config: BetterLifeTemplate, decks: Decks, index: int, cw: float, ch
         f"1 VP per {config.scoring.ip_per_vp} IP left.",
         "End of Year pays " + "/".join(str(x) for x in config.finish_ip) + " IP in finishing order; each "
         "finisher then takes a face-up action card. The last to arrive starts the next round.",
-        "The vote: " + "; ".join(f"{b.min_ip}+ IP {b.name} (policy {b.policy:+d}, loss {b.loss:+d})"
-                                 for b in config.votes) + ".",
+        "The vote: " + "; ".join(f"{band_range(config, i)} IP {b.name} (policy {b.policy:+d}, loss {b.loss:+d})"
+                                 for i, b in enumerate(config.votes)) + ".",
     ])
     ops += _text_box(text, Rect(tx, y - 4.0, w - tx - 6.0, ch + 8.0), 8.0, 6.0, name="mat-text")
     ops.append(Text(w / 2, h - 4.0, "Action cards in your hand are secret; played cards go face up on the "
@@ -195,7 +209,7 @@ def voting_screen(config: BetterLifeTemplate, index: int) -> Component:
                      "pool is counted and goes to the reserve.", Rect(pw + 3, 4, pw - 6, h - 8), 7.5, 5.5,
                      "left", "middle", name="screen-text")
     v = config.votes
-    bands = "\n".join(f"{b.min_ip}{'+' if i == 2 else f'-{v[i + 1].min_ip - 1}'} IP: {b.name}. Policy "
+    bands = "\n".join(f"{band_range(config, i)} IP: {b.name}. Policy "
                       f"{b.policy:+d}, loss {b.loss:+d}." for i, b in enumerate(v))
     ops += _text_box("The pool decides:\n" + bands, Rect(2 * pw + 3, 4, pw - 6, h - 8), 7.5, 5.5, "left",
                      "middle", name="screen-bands")
