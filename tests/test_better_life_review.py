@@ -10,13 +10,14 @@ from pathlib import Path
 
 import pikepdf
 import pytest
+from reportlab.platypus import KeepTogether, Paragraph
 
 from boardgen.cards.deck import Deck, card_front
 from boardgen.cards.sheets import lay_out
 from boardgen.games.better_life.board import KIND_ICONS, board_scene, track_board
 from boardgen.games.better_life.cards import Decks, load_decks
 from boardgen.games.better_life.kit import aid_text, band_range, decks_for_print, ip_tokens, role_mat
-from boardgen.games.better_life.leaflet import leaflet_pdf
+from boardgen.games.better_life.leaflet import leaflet_pdf, leaflet_story
 from boardgen.games.better_life.model import BetterLifeTemplate
 from boardgen.render.imposition import A4, LETTER, Paper
 from boardgen.render.scene import Text
@@ -132,3 +133,24 @@ def test_reputation_events_say_what_happens_before_the_first_vote(loaded: tuple[
     for e in decks.events:
         if e.effect in ("reward-generous", "shame-idle"):
             assert "Before the first vote" in e.text
+
+
+def test_leaflet_answers_the_questions_players_asked(loaded: tuple[BetterLifeTemplate, Decks]) -> None:
+    """Where do voted policies go (scoring needs their result), can the Loss meter go negative, may players
+    trade, how to track the once-a-round role card, and the bids two events look back at."""
+    config, decks = loaded
+    words = " ".join(item.getPlainText() for item in _flat(leaflet_story(config, decks, track_board(config), 9.0,
+                                                                         120.0)) if isinstance(item, Paragraph))
+    assert "in a row for its result (success, semi, weak)" in words
+    assert "never goes below 0" in words
+    assert "IP and cards change hands only as the rules say" in words
+    assert "turn it sideways" in words
+    assert "Remember who gave the most and who gave nothing" in words
+    assert "Add 1 VP for every 3 IP" in words
+
+
+def _flat(items: list[object]) -> list[object]:
+    out: list[object] = []
+    for item in items:
+        out += _flat(list(item._content)) if isinstance(item, KeepTogether) else [item]
+    return out
