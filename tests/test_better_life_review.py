@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import math
 import re
+import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
 
@@ -12,11 +13,20 @@ import pikepdf
 import pytest
 from reportlab.platypus import KeepTogether, Paragraph
 
-from boardgen.cards.deck import Deck, card_front
+from boardgen.cards.deck import Deck, card_front, deck_sheets
+from boardgen.cards.kitfiles import PaperKit, cut_svg
 from boardgen.cards.sheets import lay_out
+from boardgen.games.better_life import kit as kit_module
 from boardgen.games.better_life.board import KIND_ICONS, board_scene, track_board
 from boardgen.games.better_life.cards import Decks, load_decks
-from boardgen.games.better_life.kit import aid_text, band_range, decks_for_print, ip_tokens, role_mat
+from boardgen.games.better_life.kit import (
+    aid_text,
+    band_range,
+    component_sets,
+    decks_for_print,
+    ip_tokens,
+    role_mat,
+)
 from boardgen.games.better_life.leaflet import leaflet_pdf, leaflet_story
 from boardgen.games.better_life.model import BetterLifeTemplate
 from boardgen.render.imposition import A4, LETTER, Paper
@@ -154,3 +164,35 @@ def _flat(items: list[object]) -> list[object]:
     for item in items:
         out += _flat(list(item._content)) if isinstance(item, KeepTogether) else [item]
     return out
+
+
+def test_cut_file_frames_landscape_mats_in_their_own_size(loaded: tuple[BetterLifeTemplate, Decks]) -> None:
+    """The mats are laid on landscape sheets; the cut file drew them in portrait frames, so each mat's cut
+    rectangle ran 40 mm past its frame into the next one."""
+    config, decks = loaded
+    sets = {s.kind: s for s in component_sets(config, decks)}
+    laid = [lay_out(sets["mat"], LETTER.landscape(), "mats", "duplex"),
+            lay_out(sets["token"], LETTER, "tokens", "duplex")]
+    kit = PaperKit(LETTER, tuple(laid), tuple(p for lo in laid for p in lo.pages), b"")
+    svg = cut_svg(kit).decode()
+    root = ET.fromstring(svg)
+    assert float(root.get("width", "0").removesuffix("mm")) == pytest.approx(LETTER.height_mm)  # landscape width
+    frames = [lo.pages[0] for lo in laid for _s in lo.cut_sheets]
+    expected_h = sum(p.height_mm for p in frames) + 10.0 * (len(frames) - 1)
+    assert float(root.get("height", "0").removesuffix("mm")) == pytest.approx(expected_h, abs=0.01)
+    mats = laid[0]
+    for sheet in mats.cut_sheets:  # every mat's cut lies inside its landscape sheet
+        xs = [c[k] for path in sheet.cuts for c in path if c[0] in ("M", "L") for k in (1,)]
+        assert max(xs) <= LETTER.height_mm and min(xs) >= 0
+    assert max(xs) > LETTER.width_mm  # ... and wider than a portrait frame
+
+
+def test_kit_has_a_cut_file_for_the_cards(loaded: tuple[BetterLifeTemplate, Decks]) -> None:
+    config, decks = loaded
+    printed = decks_for_print(config, decks)
+    deck = next(d for d in printed if d.name == "Policy cards")
+    laid = deck_sheets(deck, A4, "duplex")
+    kit = PaperKit(A4, (laid,), laid.pages, b"")
+    svg = cut_svg(kit).decode()
+    assert svg.count('id="cut"') == 1 and len(laid.cut_sheets[0].cuts) == len(deck.cards())
+    assert 'cards-cut-{slug}.svg' in Path(kit_module.__file__).read_text()

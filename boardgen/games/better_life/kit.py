@@ -2,7 +2,8 @@
 the engine plays, five role mats, five voting screens, IP tokens, pawns, meter markers, paper dice, the leaflet,
 an inventory and a zip per paper (A4, US Letter).
 
-Outputs: cards-{a4,letter}.pdf, components-{a4,letter}.pdf, components-cut-{a4,letter}.svg,
+Outputs: cards-{a4,letter}.pdf, cards-cut-{a4,letter}.svg, components-{a4,letter}.pdf,
+components-cut-{a4,letter}.svg,
 leaflet-{a4,letter}.pdf, inventory.txt, preview/*.png and kit-{a4,letter}.zip.
 """
 
@@ -354,6 +355,7 @@ def readme_text(config: BetterLifeTemplate, paper: Paper, cards: PaperKit, parts
         count = "" if not a.pages else f"({a.pages} page) " if a.pages == 1 else f"({a.pages} pages) "
         lines.append(f"  {a.path}  {count}{a.description}")
     lines.append(f"  components-{slug}.pdf  ({len(parts.pages)} pages) mats, screens, tokens, pawns, dice.")
+    lines.append(f"  cards-cut-{slug}.svg  cut lines (red) of the card sheets, one frame per front sheet.")
     lines.append(f"  components-cut-{slug}.svg  cut (red) and score (blue) lines of the component sheets.")
     lines.append("  inventory.txt  what is in the box.")
     lines += ["", f"cards-{slug}.pdf, page by page:"]
@@ -386,6 +388,8 @@ def components_stage(ctx: BuildContext) -> list[Artifact]:
         laid_cards = [deck_sheets(d, paper, mode) for d in printed]
         card_kits[paper.slug] = ck = _paper_kit(config, laid_cards, paper, "cards")
         artifacts.append(Artifact(f"cards-{paper.slug}.pdf", ck.pdf, f"every deck on {paper.name}", len(ck.pages)))
+        artifacts.append(Artifact(f"cards-cut-{paper.slug}.svg", _cut_svg(ck),  # type: ignore[arg-type]
+                                  f"cut lines of the {paper.name} card sheets (fronts)"))
         laid_parts = [lay_out(s, paper.landscape() if s.kind == "mat" else paper, f"{config.title}: {s.title}",
                               "duplex") for s in sets]
         part_kits[paper.slug] = pk = _paper_kit(config, laid_parts, paper, "components")
@@ -412,6 +416,7 @@ def components_stage(ctx: BuildContext) -> list[Artifact]:
                                                               "board-cut.svg")]
         own = {a.path: a.data for a in artifacts}
         files = [(f"cards-{slug}.pdf", card_kits[slug].pdf), (f"components-{slug}.pdf", part_kits[slug].pdf),
+                 (f"cards-cut-{slug}.svg", own[f"cards-cut-{slug}.svg"]),
                  (f"components-cut-{slug}.svg", own[f"components-cut-{slug}.svg"]),
                  (f"leaflet-{slug}.pdf", leaflets[slug][0]), ("inventory.txt", inv),
                  *((a.path, a.data) for a in board_files),
