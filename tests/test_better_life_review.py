@@ -30,7 +30,7 @@ from boardgen.games.better_life.kit import (
 from boardgen.games.better_life.leaflet import leaflet_pdf, leaflet_story
 from boardgen.games.better_life.model import BetterLifeTemplate
 from boardgen.render.imposition import A4, LETTER, Paper
-from boardgen.render.scene import Text
+from boardgen.render.scene import RectOp, Text
 from boardgen.template import load
 
 TEMPLATE = Path(__file__).resolve().parents[1] / "templates" / "better-life.yaml"
@@ -196,3 +196,17 @@ def test_kit_has_a_cut_file_for_the_cards(loaded: tuple[BetterLifeTemplate, Deck
     svg = cut_svg(kit).decode()
     assert svg.count('id="cut"') == 1 and len(laid.cut_sheets[0].cuts) == len(deck.cards())
     assert 'cards-cut-{slug}.svg' in Path(kit_module.__file__).read_text()
+
+
+def test_meter_markers_fit_the_meter_cells(loaded: tuple[BetterLifeTemplate, Decks]) -> None:
+    """The 12.8 mm markers overhung the 10-11 mm tall year and policy cells and hid their numbers."""
+    config, decks = loaded
+    scene, _avoid = board_scene(config, track_board(config))
+    cells = [op.rect for op in scene.walk() if isinstance(op, RectOp)
+             and op.name in ("year-box", "policy-box", "loss-box")]
+    assert len(cells) == 6 + 16 + 6
+    smallest = min(min(r.width, r.height) for r in cells)
+    pawn_set = next(s for s in component_sets(config, decks) if s.kind == "pawn")
+    markers = [p for p in pawn_set.components if p.kind == "marker"]
+    assert len(markers) == 3
+    assert all(m.width_mm <= smallest - 0.5 for m in markers), (smallest, markers[0].width_mm)

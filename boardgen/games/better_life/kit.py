@@ -46,6 +46,8 @@ from boardgen.render.scene import (
 
 PREVIEW_DPI = 40
 MIN_BODY_PT = 7.0
+MARKER_MAX_MM = 9.0
+"""Meter markers fit inside the board's smallest meter cell (the year boxes are 10 mm tall)."""
 """No card's body text is set smaller than this (a card that needs less fails the build, naming the card)."""
 TOKEN_COLOURS = {1: "#f6c945", 5: "#e08a2c", 10: "#b5651d"}
 EFFECT_TIMING = {"start": "Play before you roll", "event": "Play when you draw an event"}
@@ -248,7 +250,7 @@ def ip_tokens(config: BetterLifeTemplate) -> ComponentSet:
 
 def pieces(config: BetterLifeTemplate) -> ComponentSet:
     parts = [disc("pawn", f"{r.name} pawn", config.kit.pawn_mm, r.colour, r.name[0]) for r in config.roles]
-    m = config.kit.pawn_mm * 0.8
+    m = min(config.kit.pawn_mm * 0.8, MARKER_MAX_MM)
     parts += [disc("marker", "policy marker", m, GREEN, "P"), disc("marker", "loss marker", m, "#c62828", "L"),
               disc("marker", "year marker", m, "#1565c0", "Y")]
     return ComponentSet("pawn", "Pawns (one per role) and meter markers (policy, loss, year)", tuple(parts),
