@@ -8,6 +8,7 @@ import re
 import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
+from types import SimpleNamespace
 
 import pikepdf
 import pytest
@@ -29,6 +30,7 @@ from boardgen.games.better_life.kit import (
 )
 from boardgen.games.better_life.leaflet import leaflet_pdf, leaflet_story
 from boardgen.games.better_life.model import BetterLifeTemplate
+from boardgen.games.better_life.report import rule_findings
 from boardgen.render.imposition import A4, LETTER, Paper
 from boardgen.render.scene import RectOp, Text
 from boardgen.template import load
@@ -210,3 +212,23 @@ def test_meter_markers_fit_the_meter_cells(loaded: tuple[BetterLifeTemplate, Dec
     markers = [p for p in pawn_set.components if p.kind == "marker"]
     assert len(markers) == 3
     assert all(m.width_mm <= smallest - 0.5 for m in markers), (smallest, markers[0].width_mm)
+
+
+def _summary(**means: float) -> dict[str, object]:
+    return {"games": 100, "bots": ["fair-share"], "players": 5, "win_rate_by_bot": {},
+            "metrics": {k: {"mean": v} for k, v in means.items()}}
+
+
+def test_report_says_whether_the_loss_meter_and_the_votes_matter(loaded: tuple[BetterLifeTemplate, Decks]) -> None:
+    """A designer asks: does the Loss meter ever threaten, and how do the votes come out?"""
+    config, _decks = loaded
+    ctx = SimpleNamespace(config=config)
+    quiet = _summary(everyone_loses=0.03, lost_to_policy_meter=0.03, loss_meter_end=0.24, votes_weak=0.04,
+                     votes_semi=1.9, votes_success=3.06)
+    idle = {f.rule: f for f in rule_findings(ctx, quiet)}  # type: ignore[arg-type]
+    assert idle["loss-meter-idle"].severity == "warning" and "0.24 of 5" in idle["loss-meter-idle"].message
+    assert idle["vote-results"].message == ("per game 3.06 successful, 1.90 semi-successful and 0.04 weak votes "
+                                            "of 5")
+    grim = _summary(everyone_loses=1.0, lost_to_loss_meter=0.36, loss_meter_end=4.3)
+    live = {f.rule for f in rule_findings(ctx, grim)}  # type: ignore[arg-type]
+    assert "loss-meter-idle" not in live
