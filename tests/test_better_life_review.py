@@ -27,6 +27,7 @@ from boardgen.games.better_life.kit import (
     decks_for_print,
     ip_tokens,
     role_mat,
+    voting_screen,
 )
 from boardgen.games.better_life.leaflet import leaflet_pdf, leaflet_story
 from boardgen.games.better_life.model import BetterLifeTemplate
@@ -232,3 +233,20 @@ def test_report_says_whether_the_loss_meter_and_the_votes_matter(loaded: tuple[B
     grim = _summary(everyone_loses=1.0, lost_to_loss_meter=0.36, loss_meter_end=4.3)
     live = {f.rule for f in rule_findings(ctx, grim)}  # type: ignore[arg-type]
     assert "loss-meter-idle" not in live
+
+
+def test_voting_screen_name_in_the_middle_panel(loaded: tuple[BetterLifeTemplate, Decks]) -> None:
+    """Zig-zag folded, the middle panel faces the other way from the outer two: the name goes in the middle
+    (towards the table) so both texts face their owner (the vote bands used to face the opponents)."""
+    config, _decks = loaded
+    screen = voting_screen(config, 0)
+    pw = screen.width_mm / 3
+    ops = list(screen.front.walk())
+    name = next(op for op in ops if isinstance(op, Text) and op.name == "screen-name")
+    assert pw < name.x < 2 * pw and name.text == config.roles[0].name
+    panel = next(op for op in ops if isinstance(op, RectOp) and op.name == "screen-name-panel")
+    assert panel.rect.x == pytest.approx(pw) and panel.rect.width == pytest.approx(pw)
+    how = [op for op in ops if isinstance(op, Text) and op.name == "screen-text"]
+    bands = [op for op in ops if isinstance(op, Text) and op.name == "screen-bands"]
+    assert how and all(op.x < pw for op in how) and bands and all(op.x > 2 * pw for op in bands)
+    assert min(op.font.size_pt for op in how + bands) >= 7.0

@@ -196,25 +196,26 @@ def role_mat(config: BetterLifeTemplate, decks: Decks, index: int, cw: float, ch
 
 
 def voting_screen(config: BetterLifeTemplate, index: int) -> Component:
-    """Three panels that fold zig-zag and stand: the role, how to bid, the vote bands."""
+    """Three panels that fold zig-zag and stand: how to bid, the role's name in the middle, the vote bands.
+    Folded zig-zag, the middle panel faces the table and both outer panels (the texts) face their owner."""
     role = config.roles[index]
     h = config.kit.screen_height_mm
     pw = round(h * 0.85, 2)
     w = 3 * pw
     ops: list[Op] = [RectOp(Rect(-3, -3, w + 6, h + 6), Style(fill=mix(role.colour, "#ffffff", 0.8)))]
-    ops.append(RectOp(Rect(0, 0, pw, h), Style(fill=role.colour)))
+    ops.append(RectOp(Rect(pw, 0, pw, h), Style(fill=role.colour), "screen-name-panel"))
     ink = ink_on(role.colour)
-    ops.append(Text(pw / 2, h * 0.42, role.name, fit_font(role.name, Font(size_pt=16, bold=True), pw - 6), ink,
-                    align="center", baseline="middle"))
-    ops.append(Text(pw / 2, h * 0.58, "voting screen", Font(size_pt=8), ink, align="center", baseline="middle"))
+    ops.append(Text(1.5 * pw, h * 0.42, role.name, fit_font(role.name, Font(size_pt=16, bold=True), pw - 6), ink,
+                    align="center", baseline="middle", name="screen-name"))
+    ops.append(Text(1.5 * pw, h * 0.58, "voting screen", Font(size_pt=8), ink, align="center", baseline="middle"))
     ops += _text_box("Hide your IP behind this screen. At each End of Year, after the talk, take the IP you "
                      "want to give into your closed fist (nothing is fine too). Everyone opens at once; the "
-                     "pool is counted and goes to the reserve.", Rect(pw + 3, 4, pw - 6, h - 8), 7.5, 5.5,
+                     "pool is counted and goes to the reserve.", Rect(3, 4, pw - 6, h - 8), 7.5, 7.0,
                      "left", "middle", name="screen-text")
     v = config.votes
     bands = "\n".join(f"{band_range(config, i)} IP: {b.name}. Policy "
                       f"{b.policy:+d}, loss {b.loss:+d}." for i, b in enumerate(v))
-    ops += _text_box("The pool decides:\n" + bands, Rect(2 * pw + 3, 4, pw - 6, h - 8), 7.5, 5.5, "left",
+    ops += _text_box("The pool decides:\n" + bands, Rect(2 * pw + 3, 4, pw - 6, h - 8), 7.5, 7.0, "left",
                      "middle", name="screen-bands")
     fold = Style(stroke=INK, stroke_width_mm=0.2, dash_mm=(1.2, 0.8))
     folds = (((pw, 0.0), (pw, h)), ((2 * pw, 0.0), (2 * pw, h)))
@@ -274,7 +275,8 @@ def component_sets(config: BetterLifeTemplate, decks: Decks) -> list[ComponentSe
     small = ComponentSet("pawn", f"{small.title}; {dice.title}", (*small.components, *dice.components),
                          uniform=False, row_starts=(len(small.components),))
     return [ComponentSet("mat", "Role mats", mats, uniform=False),
-            ComponentSet("screen", "Voting screens: fold on the dashed lines, zig-zag, to stand", screens,
+            ComponentSet("screen", "Voting screens: fold the dashed lines opposite ways (zig-zag); the name "
+                         "faces the table, the texts face you", screens,
                          uniform=False),
             ip_tokens(config), small]
 
@@ -332,7 +334,8 @@ def inventory_text(config: BetterLifeTemplate, decks: Decks, board: Any) -> str:
 
 _HOW_TO = {
     "mat": "single-sided on card; cut on the crop marks",
-    "screen": "single-sided on card; cut on the crop marks, crease the dashed lines, fold zig-zag so it stands",
+    "screen": "single-sided on card; cut on the crop marks, crease the dashed lines, fold them opposite ways "
+              "(zig-zag) so it stands with the coloured name towards the table and both texts towards you",
     "token": "single-sided on card (or double: the back is blank); cut out the discs",
     "pawn": "single-sided on card; cut out the discs (or use any small pieces in the role colours); dice: cut "
             "on the solid line, crease the dashed lines, glue the grey tabs inside",
