@@ -1,0 +1,70 @@
+"""Resilience Earth's own checks: the field map (36 connected fields on land, sizes, compactness) and the
+simulated games (collapse share, endings, LQ spread, the lopsided penalty)."""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Mapping
+from typing import Any
+
+from boardgen.play.report import Finding
+
+
+def field_stats(fm: Any) -> dict[str, float]:
+    sizes = [len(f.cells) for f in fm.fields]
+    pp = [f.compactness for f in fm.fields]
+    return {"fields": len(sizes), "cells": sum(sizes), "min_cells": min(sizes), "max_cells": max(sizes),
+            "mean_cells": statistics.mean(sizes), "pp_mean": statistics.mean(pp), "pp_min": min(pp),
+            "strait_fields": sum(1 for f in fm.fields if not f.land_connected)}
+
+
+def board_findings(ctx: Any) -> list[Finding]:
+    fm = ctx.board
+    cfg = ctx.config
+    out: list[Finding] = []
+    want = cfg.fields.regions * cfg.fields.per_region
+    if len(fm.fields) != want:
+        out.append(Finding("field-count", "error", "fields", f"{len(fm.fields)} fields, expected {want}"))
+    for f in fm.fields:
+        if len(f.cells) < cfg.fields.min_cells:
+            out.append(Finding("field-size", "error", f"field {f.number}",
+                               f"{len(f.cells)} hex cells, fewer than fields.min_cells ({cfg.fields.min_cells})"))
+        if not f.neighbours:
+            out.append(Finding("field-isolated", "error", f"field {f.number}", "borders no other field"))
+    s = field_stats(fm)
+    out.append(Finding("field-sizes", "info", "fields",
+                       f"{s['fields']} fields of {s['min_cells']}-{s['max_cells']} hex cells (mean "
+                       f"{s['mean_cells']:.1f}); Polsby-Popper compactness mean {s['pp_mean']:.2f}, min "
+                       f"{s['pp_min']:.2f}; {s['strait_fields']} held together by a strait link"))
+    levels = {lv: sum(1 for f in fm.fields if f.level == lv) for lv in (1, 2, 3)}
+    out.append(Finding("field-levels", "info", "production",
+                       f"levels 1/2/3: {levels[1]}/{levels[2]}/{levels[3]} fields"))
+    if cfg.markers.count < max(len(c.reach) + 7 for c in cfg.events):
+        out.append(Finding("markers", "info", "markers", "one event can need more markers than the box holds"))
+    return out
+
+
+def rule_findings(ctx: Any, summary: Mapping[str, Any]) -> list[Finding]:
+    out: list[Finding] = []
+    m = summary.get("metrics", {})
+    n = summary.get("games", 0)
+    if not n:
+        return out
+    collapse = m.get("collapse", {}).get("mean", 0.0)
+    timer = m.get("ended_by_timer", {}).get("mean", 0.0)
+    stones = m.get("ended_by_stones", {}).get("mean", 0.0)
+    out.append(Finding("endings", "info", "end of game",
+                       f"the tower fell in {collapse:.1%} of {n} games; the timer ended {timer:.1%}; "
+                       f"the last stone {stones:.1%}"))
+    if collapse > 0.6:
+        out.append(Finding("collapse-share", "warning", "tower",
+                           f"the tower falls in {collapse:.1%} of games: the collapse curve may be too steep"))
+    if collapse == 0.0:
+        out.append(Finding("collapse-share", "warning", "tower", "the tower never fell: the risk plays no part"))
+    if "lq_spread" in m:
+        out.append(Finding("lq-spread", "info", "life quality",
+                           f"LQ spread between the best and worst player: mean {m['lq_spread']['mean']:.1f}"))
+    if "lopsided_players" in m:
+        out.append(Finding("lopsided", "info", "scoring",
+                           f"players losing the 80:20 penalty per game: mean {m['lopsided_players']['mean']:.2f}"))
+    return out
