@@ -197,17 +197,20 @@ class Placement:
     scene: Scene
     name: str = ""
     bleed_mm: float | None = None  # None: the sheet style's bleed; 0 for items that need none
+    clip_mm: Rect | None = None  # item mm: a bleed rectangle of its own (e.g. full bleed on outer sides only)
 
 
 def _place(p: Placement, bleed_mm: float) -> Group:
-    local_bleed = Rect(-bleed_mm, -bleed_mm, p.trim.width + 2 * bleed_mm, p.trim.height + 2 * bleed_mm)
+    local_bleed = p.clip_mm or Rect(-bleed_mm, -bleed_mm, p.trim.width + 2 * bleed_mm, p.trim.height + 2 * bleed_mm)
     return Group(p.scene.items, name=p.name or "item", transform=translate(p.trim.x, p.trim.y),
                  clip=rect_path(local_bleed))
 
 
 def mirror_placements(paper: Paper, placements: Sequence[Placement]) -> list[Placement]:
     """Back-side positions for a long-edge duplex flip: each trim mirrored left-right on the paper."""
-    return [replace(p, trim=Rect(paper.width_mm - p.trim.right, p.trim.y, p.trim.width, p.trim.height))
+    return [replace(p, trim=Rect(paper.width_mm - p.trim.right, p.trim.y, p.trim.width, p.trim.height),
+                    clip_mm=None if p.clip_mm is None else Rect(p.trim.width - p.clip_mm.right, p.clip_mm.y,
+                                                                p.clip_mm.width, p.clip_mm.height))
             for p in placements]
 
 
