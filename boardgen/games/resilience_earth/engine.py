@@ -47,15 +47,16 @@ class FieldFacts:
 
 
 def pattern_fields(facts: FieldFacts, target: int, reach: Sequence[str]) -> tuple[int, ...]:
-    """Fields (indices) a card covers when the dice name ``target``: the target, then each compass step from
-    the field the previous step reached (a step goes to the bordering field whose direction on the board is
-    nearest the compass point, within 67.5 degrees; no such field: the step is lost), "all": every border."""
+    """Fields (indices) a card covers when the dice name ``target``: the target, and for each compass step the
+    bordering field whose direction on the board is nearest that compass point (within 67.5 degrees; none: the
+    step is lost). A step repeated goes one field further the same way; "all": every bordering field."""
     out = [target]
-    at = target
+    reached: dict[str, int] = {}
     for step in reach:
         if step == "all":
             out.extend(n for n in facts.neighbours[target] if n not in out)
             continue
+        at = reached.get(step, target)
         want = COMPASS_DEG[step]
         x0, y0 = facts.centres_mm[at]
         best: tuple[float, int] | None = None
@@ -66,10 +67,11 @@ def pattern_fields(facts: FieldFacts, target: int, reach: Sequence[str]) -> tupl
             if diff <= 67.5 and (best is None or (diff, n) < best):
                 best = (diff, n)
         if best is None:
+            reached[step] = at
             continue
-        at = best[1]
-        if at not in out:
-            out.append(at)
+        reached[step] = best[1]
+        if best[1] not in out:
+            out.append(best[1])
     return tuple(out)
 
 

@@ -18,7 +18,7 @@ from typing import Any
 from shapely.geometry import Point
 from shapely.geometry import Polygon as ShapelyPolygon
 
-from boardgen.cards.deck import DECK_STYLE, CardLayout, Deck, card_size, deck_components, front_boxes
+from boardgen.cards.deck import DECK_STYLE, CardLayout, Deck, card_size, deck_components, front_boxes, turned
 from boardgen.cards.dice import die_component
 from boardgen.cards.model import Component, ComponentSet, geometry_path
 from boardgen.cards.sheets import LaidOut, lay_out
@@ -82,13 +82,17 @@ def building_component(config: Any, player: int, kind: str, number: int) -> Comp
 
 
 def building_sets(config: Any, players: int) -> list[ComponentSet]:
-    out = []
-    for kind in ("settlement", "town", "industry"):
-        n = config.components.per_colour[kind]
-        parts = tuple(building_component(config, p, kind, i + 1) for p in range(players) for i in range(n))
-        out.append(ComponentSet(kind, f"{kind.capitalize()}s ({n} per colour, {len(parts)} in all)", parts,
-                                gap_mm=2.0))
-    return out
+    """All buildings on shared sheets, a row per colour and kind."""
+    parts: list[Component] = []
+    starts: list[int] = []
+    per = config.components.per_colour
+    for p in range(players):
+        for kind in ("settlement", "town", "industry"):
+            starts.append(len(parts))
+            parts.extend(building_component(config, p, kind, i + 1) for i in range(per[kind]))
+    title = (f"Buildings: {per['settlement']} settlements (S), {per['town']} towns (T), {per['industry']} "
+             f"industries (I) per colour")
+    return [ComponentSet("building", title, tuple(parts), uniform=False, gap_mm=2.0, row_starts=tuple(starts[1:]))]
 
 
 def value_token(kind: str, value: int, size: float, number: int) -> Component:
@@ -208,7 +212,6 @@ def pattern_ops(reach: tuple[str, ...], effect: str, box: Rect) -> list[Op]:
     colour = BLOCKED_COLOUR if effect == "blocked" else DESTROYED_COLOUR
     cx, cy = box.center
     r = min(box.width, box.height) / 2
-    cell = r * 0.2
     covered: set[tuple[str, int]] = set()
     steps: dict[str, int] = {}
     every = "all" in reach
@@ -219,19 +222,21 @@ def pattern_ops(reach: tuple[str, ...], effect: str, box: Rect) -> list[Op]:
     ops: list[Op] = []
     for name, deg in COMPASS_DEG.items():
         for ring in (1, 2):
-            d = r * (0.42 if ring == 1 else 0.8)
+            d = r * (0.45 if ring == 1 else 0.84)
             x, y = cx + d * math.cos(math.radians(deg)), cy - d * math.sin(math.radians(deg))
             on = (name, ring) in covered or (every and ring == 1)
             if ring == 2 and not on:
                 continue
-            ops.append(Polygon(regular_polygon(x, y, cell, 6, 0.0), Style(
-                fill=colour if on else "#ffffff", stroke=INK, stroke_width_mm=0.3), name="pattern-cell"))
+            if on:
+                back = (cx + d * 0.55 * math.cos(math.radians(deg)), cy - d * 0.55 * math.sin(math.radians(deg)))
+                ops.append(Polygon((back, (x, y)), Style(stroke=INK, stroke_width_mm=0.5), False, "pattern-step"))
+            ops.append(Circle(x, y, r * 0.15, Style(fill=colour if on else "#ffffff", stroke=INK if on else "#9a9a9a",
+                                                    stroke_width_mm=0.3), name="pattern-cell"))
             if ring == 1:
-                ops.append(Text(x, y, name, Font(size_pt=5, bold=on), ink_on(colour) if on else "#777777",
+                ops.append(Text(x, y, name, Font(size_pt=6, bold=on), ink_on(colour) if on else "#8a8a8a",
                                 "center", "middle"))
-    ops.append(Polygon(regular_polygon(cx, cy, cell * 1.25, 6, 0.0), Style(fill=colour, stroke=INK,
-                                                                          stroke_width_mm=0.5), name="pattern-target"))
-    ops.append(Text(cx, cy, "dice", Font(size_pt=5.5, bold=True), ink_on(colour), "center", "middle"))
+    ops.append(Circle(cx, cy, r * 0.22, Style(fill=colour, stroke=INK, stroke_width_mm=0.6), name="pattern-target"))
+    ops.append(Text(cx, cy, "dice", Font(size_pt=7, bold=True), ink_on(colour), "center", "middle"))
     return ops
 
 
@@ -248,7 +253,7 @@ def event_deck(config: Any) -> tuple[Deck, ComponentSet]:
     w, h = deck.size_mm
     boxes = front_boxes(w, h, deck.layout, False, True, True)
     body = boxes.body
-    picture = Rect(body.x, body.y + body.height * 0.38, body.width, body.height * 0.62)
+    picture = Rect(body.x, body.y + body.height * 0.24, body.width, body.height * 0.76)
     parts = []
     for part, card in zip(cset.components, config.events, strict=True):
         front = Scene(part.front.items + tuple(pattern_ops(card.reach, card.effect, picture)))
@@ -280,7 +285,9 @@ def aid_decks(config: Any, players: int) -> list[ComponentSet]:
                          layout=CardLayout(body_pt=8.0))
     smap = Deck.from_rows("Settlement map", map_rows, config.components.card_size, colour="#c9a227",
                           pattern="grid", layout=small)
-    return [deck_components(sab), deck_components(smap)]
+    a, b = deck_components(sab), deck_components(smap)
+    return [replace(a, kind="player-cards", title=f"Sabbatical cards and settlement maps ({2 * players} cards)",
+                    components=a.components + b.components)]
 
 
 # ------------------------------------------------------------------------------------------ the kit
@@ -292,11 +299,32 @@ def component_sets(config: Any, players: int) -> list[ComponentSet]:
             *building_sets(config, players), misc_set(config, players)]
 
 
+CARD_KINDS = ("climate-events", "player-cards")
+
+
+def best_layout(cset: ComponentSet, paper: Paper, title: str) -> LaidOut:
+    """Cards: the orientation (paper and cards, upright or turned) that needs the fewest sheets, as the deck
+    vocabulary's ``deck_sheets`` does; other parts: the paper upright."""
+    if cset.kind not in CARD_KINDS:
+        return lay_out(cset, paper, title, "duplex")
+    best: LaidOut | None = None
+    for turn in (False, True):
+        s = replace(cset, components=tuple(turned(p) for p in cset.components)) if turn else cset
+        for pp in (paper.portrait(), paper.landscape()):
+            try:
+                laid = lay_out(s, pp, title, "duplex", DECK_STYLE)
+            except ValueError:
+                continue
+            if best is None or laid.front_sheets < best.front_sheets:
+                best = laid
+    assert best is not None
+    return best
+
+
 def build_kit(config: Any, sets: list[ComponentSet], paper: Paper) -> PaperKit:
     laid: list[LaidOut] = []
     for s in sets:
-        style = DECK_STYLE if s.kind in ("climate-events", "sabbatical", "settlement-map") else None
-        laid.append(lay_out(s, paper, f"{config.title}: {s.title}", "duplex", *(() if style is None else (style,))))
+        laid.append(best_layout(s, paper, f"{config.title}: {s.title}"))
     pages = tuple(p for lo in laid for p in lo.pages)
     pdf = render_pdf(pages, title=f"{config.title}: components ({paper.name})")
     return PaperKit(paper, tuple(laid), pages, pdf)

@@ -11,7 +11,16 @@ from typing import Any
 from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
-from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate, Paragraph, Spacer, Table, TableStyle
+from reportlab.platypus import (
+    BaseDocTemplate,
+    Frame,
+    KeepTogether,
+    PageTemplate,
+    Paragraph,
+    Spacer,
+    Table,
+    TableStyle,
+)
 
 from boardgen.games.global_wellbeing.leaflet import register_fonts
 from boardgen.plugin import BuildContext
@@ -19,7 +28,7 @@ from boardgen.render.imposition import Paper
 
 INK = colors.HexColor("#1a1a1a")
 BOX = colors.HexColor("#eef3f7")
-BODY_SIZES_PT = (8.0, 7.6, 7.2, 6.8)
+BODY_SIZES_PT = (11.0, 10.5, 10.0, 9.5, 9.0, 8.5, 8.0, 7.6, 7.2)
 
 
 def _plural(n: int, word: str) -> str:
@@ -30,7 +39,7 @@ def collapse_table(config: Any) -> list[list[str]]:
     from boardgen.games.resilience_earth.engine import collapse_probability
 
     t = config.tower
-    rows = [["tower height", "chance a stone topples it"]]
+    rows = [["tower", "topples"]]
     for h in (5, 10, 15, 20, 25, 30):
         if h <= t.stones:
             p = collapse_probability(h, t.collapse_ceiling, t.collapse_midpoint, t.collapse_spread)
@@ -60,6 +69,13 @@ def leaflet_blocks(ctx: BuildContext) -> list[tuple[str, list[str], list[list[st
         "warm, wet lowlands are rich; deserts, ice and high mountains are poor. Dashed lines join fields that "
         "border each other across a strait.",
     ], None))
+    out.append(("The settlement map", [
+        "What building costs (RES; +travel to settle far away), the stones it adds, and the RES it pays each "
+        "round on a field with 1, 2 or 3 pips (each player has this card):",
+    ], [["", "cost", "stones", "1 pip", "2 pips", "3 pips"],
+        ["settlement", f"{c.settlement} (+{c.travel})", "0", *map(str, p.settlement)],
+        ["town", str(c.town), str(c.town_stones), *map(str, p.town)],
+        ["industry", str(c.industry), str(c.industry_stones), *map(str, p.industry)]]))
     out.append(("In the box", [
         f"Board; {t.stones} tower stones (wooden blocks, {t.block_size_mm:g} mm, not printed); "
         f"{per['settlement'] * r.max_players} settlements, {per['town'] * r.max_players} towns and "
@@ -123,6 +139,7 @@ def leaflet_blocks(ctx: BuildContext) -> list[tuple[str, list[str], list[list[st
         f"{1 - r.lopsided_share:.0%} (either way) loses {r.lopsided_penalty} points. The highest total wins; "
         "a tie is shared.",
     ], None))
+    out.append(("An example", [event_example(ctx), scoring_example(ctx)], None))
     out.append(("How shaky is the tower?", [
         f"The simulations treat the tower as a dice roll: a stone added to a tower of n stones topples it with "
         f"chance {t.collapse_ceiling:g} / (1 + e^(-(n - {t.collapse_midpoint:g}) / {t.collapse_spread:g})). Real "
@@ -140,13 +157,42 @@ def leaflet_blocks(ctx: BuildContext) -> list[tuple[str, list[str], list[list[st
     return out
 
 
+def event_example(ctx: BuildContext) -> str:
+    """A climate event on this very board: the first destroying card with a two-way spread, dice 3 and 4."""
+    from boardgen.games.resilience_earth.engine import FieldFacts, pattern_fields
+
+    cfg = ctx.config
+    facts = FieldFacts.from_field_map(ctx.board)
+    cards = [e for e in cfg.events if len(e.reach) >= 2 and "all" not in e.reach] or list(cfg.events)
+    card = cards[0]
+    number = 34 if 34 in facts.numbers else facts.numbers[len(facts.numbers) // 2]
+    hit = [facts.numbers[i] for i in pattern_fields(facts, facts.numbers.index(number), card.reach)]
+    steps = " and ".join(card.reach) or "no step"
+    others = ", ".join(str(n) for n in hit[1:]) or "no other field"
+    return (f"<b>Event.</b> The stone you add empties a countdown space. You draw <i>{card.name}</i> "
+            f"({card.effect}, {steps}) and roll {number // 10} and {number % 10}: field {number} is hit, and "
+            f"following the card's arrows on this board also {others}.")
+
+
+def scoring_example(ctx: BuildContext) -> str:
+    r = ctx.config.rules
+    res, lq = 30, 6
+    share = res / (res + lq)
+    lop = share > r.lopsided_share
+    total = res + lq - (r.lopsided_penalty if lop else 0)
+    return (f"<b>Scoring.</b> The timer rings. Ana has {res} RES and {lq} LQ: {share:.0%} of her points are "
+            f"RES, more than {r.lopsided_share:.0%}, so she scores {res} + {lq} - {r.lopsided_penalty} = {total}. "
+            f"Ben has 18 RES and 14 LQ and scores 32: Ben wins. Had the tower fallen instead (and not on Ben's or "
+            f"Ana's stone), Ben would win too, on LQ alone: 14 to {lq}.")
+
+
 def _styles(body_pt: float) -> dict[str, ParagraphStyle]:
     font = register_fonts()
     return {
         "title": ParagraphStyle("title", fontName=font + "-Bold", fontSize=body_pt * 2.0, leading=body_pt * 2.4,
                                 textColor=INK, spaceAfter=body_pt * 0.4),
         "h": ParagraphStyle("h", fontName=font + "-Bold", fontSize=body_pt * 1.2, leading=body_pt * 1.5,
-                            textColor=INK, spaceBefore=body_pt * 0.6, spaceAfter=body_pt * 0.2),
+                            textColor=INK, spaceBefore=body_pt * 0.6, spaceAfter=body_pt * 0.2, keepWithNext=1),
         "p": ParagraphStyle("p", fontName=font, fontSize=body_pt, leading=body_pt * 1.22, textColor=INK,
                             spaceAfter=body_pt * 0.35),
     }
@@ -156,18 +202,42 @@ def _story(ctx: BuildContext, body_pt: float, width: float) -> list[Any]:
     st = _styles(body_pt)
     story: list[Any] = []
     for i, (heading, paragraphs, table) in enumerate(leaflet_blocks(ctx)):
-        story.append(Paragraph(heading, st["title"] if i == 0 else st["h"]))
-        story.extend(Paragraph(text, st["p"]) for text in paragraphs)
+        block: list[Any] = [Paragraph(heading, st["title"] if i == 0 else st["h"])]
+        block.extend(Paragraph(text, st["p"]) for text in paragraphs)
+        if i == 0:
+            block.append(board_picture(ctx, width))
         if table:
-            tbl = Table(table, colWidths=[width * 0.45, width * 0.55])
-            tbl.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), st["p"].fontName, body_pt),
-                                     ("FONT", (0, 0), (-1, 0), st["h"].fontName, body_pt),
+            n = len(table[0])
+            widths = [width * 0.5, width * 0.5] if n == 2 else \
+                [width * 0.25, width * 0.16, width * 0.16] + [width * 0.43 / (n - 3)] * (n - 3)
+            small = body_pt * 0.9
+            tbl = Table(table, colWidths=widths)
+            tbl.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), st["p"].fontName, small),
+                                     ("FONT", (0, 0), (-1, 0), st["h"].fontName, small),
                                      ("BACKGROUND", (0, 0), (-1, 0), BOX),
                                      ("GRID", (0, 0), (-1, -1), 0.3, INK),
-                                     ("TOPPADDING", (0, 0), (-1, -1), 1), ("BOTTOMPADDING", (0, 0), (-1, -1), 1)]))
-            story.append(Spacer(1, body_pt * 0.3))
-            story.append(tbl)
+                                     ("TOPPADDING", (0, 0), (-1, -1), 1), ("BOTTOMPADDING", (0, 0), (-1, -1), 1),
+                                     ("LEFTPADDING", (0, 0), (-1, -1), 2), ("RIGHTPADDING", (0, 0), (-1, -1), 2)]))
+            block.append(Spacer(1, body_pt * 0.3))
+            block.append(tbl)
+            story.append(KeepTogether(block))
+        else:
+            story.extend(block)
     return story
+
+
+def board_picture(ctx: BuildContext, width: float) -> Any:
+    """The board, small (a raster at 150 dpi of the poster's art, the same bytes every build)."""
+    from reportlab.platypus import Image
+
+    from boardgen.games.resilience_earth.board import board_scene
+    from boardgen.render.cairo_backend import Page, render_png
+
+    b = ctx.config.board
+    png = ctx.value("leaflet_board_png", lambda: render_png(Page(b.width_mm, b.height_mm, board_scene(ctx)),
+                                                            dpi=90.0))
+    height = width * b.height_mm / b.width_mm
+    return Image(io.BytesIO(png), width=width, height=height)
 
 
 def _render(ctx: BuildContext, paper: Paper, body_pt: float) -> tuple[bytes, int]:
