@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from pathlib import Path
@@ -79,7 +80,7 @@ def stand(state: ResilienceState, stones: int = 1) -> None:
 def test_collapse_curve_is_logistic_and_rising() -> None:
     p = [collapse_probability(h, 0.35, 26, 3.5) for h in range(32)]
     assert p[26] == pytest.approx(0.175)
-    assert all(a < b for a, b in zip(p, p[1:], strict=False))
+    assert all(a < b for a, b in itertools.pairwise(p))
     assert p[0] < 0.001 and p[31] < 0.35
     s = new_state()
     s.height = 26

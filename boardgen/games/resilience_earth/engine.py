@@ -90,7 +90,7 @@ class ResilienceGame(Game):
         self.cards = config.events
         self.players = players
         self.F = len(facts.numbers)
-        F = self.F
+        F = self.F  # noqa: N806 - the field count, as in the docs
         self.SETTLE, self.TOWN, self.INDUSTRY, self.DISMANTLE = 0, F, 2 * F, 3 * F
         self.SABBATICAL, self.END = 4 * F, 4 * F + 1
         self.cover = tuple(tuple(pattern_fields(facts, t, card.reach) for t in range(F)) for card in self.cards)

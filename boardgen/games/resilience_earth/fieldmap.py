@@ -14,7 +14,6 @@ elevation; ``boardgen.mapbuild.build_board``) grouped into dice-addressed fields
 
 from __future__ import annotations
 
-import heapq
 import math
 import random
 from collections.abc import Sequence
@@ -260,8 +259,8 @@ def build_field_map(config: Any) -> FieldMap:
     comp = _components(n, adj)
     while len(set(comp)) > 1:  # sea routes: join the smallest group to its nearest other cell
         counts: dict[int, int] = {}
-        for c in comp:
-            counts[c] = counts.get(c, 0) + 1
+        for k in comp:
+            counts[k] = counts.get(k, 0) + 1
         small = min(counts, key=lambda c: (counts[c], c))
         inner = [i for i in range(n) if comp[i] == small]
         outer = np.array([i for i in range(n) if comp[i] != small])

@@ -21,8 +21,8 @@ from shapely.geometry import Polygon as ShapelyPolygon
 from boardgen.cards.deck import DECK_STYLE, CardLayout, Deck, card_size, deck_components, front_boxes, turned
 from boardgen.cards.dice import die_component
 from boardgen.cards.model import Component, ComponentSet, geometry_path
-from boardgen.cards.sheets import LaidOut, lay_out
 from boardgen.cards.shapes import player_shape
+from boardgen.cards.sheets import LaidOut, lay_out
 from boardgen.games.global_wellbeing.kit import PaperKit, cut_svg, deterministic_zip
 from boardgen.io import Artifact
 from boardgen.plugin import BuildContext
@@ -41,7 +41,6 @@ from boardgen.render.scene import (
     Text,
     ink_on,
     mix,
-    regular_polygon,
 )
 
 INK = "#1a1a1a"
@@ -177,7 +176,7 @@ def tower_tile(config: Any) -> Component:
 
 
 def misc_set(config: Any, players: int) -> ComponentSet:
-    dice_cfg = SimpleNamespace(components=SimpleNamespace(dice_size_mm=config.components.dice_size_mm))
+    dice_cfg: Any = SimpleNamespace(components=SimpleNamespace(dice_size_mm=config.components.dice_size_mm))
     dice = [die_component(dice_cfg, 6), replace(die_component(dice_cfg, 6), label="d6 (second)")]
     parts = (tower_tile(config), leader_token(config), *dice)
     return ComponentSet("misc", "Tower tile, round leader's token, two paper dice (cut, crease, glue the tabs)",
@@ -252,8 +251,8 @@ def event_deck(config: Any) -> tuple[Deck, ComponentSet]:
     cset = deck_components(deck)
     w, h = deck.size_mm
     boxes = front_boxes(w, h, deck.layout, False, True, True)
-    body = boxes.body
-    picture = Rect(body.x, body.y + body.height * 0.24, body.width, body.height * 0.76)
+    area = boxes.body
+    picture = Rect(area.x, area.y + area.height * 0.24, area.width, area.height * 0.76)
     parts = []
     for part, card in zip(cset.components, config.events, strict=True):
         front = Scene(part.front.items + tuple(pattern_ops(card.reach, card.effect, picture)))

@@ -44,7 +44,7 @@ class FieldsSection(TemplateModel):
 
 
 class ProductionSection(TemplateModel):
-    climate_points: dict[Literal["A", "B", "C", "D", "E"], float] = Field(
+    climate_points: dict[str, float] = Field(
         default_factory=lambda: {"A": 3.0, "B": 1.0, "C": 3.2, "D": 2.2, "E": 0.3})
     high_ground_penalty: float = 1.2
     level_thresholds: tuple[float, float] = (1.5, 2.4)
@@ -142,7 +142,7 @@ class ComponentsSection(TemplateModel):
     player_colours: tuple[Colour, ...] = ("#e69f00", "#56b4e9", "#009e73", "#cc79a7")
     player_shapes: tuple[Literal["circle", "square", "triangle", "diamond", "hexagon", "pentagon"], ...] = (
         "circle", "square", "triangle", "diamond")
-    per_colour: dict[Literal["settlement", "town", "industry"], int] = Field(
+    per_colour: dict[str, int] = Field(
         default_factory=lambda: {"settlement": 14, "town": 10, "industry": 7})
     res_tokens: dict[int, int] = Field(default_factory=lambda: {1: 60, 5: 24, 10: 12})
     lq_tokens: dict[int, int] = Field(default_factory=lambda: {1: 54, 5: 20, 10: 10})
@@ -156,20 +156,22 @@ class ResilienceTemplate(GameTemplate):
     """A Resilience Earth edition."""
 
     game: Literal["resilience-earth"] = "resilience-earth"
-    board: BoardSection = BoardSection()
-    map: MapSection = MapSection()
-    fields: FieldsSection = FieldsSection()
-    production: ProductionSection = ProductionSection()
-    costs: CostsSection = CostsSection()
-    rules: RulesSection = RulesSection()
-    tower: TowerSection = TowerSection()
-    markers: MarkersSection = MarkersSection()
+    board: BoardSection
+    map: MapSection
+    fields: FieldsSection
+    production: ProductionSection
+    costs: CostsSection
+    rules: RulesSection
+    tower: TowerSection
+    markers: MarkersSection
     events: tuple[EventCard, ...] = Field(min_length=1, max_length=60)
-    components: ComponentsSection = ComponentsSection()
+    components: ComponentsSection
 
     @model_validator(mode="after")
     def _check(self) -> ResilienceTemplate:
         c = self.components
+        if set(c.per_colour) != {"settlement", "town", "industry"}:
+            raise ValueError("components.per_colour needs exactly settlement, town and industry")
         if len(c.player_colours) < self.rules.max_players or len(c.player_shapes) < self.rules.max_players:
             raise ValueError("components: one colour and one shape per player (max_players)")
         return self
