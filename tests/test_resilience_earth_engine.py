@@ -86,7 +86,9 @@ def test_collapse_curve_is_logistic_and_rising() -> None:
     s.height = 26
     s.phase = STONE
     outcomes = dict(s.chance_outcomes())
-    assert outcomes[1] == pytest.approx(0.175) and sum(outcomes.values()) == pytest.approx(1.0)
+    t = s.game.tower
+    want = collapse_probability(26, t.collapse_ceiling, t.collapse_midpoint, t.collapse_spread)
+    assert outcomes[1] == pytest.approx(want) and sum(outcomes.values()) == pytest.approx(1.0)
 
 
 def test_settling_costs_travel_when_far_from_own_land() -> None:

@@ -94,6 +94,13 @@ class StewardBot(PolicyBot):
     dismantle_at = 0.08
 
 
+class KeeperBot(StewardBot):
+    """A steward who never dismantles (to see whether dismantling pays)."""
+
+    name = "keeper"
+    dismantle_at = 2.0
+
+
 class SabbaticalBot(PolicyBot):
     """A few fields, then a sabbatical whenever the round would pay less than the sabbatical is worth."""
 
@@ -114,11 +121,11 @@ class MixedBot(PolicyBot):
     sabbatical_when_lopsided = True
 
 
-OWN_BOTS: dict[str, BotFactory] = {cls.name: cls for cls in (GrowerBot, StewardBot, SabbaticalBot, MixedBot)}
+OWN_BOTS: dict[str, BotFactory] = {cls.name: cls for cls in (GrowerBot, StewardBot, KeeperBot, SabbaticalBot, MixedBot)}
 
 
 def all_bots() -> Mapping[str, BotFactory]:
     return {**GENERIC_BOTS, **OWN_BOTS}
 
 
-__all__ = ["OWN_BOTS", "GrowerBot", "MixedBot", "SabbaticalBot", "StewardBot", "all_bots"]
+__all__ = ["OWN_BOTS", "GrowerBot", "KeeperBot", "MixedBot", "SabbaticalBot", "StewardBot", "all_bots"]
