@@ -89,7 +89,7 @@ def tower_ops(ctx: BuildContext) -> list[Op]:
     ops: list[Op] = [Circle(cx, cy, r + 4.0, fill_stroke("#ffffff", INK, 0.5), "tower-ring"),
                      Circle(cx, cy, r, fill_stroke("#efe6d6", INK, 0.8), "tower-base")]
     # the footprint of the first layer of blocks: two blocks side by side
-    side = min(2 * t.block_size_mm, r * 1.3)
+    side = min(t.block_length_mm, r * 1.3)
     ops.append(RectOp(Rect(cx - side / 2, cy - side / 2, side, side), Style(stroke=TOWER_GREY, stroke_width_mm=0.4,
                                                                            dash_mm=(1.5, 1.0)), "tower-footprint"))
     ops.append(Text(cx, cy - r + 5.0, "CLIMATE TOWER", Font(size_pt=8, bold=True), INK, "center", "middle",

@@ -165,12 +165,13 @@ def tower_tile(config: Any) -> Component:
     s = t.base_diameter_mm + 14.0
     c = s / 2
     outline = Point(c, c).buffer(c, quad_segs=24)
-    side = min(2 * t.block_size_mm, t.base_diameter_mm * 0.65)
+    side = min(t.block_length_mm, t.base_diameter_mm * 0.65)
     ops: list[Op] = [Path(geometry_path(outline), Style(fill="#efe6d6"), "tower-tile"),
                      RectOp(Rect(c - side / 2, c - side / 2, side, side),
                             Style(stroke="#6b6b6b", stroke_width_mm=0.4, dash_mm=(1.5, 1.0))),
                      _label(c, c - side / 2 - 4.0, "CLIMATE TOWER", s * 0.7, 8, INK),
-                     _label(c, c + side / 2 + 4.0, f"{t.stones} blocks, {t.block_size_mm:g} mm", s * 0.7, 6, INK),
+                     _label(c, c + side / 2 + 4.0, f"{t.stones} blocks {t.block_length_mm:g} x {t.block_width_mm:g} mm",
+                            s * 0.7, 6, INK),
                      Path(geometry_path(outline), Style(stroke=INK, stroke_width_mm=0.4), "cut-line")]
     return Component("tile", "tower tile", s, s, Scene(tuple(ops)), geometry_path(outline), marks=False)
 
@@ -334,7 +335,7 @@ def inventory(config: Any, players: int, sets: list[ComponentSet]) -> dict[str, 
     colours = config.rules.max_players
     return {
         "tower stones (wooden blocks, not printed)": config.tower.stones,
-        "tower block": f"{config.tower.block_size_mm:g} mm wooden cubes or tumbling-tower blocks",
+        "tower block": config.tower.block_text,
         "countdown stacks": list(config.tower.countdown_stacks),
         "settlements": per["settlement"] * colours,
         "towns": per["town"] * colours,
@@ -400,9 +401,8 @@ def readme_text(config: Any, kit: PaperKit, inv: dict[str, Any]) -> str:
              "Card and marker sheets are double-sided: print the back page on the reverse, flipping on the long "
              "edge. Cut on the crop marks (cards, markers, RES tokens) or on the dark outline (shaped parts).",
              "The board: board-poster.pdf for a print shop, or the jigsaw sections when included.", "",
-             f"The Climate Tower: {config.tower.stones} wooden blocks (not printed), "
-             f"{config.tower.block_size_mm:g} mm cubes or small tumbling-tower blocks; stack them on the tower "
-             "base in the middle of the board.", "", "Pages:"]
+             f"The Climate Tower: {config.tower.stones} {config.tower.block_text} (not printed; a mini "
+             "tumbling-tower game has them); build on the tower base in the middle of the board.", "", "Pages:"]
     for lo, start, end in kit.page_ranges():
         lines.append(f"  {start}-{end}: {lo.title}" if end > start else f"  {start}: {lo.title}")
     lines += ["", "In the box:"]

@@ -77,7 +77,7 @@ def leaflet_blocks(ctx: BuildContext) -> list[tuple[str, list[str], list[list[st
         ["town", str(c.town), str(c.town_stones), *map(str, p.town)],
         ["industry", str(c.industry), str(c.industry_stones), *map(str, p.industry)]]))
     out.append(("In the box", [
-        f"Board; {t.stones} tower stones (wooden blocks, {t.block_size_mm:g} mm, not printed); "
+        f"Board; {t.stones} tower stones ({t.block_text}; not printed); "
         f"{per['settlement'] * r.max_players} settlements, {per['town'] * r.max_players} towns and "
         f"{per['industry'] * r.max_players} industries in {r.max_players} colours and shapes; "
         f"{sum(cfg.components.res_tokens.values())} RES and {sum(cfg.components.lq_tokens.values())} LQ tokens; "
@@ -110,8 +110,9 @@ def leaflet_blocks(ctx: BuildContext) -> list[tuple[str, list[str], list[list[st
     ], None))
     out.append(("Stones and the tower", [
         "A stone comes from the stones lifted off earlier (kept beside the tower) or else from the countdown "
-        "space in turn. Put each stone on the tower by hand, one at a time. If the tower falls, the game ends "
-        "at once.",
+        "space in turn. Put each stone on the tower by hand, one at a time, "
+        f"{t.blocks_per_layer} to a layer and each layer across the one below. If the tower falls, the game "
+        "ends at once.",
         "When a countdown space is emptied, its event space shows: draw a climate event card and roll both "
         "dice. The dice name the field hit (first die region, second die field). The card shows which "
         "neighbouring fields are hit too: turn the card to the board's north and follow the compass arrows "

@@ -111,7 +111,9 @@ class TowerSection(TemplateModel):
     base_diameter_mm: Length = 60.0
     stack_ring_mm: Length = 62.0
     stack_diameter_mm: Length = 26.0
-    block_size_mm: Length = 16.0
+    block_length_mm: Length = 45.0
+    block_width_mm: Length = 15.0
+    blocks_per_layer: int = Field(2, ge=1, le=4)
 
     @model_validator(mode="after")
     def _check(self) -> TowerSection:
@@ -122,6 +124,11 @@ class TowerSection(TemplateModel):
     @property
     def stones(self) -> int:
         return sum(self.countdown_stacks)
+
+    @property
+    def block_text(self) -> str:
+        return (f"{self.block_length_mm:g} x {self.block_width_mm:g} x {self.block_width_mm:g} mm wooden blocks, "
+                f"{self.blocks_per_layer} to a layer, each layer across the one below")
 
 
 class MarkersSection(TemplateModel):

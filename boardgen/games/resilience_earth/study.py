@@ -95,7 +95,8 @@ def markdown(results: dict[str, dict[str, Any]], games: int) -> str:
              "players, bot line-up rotated one seat per game, seeded). Win rates count a shared win as 1/k; "
              "intervals are Wilson 95%.", "",
              "## Endings and win rates by bot mix", "",
-             "| run | games | tower fell | timer | last stone | rounds | events | LQ spread | win rate by bot (95% CI) |",
+             "| run | games | tower fell | timer | last stone | rounds | events | LQ spread "
+             "| win rate by bot (95% CI) |",
              "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for name, r in results.items():
         e, m = r["endings"], r["means"]
