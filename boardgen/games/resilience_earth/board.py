@@ -112,7 +112,7 @@ def legend_ops(ctx: BuildContext) -> list[Op]:
     cfg = ctx.config
     b = cfg.board
     x0, y0 = b.margin_mm + 6.0, b.height_mm - b.margin_mm - 50.0
-    ops: list[Op] = [RectOp(Rect(x0 - 3, y0 - 6, 150, 52), fill_stroke("#ffffff", INK, 0.4), "legend")]
+    ops: list[Op] = [RectOp(Rect(x0 - 3, y0 - 6, 114, 50), fill_stroke("#ffffff", INK, 0.4), "legend")]
     ops.append(Text(x0, y0, cfg.title.upper(), Font(size_pt=16, bold=True), INK, name="board-title"))
     ops.append(Text(x0, y0 + 6.5, "Fields 11-66: first die = region, second die = field", Font(size_pt=7), INK))
     for i, colour in enumerate(REGION_COLOURS[:cfg.fields.regions]):

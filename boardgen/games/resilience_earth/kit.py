@@ -71,8 +71,9 @@ def building_component(config: Any, player: int, kind: str, number: int) -> Comp
     ops: list[Op] = [Path(geometry_path(outline), Style(fill=colour), "building")]
     ring = outline.buffer(-0.9, join_style="mitre")
     ops.append(Path(geometry_path(ring), Style(stroke="#ffffff", stroke_width_mm=0.8), "building-ring"))
-    if kind == "industry":  # a chimney: an extra cue besides size and letter
-        ops.append(RectOp(Rect(c + size * 0.12, c - size * 0.3, size * 0.1, size * 0.18), Style(fill=ink)))
+    if kind == "industry":  # a second ring: a cue besides size and letter
+        inner = outline.buffer(-2.6, join_style="mitre")
+        ops.append(Path(geometry_path(inner), Style(stroke=ink, stroke_width_mm=0.5), "industry-ring"))
     ops.append(_label(c, c + (size * 0.08 if shape == "triangle" else 0), STONE_NAMES[kind], size * 0.45,
                       size * 1.3, ink))
     ops.append(Path(geometry_path(outline), Style(stroke=INK, stroke_width_mm=0.4), "cut-line"))
