@@ -8,10 +8,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic import Field
 
 from boardgen.cards.deck import (
     CARD_SIZES,
     Deck,
+    DeckSpec,
     card_front,
     card_size,
     deck_artifacts,
@@ -22,10 +24,11 @@ from boardgen.cards.deck import (
     load_rows,
 )
 from boardgen.cards.icons import ICONS, draw_icon
-from boardgen.errors import LayoutError
+from boardgen.errors import ConfigError, LayoutError
 from boardgen.render.cairo_backend import text_width_mm
 from boardgen.render.imposition import A4, LETTER
 from boardgen.render.scene import Font, Group, Rect, Scene, Text
+from boardgen.schema import GameTemplate, validate_template
 
 ROWS: list[dict[str, Any]] = [
     {"title": "Seed Fund", "value": "3", "subtitle": "Business", "footer": "base game", "quantity": 2,
@@ -178,3 +181,33 @@ def test_deck_pdfs_are_deterministic() -> None:
     assert [x.path for x in a] == ["cards/business-a4.pdf", "cards/business-letter.pdf"]
     assert [hashlib.sha256(x.data).hexdigest() for x in a] == [hashlib.sha256(x.data).hexdigest() for x in b]
     assert all(x.data.startswith(b"%PDF") and x.pages == 2 for x in a)
+    cuts = deck_artifacts(make_deck(), "cards/business", papers=(A4,), cut_files=True)
+    assert [x.path for x in cuts] == ["cards/business-a4.pdf", "cards/business-cut-a4.svg"]
+    svg = cuts[1].data.decode()
+    assert svg[svg.index('<g id="cut"'):svg.index('<g id="score"')].count("<path") == 6  # one outline a card
+
+
+def test_deck_spec_from_a_template(tmp_path: Path) -> None:
+    (tmp_path / "cards.csv").write_text("name,effect,quantity\nA,Gain {coin},2\n", encoding="utf-8")
+    spec = DeckSpec.model_validate({"name": "Events", "file": "cards.csv", "size": "bridge", "gap": 2,
+                                    "layout": {"title": "name", "body": "effect"}})
+    deck = spec.deck(tmp_path)
+    assert deck.size_mm == (57.15, 88.9) and deck.gap_mm == 2.0 and len(deck.cards()) == 2
+    assert [op.text for op in card_front(deck, deck.cards()[0]).walk() if isinstance(op, Text)
+            and op.name == "card-title"] == ["A"]
+    with pytest.raises(ValueError, match="one of the two"):
+        DeckSpec.model_validate({"name": "E"})
+    with pytest.raises(ValueError, match="unknown card size"):
+        DeckSpec.model_validate({"name": "E", "rows": [], "size": "huge"})
+
+
+class _Game(GameTemplate):
+    decks: list[DeckSpec] = Field(default_factory=list)
+
+
+def test_deck_errors_name_the_template_key() -> None:
+    base = {"game": "x", "edition": "e", "title": "T"}
+    with pytest.raises(ConfigError, match=r"t\.yaml: decks\[0\]\.colour: .*got 'blue'"):
+        validate_template(_Game, {**base, "decks": [{"name": "D", "rows": [], "colour": "blue"}]}, "t.yaml")
+    game = validate_template(_Game, {**base, "decks": [{"name": "D", "rows": [{"title": "a"}]}]}, "t.yaml")
+    assert game.decks[0].deck().cards()[0].field("title") == "a"

@@ -28,14 +28,15 @@ from pathlib import Path as FilePath
 from typing import Any, Literal
 
 import yaml
+from pydantic import Field, field_validator, model_validator
 
 from boardgen.cards.icons import ICONS, draw_icon
 from boardgen.cards.model import Component, ComponentSet
-from boardgen.cards.sheets import LaidOut, lay_out
+from boardgen.cards.sheets import LaidOut, cut_svg, lay_out
 from boardgen.errors import ConfigError, LayoutError
 from boardgen.io import Artifact
 from boardgen.render.cairo_backend import cap_height_mm, render_pdf, text_width_mm
-from boardgen.render.imposition import A4, LETTER, Paper, SheetStyle
+from boardgen.render.imposition import A4, COMPACT_STYLE, LETTER, Paper, SheetStyle
 from boardgen.render.scene import (
     Affine,
     Circle,
@@ -43,7 +44,6 @@ from boardgen.render.scene import (
     Group,
     Op,
     Path,
-    PathCommand,
     Rect,
     RectOp,
     Scene,
@@ -53,7 +53,9 @@ from boardgen.render.scene import (
     line,
     mix,
     rect_path,
+    rounded_rect_path,
 )
+from boardgen.schema import Colour, TemplateModel
 
 MM_PER_INCH = 25.4
 CARD_SIZES: dict[str, tuple[float, float]] = {
@@ -64,7 +66,7 @@ CARD_SIZES: dict[str, tuple[float, float]] = {
     "tarot": (70.0, 120.0),
     "square": (70.0, 70.0),
 }
-DECK_STYLE = SheetStyle(edge_mm=5.0, mark_offset_mm=3.5, mark_length_mm=2.5, header_mm=3.5, footer_mm=5.5)
+DECK_STYLE = COMPACT_STYLE
 """Sheets for cards: 5 mm paper margin, short crop marks; 8 poker cards fit A4 and Letter landscape."""
 INK = "#1a1a1a"
 SAFE_MM = 3.0
@@ -409,14 +411,6 @@ def front_boxes(w: float, h: float, layout: CardLayout, has_value: bool, has_sub
     return FrontBoxes(band, title, value, panel, subtitle, body, footer)
 
 
-def rounded_rect_path(r: Rect, radius: float) -> tuple[PathCommand, ...]:
-    k = min(radius, r.width / 2, r.height / 2)
-    return (("M", r.x + k, r.y), ("L", r.right - k, r.y), ("A", r.right - k, r.y + k, k, -math.pi / 2, 0.0),
-            ("L", r.right, r.bottom - k), ("A", r.right - k, r.bottom - k, k, 0.0, math.pi / 2),
-            ("L", r.x + k, r.bottom), ("A", r.x + k, r.bottom - k, k, math.pi / 2, math.pi),
-            ("L", r.x, r.y + k), ("A", r.x + k, r.y + k, k, math.pi, 1.5 * math.pi), ("Z",))
-
-
 def _one_line(deck: Deck, card: Card, what: str, text: str, box: Rect, font: Font, min_pt: float, colour: str,
               name: str) -> list[Op]:
     """A single line of text (icons allowed) fitted to ``box``'s width (shrunk to ``min_pt``), centred."""
@@ -595,8 +589,9 @@ def deck_sheets(deck: Deck, paper: Paper, mode: str = "duplex", style: SheetStyl
 
 
 def deck_artifacts(deck: Deck, prefix: str, papers: Iterable[Paper] = (A4, LETTER), mode: str = "duplex",
-                   title: str | None = None) -> list[Artifact]:
-    """``{prefix}-{paper}.pdf`` per paper (e.g. ``cards/events-a4.pdf``)."""
+                   title: str | None = None, cut_files: bool = False) -> list[Artifact]:
+    """Per paper: ``{prefix}-{paper}.pdf`` (e.g. ``cards/events-a4.pdf``) and, with ``cut_files``,
+    ``{prefix}-cut-{paper}.svg`` (the cut lines of its front sheets, layer "cut")."""
     out = []
     for paper in papers:
         laid = deck_sheets(deck, paper, mode, title=title)
@@ -605,4 +600,71 @@ def deck_artifacts(deck: Deck, prefix: str, papers: Iterable[Paper] = (A4, LETTE
         out.append(Artifact(f"{prefix}-{paper.slug}.pdf", render_pdf(list(laid.pages), title=laid.title),
                             f"{laid.title} on {laid.front_sheets} {paper.name} sheets ({how})",
                             pages=len(laid.pages)))
+        if cut_files:
+            sheet_paper = Paper(paper.name, laid.pages[0].width_mm, laid.pages[0].height_mm)
+            out.append(Artifact(f"{prefix}-cut-{paper.slug}.svg", cut_svg(laid.cut_sheets, sheet_paper),
+                                f"cut lines of the {deck.name} sheets ({paper.name})"))
     return out
+
+
+# ------------------------------------------------------------------------------------------ template section
+
+
+class CardLayoutSpec(TemplateModel):
+    """A deck's ``layout:`` in a template: which row columns go where, and type sizes (pt)."""
+
+    title: str = "title"
+    body: str = "text"
+    subtitle: str = "subtitle"
+    footer: str = "footer"
+    value: str = "value"
+    accent: str = "colour"
+    title_pt: float = Field(default=10.0, ge=5, le=30)
+    body_pt: float = Field(default=9.0, ge=6, le=24)
+    align: Literal["left", "center"] = "center"
+
+    def layout(self) -> CardLayout:
+        return CardLayout(self.title, self.body, self.subtitle, self.footer, self.value, self.accent,
+                          self.title_pt, self.body_pt, align=self.align)
+
+
+class DeckSpec(TemplateModel):
+    """One deck in a template, e.g.::
+
+        decks:
+          - name: Business Cards
+            file: cards/business.csv      # or rows: [{title: ..., text: ..., quantity: 2}, ...]
+            size: poker                    # bridge, mini, business, tarot, square, "63x88", "2.5x3.5in"
+            colour: "#234e70"
+            pattern: diagonal
+            mode: duplex                   # gutter, fold
+    """
+
+    name: str = Field(min_length=1, max_length=60)
+    rows: list[dict[str, Any]] | None = None
+    file: str | None = None
+    size: str | tuple[float, float] = "poker"
+    colour: Colour = "#2f5d8a"
+    pattern: Literal["diagonal", "dots", "grid", "chevron", "plain"] = "diagonal"
+    back_text: str | None = None
+    mode: Literal["duplex", "gutter", "fold"] = "duplex"
+    gap_mm: float = Field(default=0.0, ge=0, le=20)
+    layout: CardLayoutSpec = Field(default_factory=CardLayoutSpec)
+
+    @field_validator("size")
+    @classmethod
+    def _size(cls, value: str | tuple[float, float]) -> str | tuple[float, float]:
+        card_size(value)
+        return value
+
+    @model_validator(mode="after")
+    def _one_source(self) -> DeckSpec:
+        if (self.rows is None) == (self.file is None):
+            raise ValueError("give the deck's cards as rows: [...] or as file: a CSV or YAML file, one of the two")
+        return self
+
+    def deck(self, base: FilePath | None = None) -> Deck:
+        """The deck, reading ``file`` relative to ``base`` (the template's folder)."""
+        rows = load_rows(self.file, base=base) if self.file is not None else load_rows(self.rows or [])
+        return Deck(self.name, rows, card_size(self.size), self.colour, self.pattern, self.layout.layout(),
+                    self.back_text, self.gap_mm, self.file or "rows")

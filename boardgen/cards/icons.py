@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from boardgen.render.scene import Circle, Op, Path, Polygon, Rect, RectOp, Style, ink_on, regular_polygon
+from boardgen.render.scene import Circle, Op, Path, Polygon, Rect, Style, ink_on, regular_polygon, rounded_rect_path
 
 IconDrawer = Callable[[float, float, float, str], list[Op]]
 
@@ -77,7 +77,7 @@ def _die(x: float, y: float, s: float, colour: str) -> list[Op]:
     body = Rect(x + inset, y + inset, s - 2 * inset, s - 2 * inset)
     r = s * 0.08
     pip = ink_on(colour)
-    ops: list[Op] = [RectOp(body, Style(fill=colour), name="icon-die")]
+    ops: list[Op] = [Path(rounded_rect_path(body, s * 0.16), Style(fill=colour), name="icon-die")]
     for u, v in ((0.28, 0.28), (0.72, 0.72), (0.5, 0.5), (0.72, 0.28), (0.28, 0.72)):
         ops.append(Circle(x + u * s, y + v * s, r, Style(fill=pip), name="icon-die"))
     return ops

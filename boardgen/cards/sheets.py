@@ -16,7 +16,7 @@ from shapely.geometry import Polygon, box
 from shapely.ops import unary_union
 
 from boardgen.cards.model import Component, ComponentSet, geometry_path
-from boardgen.render.cairo_backend import Page
+from boardgen.render.cairo_backend import Page, render_svg
 from boardgen.render.imposition import (
     DEFAULT_STYLE,
     Paper,
@@ -26,9 +26,25 @@ from boardgen.render.imposition import (
     content_area,
     mirror_placements,
 )
-from boardgen.render.scene import Group, Path, PathCommand, Rect, Scene, Style, rotate
+from boardgen.render.scene import (
+    Font,
+    Group,
+    Op,
+    Path,
+    PathCommand,
+    Rect,
+    RectOp,
+    Scene,
+    Style,
+    Text,
+    layer,
+    rotate,
+    translate,
+)
 
 INK = "#1a1a1a"
+CUT_GAP_MM = 10.0
+"""Space between the sheets stacked in one cut file."""
 FOLD_STYLE = Style(stroke=INK, stroke_width_mm=0.2, dash_mm=(1.0, 1.0))
 
 
@@ -294,3 +310,28 @@ def lay_out(cset: ComponentSet, paper: Paper, title: str, mode: str = "duplex",
             back_label = f"{cset.kind} sheet {k + 1} of {n} (back: print on the reverse, flip on the long edge)"
             pages.append(compose_sheet(paper, backs, title, back_label, style, marks=marks, back=True))
     return LaidOut(cset.kind, cset.title, tuple(pages), tuple(cut_sheets), n, per_sheet)
+
+
+def cut_svg(sheets: Sequence[CutSheet], paper: Paper, labels: Sequence[str] | None = None) -> bytes:
+    """The cut and fold lines of printed sheets, stacked top to bottom (``CUT_GAP_MM`` apart), one SVG in
+    mm: layer "cut" (cut lines, red), "score" (folds, blue), "guides" (sheet edges and ``labels``, default
+    each sheet's own label)."""
+    w, h = paper.width_mm, paper.height_mm
+    labels = [s.label for s in sheets] if labels is None else labels
+    cut_ops: list[Op] = []
+    score_ops: list[Op] = []
+    guide_ops: list[Op] = []
+    cut_style = Style(stroke="#ff0000", stroke_width_mm=0.1)
+    score_style = Style(stroke="#0000ff", stroke_width_mm=0.1)
+    for k, (sheet, label) in enumerate(zip(sheets, labels, strict=True)):
+        dy = k * (h + CUT_GAP_MM)
+        move = translate(0.0, dy)
+        cut_ops.append(Group(tuple(Path(c, cut_style, "cut") for c in sheet.cuts), name=f"sheet-{k + 1}",
+                             transform=move))
+        score_ops.append(Group(tuple(Path((("M", *f[0]), *(("L", *p) for p in f[1:])), score_style, "score")
+                                     for f in sheet.folds), transform=move))
+        guide_ops.append(RectOp(Rect(0, dy, w, h), Style(stroke="#999999", stroke_width_mm=0.2)))
+        guide_ops.append(Text(4.0, dy + 4.0, label, Font(size_pt=7), "#666666"))
+    total_h = max(1, len(sheets)) * (h + CUT_GAP_MM) - CUT_GAP_MM
+    scene = Scene((layer("guides", guide_ops), layer("cut", cut_ops), layer("score", score_ops)))
+    return render_svg(Page(w, total_h, scene))

@@ -95,6 +95,9 @@ class SheetStyle:
 
 
 DEFAULT_STYLE = SheetStyle()
+COMPACT_STYLE = SheetStyle(edge_mm=5.0, mark_offset_mm=3.5, mark_length_mm=2.5, header_mm=3.5, footer_mm=5.5)
+"""A 5 mm paper margin and short crop marks: 8 poker cards fit A4 and Letter landscape (card decks, board
+sections)."""
 
 
 def content_area(paper: Paper, style: SheetStyle = DEFAULT_STYLE) -> Rect:
@@ -400,7 +403,8 @@ def trim_outline(trim: Rect, name: str = "trim-line", width_mm: float = HAIRLINE
 
 
 __all__ = [
-    "A4", "DEFAULT_STYLE", "LETTER", "PAPERS", "GridPlan", "Paper", "Placement", "SheetStyle", "bounding_rect",
+    "A4", "COMPACT_STYLE", "DEFAULT_STYLE", "LETTER", "PAPERS", "GridPlan", "Paper", "Placement", "SheetStyle",
+    "bounding_rect",
     "compose_sheet", "content_area", "crop_marks", "custom_paper", "grid_positions", "mirror_placements",
     "pack_grid", "pack_shelves", "plan_grid", "registration_mark", "scale_ruler", "sheet_frame", "single_item_page",
     "trim_outline",
