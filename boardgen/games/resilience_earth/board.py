@@ -13,13 +13,11 @@ from shapely.geometry import Polygon as ShapelyPolygon
 
 from boardgen.io import Artifact
 from boardgen.plugin import BuildContext
-from boardgen.render.cairo_backend import Page, render_pdf, render_png
-from boardgen.render.imposition import DEFAULT_STYLE, single_item_page
+from boardgen.render.cairo_backend import render_png
+from boardgen.render.imposition import DEFAULT_STYLE
 from boardgen.render.scene import (
-    PT,
     Circle,
     Font,
-    Group,
     Op,
     Path,
     Polygon,
@@ -32,7 +30,6 @@ from boardgen.render.scene import (
     fill_stroke,
     ink_on,
     mix,
-    stroke,
 )
 
 SEA = "#dbeaf3"
@@ -140,7 +137,8 @@ def board_scene(ctx: BuildContext, bleed_mm: float = 0.0) -> Scene:
     W, H = cfg.board.width_mm, cfg.board.height_mm  # noqa: N806
     ops: list[Op] = [RectOp(Rect(-bleed_mm, -bleed_mm, W + 2 * bleed_mm, H + 2 * bleed_mm), fill(SEA), "sea")]
     # graticule-free sea; real coastlines faintly under the fields
-    ops.append(Path(outline_commands(fm.board.land_mm), Style(fill="#eef2e6", stroke=SEA_LINE,
+    coast = fm.board.land_mm.simplify(0.15)  # a fifth of a millimetre: invisible in print, 10x fewer points
+    ops.append(Path(outline_commands(coast), Style(fill="#eef2e6", stroke=SEA_LINE,
                                                                 stroke_width_mm=0.2), "coast"))
     # sea links between different fields
     cell_field = fm.cell_field
@@ -155,7 +153,7 @@ def board_scene(ctx: BuildContext, bleed_mm: float = 0.0) -> Scene:
         ops.append(Path(outline_commands(fm.outlines[f.number]),
                         Style(fill=colour, stroke=INK, stroke_width_mm=0.7, line_join="round", opacity=0.93),
                         f"field-{f.number}"))
-    ops.append(Path(outline_commands(fm.board.land_mm), Style(stroke=mix(INK, "#ffffff", 0.55),
+    ops.append(Path(outline_commands(coast), Style(stroke=mix(INK, "#ffffff", 0.55),
                                                             stroke_width_mm=0.15), "coastline"))
     for f in fm.fields:
         x, y = f.centre_mm
@@ -168,9 +166,20 @@ def board_scene(ctx: BuildContext, bleed_mm: float = 0.0) -> Scene:
     return Scene(tuple(ops))
 
 
-def poster_page(ctx: BuildContext) -> Page:
-    b = ctx.config.board
-    return single_item_page(board_scene(ctx, bleed_mm=DEFAULT_STYLE.bleed_mm), b.width_mm, b.height_mm)
+def avoid_rects(ctx: BuildContext) -> list[Rect]:
+    """Where no jigsaw knob may go: the tower with its countdown ring, the legend, every field's number disc."""
+    cfg = ctx.config
+    geo = tower_geometry(ctx)
+    cx, cy = geo["centre"]
+    reach = cfg.tower.stack_ring_mm + cfg.tower.stack_diameter_mm / 2 + 2.0
+    rects = [Rect(cx - reach, cy - reach, 2 * reach, 2 * reach)]
+    b = cfg.board
+    x0, y0 = b.margin_mm + 6.0, b.height_mm - b.margin_mm - 50.0
+    rects.append(Rect(x0 - 5, y0 - 8, 118, 54))
+    for f in ctx.board.fields:
+        x, y = f.centre_mm
+        rects.append(Rect(x - 7.0, y - 8.0, 14.0, 18.0))
+    return rects
 
 
 def fields_json(ctx: BuildContext) -> bytes:
@@ -187,29 +196,17 @@ def fields_json(ctx: BuildContext) -> bytes:
 
 
 def board_stage(ctx: BuildContext) -> list[Artifact]:
-    poster = poster_page(ctx)
+    """The poster, the jigsaw sections on A4 and Letter and their cut file (the shared board printer), the
+    field data and a preview."""
+    from boardgen.render.board_print import print_board
+
     cfg = ctx.config
-    artifacts = [
-        Artifact("board-poster.pdf", render_pdf([poster], title=f"{cfg.title}: board"),
-                 f"the board as one {cfg.board.width_mm:g} x {cfg.board.height_mm:g} mm page with 3 mm bleed",
-                 pages=1),
-        Artifact("fields.json", fields_json(ctx), "the 36 fields: cells, neighbours, climate, production level"),
-        Artifact("preview/board.png", render_png(poster, dpi=40.0), "the board, small"),
-    ]
-    artifacts.extend(sections_artifacts(ctx))
+    b = cfg.board
+    scene = board_scene(ctx, bleed_mm=DEFAULT_STYLE.bleed_mm)
+    printed = print_board(scene, b.width_mm, b.height_mm, cfg.title, avoid=avoid_rects(ctx))
+    ctx.progress(f"board: {printed.cut.rows} x {printed.cut.columns} jigsaw sections")
+    artifacts = list(printed.artifacts)
+    artifacts.append(Artifact("fields.json", fields_json(ctx), "the 36 fields: cells, neighbours, climate, level"))
+    artifacts.append(Artifact("preview/board.png", render_png(printed.poster, dpi=40.0), "the board, small"))
     return artifacts
 
-
-def sections_artifacts(ctx: BuildContext) -> list[Artifact]:
-    """Jigsaw sections on A4 and Letter through the shared board printer (branch ``vocab``), if present."""
-    try:
-        from boardgen.render import board_print  # type: ignore[attr-defined]
-    except ImportError:
-        return []
-    scene = ctx.value("board_scene", lambda: board_scene(ctx, bleed_mm=DEFAULT_STYLE.bleed_mm))
-    b = ctx.config.board
-    arts: list[Artifact] = board_print.board_artifacts(scene, b.width_mm, b.height_mm, ctx.config.title)
-    return arts
-
-
-_UNUSED = (PT, Group, mix, stroke)

@@ -18,7 +18,7 @@ from typing import Any
 from shapely.geometry import Point
 from shapely.geometry import Polygon as ShapelyPolygon
 
-from boardgen.cards.deck import DECK_STYLE, CardLayout, Deck, card_size, deck_components, front_boxes, turned
+from boardgen.cards.deck import DECK_STYLE, CardLayout, Deck, deck_components, front_boxes, turned
 from boardgen.cards.dice import die_component
 from boardgen.cards.model import Component, ComponentSet, geometry_path
 from boardgen.cards.shapes import player_shape
@@ -410,5 +410,3 @@ def readme_text(config: Any, kit: PaperKit, inv: dict[str, Any]) -> str:
     lines += [f"  {k}: {v}" for k, v in inv.items() if not isinstance(v, dict)]
     return "\n".join(lines) + "\n"
 
-
-_UNUSED = (card_size,)

@@ -5,7 +5,6 @@ platypus (DejaVu Sans, registered as the flagship leaflet does); ``invariant=1``
 from __future__ import annotations
 
 import io
-import math
 from typing import Any
 
 from reportlab.lib import colors
@@ -283,5 +282,3 @@ def leaflet_pdf(ctx: BuildContext, paper: Paper) -> tuple[bytes, int]:
     assert result is not None
     return result
 
-
-_UNUSED = (math,)

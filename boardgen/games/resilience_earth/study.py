@@ -65,11 +65,11 @@ def run(facts: FieldFacts, config: Any, bots: Sequence[str], games: int, jobs: i
             sums[key] = sums.get(key, 0.0) + value
         sums["length"] = sums.get("length", 0.0) + out.length
     rates = {}
-    for name, seats in sorted(bot_seats.items()):
+    for name, taken in sorted(bot_seats.items()):
         wins = bot_wins.get(name, 0.0)
-        low, high = wilson_interval(wins, seats)
-        rates[name] = {"rate": wins / seats, "ci95": [low, high], "seats": seats}
-    seats = []
+        low, high = wilson_interval(wins, taken)
+        rates[name] = {"rate": wins / taken, "ci95": [low, high], "seats": taken}
+    seats: list[dict[str, Any]] = []
     for s, wins in enumerate(seat_wins):
         low, high = wilson_interval(wins, n)
         seats.append({"seat": s + 1, "rate": wins / n, "ci95": [low, high]})
