@@ -129,3 +129,27 @@ def test_plugin_is_registered_and_makes_a_game() -> None:
     ctx = BuildContext(load(), plugin)
     ctx.computed["board"] = None  # no map needed for the player range
     assert plugin.player_range(ctx.config) == (2, 4, 4)
+
+
+def test_board_scene_leaflet_and_event_example(field_map) -> None:  # type: ignore[no-untyped-def]
+    from boardgen.games.resilience_earth.board import avoid_rects, board_scene, tower_geometry
+    from boardgen.games.resilience_earth.leaflet import event_example, leaflet_pdf
+    from boardgen.render.imposition import A4, LETTER
+
+    plugin = get_game("resilience-earth")
+    ctx = BuildContext(load(), plugin)
+    ctx.computed["board"] = field_map
+    scene = board_scene(ctx)
+    assert scene.count("countdown-space") == 12 and scene.count("event-space") == 12
+    numbers = [int(op.text) for op in scene.walk() if getattr(op, "name", "") == "field-number"]
+    assert sorted(numbers) == sorted(field_map.numbers)
+    spaces = tower_geometry(ctx)["spaces"]
+    assert [s[2] for s in spaces] == [5, 4, 4, 3, 3, 3, 2, 2, 2, 1, 1, 1]
+    cx, cy = field_map.tower_mm
+    for c in field_map.board.cells:  # the tower and its ring stand in open sea
+        assert (c.center_mm[0] - cx) ** 2 + (c.center_mm[1] - cy) ** 2 > 75.0**2
+    assert len(avoid_rects(ctx)) == 2 + 36
+    assert "field 34 is hit" in event_example(ctx)
+    for paper in (A4, LETTER):
+        data, pages = leaflet_pdf(ctx, paper)
+        assert pages == 2 and data.startswith(b"%PDF")

@@ -31,6 +31,15 @@ def board_findings(ctx: Any) -> list[Finding]:
                                f"{len(f.cells)} hex cells, fewer than fields.min_cells ({cfg.fields.min_cells})"))
         if not f.neighbours:
             out.append(Finding("field-isolated", "error", f"field {f.number}", "borders no other field"))
+    t = cfg.tower
+    reach = t.stack_ring_mm + t.stack_diameter_mm / 2 + fm.board.layout.size_mm
+    cx, cy = fm.tower_mm
+    under = [c.label for c in fm.board.cells
+             if (c.center_mm[0] - cx) ** 2 + (c.center_mm[1] - cy) ** 2 < reach**2]
+    if under:
+        out.append(Finding("tower-on-land", "error", "tower.lon/lat",
+                           f"the tower and its countdown ring cover land cells {', '.join(under[:5])}; move the "
+                           "tower into open sea"))
     s = field_stats(fm)
     out.append(Finding("field-sizes", "info", "fields",
                        f"{s['fields']} fields of {s['min_cells']}-{s['max_cells']} hex cells (mean "
