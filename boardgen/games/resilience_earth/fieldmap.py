@@ -235,6 +235,15 @@ def build_field_map(config: Any) -> FieldMap:
     cx = np.array([c.center_mm[0] for c in cells])
     cy = np.array([c.center_mm[1] for c in cells])
     lon, lat = projection.to_lonlat(cx, cy)
+    mid_x, mid_y = config.board.width_mm / 2, config.board.height_mm / 2
+    for i in np.flatnonzero(~(np.isfinite(lon) & np.isfinite(lat))).tolist():
+        # a cell centre just outside the projection's frame (its hex reaches in): step towards the middle
+        for t in np.linspace(0.01, 0.5, 50):
+            x, y = cx[i] + t * (mid_x - cx[i]), cy[i] + t * (mid_y - cy[i])
+            lo1, la1 = projection.to_lonlat(np.array([x]), np.array([y]))
+            if np.isfinite(lo1[0]) and np.isfinite(la1[0]):
+                lon[i], lat[i] = lo1[0], la1[0]
+                break
     lon = (lon + 180.0) % 360.0 - 180.0
     xyz = _unit_vectors(lon, lat)
 
