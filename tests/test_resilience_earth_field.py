@@ -148,7 +148,7 @@ def test_board_scene_leaflet_and_event_example(field_map) -> None:  # type: igno
     cx, cy = field_map.tower_mm
     for c in field_map.board.cells:  # the tower and its ring stand in open sea
         assert (c.center_mm[0] - cx) ** 2 + (c.center_mm[1] - cy) ** 2 > 75.0**2
-    assert len(avoid_rects(ctx)) == 2 + 36
+    assert len(avoid_rects(ctx)) == 1 + 12 + 1 + 36
     assert "field 34 is hit" in event_example(ctx)
     for paper in (A4, LETTER):
         data, pages = leaflet_pdf(ctx, paper)

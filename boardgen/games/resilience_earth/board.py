@@ -171,8 +171,10 @@ def avoid_rects(ctx: BuildContext) -> list[Rect]:
     cfg = ctx.config
     geo = tower_geometry(ctx)
     cx, cy = geo["centre"]
-    reach = cfg.tower.stack_ring_mm + cfg.tower.stack_diameter_mm / 2 + 2.0
-    rects = [Rect(cx - reach, cy - reach, 2 * reach, 2 * reach)]
+    r = cfg.tower.base_diameter_mm / 2 + 5.0
+    rects = [Rect(cx - r, cy - r, 2 * r, 2 * r)]
+    rs = cfg.tower.stack_diameter_mm / 2 + 1.0
+    rects.extend(Rect(x - rs, y - rs, 2 * rs, 2 * rs) for x, y, _stones in geo["spaces"])
     b = cfg.board
     x0, y0 = b.margin_mm + 6.0, b.height_mm - b.margin_mm - 50.0
     rects.append(Rect(x0 - 5, y0 - 8, 118, 54))
