@@ -113,7 +113,7 @@ def test_upgrades_put_stones_on_the_tower_from_the_countdown() -> None:
     act(s, "settle", 11)
     s.res[0] = 20
     act(s, "town", 11)
-    assert s.kind[f(s, 11)] == TOWN and s.res[0] == 16
+    assert s.kind[f(s, 11)] == TOWN and s.res[0] == 20 - s.game.costs.town
     stand(s)
     assert (s.height, s.stacks[0], s.phase) == (1, 4, TURN)
     act(s, "settle", 12)
