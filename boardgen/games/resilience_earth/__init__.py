@@ -84,9 +84,9 @@ class ResilienceEarth(GamePlugin):
         return rule_findings(ctx, summary)
 
     def report_plots(self, ctx: BuildContext, summary: Mapping[str, Any], records: Sequence[Any]) -> dict[str, bytes]:
-        from boardgen.play.plots import generic_plots
+        from boardgen.games.resilience_earth.report import plots
 
-        return generic_plots(self.title, summary, records)
+        return plots(self.title, summary, records)
 
 
 plugin = ResilienceEarth()

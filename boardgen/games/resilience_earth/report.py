@@ -4,7 +4,7 @@ simulated games (collapse share, endings, LQ spread, the lopsided penalty)."""
 from __future__ import annotations
 
 import statistics
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from boardgen.play.report import Finding
@@ -76,4 +76,43 @@ def rule_findings(ctx: Any, summary: Mapping[str, Any]) -> list[Finding]:
     if "lopsided_players" in m:
         out.append(Finding("lopsided", "info", "scoring",
                            f"players losing the 80:20 penalty per game: mean {m['lopsided_players']['mean']:.2f}"))
+    return out
+
+
+def ending_of(outcome: Any) -> str:
+    m = outcome.metrics
+    return "tower fell" if m["collapse"] else "timer" if m["ended_by_timer"] else "last stone"
+
+
+def plots(title: str, summary: Mapping[str, Any], records: Sequence[Any]) -> dict[str, bytes]:
+    """The generic plots plus one of Resilience Earth's own: how games end, and which bot wins each ending."""
+    from matplotlib.figure import Figure
+
+    from boardgen.play.plots import _png, generic_plots
+
+    out = generic_plots(title, summary, records)
+    endings = ("tower fell", "timer", "last stone")
+    bots = sorted({b for r in records for b in r.bots})
+    wins = {e: dict.fromkeys(bots, 0.0) for e in endings}
+    counts = dict.fromkeys(endings, 0)
+    for r in records:
+        e = ending_of(r.outcome)
+        counts[e] += 1
+        for w in r.outcome.winners:
+            wins[e][r.bots[w]] += 1.0 / len(r.outcome.winners)
+    n = max(1, len(records))
+    fig = Figure(figsize=(7, 3.4))
+    ax = fig.add_subplot()
+    colours = ("#e69f00", "#56b4e9", "#009e73", "#cc79a7", "#0072b2", "#d55e00", "#999999")
+    x = list(range(len(endings)))
+    width = 0.8 / max(1, len(bots))
+    for k, bot in enumerate(bots):
+        ax.bar([i - 0.4 + width * (k + 0.5) for i in x], [wins[e][bot] / n for e in endings], width,
+               label=bot, color=colours[k % len(colours)])
+    ax.set_xticks(x, [f"{e}\n({counts[e] / n:.0%} of games)" for e in endings])
+    ax.set_ylabel("share of all games won")
+    ax.set_title(f"{title}: endings and their winners ({len(records)} games)")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    out["endings.png"] = _png(fig)
     return out
