@@ -401,7 +401,10 @@ def readme_text(config: Any, kit: PaperKit, inv: dict[str, Any]) -> str:
              "Print the components PDF at 100% (no 'fit to page'); check the 100 mm ruler on each sheet.",
              "Card and marker sheets are double-sided: print the back page on the reverse, flipping on the long "
              "edge. Cut on the crop marks (cards, markers, RES tokens) or on the dark outline (shaped parts).",
-             "The board: board-poster.pdf for a print shop, or the jigsaw sections when included.", "",
+             f"The board: board-poster.pdf ({config.board.width_mm:g} x {config.board.height_mm:g} mm) for a print "
+             f"shop, or board-sections-{kit.paper.slug}.pdf: jigsaw sections at 1:1 that fit together one way "
+             "only (cut on the dark line; board-cut.svg for a cutting machine).",
+             "Print the leaflet double-sided (flip on the short edge) and fold it in three at the marks.", "",
              f"The Climate Tower: {config.tower.stones} {config.tower.block_text} (not printed; a mini "
              "tumbling-tower game has them); build on the tower base in the middle of the board.", "", "Pages:"]
     for lo, start, end in kit.page_ranges():
