@@ -177,9 +177,23 @@ def tower_tile(config: Any) -> Component:
     return Component("tile", "tower tile", s, s, Scene(tuple(ops)), geometry_path(outline), marks=False)
 
 
+def named_die(part: Component, name: str, face: str) -> Component:
+    """A paper d6 with its role written beside it and its faces in ``face`` (the region die is coloured, so
+    everybody knows which die is read first)."""
+    def recolour(op: Op) -> Op:
+        if isinstance(op, Path) and op.name == "die-face":
+            return replace(op, style=replace(op.style, fill=face))
+        if isinstance(op, Text) and op.name == "die-name":
+            return replace(op, text=name, font=Font(size_pt=6, bold=True))
+        return op
+
+    return replace(part, label=name, front=Scene(tuple(recolour(op) for op in part.front.items)))
+
+
 def misc_set(config: Any, players: int) -> ComponentSet:
     dice_cfg: Any = SimpleNamespace(components=SimpleNamespace(dice_size_mm=config.components.dice_size_mm))
-    dice = [die_component(dice_cfg, 6), replace(die_component(dice_cfg, 6), label="d6 (second)")]
+    dice = [named_die(die_component(dice_cfg, 6), "region die (1st)", "#f4c27a"),
+            named_die(die_component(dice_cfg, 6), "field die (2nd)", "#ffffff")]
     parts = (tower_tile(config), leader_token(config), *dice)
     return ComponentSet("misc", "Tower tile, round leader's token, two paper dice (cut, crease, glue the tabs)",
                         parts, uniform=False)

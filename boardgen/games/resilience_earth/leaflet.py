@@ -113,9 +113,9 @@ def leaflet_blocks(ctx: BuildContext) -> list[tuple[str, list[str], list[list[st
         f"{t.blocks_per_layer} to a layer and each layer across the one below. If the tower falls, the game "
         "ends at once.",
         "When a countdown space is emptied, its event space shows: draw a climate event card and roll both "
-        "dice. The dice name the field hit (first die region, second die field). The card shows which "
-        "neighbouring fields are hit too: turn the card to the board's north and follow the compass arrows "
-        "from the field hit to the bordering field that lies most nearly that way.",
+        "dice. The dice name the field hit (the coloured region die first, the white field die second). The "
+        "card shows which neighbouring fields are hit too: turn the card to the board's north and follow the "
+        "compass arrows from the field hit to the bordering field that lies most nearly that way.",
     ], None))
     out.append(("Climate events", [
         f"{blocked} cards BLOCK fields: they give no RES and take no new building while covered. "
