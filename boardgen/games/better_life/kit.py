@@ -16,13 +16,13 @@ from typing import Any
 from boardgen import __version__
 from boardgen.cards.deck import CardLayout, Deck, deck_sheets, draw_text, fit_text
 from boardgen.cards.dice import die_component
+from boardgen.cards.kitfiles import cut_svg as _cut_svg
+from boardgen.cards.kitfiles import deterministic_zip
 from boardgen.cards.model import Component, ComponentSet
 from boardgen.cards.sheets import LaidOut, lay_out
 from boardgen.games.better_life.board import GREEN, INK, register_icons
 from boardgen.games.better_life.cards import Decks
 from boardgen.games.better_life.model import BetterLifeTemplate
-from boardgen.games.global_wellbeing.kit import cut_svg as _cut_svg
-from boardgen.games.global_wellbeing.kit import deterministic_zip
 from boardgen.io import Artifact
 from boardgen.plugin import BuildContext
 from boardgen.render.cairo_backend import Page, fit_font, render_pdf, render_png

@@ -26,8 +26,8 @@ from boardgen.errors import LayoutError
 from boardgen.games.better_life.board import KIND_NAMES
 from boardgen.games.better_life.cards import Decks
 from boardgen.games.better_life.model import BetterLifeTemplate
-from boardgen.games.global_wellbeing.leaflet import FONT, booklet_order, register_fonts
 from boardgen.render.imposition import Paper
+from boardgen.render.typeset import FONT, booklet_order, register_fonts
 
 GREEN = colors.HexColor("#2e7d32")
 SHADE = colors.HexColor("#eef5ea")
