@@ -20,10 +20,10 @@ from shapely.geometry import Polygon as ShapelyPolygon
 
 from boardgen.cards.deck import DECK_STYLE, CardLayout, Deck, deck_components, front_boxes, turned
 from boardgen.cards.dice import die_component
+from boardgen.cards.kitfiles import PaperKit, cut_svg, deterministic_zip
 from boardgen.cards.model import Component, ComponentSet, geometry_path
 from boardgen.cards.shapes import player_shape
 from boardgen.cards.sheets import LaidOut, lay_out
-from boardgen.games.global_wellbeing.kit import PaperKit, cut_svg, deterministic_zip
 from boardgen.io import Artifact
 from boardgen.plugin import BuildContext
 from boardgen.render.cairo_backend import fit_font, render_pdf, render_png

@@ -21,9 +21,9 @@ from reportlab.platypus import (
     TableStyle,
 )
 
-from boardgen.games.global_wellbeing.leaflet import register_fonts
 from boardgen.plugin import BuildContext
 from boardgen.render.imposition import Paper
+from boardgen.render.typeset import register_fonts
 
 INK = colors.HexColor("#1a1a1a")
 BOX = colors.HexColor("#eef3f7")
