@@ -275,8 +275,7 @@ def component_sets(config: BetterLifeTemplate, decks: Decks) -> list[ComponentSe
     small = ComponentSet("pawn", f"{small.title}; {dice.title}", (*small.components, *dice.components),
                          uniform=False, row_starts=(len(small.components),))
     return [ComponentSet("mat", "Role mats", mats, uniform=False),
-            ComponentSet("screen", "Voting screens: fold the dashed lines opposite ways (zig-zag); the name "
-                         "faces the table, the texts face you", screens,
+            ComponentSet("screen", "Voting screens: fold zig-zag, the name towards the table", screens,
                          uniform=False),
             ip_tokens(config), small]
 
