@@ -312,19 +312,28 @@ def lay_out(cset: ComponentSet, paper: Paper, title: str, mode: str = "duplex",
     return LaidOut(cset.kind, cset.title, tuple(pages), tuple(cut_sheets), n, per_sheet)
 
 
-def cut_svg(sheets: Sequence[CutSheet], paper: Paper, labels: Sequence[str] | None = None) -> bytes:
+def cut_svg(sheets: Sequence[CutSheet], paper: Paper, labels: Sequence[str] | None = None,
+            sizes: Sequence[tuple[float, float]] | None = None) -> bytes:
     """The cut and fold lines of printed sheets, stacked top to bottom (``CUT_GAP_MM`` apart), one SVG in
     mm: layer "cut" (cut lines, red), "score" (folds, blue), "guides" (sheet edges and ``labels``, default
-    each sheet's own label)."""
-    w, h = paper.width_mm, paper.height_mm
+    each sheet's own label). ``sizes``: each sheet's (width, height) in mm when the sheets do not all have
+    ``paper``'s size (a kit mixing landscape and portrait sheets); the SVG is as wide as the widest."""
+    sizes = [(paper.width_mm, paper.height_mm)] * len(sheets) if sizes is None else list(sizes)
     labels = [s.label for s in sheets] if labels is None else labels
     cut_ops: list[Op] = []
     score_ops: list[Op] = []
     guide_ops: list[Op] = []
     cut_style = Style(stroke="#ff0000", stroke_width_mm=0.1)
     score_style = Style(stroke="#0000ff", stroke_width_mm=0.1)
-    for k, (sheet, label) in enumerate(zip(sheets, labels, strict=True)):
-        dy = k * (h + CUT_GAP_MM)
+    if len(set(sizes)) <= 1:  # one size: sheet k at k * (h + gap), as before mixed sizes were allowed
+        step = (sizes[0][1] if sizes else paper.height_mm) + CUT_GAP_MM
+        tops = [k * step for k in range(len(sizes) + 1)]
+    else:
+        tops = [0.0]
+        for _w, h in sizes:
+            tops.append(tops[-1] + h + CUT_GAP_MM)
+    for k, (sheet, label, (w, h)) in enumerate(zip(sheets, labels, sizes, strict=True)):
+        dy = tops[k]
         move = translate(0.0, dy)
         cut_ops.append(Group(tuple(Path(c, cut_style, "cut") for c in sheet.cuts), name=f"sheet-{k + 1}",
                              transform=move))
@@ -332,6 +341,8 @@ def cut_svg(sheets: Sequence[CutSheet], paper: Paper, labels: Sequence[str] | No
                                      for f in sheet.folds), transform=move))
         guide_ops.append(RectOp(Rect(0, dy, w, h), Style(stroke="#999999", stroke_width_mm=0.2)))
         guide_ops.append(Text(4.0, dy + 4.0, label, Font(size_pt=7), "#666666"))
-    total_h = max(1, len(sheets)) * (h + CUT_GAP_MM) - CUT_GAP_MM
+    total_h = max(1, len(sheets)) * ((sizes[0][1] if sizes else paper.height_mm) + CUT_GAP_MM) - CUT_GAP_MM \
+        if len(set(sizes)) <= 1 else tops[-1] - CUT_GAP_MM
+    w = max((size[0] for size in sizes), default=paper.width_mm)
     scene = Scene((layer("guides", guide_ops), layer("cut", cut_ops), layer("score", score_ops)))
     return render_svg(Page(w, total_h, scene))
