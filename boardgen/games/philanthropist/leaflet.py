@@ -35,6 +35,7 @@ from boardgen.render.typeset import register_fonts
 INK = colors.HexColor("#1a1a1a")
 BOX = colors.HexColor("#eef3f7")
 MARGIN = 11 * mm
+MIN_PT = 8.0  # the smallest type anywhere on the leaflet: it is read at arm's length, printed at home
 GUTTER = 9 * mm
 
 
@@ -122,7 +123,7 @@ def move_diagram(t: PhilanthropistTemplate, width: float) -> Drawing:
     d.add(Circle(mx, my, cell * 0.22, fillColor=colors.HexColor(t.meeples.kinds[1].colour), strokeColor=INK,
                  strokeWidth=0.4))
     d.add(Line(cx, cy, mx, my, strokeColor=INK, strokeWidth=0.8, strokeDashArray=[2, 1.5]))
-    d.add(String(x0 + n * cell + 3, cy, "white die: 2", fontName=register_fonts(), fontSize=7.5, fillColor=INK))
+    d.add(String(x0 + n * cell + 3, cy, "white die: 2", fontName=register_fonts(), fontSize=MIN_PT, fillColor=INK))
     return d
 
 
@@ -143,7 +144,8 @@ def meeple_picture(t: PhilanthropistTemplate, width: float) -> Drawing:
         points = [v for x, y in list(shape.exterior.coords)[:-1] for v in (x, 24 + h / 2 - y)]
         d.add(RLPolygon(points, fillColor=colors.HexColor(k.colour), strokeColor=INK, strokeWidth=0.6))
         d.add(String(cx, 12, f"{k.cost}", fontName=font + "-Bold", fontSize=12, fillColor=INK, textAnchor="middle"))
-        d.add(String(cx, 2, f"{k.name}, {k.count}", fontName=font, fontSize=7, fillColor=INK, textAnchor="middle"))
+        d.add(String(cx, 1, f"{k.name}, {k.count}", fontName=font, fontSize=MIN_PT, fillColor=INK,
+                     textAnchor="middle"))
     return d
 
 
@@ -160,7 +162,7 @@ def _styles() -> dict[str, ParagraphStyle]:
         "h": ParagraphStyle("h", parent=body, fontName=font + "-Bold", fontSize=10.5, leading=13, spaceBefore=5,
                             spaceAfter=2.5),
         "item": ParagraphStyle("item", parent=body, leftIndent=9, bulletIndent=0, spaceAfter=2),
-        "small": ParagraphStyle("small", parent=body, fontSize=7.6, leading=9.4, spaceAfter=2.2),
+        "small": ParagraphStyle("small", parent=body, fontSize=MIN_PT, leading=9.8, spaceAfter=2.2),
     }
 
 
@@ -265,7 +267,17 @@ def back_panel(t: PhilanthropistTemplate, inventory: Sequence[tuple[str, int, st
     out: list = [Paragraph("In the box", s["h"])]  # type: ignore[type-arg]
     for name, count, size in inventory:
         out.append(Paragraph(f"{count} x {name}" + (f" ({size})" if size else ""), s["small"]))
-    out += [Paragraph("Printing", s["h"]),
+    out += [Paragraph("Making the kit", s["h"]),
+            Paragraph("<b>Board:</b> cut out the sections on their outer line. The number beside each tab and "
+                      "notch names the section that joins there, and the small grid beside each page number "
+                      "shows where the section sits; the pieces fit together one way only. Tape the back. A print "
+                      "shop can print board-poster.pdf in one piece instead.", s["small"]),
+            Paragraph("<b>Meeples:</b> cut the strips apart, fold on the dashed lines so the two pictures face "
+                      "out, glue them back to back and bend the end flaps out as feet.", s["small"]),
+            Paragraph("<b>Dice:</b> cut on the solid line, crease the dashed lines, glue the grey tabs inside. "
+                      "<b>Avatars, cubes, cards:</b> cut on the solid lines or the crop marks. Real dice, cubes "
+                      "or coins work just as well.", s["small"]),
+            Paragraph("Printing", s["h"]),
             Paragraph("Print every page at 100% (actual size), never 'fit to page'; each sheet has a 100 mm bar "
                       "to check. Card fronts and backs line up when printed double-sided, flipping on the long "
                       "edge. This leaflet: print both sides flipping on the short edge, then fold it in half.",

@@ -1,0 +1,44 @@
+"""The Philanthropist's leaflet as printed: readable type (nothing under 8 pt) and how to make the kit."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+from pathlib import Path
+
+import pikepdf
+import pytest
+
+from boardgen.games.philanthropist.leaflet import MIN_PT, leaflet_pdf
+from boardgen.games.philanthropist.model import load_cards
+from boardgen.render.imposition import A4, LETTER, Paper
+from boardgen.template import load
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def font_sizes(pdf: bytes) -> list[float]:
+    """Every font size set with Tf on every page (reportlab writes text unscaled)."""
+    sizes: list[float] = []
+    with pikepdf.open(io.BytesIO(pdf)) as doc:
+        for page in doc.pages:
+            for operands, op in pikepdf.parse_content_stream(page):
+                if str(op) == "Tf":
+                    sizes.append(float(operands[1]))
+    return sizes
+
+
+@pytest.mark.parametrize("paper", [A4, LETTER], ids=["a4", "letter"])
+def test_no_type_under_8_pt_and_the_kit_is_explained(paper: Paper, tmp_path: Path) -> None:
+    t = load(ROOT / "templates" / "philanthropist.yaml")[1]
+    data, sides = leaflet_pdf(t, load_cards(t), paper, [("board", 1, ""), ("white die", 1, "22 mm")])
+    assert sides == 2
+    sizes = font_sizes(data)
+    assert sizes and min(sizes) >= MIN_PT == 8.0
+    path = tmp_path / "leaflet.pdf"
+    path.write_bytes(data)
+    text = " ".join(subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True,
+                                   check=True).stdout.split())
+    for words in ("Making the kit", "the pieces fit together one way only", "glue them back to back",
+                  "glue the grey tabs inside", "board-poster.pdf"):
+        assert words in text
