@@ -16,6 +16,7 @@ import math
 from dataclasses import replace
 from types import SimpleNamespace
 
+from shapely.geometry import LineString
 from shapely.geometry import Polygon as ShapelyPolygon
 
 from boardgen.cards.deck import CardLayout, Deck, fit_text
@@ -26,6 +27,7 @@ from boardgen.cards.sheets import path_polygon
 from boardgen.errors import LayoutError
 from boardgen.games.philanthropist.art import INK, action_icon, cube, label, meeple_ops, pips
 from boardgen.games.philanthropist.model import Card, PhilanthropistTemplate
+from boardgen.render.cairo_backend import cap_height_mm, text_width_mm
 from boardgen.render.scene import Circle, Font, Group, Op, Path, Rect, RectOp, Scene, Style, Text, ink_on, mix, rotate
 
 CUT = Style(stroke=INK, stroke_width_mm=0.3, line_join="round")
@@ -85,17 +87,55 @@ def meeples(t: PhilanthropistTemplate) -> ComponentSet:
 # ------------------------------------------------------------------------------------------ avatars and cubes
 
 
+NAME_PT = (7.0, 6.5, 6.0)  # the seat's name on its avatar chip, largest first
+DOLLAR_HEIGHT = 1.32  # a "$" stands about 1.32 cap heights tall (it reaches below the baseline and above caps)
+
+
+def _width_at(shape: ShapelyPolygon, y: float) -> float:
+    """The length of the horizontal line at ``y`` inside ``shape`` (0 above or below it)."""
+    minx, _miny, maxx, _maxy = shape.bounds
+    return float(shape.intersection(LineString([(minx - 1, y), (maxx + 1, y)])).length)
+
+
+def chip_marks(shape: ShapelyPolygon, d: float, name: str) -> tuple[tuple[float, Font], tuple[float, Font]]:
+    """Where the seat's name and the dollar sign go on a ``d`` mm chip of ``shape``: ((name y, font), (dollar y,
+    font)), both centred. The name takes the lowest line (of a few) where it fits inside the inner ring at 6 pt or
+    more; the dollar sign fills the room above it, so the two never touch whatever the shape (a diamond narrows
+    fast)."""
+    inner = shape.buffer(-(d * 0.08 + 0.8))
+    _minx, top, _maxx, _bottom = inner.bounds
+    for frac in (0.70, 0.66, 0.62, 0.58, 0.54, 0.50):
+        y = d * frac
+        for size in NAME_PT:
+            font = Font(size_pt=size, bold=True)
+            half = cap_height_mm(font) / 2
+            room = min(_width_at(inner, y - half), _width_at(inner, y + half)) - 1.4
+            if text_width_mm(name, font) <= room:
+                break
+        else:
+            continue
+        break
+    name_top = y - half
+    room_top, room_bottom = top + d * 0.06, name_top - 0.9
+    cap = (room_bottom - room_top) / DOLLAR_HEIGHT
+    dollar = Font(size_pt=min(cap / 0.3528 / 0.73, d * 0.5 / 0.3528), bold=True)
+    while text_width_mm("$", dollar) > _width_at(inner, (room_top + room_bottom) / 2) * 0.8 and dollar.size_pt > 6:
+        dollar = Font(size_pt=dollar.size_pt - 0.5, bold=True)
+    return (y, font), ((room_top + room_bottom) / 2, dollar)
+
+
 def avatar_chip(t: PhilanthropistTemplate, seat: int) -> Component:
     s = t.players.seats[seat]
     d = t.kit.avatar_chip_mm
     shape = player_shape(s.shape, d / 2, d / 2, d)
     ink = ink_on(s.colour)
+    (name_y, name_font), (dollar_y, dollar_font) = chip_marks(shape, d, s.name.upper())
     ops: list[Op] = [
         Path(geometry_path(shape.buffer(1.5, join_style="mitre")), Style(fill=s.colour), "bleed"),
         Path(geometry_path(shape), Style(fill=s.colour), "avatar"),
         Path(geometry_path(shape.buffer(-d * 0.08)), Style(stroke=ink, stroke_width_mm=0.4)),
-        label(d / 2, d * 0.45, "$", d * 0.4, d * 0.5 / 0.3528, ink),
-        label(d / 2, d * 0.72, s.name.upper(), d * 0.52, 5.5, ink),
+        Text(d / 2, dollar_y, "$", dollar_font, ink, align="center", baseline="middle"),
+        Text(d / 2, name_y, s.name.upper(), name_font, ink, align="center", baseline="middle"),
         Path(geometry_path(shape), CUT, "cut-line"),
     ]
     scene = Scene(tuple(ops))
