@@ -35,3 +35,19 @@ def test_avatar_name_and_dollar_never_touch_and_stay_inside(seat: int) -> None:
     dollar_box = extent(dollar, cap_height_mm(dollar.font) * parts.DOLLAR_HEIGHT)
     assert ring.contains(name_box) and ring.contains(dollar_box)
     assert name_box.distance(dollar_box) >= 0.5  # type: ignore[attr-defined]
+
+
+def test_player_aid_type_is_readable_and_inside_the_card() -> None:
+    t = load(ROOT / "templates" / "philanthropist.yaml")[1]
+    aid = parts.player_aid(t)
+    texts = [op for op in aid.front.items if isinstance(op, Text)]
+    assert len(texts) >= 10
+    assert min(op.font.size_pt for op in texts) >= 7.5
+    for op in texts:
+        w = text_width_mm(op.text, op.font)
+        left = op.x - w / 2 if op.align == "center" else op.x
+        assert left >= 0.0 and left + w <= aid.width_mm, op.text
+        assert 0.0 <= op.y <= aid.height_mm - 1.0, op.text
+    words = " ".join(op.text for op in texts)
+    for phrase in ("MOVE", "PAYDAY", "CARD", "black: 1", "red: 5", "Most meeples wins."):
+        assert phrase in words

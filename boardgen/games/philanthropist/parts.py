@@ -270,6 +270,9 @@ def business_deck(t: PhilanthropistTemplate, cards: tuple[Card, ...]) -> Deck:
 # ------------------------------------------------------------------------------------------ player aid
 
 
+AID_PT = (8.0, 7.5)  # the player aid's type, largest first: read across the table, so never below 7.5 pt
+
+
 def player_aid(t: PhilanthropistTemplate) -> Component:
     w, h = 63.5, 88.9
     m = 3.5
@@ -279,7 +282,7 @@ def player_aid(t: PhilanthropistTemplate) -> Component:
                      label(w / 2, 5.0, "YOUR TURN", w - 2 * m, 11.0, "#ffffff")]
     y = 13.0
     words = {"move": f"MOVE: roll white; 0 to that many squares, 8 ways. Helped nobody: +{r.move_income}",
-             "payday": f"PAYDAY: roll white, take {r.payday_multiplier} x that",
+             "payday": f"PAYDAY: roll white; take {r.payday_multiplier} x the roll",
              "card": "CARD: draw one, do what it says"}
     seen: list[str] = []
     for action in t.action_die.faces:
@@ -289,22 +292,26 @@ def player_aid(t: PhilanthropistTemplate) -> Component:
         numbers = ", ".join(str(i + 1) for i, a in enumerate(t.action_die.faces) if a == action)
         ops.append(RectOp(Rect(m, y, 9.0, 9.0), Style(fill=t.action_die.colour)))
         ops.extend(action_icon(action, m + 4.5, y + 4.5, 7.5, "#ffffff"))
-        font, lines = fitted_lines(f"{numbers}  {words[action]}", w - 2 * m - 11.0, 10.0, (7.0, 6.5, 6.0, 5.5))
+        font, lines = fitted_lines(f"{numbers}  {words[action]}", w - 2 * m - 11.0, 11.0, AID_PT)
+        pitch = font.size_mm * 1.25
         for k, text in enumerate(lines):
-            ops.append(Text(m + 11.0, y + 0.3 + k * font.size_mm * 1.25, text, font, INK, baseline="top"))
-        y += 11.5
-    ops.append(Text(m, y + 1.0, "Land on a meeple and pay to help it:", Font(size_pt=6.5, bold=True), INK,
-                    baseline="top"))
-    y += 5.5
-    row = (h - y - 8.0) / len(t.meeples.kinds)
+            ops.append(Text(m + 11.0, y + 0.3 + k * pitch, text, font, INK, baseline="top"))
+        y += max(9.0, len(lines) * pitch) + 1.6
+    ops.append(Text(m, y + 0.8, "Pay to help a meeple:", Font(size_pt=AID_PT[0], bold=True), INK, baseline="top"))
+    y += 5.0
+    income = "helping still earns income" if r.income_when_collecting else "helping ends your turn, no income"
+    foot_font, foot = fitted_lines(f"Most meeples wins. {income[0].upper()}{income[1:]}.", w - 2 * m, 8.0, AID_PT)
+    foot_pitch = foot_font.size_mm * 1.2
+    foot_top = h - 2.0 - len(foot) * foot_pitch
+    row = (foot_top - 1.0 - y) / len(t.meeples.kinds)
     for kind in t.meeples.kinds:
         ops.extend(meeple_ops(m + 4.0, y + row / 2, row * 0.7, row * 0.9, kind.colour))
-        ops.append(Text(m + 9.0, y + row / 2, f"{kind.name}: {kind.cost}", Font(size_pt=7.5, bold=True), INK,
+        ops.append(Text(m + 9.0, y + row / 2, f"{kind.name}: {kind.cost}", Font(size_pt=AID_PT[0], bold=True), INK,
                         baseline="middle"))
         ops.extend(pips(w * 0.72, y + row / 2, kind.cost, row * 1.4, INK))
         y += row
-    income = "helping still earns income" if r.income_when_collecting else "helping ends your turn, no income"
-    ops.append(label(w / 2, h - 4.0, f"Most meeples wins. {income}.", w - 2 * m, 6.0, INK, bold=False))
+    for k, text in enumerate(foot):
+        ops.append(Text(w / 2, foot_top + k * foot_pitch, text, foot_font, INK, align="center", baseline="top"))
     outline = geometry_path(ShapelyPolygon([(0, 0), (w, 0), (w, h), (0, h)]))
     return Component("aid", "player aid", w, h, Scene(tuple(ops)), outline)
 
