@@ -51,3 +51,16 @@ def test_player_aid_type_is_readable_and_inside_the_card() -> None:
     words = " ".join(op.text for op in texts)
     for phrase in ("MOVE", "PAYDAY", "CARD", "black: 1", "red: 5", "Most meeples wins."):
         assert phrase in words
+
+
+def test_meeple_and_cube_token_words_are_at_least_6_pt() -> None:
+    """The small words on meeples and cube tokens (colour, cost, "cubes") were 4.5-6 pt: too small to read."""
+    t = load(ROOT / "templates" / "philanthropist.yaml")[1]
+    for i in range(len(t.meeples.kinds)):
+        standee = parts.meeple_standee(t, i)
+        sizes = [op.font.size_pt for op in standee.front.walk() if isinstance(op, Text)]
+        assert len(sizes) >= 6 and min(sizes) >= 6.0
+    for value in t.cubes.supply:
+        token = parts.cube_token(t, value)
+        sizes = [op.font.size_pt for op in token.front.items if isinstance(op, Text)]
+        assert min(sizes) >= 6.0

@@ -56,16 +56,16 @@ def meeple_standee(t: PhilanthropistTemplate, kind_index: int) -> Component:
             *meeple_ops(w / 2, top + h * 0.3, w * 0.62, h * 0.46, k.colour),
             label(w * 0.3, top + h * 0.7, str(k.cost), w * 0.4, h * 0.28 / 0.3528 * 0.9),
             *pips(w * 0.72, top + h * 0.7, k.cost, w * 0.42, INK),
-            label(w / 2, top + h * 0.9, f"{k.name.upper()} · {words}", w * 0.92, 5.0),
+            label(w / 2, top + h * 0.9, f"{k.name.upper()}: {words}", w * 0.94, 6.5, bold=False),
         ]
 
     ops: list[Op] = [
         RectOp(Rect(-3, -3, w + 6, total + 6), Style(fill=k.colour), "standee"),
-        Group((label(w / 2, b / 2, f"{k.name} {k.cost}", w * 0.8, 6.0, ink_on(k.colour), bold=False),),
+        Group((label(w / 2, b / 2, f"{k.name} {k.cost}", w * 0.8, 7.0, ink_on(k.colour), bold=False),),
               transform=rotate(180, w / 2, b / 2)),
         Group(tuple(face(b)), transform=rotate(180, w / 2, b + h / 2)),  # standing, the fold between faces is the top
         *face(b + h),
-        label(w / 2, total - b / 2, f"{k.name} {k.cost}", w * 0.8, 6.0, ink_on(k.colour), bold=False),
+        label(w / 2, total - b / 2, f"{k.name} {k.cost}", w * 0.8, 7.0, ink_on(k.colour), bold=False),
     ]
     folds = tuple(((0.0, y), (w, y)) for y in (b, b + h, b + 2 * h))
     ops.extend(Path((("M", *f[0]), ("L", *f[1])), FOLD, "fold-line") for f in folds)
@@ -155,7 +155,7 @@ def cube_token(t: PhilanthropistTemplate, value: int) -> Component:
         RectOp(Rect(-3, -3, d + 6, d + 6), Style(fill=colour), "cube-token"),
         *cube(d * 0.3, d * 0.32, d * 0.34, mix(colour, "#ffffff", 0.3)),
         label(d * 0.62, d * 0.52, str(value), d * 0.6, d * 0.62 / 0.3528, ink_on(colour)),
-        label(d / 2, d * 0.86, "cube" if value == 1 else "cubes", d * 0.8, 4.5, ink_on(colour), bold=False),
+        label(d / 2, d * 0.87, "cube" if value == 1 else "cubes", d * 0.8, 6.0, ink_on(colour), bold=False),
     ]
     return Component("token", f"{value}-cube token", d, d, Scene(tuple(ops)), geometry_path(
         ShapelyPolygon([(0, 0), (d, 0), (d, d), (0, d)])))
