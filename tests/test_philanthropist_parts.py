@@ -64,3 +64,14 @@ def test_meeple_and_cube_token_words_are_at_least_6_pt() -> None:
         token = parts.cube_token(t, value)
         sizes = [op.font.size_pt for op in token.front.items if isinstance(op, Text)]
         assert min(sizes) >= 6.0
+
+
+def test_card_badges_say_what_happens_to_the_cubes() -> None:
+    """Bankruptcy's badge said "0", which reads as "nothing happens"; the badges of the two proportional cards
+    now multiply."""
+    from boardgen.games.philanthropist.model import load_cards
+
+    t = load(ROOT / "templates" / "philanthropist.yaml")[1]
+    badges = {c.effect: parts.effect_value(c) for c in load_cards(t)}
+    assert badges["lose all"] == "×0" and badges["lose half"] == "×½"
+    assert badges["gain 6"] == "+6" and badges["lose 3"] == "-3"

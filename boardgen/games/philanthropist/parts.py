@@ -250,7 +250,7 @@ def effect_value(card: Card) -> str:
     verb, amount = card.effect.split()
     if verb == "gain":
         return f"+{amount}"
-    return {"all": "0", "half": "½"}.get(amount, f"-{amount}")
+    return {"all": "×0", "half": "×½"}.get(amount, f"-{amount}")  # "0" alone read as "no change"
 
 
 GAIN_COLOUR = "#2e7d32"
