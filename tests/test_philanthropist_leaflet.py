@@ -40,5 +40,5 @@ def test_no_type_under_8_pt_and_the_kit_is_explained(paper: Paper, tmp_path: Pat
     text = " ".join(subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True,
                                    check=True).stdout.split())
     for words in ("Making the kit", "the pieces fit together one way only", "glue them back to back",
-                  "glue the grey tabs inside", "board-poster.pdf"):
+                  "glue the grey tabs inside", "board-poster.pdf", "add up the costs of your meeples"):
         assert words in text

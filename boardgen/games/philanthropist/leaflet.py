@@ -61,7 +61,8 @@ def choices(t: PhilanthropistTemplate) -> list[tuple[str, str]]:
     """This edition's answers where the original rules are silent (key, sentence); the README repeats them."""
     r, b = t.rules, t.board
     limits = ", ".join(f"{v} rounds for {k} players" for k, v in sorted(r.turn_limit.items()))
-    tb = {"donated": "whoever donated more cubes in all wins; if that is equal too, they share the win",
+    tb = {"donated": "whoever donated more cubes in all wins (add up the costs of your meeples); if that is equal "
+                      "too, they share the win",
           "cubes": "whoever has more cubes left wins; if that is equal too, they share the win",
           "shared": "they share the win"}[r.tie_break]
     return [
