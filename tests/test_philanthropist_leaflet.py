@@ -22,9 +22,9 @@ def font_sizes(pdf: bytes) -> list[float]:
     sizes: list[float] = []
     with pikepdf.open(io.BytesIO(pdf)) as doc:
         for page in doc.pages:
-            for operands, op in pikepdf.parse_content_stream(page):
-                if str(op) == "Tf":
-                    sizes.append(float(operands[1]))
+            for item in pikepdf.parse_content_stream(page):
+                if str(item.operator) == "Tf":
+                    sizes.append(float(item.operands[1]))  # type: ignore[arg-type]
     return sizes
 
 
@@ -42,3 +42,22 @@ def test_no_type_under_8_pt_and_the_kit_is_explained(paper: Paper, tmp_path: Pat
     for words in ("Making the kit", "the pieces fit together one way only", "glue them back to back",
                   "glue the grey tabs inside", "board-poster.pdf", "add up the costs of your meeples"):
         assert words in text
+
+
+@pytest.mark.parametrize("paper", [A4, LETTER], ids=["a4", "letter"])
+def test_card_duplex_instructions_match_the_sheet_orientation(paper: Paper) -> None:
+    """The backs are mirrored left-right; the card sheets are landscape, so they flip on the SHORT edge (the
+    kit said "long edge", which on a landscape sheet puts every back 28 mm off its front)."""
+    from boardgen.games.philanthropist.kit import build_paper, card_flip_edge, component_sets, readme_text
+
+    t = load(ROOT / "templates" / "philanthropist.yaml")[1]
+    kit = build_paper(t, component_sets(t), paper)
+    cards = next(lo for lo in kit.laid if lo.kind == "business-cards")
+    front, back = cards.pages[0], cards.pages[1]
+    assert front.width_mm > front.height_mm  # landscape card sheets
+    assert card_flip_edge(kit) == "short"
+    assert "flip on the short edge" in " ".join(back.scene.texts())
+    assert "flipping on the short edge" in readme_text(t, kit, [], 12)
+    data, _ = leaflet_pdf(t, load_cards(t), paper, [], card_flip=card_flip_edge(kit))
+    with pikepdf.open(io.BytesIO(data)) as doc:
+        assert len(doc.pages) == 2

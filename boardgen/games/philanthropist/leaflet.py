@@ -263,7 +263,8 @@ def flow(t: PhilanthropistTemplate, cards: Sequence[Card], width: float) -> list
     return story
 
 
-def back_panel(t: PhilanthropistTemplate, inventory: Sequence[tuple[str, int, str]]) -> list:  # type: ignore[type-arg]
+def back_panel(t: PhilanthropistTemplate, inventory: Sequence[tuple[str, int, str]],  # type: ignore[type-arg]
+               card_flip: str = "long") -> list:
     s = _styles()
     out: list = [Paragraph("In the box", s["h"])]  # type: ignore[type-arg]
     for name, count, size in inventory:
@@ -280,16 +281,17 @@ def back_panel(t: PhilanthropistTemplate, inventory: Sequence[tuple[str, int, st
                       "or coins work just as well.", s["small"]),
             Paragraph("Printing", s["h"]),
             Paragraph("Print every page at 100% (actual size), never 'fit to page'; each sheet has a 100 mm bar "
-                      "to check. Card fronts and backs line up when printed double-sided, flipping on the long "
-                      "edge. This leaflet: print both sides flipping on the short edge, then fold it in half.",
-                      s["small"]),
+                      "to check. Business cards: print their pages double-sided, flipping on the "
+                      f"<b>{card_flip} edge</b>, so each back lands behind its front. This leaflet: print both "
+                      "sides flipping on the short edge, then fold it in half.", s["small"]),
             Paragraph(f"Made with boardgen from the template edition '{t.edition}'.", s["small"])]
     return out
 
 
 def leaflet_pdf(t: PhilanthropistTemplate, cards: Sequence[Card], paper: Paper,
-                inventory: Sequence[tuple[str, int, str]]) -> tuple[bytes, int]:
-    """(pdf bytes, sheet sides). LayoutError if the words need more than one sheet."""
+                inventory: Sequence[tuple[str, int, str]], card_flip: str = "long") -> tuple[bytes, int]:
+    """(pdf bytes, sheet sides). LayoutError if the words need more than one sheet. ``card_flip``: the duplex
+    flip ("long" or "short" edge) the card sheets need, as laid out."""
     page_w, page_h = paper.height_mm * mm, paper.width_mm * mm  # landscape
     panel_w = (page_w - 2 * MARGIN - GUTTER * 2) / 2
     height = page_h - 2 * MARGIN
@@ -297,7 +299,7 @@ def leaflet_pdf(t: PhilanthropistTemplate, cards: Sequence[Card], paper: Paper,
                  bottomPadding=0)
     right = Frame(page_w / 2 + GUTTER, MARGIN, panel_w, height, id="right", leftPadding=0, rightPadding=0,
                   topPadding=0, bottomPadding=0)
-    back = back_panel(t, inventory)
+    back = back_panel(t, inventory, card_flip)
 
     def outside(canvas, doc) -> None:  # type: ignore[no-untyped-def]
         canvas.saveState()
