@@ -75,3 +75,16 @@ def test_card_badges_say_what_happens_to_the_cubes() -> None:
     badges = {c.effect: parts.effect_value(c) for c in load_cards(t)}
     assert badges["lose all"] == "×0" and badges["lose half"] == "×½"
     assert badges["gain 6"] == "+6" and badges["lose 3"] == "-3"
+
+
+def test_board_cost_key_pips_stay_clear_of_the_grid() -> None:
+    """The five pips of the red meeple's cost ran to within 0.6 mm of the grid's edge in the 19 mm frame."""
+    from boardgen.games.philanthropist.board import _cost_key
+    from boardgen.render.scene import Circle
+
+    t = load(ROOT / "templates" / "philanthropist.yaml")[1]
+    band = t.board.border_mm
+    ops = _cost_key(t, 0.0, 0.0, 500.0, band, "#ffffff")
+    dots = [op for op in ops if isinstance(op, Circle)]
+    assert len(dots) == sum(k.cost for k in t.meeples.kinds)
+    assert all(d.cy - d.r >= 1.5 and d.cy + d.r <= band - 1.5 for d in dots)
