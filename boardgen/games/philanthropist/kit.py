@@ -147,7 +147,8 @@ def readme_text(t: PhilanthropistTemplate, kit: PaperKit, rows: Sequence[tuple[s
              f"  board-sections-{slug}.pdf  the board in {sections} jigsaw sections: cut each out on its line; "
              "the numbers beside each edge and the small diagram say which piece joins where (one way only).",
              "  board-poster.pdf  the whole board on one 24-inch sheet, for a print shop (3 mm bleed).",
-             "  board-cut.svg  the sections' outlines, for a cutting machine.",
+             "  board-cut.svg  the sections' outlines laid out on the whole 24-inch board (609.6 mm): for cutting a "
+             "printed poster into the jigsaw with a machine; the A4/Letter section pages carry their own cut line.",
              f"  components-{slug}.pdf  every playing part, page by page below.",
              "  components-cut*.svg  cut (red) and score (blue) lines, for cutting machines, in mm.",
              "  inventory.csv  what the box holds.", "", f"components-{slug}.pdf, page by page:"]
