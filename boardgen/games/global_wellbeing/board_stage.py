@@ -6,6 +6,7 @@ Files (relative to build/<edition>/):
   board-sections-a4.pdf       nine landscape pages, 1:1, in assembly order
   board-sections-letter.pdf   the same on US Letter
   board-cut.svg               section cut lines in board mm on their own layer "cut", for cutting machines
+  cut/board-section-N-{a4,letter}.svg  one closed outline per section, placed as its section sheet prints it
   sections.geojson            each section's outline (board mm) with its cells, neighbours, knobs and in-piece marks
   preview/board.png           the poster, small
   preview/sections.png        the nine pieces pulled apart (exploded view)
@@ -195,7 +196,7 @@ def section_page(art: BoardArt, section: Section, paper: Paper, scene: Scene | N
     if w > area.width + 1e-6 or h > area.height + 1e-6:
         raise LayoutError(f"board section {section.number} ({w:.1f} x {h:.1f} mm) does not fit {paper.name} "
                           f"({area.width:.1f} x {area.height:.1f} mm printable)")
-    trim = Rect(round(area.x + (area.width - w) / 2, 3), round(area.y + (area.height - h) / 2, 3), w, h)
+    trim = section_trim(section, paper)
     layout = art.sections
     total = len(layout.sections)
     title = f"{art.config.title}: board section {section.number} of {total}"
@@ -311,6 +312,30 @@ def cut_svg(art: BoardArt) -> bytes:
     return render_svg(Page(board.width_mm, board.height_mm, scene))
 
 
+def section_trim(section: Section, paper: Paper) -> Rect:
+    """Where ``section_page`` prints the section's bounding box on ``paper`` (page mm)."""
+    area = content_area(paper, DEFAULT_STYLE)
+    x0, y0, x1, y1 = section.bounds_mm
+    w, h = x1 - x0, y1 - y0
+    return Rect(round(area.x + (area.width - w) / 2, 3), round(area.y + (area.height - h) / 2, 3), w, h)
+
+
+def section_cut_svg(section: Section, paper: Paper) -> bytes:
+    """The section's sheet as a cut file: the paper's size, the piece's one closed outline on layer "cut" where
+    the sheet prints it, the paper's edge and the piece's number on layer "guides" (not to be cut)."""
+    trim = section_trim(section, paper)
+    x0, y0, _, _ = section.bounds_mm
+    cut = Path(outline_commands(section.outline_mm, trim.x - x0, trim.y - y0),
+               Style(stroke="#ff0000", stroke_width_mm=0.25 * PT, line_join="round"), name="cut-line")
+    px, py = section.outline_mm.representative_point().coords[0]
+    guides: list[Op] = [
+        RectOp(Rect(0, 0, paper.width_mm, paper.height_mm), Style(stroke="#999999", stroke_width_mm=0.2),
+               name="paper-edge"),
+        Text(px + trim.x - x0, py + trim.y - y0, str(section.number), Font("DejaVu Sans", 40.0, bold=True),
+             "#9a9a9a", align="center", baseline="middle", name="section-number")]
+    return render_svg(Page(paper.width_mm, paper.height_mm, Scene((layer("guides", guides), layer("cut", [cut])))))
+
+
 def sections_geojson(art: BoardArt, marks: Sequence[SectionMark] = ()) -> bytes:
     layout = art.sections
 
@@ -405,6 +430,12 @@ def board_stage(ctx: BuildContext) -> list[Artifact]:
         artifacts.append(Artifact(f"board-sections-{paper.slug}.pdf", data,
                                   f"the board in {pages} jigsaw sections at 1:1 on {paper.name}", pages=pages))
     artifacts.append(Artifact("board-cut.svg", cut_svg(art), "section cut lines in board mm (layer 'cut')"))
+    for paper in SECTION_PAPERS:
+        for s in art.sections.sections:
+            artifacts.append(Artifact(
+                f"cut/board-section-{s.number}-{paper.slug}.svg", section_cut_svg(s, paper),
+                f"section {s.number}'s closed outline where board-sections-{paper.slug}.pdf page {s.number} prints "
+                "it (layer 'cut')"))
     artifacts.append(Artifact("sections.geojson", sections_geojson(art, marks),
                               "each section's outline in board mm with its cells, neighbours and knobs"))
     preview_dpi = 40.0
