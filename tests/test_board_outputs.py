@@ -65,8 +65,11 @@ def test_stage_is_registered_after_map():
 
 
 def test_files_and_page_counts(outputs):
-    assert set(outputs) == {"board-poster.pdf", "board-sections-a4.pdf", "board-sections-letter.pdf",
-                            "board-cut.svg", "sections.geojson", "preview/board.png", "preview/sections.png"}
+    assert {k for k in outputs if not k.startswith("cut/")} == {
+        "board-poster.pdf", "board-poster-rgb.pdf", "board-sections-a4.pdf", "board-sections-letter.pdf",
+        "board-cut.svg", "sections.geojson", "preview/board.png", "preview/sections.png"}
+    assert sorted(k for k in outputs if k.startswith("cut/")) == sorted(
+        f"cut/board-section-{n}-{paper}.svg" for n in range(1, 10) for paper in ("a4", "letter"))
     assert len(pikepdf.open(io.BytesIO(outputs["board-poster.pdf"])).pages) == 1
     assert len(pikepdf.open(io.BytesIO(outputs["board-sections-a4.pdf"])).pages) == 9
     assert len(pikepdf.open(io.BytesIO(outputs["board-sections-letter.pdf"])).pages) == 9

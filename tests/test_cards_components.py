@@ -268,20 +268,21 @@ def stage_output() -> dict[str, object]:
 def test_stage_builds_every_file_the_same_twice(stage_output) -> None:
     first = {path: hashlib.sha256(a.data).hexdigest() for path, a in stage_output.items()}
     for name in ("components-a4.pdf", "components-letter.pdf", "leaflet-a4.pdf", "leaflet-letter.pdf",
-                 "components-cut.svg", "kit-a4.zip", "kit-letter.zip", "preview/components-a4-01.png"):
+                 "cut/components-a4.pdf", "cut/components-a4-page-01.svg", "kit-a4.zip", "kit-letter.zip", "preview/components-a4-01.png"):
         assert name in first
     assert first == {path: hashlib.sha256(a.data).hexdigest() for path, a in _run_stage().items()}
 
 
 def test_cut_svg_layers_and_kit_contents(stage_output) -> None:
     out = stage_output
-    svg = out["components-cut.svg"].data.decode()
-    for layer_id in ("guides", "cut", "score"):
+    svg = out["cut/components-a4-page-01.svg"].data.decode()
+    for layer_id in ("guides", "cut"):
         assert f'<g id="{layer_id}"' in svg
     with zipfile.ZipFile(io.BytesIO(out["kit-a4.zip"].data)) as zf:
         names = zf.namelist()
         assert names == sorted(names)
-        assert {"README.txt", "components-a4.pdf", "leaflet-a4.pdf", "components-cut.svg"} <= set(names)
+        assert {"README.txt", "components-a4.pdf", "leaflet-a4.pdf", "cut/components-a4.pdf",
+                "cut/components-a4-page-01.svg"} <= set(names)
         readme = zf.read("README.txt").decode()
         assert "100%" in readme and "DOUBLE-SIDED" in readme
 

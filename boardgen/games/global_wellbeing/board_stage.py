@@ -2,7 +2,9 @@
 sections' GeoJSON and two previews.
 
 Files (relative to build/<edition>/):
-  board-poster.pdf            one page: 660 x 440 mm TrimBox + 3 mm bleed (BleedBox = MediaBox), for a print shop
+  board-poster.pdf            one page: 660 x 440 mm TrimBox + 3 mm bleed (BleedBox = MediaBox), CMYK PDF/X-4 with a
+                              FOGRA39 OutputIntent, black text and lines in K only (render/press.py): for a print shop
+  board-poster-rgb.pdf        the same page in RGB, for screens and RGB printers
   board-sections-a4.pdf       nine landscape pages, 1:1, in assembly order
   board-sections-letter.pdf   the same on US Letter
   board-cut.svg               section cut lines in board mm on their own layer "cut", for cutting machines
@@ -41,6 +43,7 @@ from boardgen.render.imposition import (
     content_area,
     single_item_page,
 )
+from boardgen.render.press import to_pdfx4
 from boardgen.render.scene import (
     PT,
     Circle,
@@ -420,8 +423,15 @@ def build_board_art(ctx: BuildContext) -> BoardArt:
 def board_stage(ctx: BuildContext) -> list[Artifact]:
     art = build_board_art(ctx)
     poster = poster_page(art)
-    artifacts = [Artifact("board-poster.pdf", render_pdf([poster], title=f"{art.config.title}: board"),
-                          "the board as one 660 x 440 mm page with 3 mm bleed, for a print shop", pages=1)]
+    board = art.config.board
+    size = f"{board.width_mm:g} x {board.height_mm:g} mm"
+    rgb = render_pdf([poster], title=f"{art.config.title}: board")
+    artifacts = [
+        Artifact("board-poster.pdf", to_pdfx4(rgb, f"{art.config.title}: board (PDF/X-4, CMYK FOGRA39)"),
+                 f"the board as one {size} page with 3 mm bleed, CMYK PDF/X-4 (FOGRA39): send this to a print shop",
+                 pages=1),
+        Artifact("board-poster-rgb.pdf", rgb,
+                 f"the same {size} poster in RGB, for screens and for printers that take RGB", pages=1)]
     marks = section_marks(art)
     scenes = section_scenes(art, marks)
     sheets = sections_pdfs(art, SECTION_PAPERS, scenes)

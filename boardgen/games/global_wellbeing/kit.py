@@ -173,9 +173,9 @@ def readme_text(config: Config, kit: PaperKit, leaflet_pages: int, extra: Sequen
         lines.append(f"  cut/board-section-N-{paper}.svg  one closed outline per board section, where page N of "
                      f"board-sections-{paper}.pdf prints it (layer 'cut').")
     lines += [
-        f"  cut/components-{paper}.pdf  the same parts laid out for a cutting machine (Silhouette-style print-then-cut",
+        f"  cut/components-{paper}.pdf  the parts laid out for a cutting machine (Silhouette-style print-then-cut",
         "      marks in three corners of every front page: Type 1, length 20 mm, thickness 0.5 mm, inset 6 mm).",
-        f"  cut/components-{paper}-page-NN.svg  one per front page of cut/components-{paper}.pdf, the size of the paper:",
+        f"  cut/components-{paper}-page-NN.svg  one per front page of cut/components-{paper}.pdf, paper-sized:",
         "      layer 'cut' (red, one closed outline per part), 'score' (blue folds), 'guides' (marks; do not cut).",
     ]
     lines += ["", f"components-{paper}.pdf, page by page:"]
@@ -265,8 +265,8 @@ def isolated_cells(board: Board) -> list[str]:
     return sorted(label for g in groups[1:] for label in g)
 
 
-_BOARD_FILES = {"a4": ("board-sections-a4.pdf", "board-poster.pdf", "board-cut.svg"),
-                "letter": ("board-sections-letter.pdf", "board-poster.pdf", "board-cut.svg")}
+_BOARD_FILES = {"a4": ("board-sections-a4.pdf", "board-poster.pdf", "board-poster-rgb.pdf", "board-cut.svg"),
+                "letter": ("board-sections-letter.pdf", "board-poster.pdf", "board-poster-rgb.pdf", "board-cut.svg")}
 
 
 def _board_files(slug: str, path: str) -> bool:
