@@ -35,15 +35,13 @@ def ctx(default_ctx: BuildContext) -> BuildContext:
 
 
 @pytest.fixture(scope="session")
-def outputs(ctx) -> dict[str, bytes]:
-    return {a.path: a.data for a in board_stage(ctx)}
+def outputs(board_outputs) -> dict[str, bytes]:
+    return board_outputs
 
 
 @pytest.fixture(scope="session")
-def art(ctx, outputs):
-    from boardgen.games.global_wellbeing.board_stage import build_board_art
-
-    return build_board_art(ctx)
+def art(board_art):
+    return board_art
 
 
 def _boxes_mm(data: bytes) -> list[dict[str, tuple[float, ...]]]:

@@ -312,7 +312,7 @@ def cut_svg(art: BoardArt) -> bytes:
         guides.append(Text(cx, cy, str(s.number), Font("DejaVu Sans", 40.0, bold=True), "#9a9a9a", align="center",
                            baseline="middle", name="section-number"))
     scene = Scene((layer("guides", guides), layer("cut", cut_ops)))
-    return render_svg(Page(board.width_mm, board.height_mm, scene))
+    return render_svg(Page(board.width_mm, board.height_mm, scene), exact_layers=("cut",))
 
 
 def section_trim(section: Section, paper: Paper) -> Rect:
@@ -336,7 +336,8 @@ def section_cut_svg(section: Section, paper: Paper) -> bytes:
                name="paper-edge"),
         Text(px + trim.x - x0, py + trim.y - y0, str(section.number), Font("DejaVu Sans", 40.0, bold=True),
              "#9a9a9a", align="center", baseline="middle", name="section-number")]
-    return render_svg(Page(paper.width_mm, paper.height_mm, Scene((layer("guides", guides), layer("cut", [cut])))))
+    return render_svg(Page(paper.width_mm, paper.height_mm, Scene((layer("guides", guides), layer("cut", [cut])))),
+                      exact_layers=("cut",))
 
 
 def sections_geojson(art: BoardArt, marks: Sequence[SectionMark] = ()) -> bytes:

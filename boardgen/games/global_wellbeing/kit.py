@@ -120,7 +120,8 @@ def cut_sheet_svgs(kit: PaperKit, marks: PrintCutMarks = PRINT_CUT_MARKS) -> lis
             layers = [layer("guides", guides), layer("cut", cuts)]
             if folds:
                 layers.append(layer("score", folds))
-            out.append((_front_page_number(kit, sheet), render_svg(Page(w, h, Scene(tuple(layers))))))
+            svg = render_svg(Page(w, h, Scene(tuple(layers))), exact_layers=("cut", "score"))
+            out.append((_front_page_number(kit, sheet), svg))
     return out
 
 
