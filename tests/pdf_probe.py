@@ -33,10 +33,11 @@ class Mark:
     fill: tuple[float, ...] | None
     stroke: tuple[float, ...] | None
     text: bytes = b""
+    inside_trim: bool = False  # text: its origin lies inside the page's TrimBox
 
 
 def _walk(owner: pikepdf.Object, resources: pikepdf.Object, ctm: Matrix, page: int,
-          depth: int = 0) -> Iterator[Mark]:
+          trim: tuple[float, float, float, float], depth: int = 0) -> Iterator[Mark]:
     stack: list[tuple[Matrix, float, tuple | None, tuple | None]] = []
     width = 1.0
     fill: tuple | None = None
@@ -81,19 +82,26 @@ def _walk(owner: pikepdf.Object, resources: pikepdf.Object, ctm: Matrix, page: i
             text = bytes(raw) if isinstance(raw, pikepdf.String) else b"".join(
                 bytes(x) for x in raw if isinstance(x, pikepdf.String))
             if text.strip():
-                yield Mark("text", font_size * _scale(_mul(tm, ctm)), page, fill, stroke, text)
+                m = _mul(tm, ctm)
+                inside = trim[0] <= m[4] <= trim[2] and trim[1] <= m[5] <= trim[3]
+                yield Mark("text", font_size * _scale(m), page, fill, stroke, text, inside)
         elif op == "Do" and depth < 8:
             xobject = resources.XObject[operands[0]]
             if xobject.get("/Subtype") == pikepdf.Name.Form:
                 matrix = tuple(float(v) for v in xobject.get("/Matrix", IDENTITY))
                 inner = xobject.get("/Resources", resources)
-                yield from _walk(xobject, inner, _mul(matrix, ctm), page, depth + 1)  # type: ignore[arg-type]
+                yield from _walk(xobject, inner, _mul(matrix, ctm), page, trim, depth + 1)  # type: ignore[arg-type]
 
 
 def marks(data: bytes) -> list[Mark]:
     with pikepdf.open(io.BytesIO(data)) as pdf:
-        return [m for number, page in enumerate(pdf.pages, start=1)
-                for m in _walk(page.obj, page.obj.Resources, IDENTITY, number)]
+        out: list[Mark] = []
+        for number, page in enumerate(pdf.pages, start=1):
+            box = page.obj.get("/TrimBox", page.obj.MediaBox)
+            x0, y0, x1, y1 = (float(v) for v in box)
+            trim = (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+            out.extend(_walk(page.obj, page.obj.Resources, IDENTITY, number, trim))
+        return out
 
 
 def thinnest_stroke(data: bytes) -> Mark:

@@ -268,7 +268,8 @@ def stage_output() -> dict[str, object]:
 def test_stage_builds_every_file_the_same_twice(stage_output) -> None:
     first = {path: hashlib.sha256(a.data).hexdigest() for path, a in stage_output.items()}
     for name in ("components-a4.pdf", "components-letter.pdf", "leaflet-a4.pdf", "leaflet-letter.pdf",
-                 "cut/components-a4.pdf", "cut/components-a4-page-01.svg", "kit-a4.zip", "kit-letter.zip", "preview/components-a4-01.png"):
+                 "cut/components-a4.pdf", "cut/components-a4-page-01.svg", "kit-a4.zip", "kit-letter.zip",
+                 "preview/components-a4-01.png"):
         assert name in first
     assert first == {path: hashlib.sha256(a.data).hexdigest() for path, a in _run_stage().items()}
 

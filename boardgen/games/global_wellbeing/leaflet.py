@@ -46,6 +46,7 @@ from boardgen.cards.tokens import MARKERS_PER_ZONE
 from boardgen.config import Config
 from boardgen.errors import DataError
 from boardgen.render.imposition import Paper
+from boardgen.render.pdf_fonts import retag_subsets
 
 YELLOW = colors.HexColor("#fff2a8")
 INK = colors.HexColor("#1a1a1a")
@@ -626,6 +627,7 @@ def _impose(config: Config, sheet: Paper, panels: bytes, count: int, slots: Sequ
     out.docinfo["/Author"] = "boardgen"
     out.docinfo["/Creator"] = "boardgen"
     out.docinfo["/Subject"] = f"{config.edition} rules leaflet ({sheet.name}), {pages}-page booklet"
+    retag_subsets(out)
     buf = io.BytesIO()
     out.save(buf, deterministic_id=True, compress_streams=True,
              object_stream_mode=pikepdf.ObjectStreamMode.generate)
