@@ -20,7 +20,7 @@ if [ ${#need[@]} -gt 0 ]; then
   fi
 fi
 
-python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+python -m pip install --quiet --disable-pip-version-check -e '.[test,openspiel]'
 # The print-shop poster is converted to CMYK with LittleCMS through Pillow's ImageCms (built into Pillow's
 # wheels; a Pillow built from source needs liblcms2-dev first).
 if ! python -c 'from PIL import ImageCms; ImageCms.createProfile("sRGB")' 2>/dev/null; then
