@@ -490,14 +490,16 @@ def board_scene(art: BoardArt, window: ShapelyPolygon | None = None, bleed_mm: f
     frame = board.frame_mm
     ops: list[Op] = []
     bx0, by0, bx1, by1 = region.bounds
-    ops.append(RectOp(Rect(bx0, by0, bx1 - bx0, by1 - by0), fill(PAPER), name="paper"))
-    ops.extend(_polygon_ops(clip(frame), fill(OCEAN), "ocean"))
+    low_ink = config.board.low_ink  # white sea, land and paper: only the cells, lines and text take ink
+    ops.append(RectOp(Rect(bx0, by0, bx1 - bx0, by1 - by0), fill("#ffffff" if low_ink else PAPER), name="paper"))
+    ops.extend(_polygon_ops(clip(frame), fill("#ffffff" if low_ink else OCEAN), "ocean"))
     coast = np.array(art.coast_mm, dtype=object)
     if window is not None:
         coast = shapely.intersection(coast[shapely.intersects(coast, region)], region.buffer(0.5))
     land = [g for part in coast for g in getattr(part, "geoms", [part]) if g.geom_type == "Polygon"]
     # Few big paths rather than thousands of small ops (render/merge.py): same picture, much faster output.
-    ops.append(group([p for p in [polygons_path(land, fill(LAND_TINT), "land")] if p is not None], "land"))
+    ops.append(group([p for p in [polygons_path(land, fill("#ffffff" if low_ink else LAND_TINT), "land")]
+                      if p is not None], "land"))
     if window is None:
         cells = list(board.cells)
     else:
