@@ -80,11 +80,13 @@ def test_poster_label_text_and_thin_lines_are_black_ink_only(poster) -> None:
     dark = [f for f, _ in texts if f is not None and f[3] > 0.8]
     assert len(dark) > 150  # the table, key, title and cell labels
     assert all(f == (0.0, 0.0, 0.0, 1.0) for f in dark), {f for f in dark}
-    # no text anywhere in four-colour black
-    assert not [f for f, _ in texts if f is not None and f[3] > 0.5 and sum(f[:3]) > 0]
+    # no text anywhere in four-colour black (dark K with all three colour inks under it)
+    assert not [f for f, _ in texts if f is not None and f[3] > 0.5 and min(f[:3]) >= 0.2]
     thin = [(s, w) for name, _o, _f, s, w, _t in _ops(poster) if name in ("S", "s", "B", "b") and w < 0.75]
     assert thin
-    rich = [(s, w) for s, w in thin if s is not None and s[3] > 0.5 and sum(s[:3]) > 0]
+    black = [(s, w) for s, w in thin if s is not None and s[3] > 0.9]
+    assert black and all(s == (0.0, 0.0, 0.0, 1.0) for s, _ in black)  # the grid and rules: K only
+    rich = [(s, w) for s, w in thin if s is not None and s[3] > 0.5 and min(s[:3]) >= 0.2]
     assert not rich, rich[:3]
 
 

@@ -67,3 +67,13 @@ def test_board_text_is_at_least_6_pt(board_outputs, name) -> None:
     assert len(texts) > 150
     smallest = min(texts, key=lambda m: m.size_pt)
     assert smallest.size_pt >= PLAY_TEXT_PT - 0.01, smallest
+
+
+@pytest.mark.parametrize("name", ["components-a4.pdf", "components-letter.pdf"])
+def test_component_text_is_at_least_6_pt(components_outputs, name) -> None:
+    """Chips, badges, standees, tokens, markers, the table card and the turn counter (inside the parts' TrimBox:
+    sheet titles, page labels and the ruler's numbers outside it are printing aids, not play)."""
+    texts = [m for m in marks(components_outputs[name]) if m.kind == "text" and m.inside_trim]
+    assert len(texts) > 1000
+    small = sorted({(round(m.size_pt, 2), m.text[:30]) for m in texts if m.size_pt < PLAY_TEXT_PT - 0.01})
+    assert not small, small[:10]
