@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import cached_property
 from pathlib import Path
+from typing import Any
 
 import pikepdf
 from PIL import Image, ImageCms
@@ -116,7 +117,9 @@ _REFUSED_OPS = {"cs", "CS", "sc", "SC", "scn", "SCN", "sh", "BI", "ID", "EI"}
 
 def _convert_stream(pdf: pikepdf.Pdf, owner: pikepdf.Object, converter: CmykConverter) -> pikepdf.Stream:
     instructions = []
-    for operands, operator in pikepdf.parse_content_stream(owner):
+    for instruction in pikepdf.parse_content_stream(owner):
+        operands: list[Any] = list(instruction.operands)
+        operator = instruction.operator
         op = str(operator)
         if op in _REFUSED_OPS:
             raise PressError(f"content operator {op!r} is not converted to CMYK")

@@ -18,6 +18,7 @@ from boardgen.render.scene import (
     Op,
     Path,
     Polygon,
+    RectOp,
     Style,
     ink_on,
     regular_polygon,
@@ -122,9 +123,9 @@ def _widen(ops: Sequence[Op], min_width: float) -> list[Op]:
     for op in ops:
         if isinstance(op, Group):
             out.append(dc_replace(op, items=tuple(_widen(op.items, min_width))))
-        elif getattr(op, "style", None) is not None and op.style.stroke is not None and \
-                op.style.stroke_width_mm < min_width:  # type: ignore[union-attr]
-            out.append(dc_replace(op, style=dc_replace(op.style, stroke_width_mm=min_width)))  # type: ignore[union-attr]
+        elif isinstance(op, Path | Polygon | Circle | RectOp) and op.style.stroke is not None and \
+                op.style.stroke_width_mm < min_width:
+            out.append(dc_replace(op, style=dc_replace(op.style, stroke_width_mm=min_width)))
         else:
             out.append(op)
     return out

@@ -324,10 +324,10 @@ def components_stage(ctx: BuildContext) -> list[Artifact]:
     for paper in (A4, LETTER):
         slug = paper.slug
         extra = [a for a in ctx.artifacts if _board_files(slug, a.path)]
-        files = [(f"components-{slug}.pdf", kits[slug].pdf), (f"leaflet-{slug}.pdf", leaflets[slug][0]),
-                 *((a.path, a.data) for a in extra), *((a.path, a.data) for a in cut_files[slug]),
-                 ("README.txt", readme_text(config, kits[slug], leaflets[slug][1], extra).encode("utf-8"))]
-        artifacts.append(Artifact(f"kit-{slug}.zip", deterministic_zip(files),
+        zipped = [(f"components-{slug}.pdf", kits[slug].pdf), (f"leaflet-{slug}.pdf", leaflets[slug][0]),
+                  *((a.path, a.data) for a in extra), *((a.path, a.data) for a in cut_files[slug]),
+                  ("README.txt", readme_text(config, kits[slug], leaflets[slug][1], extra).encode("utf-8"))]
+        artifacts.append(Artifact(f"kit-{slug}.zip", deterministic_zip(zipped),
                                   f"print-and-play kit on {paper.name} with README"))
     timings["zips"] = time.perf_counter() - t
     ctx.progress("components timings: " + ", ".join(f"{k} {v:.2f} s" for k, v in timings.items()))
