@@ -57,9 +57,10 @@ def _boxes_mm(data: bytes) -> list[dict[str, tuple[float, ...]]]:
 
 
 def test_stage_is_registered_after_map():
-    names = [name for name, _ in STAGES]
-    assert names[names.index("map") + 1] == "board"
-    assert dict(STAGES)["board"] == "boardgen.games.global_wellbeing.board_stage:board_stage"
+    names = [entry[0] for entry in STAGES]
+    assert names.index("map") < names.index("board") < names.index("components")
+    specs = {entry[0]: entry[1] for entry in STAGES}
+    assert specs["board"] == "boardgen.games.global_wellbeing.board_stage:board_stage"
 
 
 def test_files_and_page_counts(outputs):
@@ -234,13 +235,7 @@ def test_rebuild_is_byte_identical(ctx, outputs):
 
 def _fresh_context(ctx: BuildContext) -> BuildContext:
     fresh = BuildContext(ctx.config)
-    fresh.__dict__["board"] = ctx.board  # same board, new context: everything else is recomputed
-    import boardgen.layout.sections as sections_module
-    import boardgen.render.board_art as art_module
-
-    sections_module._LAST.clear()
-    art_module._LAST_LEGEND.clear()
-    art_module._COAST_CACHE.clear()
+    fresh.computed["board"] = ctx.board  # same board, new context: everything else is recomputed
     return fresh
 
 

@@ -8,15 +8,14 @@ everything a print-and-play player needs (the board PDFs too, when the board sta
 
 from __future__ import annotations
 
-import io
 import time
-import zipfile
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from boardgen import __version__
 from boardgen.build import BuildContext
 from boardgen.cards.dice import dice
+from boardgen.cards.kitfiles import PaperKit, deterministic_zip
 from boardgen.cards.model import ComponentSet
 from boardgen.cards.shapes import piece_size_mm
 from boardgen.cards.sheets import CutSheet, LaidOut, lay_out
@@ -32,7 +31,6 @@ from boardgen.render.cairo_backend import Page, render_pdf, render_png, render_s
 from boardgen.render.imposition import A4, DEFAULT_STYLE, LETTER, PRINT_CUT_MARKS, Paper, PrintCutMarks
 from boardgen.render.scene import Op, Path, Rect, RectOp, Scene, Style, layer
 
-ZIP_DATE = (2026, 1, 1, 0, 0, 0)
 PREVIEW_DPI = 40
 
 
@@ -49,21 +47,6 @@ def component_sets(config: Config, hex_size_mm: float) -> list[ComponentSet]:
                         components=(*cards.components, *nets),
                         row_starts=(*cards.row_starts, len(cards.components)))
     return [cards, chips(config), badges(config), *player_pieces(config, size)]
-
-
-@dataclass(frozen=True)
-class PaperKit:
-    paper: Paper
-    laid: tuple[LaidOut, ...]
-    pages: tuple[Page, ...]
-    pdf: bytes
-
-    def page_ranges(self) -> list[tuple[LaidOut, int, int]]:
-        out, start = [], 1
-        for lo in self.laid:
-            out.append((lo, start, start + len(lo.pages) - 1))
-            start += len(lo.pages)
-        return out
 
 
 def build_components(config: Config, sets: Sequence[ComponentSet], paper: Paper,
@@ -229,19 +212,6 @@ def rules_notes(config: Config) -> list[str]:
 
 def _pages(n: int) -> str:
     return f"{n} page" if n == 1 else f"{n} pages"
-
-
-def deterministic_zip(files: Sequence[tuple[str, bytes]]) -> bytes:
-    """A zip whose bytes depend only on the file names and contents (fixed dates, sorted names)."""
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w") as zf:
-        for name, data in sorted(files):
-            info = zipfile.ZipInfo(name, date_time=ZIP_DATE)
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.external_attr = 0o644 << 16
-            info.create_system = 3
-            zf.writestr(info, data, compress_type=zipfile.ZIP_DEFLATED, compresslevel=9)
-    return buf.getvalue()
 
 
 def isolated_cells(board: Board) -> list[str]:
