@@ -313,7 +313,10 @@ def lay_out(cset: ComponentSet, paper: Paper, title: str, mode: str = "duplex",
         if double:
             backs = [Placement(t, p.back if p.back is not None else Scene(), f"item:{p.kind}-back", bleed, c)
                      for p, t, c in zip(chosen, trims, clips, strict=True)]
-            back_label = f"{cset.kind} sheet {k + 1} of {n} (back: print on the reverse, flip on the long edge)"
+            # the backs are mirrored left-right: a flip about the page's upright edge, which is the sheet's
+            # long edge when the page is portrait and its short edge when the page is landscape
+            edge = "long" if paper.height_mm >= paper.width_mm else "short"
+            back_label = f"{cset.kind} sheet {k + 1} of {n} (back: print on the reverse, flip on the {edge} edge)"
             pages.append(compose_sheet(paper, backs, title, back_label, style, marks=marks, back=True))
     return LaidOut(cset.kind, cset.title, tuple(pages), tuple(cut_sheets), n, per_sheet)
 
