@@ -127,10 +127,11 @@ def _island_plan(config: Any, setup: str, x: float, y: float, cell: float) -> li
 
     ops: list[Op] = []
     cells = island_shape(setup, 1)
+    moved = {(3, 0), (0, 3), (6, 3), (3, 6)}
     for cx, cy in cells:
+        fill = "#c9bb8f" if setup != "basic" and (cx, cy) in moved else config.piecepack.tile_back
         ops.append(RectOp(Rect(x + cx * cell, y + cy * cell, cell * 0.92, cell * 0.92),
-                          Style(fill=config.piecepack.tile_back, stroke=config.piecepack.grid_colour,
-                                stroke_width_mm=0.3)))
+                          Style(fill=fill, stroke=config.piecepack.grid_colour, stroke_width_mm=0.3)))
     ops.append(RectOp(Rect(x + 3 * cell, y + 3 * cell, cell * 0.92, cell * 0.92),
                       Style(stroke="#6b8fb3", stroke_width_mm=0.3, dash_mm=(0.8, 0.8))))
     titles = {"basic": "Basic island", "orthogonal": "Variant: edge neighbours out",
@@ -141,16 +142,18 @@ def _island_plan(config: Any, setup: str, x: float, y: float, cell: float) -> li
 
 def table_sheet(config: Any, paper: Paper) -> Page:
     """The island plans of the three setups and a full-size mat for the line of coins."""
-    area = content_area(paper)
+    page_area = content_area(paper)
+    area = Rect(0.0, 0.0, page_area.width, page_area.height)  # the sheet's art in its own coordinates
     ops: list[Op] = []
-    cell = min(8.0, area.width / 3 / 7.5)
+    cell = min(8.0, area.width / 3 / 7.6)
     for k, setup in enumerate(("basic", "orthogonal", "diagonal")):
-        ops.extend(_island_plan(config, setup, area.x + k * area.width / 3 + 2, area.y + 10, cell))
+        ops.extend(_island_plan(config, setup, area.x + k * area.width / 3 + (area.width / 3 - 7 * cell) / 2,
+                                area.y + 10, cell))
     y = area.y + 10 + 7.5 * cell + 8
     lines = [
         "Lay the 24 tiles grid side up in the shape of the plan, then turn each one over where it lies.",
-        "Dashed square: the empty centre. In the variants, the four shaded tiles beside the centre move out",
-        "to the middle of each edge before the tiles are turned up.",
+        "Dashed: the empty middle. In the variants, the four darker tiles are the ones moved out from beside",
+        "the middle to the middle of each outer edge before the tiles are turned up.",
     ]
     for i, text in enumerate(lines):
         ops.append(Text(area.x, y + i * 4.2, text, Font(size_pt=8), INK))
@@ -185,7 +188,7 @@ def table_sheet(config: Any, paper: Paper) -> Page:
     for i, suit in enumerate(spec.suits):
         ops.append(symbol_path(suit.symbol, area.x + 6 + i * 30, y + 18, 8, suit.colour))
         ops.append(Text(area.x + 12 + i * 30, y + 19.5, suit.name, Font(size_pt=8), INK))
-    return compose_sheet(paper, [Placement(Rect(area.x, area.y, area.width, y + 24 - area.y), Scene(tuple(ops)),
+    return compose_sheet(paper, [Placement(Rect(page_area.x, page_area.y, area.width, y + 24), Scene(tuple(ops)),
                                            "table-sheet", 0.0)],
                          f"{config.title}: table sheet", "island plans and the line of coins", marks=False)
 

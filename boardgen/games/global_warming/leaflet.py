@@ -122,7 +122,21 @@ def leaflet_blocks(config: Any) -> list[Block]:
         Block("Variants", (
             "For a more tactical game, change the island before the tiles are turned up: move the four tiles "
             "that touch the empty middle along an edge (<b>orthogonal</b>) or at a corner (<b>diagonal</b>) "
-            "to the outside of the middle of each outer edge, one per edge. The table sheet shows both plans.",
+            "to the outside of the middle of each outer edge, one per edge. The table sheet shows both plans "
+            "(the moved tiles are the darker ones).",
+        ), "variants"),
+        Block("A turn at a glance", (
+            f"Set dice in secret &rarr; reveal, equal faces cancel &rarr; act in the order {order} &rarr; draw "
+            "a coin to the right end &rarr; turn over the leftmost coin, its tile sinks &rarr; anyone on it is "
+            "out.",
+        )),
+        Block("Hints", (
+            "A coin showing a value could be that rank in any suit still afloat; a coin showing a suit could be "
+            "any of that suit's tiles still afloat. Count what has sunk already and the guess narrows.",
+            "The strongest face is the one everybody wants, so it is also the one most likely to cancel. A "
+            "quiet ace played when the others fight over the 5 may be all you need.",
+            "A blank can strand a rival: take away the tile their pawn would step to, or build a bridge for "
+            "your own pawn to a safer corner.",
         )),
     ]
     return blocks
@@ -171,27 +185,47 @@ def _symbol(d: Drawing, name: str, cx: float, cy: float, size: float, colour: st
         d.add(Polygon(pts, fillColor=HexColor(colour), strokeColor=None))
 
 
-def island_drawing(config: Any, width: float) -> Drawing:
-    """The island (basic plan) with a pawn in each suit on example tiles."""
+def _island(d: Drawing, config: Any, setup: str, ox: float, top: float, cell: float, pawns: bool) -> None:
     from .engine import island_shape
 
-    cell = min(width / 7.2, 9 * mm)
-    d = Drawing(width, cell * 7.4)
     pp = config.piecepack
-    ox = (width - 7 * cell) / 2
-    cells = island_shape(config.rules.setup, 1)
-    example = {(2, 2): 0, (5, 1): 1, (4, 5): 2, (1, 4): 3}
+    cells = island_shape(setup, 1)
+    moved = {(3, 0), (0, 3), (6, 3), (3, 6)}
+    example = {(2, 1): 0, (5, 2): 1, (4, 5): 2, (1, 4): 3} if pawns else {}
     for x, y in cells:
-        px, py = ox + x * cell, d.height - (y + 1) * cell - 2
-        d.add(Rect(px, py, cell * 0.92, cell * 0.92, fillColor=HexColor(pp.background),
+        px, py = ox + x * cell, top - (y + 1) * cell
+        fill = "#d9cfae" if (x, y) in moved and setup != "basic" else pp.background
+        d.add(Rect(px, py, cell * 0.92, cell * 0.92, fillColor=HexColor(fill),
                    strokeColor=HexColor("#8a7f66"), strokeWidth=0.5))
         if (x, y) in example:
             s = pp.suits[example[(x, y)]]
             d.add(Circle(px + cell * 0.46, py + cell * 0.46, cell * 0.3, fillColor=HexColor(s.colour),
                          strokeColor=None))
             _symbol(d, s.symbol, px + cell * 0.46, py + cell * 0.46, cell * 0.36, "#ffffff")
-    d.add(String(width / 2, 1, "Island plan: 24 tiles, the middle empty", fontName=register_fonts(),
+    d.add(Rect(ox + 3 * cell, top - 4 * cell, cell * 0.92, cell * 0.92, fillColor=None,
+               strokeColor=HexColor(SEA), strokeWidth=0.5, strokeDashArray=[1.5, 1.5]))
+
+
+def island_drawing(config: Any, width: float) -> Drawing:
+    """The island of the template's setup with four pawns on example tiles."""
+    cell = min(width / 7.2, 8 * mm)
+    rows = 5 if config.rules.setup == "basic" else 7
+    d = Drawing(width, cell * rows + 12)
+    first = 1 if rows == 5 else 0
+    _island(d, config, config.rules.setup, (width - 7 * cell) / 2, d.height + first * cell, cell, True)
+    d.add(String(width / 2, 1, "The island: 24 tiles, the middle empty, four pawns", fontName=register_fonts(),
                  fontSize=7, textAnchor="middle"))
+    return d
+
+
+def variants_drawing(config: Any, width: float) -> Drawing:
+    cell = min(width / 15.5, 5 * mm)
+    d = Drawing(width, cell * 7 + 12)
+    font = register_fonts()
+    for k, setup in enumerate(("orthogonal", "diagonal")):
+        ox = k * width / 2 + (width / 2 - 7 * cell) / 2
+        _island(d, config, setup, ox, d.height, cell, False)
+        d.add(String(ox + 3.5 * cell, 1, setup, fontName=font, fontSize=7, textAnchor="middle"))
     return d
 
 
@@ -253,6 +287,8 @@ def _story(config: Any, body_pt: float, column_w: float) -> list[Flowable]:
             story.append(Paragraph(p, st["body"]))
         if block.picture == "island":
             story += [Spacer(1, 2), DrawingFlowable(island_drawing(config, column_w)), Spacer(1, 4)]
+        elif block.picture == "variants":
+            story += [Spacer(1, 2), DrawingFlowable(variants_drawing(config, column_w)), Spacer(1, 4)]
         elif block.picture == "line":
             story += [Spacer(1, 2), DrawingFlowable(line_drawing(config, column_w)), Spacer(1, 4)]
     return story
