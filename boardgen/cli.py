@@ -13,6 +13,7 @@ from boardgen.commands.cells import cells_command, info_command
 from boardgen.commands.games import games_command, new_command, schema_command
 from boardgen.commands.sections import sections_command
 from boardgen.commands.simulate import simulate_command
+from boardgen.commands.sweep import sweep_command
 from boardgen.commands.validate import validate_command
 from boardgen.errors import BoardgenError
 
@@ -32,6 +33,7 @@ cli.add_command(validate_command)
 cli.add_command(games_command)
 cli.add_command(new_command)
 cli.add_command(schema_command)
+cli.add_command(sweep_command)
 
 
 def main(argv: list[str] | None = None) -> None:
