@@ -17,9 +17,6 @@ from typing import Any
 
 from boardgen.plugin import BuildContext, GamePlugin
 
-TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
-
-
 class GlobalWarming(GamePlugin):
     name = "global-warming"
     title = "Global Warming"
@@ -32,7 +29,9 @@ class GlobalWarming(GamePlugin):
     default_bots = ("cautious", "greedy", "random")
 
     def default_template(self) -> Path:
-        return TEMPLATES / "global-warming.yaml"
+        from boardgen.config import templates_dir
+
+        return templates_dir() / "global-warming.yaml"
 
     def template_model(self) -> type | None:
         from .schema import GlobalWarmingTemplate

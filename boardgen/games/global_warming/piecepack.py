@@ -12,9 +12,6 @@ from typing import Any
 from boardgen.errors import ConfigError
 from boardgen.plugin import BuildContext, GamePlugin
 
-TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
-
-
 class Piecepack(GamePlugin):
     name = "piecepack"
     title = "Piecepack"
@@ -22,7 +19,9 @@ class Piecepack(GamePlugin):
     stages = (("piecepack", "boardgen.games.global_warming.kit:piecepack_stage"),)
 
     def default_template(self) -> Path:
-        return TEMPLATES / "piecepack.yaml"
+        from boardgen.config import templates_dir
+
+        return templates_dir() / "piecepack.yaml"
 
     def template_model(self) -> type | None:
         from .schema import PiecepackTemplate
