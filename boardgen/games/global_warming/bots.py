@@ -84,9 +84,18 @@ def evaluate(state: GWState, seat: int) -> float:
 
 
 def _step_value(state: GWState, seat: int, action: int, dang: list[float], spec: BotsSpec) -> float:
-    child = state.clone()
-    child._apply_action(action)
-    return position_value(child, seat, dang, spec)
+    """The position after one pawn step, by moving the pawn in place and back (no copy of the state)."""
+    pawn, d = divmod(action - PAWN_BASE, 4)
+    start = state.pawn_tile[pawn]
+    target = -1
+    for dd, cell in state.game.neighbours[state.tile_cell[start]]:
+        if dd == d:
+            target = state.cell_tile[cell]
+    state.tile_pawn[start], state.tile_pawn[target], state.pawn_tile[pawn] = -1, pawn, target
+    try:
+        return position_value(state, seat, dang, spec)
+    finally:
+        state.tile_pawn[target], state.tile_pawn[start], state.pawn_tile[pawn] = -1, pawn, start
 
 
 def best_action(state: GWState, seat: int, rng: random.Random, spec: BotsSpec) -> int:
