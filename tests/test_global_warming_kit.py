@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 import yaml
-from click.testing import CliRunner
 
 from boardgen.errors import ConfigError
 from boardgen.games.global_warming import plugin

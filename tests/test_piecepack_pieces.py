@@ -86,7 +86,8 @@ def test_coin_value_sides_never_tell_the_suit() -> None:
 
 def test_each_die_has_null_ace_and_two_to_five_once() -> None:
     for die in _sets()["die"].components:
-        faces = sorted(op.name for op in _walk(die.front.items) if isinstance(op, Group) and op.name.startswith("face-"))
+        faces = sorted(op.name for op in _walk(die.front.items)
+                       if isinstance(op, Group) and op.name.startswith("face-"))
         assert faces == sorted(f"face-{n}" for n in SPEC.rank_names)
         assert len(die.folds) == 5 + 7  # 5 folds between faces, 7 tabs
 

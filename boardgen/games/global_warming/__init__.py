@@ -17,6 +17,7 @@ from typing import Any
 
 from boardgen.plugin import BuildContext, GamePlugin
 
+
 class GlobalWarming(GamePlugin):
     name = "global-warming"
     title = "Global Warming"

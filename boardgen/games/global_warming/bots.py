@@ -27,7 +27,7 @@ from boardgen.play.bots import GENERIC_BOTS, Bot, BotFactory
 from .engine import PASS, PAWN_BASE, PICK_BASE, PLACE_BASE, TILES, VALUE_UP, GWState, rank_of, suit_of
 from .schema import BotsSpec
 
-DEFAULT_BOTS = BotsSpec()
+DEFAULT_BOTS = BotsSpec.model_validate({})
 
 
 def danger(state: GWState, weights: tuple[float, ...] | None = None) -> list[float]:
@@ -174,7 +174,7 @@ class CautiousBot(Bot):
 
     def __init__(self, game: Game, seat: int, rng: random.Random, spec: BotsSpec | None = None) -> None:
         super().__init__(game, seat, rng)
-        self.spec = spec or getattr(game, "bot_spec", DEFAULT_BOTS)
+        self.spec: BotsSpec = spec if spec is not None else getattr(game, "bot_spec", DEFAULT_BOTS)
 
     def step(self, state: State) -> int:
         assert isinstance(state, GWState)

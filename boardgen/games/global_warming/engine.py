@@ -293,7 +293,7 @@ class GWState(State):
     def _start_actor(self) -> None:
         """Set up the next actor's quota, skipping actors who cannot act; the sink when nobody is left."""
         while self.queue:
-            seat, face = self.queue[0]
+            _seat, face = self.queue[0]
             self.moves_left = face
             self.picked = -1
             self.phase = ACT

@@ -74,13 +74,12 @@ def inventory_csv(spec: Any) -> bytes:
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["piece", "suit", "rank", "count", "description"])
     for s in spec.suits:
-        for r, name in enumerate(spec.rank_names):
+        for name in spec.rank_names:
             w.writerow(["tile", s.name, name, 1, f"{spec.tile_size_mm:g} mm square, gridded back"])
-        for r, name in enumerate(spec.rank_names):
+        for name in spec.rank_names:
             w.writerow(["coin", s.name, name, 1, f"{spec.coin_diameter_mm:g} mm, value side and suit side"])
         w.writerow(["pawn", s.name, "", 1, "fold-over standee"])
         w.writerow(["die", s.name, "", 1, "faces " + ", ".join(spec.rank_names)])
-        del r
     return buf.getvalue().encode()
 
 

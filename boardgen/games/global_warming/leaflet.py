@@ -94,7 +94,7 @@ def leaflet_blocks(config: Any) -> list[Block]:
             "yours or a rival's, to the tile next to it up, down, left or right, never diagonally, never onto "
             "a tile with a pawn and never over water. You may share the steps between pawns, or take a pawn "
             "away and back. Steer your own pawn off the tiles about to go and the others onto them.",
-            f"<b>4. Sink.</b> The cup keeper draws a coin and adds it to the right end of the line without "
+            "<b>4. Sink.</b> The cup keeper draws a coin and adds it to the right end of the line without "
             "showing its hidden side. Then they turn over the leftmost coin. Its tile sinks: take it and the "
             "coin out of the game. A pawn on that tile drowns and its player is out (a good moment to hand "
             "them the cup).",

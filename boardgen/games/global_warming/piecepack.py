@@ -12,6 +12,7 @@ from typing import Any
 from boardgen.errors import ConfigError
 from boardgen.plugin import BuildContext, GamePlugin
 
+
 class Piecepack(GamePlugin):
     name = "piecepack"
     title = "Piecepack"

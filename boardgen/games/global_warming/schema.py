@@ -52,8 +52,8 @@ class PrintSpec(TemplateModel):
 
 
 class PiecepackTemplate(GameTemplate):
-    piecepack: PiecepackSpec = PiecepackSpec()
-    print: PrintSpec = PrintSpec()
+    piecepack: PiecepackSpec = Field(default_factory=lambda: PiecepackSpec.model_validate({}))
+    print: PrintSpec = Field(default_factory=lambda: PrintSpec.model_validate({}))
 
 
 Setup = Literal["basic", "orthogonal", "diagonal"]
@@ -97,7 +97,7 @@ class BotsSpec(TemplateModel):
 
 
 class GlobalWarmingTemplate(GameTemplate):
-    rules: RulesSpec = RulesSpec()
-    bots: BotsSpec = BotsSpec()
-    piecepack: PiecepackSpec = PiecepackSpec()
-    print: PrintSpec = PrintSpec()
+    rules: RulesSpec = Field(default_factory=lambda: RulesSpec.model_validate({}))
+    bots: BotsSpec = Field(default_factory=lambda: BotsSpec.model_validate({}))
+    piecepack: PiecepackSpec = Field(default_factory=lambda: PiecepackSpec.model_validate({}))
+    print: PrintSpec = Field(default_factory=lambda: PrintSpec.model_validate({}))
