@@ -7,7 +7,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from boardgen.cards.model import ComponentSet
@@ -45,6 +45,8 @@ class PiecepackKit:
 def _lay(config: Any, sets: Sequence[ComponentSet], paper: Paper, mode: str) -> PaperKit:
     laid: list[LaidOut] = []
     for s in sets:
+        if mode == "fold" and s.double_sided:
+            s = replace(s, stagger=False)  # a folded pair is two coins tall: staggered rows would overlap
         try:
             laid.append(lay_out(s, paper, f"{config.title}: {s.title}", mode))
         except ValueError as exc:
