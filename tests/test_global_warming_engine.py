@@ -265,3 +265,27 @@ def test_random_games_end_with_exactly_one_survivor() -> None:
         assert len(out.winners) == 1 and 1 <= out.length <= 24
         assert len(st.eliminated) == 2 and out.events["drowned"] == 2
         assert len(st.history()) <= game.info.max_game_length
+
+
+def test_without_blank_pass_a_blank_must_move_a_tile() -> None:
+    s = setup(RulesSpec(blank_may_pass=False))
+    s.apply_actions([0, 1, 1, 1])
+    assert PASS not in s.legal_actions() and all(PICK_BASE <= a < PLACE_BASE for a in s.legal_actions())
+
+
+def test_variant_state_lays_tiles_outside_the_edges() -> None:
+    s = setup(RulesSpec(setup="orthogonal"), pawns=(0, 4, 19, 23))
+    assert s.cell_tile[cell(2, -1)] >= 0 and s.cell_tile[cell(2, 5)] >= 0
+    assert s.cell_tile[cell(2, 1)] == -1 and s.cell_tile[cell(1, 2)] == -1 and s.cell_tile[cell(2, 2)] == -1
+
+
+def test_search_bot_plays_a_short_game() -> None:
+    from boardgen.games.global_warming.bots import SearchBot
+    from boardgen.games.global_warming.schema import BotsSpec
+    from boardgen.play.bots import RandomBot, play_with_bots
+
+    game = GlobalWarmingGame(RulesSpec(), 2)
+    game.bot_spec = BotsSpec(mcts_playouts=4)  # type: ignore[attr-defined]
+    bots = [SearchBot(game, 0, random.Random(1)), RandomBot(game, 1, random.Random(2))]
+    st = play_with_bots(game.new_initial_state(), bots, random.Random(3))
+    assert st.is_terminal() and len(st.outcome().winners) == 1
