@@ -17,7 +17,7 @@ from reportlab.graphics.shapes import Circle, Drawing, Line, Polygon, Rect, Stri
 from reportlab.lib.colors import HexColor
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
-from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, Paragraph, Spacer
+from reportlab.platypus import BaseDocTemplate, Flowable, Frame, Image, PageTemplate, Paragraph, Spacer
 
 from boardgen.games.global_wellbeing.leaflet import register_fonts
 from boardgen.render.imposition import Paper
@@ -64,7 +64,7 @@ def leaflet_blocks(config: Any) -> list[Block]:
             f"A piecepack: the {6 * len(suits)} tiles, the {6 * len(suits)} coins, and for each player the pawn "
             f"and the die of one suit ({', '.join(suits)}). Faces of the dice: {', '.join(names)}. A cup or a "
             "bag for the coins. The table sheet of this kit shows the island plans and a mat for the coin line.",
-        )),
+        ), "pieces"),
         Block("Setting up", (
             "Mix the tiles grid side up and lay them as a 5 by 5 square with the middle left empty. Then turn "
             "every tile over where it lies, so nobody chose where a tile went."
@@ -229,6 +229,60 @@ def variants_drawing(config: Any, width: float) -> Drawing:
     return d
 
 
+def pieces_png(config: Any, dpi: float = 220.0) -> tuple[bytes, float, float]:
+    """The pieces as the sheets print them: a tile face and back, a coin's two sides, a die face, a pawn.
+    Returns PNG bytes and the picture's size in mm."""
+    from boardgen.cards.piecepack import coin_suit_side, coin_value_side, pawn_component, tile_back, tile_face
+    from boardgen.render.cairo_backend import Page, render_png
+    from boardgen.render.scene import Group, Scene, Text
+    from boardgen.render.scene import Font as SceneFont
+
+    pp = config.piecepack
+    t, d = pp.tile_size_mm, pp.coin_diameter_mm
+    k = 0.5  # tiles at half size
+    items: list[Any] = []
+    labels = []
+    x = 0.0
+    clip_square = (("M", 0.0, 0.0), ("L", t, 0.0), ("L", t, t), ("L", 0.0, t), ("Z",))
+    for scene, label in ((tile_face(pp, 0, 3), "tile face"), (tile_back(pp), "tile back")):
+        items.append(Group((Group(scene.items, clip=clip_square),), transform=_affine(x, 0.0, k)))
+        labels.append((x + t * k / 2, label))
+        x += t * k + 4
+    for scene, label in ((coin_value_side(pp, 3), "coin: value"), (coin_suit_side(pp, 1), "coin: suit")):
+        circle = tuple(_circle_cmds(d / 2, d / 2, d / 2))
+        items.append(Group((Group(scene.items, clip=circle),), transform=_affine(x, (t * k - d) / 2, 1.0)))
+        labels.append((x + d / 2, label))
+        x += d + 4
+    pawn = pawn_component(pp, 2)
+    b = pawn.height_mm / 2 - pp.pawn_height_mm
+    top = b + pp.pawn_height_mm
+    body = (("M", 0.0, top), ("L", pp.pawn_width_mm, top), ("L", pp.pawn_width_mm, top + pp.pawn_height_mm),
+            ("L", 0.0, top + pp.pawn_height_mm), ("Z",))
+    items.append(Group((Group(pawn.front.items, clip=body),),
+                       transform=_affine(x, -top + (t * k - pp.pawn_height_mm), 1.0)))
+    labels.append((x + pp.pawn_width_mm / 2, "pawn"))
+    x += pp.pawn_width_mm
+    h = t * k + 5
+    font = SceneFont(size_pt=6.5)
+    for cx, text in labels:
+        items.append(Text(cx, t * k + 3.8, text, font, INK, align="center"))
+    png = render_png(Page(x, h, Scene(tuple(items))), dpi)
+    return png, x, h
+
+
+def _affine(dx: float, dy: float, k: float) -> Any:
+    from boardgen.render.scene import Affine
+
+    return Affine(k, 0.0, 0.0, k, dx, dy)
+
+
+def _circle_cmds(cx: float, cy: float, r: float) -> list[tuple[Any, ...]]:
+    import math as _m
+
+    pts = [(cx + r * _m.cos(2 * _m.pi * i / 64), cy + r * _m.sin(2 * _m.pi * i / 64)) for i in range(64)]
+    return [("M", *pts[0]), *(("L", *p) for p in pts[1:]), ("Z",)]
+
+
 def line_drawing(config: Any, width: float) -> Drawing:
     pp = config.piecepack
     n = config.rules.line_length
@@ -269,7 +323,8 @@ def _styles(body_pt: float) -> dict[str, ParagraphStyle]:
         "title": ParagraphStyle("title", base, fontName=family + "-Bold", fontSize=19, leading=23, spaceAfter=2),
         "sub": ParagraphStyle("sub", base, fontSize=body_pt + 0.5, textColor=HexColor("#555555"), spaceAfter=6),
         "h": ParagraphStyle("h", base, fontName=family + "-Bold", fontSize=body_pt + 2.5, leading=body_pt + 5,
-                            spaceBefore=body_pt * 0.6, spaceAfter=2, textColor=HexColor("#1d4e72")),
+                            spaceBefore=body_pt * 0.6, spaceAfter=2, textColor=HexColor("#1d4e72"),
+                            keepWithNext=1),
     }
 
 
@@ -287,6 +342,11 @@ def _story(config: Any, body_pt: float, column_w: float) -> list[Flowable]:
             story.append(Paragraph(p, st["body"]))
         if block.picture == "island":
             story += [Spacer(1, 2), DrawingFlowable(island_drawing(config, column_w)), Spacer(1, 4)]
+        elif block.picture == "pieces":
+            png, w_mm, h_mm = pieces_png(config)
+            scale = min(1.0, column_w / (w_mm * mm))
+            story += [Spacer(1, 2), Image(io.BytesIO(png), width=w_mm * mm * scale, height=h_mm * mm * scale),
+                      Spacer(1, 4)]
         elif block.picture == "variants":
             story += [Spacer(1, 2), DrawingFlowable(variants_drawing(config, column_w)), Spacer(1, 4)]
         elif block.picture == "line":
