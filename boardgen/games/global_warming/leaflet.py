@@ -234,8 +234,8 @@ def pieces_png(config: Any, dpi: float = 220.0) -> tuple[bytes, float, float]:
     Returns PNG bytes and the picture's size in mm."""
     from boardgen.cards.piecepack import coin_suit_side, coin_value_side, pawn_component, tile_back, tile_face
     from boardgen.render.cairo_backend import Page, render_png
-    from boardgen.render.scene import Group, Scene, Text
     from boardgen.render.scene import Font as SceneFont
+    from boardgen.render.scene import Group, Scene, Text
 
     pp = config.piecepack
     t, d = pp.tile_size_mm, pp.coin_diameter_mm
