@@ -226,11 +226,20 @@ def readme(config: Any, kit: PiecepackKit, slug: str, names: Sequence[str]) -> s
     lines = [f"{config.title}: print-and-play kit ({pk.paper.name})", "",
              "Print at 100% / actual size: the 100 mm bar on each sheet must measure 100 mm.", "", "Files:"]
     lines += [f"  {n}" for n in sorted(names)]
-    lines += ["", "How to print the piecepack:"]
+    lines += ["", f"How to print the piecepack (piecepack-{slug}.pdf):"]
     start = 1
+    plural = {"tile": "tiles", "coin": "coins", "pawn": "pawns", "die": "dice"}
     for lo in pk.laid:
-        lines.append(f"  pages {start}-{start + len(lo.pages) - 1}: {lo.kind}s. {HOW_TO[lo.kind]}")
-        start += len(lo.pages)
+        end = start + len(lo.pages) - 1
+        where = f"page {start}" if end == start else f"pages {start}-{end}"
+        lines.append(f"  {where}: {plural[lo.kind]}. {HOW_TO[lo.kind]}")
+        start = end + 1
+    if slug in kit.fold:
+        lines += ["", f"piecepack-fold-{slug}.pdf: the same pieces for single-sided printers. Each tile and coin is "
+                  "printed with its back below it; cut around the pair, fold on the dashed line, glue."]
+    if any(n.startswith("leaflet") for n in names):
+        lines += ["", f"leaflet-{slug}.pdf: the rules, one sheet printed on both sides. table-sheet-{slug}.pdf: "
+                  "the island plans and a mat for the line of coins."]
     lines += ["", inventory_text(config.piecepack)]
     return "\n".join(lines) + "\n"
 
@@ -245,6 +254,7 @@ def _zips(ctx: BuildContext, kit: PiecepackKit, artifacts: Sequence[Artifact], l
                  ("inventory.txt", by_path["inventory.txt"]), ("inventory.csv", by_path["inventory.csv"])]
         if slug in kit.fold:
             files.append((f"piecepack-fold-{slug}.pdf", kit.fold[slug].pdf))
+            files.append((f"piecepack-fold-cut-{slug}.svg", by_path[f"piecepack-fold-cut-{slug}.svg"]))
         if slug in leaflets:
             files.append((f"leaflet-{slug}.pdf", leaflets[slug][0]))
         if slug in extra_pages:
