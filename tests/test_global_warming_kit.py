@@ -159,3 +159,23 @@ def test_kit_stages_make_the_same_bytes_twice() -> None:
 
     names = set(zipfile.ZipFile(io.BytesIO(first["kit-a4.zip"])).namelist())
     assert {"piecepack-a4.pdf", "leaflet-a4.pdf", "README.txt", "inventory.txt"} <= names
+
+
+@pytest.mark.slow
+def test_whole_build_twice_is_byte_identical(tmp_path: Path) -> None:
+    from boardgen.build import build
+
+    data = _data()
+    data["rules"]["validate_games"] = 20
+    config = validate_template(GlobalWarmingTemplate, data, str(TEMPLATE))
+    out = []
+    for k in (1, 2):
+        build(config, tmp_path / str(k))
+        folder = tmp_path / str(k) / config.edition
+        out.append({p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*"))
+                    if p.is_file()})
+    assert out[0] == out[1]
+    names = set(out[0])
+    for paper in ("a4", "letter"):
+        assert {f"piecepack-{paper}.pdf", f"piecepack-fold-{paper}.pdf", f"leaflet-{paper}.pdf",
+                f"table-sheet-{paper}.pdf", f"kit-{paper}.zip", f"piecepack-cut-{paper}.svg"} <= names
