@@ -114,3 +114,13 @@ def test_sheets_on_a4_and_letter_duplex_and_fold(paper) -> None:
 def test_piecepack_pages_render_the_same_bytes_twice() -> None:
     pages = lay_out(_sets()["coin"], A4, "coins", "duplex").pages
     assert render_pdf(pages, "x") == render_pdf(pages, "x")
+
+
+def test_inverted_suited_sides_put_the_symbol_on_the_suit_colour() -> None:
+    spec = PiecepackSpec(invert_suited=True)
+    sets = {s.kind: s for s in piecepack_sets(spec)}
+    tile = sets["tile"].components[6 + 2]  # the 2 of Moons
+    ground = next(op for op in _walk(tile.front.items) if isinstance(op, Path) and op.name == "ground")
+    assert ground.style.fill == spec.suits[1].colour
+    assert all(t.colour == spec.background for t in _walk(tile.front.items) if isinstance(t, Text))
+    assert repr(sets["tile"].components[0].back) == repr(_sets()["tile"].components[0].back)  # backs unchanged

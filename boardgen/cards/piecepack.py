@@ -126,6 +126,14 @@ def ink_on(colour: str) -> str:
     return INK if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#ffffff"
 
 
+def _suited_colours(spec: Any, suit: int) -> tuple[str, str]:
+    """(ink, ground) of a suited side: suit colour on the background, or the reverse when inverted."""
+    colour = spec.suits[suit].colour
+    if getattr(spec, "invert_suited", False):
+        return spec.background, colour
+    return colour, spec.background
+
+
 def suit_label(spec: Any, suit: int, rank: int) -> str:
     return f"{spec.rank_names[rank]} of {spec.suits[suit].name}"
 
@@ -135,8 +143,8 @@ def suit_label(spec: Any, suit: int, rank: int) -> str:
 
 def tile_face(spec: Any, suit: int, rank: int) -> Scene:
     s = spec.tile_size_mm
-    colour = spec.suits[suit].colour
-    ops: list[Op] = [_square_fill(s, s, spec.background)]
+    colour, ground = _suited_colours(spec, suit)
+    ops: list[Op] = [_square_fill(s, s, ground)]
     text = spec.ranks[rank]
     if text:
         ops.append(_rank_text(s * 0.53, s * 0.53, text, s * 0.36, colour, s * 0.5))
@@ -195,8 +203,8 @@ def coin_value_side(spec: Any, rank: int) -> Scene:
 
 def coin_suit_side(spec: Any, suit: int) -> Scene:
     d = spec.coin_diameter_mm
-    colour = spec.suits[suit].colour
-    return Scene((_coin_ground(d, spec.background),
+    colour, ground = _suited_colours(spec, suit)
+    return Scene((_coin_ground(d, ground),
                   symbol_path(spec.suits[suit].symbol, d / 2, d * 0.56, d * 0.52, colour), _up_dot(d, colour)))
 
 

@@ -43,6 +43,8 @@ class PiecepackSpec(TemplateModel):
     grid_colour: Colour = Field("#8a7f66", description="the 2x2 grid on tile backs")
     neutral_colour: Colour = Field("#333333", description="coin values (the value side shows no suit)")
     grid_width_mm: Length = Field(0.8, ge=0.1, le=3.0)
+    invert_suited: bool = Field(False, description="suited sides (tile faces, coin suit sides) on the suit "
+                                "colour with light symbols, like piecepackr's invert_colors.suited")
 
 
 class PrintSpec(TemplateModel):
