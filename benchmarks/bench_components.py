@@ -74,7 +74,7 @@ def main() -> None:
         with timer("zips"):
             deterministic_zip([("a.pdf", kit_a4.pdf), ("b.pdf", kit_letter.pdf)])
         ctx = BuildContext(config)
-        ctx.__dict__["board"] = board
+        ctx.computed["board"] = board
         with timer("whole components stage"):
             components_stage(ctx)
     pages = len(kit_a4.pages), len(kit_letter.pages)

@@ -20,8 +20,13 @@ from boardgen.errors import BoardgenError
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="boardgen")
-def cli() -> None:
+@click.option("--no-cache", is_flag=True, help="Build the map afresh instead of reading the cache of built boards.")
+def cli(no_cache: bool) -> None:
     """boardgen: print-ready board game kits from templates, with rules engines that check them."""
+    if no_cache:
+        import os
+
+        os.environ["BOARDGEN_NO_CACHE"] = "1"  # read by boardgen.cache, also in worker processes
 
 
 cli.add_command(build_command)

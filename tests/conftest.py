@@ -25,5 +25,5 @@ def default_board(default_config: Config) -> Board:
 def default_ctx(default_config: Config, default_board: Board) -> BuildContext:
     """A build context for the default template whose board is the session's ``default_board``."""
     context = BuildContext(default_config)
-    context.__dict__["board"] = default_board
+    context.computed["board"] = default_board
     return context

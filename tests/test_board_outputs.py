@@ -228,13 +228,7 @@ def test_rebuild_is_byte_identical(ctx, outputs):
 
 def _fresh_context(ctx: BuildContext) -> BuildContext:
     fresh = BuildContext(ctx.config)
-    fresh.__dict__["board"] = ctx.board  # same board, new context: everything else is recomputed
-    import boardgen.layout.sections as sections_module
-    import boardgen.render.board_art as art_module
-
-    sections_module._LAST.clear()
-    art_module._LAST_LEGEND.clear()
-    art_module._COAST_CACHE.clear()
+    fresh.computed["board"] = ctx.board  # same board, new context: everything else is recomputed
     return fresh
 
 

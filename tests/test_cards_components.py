@@ -256,7 +256,7 @@ def test_deterministic_zip() -> None:
 def _run_stage() -> dict[str, object]:
     config = make_config()
     ctx = BuildContext(config)
-    ctx.__dict__["board"] = tiny_board(config)
+    ctx.computed["board"] = tiny_board(config)
     return {a.path: a for a in components_stage(ctx)}
 
 

@@ -358,17 +358,9 @@ def cut_sections(board: Board, max_section_mm: tuple[float, float] | None = DEFA
     """Cut ``board`` into its jigsaw sections (see the module's docstring); raises LayoutError if impossible.
 
     ``max_section_mm``: (width, height) each section, knobs included, must fit (the printable area of the
-    smallest paper, e.g. A4 and Letter landscape); checked again on the finished outlines. The last result
-    is remembered for the same board object (the build and its checks ask for it more than once)."""
-    cached = _LAST.get("layout")
-    if cached is not None and cached[0] is board and cached[1] == max_section_mm:
-        return cached[2]
-    layout = _cut_sections(board, max_section_mm)
-    _LAST["layout"] = (board, max_section_mm, layout)
-    return layout
-
-
-_LAST: dict[str, tuple[Board, tuple[float, float] | None, SectionLayout]] = {}
+    smallest paper, e.g. A4 and Letter landscape); checked again on the finished outlines. A build computes it
+    once, in its BuildContext (``board_stage.board_sections``)."""
+    return _cut_sections(board, max_section_mm)
 
 
 def _cut_sections(board: Board, max_section_mm: tuple[float, float] | None) -> SectionLayout:

@@ -198,24 +198,18 @@ def legend_specs(board: Board, section_bounds: tuple[float, float, float, float]
     ]
 
 
-def plan_legend(board: Board, sections: SectionLayout) -> tuple[PlacedBlock, ...]:
+def plan_legend(board: Board, sections: SectionLayout,
+                coast: tuple[ShapelyPolygon, ...] | None = None) -> tuple[PlacedBlock, ...]:
     """Place title, key and table in open sea on the top-left section (LayoutError if there is no room).
-    The last result is remembered for the same board and sections objects."""
-    cached = _LAST_LEGEND.get("legend")
-    if cached is not None and cached[0] is board and cached[1] is sections:
-        return cached[2]
-    legend = _plan_legend(board, sections)
-    _LAST_LEGEND["legend"] = (board, sections, legend)
-    return legend
+    ``coast``: the board's ``simplified_coast`` when the caller has it already."""
+    return _plan_legend(board, sections, simplified_coast(board) if coast is None else coast)
 
 
-_LAST_LEGEND: dict[str, tuple[Board, SectionLayout, tuple[PlacedBlock, ...]]] = {}
-
-
-def _plan_legend(board: Board, sections: SectionLayout) -> tuple[PlacedBlock, ...]:
+def _plan_legend(board: Board, sections: SectionLayout,
+                 coast: tuple[ShapelyPolygon, ...]) -> tuple[PlacedBlock, ...]:
     first = sections.sections[0]
     cells = [ShapelyPolygon(board.hex_corners_mm(c)) for c in board.cells]
-    parts = np.array(simplified_coast(board), dtype=object)
+    parts = np.array(coast, dtype=object)
     near = parts[shapely.intersects(parts, first.outline_mm.envelope.buffer(2.0))]
     area = free_area(first.outline_mm, (board.config.board.width_mm, board.config.board.height_mm), cells,
                      shapely.union_all(near))
@@ -429,23 +423,18 @@ def _cell_label(board: Board, cell: Cell) -> list[Op]:
                  baseline="middle", name="cell-label")]
 
 
-_COAST_CACHE: dict[str, tuple[Board, tuple[ShapelyPolygon, ...]]] = {}
-
-
 def simplified_coast(board: Board) -> tuple[ShapelyPolygon, ...]:
-    """The land polygons simplified for drawing (they may overlap; remembered for the last board)."""
-    cached = _COAST_CACHE.get("coast")
-    if cached is not None and cached[0] is board:
-        return cached[1]
+    """The land polygons simplified for drawing (they may overlap)."""
     parts = shapely.simplify(shapely.get_parts(board.land_mm), COAST_SIMPLIFY_MM, preserve_topology=False)
     coast = tuple(p for p in parts if p.geom_type == "Polygon" and not p.is_empty and p.is_valid)
-    _COAST_CACHE["coast"] = (board, coast)
     return coast
 
 
-def make_art(board: Board, sections: SectionLayout) -> BoardArt:
-    legend = plan_legend(board, sections)
-    return BoardArt(board, sections, legend, simplified_coast(board))
+def make_art(board: Board, sections: SectionLayout, legend: tuple[PlacedBlock, ...] | None = None,
+             coast: tuple[ShapelyPolygon, ...] | None = None) -> BoardArt:
+    coast = simplified_coast(board) if coast is None else coast
+    legend = plan_legend(board, sections, coast) if legend is None else legend
+    return BoardArt(board, sections, legend, coast)
 
 
 def board_scene(art: BoardArt, window: ShapelyPolygon | None = None, bleed_mm: float = 3.0) -> Scene:

@@ -95,6 +95,9 @@ class SheetStyle:
 
 
 DEFAULT_STYLE = SheetStyle()
+COMPACT_STYLE = SheetStyle(edge_mm=5.0, mark_offset_mm=3.5, mark_length_mm=2.5, header_mm=3.5, footer_mm=5.5)
+"""A 5 mm paper margin and short crop marks: 8 poker cards fit A4 and Letter landscape (card decks, board
+sections)."""
 
 
 def content_area(paper: Paper, style: SheetStyle = DEFAULT_STYLE) -> Rect:
@@ -197,17 +200,20 @@ class Placement:
     scene: Scene
     name: str = ""
     bleed_mm: float | None = None  # None: the sheet style's bleed; 0 for items that need none
+    clip_mm: Rect | None = None  # item mm: a bleed rectangle of its own (e.g. full bleed on outer sides only)
 
 
 def _place(p: Placement, bleed_mm: float) -> Group:
-    local_bleed = Rect(-bleed_mm, -bleed_mm, p.trim.width + 2 * bleed_mm, p.trim.height + 2 * bleed_mm)
+    local_bleed = p.clip_mm or Rect(-bleed_mm, -bleed_mm, p.trim.width + 2 * bleed_mm, p.trim.height + 2 * bleed_mm)
     return Group(p.scene.items, name=p.name or "item", transform=translate(p.trim.x, p.trim.y),
                  clip=rect_path(local_bleed))
 
 
 def mirror_placements(paper: Paper, placements: Sequence[Placement]) -> list[Placement]:
     """Back-side positions for a long-edge duplex flip: each trim mirrored left-right on the paper."""
-    return [replace(p, trim=Rect(paper.width_mm - p.trim.right, p.trim.y, p.trim.width, p.trim.height))
+    return [replace(p, trim=Rect(paper.width_mm - p.trim.right, p.trim.y, p.trim.width, p.trim.height),
+                    clip_mm=None if p.clip_mm is None else Rect(p.trim.width - p.clip_mm.right, p.clip_mm.y,
+                                                                p.clip_mm.width, p.clip_mm.height))
             for p in placements]
 
 
@@ -397,7 +403,8 @@ def trim_outline(trim: Rect, name: str = "trim-line", width_mm: float = HAIRLINE
 
 
 __all__ = [
-    "A4", "DEFAULT_STYLE", "LETTER", "PAPERS", "GridPlan", "Paper", "Placement", "SheetStyle", "bounding_rect",
+    "A4", "COMPACT_STYLE", "DEFAULT_STYLE", "LETTER", "PAPERS", "GridPlan", "Paper", "Placement", "SheetStyle",
+    "bounding_rect",
     "compose_sheet", "content_area", "crop_marks", "custom_paper", "grid_positions", "mirror_placements",
     "pack_grid", "pack_shelves", "plan_grid", "registration_mark", "scale_ruler", "sheet_frame", "single_item_page",
     "trim_outline",

@@ -19,6 +19,7 @@ from boardgen.cards.dice import dice
 from boardgen.cards.model import ComponentSet
 from boardgen.cards.shapes import piece_size_mm
 from boardgen.cards.sheets import CutSheet, LaidOut, lay_out
+from boardgen.cards.sheets import cut_svg as sheets_cut_svg
 from boardgen.cards.tokens import badges, chips, markers, player_pieces
 from boardgen.config import Config
 from boardgen.errors import LayoutError
@@ -27,13 +28,11 @@ from boardgen.games.global_wellbeing.minimap import leaflet_pictures
 from boardgen.games.global_wellbeing.tables import reference_cards, turn_grid
 from boardgen.io import Artifact
 from boardgen.model import Board
-from boardgen.render.cairo_backend import Page, render_pdf, render_png, render_svg
+from boardgen.render.cairo_backend import Page, render_pdf, render_png
 from boardgen.render.imposition import A4, LETTER, Paper
-from boardgen.render.scene import Font, Group, Op, Path, Rect, RectOp, Scene, Style, Text, layer, translate
 
 ZIP_DATE = (2026, 1, 1, 0, 0, 0)
 PREVIEW_DPI = 40
-CUT_GAP_MM = 10.0
 
 
 def component_sets(config: Config, hex_size_mm: float) -> list[ComponentSet]:
@@ -83,26 +82,8 @@ def build_components(config: Config, sets: Sequence[ComponentSet], paper: Paper)
 
 def cut_svg(kit: PaperKit) -> bytes:
     """All front sheets stacked top to bottom: layer "cut" (cut lines), "score" (folds), "guides" (sheet edges)."""
-    w, h = kit.paper.width_mm, kit.paper.height_mm
     sheets: list[CutSheet] = [cs for lo in kit.laid for cs in lo.cut_sheets]
-    cut_ops: list[Op] = []
-    score_ops: list[Op] = []
-    guide_ops: list[Op] = []
-    cut_style = Style(stroke="#ff0000", stroke_width_mm=0.1)
-    score_style = Style(stroke="#0000ff", stroke_width_mm=0.1)
-    for k, sheet in enumerate(sheets):
-        dy = k * (h + CUT_GAP_MM)
-        move = translate(0.0, dy)
-        cut_ops.append(Group(tuple(Path(c, cut_style, "cut") for c in sheet.cuts), name=f"sheet-{k + 1}",
-                             transform=move))
-        score_ops.append(Group(tuple(Path((("M", *f[0]), *(("L", *p) for p in f[1:])), score_style, "score")
-                                     for f in sheet.folds), transform=move))
-        guide_ops.append(RectOp(Rect(0, dy, w, h), Style(stroke="#999999", stroke_width_mm=0.2)))
-        guide_ops.append(Text(4.0, dy + 4.0, f"page {_front_page_number(kit, sheet)}: {sheet.label}",
-                              Font(size_pt=7), "#666666"))
-    total_h = max(1, len(sheets)) * (h + CUT_GAP_MM) - CUT_GAP_MM
-    scene = Scene((layer("guides", guide_ops), layer("cut", cut_ops), layer("score", score_ops)))
-    return render_svg(Page(w, total_h, scene))
+    return sheets_cut_svg(sheets, kit.paper, [f"page {_front_page_number(kit, s)}: {s.label}" for s in sheets])
 
 
 def _front_page_number(kit: PaperKit, sheet: CutSheet) -> int:

@@ -46,6 +46,27 @@ class GameState:
         self.holders = [0] * n  # bit p set once player p has stood on the cell
         self.turn = 0  # 0 during setup
 
+    def copy(self) -> GameState:
+        """An independent copy (the board and its tuples are shared; every list is copied)."""
+        new = GameState.__new__(GameState)
+        new.board, new.n_players, new.players, new.n_zones = self.board, self.n_players, self.players, self.n_zones
+        new.neighbours, new.zone_of = self.neighbours, self.zone_of
+        new.owner = self.owner[:]
+        new.free_items, new.free_pos = self.free_items[:], self.free_pos[:]
+        new.front_items = [f[:] for f in self.front_items]
+        new.front_pos = [f[:] for f in self.front_pos]
+        new.fronts = tuple(zip(new.front_pos, new.front_items, strict=True))
+        new.adj = [a[:] for a in self.adj]
+        new.piece_items = [x[:] for x in self.piece_items]
+        new.piece_pos = [x[:] for x in self.piece_pos]
+        new.zone_count = [x[:] for x in self.zone_count]
+        new.index = self.index[:]
+        new.chips, new.supply, new.bank = self.chips[:], self.supply[:], self.bank
+        new.badges = [b[:] for b in self.badges]
+        new.holders = self.holders[:]
+        new.turn = self.turn
+        return new
+
     # ------------------------------------------------------------------ queries (what a player can see)
 
     def destinations(self, p: int) -> list[int]:

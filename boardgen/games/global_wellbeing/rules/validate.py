@@ -69,7 +69,25 @@ class Report:
 # ------------------------------------------------------------------------------------------ the map
 
 
-def map_findings(board: Any, rules_board: RulesBoard, config: Config) -> list[Finding]:
+SectionsOf = Callable[[], Any]  # the board's jigsaw cut (raises LayoutError when there is none)
+LegendOf = Callable[[Any], Any]  # the legend placed on a cut
+
+
+def _cut(board: Any) -> SectionsOf:
+    from boardgen.games.global_wellbeing.board_stage import max_section_size_mm
+    from boardgen.layout.sections import cut_sections
+
+    return lambda: cut_sections(board, max_section_size_mm())
+
+
+def _legend(board: Any) -> LegendOf:
+    from boardgen.render.board_art import plan_legend
+
+    return lambda sections: plan_legend(board, sections)
+
+
+def map_findings(board: Any, rules_board: RulesBoard, config: Config, sections_of: SectionsOf | None = None,
+                 legend_of: LegendOf | None = None) -> list[Finding]:
     """Checks of the board alone: ``board`` is a boardgen.model.Board (or anything with .cells)."""
     found: list[Finding] = []
     rules = config.rules
@@ -123,17 +141,14 @@ def map_findings(board: Any, rules_board: RulesBoard, config: Config) -> list[Fi
         found.append(Finding("setup.bank", "error", "template rules.bank_chips",
                              f"{rules.bank_chips} chips cannot pay {rules.players} x {rules.starting_chips} "
                              "starting chips"))
-    found.extend(_section_findings(board))
+    found.extend(_section_findings(board, sections_of or _cut(board), legend_of or _legend(board)))
     return found
 
 
-def _section_findings(board: Any) -> list[Finding]:
+def _section_findings(board: Any, sections_of: SectionsOf, legend_of: LegendOf) -> list[Finding]:
     """Every section holds land and the table covers no land (the same cut the board stage prints)."""
-    from boardgen.games.global_wellbeing.board_stage import max_section_size_mm
-    from boardgen.layout.sections import cut_sections
-
     try:
-        made = cut_sections(board, max_section_size_mm())
+        made = sections_of()
     except LayoutError as exc:  # the build would stop here too
         return [Finding("map.sections", "error", "board", f"the board cannot be cut into sections: {exc}")]
     sections = made.sections
@@ -149,16 +164,16 @@ def _section_findings(board: Any) -> list[Finding]:
     else:
         found.append(Finding("map.section-land", "info", "board",
                              f"every one of {len(sections)} sections holds land cells"))
-    found.extend(_legend_findings(board, made))
+    found.extend(_legend_findings(board, made, legend_of))
     return found
 
 
-def _legend_findings(board: Any, sections: Any) -> list[Finding]:
+def _legend_findings(board: Any, sections: Any, legend_of: LegendOf) -> list[Finding]:
     """The title, zone key and bio-productivity table sit in open sea (when the board art can place them)."""
-    from boardgen.render.board_art import check_legend_clear, plan_legend
+    from boardgen.render.board_art import check_legend_clear
 
     try:
-        legend = plan_legend(board, sections)
+        legend = legend_of(sections)
         problems = check_legend_clear(board, legend, sections.sections[0].outline_mm)
     except LayoutError as exc:  # the build would stop here too
         return [Finding("map.table-land", "error", "section 1", f"no room for the table and key: {exc}")]
@@ -371,9 +386,10 @@ def _seat_findings(sim: Simulation) -> list[Finding]:
 
 def validate(board: Any, config: Config, games: int | None = None, jobs: int = 1, seed: int | None = None,
              bots: Sequence[str] = DEFAULT_BOTS, players: int | None = None,
-             progress: Callable[[int], None] | None = None) -> Report:
+             progress: Callable[[int], None] | None = None, sections_of: SectionsOf | None = None,
+             legend_of: LegendOf | None = None) -> Report:
     rules_board = RulesBoard.from_board(board)
-    findings = map_findings(board, rules_board, config)
+    findings = map_findings(board, rules_board, config, sections_of, legend_of)
     games = config.rules.validate_games if games is None else games
     sim_summary = None
     if games > 0:
@@ -388,9 +404,12 @@ def validate(board: Any, config: Config, games: int | None = None, jobs: int = 1
 
 def validate_stage(ctx: Any) -> list[Any]:
     """Build stage: report/validation.json and report/validation.txt from the template's validate_games."""
+    from boardgen.games.global_wellbeing.board_stage import board_legend, board_sections
     from boardgen.io import Artifact
 
-    report = validate(ctx.board, ctx.config)
+    # the very cut and legend the board stage printed, from the build's context
+    report = validate(ctx.board, ctx.config, sections_of=lambda: board_sections(ctx),
+                      legend_of=lambda _sections: board_legend(ctx))
     counts = report.counts()
     progress = getattr(ctx, "progress", None)
     if progress is not None:
