@@ -18,6 +18,7 @@ class Piecepack(GamePlugin):
     title = "Piecepack"
     summary = "the public-domain piecepack: 24 tiles, 24 two-sided coins, 4 pawns, 4 dice, to print"
     stages = (("piecepack", "boardgen.games.global_warming.kit:piecepack_stage"),)
+    has_rules = False
 
     def default_template(self) -> Path:
         from boardgen.config import templates_dir
