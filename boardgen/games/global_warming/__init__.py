@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -80,6 +80,11 @@ class GlobalWarming(GamePlugin):
         from .report import rule_findings
 
         return rule_findings(ctx, summary)
+
+    def report_plots(self, ctx: BuildContext, summary: Mapping[str, Any], records: Sequence[Any]) -> dict[str, bytes]:
+        from .report import report_plots
+
+        return report_plots(ctx, summary, records)
 
 
 plugin = GlobalWarming()
