@@ -182,6 +182,9 @@ class CautiousBot(Bot):
             if not state.alive[self.seat]:
                 return PASS
             scores = face_scores(state, self.seat, self.rng, self.spec)
+            if self.spec.late_bonus:
+                order = state.game.order_rank
+                scores = [v + self.spec.late_bonus * order[f] / 5 for f, v in enumerate(scores)]
             top = max(scores)
             weights = [math.exp((s - top) / self.spec.temperature) for s in scores]
             r = self.rng.random() * sum(weights)
