@@ -92,7 +92,7 @@ class BotsSpec(TemplateModel):
                                               description="how much the greedy bot fears the 1st, 2nd, 3rd coin")
     temperature: float = Field(0.35, gt=0.0, le=10.0, description="how freely the greedy bot mixes die faces "
                                "(a bot that always picks its best face is easy to cancel)")
-    late_bonus: float = Field(0.0, ge=0.0, le=5.0, description="extra score the bot gives a die face for "
+    late_bonus: float = Field(1.5, ge=0.0, le=5.0, description="extra score the bot gives a die face for "
                               "acting later in the order (later actors can undo earlier ones)")
     mobility: float = Field(0.08, ge=0.0, le=1.0, description="value of each free tile beside the bot's pawn")
     trapped: float = Field(0.3, ge=0.0, le=5.0, description="penalty for a pawn with no free tile beside it")
