@@ -59,9 +59,10 @@ def _boxes_mm(data: bytes) -> list[dict[str, tuple[float, ...]]]:
 
 
 def test_stage_is_registered_after_map():
-    names = [name for name, _ in STAGES]
-    assert names[names.index("map") + 1] == "board"
-    assert dict(STAGES)["board"] == "boardgen.games.global_wellbeing.board_stage:board_stage"
+    names = [entry[0] for entry in STAGES]
+    assert names.index("map") < names.index("board") < names.index("components")
+    specs = {entry[0]: entry[1] for entry in STAGES}
+    assert specs["board"] == "boardgen.games.global_wellbeing.board_stage:board_stage"
 
 
 def test_files_and_page_counts(outputs):

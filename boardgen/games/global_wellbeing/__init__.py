@@ -25,9 +25,10 @@ class GlobalWellbeing(GamePlugin):
     summary = "world hex map from real climate data, six zones, dice-driven bio-productivity (seed 000)"
     stages = (
         ("map", "boardgen.export:map_stage"),
+        # checks the map and plays games; reads only the board, so it runs beside the board and components
+        ("validate", "boardgen.games.global_wellbeing.rules.validate:validate_stage", "background"),
         ("board", "boardgen.games.global_wellbeing.board_stage:board_stage"),
         ("components", "boardgen.games.global_wellbeing.kit:components_stage"),  # after "board": zips pack its PDFs
-        ("validate", "boardgen.games.global_wellbeing.rules.validate:validate_stage"),  # last: checks the above
     )
     default_bots = ("greedy", "planner", "random")
 

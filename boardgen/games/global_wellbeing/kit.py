@@ -7,19 +7,17 @@ everything a print-and-play player needs (the board PDFs too, when the board sta
 
 from __future__ import annotations
 
-import io
 import time
-import zipfile
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from boardgen import __version__
 from boardgen.build import BuildContext
 from boardgen.cards.dice import dice
+from boardgen.cards.kitfiles import PaperKit, cut_svg, deterministic_zip
 from boardgen.cards.model import ComponentSet
 from boardgen.cards.shapes import piece_size_mm
-from boardgen.cards.sheets import CutSheet, LaidOut, lay_out
-from boardgen.cards.sheets import cut_svg as sheets_cut_svg
+from boardgen.cards.sheets import LaidOut, lay_out
 from boardgen.cards.tokens import badges, chips, markers, player_pieces
 from boardgen.config import Config
 from boardgen.errors import LayoutError
@@ -28,10 +26,9 @@ from boardgen.games.global_wellbeing.minimap import leaflet_pictures
 from boardgen.games.global_wellbeing.tables import reference_cards, turn_grid
 from boardgen.io import Artifact
 from boardgen.model import Board
-from boardgen.render.cairo_backend import Page, render_pdf, render_png
+from boardgen.render.cairo_backend import render_pdf, render_png
 from boardgen.render.imposition import A4, LETTER, Paper
 
-ZIP_DATE = (2026, 1, 1, 0, 0, 0)
 PREVIEW_DPI = 40
 
 
@@ -50,21 +47,6 @@ def component_sets(config: Config, hex_size_mm: float) -> list[ComponentSet]:
     return [cards, chips(config), badges(config), *player_pieces(config, size)]
 
 
-@dataclass(frozen=True)
-class PaperKit:
-    paper: Paper
-    laid: tuple[LaidOut, ...]
-    pages: tuple[Page, ...]
-    pdf: bytes
-
-    def page_ranges(self) -> list[tuple[LaidOut, int, int]]:
-        out, start = [], 1
-        for lo in self.laid:
-            out.append((lo, start, start + len(lo.pages) - 1))
-            start += len(lo.pages)
-        return out
-
-
 def build_components(config: Config, sets: Sequence[ComponentSet], paper: Paper) -> PaperKit:
     mode = config.components.double_sided
     laid_out: list[LaidOut] = []
@@ -78,21 +60,6 @@ def build_components(config: Config, sets: Sequence[ComponentSet], paper: Paper)
     pages = tuple(p for lo in laid for p in lo.pages)
     pdf = render_pdf(pages, title=f"{config.title}: components ({paper.name})")
     return PaperKit(paper, laid, pages, pdf)
-
-
-def cut_svg(kit: PaperKit) -> bytes:
-    """All front sheets stacked top to bottom: layer "cut" (cut lines), "score" (folds), "guides" (sheet edges)."""
-    sheets: list[CutSheet] = [cs for lo in kit.laid for cs in lo.cut_sheets]
-    return sheets_cut_svg(sheets, kit.paper, [f"page {_front_page_number(kit, s)}: {s.label}" for s in sheets])
-
-
-def _front_page_number(kit: PaperKit, sheet: CutSheet) -> int:
-    for lo, start, _end in kit.page_ranges():
-        for i, cs in enumerate(lo.cut_sheets):
-            if cs is sheet:
-                per = 2 if len(lo.pages) == 2 * len(lo.cut_sheets) else 1
-                return start + i * per
-    return 0
 
 
 _HOW_TO = {
@@ -181,19 +148,6 @@ def rules_notes(config: Config) -> list[str]:
 
 def _pages(n: int) -> str:
     return f"{n} page" if n == 1 else f"{n} pages"
-
-
-def deterministic_zip(files: Sequence[tuple[str, bytes]]) -> bytes:
-    """A zip whose bytes depend only on the file names and contents (fixed dates, sorted names)."""
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w") as zf:
-        for name, data in sorted(files):
-            info = zipfile.ZipInfo(name, date_time=ZIP_DATE)
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.external_attr = 0o644 << 16
-            info.create_system = 3
-            zf.writestr(info, data, compress_type=zipfile.ZIP_DEFLATED, compresslevel=9)
-    return buf.getvalue()
 
 
 def isolated_cells(board: Board) -> list[str]:

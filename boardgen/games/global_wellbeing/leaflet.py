@@ -16,18 +16,13 @@ from __future__ import annotations
 import io
 import math
 import re
-import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from pathlib import Path
 
 import pikepdf
 from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
-from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (
     BaseDocTemplate,
@@ -44,45 +39,17 @@ from reportlab.platypus import (
 
 from boardgen.cards.tokens import MARKERS_PER_ZONE
 from boardgen.config import Config
-from boardgen.errors import DataError
 from boardgen.render.imposition import Paper
+from boardgen.render.typeset import FONT, booklet_order, register_fonts
 
 YELLOW = colors.HexColor("#fff2a8")
 INK = colors.HexColor("#1a1a1a")
 SUMMARY_BG = colors.HexColor("#eef3f7")
-FONT = "DejaVuSans"
-_FACES = {"": "DejaVu Sans", "-Bold": "DejaVu Sans:bold", "-Oblique": "DejaVu Sans:oblique",
-          "-BoldOblique": "DejaVu Sans:bold:oblique"}
-_FALLBACK_DIR = Path("/usr/share/fonts/truetype/dejavu")
 BODY_SIZES_PT = (9.5, 9.0, 8.5)
 """Body text sizes tried in turn: the largest that fits one folded sheet wins (else two sheets at the first)."""
 MIN_BODY_PT = min(BODY_SIZES_PT)
 MAP_SHARE = 0.94
 """The leaflet map's width as a share of the panel's text width."""
-
-
-@lru_cache(maxsize=1)
-def register_fonts() -> str:
-    """Register DejaVu Sans (4 faces) with reportlab from fontconfig's files; returns the family name."""
-    paths: dict[str, str] = {}
-    for suffix, pattern in _FACES.items():
-        path = ""
-        try:
-            path = subprocess.run(["fc-match", "-f", "%{file}", pattern], capture_output=True, text=True,
-                                  check=True, timeout=10).stdout.strip()
-        except (OSError, subprocess.SubprocessError):
-            path = ""
-        if not path.endswith(".ttf") or "DejaVuSans" not in Path(path).name:
-            candidate = _FALLBACK_DIR / f"DejaVuSans{suffix}.ttf"
-            path = str(candidate) if candidate.is_file() else ""
-        if not path:
-            raise DataError(f"font DejaVu Sans{suffix} not found (install fonts-dejavu-core)")
-        paths[suffix] = path
-    for suffix, path in paths.items():
-        pdfmetrics.registerFont(TTFont(FONT + suffix, path))
-    pdfmetrics.registerFontFamily(FONT, normal=FONT, bold=FONT + "-Bold", italic=FONT + "-Oblique",
-                                  boldItalic=FONT + "-BoldOblique")
-    return FONT
 
 
 # ------------------------------------------------------------------------------------------ the words
@@ -534,17 +501,6 @@ def _panels_pdf(config: Config, geometry: PanelGeometry, body_pt: float, picture
             story.extend([Spacer(1, 1), legend, Spacer(1, 3)])
     doc.build(story)
     return buf.getvalue(), doc.page, sink
-
-
-def booklet_order(pages: int) -> list[tuple[int, int]]:
-    """(left, right) booklet pages of each printed side, sheet by sheet, outside first; ``pages`` a multiple
-    of 4. Four pages: [(4, 1), (2, 3)]; eight: [(8, 1), (2, 7), (6, 3), (4, 5)]."""
-    sides = []
-    for s in range(pages // 4):
-        outer_left, outer_right = pages - 2 * s, 1 + 2 * s
-        sides.append((outer_left, outer_right))
-        sides.append((outer_right + 1, outer_left - 1))
-    return sides
 
 
 def _sheet_decor(config: Config, sheet: Paper, sides: int, geometry: PanelGeometry) -> bytes:
