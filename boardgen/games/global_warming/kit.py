@@ -10,11 +10,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from boardgen.cards.kitfiles import PaperKit, cut_svg, deterministic_zip
 from boardgen.cards.model import ComponentSet
 from boardgen.cards.piecepack import inventory, piecepack_sets, symbol_path
 from boardgen.cards.sheets import LaidOut, lay_out
 from boardgen.errors import LayoutError
-from boardgen.games.global_wellbeing.kit import PaperKit, cut_svg, deterministic_zip
 from boardgen.io import Artifact
 from boardgen.plugin import BuildContext
 from boardgen.render.cairo_backend import Page, render_pdf, render_png

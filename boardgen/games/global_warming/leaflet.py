@@ -19,8 +19,8 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, Image, PageTemplate, Paragraph, Spacer
 
-from boardgen.games.global_wellbeing.leaflet import register_fonts
 from boardgen.render.imposition import Paper
+from boardgen.render.typeset import register_fonts
 
 INK = "#1a1a1a"
 SEA = "#6b8fb3"
