@@ -89,6 +89,7 @@ class GamePlugin:
     summary: str = ""  # one line for `boardgen games`
     stages: Sequence[StageSpec] = ()
     default_bots: tuple[str, ...] = ("greedy", "random")
+    has_rules: bool = True  # False: a set of parts with no game of its own (the piecepack); nothing to simulate
 
     # -- template
     def default_template(self) -> Path:

@@ -230,6 +230,8 @@ def register_games(names: list[str] | None = None) -> dict[str, str]:
     for name, plugin in installed_games().items():
         if names is not None and name not in names:
             continue
+        if not getattr(plugin, "has_rules", True):
+            continue
         short = "boardgen_" + name.replace("-", "_")
         done[name] = short
         if short in known:

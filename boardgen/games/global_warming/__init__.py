@@ -1,1 +1,90 @@
-"""Placeholder: this game's plug-in is being written (its issue is open)."""
+"""Global Warming (seed 003), a sinking-island game for the piecepack, as a boardgen plug-in.
+
+- ``schema``: the templates (this game's and the piecepack's) as pydantic models;
+- ``engine``: the rules through the OpenSpiel-shaped API (simultaneous secret dice, hidden coin faces,
+  chance nodes for the island, the starting coins and every coin drawn for the line);
+- ``bots``: the game's own bots (cautious, search) and the evaluation the generic greedy bot uses;
+- ``report``: findings and metrics for `boardgen validate` / `simulate`;
+- ``piecepack``: the printable piecepack as its own plug-in (``game: piecepack``), drawn by
+  ``boardgen.cards.piecepack``; ``kit`` and ``leaflet``: this game's kit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from boardgen.plugin import BuildContext, GamePlugin
+
+
+class GlobalWarming(GamePlugin):
+    name = "global-warming"
+    title = "Global Warming"
+    summary = "piecepack sinking island: secret dice, half-seen coins, last survivor wins (seed 003)"
+    stages = (
+        ("piecepack", "boardgen.games.global_warming.kit:piecepack_stage"),
+        ("kit", "boardgen.games.global_warming.kit:game_stage"),
+        ("validate", "boardgen.play.runner:validate_stage"),
+    )
+    default_bots = ("cautious", "greedy", "random")
+
+    def default_template(self) -> Path:
+        from boardgen.config import templates_dir
+
+        return templates_dir() / "global-warming.yaml"
+
+    def template_model(self) -> type | None:
+        from .schema import GlobalWarmingTemplate
+
+        return GlobalWarmingTemplate
+
+    def load_config(self, data: dict[str, Any], source: str, template_sha256: str) -> Any:
+        from boardgen.schema import validate_template
+
+        from .schema import GlobalWarmingTemplate
+
+        return validate_template(GlobalWarmingTemplate, data, source, template_sha256)
+
+    def build_board(self, ctx: BuildContext) -> Any:
+        from .engine import island_shape
+
+        return island_shape(ctx.config.rules.setup, ctx.config.rules.sea_margin)
+
+    def player_range(self, config: Any) -> tuple[int, int, int]:
+        r = config.rules
+        return r.min_players, r.players, r.max_players
+
+    def validate_games(self, config: Any) -> int:
+        return int(config.rules.validate_games)
+
+    def new_game(self, ctx: BuildContext, players: int) -> Any:
+        from .engine import GlobalWarmingGame
+
+        pp = ctx.config.piecepack
+        game = GlobalWarmingGame(ctx.config.rules, players, [s.name for s in pp.suits], pp.rank_names)
+        game.bot_spec = ctx.config.bots  # type: ignore[attr-defined]
+        return game
+
+    def bots(self) -> Mapping[str, Any]:
+        from .bots import game_bots
+
+        return game_bots()
+
+    def board_findings(self, ctx: BuildContext) -> list[Any]:
+        from .report import board_findings
+
+        return board_findings(ctx)
+
+    def rule_findings(self, ctx: BuildContext, summary: Mapping[str, Any]) -> list[Any]:
+        from .report import rule_findings
+
+        return rule_findings(ctx, summary)
+
+    def report_plots(self, ctx: BuildContext, summary: Mapping[str, Any], records: Sequence[Any]) -> dict[str, bytes]:
+        from .report import report_plots
+
+        return report_plots(ctx, summary, records)
+
+
+plugin = GlobalWarming()

@@ -1,0 +1,389 @@
+"""Global Warming's rules leaflet: our own words, the template's numbers, two columns on A4 or Letter.
+
+The text is built as blocks (heading, paragraphs) by :func:`leaflet_blocks`, so the plain-text rules and the
+PDF say the same thing; every number comes from the template (players, line length, order of the faces, the
+decisions this edition makes where the 2003 rules are silent).
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+from xml.sax.saxutils import escape
+
+from reportlab.graphics.shapes import Circle, Drawing, Line, Polygon, Rect, String
+from reportlab.lib.colors import HexColor
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.platypus import BaseDocTemplate, Flowable, Frame, Image, PageTemplate, Paragraph, Spacer
+
+from boardgen.render.imposition import Paper
+from boardgen.render.typeset import register_fonts
+
+INK = "#1a1a1a"
+SEA = "#6b8fb3"
+
+
+@dataclass(frozen=True)
+class Block:
+    heading: str
+    paragraphs: tuple[str, ...]
+    picture: str = ""  # "island" or "line": a drawing after the paragraphs
+
+
+def _names(config: Any) -> list[str]:
+    return list(config.piecepack.rank_names)
+
+
+def _count_words(n: int) -> str:
+    return {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}.get(n, str(n))
+
+
+def leaflet_blocks(config: Any) -> list[Block]:
+    r = config.rules
+    pp = config.piecepack
+    names = _names(config)
+    suits = [s.name for s in pp.suits]
+    order = ", ".join(names[f] for f in r.action_order)
+    blank = names[0]
+    line = r.line_length
+    value_pct = round(r.value_face_up * 100)
+    players = f"{r.min_players} to {r.max_players}" if r.min_players != r.max_players else str(r.players)
+    blocks = [
+        Block("The idea", (
+            "The ice caps are melting and the sea is rising over the island you are stranded on. Everybody "
+            "drowns in the end; you want to be the last one to go, and to watch the others go first. A row of "
+            "coins tells you, partly, which ground gives way next, so you can keep clear of it, unless the "
+            "others push you back.",
+            f"For {players} players (the original is written for {r.players}), about 20 minutes. Game by Mark "
+            "Biggar, Aron Wall and Gloria Wall (2003); these are boardgen's own words for it.",
+        )),
+        Block("What you need", (
+            f"A piecepack: the {6 * len(suits)} tiles, the {6 * len(suits)} coins, and for each player the pawn "
+            f"and the die of one suit ({', '.join(suits)}). Faces of the dice: {', '.join(names)}. A cup or a "
+            "bag for the coins. The table sheet of this kit shows the island plans and a mat for the coin line.",
+        ), "pieces"),
+        Block("Setting up", (
+            "Mix the tiles grid side up and lay them as a 5 by 5 square with the middle left empty. Then turn "
+            "every tile over where it lies, so nobody chose where a tile went."
+            + ("" if r.setup == "basic" else
+               f" This edition plays the <b>{r.setup}</b> variant: see Variants below."),
+            "Each player takes a pawn and the die of the same suit. Put all the coins in the cup. Each player "
+            "draws one coin without looking and stands their pawn on the tile with the same suit and rank; "
+            "then all these coins go back into the cup.",
+            f"One player keeps the cup. Without looking, they draw {_count_words(line)} coins and lay them in a "
+            "row, each showing whichever side landed up; nobody may peek underneath. The row is the line of "
+            f"coins: its leftmost coin names the next tile to sink, the others the tiles after it. One side of a "
+            "coin shows its value, the other its suit, so you only ever know half of each.",
+        ), "island"),
+        Block("A turn", (
+            "<b>1. Choose.</b> Everyone still on the island secretly turns their die to the face they want and "
+            "keeps it covered with a hand.",
+            "<b>2. Reveal.</b> Lift the hands together. Faces shown by two or more players cancel: those "
+            "players do nothing this turn.",
+            f"<b>3. Act.</b> The others act one at a time in this order: {order}. Nobody else has your face, so "
+            "the order is always clear. Acting later is an advantage; that is why the blank goes first.",
+            f"<b>{blank.capitalize()}: move a tile.</b> Take a tile with no pawn on it and put it in an empty "
+            "place that shares a full edge with another tile, lined up with the grid. It may go beyond the "
+            "island's first outline, and the island may break in two or grow back together."
+            + (" You may also leave the tiles as they are." if r.blank_may_pass else
+               " If a tile can move, you must move one."),
+            "<b>A number: move pawns.</b> Make exactly that many steps (the ace is one). A step takes any pawn, "
+            "yours or a rival's, to the tile next to it up, down, left or right, never diagonally, never onto "
+            "a tile with a pawn and never over water. You may share the steps between pawns, or take a pawn "
+            "away and back. Steer your own pawn off the tiles about to go and the others onto them.",
+            "<b>4. Sink.</b> The cup keeper draws a coin and adds it to the right end of the line without "
+            "showing its hidden side. Then they turn over the leftmost coin. Its tile sinks: take it and the "
+            "coin out of the game. A pawn on that tile drowns and its player is out (a good moment to hand "
+            "them the cup).",
+        ), "line"),
+        Block("Winning", (
+            "Play turns until only one pawn is left: its player wins. Only one tile sinks a turn, so two pawns "
+            "never drown together and the game cannot end in a draw.",
+        )),
+        Block("Where the 2003 rules are silent (this edition's choices)", (
+            "<b>Empty cup.</b> When no coin is left to draw, skip the draw; the leftmost coin is still turned "
+            "over and its tile still sinks. The line gets shorter each turn.",
+            "<b>Moved tiles.</b> A coin names a tile, not a place: if its tile was moved, it sinks wherever "
+            "it now lies.",
+            "<b>Gaps.</b> Pawns step only between tiles that share an edge; water, even a one-tile gap, cannot "
+            "be crossed.",
+            "<b>Stuck.</b> If no pawn can step, the rest of your steps are lost; if no tile can move, your "
+            "blank does nothing.",
+            f"<b>Edge of the table.</b> A moved tile may go at most {r.sea_margin} places beyond the first "
+            "5 by 5 outline (the engine needs a table edge; in play this almost never matters).",
+            f"<b>Fewer players.</b> With {_count_words(r.min_players)} or three, play the same way; the unused "
+            "pawns and dice stay in the box, and cancelled faces become rarer.",
+            f"<b>Coins in the line</b> land value side up about {value_pct}% of the time: drop them, do not "
+            "place them.",
+        )),
+        Block("Variants", (
+            "For a more tactical game, change the island before the tiles are turned up: move the four tiles "
+            "that touch the empty middle along an edge (<b>orthogonal</b>) or at a corner (<b>diagonal</b>) "
+            "to the outside of the middle of each outer edge, one per edge. The table sheet shows both plans "
+            "(the moved tiles are the darker ones).",
+        ), "variants"),
+        Block("A turn at a glance", (
+            f"Set dice in secret &rarr; reveal, equal faces cancel &rarr; act in the order {order} &rarr; draw "
+            "a coin to the right end &rarr; turn over the leftmost coin, its tile sinks &rarr; anyone on it is "
+            "out.",
+        )),
+        Block("Hints", (
+            "A coin showing a value could be that rank in any suit still afloat; a coin showing a suit could be "
+            "any of that suit's tiles still afloat. Count what has sunk already and the guess narrows.",
+            "The strongest face is the one everybody wants, so it is also the one most likely to cancel. A "
+            "quiet ace played when the others fight over the 5 may be all you need.",
+            "A blank can strand a rival: take away the tile their pawn would step to, or build a bridge for "
+            "your own pawn to a safer corner.",
+        )),
+    ]
+    return blocks
+
+
+def _plain(text: str) -> str:
+    for tag in ("<b>", "</b>"):
+        text = text.replace(tag, "")
+    return text
+
+
+def leaflet_text(config: Any) -> str:
+    out = [f"{config.title}", "=" * len(config.title), ""]
+    for block in leaflet_blocks(config):
+        out += [block.heading, "-" * len(block.heading)]
+        for p in block.paragraphs:
+            out += [_plain(p), ""]
+    return "\n".join(out)
+
+
+# ------------------------------------------------------------------------------------------ pictures
+
+
+class DrawingFlowable(Flowable):
+    def __init__(self, drawing: Drawing) -> None:
+        super().__init__()
+        self.drawing = drawing
+        self.width, self.height = drawing.width, drawing.height
+
+    def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
+        return self.width, self.height
+
+    def draw(self) -> None:
+        self.drawing.drawOn(self.canv, 0, 0)
+
+
+def _symbol(d: Drawing, name: str, cx: float, cy: float, size: float, colour: str) -> None:
+    from boardgen.cards.piecepack import symbol_geometry
+
+    g = symbol_geometry(name)
+    polys = list(g.geoms) if hasattr(g, "geoms") else [g]
+    for p in polys:
+        pts: list[float] = []
+        for x, y in list(p.exterior.coords)[:-1]:
+            pts += [cx + x * size, cy - y * size]
+        d.add(Polygon(pts, fillColor=HexColor(colour), strokeColor=None))
+
+
+def _island(d: Drawing, config: Any, setup: str, ox: float, top: float, cell: float, pawns: bool) -> None:
+    from .engine import island_shape
+
+    pp = config.piecepack
+    cells = island_shape(setup, 1)
+    moved = {(3, 0), (0, 3), (6, 3), (3, 6)}
+    example = {(2, 1): 0, (5, 2): 1, (4, 5): 2, (1, 4): 3} if pawns else {}
+    for x, y in cells:
+        px, py = ox + x * cell, top - (y + 1) * cell
+        fill = "#d9cfae" if (x, y) in moved and setup != "basic" else pp.background
+        d.add(Rect(px, py, cell * 0.92, cell * 0.92, fillColor=HexColor(fill),
+                   strokeColor=HexColor("#8a7f66"), strokeWidth=0.5))
+        if (x, y) in example:
+            s = pp.suits[example[(x, y)]]
+            d.add(Circle(px + cell * 0.46, py + cell * 0.46, cell * 0.3, fillColor=HexColor(s.colour),
+                         strokeColor=None))
+            _symbol(d, s.symbol, px + cell * 0.46, py + cell * 0.46, cell * 0.36, "#ffffff")
+    d.add(Rect(ox + 3 * cell, top - 4 * cell, cell * 0.92, cell * 0.92, fillColor=None,
+               strokeColor=HexColor(SEA), strokeWidth=0.5, strokeDashArray=[1.5, 1.5]))
+
+
+def island_drawing(config: Any, width: float) -> Drawing:
+    """The island of the template's setup with four pawns on example tiles."""
+    cell = min(width / 7.2, 8 * mm)
+    rows = 5 if config.rules.setup == "basic" else 7
+    d = Drawing(width, cell * rows + 12)
+    first = 1 if rows == 5 else 0
+    _island(d, config, config.rules.setup, (width - 7 * cell) / 2, d.height + first * cell, cell, True)
+    d.add(String(width / 2, 1, "The island: 24 tiles, the middle empty, four pawns", fontName=register_fonts(),
+                 fontSize=7, textAnchor="middle"))
+    return d
+
+
+def variants_drawing(config: Any, width: float) -> Drawing:
+    cell = min(width / 15.5, 5 * mm)
+    d = Drawing(width, cell * 7 + 12)
+    font = register_fonts()
+    for k, setup in enumerate(("orthogonal", "diagonal")):
+        ox = k * width / 2 + (width / 2 - 7 * cell) / 2
+        _island(d, config, setup, ox, d.height, cell, False)
+        d.add(String(ox + 3.5 * cell, 1, setup, fontName=font, fontSize=7, textAnchor="middle"))
+    return d
+
+
+def pieces_png(config: Any, dpi: float = 220.0) -> tuple[bytes, float, float]:
+    """The pieces as the sheets print them: a tile face and back, a coin's two sides, a die face, a pawn.
+    Returns PNG bytes and the picture's size in mm."""
+    from boardgen.cards.piecepack import coin_suit_side, coin_value_side, pawn_component, tile_back, tile_face
+    from boardgen.render.cairo_backend import Page, render_png
+    from boardgen.render.scene import Font as SceneFont
+    from boardgen.render.scene import Group, Scene, Text
+
+    pp = config.piecepack
+    t, d = pp.tile_size_mm, pp.coin_diameter_mm
+    k = 0.5  # tiles at half size
+    items: list[Any] = []
+    labels = []
+    x = 0.0
+    clip_square = (("M", 0.0, 0.0), ("L", t, 0.0), ("L", t, t), ("L", 0.0, t), ("Z",))
+    for scene, label in ((tile_face(pp, 0, 3), "tile face"), (tile_back(pp), "tile back")):
+        items.append(Group((Group(scene.items, clip=clip_square),), transform=_affine(x, 0.0, k)))
+        labels.append((x + t * k / 2, label))
+        x += t * k + 4
+    for scene, label in ((coin_value_side(pp, 3), "coin: value"), (coin_suit_side(pp, 1), "coin: suit")):
+        circle = tuple(_circle_cmds(d / 2, d / 2, d / 2))
+        items.append(Group((Group(scene.items, clip=circle),), transform=_affine(x, (t * k - d) / 2, 1.0)))
+        labels.append((x + d / 2, label))
+        x += d + 4
+    pawn = pawn_component(pp, 2)
+    b = pawn.height_mm / 2 - pp.pawn_height_mm
+    top = b + pp.pawn_height_mm
+    body = (("M", 0.0, top), ("L", pp.pawn_width_mm, top), ("L", pp.pawn_width_mm, top + pp.pawn_height_mm),
+            ("L", 0.0, top + pp.pawn_height_mm), ("Z",))
+    items.append(Group((Group(pawn.front.items, clip=body),),
+                       transform=_affine(x, -top + (t * k - pp.pawn_height_mm), 1.0)))
+    labels.append((x + pp.pawn_width_mm / 2, "pawn"))
+    x += pp.pawn_width_mm
+    h = t * k + 5
+    font = SceneFont(size_pt=6.5)
+    for cx, text in labels:
+        items.append(Text(cx, t * k + 3.8, text, font, INK, align="center"))
+    png = render_png(Page(x, h, Scene(tuple(items))), dpi)
+    return png, x, h
+
+
+def _affine(dx: float, dy: float, k: float) -> Any:
+    from boardgen.render.scene import Affine
+
+    return Affine(k, 0.0, 0.0, k, dx, dy)
+
+
+def _circle_cmds(cx: float, cy: float, r: float) -> list[tuple[Any, ...]]:
+    import math as _m
+
+    pts = [(cx + r * _m.cos(2 * _m.pi * i / 64), cy + r * _m.sin(2 * _m.pi * i / 64)) for i in range(64)]
+    return [("M", *pts[0]), *(("L", *p) for p in pts[1:]), ("Z",)]
+
+
+def line_drawing(config: Any, width: float) -> Drawing:
+    pp = config.piecepack
+    n = config.rules.line_length
+    r = 4.2 * mm
+    d = Drawing(width, 2 * r + 11 * mm)
+    gap = min(9 * mm, (width - 2 * r * (n + 1)) / (n + 1))
+    y = d.height - r - 2
+    font = register_fonts()
+    faces = [("value", 3), ("suit", 1), ("value", 0), ("suit", 3), ("value", 5), ("suit", 2)]
+    for i in range(n + 1):
+        cx = r + 2 + i * (2 * r + gap)
+        new = i == n
+        d.add(Circle(cx, y, r, fillColor=HexColor(pp.background), strokeColor=HexColor(SEA if new else INK),
+                     strokeWidth=0.6, strokeDashArray=[2, 1.5] if new else None))
+        kind, v = faces[i % len(faces)]
+        if kind == "value":
+            d.add(String(cx, y - r * 0.35, pp.ranks[v] or "", fontName=font + "-Bold", fontSize=r * 1.1,
+                         textAnchor="middle", fillColor=HexColor(pp.neutral_colour)))
+        else:
+            _symbol(d, pp.suits[v].symbol, cx, y, r * 1.1, pp.suits[v].colour)
+        label = "turn over: sinks" if i == 0 else ("new coin" if new else "")
+        if label:
+            d.add(String(cx, y - r - 8, label, fontName=font, fontSize=6.5, textAnchor="middle"))
+    d.add(Line(r + 2 + n * (2 * r + gap) - gap + 2, y, r + 2 + n * (2 * r + gap) - r - 2, y,
+               strokeColor=HexColor(SEA), strokeWidth=0.8))
+    return d
+
+
+# ------------------------------------------------------------------------------------------ the PDF
+
+
+def _styles(body_pt: float) -> dict[str, ParagraphStyle]:
+    family = register_fonts()
+    base = ParagraphStyle("body", fontName=family, fontSize=body_pt, leading=body_pt * 1.28,
+                          textColor=HexColor(INK), spaceAfter=body_pt * 0.4)
+    return {
+        "body": base,
+        "title": ParagraphStyle("title", base, fontName=family + "-Bold", fontSize=19, leading=23, spaceAfter=2),
+        "sub": ParagraphStyle("sub", base, fontSize=body_pt + 0.5, textColor=HexColor("#555555"), spaceAfter=6),
+        "h": ParagraphStyle("h", base, fontName=family + "-Bold", fontSize=body_pt + 2.5, leading=body_pt + 5,
+                            spaceBefore=body_pt * 0.6, spaceAfter=2, textColor=HexColor("#1d4e72"),
+                            keepWithNext=1),
+    }
+
+
+def _story(config: Any, body_pt: float, column_w: float) -> list[Flowable]:
+    st = _styles(body_pt)
+    r = config.rules
+    story: list[Flowable] = [
+        Paragraph(escape(config.title), st["title"]),
+        Paragraph(f"A sinking-island game for the piecepack &middot; {r.min_players}-{r.max_players} players",
+                  st["sub"]),
+    ]
+    for block in leaflet_blocks(config):
+        story.append(Paragraph(escape(block.heading), st["h"]))
+        for p in block.paragraphs:
+            story.append(Paragraph(p, st["body"]))
+        if block.picture == "island":
+            story += [Spacer(1, 2), DrawingFlowable(island_drawing(config, column_w)), Spacer(1, 4)]
+        elif block.picture == "pieces":
+            png, w_mm, h_mm = pieces_png(config)
+            scale = min(1.0, column_w / (w_mm * mm))
+            story += [Spacer(1, 2), Image(io.BytesIO(png), width=w_mm * mm * scale, height=h_mm * mm * scale),
+                      Spacer(1, 4)]
+        elif block.picture == "variants":
+            story += [Spacer(1, 2), DrawingFlowable(variants_drawing(config, column_w)), Spacer(1, 4)]
+        elif block.picture == "line":
+            story += [Spacer(1, 2), DrawingFlowable(line_drawing(config, column_w)), Spacer(1, 4)]
+    return story
+
+
+def leaflet_pdf(config: Any, paper: Paper, body_pts: Sequence[float] = (9.0, 8.6, 8.2, 7.8, 7.4)) -> tuple[bytes, int]:
+    """The leaflet (one sheet, both sides, two columns when it fits) and its page count."""
+    width, height = paper.width_mm * mm, paper.height_mm * mm
+    margin = 13 * mm
+    gutter = 7 * mm
+    column_w = (width - 2 * margin - gutter) / 2
+    best: tuple[bytes, int] | None = None
+    for body in body_pts:
+        buf = io.BytesIO()
+        doc = BaseDocTemplate(buf, pagesize=(width, height), leftMargin=margin, rightMargin=margin,
+                              topMargin=margin, bottomMargin=margin, title=f"{config.title}: rules",
+                              author="boardgen", subject="rules leaflet", creator="boardgen",
+                              invariant=1)
+        frames = [Frame(margin, margin, column_w, height - 2 * margin, id="left", showBoundary=0),
+                  Frame(margin + column_w + gutter, margin, column_w, height - 2 * margin, id="right",
+                        showBoundary=0)]
+
+        def footer(canvas: Any, _doc: Any) -> None:
+            canvas.saveState()
+            canvas.setFont(register_fonts(), 6.5)
+            canvas.setFillColor(HexColor("#777777"))
+            canvas.drawString(margin, margin * 0.5, f"{config.title} · boardgen edition {config.edition} · "
+                              f"page {canvas.getPageNumber()}")
+            canvas.restoreState()
+
+        doc.addPageTemplates([PageTemplate(id="two", frames=frames, onPage=footer)])
+        doc.build(_story(config, body, column_w))
+        pages = doc.page
+        best = (buf.getvalue(), pages)
+        if pages <= 2:
+            break
+    assert best is not None
+    return best

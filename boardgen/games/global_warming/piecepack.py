@@ -1,0 +1,54 @@
+"""The printable piecepack as a plug-in of its own (``game: piecepack``): any piecepack game can print it.
+
+It has no rules of its own: ``boardgen build --template templates/piecepack.yaml`` writes the piece sheets
+(duplex and fold-over), cut files, the inventory and a kit zip; simulate and validate have nothing to play.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from boardgen.errors import ConfigError
+from boardgen.plugin import BuildContext, GamePlugin
+
+
+class Piecepack(GamePlugin):
+    name = "piecepack"
+    title = "Piecepack"
+    summary = "the public-domain piecepack: 24 tiles, 24 two-sided coins, 4 pawns, 4 dice, to print"
+    stages = (("piecepack", "boardgen.games.global_warming.kit:piecepack_stage"),)
+    has_rules = False
+
+    def default_template(self) -> Path:
+        from boardgen.config import templates_dir
+
+        return templates_dir() / "piecepack.yaml"
+
+    def template_model(self) -> type | None:
+        from .schema import PiecepackTemplate
+
+        return PiecepackTemplate
+
+    def load_config(self, data: dict[str, Any], source: str, template_sha256: str) -> Any:
+        from boardgen.schema import validate_template
+
+        from .schema import PiecepackTemplate
+
+        return validate_template(PiecepackTemplate, data, source, template_sha256)
+
+    def build_board(self, ctx: BuildContext) -> Any:
+        return None
+
+    def player_range(self, config: Any) -> tuple[int, int, int]:
+        return 1, 1, 1
+
+    def new_game(self, ctx: BuildContext, players: int) -> Any:
+        raise ConfigError(ctx.config.source, "game", "the piecepack is a set of pieces, not a game: build it, "
+                          "or simulate a piecepack game such as global-warming")
+
+    def validate_games(self, config: Any) -> int:
+        return 0
+
+
+plugin = Piecepack()

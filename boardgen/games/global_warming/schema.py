@@ -1,0 +1,107 @@
+"""The templates of the piecepack (``game: piecepack``) and of Global Warming (``game: global-warming``) as
+pydantic models. Every number the kit prints, the leaflet states or the engine plays by is a key here."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from boardgen.schema import Colour, GameTemplate, Length, TemplateModel
+
+SuitSymbol = Literal["sun", "moon", "crown", "arms"]
+
+
+class Suit(TemplateModel):
+    name: str = Field(min_length=1, max_length=20, description="the suit's name, plural (Suns)")
+    colour: Colour = Field(description="the suit colour: symbols, dice, pawns")
+    symbol: SuitSymbol = Field(description="which vector symbol draws the suit")
+
+
+def _default_suits() -> tuple[Suit, ...]:
+    # piecepackr's default suit colours (colour-blind-safe variants of red, black, green and blue)
+    return (Suit(name="Suns", colour="#d55e00", symbol="sun"),
+            Suit(name="Moons", colour="#000000", symbol="moon"),
+            Suit(name="Crowns", colour="#009e73", symbol="crown"),
+            Suit(name="Arms", colour="#0072b2", symbol="arms"))
+
+
+class PiecepackSpec(TemplateModel):
+    """The piecepack's pieces: 4 suits x 6 ranks of tiles and coins, a pawn and a die per suit."""
+
+    suits: tuple[Suit, ...] = Field(default_factory=_default_suits, min_length=4, max_length=4)
+    ranks: tuple[str, ...] = Field(("", "A", "2", "3", "4", "5"), min_length=6, max_length=6,
+                                   description="rank symbols null, ace, 2-5 (null is blank by default)")
+    rank_names: tuple[str, ...] = Field(("null", "ace", "2", "3", "4", "5"), min_length=6, max_length=6)
+    tile_size_mm: Length = Field(50.8, ge=25.0, le=80.0, description="tile side (2in)")
+    coin_diameter_mm: Length = Field(19.05, ge=12.0, le=40.0, description="coin diameter (3/4in)")
+    die_size_mm: Length = Field(15.875, ge=10.0, le=30.0, description="die edge (5/8in)")
+    pawn_width_mm: Length = Field(15.875, ge=10.0, le=30.0, description="pawn standee width (5/8in)")
+    pawn_height_mm: Length = Field(25.4, ge=15.0, le=50.0, description="pawn standee body height (1in)")
+    background: Colour = "#fffdf5"
+    tile_back: Colour = Field("#e9e4d4", description="tile back ground colour")
+    grid_colour: Colour = Field("#8a7f66", description="the 2x2 grid on tile backs")
+    neutral_colour: Colour = Field("#333333", description="coin values (the value side shows no suit)")
+    grid_width_mm: Length = Field(0.8, ge=0.1, le=3.0)
+    invert_suited: bool = Field(False, description="suited sides (tile faces, coin suit sides) on the suit "
+                                "colour with light symbols, like piecepackr's invert_colors.suited")
+
+
+class PrintSpec(TemplateModel):
+    papers: tuple[Literal["a4", "letter"], ...] = Field(("a4", "letter"), min_length=1)
+    backs: Literal["duplex", "fold"] = Field("duplex", description="duplex pages or fold-over pairs")
+    also_fold: bool = Field(True, description="also write fold-over sheets for single-sided printers")
+
+
+class PiecepackTemplate(GameTemplate):
+    piecepack: PiecepackSpec = Field(default_factory=lambda: PiecepackSpec.model_validate({}))
+    print: PrintSpec = Field(default_factory=lambda: PrintSpec.model_validate({}))
+
+
+Setup = Literal["basic", "orthogonal", "diagonal"]
+
+
+class RulesSpec(TemplateModel):
+    players: int = Field(4, ge=2, le=4, description="usual player count")
+    min_players: int = Field(2, ge=2, le=4)
+    max_players: int = Field(4, ge=2, le=4, description="at most one player per suit")
+    setup: Setup = Field("basic", description="basic; orthogonal or diagonal: the variants that move the four "
+                         "tiles beside the centre hole to the middle of the outer edges")
+    line_length: int = Field(3, ge=1, le=6, description="coins in the line of tiles to sink")
+    value_face_up: float = Field(0.5, ge=0.0, le=1.0, description="chance a drawn coin lands value side up")
+    sea_margin: int = Field(3, ge=1, le=8, description="rows of table beyond the original island where a "
+                            "moved tile may go")
+    blank_may_pass: bool = Field(True, description="the blank face lets its player move a tile, or not")
+    action_order: tuple[int, ...] = Field((0, 5, 4, 3, 2, 1), min_length=6, max_length=6,
+                                          description="die faces in the order they act (0 is the blank)")
+    validate_games: int = Field(300, ge=0, le=100_000)
+    report_games: int = Field(2000, ge=0, le=1_000_000, description="games behind the documented figures")
+
+    @model_validator(mode="after")
+    def _check(self) -> RulesSpec:
+        if not self.min_players <= self.players <= self.max_players:
+            raise ValueError(f"players {self.players} must lie between min_players {self.min_players} and "
+                             f"max_players {self.max_players}")
+        if sorted(self.action_order) != [0, 1, 2, 3, 4, 5]:
+            raise ValueError("action_order must list each die face 0-5 once")
+        return self
+
+
+class BotsSpec(TemplateModel):
+    danger_weights: tuple[float, ...] = Field((1.0, 0.45, 0.2), min_length=1, max_length=6,
+                                              description="how much the greedy bot fears the 1st, 2nd, 3rd coin")
+    temperature: float = Field(0.35, gt=0.0, le=10.0, description="how freely the greedy bot mixes die faces "
+                               "(a bot that always picks its best face is easy to cancel)")
+    late_bonus: float = Field(1.5, ge=0.0, le=5.0, description="extra score the bot gives a die face for "
+                              "acting later in the order (later actors can undo earlier ones)")
+    mobility: float = Field(0.08, ge=0.0, le=1.0, description="value of each free tile beside the bot's pawn")
+    trapped: float = Field(0.3, ge=0.0, le=5.0, description="penalty for a pawn with no free tile beside it")
+    rival_weight: float = Field(0.6, ge=0.0, le=5.0, description="value of a rival's danger to the bot")
+    mcts_playouts: int = Field(48, ge=4, le=5000)
+
+
+class GlobalWarmingTemplate(GameTemplate):
+    rules: RulesSpec = Field(default_factory=lambda: RulesSpec.model_validate({}))
+    bots: BotsSpec = Field(default_factory=lambda: BotsSpec.model_validate({}))
+    piecepack: PiecepackSpec = Field(default_factory=lambda: PiecepackSpec.model_validate({}))
+    print: PrintSpec = Field(default_factory=lambda: PrintSpec.model_validate({}))
