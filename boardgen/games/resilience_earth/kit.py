@@ -292,7 +292,10 @@ def aid_decks(config: Any, players: int) -> list[ComponentSet]:
                 f"RES each round on a field with 1 / 2 / 3 pips: settlement {level(map(str, p.settlement))}, "
                 f"town {level(map(str, p.town))}, industry {level(map(str, p.industry))}.\n"
                 f"A new settlement: +{r.settlement_lq} LQ once. Each of your fields beside an industry: "
-                f"-{r.industry_lq_loss} LQ a round.")
+                f"-{r.industry_lq_loss} LQ a round."
+                + (f"\nAt the end (tower standing) each building counts as RES: settlement "
+                   f"{r.building_res.get('settlement', 0)}, town {r.building_res.get('town', 0)}, industry "
+                   f"{r.building_res.get('industry', 0)}." if any(r.building_res.values()) else ""))
     map_rows = [{"title": "Settlement map", "subtitle": f"Player {i + 1}", "colour": colours[i], "text": map_text}
                 for i in range(players)]
     small = CardLayout(body_pt=7.0, min_body_pt=5.5)

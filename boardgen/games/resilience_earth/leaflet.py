@@ -134,8 +134,8 @@ def leaflet_blocks(ctx: BuildContext) -> list[tuple[str, list[str], list[list[st
     ], None))
     out.append(("The end", [
         "<b>The tower falls</b>: whoever added the stone loses. RES are worth nothing: the most LQ wins.",
-        f"<b>The timer rings</b> or <b>the last stone</b> is on the tower and it stands: everybody adds RES and "
-        f"LQ. Anyone whose RES and LQ are more lopsided than {r.lopsided_share:.0%} to "
+        f"<b>The timer rings</b> or <b>the last stone</b> is on the tower and it stands: everybody adds RES"
+        f"{worth_text(r)} and LQ. Anyone whose RES and LQ are more lopsided than {r.lopsided_share:.0%} to "
         f"{1 - r.lopsided_share:.0%} (either way) loses {r.lopsided_penalty} points. The highest total wins; "
         "a tie is shared.",
     ], None))
@@ -172,6 +172,15 @@ def event_example(ctx: BuildContext) -> str:
     return (f"<b>Event.</b> The stone you add empties a countdown space. You draw <i>{card.name}</i> "
             f"({card.effect}, {steps}) and roll {number // 10} and {number % 10}: field {number} is hit, and "
             f"following the card's arrows on this board also {others}.")
+
+
+def worth_text(r: Any) -> str:
+    """What standing buildings count as at the end, as a clause ('' when they count nothing)."""
+    w = r.building_res
+    if not any(w.values()):
+        return ""
+    return (f" (each standing settlement counts as {w.get('settlement', 0)} RES, town {w.get('town', 0)}, "
+            f"industry {w.get('industry', 0)})")
 
 
 def scoring_example(ctx: BuildContext) -> str:
@@ -266,7 +275,7 @@ def _render(ctx: BuildContext, paper: Paper, body_pt: float) -> tuple[bytes, int
     buf = io.BytesIO()
     doc = BaseDocTemplate(buf, pagesize=(w, h), leftMargin=margin, rightMargin=margin, topMargin=margin,
                           bottomMargin=margin, title=f"{ctx.config.title}: rules", author="boardgen",
-                          invariant=1)
+                          invariant=1, initialFontName=register_fonts(), initialFontSize=body_pt)
     doc.addPageTemplates([PageTemplate(id="panels", frames=frames, onPage=folds)])
     doc.build(_story(ctx, body_pt, col_w))
     return buf.getvalue(), doc.page
