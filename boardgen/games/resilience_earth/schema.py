@@ -70,6 +70,13 @@ class CostsSection(TemplateModel):
     industry_stones: int = Field(2, ge=0, le=5)
 
 
+BuildingKind = Literal["settlement", "town", "industry"]
+
+
+def _no_building_worth() -> dict[BuildingKind, int]:
+    return {"settlement": 0, "town": 0, "industry": 0}
+
+
 class RulesSection(TemplateModel):
     players: int = Field(4, ge=2, le=4)
     min_players: int = Field(2, ge=2, le=4)
@@ -86,8 +93,7 @@ class RulesSection(TemplateModel):
     industry_lq_loss: int = Field(1, ge=0)
     # RES each building still standing counts as at the end (timer or last stone; not after a collapse):
     # the seed's houses and industries are tangible resources too
-    building_res: dict[Literal["settlement", "town", "industry"], int] = Field(
-        default_factory=lambda: {"settlement": 0, "town": 0, "industry": 0})
+    building_res: dict[BuildingKind, int] = Field(default_factory=_no_building_worth)
     builds_per_turn: int = Field(0, ge=0)
     dismantle_refund: int = Field(0, ge=0)
     dismantled_stones: Literal["reserve", "out"] = "reserve"
