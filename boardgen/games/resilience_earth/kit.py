@@ -184,7 +184,7 @@ def named_die(part: Component, name: str, face: str) -> Component:
         if isinstance(op, Path) and op.name == "die-face":
             return replace(op, style=replace(op.style, fill=face))
         if isinstance(op, Text) and op.name == "die-name":
-            return replace(op, text=name, font=Font(size_pt=6, bold=True))
+            return replace(op, text=name, font=Font(size_pt=7, bold=True))
         return op
 
     return replace(part, label=name, front=Scene(tuple(recolour(op) for op in part.front.items)))
@@ -248,7 +248,7 @@ def pattern_ops(reach: tuple[str, ...], effect: str, box: Rect) -> list[Op]:
             ops.append(Circle(x, y, r * 0.15, Style(fill=colour if on else "#ffffff", stroke=INK if on else "#9a9a9a",
                                                     stroke_width_mm=0.3), name="pattern-cell"))
             if ring == 1:
-                ops.append(Text(x, y, name, Font(size_pt=6, bold=on), ink_on(colour) if on else "#8a8a8a",
+                ops.append(Text(x, y, name, Font(size_pt=7, bold=on), ink_on(colour) if on else "#6b6b6b",
                                 "center", "middle"))
     ops.append(Circle(cx, cy, r * 0.22, Style(fill=colour, stroke=INK, stroke_width_mm=0.6), name="pattern-target"))
     ops.append(Text(cx, cy, "dice", Font(size_pt=7, bold=True), ink_on(colour), "center", "middle"))

@@ -266,7 +266,7 @@ def _render(ctx: BuildContext, paper: Paper, body_pt: float) -> tuple[bytes, int
             x = margin + i * (col_w + gutter) - gutter / 2
             canvas.line(x, 2 * mm, x, 6 * mm)
             canvas.line(x, h - 6 * mm, x, h - 2 * mm)
-        canvas.setFont(register_fonts(), 6)
+        canvas.setFont(register_fonts(), 7)
         canvas.setFillColor(colors.HexColor("#6b6b6b"))
         side = "outside" if doc.page == 1 else "inside"
         canvas.drawRightString(w - margin, 3 * mm, f"{ctx.config.title} rules - {side} - fold at the marks")
