@@ -113,14 +113,14 @@ def legend_ops(ctx: BuildContext) -> list[Op]:
     ops.append(Text(x0, y0, cfg.title.upper(), Font(size_pt=16, bold=True), INK, name="board-title"))
     ops.append(Text(x0, y0 + 6.5, "Fields 11-66: first die = region, second die = field", Font(size_pt=7), INK))
     for i, colour in enumerate(REGION_COLOURS[:cfg.fields.regions]):
-        x = x0 + i * 23.0
+        x = x0 + i * 18.0  # six swatches inside the 114 mm legend
         ops.append(RectOp(Rect(x, y0 + 10, 7, 5), fill_stroke(colour, INK, 0.3)))
         ops.append(Text(x + 8.5, y0 + 14, f"{i + 1}x", Font(size_pt=7, bold=True), INK))
     p = cfg.production
     rows = [("settlement", p.settlement), ("town", p.town), ("industry", p.industry)]
     ops.append(Text(x0, y0 + 22, "RES each round by production level:", Font(size_pt=7), INK))
     for lv in (1, 2, 3):
-        x = x0 + 10 + (lv - 1) * 42.0
+        x = x0 + 6 + (lv - 1) * 34.0
         ops.extend(level_pips(x, y0 + 26.5, lv, 2.0))
         text = "  ".join(f"{name[0].upper()}{vals[lv - 1]}" for name, vals in rows)
         ops.append(Text(x + 5.0, y0 + 27.6, text, Font(size_pt=7), INK))

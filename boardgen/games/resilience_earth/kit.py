@@ -82,17 +82,18 @@ def building_component(config: Any, player: int, kind: str, number: int) -> Comp
 
 
 def building_sets(config: Any, players: int) -> list[ComponentSet]:
-    """All buildings on shared sheets, a row per colour and kind."""
+    """All buildings on shared sheets, each colour starting a new row (kinds follow on in the same rows, so no
+    sheet is left with a handful of pieces)."""
     parts: list[Component] = []
     starts: list[int] = []
     per = config.components.per_colour
     for p in range(players):
+        starts.append(len(parts))
         for kind in ("settlement", "town", "industry"):
-            starts.append(len(parts))
             parts.extend(building_component(config, p, kind, i + 1) for i in range(per[kind]))
     title = (f"Buildings: {per['settlement']} settlements (S), {per['town']} towns (T), {per['industry']} "
              f"industries (I) per colour")
-    return [ComponentSet("building", title, tuple(parts), uniform=False, gap_mm=2.0, row_starts=tuple(starts[1:]))]
+    return [ComponentSet("building", title, tuple(parts), uniform=False, gap_mm=1.5, row_starts=tuple(starts[1:]))]
 
 
 def value_token(kind: str, value: int, size: float, number: int) -> Component:
