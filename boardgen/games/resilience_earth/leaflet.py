@@ -185,14 +185,31 @@ def worth_text(r: Any) -> str:
 
 def scoring_example(ctx: BuildContext) -> str:
     r = ctx.config.rules
-    res, lq = 30, 6
-    share = res / (res + lq)
+    w = r.building_res
+    town, industry, settlement = w.get("town", 0), w.get("industry", 0), w.get("settlement", 0)
+    a_res, a_lq = 10, 6
+    a_tangible = a_res + industry + 2 * town
+    b_res, b_lq = 18, 14
+    b_tangible = b_res + 3 * settlement
+    share = a_tangible / (a_tangible + a_lq)
     lop = share > r.lopsided_share
-    total = res + lq - (r.lopsided_penalty if lop else 0)
-    return (f"<b>Scoring.</b> The timer rings. Ana has {res} RES and {lq} LQ: {share:.0%} of her points are "
-            f"RES, more than {r.lopsided_share:.0%}, so she scores {res} + {lq} - {r.lopsided_penalty} = {total}. "
-            f"Ben has 18 RES and 14 LQ and scores 32: Ben wins. Had the tower fallen instead (and not on Ben's or "
-            f"Ana's stone), Ben would win too, on LQ alone: 14 to {lq}.")
+    a_total = a_tangible + a_lq - (r.lopsided_penalty if lop else 0)
+    b_lop = b_tangible / (b_tangible + b_lq) > r.lopsided_share
+    b_total = b_tangible + b_lq - (r.lopsided_penalty if b_lop else 0)
+    if any(w.values()):
+        a_has = (f"Ana has {a_res} RES, an industry and two towns (worth {industry} + {town} + {town}) and {a_lq} "
+                 f"LQ")
+        b_has = f"Ben has {b_res} RES, three settlements (worth {3 * settlement}) and {b_lq} LQ"
+    else:
+        a_has, b_has = f"Ana has {a_res} RES and {a_lq} LQ", f"Ben has {b_res} RES and {b_lq} LQ"
+    a_sum = (f"{a_tangible} + {a_lq} - {r.lopsided_penalty} = {a_total}" if lop
+             else f"{a_tangible} + {a_lq} = {a_total}")
+    a_why = (f"{share:.0%} of her points are RES, more than {r.lopsided_share:.0%}, so she scores {a_sum}" if lop
+             else f"she scores {a_sum}")
+    winner = "Ben" if b_total > a_total else "Ana" if a_total > b_total else "nobody alone"
+    return (f"<b>Scoring.</b> The timer rings. {a_has}: {a_why}. {b_has} and scores {b_total}: {winner} wins. "
+            f"Had the tower fallen instead (and not on Ben's or Ana's stone), Ben would win on LQ alone: {b_lq} "
+            f"to {a_lq}.")
 
 
 def _styles(body_pt: float) -> dict[str, ParagraphStyle]:
