@@ -27,3 +27,26 @@ def default_ctx(default_config: Config, default_board: Board) -> BuildContext:
     context = BuildContext(default_config)
     context.computed["board"] = default_board
     return context
+
+
+@pytest.fixture(scope="session")
+def board_outputs(default_ctx: BuildContext) -> dict[str, bytes]:
+    """The flagship's board stage files for the default template (built once per session)."""
+    from boardgen.games.global_wellbeing.board_stage import board_stage
+
+    return {a.path: a.data for a in board_stage(default_ctx)}
+
+
+@pytest.fixture(scope="session")
+def board_art(default_ctx: BuildContext, board_outputs: dict[str, bytes]):
+    from boardgen.games.global_wellbeing.board_stage import build_board_art
+
+    return build_board_art(default_ctx)
+
+
+@pytest.fixture(scope="session")
+def components_outputs(default_ctx: BuildContext) -> dict[str, bytes]:
+    """The flagship's components stage files (parts, leaflet, cut files, kits) for the default template."""
+    from boardgen.games.global_wellbeing.kit import components_stage
+
+    return {a.path: a.data for a in components_stage(default_ctx)}

@@ -60,7 +60,7 @@ def test_printed_decks_are_the_engine_rows(loaded: tuple[BetterLifeTemplate, Dec
     risk = next(c for c in printed["Action cards"].cards() if c.field("title") == "Risk Plan")
     assert risk.field("subtitle") == "Play when you draw an event"
     wildfire = next(c for c in printed["Event cards"].cards() if c.field("title") == "Wildfire Summer")
-    assert "pay 3 IP" in wildfire.field("footer")
+    assert "pay 3 IP" in wildfire.field("text")  # the price at body size, not in the footer
 
 
 def test_inventory_matches_template(loaded: tuple[BetterLifeTemplate, Decks]) -> None:

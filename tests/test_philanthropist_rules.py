@@ -352,3 +352,20 @@ def test_random_play_keeps_every_invariant(setup: tuple, seed: int) -> None:
     out = s.outcome()
     assert out.winners and sum(s.returns()) == pytest.approx(1.0)
     assert sum(out.scores) + out.metrics["meeples_left"] == 51
+
+
+@pytest.mark.parametrize("winner_left, decided", [(2, 1.0), (20, 0.0)])
+def test_a_card_edge_decides_only_when_the_winner_needed_those_cubes(setup: tuple, winner_left: int,
+                                                                     decided: float) -> None:
+    """Seat 0 wins 10-9 on meeples and got 8 cubes more than seat 1 from gain cards: that decided the game
+    only if seat 0 did not end with those cubes still in hand."""
+    g = game(setup)
+    s = empty_board(set_out(g))
+    s.phase = END
+    s.meeples = [10, 9, 5, 3]
+    s.cubes = [winner_left, 0, 0, 0]
+    s.card_net = [[10, 0, 0, 0], [2, -2, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]
+    m = s.outcome().metrics
+    assert m["winner_cubes_left"] == winner_left
+    assert m["decided_by_card_gain"] == decided
+    assert m["decided_by_card_lose"] == 0.0  # an edge of 2 cubes from losses: no more than the 2 cubes left

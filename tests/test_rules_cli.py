@@ -109,4 +109,4 @@ def test_validate_seat_advantage_with_interval(default_board: Board, default_con
     sim = simulate(RulesBoard.from_board(default_board), default_config.rules, 60, 6, ("random",), seed=1)
     findings = rules_findings(sim, default_config)
     seat = next(f for f in findings if f.rule == "rules.seat-advantage")
-    assert seat.where == "seat 1 vs seat 6" and "95% CI" in seat.message
+    assert seat.where == "seat 1 vs seat 6 (mixed bots, seats rotated)" and "95% CI" in seat.message

@@ -34,7 +34,11 @@ class PaperKit:
 def cut_svg(kit: PaperKit) -> bytes:
     """All front sheets stacked top to bottom: layer "cut" (cut lines), "score" (folds), "guides" (sheet edges)."""
     sheets: list[CutSheet] = [cs for lo in kit.laid for cs in lo.cut_sheets]
-    return sheets_cut_svg(sheets, kit.paper, [f"page {_front_page_number(kit, s)}: {s.label}" for s in sheets])
+    # each sheet at its own page size: a kit may mix landscape sheets (cards) with portrait ones
+    sizes = [(lo.pages[0].width_mm, lo.pages[0].height_mm) if lo.pages else (kit.paper.width_mm, kit.paper.height_mm)
+             for lo in kit.laid for _ in lo.cut_sheets]
+    return sheets_cut_svg(sheets, kit.paper, [f"page {_front_page_number(kit, s)}: {s.label}" for s in sheets],
+                          sizes)
 
 
 def _front_page_number(kit: PaperKit, sheet: CutSheet) -> int:

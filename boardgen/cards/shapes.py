@@ -15,6 +15,8 @@ from boardgen.config import Config
 from boardgen.errors import ConfigError
 
 PIECE_SHARE_OF_HEX = 0.78
+MIN_PIECE_MM = 6.0
+"""The smallest player piece we print: smaller tokens cannot be cut out or picked up, nor their label read."""
 """An automatic piece is this share of the board hex's inner diameter (room to pick it up)."""
 
 
@@ -78,7 +80,15 @@ def piece_size_mm(config: Config, hex_size_mm: float) -> float:
     inner = hex_inner_diameter_mm(hex_size_mm)
     size = config.components.piece_size_mm
     if size is None:
-        return math.floor(inner * PIECE_SHARE_OF_HEX * 2) / 2
+        auto = math.floor(inner * PIECE_SHARE_OF_HEX * 2) / 2
+        if auto < MIN_PIECE_MM:
+            raise ConfigError(config.source, "hexes", f"the board's {hex_size_mm:.2f}mm hexes leave room for "
+                              f"{auto:g}mm pieces; expected at least {MIN_PIECE_MM:g}mm (fewer cells, a bigger "
+                              "board or larger hexes)")
+        return auto
+    if size < MIN_PIECE_MM:
+        raise ConfigError(config.source, "components.piece_size",
+                          f"a {size:g}mm piece is too small to cut out; expected at least {MIN_PIECE_MM:g}mm")
     if size > inner * 0.95:
         raise ConfigError(config.source, "components.piece_size",
                           f"a {size:g}mm piece does not sit inside the board's {hex_size_mm:.2f}mm hexes "

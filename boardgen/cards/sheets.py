@@ -100,12 +100,18 @@ def fold_pair(part: Component) -> Component:
                      folds=(*part.folds, fold), marks=part.marks)
 
 
+def _moved(cmd: PathCommand, dx: float, dy: float) -> PathCommand:
+    """A path command moved by (dx, dy): only coordinates move; an arc's radius and angles stay."""
+    if cmd[0] in ("A", "AN"):
+        return (cmd[0], cmd[1] + dx, cmd[2] + dy, *cmd[3:])
+    return (cmd[0], *(v + (dx if k % 2 == 0 else dy) for k, v in enumerate(cmd[1:])))
+
+
 def _cut_ops(parts: Sequence[Component], trims: Sequence[Rect]) -> CutSheet:
     cuts: list[tuple[PathCommand, ...]] = []
     folds: list[tuple[tuple[float, float], ...]] = []
     for part, t in zip(parts, trims, strict=True):
-        cuts.append(tuple((c[0], *(v + (t.x if k % 2 == 0 else t.y) for k, v in enumerate(c[1:])))
-                          for c in part.outline))
+        cuts.append(tuple(_moved(c, t.x, t.y) for c in part.outline))
         folds.extend(tuple((x + t.x, y + t.y) for x, y in f) for f in part.folds)
     return CutSheet("", tuple(cuts), tuple(folds))
 
@@ -307,24 +313,31 @@ def lay_out(cset: ComponentSet, paper: Paper, title: str, mode: str = "duplex",
         if double:
             backs = [Placement(t, p.back if p.back is not None else Scene(), f"item:{p.kind}-back", bleed, c)
                      for p, t, c in zip(chosen, trims, clips, strict=True)]
-            back_label = f"{cset.kind} sheet {k + 1} of {n} (back: print on the reverse, flip on the long edge)"
+            # the backs are mirrored left-right: a flip about the page's upright edge, which is the sheet's
+            # long edge when the page is portrait and its short edge when the page is landscape
+            edge = "long" if paper.height_mm >= paper.width_mm else "short"
+            back_label = f"{cset.kind} sheet {k + 1} of {n} (back: print on the reverse, flip on the {edge} edge)"
             pages.append(compose_sheet(paper, backs, title, back_label, style, marks=marks, back=True))
     return LaidOut(cset.kind, cset.title, tuple(pages), tuple(cut_sheets), n, per_sheet)
 
 
-def cut_svg(sheets: Sequence[CutSheet], paper: Paper, labels: Sequence[str] | None = None) -> bytes:
+def cut_svg(sheets: Sequence[CutSheet], paper: Paper, labels: Sequence[str] | None = None,
+            sizes: Sequence[tuple[float, float]] | None = None) -> bytes:
     """The cut and fold lines of printed sheets, stacked top to bottom (``CUT_GAP_MM`` apart), one SVG in
     mm: layer "cut" (cut lines, red), "score" (folds, blue), "guides" (sheet edges and ``labels``, default
-    each sheet's own label)."""
-    w, h = paper.width_mm, paper.height_mm
+    each sheet's own label). ``sizes`` gives each sheet's (width, height) when some are turned (landscape
+    sheets in a portrait kit); by default every sheet is ``paper``."""
     labels = [s.label for s in sheets] if labels is None else labels
+    sizes = [(paper.width_mm, paper.height_mm)] * len(sheets) if sizes is None else list(sizes)
     cut_ops: list[Op] = []
     score_ops: list[Op] = []
     guide_ops: list[Op] = []
     cut_style = Style(stroke="#ff0000", stroke_width_mm=0.1)
     score_style = Style(stroke="#0000ff", stroke_width_mm=0.1)
-    for k, (sheet, label) in enumerate(zip(sheets, labels, strict=True)):
-        dy = k * (h + CUT_GAP_MM)
+    uniform = len(set(sizes)) <= 1
+    tops = [k * (sizes[0][1] + CUT_GAP_MM) if uniform else sum(hh + CUT_GAP_MM for _w, hh in sizes[:k])
+            for k in range(len(sizes))]
+    for k, (sheet, label, (w, h), dy) in enumerate(zip(sheets, labels, sizes, tops, strict=True)):
         move = translate(0.0, dy)
         cut_ops.append(Group(tuple(Path(c, cut_style, "cut") for c in sheet.cuts), name=f"sheet-{k + 1}",
                              transform=move))
@@ -332,6 +345,10 @@ def cut_svg(sheets: Sequence[CutSheet], paper: Paper, labels: Sequence[str] | No
                                      for f in sheet.folds), transform=move))
         guide_ops.append(RectOp(Rect(0, dy, w, h), Style(stroke="#999999", stroke_width_mm=0.2)))
         guide_ops.append(Text(4.0, dy + 4.0, label, Font(size_pt=7), "#666666"))
-    total_h = max(1, len(sheets)) * (h + CUT_GAP_MM) - CUT_GAP_MM
+    if uniform:  # as before sizes existed (same bytes)
+        total_h = max(1, len(sheets)) * ((sizes[0][1] if sheets else paper.height_mm) + CUT_GAP_MM) - CUT_GAP_MM
+    else:
+        total_h = tops[-1] + sizes[-1][1]
+    width = max([paper.width_mm] if not sheets else [w for w, _h in sizes])
     scene = Scene((layer("guides", guide_ops), layer("cut", cut_ops), layer("score", score_ops)))
-    return render_svg(Page(w, total_h, scene))
+    return render_svg(Page(width, total_h, scene))

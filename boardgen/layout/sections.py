@@ -89,12 +89,28 @@ class SectionLayout:
                 return section
         raise KeyError(label)
 
+    def touching_pairs(self) -> list[tuple[int, int]]:
+        """Every pair of sections (0-based indices) whose outlines share a stretch of boundary: the grid
+        neighbours of ``edges`` first, in their order, then any other pair, e.g. diagonal neighbours that meet
+        along one side of a hex tab."""
+        pairs = [(e.first, e.second) for e in self.edges]
+        seen = set(pairs)
+        for i, a in enumerate(self.sections):
+            for j in range(i + 1, len(self.sections)):
+                if (i, j) in seen:
+                    continue
+                b = self.sections[j]
+                if shapely.intersection(a.outline_mm.boundary, b.outline_mm.boundary, grid_size=GRID_MM).length > 0:
+                    pairs.append((i, j))
+        return pairs
+
     def cut_lines_mm(self) -> list[LineString]:
-        """The internal cut lines (each shared boundary once), for cut files and drawing."""
+        """The internal cut lines (each shared boundary once, between any two sections that touch), for cut
+        files and drawing."""
         lines: list[shapely.Geometry] = []
-        for edge in self.edges:
-            shared = shapely.intersection(self.sections[edge.first].outline_mm.boundary,
-                                          self.sections[edge.second].outline_mm.boundary, grid_size=GRID_MM)
+        for first, second in self.touching_pairs():
+            shared = shapely.intersection(self.sections[first].outline_mm.boundary,
+                                          self.sections[second].outline_mm.boundary, grid_size=GRID_MM)
             merged = shapely.line_merge(shared) if shared.geom_type == "MultiLineString" else shared
             lines.extend(getattr(merged, "geoms", [merged]))
         return [line for line in lines if line.geom_type == "LineString" and line.length > 0]

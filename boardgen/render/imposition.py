@@ -409,3 +409,47 @@ __all__ = [
     "pack_grid", "pack_shelves", "plan_grid", "registration_mark", "scale_ruler", "sheet_frame", "single_item_page",
     "trim_outline",
 ]
+
+
+# ------------------------------------------------------------------------------------------ print then cut
+
+
+@dataclass(frozen=True)
+class PrintCutMarks:
+    """Registration marks a print-then-cut machine's optical sensor finds on the printed sheet (the layout of
+    Silhouette's "Type 1" marks, which most cutting software can also be set to): a filled square in the
+    top-left corner and L-shaped corners top-right and bottom-left, all ``inset_mm`` from the paper's edges.
+
+    The sheet keeps everything else at least ``clear_mm`` inside the marks' band (``band_mm``) so the sensor
+    sees only the marks. Enter the same values in the cutting software (length, thickness, inset)."""
+
+    inset_mm: float = 6.0  # home printers cannot print closer to the edge
+    square_mm: float = 5.0
+    length_mm: float = 20.0
+    thickness_mm: float = 0.5
+    clear_mm: float = 2.0
+
+    @property
+    def band_mm(self) -> float:
+        """Distance from the paper edge beyond which sheet furniture and parts may start."""
+        return self.inset_mm + self.square_mm + self.clear_mm
+
+    def rects(self, paper: Paper) -> list[Rect]:
+        """The marks as filled rectangles in page mm (square, then the two arms of each L)."""
+        i, s, n, t = self.inset_mm, self.square_mm, self.length_mm, self.thickness_mm
+        w, h = paper.width_mm, paper.height_mm
+        return [Rect(i, i, s, s),
+                Rect(w - i - n, i, n, t), Rect(w - i - t, i, t, n),  # top right
+                Rect(i, h - i - t, n, t), Rect(i, h - i - n, t, n)]  # bottom left
+
+    def ops(self, paper: Paper) -> Group:
+        return group([RectOp(r, Style(fill=REGISTRATION), name="print-cut-mark") for r in self.rects(paper)],
+                     "print-cut-marks")
+
+    def sheet_style(self, base: SheetStyle = DEFAULT_STYLE) -> SheetStyle:
+        """``base`` with its edge margin widened so that header, footer, crop marks and parts stay clear of
+        the marks."""
+        return replace(base, edge_mm=max(base.edge_mm, self.band_mm))
+
+
+PRINT_CUT_MARKS = PrintCutMarks()

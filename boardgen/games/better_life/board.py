@@ -38,6 +38,7 @@ INK = "#1a1a1a"
 GREEN = "#2e7d32"
 RED = "#c62828"
 PAPER = "#fbf8ef"
+COIN = "#e0a91b"
 KIND_NAMES = {"start": "Start", "skip": "Skip turn", "ip": "+1 IP", "plus-one": "Next roll +1", "bonus": "Roll again",
               "empty": "Empty", "fund": "Pay the Fund", "payout": "Fund payout", "event": "Event",
               "end-of-year": "End of Year"}
@@ -45,7 +46,7 @@ KIND_FILLS = {"start": "#cfe8cf", "skip": "#e0e0e0", "ip": "#fff3c4", "plus-one"
               "empty": "#f4f1e8", "fund": "#c8e6c9", "payout": "#a5d6a7", "event": "#ffcc80",
               "end-of-year": "#90caf9"}
 KIND_ICONS = {"start": "bl-flag", "skip": "bl-skip", "ip": "coin", "plus-one": "bl-plus", "bonus": "die",
-              "empty": "", "fund": "bl-fund", "payout": "bl-fund", "event": "bl-event", "end-of-year": "bl-flag"}
+              "empty": "", "fund": "bl-fund", "payout": "bl-fund-out", "event": "bl-event", "end-of-year": "bl-flag"}
 
 
 # ------------------------------------------------------------------------------------------ icons
@@ -78,12 +79,25 @@ def _flag(x: float, y: float, s: float, colour: str) -> list[Op]:
                     Style(fill=colour), name="icon-flag")]
 
 
-def _fund(x: float, y: float, s: float, colour: str) -> list[Op]:
-    jar = (("M", x + s * 0.22, y + s * 0.3), ("L", x + s * 0.78, y + s * 0.3), ("L", x + s * 0.72, y + s * 0.94),
-           ("L", x + s * 0.28, y + s * 0.94), ("Z",))
-    leaf = draw_icon("leaf", x + s * 0.3, y + s * 0.0, s * 0.4, GREEN)
+def _jar(x: float, y: float, s: float, colour: str) -> list[Op]:
+    jar = (("M", x + s * 0.22, y + s * 0.34), ("L", x + s * 0.78, y + s * 0.34), ("L", x + s * 0.72, y + s * 0.96),
+           ("L", x + s * 0.28, y + s * 0.96), ("Z",))
     return [Path(jar, Style(fill="#ffffff", stroke=colour, stroke_width_mm=max(0.1, s * 0.06), line_join="round"),
-                 "icon-fund"), *draw_icon("coin", x + s * 0.36, y + s * 0.46, s * 0.3), *leaf]
+                 "icon-fund"), *draw_icon("leaf", x + s * 0.33, y + s * 0.5, s * 0.34, GREEN)]
+
+
+def _fund_in(x: float, y: float, s: float, colour: str) -> list[Op]:
+    """Pay the Fund: a gold arrow pointing down into the Fund's jar."""
+    arrow = ((x + s * 0.26, y + s * 0.0), (x + s * 0.74, y + s * 0.0), (x + s * 0.5, y + s * 0.3))
+    edge = Style(fill=COIN, stroke=colour, stroke_width_mm=max(0.08, s * 0.03), line_join="round")
+    return [*_jar(x, y, s, colour), Polygon(arrow, edge, name="icon-fund-in")]
+
+
+def _fund_out(x: float, y: float, s: float, colour: str) -> list[Op]:
+    """Fund payout: a gold arrow pointing up out of the Fund's jar."""
+    arrow = ((x + s * 0.26, y + s * 0.3), (x + s * 0.74, y + s * 0.3), (x + s * 0.5, y + s * 0.0))
+    edge = Style(fill=COIN, stroke=colour, stroke_width_mm=max(0.08, s * 0.03), line_join="round")
+    return [*_jar(x, y, s, colour), Polygon(arrow, edge, name="icon-fund-out")]
 
 
 def register_icons() -> None:
@@ -92,7 +106,8 @@ def register_icons() -> None:
         register_icon("bl-plus", _plus)
         register_icon("bl-event", _event, "#ffb300")
         register_icon("bl-flag", _flag)
-        register_icon("bl-fund", _fund)
+        register_icon("bl-fund", _fund_in)
+        register_icon("bl-fund-out", _fund_out)
 
 
 # ------------------------------------------------------------------------------------------ layout

@@ -2,7 +2,8 @@
 the engine plays, five role mats, five voting screens, IP tokens, pawns, meter markers, paper dice, the leaflet,
 an inventory and a zip per paper (A4, US Letter).
 
-Outputs: cards-{a4,letter}.pdf, components-{a4,letter}.pdf, components-cut-{a4,letter}.svg,
+Outputs: cards-{a4,letter}.pdf, cards-cut-{a4,letter}.svg, components-{a4,letter}.pdf,
+components-cut-{a4,letter}.svg,
 leaflet-{a4,letter}.pdf, inventory.txt, preview/*.png and kit-{a4,letter}.zip.
 """
 
@@ -44,6 +45,10 @@ from boardgen.render.scene import (
 )
 
 PREVIEW_DPI = 40
+MIN_BODY_PT = 7.0
+MARKER_MAX_MM = 9.0
+"""Meter markers fit inside the board's smallest meter cell (the year boxes are 10 mm tall)."""
+"""No card's body text is set smaller than this (a card that needs less fails the build, naming the card)."""
 TOKEN_COLOURS = {1: "#f6c945", 5: "#e08a2c", 10: "#b5651d"}
 EFFECT_TIMING = {"start": "Play before you roll", "event": "Play when you draw an event"}
 
@@ -51,9 +56,14 @@ EFFECT_TIMING = {"start": "Play before you roll", "event": "Play when you draw a
 # ------------------------------------------------------------------------------------------ decks
 
 
-def _vote_line(config: BetterLifeTemplate) -> str:
+def band_range(config: BetterLifeTemplate, i: int) -> str:
+    """The pool totals of vote band ``i`` as printed: '0-5', '6-9', '10+'."""
     v = config.votes
-    return (f"Vote: 0-{v[1].min_ip - 1} weak · {v[1].min_ip}-{v[2].min_ip - 1} semi · {v[2].min_ip}+ success")
+    return f"{v[i].min_ip}+" if i == len(v) - 1 else f"{v[i].min_ip}-{v[i + 1].min_ip - 1}"
+
+
+def _vote_line(config: BetterLifeTemplate) -> str:
+    return "Vote: " + " · ".join(f"{band_range(config, i)} {b.name}" for i, b in enumerate(config.votes))
 
 
 def decks_for_print(config: BetterLifeTemplate, decks: Decks) -> list[Deck]:
@@ -69,52 +79,59 @@ def decks_for_print(config: BetterLifeTemplate, decks: Decks) -> list[Deck]:
                  for c in decks.actions if c.kind == "role" and c.id in roles]
     event_rows = []
     for e in decks.events:
-        buy = (f"Buy off: the drawer may pay {e.buy_off} IP to the reserve to cancel it"
-               if e.buy_off and config.event_buy_off else "Cannot be bought off")
-        event_rows.append({"title": e.title, "text": e.text, "footer": buy, "quantity": e.quantity})
+        can_buy = bool(e.buy_off and config.event_buy_off)
+        text = f"{e.text}\nBuy it off: pay {e.buy_off} IP to the reserve and nothing happens." if can_buy else e.text
+        event_rows.append({"title": e.title, "text": text, "footer": "Event · can be bought off" if can_buy
+                           else "Event · cannot be bought off", "quantity": e.quantity})
     policy_rows = [{"title": p.title, "subtitle": f"EU Biodiversity Strategy 2030, section {p.section}",
                     "text": f"{p.goal}\n{p.text}", "footer": _vote_line(config), "quantity": 1}
                    for p in decks.policies]
     titles = {p.id: p.title for p in decks.policies}
     target_rows = []
     for t in decks.targets:
-        text = (f"Primary: {titles[t.primary]} ({s.primary.success} VP success, {s.primary.semi} semi)\n"
-                f"Secondary: {titles[t.secondary]} ({s.secondary.success} / {s.secondary.semi} VP)\n"
-                f"Tertiary: {titles[t.tertiary]} ({s.tertiary.success} / {s.tertiary.semi} VP)")
+        # stars rank the three policies; each name sits on its own line above what it pays
+        text = "\n".join(f"{'{star}' * stars} {titles[pid]}\n{rank}: {r.success} VP, semi {r.semi} VP"
+                         for stars, rank, pid, r in ((3, "primary", t.primary, s.primary),
+                                                     (2, "secondary", t.secondary, s.secondary),
+                                                     (1, "tertiary", t.tertiary, s.tertiary)))
         target_rows.append({"title": "Policy Target", "subtitle": "Keep it secret until the end", "text": text,
                             "footer": f"Card {t.id}", "quantity": t.quantity})
     size = config.kit.card
-    body = CardLayout(body_valign="middle")
+    body = CardLayout(body_valign="middle", min_body_pt=MIN_BODY_PT)
     return [
         Deck.from_rows("Action cards", action_rows, size, colour="#2f5d8a", pattern="diagonal", layout=body),
         Deck.from_rows("Role cards", role_rows, size, colour="#4a4a4a", pattern="grid", layout=body),
         Deck.from_rows("Event cards", event_rows, size, colour="#d9822b", pattern="chevron", layout=body),
         Deck.from_rows("Policy cards", policy_rows, size, colour=GREEN, pattern="dots",
-                       layout=CardLayout(body_valign="middle", body_pt=8.0)),
+                       layout=CardLayout(body_valign="middle", body_pt=8.0, min_body_pt=MIN_BODY_PT)),
         Deck.from_rows("Policy Target cards", target_rows, size, colour="#6a3d9a", pattern="plain",
-                       layout=CardLayout(body_valign="middle", body_pt=8.0, align="left")),
+                       layout=CardLayout(body_valign="middle", body_pt=8.5, min_body_pt=MIN_BODY_PT)),
         Deck.from_rows("Player aid", [{"title": "A turn, in short", "text": aid_text(config),
                                        "quantity": config.players}], size, colour="#37474f",
-                       pattern="plain", layout=CardLayout(body_valign="middle", body_pt=7.5, align="left")),
+                       pattern="plain", layout=CardLayout(body_valign="middle", body_pt=7.5, min_body_pt=MIN_BODY_PT,
+                                                          align="left")),
     ]
 
 
 def aid_text(config: BetterLifeTemplate) -> str:
     sp = config.spaces
-    pays = ", ".join(str(x) for x in config.finish_ip)
+    sc = config.scoring
+    pays = "/".join(str(x) for x in config.finish_ip)
     v = config.votes
+    buy = " (buy it off if it shows a price)" if config.event_buy_off else ""
     return "\n".join([
-        "1. Before you roll: your role card (once a round) and/or one action card that says so.",
-        f"2. Roll the d{config.die_sides} and move. Own role space +{sp.own_role_ip} IP; another role's: pay "
-        f"{sp.other_role_fee} IP to it. IP space +{sp.ip_space}. +1: next roll +{sp.plus_one}. Bonus: roll again. "
-        f"Skip: miss your next turn. Fund: pay {sp.fund_fee}. Payout: take the Fund ({sp.empty_fund_payout} "
-        "if empty). Event: draw one.",
-        f"3. End of Year pays {pays} IP in finishing order; pick a face-up action card. Hand limit "
-        f"{config.hand_limit}.",
-        f"4. Vote: bid IP in your fist. {v[0].min_ip}-{v[1].min_ip - 1} weak (loss {v[0].loss:+d}); "
-        f"{v[1].min_ip}-{v[2].min_ip - 1} semi (policy {v[1].policy:+d}); {v[2].min_ip}+ success "
-        f"(policy {v[2].policy:+d}, loss {v[2].loss:+d}).",
-        f"Everyone loses at loss {config.meters.loss_limit} or policy below {config.meters.policy_goal} in "
+        "1. Before you roll: your role card (once a round) and/or one 'before you roll' action card.",
+        f"2. Roll, move, do the space. Own role +{sp.own_role_ip} IP; other role: pay it {sp.other_role_fee}. "
+        f"IP +{sp.ip_space}. Next roll +{sp.plus_one}. Bonus: roll again. Skip: miss a turn. Fund: pay "
+        f"{sp.fund_fee}. Payout: take the Fund ({sp.empty_fund_payout} if empty). Event: draw one{buy}.",
+        f"3. End of Year: {pays} IP by arrival, then pick a face-up action card. Hand limit {config.hand_limit}.",
+        "4. Secret vote: " + "; ".join(
+            f"{band_range(config, i)} {b.name} ("
+            + ", ".join(x for x in (f"policy {b.policy:+d}" if b.policy else "", f"loss {b.loss:+d}" if b.loss
+                                    else "") if x) + ")" for i, b in enumerate(v)) + ".",
+        f"5. Score: target {sc.primary.success}/{sc.primary.semi}, {sc.secondary.success}/{sc.secondary.semi}, "
+        f"{sc.tertiary.success}/{sc.tertiary.semi} VP (success/semi); 1 VP per {sc.ip_per_vp} IP.",
+        f"All lose at loss {config.meters.loss_limit}, or policy under {config.meters.policy_goal} in "
         f"{config.years.end}.",
     ])
 
@@ -168,8 +185,8 @@ def role_mat(config: BetterLifeTemplate, decks: Decks, index: int, cw: float, ch
         f"1 VP per {config.scoring.ip_per_vp} IP left.",
         "End of Year pays " + "/".join(str(x) for x in config.finish_ip) + " IP in finishing order; each "
         "finisher then takes a face-up action card. The last to arrive starts the next round.",
-        "The vote: " + "; ".join(f"{b.min_ip}+ IP {b.name} (policy {b.policy:+d}, loss {b.loss:+d})"
-                                 for b in config.votes) + ".",
+        "The vote: " + "; ".join(f"{band_range(config, i)} IP {b.name} (policy {b.policy:+d}, loss {b.loss:+d})"
+                                 for i, b in enumerate(config.votes)) + ".",
     ])
     ops += _text_box(text, Rect(tx, y - 4.0, w - tx - 6.0, ch + 8.0), 8.0, 6.0, name="mat-text")
     ops.append(Text(w / 2, h - 4.0, "Action cards in your hand are secret; played cards go face up on the "
@@ -179,25 +196,26 @@ def role_mat(config: BetterLifeTemplate, decks: Decks, index: int, cw: float, ch
 
 
 def voting_screen(config: BetterLifeTemplate, index: int) -> Component:
-    """Three panels that fold zig-zag and stand: the role, how to bid, the vote bands."""
+    """Three panels that fold zig-zag and stand: how to bid, the role's name in the middle, the vote bands.
+    Folded zig-zag, the middle panel faces the table and both outer panels (the texts) face their owner."""
     role = config.roles[index]
     h = config.kit.screen_height_mm
     pw = round(h * 0.85, 2)
     w = 3 * pw
     ops: list[Op] = [RectOp(Rect(-3, -3, w + 6, h + 6), Style(fill=mix(role.colour, "#ffffff", 0.8)))]
-    ops.append(RectOp(Rect(0, 0, pw, h), Style(fill=role.colour)))
+    ops.append(RectOp(Rect(pw, 0, pw, h), Style(fill=role.colour), "screen-name-panel"))
     ink = ink_on(role.colour)
-    ops.append(Text(pw / 2, h * 0.42, role.name, fit_font(role.name, Font(size_pt=16, bold=True), pw - 6), ink,
-                    align="center", baseline="middle"))
-    ops.append(Text(pw / 2, h * 0.58, "voting screen", Font(size_pt=8), ink, align="center", baseline="middle"))
+    ops.append(Text(1.5 * pw, h * 0.42, role.name, fit_font(role.name, Font(size_pt=16, bold=True), pw - 6), ink,
+                    align="center", baseline="middle", name="screen-name"))
+    ops.append(Text(1.5 * pw, h * 0.58, "voting screen", Font(size_pt=8), ink, align="center", baseline="middle"))
     ops += _text_box("Hide your IP behind this screen. At each End of Year, after the talk, take the IP you "
                      "want to give into your closed fist (nothing is fine too). Everyone opens at once; the "
-                     "pool is counted and goes to the reserve.", Rect(pw + 3, 4, pw - 6, h - 8), 7.5, 5.5,
+                     "pool is counted and goes to the reserve.", Rect(3, 4, pw - 6, h - 8), 7.5, 7.0,
                      "left", "middle", name="screen-text")
     v = config.votes
-    bands = "\n".join(f"{b.min_ip}{'+' if i == 2 else f'-{v[i + 1].min_ip - 1}'} IP: {b.name}. Policy "
+    bands = "\n".join(f"{band_range(config, i)} IP: {b.name}. Policy "
                       f"{b.policy:+d}, loss {b.loss:+d}." for i, b in enumerate(v))
-    ops += _text_box("The pool decides:\n" + bands, Rect(2 * pw + 3, 4, pw - 6, h - 8), 7.5, 5.5, "left",
+    ops += _text_box("The pool decides:\n" + bands, Rect(2 * pw + 3, 4, pw - 6, h - 8), 7.5, 7.0, "left",
                      "middle", name="screen-bands")
     fold = Style(stroke=INK, stroke_width_mm=0.2, dash_mm=(1.2, 0.8))
     folds = (((pw, 0.0), (pw, h)), ((2 * pw, 0.0), (2 * pw, h)))
@@ -233,7 +251,7 @@ def ip_tokens(config: BetterLifeTemplate) -> ComponentSet:
 
 def pieces(config: BetterLifeTemplate) -> ComponentSet:
     parts = [disc("pawn", f"{r.name} pawn", config.kit.pawn_mm, r.colour, r.name[0]) for r in config.roles]
-    m = config.kit.pawn_mm * 0.8
+    m = min(config.kit.pawn_mm * 0.8, MARKER_MAX_MM)
     parts += [disc("marker", "policy marker", m, GREEN, "P"), disc("marker", "loss marker", m, "#c62828", "L"),
               disc("marker", "year marker", m, "#1565c0", "Y")]
     return ComponentSet("pawn", "Pawns (one per role) and meter markers (policy, loss, year)", tuple(parts),
@@ -257,7 +275,7 @@ def component_sets(config: BetterLifeTemplate, decks: Decks) -> list[ComponentSe
     small = ComponentSet("pawn", f"{small.title}; {dice.title}", (*small.components, *dice.components),
                          uniform=False, row_starts=(len(small.components),))
     return [ComponentSet("mat", "Role mats", mats, uniform=False),
-            ComponentSet("screen", "Voting screens: fold on the dashed lines, zig-zag, to stand", screens,
+            ComponentSet("screen", "Voting screens: fold zig-zag, the name towards the table", screens,
                          uniform=False),
             ip_tokens(config), small]
 
@@ -315,7 +333,8 @@ def inventory_text(config: BetterLifeTemplate, decks: Decks, board: Any) -> str:
 
 _HOW_TO = {
     "mat": "single-sided on card; cut on the crop marks",
-    "screen": "single-sided on card; cut on the crop marks, crease the dashed lines, fold zig-zag so it stands",
+    "screen": "single-sided on card; cut on the crop marks, crease the dashed lines, fold them opposite ways "
+              "(zig-zag) so it stands with the coloured name towards the table and both texts towards you",
     "token": "single-sided on card (or double: the back is blank); cut out the discs",
     "pawn": "single-sided on card; cut out the discs (or use any small pieces in the role colours); dice: cut "
             "on the solid line, crease the dashed lines, glue the grey tabs inside",
@@ -340,6 +359,7 @@ def readme_text(config: BetterLifeTemplate, paper: Paper, cards: PaperKit, parts
         count = "" if not a.pages else f"({a.pages} page) " if a.pages == 1 else f"({a.pages} pages) "
         lines.append(f"  {a.path}  {count}{a.description}")
     lines.append(f"  components-{slug}.pdf  ({len(parts.pages)} pages) mats, screens, tokens, pawns, dice.")
+    lines.append(f"  cards-cut-{slug}.svg  cut lines (red) of the card sheets, one frame per front sheet.")
     lines.append(f"  components-cut-{slug}.svg  cut (red) and score (blue) lines of the component sheets.")
     lines.append("  inventory.txt  what is in the box.")
     lines += ["", f"cards-{slug}.pdf, page by page:"]
@@ -372,6 +392,8 @@ def components_stage(ctx: BuildContext) -> list[Artifact]:
         laid_cards = [deck_sheets(d, paper, mode) for d in printed]
         card_kits[paper.slug] = ck = _paper_kit(config, laid_cards, paper, "cards")
         artifacts.append(Artifact(f"cards-{paper.slug}.pdf", ck.pdf, f"every deck on {paper.name}", len(ck.pages)))
+        artifacts.append(Artifact(f"cards-cut-{paper.slug}.svg", _cut_svg(ck),  # type: ignore[arg-type]
+                                  f"cut lines of the {paper.name} card sheets (fronts)"))
         laid_parts = [lay_out(s, paper.landscape() if s.kind == "mat" else paper, f"{config.title}: {s.title}",
                               "duplex") for s in sets]
         part_kits[paper.slug] = pk = _paper_kit(config, laid_parts, paper, "components")
@@ -398,6 +420,7 @@ def components_stage(ctx: BuildContext) -> list[Artifact]:
                                                               "board-cut.svg")]
         own = {a.path: a.data for a in artifacts}
         files = [(f"cards-{slug}.pdf", card_kits[slug].pdf), (f"components-{slug}.pdf", part_kits[slug].pdf),
+                 (f"cards-cut-{slug}.svg", own[f"cards-cut-{slug}.svg"]),
                  (f"components-cut-{slug}.svg", own[f"components-cut-{slug}.svg"]),
                  (f"leaflet-{slug}.pdf", leaflets[slug][0]), ("inventory.txt", inv),
                  *((a.path, a.data) for a in board_files),

@@ -83,9 +83,10 @@ def _table(rows: Sequence[Sequence[str]], widths: Sequence[float], st: dict[str,
     data = [[Paragraph(cell, st["cellb"] if (header and r == 0) or c == 0 else st["cell"])
              for c, cell in enumerate(row)] for r, row in enumerate(rows)]
     t = Table(data, colWidths=list(widths))
-    style = [("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 2),
-             ("RIGHTPADDING", (0, 0), (-1, -1), 2), ("TOPPADDING", (0, 0), (-1, -1), 1.2),
-             ("BOTTOMPADDING", (0, 0), (-1, -1), 1.2), ("LINEBELOW", (0, 0), (-1, -1), 0.25, colors.grey)]
+    style = [("FONTNAME", (0, 0), (-1, -1), FONT), ("VALIGN", (0, 0), (-1, -1), "TOP"),
+             ("LEFTPADDING", (0, 0), (-1, -1), 2), ("RIGHTPADDING", (0, 0), (-1, -1), 2),
+             ("TOPPADDING", (0, 0), (-1, -1), 1.2), ("BOTTOMPADDING", (0, 0), (-1, -1), 1.2),
+             ("LINEBELOW", (0, 0), (-1, -1), 0.25, colors.grey)]
     if header:
         style.append(("BACKGROUND", (0, 0), (-1, 0), SHADE))
     t.setStyle(TableStyle(style))
@@ -132,8 +133,8 @@ def leaflet_story(config: BetterLifeTemplate, decks: Decks, board: Any, body: fl
         P("A round (two years)", st["h2"]),
         P(f"A round is one lap of the track: Start, {n_track - 1} spaces, then End of Year. On your turn:",
           st["body"]),
-        P("<b>1.</b> You may play your role card (once a round) and one action card that says <i>before you "
-          "roll</i>, in either order.", st["body"]),
+        P("<b>1.</b> You may play your role card (once a round: turn it sideways, and straighten it at End of "
+          "Year) and one action card that says <i>before you roll</i>, in either order.", st["body"]),
         P(f"<b>2.</b> Roll the d{c.die_sides} and move that many spaces clockwise.", st["body"]),
         P("<b>3.</b> Do what your space says (table below). Then the next player clockwise who has not finished "
           "takes a turn.", st["body"]),
@@ -149,7 +150,8 @@ def leaflet_story(config: BetterLifeTemplate, decks: Decks, board: Any, body: fl
         P("Events and action cards", st["h2"]),
         P("Event cards may cost IP, move the Loss meter, skip your next turn or help you. Some look back at "
           "the last vote: they reward whoever gave the most, or fine those who gave nothing. "
-          + ("An event that shows a price can be cancelled by its drawer paying that many IP to the reserve. "
+          + ("An event that shows a buy-off price can be cancelled by its drawer paying that many IP to the "
+             "reserve. "
              if c.event_buy_off else "Events cannot be bought off. ")
           + "A <i>Risk Plan</i> card cancels any event you draw. When the action deck runs out, shuffle its "
           "discards.", st["body"]),
@@ -157,24 +159,29 @@ def leaflet_story(config: BetterLifeTemplate, decks: Decks, board: Any, body: fl
         P("When every pawn stands on End of Year, the region votes on the policy card on the board. Talk for "
           "two minutes: promise, bargain, bluff; nothing said is binding. Then each player takes any number of "
           "IP from behind their screen into a closed fist, zero included. Everyone opens at the same moment; "
-          "the IP go into the communal pool, are counted and return to the reserve, never to the players.",
-          st["body"]),
+          "the IP go into the communal pool, are counted and return to the reserve, never to the players. "
+          "Remember who gave the most and who gave nothing: two events ask about the last vote. Deals are "
+          "words only: IP and cards change hands only as the rules say.", st["body"]),
         _table([("Pool", "Result", "Policy", "Loss")]
                + [(f"{b.min_ip}{'+' if i == 2 else f' to {v[i + 1].min_ip - 1}'} IP", b.name.capitalize(),
                    f"{b.policy:+d}", f"{b.loss:+d}") for i, b in enumerate(v)],
                [width * 0.28, width * 0.32, width * 0.2, width * 0.2], st),
-        P(f"Leave the card face up beside the board with its result; it is never voted on again. Move the year "
+        P(f"Lay the card face up beside the board in a row for its result (success, semi, weak): you score "
+          f"from these rows at the end, and it is never voted on again. The Loss meter never goes below 0. "
+          f"Move the year "
           f"marker on {c.years.per_round} years. If the Loss meter reached {c.meters.loss_limit}, the game ends "
           "now. Otherwise put all pawns back on Start, reveal the next policy, deal new face-up action cards and "
           "begin the next round.", st["body"]),
         P("Victory Points", st["h2"]),
-        _table([("Your Policy Target", "Success", "Semi"),
-                ("Primary", str(s.primary.success), str(s.primary.semi)),
-                ("Secondary", str(s.secondary.success), str(s.secondary.semi)),
-                ("Tertiary", str(s.tertiary.success), str(s.tertiary.semi))],
-               [width * 0.5, width * 0.25, width * 0.25], st),
-        P(f"Add 1 VP for every {s.ip_per_vp} IP you still hold. A policy that was never voted on, or was weak, "
-          f"scores nothing. There are {len(decks.policies)} policies and only {c.rounds} votes.", st["body"]),
+        KeepTogether([  # the table and how to read it stay on one page
+            _table([("Your Policy Target", "Success", "Semi"),
+                    ("Primary", str(s.primary.success), str(s.primary.semi)),
+                    ("Secondary", str(s.secondary.success), str(s.secondary.semi)),
+                    ("Tertiary", str(s.tertiary.success), str(s.tertiary.semi))],
+                   [width * 0.5, width * 0.25, width * 0.25], st),
+            P(f"Add 1 VP for every {s.ip_per_vp} IP you still hold. A policy that was never voted on, or was "
+              f"weak, scores nothing. There are {len(decks.policies)} policies and only {c.rounds} votes.",
+              st["body"])]),
         P("The policies", st["h2"]),
         _table([("Policy", "The 2030 target (section of the strategy)")]
                + [(p.title, f"{p.goal} ({p.section})") for p in decks.policies],
@@ -237,7 +244,7 @@ def _panels(config: BetterLifeTemplate, decks: Decks, board: Any, panel_w: float
     buf = io.BytesIO()
     doc = BaseDocTemplate(buf, pagesize=(panel_w, panel_h), leftMargin=MARGIN_MM * mm, rightMargin=MARGIN_MM * mm,
                           topMargin=MARGIN_MM * mm, bottomMargin=(MARGIN_MM + 6) * mm, invariant=1,
-                          title=f"{config.title}: rules", author="boardgen", creator="boardgen")
+                          initialFontName=FONT, title=f"{config.title}: rules", author="boardgen", creator="boardgen")
     frame = Frame(doc.leftMargin, doc.bottomMargin, doc.width, doc.height, id="panel", leftPadding=0,
                   rightPadding=0, topPadding=0, bottomPadding=0)
 

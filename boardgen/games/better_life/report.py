@@ -12,6 +12,7 @@ from boardgen.plugin import BuildContext
 
 TEAM_LOSS_WARNING = 0.6  # everyone loses this often with the default bots: the commons is too hard
 TEAM_LOSS_FLOOR = 0.02  # or this rarely: the shared goal never bites
+LOSS_IDLE = 0.2  # the loss meter ends below this share of its limit and never ends a game: it is no threat
 
 
 def _mean(summary: Mapping[str, Any], key: str) -> float:
@@ -37,6 +38,16 @@ def rule_findings(ctx: BuildContext, summary: Mapping[str, Any]) -> list[Finding
     if lose < TEAM_LOSS_FLOOR:
         out.append(Finding("team-loss-low", "warning", "team goal",
                            f"everyone loses in only {lose:.1%} of games: the shared goal hardly bites"))
+    weak, semi, success = (_mean(summary, f"votes_{b}") for b in ("weak", "semi", "success"))
+    out.append(Finding("vote-results", "info", "votes",
+                       f"per game {success:.2f} successful, {semi:.2f} semi-successful and {weak:.2f} weak votes "
+                       f"of {ctx.config.rounds}"))
+    loss_end = _mean(summary, "loss_meter_end")
+    if by_loss == 0 and loss_end < LOSS_IDLE * ctx.config.meters.loss_limit:
+        out.append(Finding("loss-meter-idle", "warning", "meters",
+                           f"the Biodiversity Loss meter ended no game and stands at {loss_end:.2f} of "
+                           f"{ctx.config.meters.loss_limit} at the end on average: with these bots it is no "
+                           "threat (successful votes and bought-off events keep it near 0)"))
     out.append(Finding("meters-at-end", "info", "meters",
                        f"policy meter ends at {_mean(summary, 'policy_meter_end'):.2f} on average, biodiversity "
                        f"loss at {_mean(summary, 'loss_meter_end'):.2f}; mean pool {_mean(summary, 'pool_mean'):.1f} "

@@ -2,10 +2,13 @@
 sections' GeoJSON and two previews.
 
 Files (relative to build/<edition>/):
-  board-poster.pdf            one page: 660 x 440 mm TrimBox + 3 mm bleed (BleedBox = MediaBox), for a print shop
+  board-poster.pdf            one page: 660 x 440 mm TrimBox + 3 mm bleed (BleedBox = MediaBox), CMYK PDF/X-4 with a
+                              FOGRA39 OutputIntent, black text and lines in K only (render/press.py): for a print shop
+  board-poster-rgb.pdf        the same page in RGB, for screens and RGB printers
   board-sections-a4.pdf       nine landscape pages, 1:1, in assembly order
   board-sections-letter.pdf   the same on US Letter
   board-cut.svg               section cut lines in board mm on their own layer "cut", for cutting machines
+  cut/board-section-N-{a4,letter}.svg  one closed outline per section, placed as its section sheet prints it
   sections.geojson            each section's outline (board mm) with its cells, neighbours, knobs and in-piece marks
   preview/board.png           the poster, small
   preview/sections.png        the nine pieces pulled apart (exploded view)
@@ -53,6 +56,7 @@ from boardgen.render.imposition import (
     content_area,
     single_item_page,
 )
+from boardgen.render.press import to_pdfx4
 from boardgen.render.scene import (
     PT,
     Circle,
@@ -210,7 +214,32 @@ def cut_svg(art: BoardArt) -> bytes:
         guides.append(Text(cx, cy, str(s.number), Font("DejaVu Sans", 40.0, bold=True), "#9a9a9a", align="center",
                            baseline="middle", name="section-number"))
     scene = Scene((layer("guides", guides), layer("cut", cut_ops)))
-    return render_svg(Page(board.width_mm, board.height_mm, scene))
+    return render_svg(Page(board.width_mm, board.height_mm, scene), exact_layers=("cut",))
+
+
+def section_trim(section: Section, paper: Paper) -> Rect:
+    """Where ``section_page`` prints the section's bounding box on ``paper`` (page mm)."""
+    area = content_area(paper, DEFAULT_STYLE)
+    x0, y0, x1, y1 = section.bounds_mm
+    w, h = x1 - x0, y1 - y0
+    return Rect(round(area.x + (area.width - w) / 2, 3), round(area.y + (area.height - h) / 2, 3), w, h)
+
+
+def section_cut_svg(section: Section, paper: Paper) -> bytes:
+    """The section's sheet as a cut file: the paper's size, the piece's one closed outline on layer "cut" where
+    the sheet prints it, the paper's edge and the piece's number on layer "guides" (not to be cut)."""
+    trim = section_trim(section, paper)
+    x0, y0, _, _ = section.bounds_mm
+    cut = Path(outline_commands(section.outline_mm, trim.x - x0, trim.y - y0),
+               Style(stroke="#ff0000", stroke_width_mm=0.25 * PT, line_join="round"), name="cut-line")
+    px, py = section.outline_mm.representative_point().coords[0]
+    guides: list[Op] = [
+        RectOp(Rect(0, 0, paper.width_mm, paper.height_mm), Style(stroke="#999999", stroke_width_mm=0.2),
+               name="paper-edge"),
+        Text(px + trim.x - x0, py + trim.y - y0, str(section.number), Font("DejaVu Sans", 40.0, bold=True),
+             "#9a9a9a", align="center", baseline="middle", name="section-number")]
+    return render_svg(Page(paper.width_mm, paper.height_mm, Scene((layer("guides", guides), layer("cut", [cut])))),
+                      exact_layers=("cut",))
 
 
 def sections_geojson(art: BoardArt, marks: Sequence[SectionMark] = ()) -> bytes:
@@ -311,8 +340,15 @@ def build_board_art(ctx: BuildContext) -> BoardArt:
 def board_stage(ctx: BuildContext) -> list[Artifact]:
     art = build_board_art(ctx)
     poster = poster_page(art)
-    artifacts = [Artifact("board-poster.pdf", render_pdf([poster], title=f"{art.config.title}: board"),
-                          "the board as one 660 x 440 mm page with 3 mm bleed, for a print shop", pages=1)]
+    board = art.config.board
+    size = f"{board.width_mm:g} x {board.height_mm:g} mm"
+    rgb = render_pdf([poster], title=f"{art.config.title}: board")
+    artifacts = [
+        Artifact("board-poster.pdf", to_pdfx4(rgb, f"{art.config.title}: board (PDF/X-4, CMYK FOGRA39)"),
+                 f"the board as one {size} page with 3 mm bleed, CMYK PDF/X-4 (FOGRA39): send this to a print shop",
+                 pages=1),
+        Artifact("board-poster-rgb.pdf", rgb,
+                 f"the same {size} poster in RGB, for screens and for printers that take RGB", pages=1)]
     marks = section_marks(art)
     scenes = section_scenes(art, marks)
     sheets = sections_pdfs(art, SECTION_PAPERS, scenes)
@@ -321,6 +357,12 @@ def board_stage(ctx: BuildContext) -> list[Artifact]:
         artifacts.append(Artifact(f"board-sections-{paper.slug}.pdf", data,
                                   f"the board in {pages} jigsaw sections at 1:1 on {paper.name}", pages=pages))
     artifacts.append(Artifact("board-cut.svg", cut_svg(art), "section cut lines in board mm (layer 'cut')"))
+    for paper in SECTION_PAPERS:
+        for s in art.sections.sections:
+            artifacts.append(Artifact(
+                f"cut/board-section-{s.number}-{paper.slug}.svg", section_cut_svg(s, paper),
+                f"section {s.number}'s closed outline where board-sections-{paper.slug}.pdf page {s.number} prints "
+                "it (layer 'cut')"))
     artifacts.append(Artifact("sections.geojson", sections_geojson(art, marks),
                               "each section's outline in board mm with its cells, neighbours and knobs"))
     preview_dpi = 40.0

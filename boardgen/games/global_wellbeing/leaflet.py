@@ -39,7 +39,9 @@ from reportlab.platypus import (
 
 from boardgen.cards.tokens import MARKERS_PER_ZONE
 from boardgen.config import Config
+from boardgen.games.global_wellbeing.rules.variants import ECONOMY_VARIANT, describe
 from boardgen.render.imposition import Paper
+from boardgen.render.pdf_fonts import retag_subsets
 from boardgen.render.typeset import FONT, booklet_order, register_fonts
 
 YELLOW = colors.HexColor("#fff2a8")
@@ -166,9 +168,8 @@ def leaflet_blocks(config: Config, isolated: Sequence[str] = ()) -> list[Block]:
 
     players = f"<b>Players:</b> {_or_list([str(n) for n in even])}; the game is made for {r.players}."
     if other:
-        players += (f" With {_or_list([str(n) for n in other])} people, some of you play as teams of two that "
-                    "share one colour (the rules also work for that many single players, with a looser fit "
-                    "of chips and cells).")
+        players += (f" With {_or_list([str(n) for n in other])} people, some play as teams of two: a team is "
+                    "one player (one colour, pieces, chips and turn) and decides together.")
     blocks.append(Block(config.title, (
         "A world map game for philanthropists. Each player is one of several equally rich billionaires who "
         "want to do the most good with their money. Putting a piece on a land cell of the map stands for "
@@ -216,7 +217,9 @@ def leaflet_blocks(config: Config, isolated: Sequence[str] = ()) -> list[Block]:
         "• The bio-productivity index table is printed twice, on the board and on its own card. Use either "
         "one (the card is easier to reach). Put each zone's marker in its orange start box, beside the number: "
         + ", ".join(f"{n} {z.start_index}" for n, z in zones) + ".",
-        "• Put the turn marker on the SETUP box of the turn counter.",
+        "• Put the turn marker on the SETUP box of the turn counter. It has a box for each turn with the year "
+        f"its generation begins ({r.start_year}, {r.start_year + r.years_per_turn}, …); green boxes are "
+        "stewardship turns, red ones tipping points.",
         f"<b>Setup phase</b> ({_plural(r.setup_rounds, 'round')}): in each round every player, in turn, places "
         "one of their pieces on a free cell. Your first piece may go anywhere; each later one must go next to "
         "one of your own pieces if such a cell is free, and anywhere free if not.",
@@ -254,9 +257,11 @@ def leaflet_blocks(config: Config, isolated: Sequence[str] = ()) -> list[Block]:
         f"You may buy <b>{invest_limit} a turn</b>"
         + (", however many chips you hold." if r.investments_per_turn else ".") + supply,
         "<b>Chips score nothing at the end.</b> "
-        + ("As you may buy only one piece a turn, chips pile up late in the game; that is expected, and "
-           "the chips you hold are simply left over." if r.investments_per_turn == 1 else
+        + ("With one piece a turn they pile up late in the game; that is expected." if r.investments_per_turn == 1
+           else
            "Spend them while you can."),
+        *(["<i>Variant</i> where every chip counts: " + describe(ECONOMY_VARIANT, r.harvest_divisor) + "."]
+          if any(getattr(r, k) != v for k, v in ECONOMY_VARIANT.items()) else []),
     ), complex=True))
     lost = ("You lose it again if you drop below that many pieces in its zone."
             if r.badges_can_be_lost else "Once won, a badge is kept to the end.")
@@ -265,7 +270,8 @@ def leaflet_blocks(config: Config, isolated: Sequence[str] = ()) -> list[Block]:
              "each badge adds its number to its zone's index (" + ", ".join(f"{n} +{z.badge_value}"
                                                                            for n, z in zones) + ")")
     blocks.append(Block("Philanthropy badges", (
-        f"When you have at least {r.badge_threshold} pieces in one zone, take that zone's badge. " + lost,
+        f"After each of your turns and setup pieces, take a zone's badge if you have {r.badge_threshold} or "
+        "more pieces there (one badge per zone at most). " + lost,
         f"At the end, {bonus}, for every player's score. Badges held by several players add up, and the index "
         "may go past its usual top value.",
     ), complex=True))
@@ -325,12 +331,6 @@ def leaflet_blocks(config: Config, isolated: Sequence[str] = ()) -> list[Block]:
         + "then move the turn marker one box on.",
         f"<b>After turn {r.turns}:</b> add the badges, then score pieces × index in every zone.",
     ), boxed=True))
-    blocks.append(Block("The turn counter", (
-        f"The counter shows the setup phase and turns 1 to {r.turns}, each box with the year its generation "
-        f"begins ({r.start_year}, {r.start_year + r.years_per_turn}, …). Green boxes are stewardship turns, "
-        "red ones tipping-point turns. When everyone has played, do the rolls marked in the marker's box, "
-        "then move the marker to the next box.",
-    )))
     return blocks
 
 
@@ -582,6 +582,7 @@ def _impose(config: Config, sheet: Paper, panels: bytes, count: int, slots: Sequ
     out.docinfo["/Author"] = "boardgen"
     out.docinfo["/Creator"] = "boardgen"
     out.docinfo["/Subject"] = f"{config.edition} rules leaflet ({sheet.name}), {pages}-page booklet"
+    retag_subsets(out)
     buf = io.BytesIO()
     out.save(buf, deterministic_id=True, compress_streams=True,
              object_stream_mode=pikepdf.ObjectStreamMode.generate)

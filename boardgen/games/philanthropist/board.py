@@ -107,7 +107,7 @@ def _cost_key(t: PhilanthropistTemplate, x0: float, y0: float, width: float, hei
         ops.extend(meeple_ops(cx - cell * 0.32, height / 2, height * 0.55, height * 0.75, k.colour))
         word = f"{k.name}: {k.cost} cube" + ("" if k.cost == 1 else "s")
         ops.append(label(cx + cell * 0.1, height * 0.33, word, cell * 0.62, 14.0, ink))
-        ops.extend(pips(cx + cell * 0.1, height * 0.72, k.cost, height * 0.9, ink))
+        ops.extend(pips(cx + cell * 0.1, height * 0.7, k.cost, height * 0.6, ink))  # clear of the grid's edge
     return ops
 
 

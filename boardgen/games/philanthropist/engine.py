@@ -388,16 +388,20 @@ class PhilState(State):
         }
         for k in range(p):
             metrics[f"won_turn_position_{k + 1}"] = (1.0 / len(winners)) if order[k] in winners else 0.0
-        # a card effect "decided" a game when the winner got more cubes from it than the runner-up did, by at
-        # least what the winning margin was worth (one cheapest meeple per meeple ahead, plus one)
+        # a card effect "decided" a game when the winner came out of those cards ahead of the runner-up (gained
+        # more, or lost less) by at least what the winning margin was worth (one cheapest meeple per meeple ahead,
+        # plus one) AND by more cubes than the winner still held at the end: cubes left over were never needed,
+        # so an edge the winner could hand back and still win did not decide anything
         ranked = sorted(range(p), key=lambda s: self.ranking_key(s), reverse=True)
+        metrics["winner_cubes_left"] = float(self.cubes[ranked[0]])
         for i, name in enumerate(EFFECT_KINDS):
             key = f"decided_by_card_{name.replace(' ', '_')}"
             metrics[key] = 0.0
             if len(winners) == 1 and p > 1:
                 w, runner_up = ranked[0], ranked[1]
                 need = (int(metrics["winner_margin"]) + 1) * min(self.rules.costs)
-                metrics[key] = float(self.card_net[w][i] - self.card_net[runner_up][i] >= need)
+                edge = self.card_net[w][i] - self.card_net[runner_up][i]
+                metrics[key] = float(edge >= need and edge > self.cubes[w])
         return Outcome(scores, winners, max(self.turns), metrics, dict(self.events))
 
     def observation(self, player: int) -> dict[str, Any]:

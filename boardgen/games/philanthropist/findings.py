@@ -60,8 +60,17 @@ def rule_findings(ctx: BuildContext, summary: Mapping[str, Any]) -> list[Finding
     for name in ("gain", "lose", "lose_half", "lose_all"):
         share = _share(summary, f"decided_by_card_{name}")
         out.append(Finding("card-decided", "info", f"cards: {name.replace('_', ' ')}",
-                           f"decided {share:.1%} of games (the winner gained more from these cards than the "
-                           "runner-up by more than the winning margin was worth)"))
+                           f"decided {share:.1%} of games (the winner came out of these cards ahead of the "
+                           "runner-up, gaining more or losing less, by more cubes than the winning margin was worth "
+                           "and than the winner had left at the end)"))
+    left = summary["metrics"].get("winner_cubes_left", {})
+    if left:
+        out.append(Finding("cube-slack", "info", "rules",
+                           f"winners ended holding {left.get('mean', 0):.1f} cubes on average (max "
+                           f"{left.get('max', 0):g})"
+                           + ("; that is more than the dearest meeple costs, so cubes seldom hold a winner back and "
+                              "the race is mostly won by the moves" if left.get("mean", 0) >= max(t.meeples.kinds,
+                              key=lambda k: k.cost).cost else "; cubes are tight")))
     players = summary["players"]
     for k in range(players):
         rate = _share(summary, f"won_turn_position_{k + 1}")
@@ -72,7 +81,8 @@ def rule_findings(ctx: BuildContext, summary: Mapping[str, Any]) -> list[Finding
                            f"the player taking turn {k + 1} of each round won {rate:.1%} (95% CI {low:.1%}-"
                            f"{high:.1%}); an even share is {expected:.1%}"))
     ties = _share(summary, "tie_on_meeples")
+    shared = float(summary.get("ties", {}).get("share", 0.0))
     out.append(Finding("tie-break", "info", "rules.tie_break",
                        f"{ties:.1%} of games ended with first place tied on meeples; the tie-break "
-                       f"({t.rules.tie_break}) settled them"))
+                       f"({t.rules.tie_break}) settled all but {shared:.1%} of games, which ended in a shared win"))
     return out

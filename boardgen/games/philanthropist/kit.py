@@ -120,9 +120,16 @@ def build_paper(t: PhilanthropistTemplate, sets: Sequence[ComponentSet], paper: 
     return PaperKit(paper, tuple(laid), pages, render_pdf(pages, title=f"{t.title}: components ({paper.name})"))
 
 
+def card_flip_edge(kit: PaperKit) -> str:
+    """The duplex flip that lines the card backs up with their fronts: the backs are mirrored left-right, so a
+    portrait sheet flips on its long edge and a landscape sheet on its short edge."""
+    page = next(lo.pages[0] for lo in kit.laid if lo.kind == "business-cards")
+    return "long" if page.height_mm >= page.width_mm else "short"
+
+
 _PRINT = {
     "business-cards": "DOUBLE-SIDED, ideally on card: each front page is followed by its backs; print "
-                      "double-sided flipping on the long edge. The cards touch: cut on the crop marks",
+                      "double-sided flipping on the {edge} edge. The cards touch: cut on the crop marks",
     "standee": "single-sided on thin card",
     "die": "single-sided on card",
     "token": "single-sided on card",
@@ -140,7 +147,8 @@ def readme_text(t: PhilanthropistTemplate, kit: PaperKit, rows: Sequence[tuple[s
              f"  board-sections-{slug}.pdf  the board in {sections} jigsaw sections: cut each out on its line; "
              "the numbers beside each edge and the small diagram say which piece joins where (one way only).",
              "  board-poster.pdf  the whole board on one 24-inch sheet, for a print shop (3 mm bleed).",
-             "  board-cut.svg  the sections' outlines, for a cutting machine.",
+             "  board-cut.svg  the sections' outlines laid out on the whole 24-inch board (609.6 mm): for cutting a "
+             "printed poster into the jigsaw with a machine; the A4/Letter section pages carry their own cut line.",
              f"  components-{slug}.pdf  every playing part, page by page below.",
              "  components-cut*.svg  cut (red) and score (blue) lines, for cutting machines, in mm.",
              "  inventory.csv  what the box holds.", "", f"components-{slug}.pdf, page by page:"]
@@ -148,7 +156,8 @@ def readme_text(t: PhilanthropistTemplate, kit: PaperKit, rows: Sequence[tuple[s
     for lo in kit.laid:
         end = start + len(lo.pages) - 1
         pages = f"page {start}" if start == end else f"pages {start}-{end}"
-        lines.append(f"  {pages:<12} {lo.title}. Print {_PRINT.get(lo.kind, 'single-sided')}.")
+        how = _PRINT.get(lo.kind, "single-sided").format(edge=card_flip_edge(kit))
+        lines.append(f"  {pages:<12} {lo.title}. Print {how}.")
         start = end + 1
     lines += ["", "You also need: scissors (a craft knife and metal ruler for the straight cuts), glue. Real dice",
               "and real cubes (or coins) can replace the paper ones.", "", "Choices this edition makes where the "
@@ -183,7 +192,8 @@ def components_stage(ctx: BuildContext) -> list[Artifact]:
     artifacts.append(Artifact("inventory.csv", inventory, "every component, its count, size and sheet"))
     leaflets: dict[str, bytes] = {}
     for paper in (A4, LETTER):
-        data, sides = leaflet_pdf(t, cards, paper, [(n, c, s) for n, c, s, _ in rows])
+        data, sides = leaflet_pdf(t, cards, paper, [(n, c, s) for n, c, s, _ in rows],
+                                  card_flip=card_flip_edge(kits[paper.slug]))
         leaflets[paper.slug] = data
         artifacts.append(Artifact(f"leaflet-{paper.slug}.pdf", data, f"rules leaflet ({paper.name})", sides))
     own = {a.path: a for a in ctx.artifacts}

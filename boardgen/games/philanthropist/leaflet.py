@@ -35,6 +35,7 @@ from boardgen.render.typeset import register_fonts
 INK = colors.HexColor("#1a1a1a")
 BOX = colors.HexColor("#eef3f7")
 MARGIN = 11 * mm
+MIN_PT = 8.0  # the smallest type anywhere on the leaflet: it is read at arm's length, printed at home
 GUTTER = 9 * mm
 
 
@@ -60,7 +61,8 @@ def choices(t: PhilanthropistTemplate) -> list[tuple[str, str]]:
     """This edition's answers where the original rules are silent (key, sentence); the README repeats them."""
     r, b = t.rules, t.board
     limits = ", ".join(f"{v} rounds for {k} players" for k, v in sorted(r.turn_limit.items()))
-    tb = {"donated": "whoever donated more cubes in all wins; if that is equal too, they share the win",
+    tb = {"donated": "whoever donated more cubes in all wins (add up the costs of your meeples); if that is equal "
+                      "too, they share the win",
           "cubes": "whoever has more cubes left wins; if that is equal too, they share the win",
           "shared": "they share the win"}[r.tie_break]
     return [
@@ -122,7 +124,7 @@ def move_diagram(t: PhilanthropistTemplate, width: float) -> Drawing:
     d.add(Circle(mx, my, cell * 0.22, fillColor=colors.HexColor(t.meeples.kinds[1].colour), strokeColor=INK,
                  strokeWidth=0.4))
     d.add(Line(cx, cy, mx, my, strokeColor=INK, strokeWidth=0.8, strokeDashArray=[2, 1.5]))
-    d.add(String(x0 + n * cell + 3, cy, "white die: 2", fontName=register_fonts(), fontSize=7.5, fillColor=INK))
+    d.add(String(x0 + n * cell + 3, cy, "white die: 2", fontName=register_fonts(), fontSize=MIN_PT, fillColor=INK))
     return d
 
 
@@ -143,7 +145,8 @@ def meeple_picture(t: PhilanthropistTemplate, width: float) -> Drawing:
         points = [v for x, y in list(shape.exterior.coords)[:-1] for v in (x, 24 + h / 2 - y)]
         d.add(RLPolygon(points, fillColor=colors.HexColor(k.colour), strokeColor=INK, strokeWidth=0.6))
         d.add(String(cx, 12, f"{k.cost}", fontName=font + "-Bold", fontSize=12, fillColor=INK, textAnchor="middle"))
-        d.add(String(cx, 2, f"{k.name}, {k.count}", fontName=font, fontSize=7, fillColor=INK, textAnchor="middle"))
+        d.add(String(cx, 1, f"{k.name}, {k.count}", fontName=font, fontSize=MIN_PT, fillColor=INK,
+                     textAnchor="middle"))
     return d
 
 
@@ -160,7 +163,7 @@ def _styles() -> dict[str, ParagraphStyle]:
         "h": ParagraphStyle("h", parent=body, fontName=font + "-Bold", fontSize=10.5, leading=13, spaceBefore=5,
                             spaceAfter=2.5),
         "item": ParagraphStyle("item", parent=body, leftIndent=9, bulletIndent=0, spaceAfter=2),
-        "small": ParagraphStyle("small", parent=body, fontSize=7.6, leading=9.4, spaceAfter=2.2),
+        "small": ParagraphStyle("small", parent=body, fontSize=MIN_PT, leading=9.8, spaceAfter=2.2),
     }
 
 
@@ -260,23 +263,35 @@ def flow(t: PhilanthropistTemplate, cards: Sequence[Card], width: float) -> list
     return story
 
 
-def back_panel(t: PhilanthropistTemplate, inventory: Sequence[tuple[str, int, str]]) -> list:  # type: ignore[type-arg]
+def back_panel(t: PhilanthropistTemplate, inventory: Sequence[tuple[str, int, str]],  # type: ignore[type-arg]
+               card_flip: str = "long") -> list:
     s = _styles()
     out: list = [Paragraph("In the box", s["h"])]  # type: ignore[type-arg]
     for name, count, size in inventory:
         out.append(Paragraph(f"{count} x {name}" + (f" ({size})" if size else ""), s["small"]))
-    out += [Paragraph("Printing", s["h"]),
+    out += [Paragraph("Making the kit", s["h"]),
+            Paragraph("<b>Board:</b> cut out the sections on their outer line. The number beside each tab and "
+                      "notch names the section that joins there, and the small grid beside each page number "
+                      "shows where the section sits; the pieces fit together one way only. Tape the back. A print "
+                      "shop can print board-poster.pdf in one piece instead.", s["small"]),
+            Paragraph("<b>Meeples:</b> cut the strips apart, fold on the dashed lines so the two pictures face "
+                      "out, glue them back to back and bend the end flaps out as feet.", s["small"]),
+            Paragraph("<b>Dice:</b> cut on the solid line, crease the dashed lines, glue the grey tabs inside. "
+                      "<b>Avatars, cubes, cards:</b> cut on the solid lines or the crop marks. Real dice, cubes "
+                      "or coins work just as well.", s["small"]),
+            Paragraph("Printing", s["h"]),
             Paragraph("Print every page at 100% (actual size), never 'fit to page'; each sheet has a 100 mm bar "
-                      "to check. Card fronts and backs line up when printed double-sided, flipping on the long "
-                      "edge. This leaflet: print both sides flipping on the short edge, then fold it in half.",
-                      s["small"]),
+                      "to check. Business cards: print their pages double-sided, flipping on the "
+                      f"<b>{card_flip} edge</b>, so each back lands behind its front. This leaflet: print both "
+                      "sides flipping on the short edge, then fold it in half.", s["small"]),
             Paragraph(f"Made with boardgen from the template edition '{t.edition}'.", s["small"])]
     return out
 
 
 def leaflet_pdf(t: PhilanthropistTemplate, cards: Sequence[Card], paper: Paper,
-                inventory: Sequence[tuple[str, int, str]]) -> tuple[bytes, int]:
-    """(pdf bytes, sheet sides). LayoutError if the words need more than one sheet."""
+                inventory: Sequence[tuple[str, int, str]], card_flip: str = "long") -> tuple[bytes, int]:
+    """(pdf bytes, sheet sides). LayoutError if the words need more than one sheet. ``card_flip``: the duplex
+    flip ("long" or "short" edge) the card sheets need, as laid out."""
     page_w, page_h = paper.height_mm * mm, paper.width_mm * mm  # landscape
     panel_w = (page_w - 2 * MARGIN - GUTTER * 2) / 2
     height = page_h - 2 * MARGIN
@@ -284,7 +299,7 @@ def leaflet_pdf(t: PhilanthropistTemplate, cards: Sequence[Card], paper: Paper,
                  bottomPadding=0)
     right = Frame(page_w / 2 + GUTTER, MARGIN, panel_w, height, id="right", leftPadding=0, rightPadding=0,
                   topPadding=0, bottomPadding=0)
-    back = back_panel(t, inventory)
+    back = back_panel(t, inventory, card_flip)
 
     def outside(canvas, doc) -> None:  # type: ignore[no-untyped-def]
         canvas.saveState()

@@ -16,6 +16,7 @@ import math
 from dataclasses import replace
 from types import SimpleNamespace
 
+from shapely.geometry import LineString
 from shapely.geometry import Polygon as ShapelyPolygon
 
 from boardgen.cards.deck import CardLayout, Deck, fit_text
@@ -26,6 +27,7 @@ from boardgen.cards.sheets import path_polygon
 from boardgen.errors import LayoutError
 from boardgen.games.philanthropist.art import INK, action_icon, cube, label, meeple_ops, pips
 from boardgen.games.philanthropist.model import Card, PhilanthropistTemplate
+from boardgen.render.cairo_backend import cap_height_mm, text_width_mm
 from boardgen.render.scene import Circle, Font, Group, Op, Path, Rect, RectOp, Scene, Style, Text, ink_on, mix, rotate
 
 CUT = Style(stroke=INK, stroke_width_mm=0.3, line_join="round")
@@ -54,16 +56,16 @@ def meeple_standee(t: PhilanthropistTemplate, kind_index: int) -> Component:
             *meeple_ops(w / 2, top + h * 0.3, w * 0.62, h * 0.46, k.colour),
             label(w * 0.3, top + h * 0.7, str(k.cost), w * 0.4, h * 0.28 / 0.3528 * 0.9),
             *pips(w * 0.72, top + h * 0.7, k.cost, w * 0.42, INK),
-            label(w / 2, top + h * 0.9, f"{k.name.upper()} · {words}", w * 0.92, 5.0),
+            label(w / 2, top + h * 0.9, f"{k.name.upper()}: {words}", w * 0.94, 6.5, bold=False),
         ]
 
     ops: list[Op] = [
         RectOp(Rect(-3, -3, w + 6, total + 6), Style(fill=k.colour), "standee"),
-        Group((label(w / 2, b / 2, f"{k.name} {k.cost}", w * 0.8, 6.0, ink_on(k.colour), bold=False),),
+        Group((label(w / 2, b / 2, f"{k.name} {k.cost}", w * 0.8, 7.0, ink_on(k.colour), bold=False),),
               transform=rotate(180, w / 2, b / 2)),
         Group(tuple(face(b)), transform=rotate(180, w / 2, b + h / 2)),  # standing, the fold between faces is the top
         *face(b + h),
-        label(w / 2, total - b / 2, f"{k.name} {k.cost}", w * 0.8, 6.0, ink_on(k.colour), bold=False),
+        label(w / 2, total - b / 2, f"{k.name} {k.cost}", w * 0.8, 7.0, ink_on(k.colour), bold=False),
     ]
     folds = tuple(((0.0, y), (w, y)) for y in (b, b + h, b + 2 * h))
     ops.extend(Path((("M", *f[0]), ("L", *f[1])), FOLD, "fold-line") for f in folds)
@@ -85,17 +87,55 @@ def meeples(t: PhilanthropistTemplate) -> ComponentSet:
 # ------------------------------------------------------------------------------------------ avatars and cubes
 
 
+NAME_PT = (7.0, 6.5, 6.0)  # the seat's name on its avatar chip, largest first
+DOLLAR_HEIGHT = 1.32  # a "$" stands about 1.32 cap heights tall (it reaches below the baseline and above caps)
+
+
+def _width_at(shape: ShapelyPolygon, y: float) -> float:
+    """The length of the horizontal line at ``y`` inside ``shape`` (0 above or below it)."""
+    minx, _miny, maxx, _maxy = shape.bounds
+    return float(shape.intersection(LineString([(minx - 1, y), (maxx + 1, y)])).length)
+
+
+def chip_marks(shape: ShapelyPolygon, d: float, name: str) -> tuple[tuple[float, Font], tuple[float, Font]]:
+    """Where the seat's name and the dollar sign go on a ``d`` mm chip of ``shape``: ((name y, font), (dollar y,
+    font)), both centred. The name takes the lowest line (of a few) where it fits inside the inner ring at 6 pt or
+    more; the dollar sign fills the room above it, so the two never touch whatever the shape (a diamond narrows
+    fast)."""
+    inner = shape.buffer(-(d * 0.08 + 0.8))
+    _minx, top, _maxx, _bottom = inner.bounds
+    for frac in (0.70, 0.66, 0.62, 0.58, 0.54, 0.50):
+        y = d * frac
+        for size in NAME_PT:
+            font = Font(size_pt=size, bold=True)
+            half = cap_height_mm(font) / 2
+            room = min(_width_at(inner, y - half), _width_at(inner, y + half)) - 1.4
+            if text_width_mm(name, font) <= room:
+                break
+        else:
+            continue
+        break
+    name_top = y - half
+    room_top, room_bottom = top + d * 0.06, name_top - 0.9
+    cap = (room_bottom - room_top) / DOLLAR_HEIGHT
+    dollar = Font(size_pt=min(cap / 0.3528 / 0.73, d * 0.5 / 0.3528), bold=True)
+    while text_width_mm("$", dollar) > _width_at(inner, (room_top + room_bottom) / 2) * 0.8 and dollar.size_pt > 6:
+        dollar = Font(size_pt=dollar.size_pt - 0.5, bold=True)
+    return (y, font), ((room_top + room_bottom) / 2, dollar)
+
+
 def avatar_chip(t: PhilanthropistTemplate, seat: int) -> Component:
     s = t.players.seats[seat]
     d = t.kit.avatar_chip_mm
     shape = player_shape(s.shape, d / 2, d / 2, d)
     ink = ink_on(s.colour)
+    (name_y, name_font), (dollar_y, dollar_font) = chip_marks(shape, d, s.name.upper())
     ops: list[Op] = [
         Path(geometry_path(shape.buffer(1.5, join_style="mitre")), Style(fill=s.colour), "bleed"),
         Path(geometry_path(shape), Style(fill=s.colour), "avatar"),
         Path(geometry_path(shape.buffer(-d * 0.08)), Style(stroke=ink, stroke_width_mm=0.4)),
-        label(d / 2, d * 0.45, "$", d * 0.4, d * 0.5 / 0.3528, ink),
-        label(d / 2, d * 0.72, s.name.upper(), d * 0.52, 5.5, ink),
+        Text(d / 2, dollar_y, "$", dollar_font, ink, align="center", baseline="middle"),
+        Text(d / 2, name_y, s.name.upper(), name_font, ink, align="center", baseline="middle"),
         Path(geometry_path(shape), CUT, "cut-line"),
     ]
     scene = Scene(tuple(ops))
@@ -115,7 +155,7 @@ def cube_token(t: PhilanthropistTemplate, value: int) -> Component:
         RectOp(Rect(-3, -3, d + 6, d + 6), Style(fill=colour), "cube-token"),
         *cube(d * 0.3, d * 0.32, d * 0.34, mix(colour, "#ffffff", 0.3)),
         label(d * 0.62, d * 0.52, str(value), d * 0.6, d * 0.62 / 0.3528, ink_on(colour)),
-        label(d / 2, d * 0.86, "cube" if value == 1 else "cubes", d * 0.8, 4.5, ink_on(colour), bold=False),
+        label(d / 2, d * 0.87, "cube" if value == 1 else "cubes", d * 0.8, 6.0, ink_on(colour), bold=False),
     ]
     return Component("token", f"{value}-cube token", d, d, Scene(tuple(ops)), geometry_path(
         ShapelyPolygon([(0, 0), (d, 0), (d, d), (0, d)])))
@@ -210,7 +250,7 @@ def effect_value(card: Card) -> str:
     verb, amount = card.effect.split()
     if verb == "gain":
         return f"+{amount}"
-    return {"all": "0", "half": "½"}.get(amount, f"-{amount}")
+    return {"all": "×0", "half": "×½"}.get(amount, f"-{amount}")  # "0" alone read as "no change"
 
 
 GAIN_COLOUR = "#2e7d32"
@@ -230,6 +270,9 @@ def business_deck(t: PhilanthropistTemplate, cards: tuple[Card, ...]) -> Deck:
 # ------------------------------------------------------------------------------------------ player aid
 
 
+AID_PT = (8.0, 7.5)  # the player aid's type, largest first: read across the table, so never below 7.5 pt
+
+
 def player_aid(t: PhilanthropistTemplate) -> Component:
     w, h = 63.5, 88.9
     m = 3.5
@@ -239,7 +282,7 @@ def player_aid(t: PhilanthropistTemplate) -> Component:
                      label(w / 2, 5.0, "YOUR TURN", w - 2 * m, 11.0, "#ffffff")]
     y = 13.0
     words = {"move": f"MOVE: roll white; 0 to that many squares, 8 ways. Helped nobody: +{r.move_income}",
-             "payday": f"PAYDAY: roll white, take {r.payday_multiplier} x that",
+             "payday": f"PAYDAY: roll white; take {r.payday_multiplier} x the roll",
              "card": "CARD: draw one, do what it says"}
     seen: list[str] = []
     for action in t.action_die.faces:
@@ -249,22 +292,26 @@ def player_aid(t: PhilanthropistTemplate) -> Component:
         numbers = ", ".join(str(i + 1) for i, a in enumerate(t.action_die.faces) if a == action)
         ops.append(RectOp(Rect(m, y, 9.0, 9.0), Style(fill=t.action_die.colour)))
         ops.extend(action_icon(action, m + 4.5, y + 4.5, 7.5, "#ffffff"))
-        font, lines = fitted_lines(f"{numbers}  {words[action]}", w - 2 * m - 11.0, 10.0, (7.0, 6.5, 6.0, 5.5))
+        font, lines = fitted_lines(f"{numbers}  {words[action]}", w - 2 * m - 11.0, 11.0, AID_PT)
+        pitch = font.size_mm * 1.25
         for k, text in enumerate(lines):
-            ops.append(Text(m + 11.0, y + 0.3 + k * font.size_mm * 1.25, text, font, INK, baseline="top"))
-        y += 11.5
-    ops.append(Text(m, y + 1.0, "Land on a meeple and pay to help it:", Font(size_pt=6.5, bold=True), INK,
-                    baseline="top"))
-    y += 5.5
-    row = (h - y - 8.0) / len(t.meeples.kinds)
+            ops.append(Text(m + 11.0, y + 0.3 + k * pitch, text, font, INK, baseline="top"))
+        y += max(9.0, len(lines) * pitch) + 1.6
+    ops.append(Text(m, y + 0.8, "Pay to help a meeple:", Font(size_pt=AID_PT[0], bold=True), INK, baseline="top"))
+    y += 5.0
+    income = "helping still earns income" if r.income_when_collecting else "helping ends your turn, no income"
+    foot_font, foot = fitted_lines(f"Most meeples wins. {income[0].upper()}{income[1:]}.", w - 2 * m, 8.0, AID_PT)
+    foot_pitch = foot_font.size_mm * 1.2
+    foot_top = h - 2.0 - len(foot) * foot_pitch
+    row = (foot_top - 1.0 - y) / len(t.meeples.kinds)
     for kind in t.meeples.kinds:
         ops.extend(meeple_ops(m + 4.0, y + row / 2, row * 0.7, row * 0.9, kind.colour))
-        ops.append(Text(m + 9.0, y + row / 2, f"{kind.name}: {kind.cost}", Font(size_pt=7.5, bold=True), INK,
+        ops.append(Text(m + 9.0, y + row / 2, f"{kind.name}: {kind.cost}", Font(size_pt=AID_PT[0], bold=True), INK,
                         baseline="middle"))
         ops.extend(pips(w * 0.72, y + row / 2, kind.cost, row * 1.4, INK))
         y += row
-    income = "helping still earns income" if r.income_when_collecting else "helping ends your turn, no income"
-    ops.append(label(w / 2, h - 4.0, f"Most meeples wins. {income}.", w - 2 * m, 6.0, INK, bold=False))
+    for k, text in enumerate(foot):
+        ops.append(Text(w / 2, foot_top + k * foot_pitch, text, foot_font, INK, align="center", baseline="top"))
     outline = geometry_path(ShapelyPolygon([(0, 0), (w, 0), (w, h), (0, h)]))
     return Component("aid", "player aid", w, h, Scene(tuple(ops)), outline)
 

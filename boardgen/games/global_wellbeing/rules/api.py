@@ -326,6 +326,15 @@ class WellbeingState(State):
                 self.pending = src
                 if game.rules.move_next_to_other_pieces:
                     gs.lift(p, src)
+                    gs.moving_from = src  # a piece never "moves" onto its own cell (issue 9)
+                    if not gs.destinations(p):  # nowhere else to go: it stays, a pass (as the engine)
+                        gs.moving_from = -1
+                        gs.place(p, src)
+                        self.pending = -1
+                        events[_MOVE_PASS] += 1
+                        self.stage = _S_ECON
+                        self._advance()
+                        return
                 self.node = DEST
                 return  # the destination is the same seat's next decision
         elif node == DEST:
@@ -333,6 +342,7 @@ class WellbeingState(State):
             if not game.rules.move_next_to_other_pieces:
                 gs.lift(p, self.pending)
             gs.place(p, action)
+            gs.moving_from = -1
             self.pending = -1
             events[_MOVE if adjacent else _MOVE_ANY] += 1
             self.stage = _S_ECON

@@ -24,10 +24,10 @@ EVENTS: tuple[str, ...] = (
     "setup_anywhere",  # adjacency fallback in setup: no free cell next to own pieces
     "move",  # a piece moved next to own pieces
     "move_anywhere",  # adjacency fallback on a move
-    "move_pass",  # a player left all pieces where they were
+    "move_pass",  # a player left all pieces where they were (a piece can never "move" onto its own cell)
     "harvest",  # a harvest that paid at least one chip
     "harvest_zero",  # a harvest below the divisor (rounded down to nothing)
-    "harvest_short",  # the bank could not pay the whole harvest
+    "harvest_short",  # the bank could not pay the whole harvest (an empty bank pays nothing: not a "harvest")
     "invest",  # a new piece bought next to own pieces
     "invest_anywhere",  # adjacency fallback on an investment
     "no_chips",  # a player with no chips at step (c)
@@ -187,7 +187,8 @@ def harvest(state: GameState, p: int, divisor: int, capped: bool, events: list[i
         state.chips[p] += due
         if capped:
             state.bank -= due
-        events[_HARVEST] += 1
+        if due > 0:  # an empty bank paid nothing: no harvest took place (issue 9)
+            events[_HARVEST] += 1
     else:
         events[_HARVEST_ZERO] += 1
 
@@ -312,15 +313,28 @@ def play_game(board: RulesBoard, rules: RulesConfig, bots: Sequence[BotFactory |
             bot = players[p]
             # (a) move one piece
             can_move = state.piece_items[p] and (state.free_items or rules.move_next_to_other_pieces)
-            src = bot.choose_move_piece(state, p, not rules.move_optional) if can_move else None
+            must = not rules.move_optional
+            src = bot.choose_move_piece(state, p, must) if can_move else None
             if src is None:
+                if can_move and must:
+                    raise IllegalActionError(f"{bot.name} passed for seat {p}, but the rules say a piece must move")
                 events[_MOVE_PASS] += 1
             else:
                 if state.owner[src] != p:
                     raise IllegalActionError(f"{bot.name} moved a piece seat {p} does not own (cell {src})")
                 if rules.move_next_to_other_pieces:
                     state.lift(p, src)
-                    adjacent = _place(state, bot, p, "move")
+                    state.moving_from = src  # the piece must go somewhere else
+                    if not state.destinations(p):  # nowhere else to go: the piece stays, a pass
+                        state.moving_from = -1
+                        state.place(p, src)
+                        events[_MOVE_PASS] += 1
+                        src = None
+                    else:
+                        try:
+                            adjacent = _place(state, bot, p, "move")
+                        finally:
+                            state.moving_from = -1
                 else:
                     adjacent = bool(state.front_items[p])
                     dst = bot.choose_cell(state, p, "move")
@@ -328,7 +342,8 @@ def play_game(board: RulesBoard, rules: RulesConfig, bots: Sequence[BotFactory |
                         raise IllegalActionError(f"{bot.name} moved seat {p}'s piece to cell {dst}")
                     state.lift(p, src)
                     state.place(p, dst)
-                events[_MOVE if adjacent else _MOVE_ANY] += 1
+                if src is not None:
+                    events[_MOVE if adjacent else _MOVE_ANY] += 1
             if economy:
                 # (b) harvest
                 harvest(state, p, divisor, capped, events)
