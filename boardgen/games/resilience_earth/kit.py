@@ -173,7 +173,7 @@ def tower_tile(config: Any) -> Component:
                             Style(stroke="#6b6b6b", stroke_width_mm=0.4, dash_mm=(1.5, 1.0))),
                      _label(c, c - side / 2 - 4.0, "CLIMATE TOWER", s * 0.7, 8, INK),
                      _label(c, c + side / 2 + 4.0, f"{t.stones} blocks {t.block_length_mm:g} x {t.block_width_mm:g} mm",
-                            s * 0.7, 6, INK),
+                            s * 0.7, 7, INK),
                      Path(geometry_path(outline), Style(stroke=INK, stroke_width_mm=0.4), "cut-line")]
     return Component("tile", "tower tile", s, s, Scene(tuple(ops)), geometry_path(outline), marks=False)
 
