@@ -148,7 +148,9 @@ def leaflet_blocks(ctx: BuildContext) -> list[tuple[str, list[str], list[list[st
     out.append(("Where the original rules leave room", [
         f"We fixed costs, production, the {len(cfg.events)} cards' patterns and rounds, when the timer may "
         f"ring, and the countdown ({stacks}; the original also mentions events after 5, then 4, 4, 3, 3, 3, "
-        "3... stones - a template key). Dismantled stones are used again before the countdown. Talk, deals and "
+        "3... stones - a template key). Dismantled stones are used again before the countdown. Buildings "
+        "standing at the end count as RES, since the original names houses and industries as tangible "
+        "resources. Talk, deals and "
         "promises are allowed at any time; they bind nobody.",
         "Resilience Earth was created by Herbert Mayer and Martin Schneider in the ForChange research "
         "association. This edition's words, board and parts were made with boardgen from Natural Earth land, "
