@@ -288,7 +288,7 @@ def _render(ctx: BuildContext, paper: Paper, body_pt: float) -> tuple[bytes, int
         canvas.setFont(register_fonts(), 7)
         canvas.setFillColor(colors.HexColor("#6b6b6b"))
         side = "outside" if doc.page == 1 else "inside"
-        canvas.drawRightString(w - margin, 3 * mm, f"{ctx.config.title} rules - {side} - fold at the marks")
+        canvas.drawRightString(w - margin, 3 * mm, f"Rules, {side}: fold zigzag at the marks, title in front")
         canvas.restoreState()
 
     buf = io.BytesIO()
