@@ -422,7 +422,8 @@ def readme_text(config: Any, kit: PaperKit, inv: dict[str, Any]) -> str:
              f"The board: board-poster.pdf ({config.board.width_mm:g} x {config.board.height_mm:g} mm) for a print "
              f"shop, or board-sections-{kit.paper.slug}.pdf: jigsaw sections at 1:1 that fit together one way "
              "only (cut on the dark line; board-cut.svg for a cutting machine).",
-             "Print the leaflet double-sided (flip on the short edge) and fold it in three at the marks.", "",
+             "Print the leaflet double-sided (flip on the short edge) and fold it in three at the marks, "
+             "zigzag, with the title panel in front.", "",
              f"The Climate Tower: {config.tower.stones} {config.tower.block_text} (not printed; a mini "
              "tumbling-tower game has them); build on the tower base in the middle of the board.", "", "Pages:"]
     for lo, start, end in kit.page_ranges():
