@@ -95,7 +95,7 @@ def test_settling_costs_travel_when_far_from_own_land() -> None:
     s = new_state()
     assert s.settle_cost(0, f(s, 66)) == 2  # no land yet: the first settlement goes anywhere at base cost
     act(s, "settle", 11)
-    assert (s.res[0], s.lq[0]) == (1, 2)
+    assert (s.res[0], s.lq[0]) == (1, s.game.rules.settlement_lq) == (1, 1)
     s.res[0] = 10
     assert s.settle_cost(0, f(s, 12)) == 2  # borders 11
     assert s.settle_cost(0, f(s, 22)) == 4  # diagonal is not a border
@@ -111,9 +111,9 @@ def test_settling_costs_travel_when_far_from_own_land() -> None:
 def test_upgrades_put_stones_on_the_tower_from_the_countdown() -> None:
     s = new_state()
     act(s, "settle", 11)
-    s.res[0] = 20
+    s.res[0] = 30
     act(s, "town", 11)
-    assert s.kind[f(s, 11)] == TOWN and s.res[0] == 20 - s.game.costs.town
+    assert s.kind[f(s, 11)] == TOWN and s.res[0] == 30 - s.game.costs.town == 23
     stand(s)
     assert (s.height, s.stacks[0], s.phase) == (1, 4, TURN)
     act(s, "settle", 12)
@@ -127,7 +127,7 @@ def test_upgrades_put_stones_on_the_tower_from_the_countdown() -> None:
 def test_dismantling_lifts_stones_into_the_reserve_and_returns_settlement_lq() -> None:
     s = new_state()
     act(s, "settle", 11)
-    s.res[0] = 20
+    s.res[0] = 30
     act(s, "industry", 11)
     stand(s, 2)
     act(s, "dismantle", 11)
@@ -138,7 +138,7 @@ def test_dismantling_lifts_stones_into_the_reserve_and_returns_settlement_lq() -
     assert (s.reserve, s.stacks[0]) == (1, 3)  # the reserve is used before the countdown
     lq = s.lq[0]
     act(s, "dismantle", 11)  # a plain settlement leaves and takes its LQ along
-    assert s.owner[f(s, 11)] == -1 and s.lq[0] == lq - 2
+    assert s.owner[f(s, 11)] == -1 and s.lq[0] == lq - s.game.rules.settlement_lq
 
 
 def test_sabbatical_pays_lq_and_skips_production() -> None:
@@ -151,11 +151,11 @@ def test_sabbatical_pays_lq_and_skips_production() -> None:
     # round 2: seat 1 leads; seat 1 takes a sabbatical
     assert s.current_player() == 1
     s.apply_action(s.game.SABBATICAL)
-    assert (s.res[1], s.lq[1]) == (2, 10)
+    assert (s.res[1], s.lq[1]) == (2, 1 + 5)  # settlement 1 LQ + sabbatical 5 LQ
     s.apply_action(s.game.END)
     assert s.res[0] == 3 + 2 and s.res[1] == 2  # no RES for the sabbatical
-    s.sabbaticals[0] = 3
-    assert s.game.SABBATICAL not in s.legal_actions()  # the limit (3 a game)
+    s.sabbaticals[0] = 2
+    assert s.game.SABBATICAL not in s.legal_actions()  # the limit (2 a game)
 
 
 def test_industry_lq_loss_is_at_most_one_per_field() -> None:
@@ -245,6 +245,26 @@ def test_timer_ending_scores_res_plus_lq_with_the_lopsided_penalty() -> None:
     assert s.ended == "timer"
     assert out.scores == (30 + 6 - 5, 18 + 14)  # 30:6 is 83% RES: more lopsided than 80:20
     assert out.winners == (1,)
+
+
+def test_standing_buildings_count_as_res_at_the_end_and_in_the_split() -> None:
+    s = new_state(players=2)
+    worth = s.game.rules.building_res
+    assert worth == {"settlement": 1, "town": 4, "industry": 10}
+    s.owner[f(s, 11)], s.kind[f(s, 11)] = 0, INDUSTRY
+    s.owner[f(s, 12)], s.kind[f(s, 12)] = 0, TOWN
+    s.owner[f(s, 13)], s.kind[f(s, 13)] = 0, SETTLEMENT
+    s.owner[f(s, 14)], s.kind[f(s, 14)] = 1, SETTLEMENT
+    s.res, s.lq = [10, 20], [6, 6]
+    assert (s.tangible(0), s.tangible(1)) == (10 + 10 + 4 + 1, 20 + 1)
+    s._finish("timer")  # the timer rings (straight away: no production, no LQ loss first)
+    # seat 0: 25 tangible + 6 LQ = 31, 81% tangible: lopsided (-5); seat 1: 21 + 6 = 27, 78%: not
+    assert s.outcome().scores == (25 + 6 - 5, 21 + 6) and s.outcome().winners == (1,)  # the penalty decides
+
+
+def test_seat_extras_add_to_the_starting_res_and_lq() -> None:
+    s = new_state(players=3, starting_res_extra=[0, 1], starting_lq_extra=[0, 2, 4])
+    assert (s.res, s.lq) == ([3, 4, 3], [0, 2, 4])
 
 
 def test_timer_always_rings_by_the_last_round() -> None:

@@ -114,7 +114,9 @@ def test_template_errors_are_one_line_with_the_dotted_key() -> None:
 
 def test_cli_rejects_a_bad_template_with_exit_2(tmp_path: Path) -> None:
     bad = tmp_path / "bad.yaml"
-    bad.write_text(TEMPLATE.read_text().replace("collapse_ceiling: 0.3", "collapse_ceiling: 3"))
+    text = TEMPLATE.read_text()
+    assert "collapse_ceiling: 0.2\n" in text
+    bad.write_text(text.replace("collapse_ceiling: 0.2", "collapse_ceiling: 3"))
     run = subprocess.run([sys.executable, "-m", "boardgen.cli", "validate", "--template", str(bad)],
                          capture_output=True, text=True, cwd=ROOT, timeout=120,
                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})

@@ -91,16 +91,16 @@ def tower_ops(ctx: BuildContext) -> list[Op]:
                                                                            dash_mm=(1.5, 1.0)), "tower-footprint"))
     ops.append(Text(cx, cy - r + 5.0, "CLIMATE TOWER", Font(size_pt=8, bold=True), INK, "center", "middle",
                     name="tower-title"))
-    ops.append(Text(cx, cy + r - 5.0, "the tower falls: its builder loses", Font(size_pt=5.5), INK, "center",
+    ops.append(Text(cx, cy + r - 5.0, "topple it: you lose", Font(size_pt=7), INK, "center",
                     "middle"))
     rs = t.stack_diameter_mm / 2
     for i, (x, y, stones) in enumerate(geo["spaces"], start=1):
         ops.append(Circle(x, y, rs, fill_stroke("#fbe3c4", INK, 0.6), "countdown-space"))
         ops.append(Circle(x, y, rs * 0.55, fill_stroke("#d9531e", INK, 0.4), "event-space"))
         ops.append(Text(x, y, "!", Font(size_pt=12, bold=True), "#ffffff", "center", "middle"))
-        ops.append(Text(x, y - rs + 2.6, f"{i}", Font(size_pt=6, bold=True), INK, "center", "middle",
+        ops.append(Text(x, y - rs + 2.6, f"{i}", Font(size_pt=7, bold=True), INK, "center", "middle",
                         name="stack-order"))
-        ops.append(Text(x, y + rs - 2.6, f"{stones} stone{'s' if stones > 1 else ''}", Font(size_pt=5.5), INK,
+        ops.append(Text(x, y + rs - 2.6, f"{stones} stone{'s' if stones > 1 else ''}", Font(size_pt=7), INK,
                         "center", "middle", name="stack-count"))
     return ops
 
@@ -108,26 +108,26 @@ def tower_ops(ctx: BuildContext) -> list[Op]:
 def legend_ops(ctx: BuildContext) -> list[Op]:
     cfg = ctx.config
     b = cfg.board
-    x0, y0 = b.margin_mm + 6.0, b.height_mm - b.margin_mm - 50.0
-    ops: list[Op] = [RectOp(Rect(x0 - 3, y0 - 6, 114, 50), fill_stroke("#ffffff", INK, 0.4), "legend")]
+    x0, y0 = b.margin_mm + 6.0, b.height_mm - b.margin_mm - 56.0
+    ops: list[Op] = [RectOp(Rect(x0 - 3, y0 - 6, 114, 56), fill_stroke("#ffffff", INK, 0.4), "legend")]
     ops.append(Text(x0, y0, cfg.title.upper(), Font(size_pt=16, bold=True), INK, name="board-title"))
     ops.append(Text(x0, y0 + 6.5, "Fields 11-66: first die = region, second die = field", Font(size_pt=7), INK))
     for i, colour in enumerate(REGION_COLOURS[:cfg.fields.regions]):
-        x = x0 + i * 23.0
+        x = x0 + i * 18.0  # six swatches inside the 114 mm legend
         ops.append(RectOp(Rect(x, y0 + 10, 7, 5), fill_stroke(colour, INK, 0.3)))
         ops.append(Text(x + 8.5, y0 + 14, f"{i + 1}x", Font(size_pt=7, bold=True), INK))
     p = cfg.production
     rows = [("settlement", p.settlement), ("town", p.town), ("industry", p.industry)]
     ops.append(Text(x0, y0 + 22, "RES each round by production level:", Font(size_pt=7), INK))
     for lv in (1, 2, 3):
-        x = x0 + 10 + (lv - 1) * 42.0
+        x = x0 + 6 + (lv - 1) * 34.0
         ops.extend(level_pips(x, y0 + 26.5, lv, 2.0))
         text = "  ".join(f"{name[0].upper()}{vals[lv - 1]}" for name, vals in rows)
-        ops.append(Text(x + 5.0, y0 + 27.6, text, Font(size_pt=6.5), INK))
-    ops.append(Text(x0, y0 + 33, "S settlement, T town, I industry. Dashed lines: fields that border across the "
-                    "sea.", Font(size_pt=6), INK))
-    ops.append(Text(x0, y0 + 38.5, "Land, climate and height: Natural Earth, Köppen-Geiger, ETOPO (see the "
-                    "leaflet).", Font(size_pt=6), INK))
+        ops.append(Text(x + 5.0, y0 + 27.6, text, Font(size_pt=7), INK))
+    ops.append(Text(x0, y0 + 33.5, "S settlement, T town, I industry.", Font(size_pt=7), INK))
+    ops.append(Text(x0, y0 + 38.5, "Dashed lines: fields that border across the sea.", Font(size_pt=7), INK))
+    ops.append(Text(x0, y0 + 43.5, "Land, climate, height: Natural Earth, Köppen-Geiger, ETOPO.", Font(size_pt=7),
+                    INK))
     return ops
 
 

@@ -74,15 +74,18 @@ class PolicyBot(Bot):
                 and s.production(p) < self.sabbatical_when_production_below):
             return True
         if self.sabbatical_when_lopsided:
-            total = s.res[p] + s.lq[p]
-            return total > 10 and s.res[p] / total > self.g.rules.lopsided_share - 0.1
+            res = s.tangible(p)
+            total = res + s.lq[p]
+            return total > 10 and res / total > self.g.rules.lopsided_share - 0.1
         return False
 
 
 class GrowerBot(PolicyBot):
-    """Settles and builds whatever pays most; never looks at the tower."""
+    """Settles and builds whatever pays most; stops adding stones only when one stone topples the tower with
+    15% or more (the toppler loses everything: building on past that is not growth but a coin toss)."""
 
     name = "grower"
+    build_below = 0.15
 
 
 class StewardBot(PolicyBot):

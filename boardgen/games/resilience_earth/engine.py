@@ -125,8 +125,10 @@ class ResilienceState(State):
             return
         g = game
         n = g.players
-        self.res = [g.rules.starting_res] * n
-        self.lq = [0] * n
+        extra = tuple(g.rules.starting_res_extra)
+        self.res = [g.rules.starting_res + (extra[p] if p < len(extra) else 0) for p in range(n)]
+        extra = tuple(g.rules.starting_lq_extra)
+        self.lq = [extra[p] if p < len(extra) else 0 for p in range(n)]
         self.owner = [-1] * g.F
         self.kind = [EMPTY] * g.F
         self.cover_effect = [""] * g.F  # "", "blocked", "destroyed"
@@ -436,12 +438,19 @@ class ResilienceState(State):
         self._count(f"ended by {reason}")
 
     # ------------------------------------------------------------------ scoring
+    def tangible(self, p: int) -> int:
+        """RES in hand plus what the player's standing buildings count as at the end (``building_res``)."""
+        worth = self.game.rules.building_res
+        return self.res[p] + sum(worth.get(KIND_NAMES[self.kind[f]], 0) for f in range(self.game.F)
+                                 if self.owner[f] == p)
+
     def lopsided(self, p: int) -> bool:
         r = self.game.rules
-        total = self.res[p] + self.lq[p]
+        res = self.tangible(p)
+        total = res + self.lq[p]
         if total <= 0:
             return False
-        share = self.res[p] / total
+        share = res / total
         return share > r.lopsided_share or (r.lopsided_both_ways and 1.0 - share > r.lopsided_share)
 
     def scores(self) -> list[float]:
@@ -449,7 +458,7 @@ class ResilienceState(State):
         if self.ended == "collapse":
             return [float(r.toppler_score) if p == self.toppler else float(self.lq[p])
                     for p in range(self.game.players)]
-        return [float(self.res[p] + self.lq[p] - (r.lopsided_penalty if self.lopsided(p) else 0))
+        return [float(self.tangible(p) + self.lq[p] - (r.lopsided_penalty if self.lopsided(p) else 0))
                 for p in range(self.game.players)]
 
     def winners(self) -> tuple[int, ...]:
@@ -480,7 +489,7 @@ class ResilienceState(State):
         g = self.game
         rounds_left = max(1.0, (g.rules.first_end_round + g.rules.last_end_round) / 2 - self.round)
         def value(q: int) -> float:
-            return self.res[q] + self.lq[q] + min(rounds_left, 4.0) * self.production(q)
+            return self.tangible(q) + self.lq[q] + min(rounds_left, 4.0) * self.production(q)
         others = max(value(q) for q in range(g.players) if q != p)
         risk = g.hazard[min(self.height, len(g.hazard) - 1)]
         return value(p) - others - 60.0 * risk

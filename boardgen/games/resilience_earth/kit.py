@@ -82,17 +82,18 @@ def building_component(config: Any, player: int, kind: str, number: int) -> Comp
 
 
 def building_sets(config: Any, players: int) -> list[ComponentSet]:
-    """All buildings on shared sheets, a row per colour and kind."""
+    """All buildings on shared sheets, each colour starting a new row (kinds follow on in the same rows, so no
+    sheet is left with a handful of pieces)."""
     parts: list[Component] = []
     starts: list[int] = []
     per = config.components.per_colour
     for p in range(players):
+        starts.append(len(parts))
         for kind in ("settlement", "town", "industry"):
-            starts.append(len(parts))
             parts.extend(building_component(config, p, kind, i + 1) for i in range(per[kind]))
     title = (f"Buildings: {per['settlement']} settlements (S), {per['town']} towns (T), {per['industry']} "
              f"industries (I) per colour")
-    return [ComponentSet("building", title, tuple(parts), uniform=False, gap_mm=2.0, row_starts=tuple(starts[1:]))]
+    return [ComponentSet("building", title, tuple(parts), uniform=False, gap_mm=1.5, row_starts=tuple(starts[1:]))]
 
 
 def value_token(kind: str, value: int, size: float, number: int) -> Component:
@@ -172,7 +173,7 @@ def tower_tile(config: Any) -> Component:
                             Style(stroke="#6b6b6b", stroke_width_mm=0.4, dash_mm=(1.5, 1.0))),
                      _label(c, c - side / 2 - 4.0, "CLIMATE TOWER", s * 0.7, 8, INK),
                      _label(c, c + side / 2 + 4.0, f"{t.stones} blocks {t.block_length_mm:g} x {t.block_width_mm:g} mm",
-                            s * 0.7, 6, INK),
+                            s * 0.7, 7, INK),
                      Path(geometry_path(outline), Style(stroke=INK, stroke_width_mm=0.4), "cut-line")]
     return Component("tile", "tower tile", s, s, Scene(tuple(ops)), geometry_path(outline), marks=False)
 
@@ -184,7 +185,7 @@ def named_die(part: Component, name: str, face: str) -> Component:
         if isinstance(op, Path) and op.name == "die-face":
             return replace(op, style=replace(op.style, fill=face))
         if isinstance(op, Text) and op.name == "die-name":
-            return replace(op, text=name, font=Font(size_pt=6, bold=True))
+            return replace(op, text=name, font=Font(size_pt=7, bold=True))
         return op
 
     return replace(part, label=name, front=Scene(tuple(recolour(op) for op in part.front.items)))
@@ -248,7 +249,7 @@ def pattern_ops(reach: tuple[str, ...], effect: str, box: Rect) -> list[Op]:
             ops.append(Circle(x, y, r * 0.15, Style(fill=colour if on else "#ffffff", stroke=INK if on else "#9a9a9a",
                                                     stroke_width_mm=0.3), name="pattern-cell"))
             if ring == 1:
-                ops.append(Text(x, y, name, Font(size_pt=6, bold=on), ink_on(colour) if on else "#8a8a8a",
+                ops.append(Text(x, y, name, Font(size_pt=7, bold=on), ink_on(colour) if on else "#6b6b6b",
                                 "center", "middle"))
     ops.append(Circle(cx, cy, r * 0.22, Style(fill=colour, stroke=INK, stroke_width_mm=0.6), name="pattern-target"))
     ops.append(Text(cx, cy, "dice", Font(size_pt=7, bold=True), ink_on(colour), "center", "middle"))
@@ -292,7 +293,10 @@ def aid_decks(config: Any, players: int) -> list[ComponentSet]:
                 f"RES each round on a field with 1 / 2 / 3 pips: settlement {level(map(str, p.settlement))}, "
                 f"town {level(map(str, p.town))}, industry {level(map(str, p.industry))}.\n"
                 f"A new settlement: +{r.settlement_lq} LQ once. Each of your fields beside an industry: "
-                f"-{r.industry_lq_loss} LQ a round.")
+                f"-{r.industry_lq_loss} LQ a round."
+                + (f"\nAt the end (tower standing) each building counts as RES: settlement "
+                   f"{r.building_res.get('settlement', 0)}, town {r.building_res.get('town', 0)}, industry "
+                   f"{r.building_res.get('industry', 0)}." if any(r.building_res.values()) else ""))
     map_rows = [{"title": "Settlement map", "subtitle": f"Player {i + 1}", "colour": colours[i], "text": map_text}
                 for i in range(players)]
     small = CardLayout(body_pt=7.0, min_body_pt=5.5)
@@ -418,7 +422,8 @@ def readme_text(config: Any, kit: PaperKit, inv: dict[str, Any]) -> str:
              f"The board: board-poster.pdf ({config.board.width_mm:g} x {config.board.height_mm:g} mm) for a print "
              f"shop, or board-sections-{kit.paper.slug}.pdf: jigsaw sections at 1:1 that fit together one way "
              "only (cut on the dark line; board-cut.svg for a cutting machine).",
-             "Print the leaflet double-sided (flip on the short edge) and fold it in three at the marks.", "",
+             "Print the leaflet double-sided (flip on the short edge) and fold it in three at the marks, "
+             "zigzag, with the title panel in front.", "",
              f"The Climate Tower: {config.tower.stones} {config.tower.block_text} (not printed; a mini "
              "tumbling-tower game has them); build on the tower base in the middle of the board.", "", "Pages:"]
     for lo, start, end in kit.page_ranges():

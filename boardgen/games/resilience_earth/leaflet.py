@@ -134,8 +134,8 @@ def leaflet_blocks(ctx: BuildContext) -> list[tuple[str, list[str], list[list[st
     ], None))
     out.append(("The end", [
         "<b>The tower falls</b>: whoever added the stone loses. RES are worth nothing: the most LQ wins.",
-        f"<b>The timer rings</b> or <b>the last stone</b> is on the tower and it stands: everybody adds RES and "
-        f"LQ. Anyone whose RES and LQ are more lopsided than {r.lopsided_share:.0%} to "
+        f"<b>The timer rings</b> or <b>the last stone</b> is on the tower and it stands: everybody adds RES"
+        f"{worth_text(r)} and LQ. Anyone whose RES and LQ are more lopsided than {r.lopsided_share:.0%} to "
         f"{1 - r.lopsided_share:.0%} (either way) loses {r.lopsided_penalty} points. The highest total wins; "
         "a tie is shared.",
     ], None))
@@ -148,7 +148,9 @@ def leaflet_blocks(ctx: BuildContext) -> list[tuple[str, list[str], list[list[st
     out.append(("Where the original rules leave room", [
         f"We fixed costs, production, the {len(cfg.events)} cards' patterns and rounds, when the timer may "
         f"ring, and the countdown ({stacks}; the original also mentions events after 5, then 4, 4, 3, 3, 3, "
-        "3... stones - a template key). Dismantled stones are used again before the countdown. Talk, deals and "
+        "3... stones - a template key). Dismantled stones are used again before the countdown. Buildings "
+        "standing at the end count as RES, since the original names houses and industries as tangible "
+        "resources. Talk, deals and "
         "promises are allowed at any time; they bind nobody.",
         "Resilience Earth was created by Herbert Mayer and Martin Schneider in the ForChange research "
         "association. This edition's words, board and parts were made with boardgen from Natural Earth land, "
@@ -174,16 +176,42 @@ def event_example(ctx: BuildContext) -> str:
             f"following the card's arrows on this board also {others}.")
 
 
+def worth_text(r: Any) -> str:
+    """What standing buildings count as at the end, as a clause ('' when they count nothing)."""
+    w = r.building_res
+    if not any(w.values()):
+        return ""
+    return (f" (each standing settlement counts as {w.get('settlement', 0)} RES, town {w.get('town', 0)}, "
+            f"industry {w.get('industry', 0)})")
+
+
 def scoring_example(ctx: BuildContext) -> str:
     r = ctx.config.rules
-    res, lq = 30, 6
-    share = res / (res + lq)
+    w = r.building_res
+    town, industry, settlement = w.get("town", 0), w.get("industry", 0), w.get("settlement", 0)
+    a_res, a_lq = 10, 6
+    a_tangible = a_res + industry + 2 * town
+    b_res, b_lq = 18, 14
+    b_tangible = b_res + 3 * settlement
+    share = a_tangible / (a_tangible + a_lq)
     lop = share > r.lopsided_share
-    total = res + lq - (r.lopsided_penalty if lop else 0)
-    return (f"<b>Scoring.</b> The timer rings. Ana has {res} RES and {lq} LQ: {share:.0%} of her points are "
-            f"RES, more than {r.lopsided_share:.0%}, so she scores {res} + {lq} - {r.lopsided_penalty} = {total}. "
-            f"Ben has 18 RES and 14 LQ and scores 32: Ben wins. Had the tower fallen instead (and not on Ben's or "
-            f"Ana's stone), Ben would win too, on LQ alone: 14 to {lq}.")
+    a_total = a_tangible + a_lq - (r.lopsided_penalty if lop else 0)
+    b_lop = b_tangible / (b_tangible + b_lq) > r.lopsided_share
+    b_total = b_tangible + b_lq - (r.lopsided_penalty if b_lop else 0)
+    if any(w.values()):
+        a_has = (f"Ana has {a_res} RES, an industry and two towns (worth {industry} + {town} + {town}) and {a_lq} "
+                 f"LQ")
+        b_has = f"Ben has {b_res} RES, three settlements (worth {3 * settlement}) and {b_lq} LQ"
+    else:
+        a_has, b_has = f"Ana has {a_res} RES and {a_lq} LQ", f"Ben has {b_res} RES and {b_lq} LQ"
+    a_sum = (f"{a_tangible} + {a_lq} - {r.lopsided_penalty} = {a_total}" if lop
+             else f"{a_tangible} + {a_lq} = {a_total}")
+    a_why = (f"{share:.0%} of her points are RES, more than {r.lopsided_share:.0%}, so she scores {a_sum}" if lop
+             else f"she scores {a_sum}")
+    winner = "Ben" if b_total > a_total else "Ana" if a_total > b_total else "nobody alone"
+    return (f"<b>Scoring.</b> The timer rings. {a_has}: {a_why}. {b_has} and scores {b_total}: {winner} wins. "
+            f"Had the tower fallen instead (and not on Ben's or Ana's stone), Ben would win on LQ alone: {b_lq} "
+            f"to {a_lq}.")
 
 
 def _styles(body_pt: float) -> dict[str, ParagraphStyle]:
@@ -257,16 +285,16 @@ def _render(ctx: BuildContext, paper: Paper, body_pt: float) -> tuple[bytes, int
             x = margin + i * (col_w + gutter) - gutter / 2
             canvas.line(x, 2 * mm, x, 6 * mm)
             canvas.line(x, h - 6 * mm, x, h - 2 * mm)
-        canvas.setFont(register_fonts(), 6)
+        canvas.setFont(register_fonts(), 7)
         canvas.setFillColor(colors.HexColor("#6b6b6b"))
         side = "outside" if doc.page == 1 else "inside"
-        canvas.drawRightString(w - margin, 3 * mm, f"{ctx.config.title} rules - {side} - fold at the marks")
+        canvas.drawRightString(w - margin, 3 * mm, f"Rules, {side}: fold zigzag at the marks, title in front")
         canvas.restoreState()
 
     buf = io.BytesIO()
     doc = BaseDocTemplate(buf, pagesize=(w, h), leftMargin=margin, rightMargin=margin, topMargin=margin,
                           bottomMargin=margin, title=f"{ctx.config.title}: rules", author="boardgen",
-                          invariant=1)
+                          invariant=1, initialFontName=register_fonts(), initialFontSize=body_pt)
     doc.addPageTemplates([PageTemplate(id="panels", frames=frames, onPage=folds)])
     doc.build(_story(ctx, body_pt, col_w))
     return buf.getvalue(), doc.page

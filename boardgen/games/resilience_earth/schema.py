@@ -70,16 +70,30 @@ class CostsSection(TemplateModel):
     industry_stones: int = Field(2, ge=0, le=5)
 
 
+BuildingKind = Literal["settlement", "town", "industry"]
+
+
+def _no_building_worth() -> dict[BuildingKind, int]:
+    return {"settlement": 0, "town": 0, "industry": 0}
+
+
 class RulesSection(TemplateModel):
     players: int = Field(4, ge=2, le=4)
     min_players: int = Field(2, ge=2, le=4)
     max_players: int = Field(4, ge=2, le=4)
     starting_res: int = Field(3, ge=0)
+    # RES more at the start for the players in turn order (first player first): makes up for picking fields
+    # later; missing entries are 0
+    starting_res_extra: tuple[int, ...] = ()
+    starting_lq_extra: tuple[int, ...] = ()  # LQ at the start, the same way
     settlement_lq: int = Field(2, ge=0)
     sabbatical_cost: int = Field(1, ge=0)
     sabbatical_lq: int = Field(8, ge=0)
     sabbatical_limit: int = Field(0, ge=0)
     industry_lq_loss: int = Field(1, ge=0)
+    # RES each building still standing counts as at the end (timer or last stone; not after a collapse):
+    # the seed's houses and industries are tangible resources too
+    building_res: dict[BuildingKind, int] = Field(default_factory=_no_building_worth)
     builds_per_turn: int = Field(0, ge=0)
     dismantle_refund: int = Field(0, ge=0)
     dismantled_stones: Literal["reserve", "out"] = "reserve"

@@ -29,7 +29,7 @@ MIXES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("growers vs stewards", ("grower", "steward")),
     ("keeper instead of steward", ("grower", "keeper", "sabbatical", "mixed")),
 )
-CURVES = (("gentle", 0.2, 30.0, 3.0), ("steep", 0.5, 24.0, 3.0))
+CURVES = (("gentle", 0.15, 32.0, 3.0), ("steep", 0.3, 28.0, 3.0))
 CADENCE_B = (5, 4, 4, 3, 3, 3, 3, 3, 3)
 
 
@@ -50,10 +50,15 @@ def run(facts: FieldFacts, config: Any, bots: Sequence[str], games: int, jobs: i
     bot_seats: dict[str, int] = {}
     seat_wins = [0.0] * game.players
     sums: dict[str, float] = {}
+    topplers: dict[str, int] = {}
     for rec in sim.records:
         out = rec.outcome
         ending = "collapse" if out.metrics["collapse"] else "timer" if out.metrics["ended_by_timer"] else "stones"
         endings[ending] += 1
+        if ending == "collapse":
+            top = [i for i, sc in enumerate(out.scores) if sc == -1.0]
+            if top:
+                topplers[rec.bots[top[0]]] = topplers.get(rec.bots[top[0]], 0) + 1
         for name in rec.bots:
             bot_seats[name] = bot_seats.get(name, 0) + 1
         for w in out.winners:
@@ -77,6 +82,7 @@ def run(facts: FieldFacts, config: Any, bots: Sequence[str], games: int, jobs: i
             "endings": {k: v / n for k, v in endings.items()},
             "wins_by_ending": {k: {b: w / max(1, endings[k]) for b, w in sorted(v.items())}
                                for k, v in wins_by_ending.items()},
+            "topplers": {b: t / max(1, endings["collapse"]) for b, t in sorted(topplers.items())},
             "win_rate_by_bot": rates, "win_rate_by_seat": seats,
             "means": {k: v / n for k, v in sorted(sums.items())}}
 
@@ -110,6 +116,11 @@ def markdown(results: dict[str, dict[str, Any]], games: int) -> str:
             if r["endings"][ending] > 0:
                 lines.append(f"| {name} | {ending} ({pct(r['endings'][ending])}) | "
                              + "; ".join(f"{b} {pct(w)}" for b, w in wins.items()) + " |")
+    lines += ["", "## Who topples the tower", "", "| run | toppler's bot (share of collapses) |",
+              "| --- | --- |"]
+    for name, r in results.items():
+        if r["topplers"]:
+            lines.append(f"| {name} | " + "; ".join(f"{b} {pct(t)}" for b, t in r["topplers"].items()) + " |")
     lines += ["", "## Seat win rates", "", "| run | " + " | ".join(f"seat {i}" for i in range(1, 5)) + " |",
               "| --- | --- | --- | --- | --- |"]
     for name, r in results.items():
@@ -154,6 +165,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     results["cadence 5,4,4,3,3,3,3,3,3"] = run(facts, cfg, default, args.variant_games, args.jobs, seed)
     cfg = variant(config, "rules", lopsided_penalty=0)
     results["no 80:20 penalty"] = run(facts, cfg, default, args.variant_games, args.jobs, seed)
+    cfg = variant(config, "rules", building_res={"settlement": 0, "town": 0, "industry": 0})
+    results["buildings count nothing"] = run(facts, cfg, default, args.variant_games, args.jobs, seed)
     with open(args.out, "w", encoding="utf-8") as fh:
         fh.write(markdown(results, args.games))
     if args.json:
