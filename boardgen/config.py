@@ -12,7 +12,9 @@ import dataclasses
 import difflib
 import hashlib
 import math
+import os
 import re
+import stat
 import types
 import typing
 from collections.abc import Mapping
@@ -269,11 +271,11 @@ def _convert(tp: Any, value: Any, source: str, key: str) -> Any:
         try:
             return Mm(parse_length_mm(value))
         except ValueError as exc:
-            raise ConfigError(source, key, f"expected {exc}, got {value!r}") from None
+            raise ConfigError(source, key, f"expected {exc}, got {short_repr(value)}") from None
     if tp is Colour:
         if isinstance(value, str) and _HEX_COLOUR_RE.match(value):
             return Colour(value.lower())
-        raise ConfigError(source, key, f'expected a colour "#rrggbb", got {value!r}')
+        raise ConfigError(source, key, f'expected a colour "#rrggbb", got {short_repr(value)}')
     if tp is bool:
         if isinstance(value, bool):
             return value
@@ -312,7 +314,7 @@ def _convert(tp: Any, value: Any, source: str, key: str) -> Any:
             return _build(tp, value, source, key)
     else:  # pragma: no cover - a type this loader does not know is a programming error
         raise TypeError(f"config loader cannot convert {tp!r}")
-    raise ConfigError(source, key, f"expected {_describe(tp)}, got {value!r}")
+    raise ConfigError(source, key, f"expected {_describe(tp)}, got {short_repr(value)}")
 
 
 def _build(cls: type, data: Mapping[str, Any], source: str, prefix: str) -> Any:
@@ -519,20 +521,200 @@ def config_from_mapping(data: Any, source: str = "<template>", template_sha256: 
     return config
 
 
+# Limits on what a template file may be. A template is a file people pass around, so its reader must stay
+# fast and small whatever it holds: the flagship is about 6 KB, 400 values and 4 levels deep.
+MAX_TEMPLATE_BYTES = 1_000_000
+"""A template file larger than this (1 MB, ~150 times the flagship) is refused before it is parsed."""
+MAX_TEMPLATE_NODES = 100_000
+"""Values in a template once every alias is expanded (stops "billion laughs" alias bombs)."""
+MAX_TEMPLATE_DEPTH = 50
+"""Lists/mappings nested deeper than this are refused while parsing (no RecursionError anywhere later)."""
+MAX_EXTENDS_DEPTH = 16
+"""``extends`` chains longer than this are refused."""
+_SHORT_REPR = 60
+
+
+def short_repr(value: Any, limit: int = _SHORT_REPR) -> str:
+    """``repr`` for messages that never grows with the value: containers by type and size, long texts cut."""
+    if isinstance(value, dict):
+        return f"a mapping of {len(value)} keys"
+    if isinstance(value, list | tuple | set):
+        return f"a list of {len(value)} items"
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return f"a {value.bit_length()}-bit number"
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:limit - 3]}... ({len(text):,} characters)"
+
+
+def _node_count(root: yaml.Node) -> int:
+    """Values in the document with every alias expanded, counted without expanding (memoised by node);
+    a value that contains itself (``&a [*a]``) counts as unbounded."""
+    sizes: dict[int, int] = {}
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    open_nodes: set[int] = set()
+    while stack:
+        node, done = stack.pop()
+        key = id(node)
+        if done:
+            children = _children(node)
+            sizes[key] = min(1 + sum(sizes[id(c)] for c in children), MAX_TEMPLATE_NODES + 1)
+            open_nodes.discard(key)
+            continue
+        if key in sizes:
+            continue
+        if key in open_nodes:
+            return MAX_TEMPLATE_NODES + 1  # a cycle: infinitely many values
+        open_nodes.add(key)
+        stack.append((node, True))
+        stack.extend((c, False) for c in _children(node) if id(c) not in sizes)
+    return sizes[id(root)]
+
+
+def _children(node: yaml.Node) -> list[yaml.Node]:
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    if isinstance(node, yaml.MappingNode):
+        return [n for pair in node.value for n in pair]
+    return []
+
+
+class _TemplateError(Exception):
+    """Raised inside the loader; _read_yaml turns it into a ConfigError naming the file and line."""
+
+    def __init__(self, line: int | None, message: str) -> None:
+        super().__init__(message)
+        self.line = line
+        self.message = message
+
+
+class TemplateLoader(yaml.SafeLoader):
+    """PyYAML's safe loader with bounds: nesting depth counted while composing (before the recursion can get
+    deep), the expanded size checked before constructing, and duplicate keys refused."""
+
+    def __init__(self, stream: Any) -> None:
+        super().__init__(stream)
+        self._depth = 0
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        self._depth += 1
+        try:
+            if self._depth > MAX_TEMPLATE_DEPTH:
+                mark = self.peek_event().start_mark
+                raise _TemplateError(mark.line + 1, f"lists or mappings nested more than {MAX_TEMPLATE_DEPTH} "
+                                                    "deep; expected a flatter template")
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+    def construct_document(self, node: Any) -> Any:
+        count = _node_count(node)
+        if count > MAX_TEMPLATE_NODES:
+            where = node
+            if isinstance(node, yaml.MappingNode):  # name the top-level key that holds the most
+                where = max(node.value, key=lambda pair: _node_count(pair[1]))[0]
+            raise _TemplateError(where.start_mark.line + 1,
+                                 f"more than {MAX_TEMPLATE_NODES:,} values once its aliases are expanded "
+                                 "(an alias bomb, or a value that contains itself); expected a plain template")
+        return super().construct_document(node)
+
+    def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+        if isinstance(node, yaml.MappingNode):
+            seen: dict[Any, int] = {}
+            for key_node, _ in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge" or not isinstance(key_node, yaml.ScalarNode):
+                    continue
+                key = self.construct_object(key_node)
+                try:
+                    if key in seen:
+                        raise _TemplateError(key_node.start_mark.line + 1,
+                                             f"key {short_repr(key)} appears twice in one mapping (first on line "
+                                             f"{seen[key]}); expected each key once")
+                    seen[key] = key_node.start_mark.line + 1
+                except TypeError:
+                    continue  # an unhashable key: PyYAML's own check reports it
+        return super().construct_mapping(node, deep=deep)
+
+
+_FORBIDDEN_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def _check_text(data: Any, source: str, key: str = "") -> None:
+    """No control characters (they would reach the PDFs and CSV headers) nor lone surrogates (not UTF-8) in
+    any key or text of the template."""
+    if isinstance(data, str):
+        bad = _FORBIDDEN_CHARS.search(data)
+        if bad:
+            raise ConfigError(source, key or "(top level)",
+                              f"text holds the control character or lone surrogate U+{ord(bad.group()):04X}; "
+                              "expected printable text")
+    elif isinstance(data, dict):
+        for k, v in data.items():
+            dotted = f"{key}.{k}" if key else str(k)
+            _check_text(k, source, dotted if not isinstance(k, str) else _safe_key(key, k))
+            _check_text(v, source, _safe_key(key, k))
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            _check_text(v, source, f"{key}[{i}]")
+
+
+def _safe_key(prefix: str, key: Any) -> str:
+    text = _FORBIDDEN_CHARS.sub("?", str(key))
+    return f"{prefix}.{text}" if prefix else text
+
+
 def _read_yaml(template_path: Path) -> tuple[Any, bytes]:
     source = str(template_path)
+    raw = read_bounded(template_path, MAX_TEMPLATE_BYTES, source, "", "template")
     try:
-        raw = template_path.read_bytes()
-    except FileNotFoundError:
-        raise ConfigError(source, "", "template file not found") from None
-    except OSError as exc:
-        raise ConfigError(source, "", f"cannot read template ({exc.strerror})") from None
-    try:
-        return yaml.safe_load(raw), raw
+        loader = TemplateLoader(raw)
+        try:
+            data = loader.get_single_data()
+        finally:
+            loader.dispose()
+    except _TemplateError as exc:
+        raise ConfigError(source, f"line {exc.line}" if exc.line else "", exc.message) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}" if mark is not None else ""
-        raise ConfigError(source, where, f"not valid YAML ({getattr(exc, 'problem', exc)})") from None
+        raise ConfigError(source, where, f"not valid YAML ({getattr(exc, 'problem', None) or exc})") from None
+    except (ValueError, OverflowError) as exc:  # e.g. an integer of more than 4,300 digits
+        raise ConfigError(source, "", f"not a usable YAML value ({short_repr(str(exc), 120)})") from None
+    except RecursionError:  # pragma: no cover - the depth limit comes first
+        raise ConfigError(source, "", "nested too deep") from None
+    _check_text(data, source)
+    return data, raw
+
+
+def read_bounded(path: Path, limit: int, source: str, key: str, what: str) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes; a FIFO, device, folder, missing or bigger file is
+    a one-line ConfigError (opened without blocking, so a FIFO cannot hang the read)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        raise ConfigError(source, key, f"{what} file not found") from None
+    except OSError as exc:
+        raise ConfigError(source, key, f"cannot read {what} ({exc.strerror})") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise ConfigError(source, key, f"{what} {short_repr(str(path))} is not a regular file")
+        if info.st_size > limit:
+            raise ConfigError(source, key, f"{what} file is {info.st_size:,} bytes; expected at most {limit:,}")
+        chunks = []
+        total = 0
+        while total <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        if total > limit:
+            raise ConfigError(source, key, f"{what} file is over {limit:,} bytes")
+        return b"".join(chunks)
+    except OSError as exc:
+        raise ConfigError(source, key, f"cannot read {what} ({exc.strerror})") from None
+    finally:
+        os.close(fd)
 
 
 def _deep_merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
@@ -556,19 +738,32 @@ def _resolve_extends(data: Any, template_path: Path, seen: tuple[Path, ...]) -> 
         return data, b""
     source = str(template_path)
     name = data.pop("extends")
-    if not isinstance(name, str) or not name:
-        raise ConfigError(source, "extends", f"expected a template name or path, got {name!r}")
+    if not isinstance(name, str) or not name or len(name) > 1024 or "\x00" in name:
+        raise ConfigError(source, "extends", f"expected a template name or path, got {short_repr(name)}")
     candidates = [template_path.parent / name, templates_dir() / name, templates_dir() / f"{name}.yaml"]
-    base_path = next((c.resolve() for c in candidates if c.is_file()), None)
+    base_path = next((c.resolve() for c in candidates if _is_file(c)), None)
     if base_path is None:
-        raise ConfigError(source, "extends", f"no template {name!r} beside this file or in {templates_dir()}")
+        raise ConfigError(source, "extends", f"no template {short_repr(name)} beside this file or in {templates_dir()}")
     if base_path in seen:
-        raise ConfigError(source, "extends", f"templates extend each other in a circle ({name!r})")
+        chain = " -> ".join(p.name for p in (*seen, base_path))
+        raise ConfigError(source, "extends", f"templates extend each other in a circle ({short_repr(chain, 200)})")
+    if len(seen) > MAX_EXTENDS_DEPTH:
+        raise ConfigError(source, "extends", f"more than {MAX_EXTENDS_DEPTH} templates extend one another; "
+                          "expected a shorter extends chain")
     base_data, base_raw = _read_yaml(base_path)
-    base_data, grand_raw = _resolve_extends(base_data, base_path, (*seen, base_path))
     if not isinstance(base_data, dict):
-        raise ConfigError(str(base_path), "", "expected a YAML mapping at the top level")
+        what = "is empty" if base_data is None else f"holds {short_repr(base_data)}"
+        raise ConfigError(source, "extends", f"the template extended, {base_path}, {what}; "
+                          "expected a YAML mapping of template keys")
+    base_data, grand_raw = _resolve_extends(base_data, base_path, (*seen, base_path))
     return _deep_merge(base_data, data), grand_raw + base_raw
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except (OSError, ValueError):  # a name too long for the file system, or otherwise impossible
+        return False
 
 
 def load_template(path: str | Path | None = None) -> Config:
