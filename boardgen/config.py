@@ -354,6 +354,11 @@ def _validate(config: Config) -> None:
     _check(0 <= b.margin_mm < min(b.width_mm, b.height_mm) / 4, src, "board.margin", "expected a small margin")
     m = config.map
     _check(0.05 <= m.raster_mm <= 5, src, "map.raster", "expected between 0.05mm and 5mm")
+    pixels = math.ceil(b.width_mm / m.raster_mm) * math.ceil(b.height_mm / m.raster_mm)
+    _check(pixels <= MAX_RASTER_PIXELS, src, "map.raster",
+           f"a {m.raster_mm:g}mm raster on a {b.width_mm:g} x {b.height_mm:g} mm board is {pixels:,} pixels; "
+           f"expected at most {MAX_RASTER_PIXELS:,} (a coarser raster: at least "
+           f"{math.sqrt(b.width_mm * b.height_mm / MAX_RASTER_PIXELS) * 1.01:.2f}mm)")
     _check(m.island_min_area_km2 >= 0, src, "map.island_min_area_km2",
            f"expected zero or more square kilometres, got {m.island_min_area_km2:g}")
     _check_projection(src, m.projection)
@@ -362,7 +367,8 @@ def _validate(config: Config) -> None:
            f"expected [south, north] latitudes with -90 <= south < north <= 90, at least 30 degrees apart, "
            f"got {list(m.frame_latitudes)}")
     h = config.hexes
-    _check(0 < h.land_threshold <= 1, src, "hexes.land_threshold", "expected a share in (0, 1]")
+    _check(0.01 <= h.land_threshold <= 1, src, "hexes.land_threshold",
+           f"expected a share between 0.01 and 1, got {h.land_threshold:g}")
     _check(10 <= h.target_cells <= 5000, src, "hexes.target_cells", "expected between 10 and 5000 cells")
     lo, hi = h.cell_count_range
     _check(0 < lo <= hi, src, "hexes.cell_count_range", "expected [low, high] with 0 < low <= high")
@@ -415,6 +421,12 @@ def _validate(config: Config) -> None:
     _check(sc.fit_tolerance_mm > 0 and sc.knob_spacing_mm > 2 * sc.fit_tolerance_mm, src, "sections.knob_spacing",
            "expected knob_spacing greater than twice fit_tolerance (else knobs of different edges could fit)")
     _check(sc.cut_search_mm >= 0 and sc.land_clearance_mm >= 0, src, "sections.cut_search", "expected zero or more")
+    section_mm = min(b.width_mm / sc.columns, b.height_mm / sc.rows)
+    for key in ("cut_search_mm", "land_clearance_mm", "knob_neck_mm", "knob_head_mm", "knob_depth_mm",
+                "knob_spacing_mm", "fit_tolerance_mm"):  # beyond half a section they mean nothing, and cost
+        value = getattr(sc, key)
+        _check(value <= section_mm / 2, src, f"sections.{key[:-3]}",
+               f"expected at most half a section ({section_mm / 2:.0f}mm on this board), got {value:g}mm")
     r = config.rules
     _check(1 <= r.min_players <= r.players <= r.max_players <= 6, src, "rules.players",
            f"expected min_players <= players <= max_players <= 6, got {r.min_players}, {r.players}, {r.max_players}")
@@ -475,9 +487,15 @@ def _check_projection(source: str, text: str) -> None:
            f"{text!r} is plain longitude/latitude; expected a map projection such as '+proj=wintri +lon_0=11'")
 
 
+MAX_RASTER_PIXELS = 16_000_000
+"""Raster pixels on the board (width/raster x height/raster): about 15 s and 0.5 GB for the map stage; the
+flagship's 66 x 44 cm board at 0.5mm is 1.2 million."""
+MAX_VALIDATE_GAMES = 5_000
+"""Games behind the build's validation report: about 15 s at the flagship's ~330 games/s."""
+
 _RULE_MAXIMA = {  # far beyond any real game; they keep a typo from running for hours or printing a ream of chips
     "turns": 500, "setup_rounds": 100, "pieces_per_player": 500, "starting_chips": 1000, "bank_chips": 2000,
-    "investments_per_turn": 100, "validate_games": 100_000, "years_per_turn": 1000, "harvest_divisor": 10_000,
+    "investments_per_turn": 100, "validate_games": MAX_VALIDATE_GAMES, "years_per_turn": 1000, "harvest_divisor": 10_000,
     "badge_threshold": 1000,
 }
 
@@ -581,10 +599,11 @@ def _children(node: yaml.Node) -> list[yaml.Node]:
 class _TemplateError(Exception):
     """Raised inside the loader; _read_yaml turns it into a ConfigError naming the file and line."""
 
-    def __init__(self, line: int | None, message: str) -> None:
+    def __init__(self, line: int | None, message: str, key: str = "") -> None:
         super().__init__(message)
         self.line = line
         self.message = message
+        self.key = key
 
 
 class TemplateLoader(yaml.SafeLoader):
@@ -609,10 +628,11 @@ class TemplateLoader(yaml.SafeLoader):
     def construct_document(self, node: Any) -> Any:
         count = _node_count(node)
         if count > MAX_TEMPLATE_NODES:
-            where = node
-            if isinstance(node, yaml.MappingNode):  # name the top-level key that holds the most
+            where, key = node, ""
+            if isinstance(node, yaml.MappingNode) and node.value:  # name the top-level key that holds the most
                 where = max(node.value, key=lambda pair: _node_count(pair[1]))[0]
-            raise _TemplateError(where.start_mark.line + 1,
+                key = str(where.value) if isinstance(where, yaml.ScalarNode) else ""
+            raise _TemplateError(where.start_mark.line + 1, key=key, message=
                                  f"more than {MAX_TEMPLATE_NODES:,} values once its aliases are expanded "
                                  "(an alias bomb, or a value that contains itself); expected a plain template")
         return super().construct_document(node)
@@ -672,7 +692,7 @@ def _read_yaml(template_path: Path) -> tuple[Any, bytes]:
         finally:
             loader.dispose()
     except _TemplateError as exc:
-        raise ConfigError(source, f"line {exc.line}" if exc.line else "", exc.message) from None
+        raise ConfigError(source, exc.key or (f"line {exc.line}" if exc.line else ""), exc.message) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}" if mark is not None else ""
