@@ -10,7 +10,7 @@ import click
 
 from boardgen.commands.options import out_option, template_option
 from boardgen.errors import ConfigError
-from boardgen.io import write_atomic
+from boardgen.io import output_lock, prepare_output, write_inside
 
 
 def _bot_list(ctx: click.Context, param: click.Parameter, value: str | None) -> tuple[str, ...] | None:
@@ -60,6 +60,7 @@ def simulate_command(template_path: Path | None, out_root: Path, games: int, pla
     from boardgen.template import load
 
     plugin, config = load(template_path)
+    prepare_output(out_root, config.edition)  # before the games: a folder we cannot write is one line now
     check_bots(plugin, bots)
     low, usual, high = plugin.player_range(config)
     players = players or usual
@@ -77,10 +78,13 @@ def simulate_command(template_path: Path | None, out_root: Path, games: int, pla
             document, plots, lines = plugin.simulate_report(ctx, games, players, bots, seed, jobs, rotate,
                                                             bar.update)
     elapsed = time.perf_counter() - started
-    report_dir = out_root / config.edition / "report"
-    write_atomic(report_dir / "results.json", results_bytes(document))
-    for name, png in plots.items():
-        write_atomic(report_dir / name, png)
+    out_dir = prepare_output(out_root, config.edition)
+    report_dir = out_dir / "report"
+    with output_lock(out_root):  # never while a build swaps the kit in
+        out_dir.mkdir(exist_ok=True)
+        write_inside(out_dir, "report/results.json", results_bytes(document))
+        for name, png in plots.items():
+            write_inside(out_dir, f"report/{name}", png)
     rate = games / max(elapsed, 1e-9)
     click.echo(f"{games} games, {players} players, bots {','.join(bots)}, seed {seed}: "
                f"{elapsed:.1f} s ({rate:,.0f} games/s with {jobs} job{'s' if jobs > 1 else ''})")
