@@ -27,3 +27,17 @@ def default_ctx(default_config: Config, default_board: Board) -> BuildContext:
     context = BuildContext(default_config)
     context.__dict__["board"] = default_board
     return context
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "slow: whole builds and fuzz campaigns, run before a release "
+                            "(`pytest -m slow`); skipped otherwise")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if "slow" in (config.getoption("markexpr") or ""):
+        return
+    skip = pytest.mark.skip(reason="slow: run with `pytest -m slow`")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
