@@ -547,6 +547,8 @@ MAX_TEMPLATE_NODES = 100_000
 """Values in a template once every alias is expanded (stops "billion laughs" alias bombs)."""
 MAX_TEMPLATE_DEPTH = 50
 """Lists/mappings nested deeper than this are refused while parsing (no RecursionError anywhere later)."""
+MAX_DATA_BYTES = 200_000_000
+"""A data file (land, Köppen, elevation) larger than this is refused: the shipped ones are under 1 MB."""
 MAX_EXTENDS_DEPTH = 16
 """``extends`` chains longer than this are refused."""
 _SHORT_REPR = 60
@@ -797,13 +799,20 @@ def load_template(path: str | Path | None = None) -> Config:
 def resolve_data_path(config: Config, name: str, key: str) -> Path:
     """A data file named in the template: an absolute/relative path if it exists, else in naturalearth/."""
     candidate = Path(name)
+    found: Path | None = None
     if not candidate.is_absolute():
         template_dir = Path(config.source).parent
-        for base in (template_dir, data_dir()):
-            if (base / candidate).is_file():
-                return (base / candidate).resolve()
-    elif candidate.is_file():
-        return candidate
+        found = next(((base / candidate).resolve() for base in (template_dir, data_dir())
+                      if (base / candidate).exists()), None)
+    elif candidate.exists():
+        found = candidate
+    if found is not None:
+        if not _is_file(found):
+            raise ConfigError(config.source, key, f"data file {short_repr(name)} is not a regular file")
+        if found.stat().st_size > MAX_DATA_BYTES:
+            raise ConfigError(config.source, key, f"data file {short_repr(name)} is {found.stat().st_size:,} "
+                              f"bytes; expected at most {MAX_DATA_BYTES:,}")
+        return found
     raise ConfigError(config.source, key,
                       f"data file {name!r} not found (looked beside the template and in {data_dir()})")
 
