@@ -346,8 +346,9 @@ def _check(condition: bool, source: str, key: str, message: str) -> None:
 
 def _validate(config: Config) -> None:
     src = config.source
-    _check(re.fullmatch(r"[a-z0-9][a-z0-9-]*", config.edition) is not None, src, "edition",
-           f"expected lower-case letters, digits and hyphens (used as a folder name), got {config.edition!r}")
+    _check(re.fullmatch(r"[a-z0-9][a-z0-9-]{0,63}", config.edition) is not None, src, "edition",
+           "expected lower-case letters, digits and hyphens (at most 64, used as a folder name), "
+           f"got {short_repr(config.edition)}")
     b = config.board
     _check(100 <= b.width_mm <= 3000 and 100 <= b.height_mm <= 3000, src, "board",
            "expected width and height between 10cm and 300cm")
@@ -656,6 +657,15 @@ class TemplateLoader(yaml.SafeLoader):
                     continue  # an unhashable key: PyYAML's own check reports it
         return super().construct_mapping(node, deep=deep)
 
+
+def _construct_int(loader: TemplateLoader, node: yaml.ScalarNode) -> Any:
+    if len(str(node.value)) > 40:  # Python refuses to parse past 4,300 digits; no template number needs 40
+        raise _TemplateError(node.start_mark.line + 1, f"a whole number of {len(str(node.value)):,} digits; "
+                                                       "expected at most 40")
+    return loader.construct_yaml_int(node)
+
+
+TemplateLoader.add_constructor("tag:yaml.org,2002:int", _construct_int)
 
 _FORBIDDEN_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 
