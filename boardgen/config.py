@@ -533,7 +533,7 @@ def default_template_path() -> Path:
 
 def config_from_mapping(data: Any, source: str = "<template>", template_sha256: str = "") -> Config:
     if not isinstance(data, dict):
-        raise ConfigError(source, "", "expected a YAML mapping at the top level")
+        raise ConfigError(source, "(top level)", "expected a YAML mapping of template keys")
     config = _build(Config, data, source, "")
     config = dataclasses.replace(config, source=source, template_sha256=template_sha256)
     _validate(config)

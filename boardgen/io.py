@@ -103,9 +103,8 @@ def _write_new(path: Path, data: bytes) -> None:
         os.close(fd)
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` so that a reader sees the old file or the new one, never half of one.
-    Only a regular file (or nothing) is replaced: a device, FIFO, folder or link is refused with one line."""
+def check_replaceable(path: Path) -> None:
+    """One line unless ``path`` is missing or a regular file (call it before the work, then write_atomic)."""
     try:
         info = os.lstat(path)
     except FileNotFoundError:
@@ -116,6 +115,12 @@ def write_atomic(path: Path, data: bytes) -> None:
         if not stat.S_ISREG(info.st_mode):
             raise OutputError(f"{path} exists and is not a regular file (a link, device, FIFO or folder); "
                               "boardgen replaces only files it could have written")
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` so that a reader sees the old file or the new one, never half of one.
+    Only a regular file (or nothing) is replaced: a device, FIFO, folder or link is refused with one line."""
+    check_replaceable(path)
     tmp_name = path.parent / f".{path.name[:200]}.{secrets.token_hex(6)}.tmp"
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -148,3 +148,11 @@ def test_tiny_samples_do_not_break_the_plots() -> None:
                "expected_seat_rate": 0.5, "games": 5}
     plots = generic_plots("t", summary, [])
     assert all(png.startswith(b"\x89PNG") for png in plots.values())
+
+
+def test_the_automatic_piece_size_has_the_same_floor_as_an_explicit_one(default_config: object) -> None:
+    from boardgen.cards.shapes import MIN_PIECE_MM, piece_size_mm
+
+    assert piece_size_mm(default_config, 10.0) >= MIN_PIECE_MM  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match=r"hexes: the board's 2.85mm hexes leave room for 3.5mm pieces"):
+        piece_size_mm(default_config, 2.85)  # type: ignore[arg-type]
