@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> None:
         where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
         what = "no space left on the device" if exc.errno == errno.ENOSPC else (exc.strerror or str(exc))
         _fail(f"cannot write or read a file{where}: {what}")
-    except (Exception, RecursionError, MemoryError) as exc:  # noqa: BLE001 - the last line of defence
+    except (Exception, RecursionError, MemoryError) as exc:
         if debug:
             raise
         kind = "nested too deeply" if isinstance(exc, RecursionError) else (

@@ -496,8 +496,8 @@ MAX_VALIDATE_GAMES = 5_000
 
 _RULE_MAXIMA = {  # far beyond any real game; they keep a typo from running for hours or printing a ream of chips
     "turns": 500, "setup_rounds": 100, "pieces_per_player": 500, "starting_chips": 1000, "bank_chips": 2000,
-    "investments_per_turn": 100, "validate_games": MAX_VALIDATE_GAMES, "years_per_turn": 1000, "harvest_divisor": 10_000,
-    "badge_threshold": 1000,
+    "investments_per_turn": 100, "validate_games": MAX_VALIDATE_GAMES, "years_per_turn": 1000,
+    "harvest_divisor": 10_000, "badge_threshold": 1000,
 }
 
 

@@ -6,7 +6,6 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-
 MAX_MESSAGE_CHARS = 600
 """An error is one line: longer messages are cut (a template value can be megabytes long)."""
 _UNPRINTABLE = re.compile("[\\x00-\\x1f\\x7f-\\x9f\\ud800-\\udfff]")

@@ -136,7 +136,7 @@ def test_disk_full_is_one_error_and_keeps_the_old_kit(tmp_path: Path, monkeypatc
     for step in (1, 7, 14):
         monkeypatch.setenv("BOARDGEN_FAULT", f"enospc:{step}")
         monkeypatch.setattr("boardgen.io._fault_steps", 0)
-        with pytest.raises(OutputError, match="no space left on the device .*the previous kit is unchanged"):
+        with pytest.raises(OutputError, match=r"no space left on the device .*the previous kit is unchanged"):
             write_artifacts(out_dir, generation("B"))
         assert kit_state(out_dir, USER_FILES) == "A"
         assert leftovers(tmp_path) == []

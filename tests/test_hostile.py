@@ -32,7 +32,7 @@ def header(path: Path) -> tuple[str, str]:
 
 
 def run_to(path: Path, level: str) -> None:
-    plugin, config = load(path)
+    _plugin, config = load(path)
     if level == "load":
         return
     from boardgen.mapbuild import build_board
@@ -89,7 +89,7 @@ def test_files_that_are_not_templates(tmp_path: Path) -> None:
     def read() -> None:
         try:
             load(fifo)
-        except BaseException as exc:  # noqa: BLE001
+        except BaseException as exc:
             result.append(exc)
 
     thread = threading.Thread(target=read, daemon=True)

@@ -94,9 +94,9 @@ class BoardProjection:
         """Every point of a 5-degree grid inside the frame projects to finite coordinates and back to itself
         (a local projection such as utm, or one centred on a pole, fails this far from its centre)."""
         west = self.central_meridian_deg - 179.0
-        lon, lat = np.meshgrid(np.linspace(west, west + 358.0, 73),
-                               np.linspace(self.frame_south_deg + 0.5, self.frame_north_deg - 0.5, 37))
-        lon, lat = lon.ravel(), lat.ravel()
+        grid_lon, grid_lat = np.meshgrid(np.linspace(west, west + 358.0, 73),
+                                         np.linspace(self.frame_south_deg + 0.5, self.frame_north_deg - 0.5, 37))
+        lon, lat = grid_lon.ravel(), grid_lat.ravel()
         with np.errstate(all="ignore"):
             x, y = self._forward.transform(lon, lat)
             if not (np.all(np.isfinite(x)) and np.all(np.isfinite(y))):

@@ -1,0 +1,146 @@
+"""Fuzz campaign: mutated shipped templates through a whole boardgen command, each in its own process with a
+time limit (60 s) and an address-space limit (2 GB), classified as in issue 10's table.
+
+    python scripts/fuzz_campaign.py --count 1000 --command info --jobs 2
+    python scripts/fuzz_campaign.py --count 200 --command build
+
+Classes: accepted (exit 0), clean (exit 2, one line naming a key or a line), no key (exit 2, one line, no
+key), internal (exit 2 through the CLI's last line of defence: "unexpected error", a bug to fix even though the
+user sees one line), traceback (anything else), hang (over the time limit), memory (over the memory limit).
+Prints the table, the peak memory of any run and a reproducible seed for each failure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import re
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "tests"))
+
+from fuzz_templates import mutate, shipped_texts  # noqa: E402
+
+TIME_LIMIT_S = 60.0
+MEMORY_LIMIT = 2 * 1024**3
+_KEY = re.compile(r"^(line \d+|\(top level\)|[^\s:]+): ")
+
+
+def classify(returncode: int | None, stderr: str, source: str) -> str:
+    if returncode is None:
+        return "hang"
+    lines = stderr.strip().splitlines()
+    if "MemoryError" in stderr or "out of memory" in stderr:
+        return "memory"
+    if returncode == 0:
+        return "accepted"
+    if returncode != 2 or len(lines) != 1 or "Traceback" in stderr:
+        return "traceback"
+    line = lines[0].removeprefix("boardgen: error: ")
+    if "unexpected error" in line:
+        return "internal"
+    rest = line[len(source) + 2:] if line.startswith(f"{source}: ") else line.split(": ", 1)[-1]
+    if not line.startswith(f"{source}: "):  # a data file or an extended template named first
+        return "clean"
+    return "clean" if _KEY.match(rest) else "no key"
+
+
+def _limit() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+
+
+def run_one(name: str, text: str, seed: int, command: str, folder: Path) -> tuple[str, int, float, str, int]:
+    """(class, seed, seconds, first line of stderr, peak RSS in KB)."""
+    work = folder / f"case-{seed}"
+    work.mkdir()
+    path = work / name
+    path.write_text(mutate(text, random.Random(seed), work), encoding="utf-8", errors="surrogatepass")
+    args = [sys.executable, "-m", "boardgen.cli", command, "-t", str(path)]
+    if command == "build":
+        args += ["-q", "-o", str(work / "out")]
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    env.pop("BOARDGEN_DEBUG", None)
+    started = time.perf_counter()
+    with open(work / "stderr", "wb") as err:
+        proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=err, env=env, preexec_fn=_limit)
+        returncode: int | None = None
+        rss = 0
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                returncode = os.waitstatus_to_exitcode(status)
+                rss = usage.ru_maxrss
+                proc.returncode = returncode
+                break
+            if time.perf_counter() - started > TIME_LIMIT_S:
+                proc.kill()
+                proc.wait()
+                break
+            time.sleep(0.05)
+    seconds = time.perf_counter() - started
+    stderr = (work / "stderr").read_text(errors="replace")
+    kind = classify(returncode, stderr, str(path))
+    first = stderr.strip().splitlines()[-1][:240] if stderr.strip() else ""
+    if kind in ("accepted", "clean"):
+        subprocess.run(["rm", "-rf", str(work)], check=False)
+    return kind, seed, seconds, first, rss
+
+
+def campaign(count: int, command: str, folder: Path, seed: int = 10, jobs: int = 2,
+             progress: bool = False) -> tuple[Counter[str], list[tuple[str, int, float, str, int]]]:
+    texts = shipped_texts()
+    rng = random.Random(seed)
+    cases = [(name, texts[name], rng.randrange(2**32)) for name in sorted(texts) for _ in range(count // len(texts))]
+    counts: Counter[str] = Counter()
+    failures = []
+    peak = 0
+    slowest = 0.0
+    with ThreadPoolExecutor(jobs) as pool:
+        futures = [pool.submit(run_one, name, text, s, command, folder) for name, text, s in cases]
+        for i, future in enumerate(futures, 1):
+            result = future.result()
+            counts[result[0]] += 1
+            peak = max(peak, result[4])
+            slowest = max(slowest, result[2])
+            if result[0] not in ("accepted", "clean"):
+                failures.append(result)
+            if progress and i % 50 == 0:
+                print(f"  {i}/{len(cases)}: {dict(counts)}", file=sys.stderr, flush=True)
+    counts["peak_rss_mb"] = peak // 1024
+    counts["slowest_s"] = round(slowest)
+    return counts, failures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--count", type=int, default=1000)
+    parser.add_argument("--command", choices=["info", "build"], default="info")
+    parser.add_argument("--seed", type=int, default=10)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--keep", type=Path, default=None, help="folder for the cases (kept for failures)")
+    args = parser.parse_args()
+    folder = args.keep or Path(tempfile.mkdtemp(prefix="boardgen-fuzz-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    counts, failures = campaign(args.count, args.command, folder, args.seed, args.jobs, progress=True)
+    print(f"{args.count} mutated templates through `boardgen {args.command}` in {time.perf_counter() - started:.0f} s"
+          f" (cases in {folder})")
+    print("| class | count |\n| --- | --- |")
+    for kind in ("accepted", "clean", "no key", "internal", "traceback", "hang", "memory"):
+        print(f"| {kind} | {counts.get(kind, 0)} |")
+    print(f"peak memory of one run {counts['peak_rss_mb']} MB, slowest run {counts['slowest_s']} s")
+    for kind, seed, seconds, first, _ in failures:
+        print(f"{kind:<9} seed {seed} {seconds:5.1f} s  {first}")
+
+
+if __name__ == "__main__":
+    main()
