@@ -30,7 +30,9 @@ class ConfigError(BoardgenError, ValueError):
         self.source = source
         self.key = key
         self.message = message
-        where = f"{one_line(source, 200)}: {one_line(key, 160)}: " if key else f"{one_line(source, 200)}: "
+        key_text = one_line(key, 10**6)
+        key_text = key_text if len(key_text) <= 120 else key_text[:117] + "..."  # a key stays one word
+        where = f"{one_line(source, 200)}: {key_text}: " if key else f"{one_line(source, 200)}: "
         super().__init__(where + one_line(message))
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -73,6 +74,31 @@ def _set(data: Any, path: tuple[Any, ...], value: Any, delete: bool = False) -> 
         data[path[-1]] = value
 
 
+def _get(data: Any, path: tuple[Any, ...]) -> Any:
+    for part in path:
+        data = data[part]
+    return data
+
+
+_LENGTH = re.compile(r"^(-?\d+(?:\.\d+)?)(mm|cm|in|pt)$")
+
+
+def _nudged(value: Any, rng: random.Random) -> Any:
+    """A plausible change: a number or length scaled by a factor from 0.1 to 10 (often still a valid template,
+    so the map and build stages see it); other values get an odd value."""
+    factor = rng.choice([0.1, 0.5, 0.8, 0.9, 1.1, 1.25, 2, 3, 10])
+    if isinstance(value, bool) or value is None:
+        return not value
+    if isinstance(value, int):
+        return max(0, round(value * factor))
+    if isinstance(value, float):
+        return round(value * factor, 4)
+    if isinstance(value, str) and _LENGTH.match(value):
+        number, unit = _LENGTH.match(value).groups()  # type: ignore[union-attr]
+        return f"{float(number) * factor:g}{unit}"
+    return _odd_value(rng)
+
+
 def _odd_value(rng: random.Random, depth: int = 0) -> Any:
     roll = rng.random()
     if roll < 0.35:
@@ -96,8 +122,10 @@ def mutate(text: str, rng: random.Random, folder: Path | None = None) -> str:
         paths = _paths(data)
         path = rng.choice(paths)
         kind = rng.random()
-        if kind < 0.2:
+        if kind < 0.15:
             _set(data, path, None, delete=True)
+        elif kind < 0.45:
+            _set(data, path, _nudged(_get(data, path), rng))
         elif kind < 0.65:
             _set(data, path, _odd_value(rng))
         elif kind < 0.72:
