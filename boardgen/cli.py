@@ -15,14 +15,20 @@ from boardgen.commands.cells import cells_command, info_command
 from boardgen.commands.games import games_command, new_command, schema_command
 from boardgen.commands.sections import sections_command
 from boardgen.commands.simulate import simulate_command
+from boardgen.commands.sweep import sweep_command
 from boardgen.commands.validate import validate_command
 from boardgen.errors import BoardgenError, one_line
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="boardgen")
-def cli() -> None:
+@click.option("--no-cache", is_flag=True, help="Build the map afresh instead of reading the cache of built boards.")
+def cli(no_cache: bool) -> None:
     """boardgen: print-ready board game kits from templates, with rules engines that check them."""
+    if no_cache:
+        import os
+
+        os.environ["BOARDGEN_NO_CACHE"] = "1"  # read by boardgen.cache, also in worker processes
 
 
 cli.add_command(build_command)
@@ -34,6 +40,7 @@ cli.add_command(validate_command)
 cli.add_command(games_command)
 cli.add_command(new_command)
 cli.add_command(schema_command)
+cli.add_command(sweep_command)
 
 
 def _fail(message: str, code: int = 2) -> None:

@@ -153,6 +153,31 @@ class GamePlugin:
 
         return generic_simulate_report(self, ctx, games, players, bots, seed, jobs, rotate, progress)
 
+    # -- sweeps (boardgen sweep): batches of games that can run on any worker, merged into one summary
+    board_values: tuple[str, ...] = ("board",)  # ctx.computed entries that depend only on board_key(config)
+
+    def board_key(self, config: Any) -> str:
+        """What the board depends on: variants with the same key share a built board in a sweep worker."""
+        return repr(config)
+
+    def play_batch(self, ctx: BuildContext, players: int, bots: Sequence[str], seed: int, start: int, stop: int,
+                   rotate: bool) -> Any:
+        """Games ``start`` to ``stop`` of a simulation (seeded as ``boardgen simulate`` seeds them)."""
+        from boardgen.play.simulate import derive_seed, lineup, play_one
+
+        game = ctx.value(f"game:{players}", lambda: self.new_game(ctx, players))
+        factories = self.bots()
+        return [play_one(game, factories, lineup(bots, players, i, rotate), derive_seed(seed, "game", i))
+                for i in range(start, stop)]
+
+    def batch_summary(self, ctx: BuildContext, players: int, bots: Sequence[str], seed: int, rotate: bool,
+                      batches: Sequence[Any]) -> dict[str, Any]:
+        """The summary of a simulation whose games were played in ``batches`` (in game order)."""
+        from boardgen.play.simulate import Simulation, summary
+
+        sim = Simulation(self.name, players, tuple(bots), seed, rotate, [r for b in batches for r in b])
+        return summary(sim)
+
     def validate(self, ctx: BuildContext, games: int | None = None, jobs: int = 1, seed: int | None = None,
                  bots: Sequence[str] | None = None, players: int | None = None,
                  progress: Callable[[int], None] | None = None) -> Report:

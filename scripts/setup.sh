@@ -20,5 +20,5 @@ if [ ${#need[@]} -gt 0 ]; then
   fi
 fi
 
-python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+python -m pip install --quiet --disable-pip-version-check -e '.[test,openspiel]'
 boardgen build

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import click
 
+from boardgen.cache import cached_board as build_board
 from boardgen.commands.options import template_option
 from boardgen.export import adjacency_json, cells_csv, cells_geojson
 from boardgen.io import check_replaceable, write_atomic
-from boardgen.mapbuild import build_board
 from boardgen.template import load_map_template as load_template
 
 _FORMATS = {"geojson": cells_geojson, "csv": cells_csv, "adjacency": adjacency_json}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -40,7 +41,12 @@ def new_command(game: str, output: Path, force: bool) -> None:
     plugin = _game(game)
     if output.exists() and not force:
         raise ConfigError(str(output), "", "file exists; pass --force to overwrite it")
-    text = plugin.default_template().read_text(encoding="utf-8")
+    template = plugin.default_template()
+    text = template.read_text(encoding="utf-8")
+    # the shipped template names its schema relative to itself; the copy names it where it is installed
+    text = re.sub(r"^(# yaml-language-server: \$schema=)(\S+)$",
+                  lambda m: m.group(1) + (template.parent / m.group(2)).resolve().as_uri(), text, count=1,
+                  flags=re.MULTILINE)
     write_atomic(output, text.encode("utf-8"))
     click.echo(f"wrote {output}: {plugin.title}; build it with `boardgen build --template {output}`", err=True)
 

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import click
 
+from boardgen.cache import cached_board as build_board
 from boardgen.commands.options import template_option
 from boardgen.errors import blamed_on
 from boardgen.layout.sections import cut_sections
-from boardgen.mapbuild import build_board
 from boardgen.template import load_map_template as load_template
 
 

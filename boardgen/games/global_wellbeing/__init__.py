@@ -58,9 +58,9 @@ class GlobalWellbeing(GamePlugin):
                 for key in ("land_data", "koppen_data", "elevation_data")}
 
     def build_board(self, ctx: BuildContext) -> Any:
-        from boardgen.mapbuild import build_board
+        from boardgen.cache import cached_board
 
-        return build_board(ctx.config)
+        return cached_board(ctx.config)
 
     def player_range(self, config: Any) -> tuple[int, int, int]:
         rules = config.rules
@@ -77,8 +77,12 @@ class GlobalWellbeing(GamePlugin):
         return WellbeingGame(board, ctx.config.rules, players)
 
     def bots(self) -> Mapping[str, Any]:
-        from boardgen.games.global_wellbeing.rules.api import api_bots
+        try:
+            from boardgen.games.global_wellbeing.rules.api import api_bots
+        except ModuleNotFoundError:  # until the API path lands: the fused path's bots by name
+            from boardgen.games.global_wellbeing.rules.bots import BOT_NAMES
 
+            return dict.fromkeys(BOT_NAMES)
         return api_bots()
 
     def simulate_report(self, ctx: BuildContext, games: int, players: int, bots: Sequence[str], seed: int,
@@ -87,6 +91,43 @@ class GlobalWellbeing(GamePlugin):
         from boardgen.games.global_wellbeing.rules.report import simulate_report
 
         return simulate_report(ctx, games, players, bots, seed, jobs, rotate, progress)
+
+    board_values = ("board", "rules_board")
+
+    def board_key(self, config: Any) -> str:
+        import dataclasses
+
+        from boardgen.config import RulesConfig
+
+        # the map, zones and sections do not depend on the rules; the rules board copies zones (dice, minima)
+        return repr(dataclasses.replace(config, rules=RulesConfig(), source="", template_sha256=""))
+
+    def play_batch(self, ctx: BuildContext, players: int, bots: Sequence[str], seed: int, start: int, stop: int,
+                   rotate: bool) -> Any:
+        from boardgen.games.global_wellbeing.rules import simulate as fused
+        from boardgen.games.global_wellbeing.rules.board import RulesBoard
+
+        board = ctx.value("rules_board", lambda: RulesBoard.from_board(ctx.board))
+        fused.check_bots(bots)
+        fused._init_worker(board, ctx.config.rules, tuple(bots), players, seed, rotate)
+        return fused._play_chunk((start, stop))
+
+    def batch_summary(self, ctx: BuildContext, players: int, bots: Sequence[str], seed: int, rotate: bool,
+                      batches: Sequence[Any]) -> dict[str, Any]:
+        from boardgen.games.global_wellbeing.rules.board import RulesBoard
+        from boardgen.games.global_wellbeing.rules.simulate import Simulation, summary
+
+        board = ctx.value("rules_board", lambda: RulesBoard.from_board(ctx.board))
+        sim = Simulation(board, ctx.config.rules, tuple(bots), players, seed, rotate, [], [0] * board.n_cells,
+                         [0] * board.n_cells)
+        for results, occupied, contested in batches:
+            sim.results.extend(results)
+            for c in range(board.n_cells):
+                sim.occupied[c] += occupied[c]
+                sim.contested[c] += contested[c]
+        data = summary(sim)
+        data.pop("index_trajectory_mean", None)
+        return data
 
     def validate(self, ctx: BuildContext, games: int | None = None, jobs: int = 1, seed: int | None = None,
                  bots: Sequence[str] | None = None, players: int | None = None,

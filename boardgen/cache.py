@@ -1,0 +1,121 @@
+"""An on-disk cache of built boards, so `info`, `cells`, `sections`, `simulate` and a rebuild skip the map when
+nothing it depends on changed.
+
+An entry is keyed by a sha256 of everything the board depends on: the template's values that shape the map
+(the whole validated config minus the rules), the sha256 of each source data file, boardgen's version and the
+versions of the libraries that compute it (numpy, shapely, pyproj/PROJ). The entry stores its key and is used
+only when the key matches; a corrupt, foreign or stale entry is rebuilt, never trusted. Entries are written
+atomically (temporary file, then rename), so two processes building at once each leave a whole file.
+
+The folder is the user's cache directory (``platformdirs``), or ``BOARDGEN_CACHE_DIR``; ``BOARDGEN_NO_CACHE=1``
+or a command's ``--no-cache`` turns the cache off.
+"""
+
+from __future__ import annotations
+
+import copyreg
+import hashlib
+import os
+import pickle
+import types
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+from boardgen import __version__
+
+T = TypeVar("T")
+FORMAT = 1  # bump when the pickled types change shape
+MAX_ENTRIES = 64  # oldest entries beyond this are removed after a write
+
+
+
+def read_only_mapping(items: dict[Any, Any]) -> types.MappingProxyType[Any, Any]:
+    return types.MappingProxyType(items)
+
+
+# frozen configs and boards hold read-only mappings; pickle them as the dicts they wrap
+copyreg.pickle(types.MappingProxyType, lambda m: (read_only_mapping, (dict(m),)))
+
+
+def enabled() -> bool:
+    return os.environ.get("BOARDGEN_NO_CACHE", "") not in ("1", "true", "yes")
+
+
+def cache_dir() -> Path:
+    override = os.environ.get("BOARDGEN_CACHE_DIR")
+    if override:
+        return Path(override)
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("boardgen", appauthor=False))
+
+
+def library_versions() -> str:
+    import numpy
+    import pyproj
+    import shapely
+
+    return f"numpy {numpy.__version__}, shapely {shapely.__version__}, pyproj {pyproj.__version__}, " \
+           f"proj {pyproj.proj_version_str}"
+
+
+def make_key(kind: str, inputs: str, data_sha256: dict[str, str]) -> str:
+    text = "\n".join([f"boardgen cache format {FORMAT}", kind, __version__, library_versions(), inputs,
+                      *(f"{name} {sha}" for name, sha in sorted(data_sha256.items()))])
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def cached(kind: str, key: str, make: Callable[[], T]) -> T:
+    """``make()``'s value from the cache when an entry with exactly this key exists, else made and stored."""
+    if not enabled():
+        return make()
+    path = cache_dir() / f"{kind}-{key[:32]}.pickle"
+    try:
+        stored = pickle.loads(path.read_bytes())
+        if isinstance(stored, dict) and stored.get("key") == key and stored.get("kind") == kind:
+            return stored["value"]  # type: ignore[no-any-return]
+    except FileNotFoundError:
+        pass
+    except Exception:
+        pass
+    value = make()
+    _store(path, {"kind": kind, "key": key, "value": value})
+    return value
+
+
+def _store(path: Path, entry: dict[str, Any]) -> None:
+    from boardgen.io import write_atomic
+
+    try:
+        data = pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL)
+        write_atomic(path, data)
+        entries = sorted(path.parent.glob("*.pickle"), key=lambda p: p.stat().st_mtime)
+        for old in entries[:-MAX_ENTRIES]:
+            old.unlink(missing_ok=True)
+    except (OSError, pickle.PicklingError, TypeError, AttributeError):
+        pass  # a cache that cannot be written (read-only home, full disk) only costs time
+
+
+def board_key(config: Any) -> str:
+    """The cache key of a geographic board: the config minus its rules, the data files, the versions."""
+    import dataclasses
+
+    from boardgen.config import RulesConfig, resolve_data_path
+    from boardgen.io import sha256_file
+
+    shaped = dataclasses.replace(config, rules=RulesConfig(), source="", template_sha256="")
+    data = {key: sha256_file(resolve_data_path(config, getattr(config.map, key), f"map.{key}"))
+            for key in ("land_data", "koppen_data", "elevation_data")}
+    return make_key("board", repr(shaped), data)
+
+
+def cached_board(config: Any) -> Any:
+    """The built board of a geographic template, from the cache when its inputs are unchanged."""
+    import dataclasses
+
+    from boardgen.mapbuild import build_board
+
+    board = cached("board", board_key(config), lambda: build_board(config))
+    # the cached board was built from a config with the same map but maybe other rules, source or hash
+    return dataclasses.replace(board, config=config) if board.config != config else board

@@ -1,0 +1,89 @@
+"""`boardgen sweep`: many rule variants x many games, ranked by an objective (local processes or Dask)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import click
+
+from boardgen.commands.options import out_option, template_option
+from boardgen.errors import ConfigError
+
+
+@click.command("sweep")
+@template_option
+@out_option
+@click.option("--vary", "varies", multiple=True, required=True, metavar="KEY=V1,V2|KEY=START:STOP:STEP",
+              help="A template key and its values; repeat for more keys (every combination is played).")
+@click.option("--games", "-n", type=click.IntRange(1, 1_000_000), default=1000, show_default=True,
+              help="Games per variant.")
+@click.option("--players", "-p", type=click.IntRange(1, 12), default=None, help="Players (default: the usual).")
+@click.option("--bots", "-b", default=None, help="Comma-separated bots filling the seats (default: the game's mix).")
+@click.option("--seed", "-s", type=click.IntRange(0, 2**63 - 1), default=None,
+              help="Master seed (default: the template's).")
+@click.option("--sample", type=click.IntRange(1, 100_000), default=None,
+              help="Play this many random combinations instead of all of them.")
+@click.option("--objective", default="seat_spread + ties", show_default=True,
+              help="Expression over the metrics; lower is better (e.g. 'seat_spread + ties + abs(length - 20)/100').")
+@click.option("--batch", "batch_games", type=click.IntRange(1, 100_000), default=200, show_default=True,
+              help="Games per task.")
+@click.option("--jobs", "-j", type=click.IntRange(1, 256), default=1, show_default=True,
+              help="Local processes (ignored with --scheduler).")
+@click.option("--scheduler", default=None, metavar="tcp://HOST:8786",
+              help="Run the batches on this Dask scheduler's workers instead of local processes.")
+@click.option("--resume", is_flag=True, help="Keep the batches an interrupted run of the same sweep wrote.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def sweep_command(template_path: Path | None, out_root: Path, varies: tuple[str, ...], games: int,
+                  players: int | None, bots: str | None, seed: int | None, sample: int | None, objective: str,
+                  batch_games: int, jobs: int, scheduler: str | None, resume: bool, quiet: bool) -> None:
+    """Play every variant of the template's rules and rank them; writes OUT/<edition>/sweep/."""
+    from boardgen.commands.simulate import check_bots, progress_bar
+    from boardgen.config import templates_dir
+    from boardgen.io import write_atomic
+    from boardgen.play import sweep
+    from boardgen.template import load, read_template
+
+    data, source, sha = read_template(template_path)
+    plugin, config = load(template_path)
+    parsed = [sweep.parse_vary(v) for v in varies]
+    target = sweep.Objective.parse(objective)
+    bot_names = tuple(b.strip() for b in bots.split(",") if b.strip()) if bots else plugin.default_bots
+    check_bots(plugin, bot_names)
+    low, usual, high = plugin.player_range(config)
+    players = players or usual
+    if not low <= players <= high:
+        raise ConfigError(source, "players", f"{players} players asked for; the template allows {low} to {high}")
+    master = config.seed if seed is None else seed
+    variants = sweep.variant_grid(parsed, sample, master)
+    path = Path(source)
+    plan = sweep.Plan(plugin.name, path.name, sha, data, source, tuple(variants), games, players, bot_names, master,
+                      True, min(batch_games, games))
+    sweep.check_variants(plan)  # every variant is a valid template before a game is played
+    target.check(sweep.probe_metrics(plan))  # and the objective names metrics the game reports
+    out_dir = out_root / config.edition / "sweep"
+    total = len(variants) * games
+    where = scheduler or f"{jobs} local process{'es' if jobs > 1 else ''}"
+    click.echo(f"{plugin.title}: {len(variants)} variants x {games} games on {where}", err=True)
+    started = time.perf_counter()
+    if quiet:
+        result = sweep.run_sweep(plan, out_dir, target, jobs, scheduler, resume)
+    else:
+        with progress_bar(total, "sweep") as bar:
+            result = sweep.run_sweep(plan, out_dir, target, jobs, scheduler, resume, bar.update)
+    elapsed = time.perf_counter() - started
+    write_atomic(out_dir / "sweep.csv", sweep.sweep_csv(result))
+    write_atomic(out_dir / "sweep.json", sweep.sweep_json(result))
+    plots = sweep.sweep_plots(result)
+    for name, png in plots.items():
+        write_atomic(out_dir / name, png)
+    # a bundled template is extended by name (works on any machine); the designer's own file by its full path
+    bundled = path.resolve().parent == templates_dir().resolve()
+    write_atomic(out_dir / "best.yaml", sweep.best_template(result, path.stem if bundled else str(path.resolve())))
+    best = result.rows[result.best]
+    played = result.batches_run
+    click.echo(f"{total:,} games in {elapsed:.1f} s ({played} batches played, {result.batches_resumed} resumed)")
+    click.echo(f"best: variant {best['variant']} "
+               f"{', '.join(f'{k}={v}' for k, v in best['overrides'].items())}: objective {best['objective']:g} "
+               f"(seat spread {best['metrics']['seat_spread']:.3f}, ties {best['metrics']['ties']:.3f})")
+    click.echo(f"wrote {out_dir}: sweep.csv, sweep.json, best.yaml, {', '.join(sorted(plots))}")

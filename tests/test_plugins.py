@@ -1,0 +1,159 @@
+"""Games as plug-ins: a game defined only inside tests/ is found through the entry-point route, built,
+simulated and validated by the core's generic commands; the registry, `games`, `new` and `schema` commands."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from boardgen.cli import cli
+from boardgen.play.api import CHANCE, TERMINAL, IllegalActionError
+from boardgen.play.bots import GENERIC_BOTS, play_with_bots
+from boardgen.plugin import installed_games
+
+TINY_DIR = Path(__file__).parent / "tinygame"
+
+
+@pytest.fixture()
+def tiny_installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """Install Tiny Stones the way a designer's package would be: a dist-info with an entry point."""
+    dist = tmp_path / "site" / "tiny_stones-0.1.dist-info"
+    dist.mkdir(parents=True)
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: tiny-stones\nVersion: 0.1\n")
+    (dist / "entry_points.txt").write_text("[boardgen.games]\ntiny-stones = tiny_stones:plugin\n")
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    monkeypatch.syspath_prepend(str(TINY_DIR))
+    installed_games.cache_clear()
+    yield TINY_DIR / "tiny-stones.yaml"
+    installed_games.cache_clear()
+    sys.modules.pop("tiny_stones", None)
+
+
+def test_entry_point_game_is_listed(tiny_installed: Path) -> None:
+    result = CliRunner().invoke(cli, ["games"])
+    assert result.exit_code == 0
+    assert "tiny-stones" in result.output and "global-wellbeing" in result.output
+
+
+def test_entry_point_game_builds_simulates_validates(tiny_installed: Path, tmp_path: Path) -> None:
+    runner = CliRunner()
+    out = tmp_path / "out"
+    result = runner.invoke(cli, ["build", "-q", "--template", str(tiny_installed), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    manifest = json.loads((out / "tiny-stones" / "manifest.json").read_text())
+    assert manifest["game"] == "tiny-stones"
+    assert set(manifest["outputs"]) == {"board.pdf", "report/validation.json", "report/validation.txt"}
+    assert (out / "tiny-stones" / "board.pdf").read_bytes().startswith(b"%PDF")
+
+    result = runner.invoke(cli, ["simulate", "-q", "--template", str(tiny_installed), "--games", "60",
+                                 "--bots", "greedy,random", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    data = json.loads((out / "tiny-stones" / "report" / "results.json").read_text())
+    summary = data["summary"]
+    assert summary["games"] == 60
+    # greedy plays the winning strategy (leave a multiple of 4): it beats random far more often than not
+    assert summary["win_rate_by_bot"]["greedy"]["rate"] > 0.8
+    assert (out / "tiny-stones" / "report" / "win-rate-by-seat.png").read_bytes().startswith(b"\x89PNG")
+
+    result = runner.invoke(cli, ["validate", "-q", "--template", str(tiny_installed), "--games", "20", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["simulation"]["games"] == 20
+
+
+def test_simulation_does_not_depend_on_jobs(tiny_installed: Path, tmp_path: Path) -> None:
+    runner = CliRunner()
+    outs = []
+    for jobs in ("1", "2"):
+        out = tmp_path / jobs
+        result = runner.invoke(cli, ["simulate", "-q", "--template", str(tiny_installed), "--games", "80",
+                                     "--jobs", jobs, "--out", str(out)])
+        assert result.exit_code == 0, result.output
+        outs.append((out / "tiny-stones" / "report" / "results.json").read_bytes())
+    assert outs[0] == outs[1]
+
+
+def test_bad_template_for_plugin_game_is_one_line(tiny_installed: Path, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(tiny_installed.read_text().replace("max_take: 3", "max_tkae: 3"))
+    import subprocess
+
+    result = subprocess.run([sys.executable, "-m", "boardgen.cli", "build", "--template", str(bad), "--out",
+                             str(tmp_path / "o")], capture_output=True, text=True, timeout=60,
+                            env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.stderr
+    assert "rules.max_tkae: unknown key; did you mean 'max_take'?" in lines[0]
+    assert not (tmp_path / "o").exists()
+
+
+def test_unknown_game_names_the_key(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("game: global-welbeing\nedition: x\ntitle: X\n")
+    from boardgen.errors import ConfigError
+    from boardgen.template import load
+
+    with pytest.raises(ConfigError, match=r"game: unknown game 'global-welbeing'; did you mean 'global-wellbeing'"):
+        load(bad)
+
+
+def test_chosen_chance_and_illegal_actions(tiny_installed: Path) -> None:
+    import tiny_stones
+
+    game = tiny_stones.StonesGame(tiny_stones.StonesRules(stones=5, max_take=3))
+    state = game.new_initial_state()
+    assert state.current_player() == CHANCE
+    state.apply_action(1)  # force: seat 2 starts
+    assert state.current_player() == 1
+    with pytest.raises(IllegalActionError):
+        state.apply_action(4)
+    state.apply_action(1)  # seat 2 leaves 4: seat 1 now loses against perfect play
+    state.apply_action(3)
+    state.apply_action(1)
+    assert state.current_player() == TERMINAL and state.returns() == [-1.0, 1.0]
+    assert state.history() == [1, 1, 3, 1]
+
+
+def test_generic_bots_finish_any_game(tiny_installed: Path) -> None:
+    import random
+
+    import tiny_stones
+
+    game = tiny_stones.StonesGame(tiny_stones.StonesRules())
+    for name, factory in GENERIC_BOTS.items():
+        bots = [factory(game, seat, random.Random(seat)) for seat in range(2)]
+        state = play_with_bots(game.new_initial_state(), bots, random.Random(1))
+        assert state.is_terminal(), name
+
+
+def test_new_writes_a_template_that_loads(tmp_path: Path) -> None:
+    target = tmp_path / "mine.yaml"
+    result = CliRunner().invoke(cli, ["new", "global-wellbeing", str(target)])
+    assert result.exit_code == 0, result.output
+    first = target.read_text().splitlines()[0]
+    assert first.startswith("# yaml-language-server: $schema=file://") and first.endswith(".schema.json")
+    from boardgen.template import load
+
+    plugin, config = load(target)
+    assert plugin.name == "global-wellbeing" and config.edition == "global-wellbeing"
+    again = CliRunner().invoke(cli, ["new", "global-wellbeing", str(target)])
+    assert again.exit_code != 0  # no silent overwrite
+
+
+def test_shipped_schemas_match_the_games() -> None:
+    """Every shipped template names a schema file beside it, and that file is what `boardgen schema` prints."""
+    from boardgen.config import templates_dir
+
+    for name, plugin in installed_games().items():
+        template = plugin.default_template()
+        first = template.read_text().splitlines()[0]
+        assert first.startswith("# yaml-language-server: $schema="), name
+        schema_file = template.parent / first.split("=", 1)[1]
+        assert json.loads(schema_file.read_text()) == plugin.json_schema(), name
+        assert template.parent == templates_dir()
