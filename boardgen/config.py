@@ -349,6 +349,9 @@ def _validate(config: Config) -> None:
     _check(re.fullmatch(r"[a-z0-9][a-z0-9-]{0,63}", config.edition) is not None, src, "edition",
            "expected lower-case letters, digits and hyphens (at most 64, used as a folder name), "
            f"got {short_repr(config.edition)}")
+    for key, text in (("title", config.title), *((f"zones.{z}", z) for z in config.zones)):
+        _check(not any(c in text for c in "\t\n\r") and len(text) <= 120, src, key,
+               "expected one line of at most 120 characters (it is printed on the board and cards)")
     b = config.board
     _check(100 <= b.width_mm <= 3000 and 100 <= b.height_mm <= 3000, src, "board",
            "expected width and height between 10cm and 300cm")
