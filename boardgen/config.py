@@ -322,7 +322,8 @@ def _build(cls: type, data: Mapping[str, Any], source: str, prefix: str) -> Any:
     fields = {_template_key(f.name): f for f in dataclasses.fields(cls) if f.name not in _NOT_TEMPLATE_KEYS}
     kwargs: dict[str, Any] = {}
     for key, value in data.items():
-        dotted = f"{prefix}.{key}" if prefix else str(key)
+        shown = str(key) if re.fullmatch(r"[^\s:'\"]+", str(key)) else repr(key)  # "rules.'turns '" shows the space
+        dotted = f"{prefix}.{shown}" if prefix else shown
         if key not in fields:
             close = difflib.get_close_matches(str(key), list(fields), n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
