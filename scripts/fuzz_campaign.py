@@ -19,14 +19,14 @@ import os
 import random
 import re
 import resource
+import shutil
 import signal
-import subprocess
 import sys
 import tempfile
 import time
 from collections import Counter
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))
@@ -86,10 +86,8 @@ def _child(args: list[str], stderr_path: Path) -> None:
     os._exit(0)
 
 
-def run_one(name: str, text: str, seed: int, command: str, folder: Path) -> tuple[str, int, float, str, int]:
-    """(class, seed, seconds, first line of stderr, peak RSS in KB). Each run is a fork of this process (boardgen
-    and its data already imported, as in a fresh process but faster), limited to 60 s of CPU time (a loaded
-    machine does not turn slow runs into hangs; 10 minutes of wall time at most) and 2 GB of address space."""
+def start_one(name: str, text: str, seed: int, command: str, folder: Path) -> tuple[int, float, Path, Path]:
+    """Fork one run of ``boardgen COMMAND`` on a mutation; returns (pid, start time, case folder, template)."""
     work = folder / f"case-{seed}"
     work.mkdir()
     path = work / name
@@ -101,31 +99,26 @@ def run_one(name: str, text: str, seed: int, command: str, folder: Path) -> tupl
     pid = os.fork()
     if pid == 0:
         _child(args, work / "stderr")
-    returncode: int | None = None
-    rss = 0
-    while True:
-        done, status, usage = os.wait4(pid, os.WNOHANG)
-        if done:
-            rss = usage.ru_maxrss
-            cpu = usage.ru_utime + usage.ru_stime
-            if os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGXCPU, signal.SIGKILL) \
-                    and cpu >= TIME_LIMIT_S:
-                returncode = None  # over the CPU time limit: a hang
-            else:
-                returncode = os.waitstatus_to_exitcode(status)
-            break
-        if time.perf_counter() - started > WALL_LIMIT_S:
-            os.kill(pid, signal.SIGKILL)
-            os.wait4(pid, 0)
-            break
-        time.sleep(0.05)
+    return pid, started, work, path
+
+
+def finish_one(status: int, usage: Any, started: float, work: Path, path: Path, seed: int,
+               timed_out: bool = False) -> tuple[str, int, float, str, int]:
+    """(class, seed, seconds, last line of stderr, peak RSS in KB) of a run that has ended."""
+    cpu = usage.ru_utime + usage.ru_stime if usage is not None else 0.0
+    returncode: int | None
+    if timed_out or (os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGXCPU, signal.SIGKILL)
+                     and cpu >= TIME_LIMIT_S):
+        returncode = None  # over the CPU (or wall) time limit: a hang
+    else:
+        returncode = os.waitstatus_to_exitcode(status)
     seconds = time.perf_counter() - started
-    stderr = (work / "stderr").read_text(errors="replace")
+    stderr = (work / "stderr").read_text(errors="replace") if (work / "stderr").exists() else ""
     kind = classify(returncode, stderr, str(path))
-    first = stderr.strip().splitlines()[-1][:240] if stderr.strip() else ""
+    last = stderr.strip().splitlines()[-1][:240] if stderr.strip() else ""
     if kind in ("accepted", "clean"):
-        subprocess.run(["rm", "-rf", str(work)], check=False)
-    return kind, seed, seconds, first, rss
+        shutil.rmtree(work, ignore_errors=True)
+    return kind, seed, seconds, last, usage.ru_maxrss if usage is not None else 0
 
 
 def _warm() -> None:
@@ -149,17 +142,36 @@ def campaign(count: int, command: str, folder: Path, seed: int = 10, jobs: int =
     failures = []
     peak = 0
     slowest = 0.0
-    with ThreadPoolExecutor(jobs) as pool:
-        futures = [pool.submit(run_one, name, text, s, command, folder) for name, text, s in cases]
-        for i, future in enumerate(futures, 1):
-            result = future.result()
+    running: dict[int, tuple[float, Path, Path, int]] = {}
+    queue = list(cases)
+    done = 0
+    # one thread: forking from a threaded process can deadlock, so the children are polled here
+    while queue or running:
+        while queue and len(running) < jobs:
+            name, text, case_seed = queue.pop(0)
+            pid, started, work, path = start_one(name, text, case_seed, command, folder)
+            running[pid] = (started, work, path, case_seed)
+        time.sleep(0.05)
+        for pid in list(running):
+            started, work, path, case_seed = running[pid]
+            ended, status, usage = os.wait4(pid, os.WNOHANG)
+            timed_out = False
+            if not ended:
+                if time.perf_counter() - started <= WALL_LIMIT_S:
+                    continue
+                os.kill(pid, signal.SIGKILL)
+                _, status, usage = os.wait4(pid, 0)
+                timed_out = True
+            del running[pid]
+            result = finish_one(status, usage, started, work, path, case_seed, timed_out)
+            done += 1
             counts[result[0]] += 1
             peak = max(peak, result[4])
             slowest = max(slowest, result[2])
             if result[0] not in ("accepted", "clean"):
                 failures.append(result)
-            if progress and i % 50 == 0:
-                print(f"  {i}/{len(cases)}: {dict(counts)}", file=sys.stderr, flush=True)
+            if progress and done % 50 == 0:
+                print(f"  {done}/{len(cases)}: {dict(counts)}", file=sys.stderr, flush=True)
     counts["peak_rss_mb"] = peak // 1024
     counts["slowest_s"] = round(slowest)
     return counts, failures
