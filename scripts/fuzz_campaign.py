@@ -36,7 +36,7 @@ from fuzz_templates import mutate, shipped_texts  # noqa: E402
 TIME_LIMIT_S = 60.0  # CPU seconds
 WALL_LIMIT_S = 600.0
 MEMORY_LIMIT = 2 * 1024**3
-_KEY = re.compile(r"""^(line \d+|\(top level\)|(?:[^\s:'"]+|'[^']*'|"[^"]*")+): """)
+_KEY = re.compile(r"""^(line \d+|\(top level\)|(?:[^\s:'"]|'[^']*'|"[^"]*")+): """)  # no nested + (backtracking)
 
 
 def classify(returncode: int | None, stderr: str, source: str) -> str:
