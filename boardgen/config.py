@@ -307,7 +307,8 @@ def _convert(tp: Any, value: Any, source: str, key: str) -> Any:
         if isinstance(value, dict):
             converted = {}
             for k, v in value.items():
-                converted[_convert(key_type, k, source, f"{key}.{k}")] = _convert(value_type, v, source, f"{key}.{k}")
+                dotted = f"{key}.{_shown_key(k)}"
+                converted[_convert(key_type, k, source, dotted)] = _convert(value_type, v, source, dotted)
             return types.MappingProxyType(converted)
     elif isinstance(tp, type) and dataclasses.is_dataclass(tp):
         if isinstance(value, dict):
@@ -317,12 +318,17 @@ def _convert(tp: Any, value: Any, source: str, key: str) -> Any:
     raise ConfigError(source, key, f"expected {_describe(tp)}, got {short_repr(value)}")
 
 
+def _shown_key(key: Any) -> str:
+    """A key as a message shows it: quoted when it holds spaces, colons or quotes ("rules.'turns '")."""
+    return str(key) if re.fullmatch(r"[^\s:'\"]+", str(key)) else repr(key)
+
+
 def _build(cls: type, data: Mapping[str, Any], source: str, prefix: str) -> Any:
     hints = get_type_hints(cls)
     fields = {_template_key(f.name): f for f in dataclasses.fields(cls) if f.name not in _NOT_TEMPLATE_KEYS}
     kwargs: dict[str, Any] = {}
     for key, value in data.items():
-        shown = str(key) if re.fullmatch(r"[^\s:'\"]+", str(key)) else repr(key)  # "rules.'turns '" shows the space
+        shown = _shown_key(key)
         dotted = f"{prefix}.{shown}" if prefix else shown
         if key not in fields:
             close = difflib.get_close_matches(str(key), list(fields), n=1)
