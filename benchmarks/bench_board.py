@@ -55,7 +55,7 @@ def main() -> None:
     from boardgen.games.global_wellbeing.board_stage import board_stage
 
     ctx = BuildContext(config)
-    ctx.__dict__["board"] = board
+    ctx.computed["board"] = board
     started = time.perf_counter()
     board_stage(ctx)
     print(f"{'whole board stage (cached cut)':<38} {time.perf_counter() - started:6.2f} s")

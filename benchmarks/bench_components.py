@@ -20,14 +20,14 @@ from boardgen.games.global_wellbeing.kit import (
     build_components,
     component_sets,
     components_stage,
-    cut_svg,
+    cut_sheet_svgs,
     deterministic_zip,
     isolated_cells,
 )
 from boardgen.games.global_wellbeing.leaflet import leaflet_pdf
 from boardgen.games.global_wellbeing.minimap import leaflet_pictures
 from boardgen.render.cairo_backend import render_png
-from boardgen.render.imposition import A4, LETTER
+from boardgen.render.imposition import A4, LETTER, PRINT_CUT_MARKS
 
 
 def _board(synthetic: bool):
@@ -63,8 +63,9 @@ def main() -> None:
             kit_a4 = build_components(config, sets, A4)
         with timer("sheets+pdf Letter"):
             kit_letter = build_components(config, sets, LETTER)
-        with timer("cut svg (A4 + Letter)"):
-            cut_svg(kit_a4), cut_svg(kit_letter)
+        with timer("print-then-cut sheets + one cut svg per sheet (A4 + Letter)"):
+            for paper in (A4, LETTER):
+                cut_sheet_svgs(build_components(config, sets, paper, PRINT_CUT_MARKS))
         with timer("previews (A4, 40 dpi)"):
             [render_png(p, 40) for p in kit_a4.pages]
         with timer("leaflet pictures (vector map, icons)"):
@@ -74,7 +75,7 @@ def main() -> None:
         with timer("zips"):
             deterministic_zip([("a.pdf", kit_a4.pdf), ("b.pdf", kit_letter.pdf)])
         ctx = BuildContext(config)
-        ctx.__dict__["board"] = board
+        ctx.computed["board"] = board
         with timer("whole components stage"):
             components_stage(ctx)
     pages = len(kit_a4.pages), len(kit_letter.pages)

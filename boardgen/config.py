@@ -72,6 +72,7 @@ class BoardConfig:
     width_mm: Mm = Mm(660.0)
     height_mm: Mm = Mm(440.0)
     margin_mm: Mm = Mm(6.0)
+    low_ink: bool = False  # sea, land and paper left white (coastlines drawn); zone colours kept
 
 
 @dataclass(frozen=True)

@@ -41,6 +41,8 @@ from boardgen.projection.fit import BoardProjection
 from boardgen.projection.land import drop_antarctica, load_land
 from boardgen.projection.rasters import KOPPEN_OCEAN, load_elevation, load_koppen, sample_koppen_land
 
+MAX_HEXES_ON_BOARD = 20000
+"""The most hexes a board may hold, whether the template gives hexes.size or the size is found automatically."""
 _GEOD = pyproj.Geod(ellps="WGS84")
 
 
@@ -168,6 +170,13 @@ def build_board(config: Config) -> Board:
             break
         lattice_target = next_target
     timings["lattice_s"] = time.perf_counter() - t
+    if config.hexes.size_mm is None:  # the automatic size obeys the limit an explicit size gets (config.py)
+        hexes_on_board = W * H / (1.5 * 3**0.5 * size_mm**2)
+        if hexes_on_board > MAX_HEXES_ON_BOARD:
+            raise ConfigError(source, "hexes.target_cells",
+                              f"{config.hexes.target_cells} cells need {size_mm:.2f}mm hexes, about "
+                              f"{hexes_on_board:,.0f} on the board; expected at most {MAX_HEXES_ON_BOARD:,} "
+                              "(ask for fewer cells or a bigger board)")
 
     t = time.perf_counter()
     labeller = HexLabeller(layout, W, H)

@@ -71,7 +71,10 @@ class BuildContext:
         raise KeyError(path)
 
 
-StageSpec = tuple[str, str]  # (name, "module:function"); the function takes a BuildContext, returns artifacts
+StageSpec = tuple[str, ...]
+"""(name, "module:function"[, "background"]): the function takes a BuildContext and returns artifacts. A
+"background" stage runs in a forked process beside the stages after it (it may read only what the stages
+before it computed; its artifacts keep their place)."""
 
 
 class GamePlugin:

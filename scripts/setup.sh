@@ -21,4 +21,17 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 
 python -m pip install --quiet --disable-pip-version-check -e '.[test,openspiel]'
+# The print-shop poster is converted to CMYK with LittleCMS through Pillow's ImageCms (built into Pillow's
+# wheels; a Pillow built from source needs liblcms2-dev first).
+if ! python -c 'from PIL import ImageCms; ImageCms.createProfile("sRGB")' 2>/dev/null; then
+  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    echo "setup: Pillow lacks LittleCMS; installing liblcms2-dev and rebuilding Pillow"
+    apt-get update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq liblcms2-dev >/dev/null
+    python -m pip install --quiet --disable-pip-version-check --force-reinstall --no-binary pillow pillow
+  else
+    echo "setup: Pillow was built without LittleCMS (ImageCms); install liblcms2-dev and reinstall Pillow" >&2
+    exit 1
+  fi
+fi
 boardgen build

@@ -25,19 +25,28 @@ def default_board(default_config: Config) -> Board:
 def default_ctx(default_config: Config, default_board: Board) -> BuildContext:
     """A build context for the default template whose board is the session's ``default_board``."""
     context = BuildContext(default_config)
-    context.__dict__["board"] = default_board
+    context.computed["board"] = default_board
     return context
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "slow: whole builds and fuzz campaigns, run before a release "
-                            "(`pytest -m slow`); skipped otherwise")
+@pytest.fixture(scope="session")
+def board_outputs(default_ctx: BuildContext) -> dict[str, bytes]:
+    """The flagship's board stage files for the default template (built once per session)."""
+    from boardgen.games.global_wellbeing.board_stage import board_stage
+
+    return {a.path: a.data for a in board_stage(default_ctx)}
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if "slow" in (config.getoption("markexpr") or ""):
-        return
-    skip = pytest.mark.skip(reason="slow: run with `pytest -m slow`")
-    for item in items:
-        if "slow" in item.keywords:
-            item.add_marker(skip)
+@pytest.fixture(scope="session")
+def board_art(default_ctx: BuildContext, board_outputs: dict[str, bytes]):
+    from boardgen.games.global_wellbeing.board_stage import build_board_art
+
+    return build_board_art(default_ctx)
+
+
+@pytest.fixture(scope="session")
+def components_outputs(default_ctx: BuildContext) -> dict[str, bytes]:
+    """The flagship's components stage files (parts, leaflet, cut files, kits) for the default template."""
+    from boardgen.games.global_wellbeing.kit import components_stage
+
+    return {a.path: a.data for a in components_stage(default_ctx)}

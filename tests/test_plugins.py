@@ -157,3 +157,32 @@ def test_shipped_schemas_match_the_games() -> None:
         schema_file = template.parent / first.split("=", 1)[1]
         assert json.loads(schema_file.read_text()) == plugin.json_schema(), name
         assert template.parent == templates_dir()
+
+
+def test_background_stage_keeps_its_place_and_reports_errors(tiny_installed: Path, tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stage run in a forked process gives the same artifacts, in the same order, as run inline; a user
+    error in it is still a one-line BoardgenError."""
+    import tiny_stones
+
+    from boardgen.build import run_stages
+    from boardgen.errors import BoardgenError
+    from boardgen.plugin import BuildContext
+    from boardgen.template import load
+
+    plugin, config = load(tiny_installed)
+    stages = (("board", "tiny_stones:board_stage", "background"), ("validate", "boardgen.play.runner:validate_stage"))
+    monkeypatch.setattr(tiny_stones.TinyStones, "stages", stages)
+    in_background = [(a.path, a.data) for a in run_stages(BuildContext(config, plugin))]
+    monkeypatch.setenv("BOARDGEN_SERIAL_STAGES", "1")
+    inline = [(a.path, a.data) for a in run_stages(BuildContext(config, plugin))]
+    assert in_background == inline and in_background[0][0] == "board.pdf"
+
+    monkeypatch.delenv("BOARDGEN_SERIAL_STAGES")
+
+    def broken(ctx: BuildContext) -> list:  # type: ignore[type-arg]
+        raise BoardgenError("tiny.yaml: rules.stones: no room for the pile")
+
+    monkeypatch.setattr(tiny_stones, "board_stage", broken)
+    with pytest.raises(BoardgenError, match=r"rules\.stones: no room for the pile"):
+        run_stages(BuildContext(config, plugin))

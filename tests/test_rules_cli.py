@@ -5,12 +5,12 @@ from __future__ import annotations
 import dataclasses
 import json
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 from click.testing import CliRunner
 
 import boardgen.mapbuild
+from boardgen.build import BuildContext
 from boardgen.cli import cli
 from boardgen.config import Config, default_template_path
 from boardgen.games.global_wellbeing.rules.board import RulesBoard, components
@@ -93,15 +93,20 @@ def test_validate_text_and_error_exit_code(fast_board: Board, tmp_path: Path) ->
 
 def test_validate_stage_artifacts(default_board: Board, default_config: Config) -> None:
     config = dataclasses.replace(default_config, rules=dataclasses.replace(default_config.rules, validate_games=30))
-    artifacts = validate_stage(SimpleNamespace(board=default_board, config=config))
+    def context() -> BuildContext:
+        ctx = BuildContext(config)
+        ctx.computed["board"] = default_board
+        return ctx
+
+    artifacts = validate_stage(context())
     assert [a.path for a in artifacts] == ["report/validation.json", "report/validation.txt"]
     data = json.loads(artifacts[0].data)
     assert data["simulation"]["games"] == 30 and data["edition"] == "global-wellbeing"
-    assert validate_stage(SimpleNamespace(board=default_board, config=config))[0].data == artifacts[0].data
+    assert validate_stage(context())[0].data == artifacts[0].data
 
 
 def test_validate_seat_advantage_with_interval(default_board: Board, default_config: Config) -> None:
     sim = simulate(RulesBoard.from_board(default_board), default_config.rules, 60, 6, ("random",), seed=1)
     findings = rules_findings(sim, default_config)
     seat = next(f for f in findings if f.rule == "rules.seat-advantage")
-    assert seat.where == "seat 1 vs seat 6" and "95% CI" in seat.message
+    assert seat.where == "seat 1 vs seat 6 (mixed bots, seats rotated)" and "95% CI" in seat.message

@@ -41,6 +41,7 @@ class ComponentSet:
     gap_mm: float | None = None  # space between parts; None: twice the sheet bleed (each keeps a full bleed)
     row_starts: tuple[int, ...] = ()  # shelf packing: parts (by index) that begin a new row
     stagger: bool = False  # grid packing in staggered rows (round parts: about 15% more on a sheet)
+    outer_bleed: bool = False  # parts packed closer than two bleeds keep the full bleed on sides facing no part
 
 
 def geometry_path(geom: BaseGeometry) -> tuple[PathCommand, ...]:

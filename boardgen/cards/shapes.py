@@ -15,6 +15,8 @@ from boardgen.config import Config
 from boardgen.errors import ConfigError
 
 PIECE_SHARE_OF_HEX = 0.78
+MIN_PIECE_MM = 6.0
+"""The smallest player piece we print: smaller tokens cannot be cut out or picked up, nor their label read."""
 """An automatic piece is this share of the board hex's inner diameter (room to pick it up)."""
 
 
@@ -71,10 +73,6 @@ def hex_inner_diameter_mm(hex_size_mm: float) -> float:
     return hex_size_mm * math.sqrt(3)
 
 
-MIN_PIECE_MM = 5.0
-"""The smallest token one can cut and pick up (components.piece_size has the same floor)."""
-
-
 def piece_size_mm(config: Config, hex_size_mm: float) -> float:
     """The token width: the template's, or PIECE_SHARE_OF_HEX of the hex's inner diameter, rounded to 0.5 mm.
 
@@ -85,9 +83,12 @@ def piece_size_mm(config: Config, hex_size_mm: float) -> float:
         auto = math.floor(inner * PIECE_SHARE_OF_HEX * 2) / 2
         if auto < MIN_PIECE_MM:
             raise ConfigError(config.source, "hexes", f"the board's {hex_size_mm:.2f}mm hexes leave room for "
-                              f"{auto:g}mm pieces; expected hexes that hold a {MIN_PIECE_MM:g}mm piece (fewer "
-                              "hexes.target_cells or a larger hexes.size)")
+                              f"{auto:g}mm pieces; expected at least {MIN_PIECE_MM:g}mm (fewer cells, a bigger "
+                              "board or larger hexes)")
         return auto
+    if size < MIN_PIECE_MM:
+        raise ConfigError(config.source, "components.piece_size",
+                          f"a {size:g}mm piece is too small to cut out; expected at least {MIN_PIECE_MM:g}mm")
     if size > inner * 0.95:
         raise ConfigError(config.source, "components.piece_size",
                           f"a {size:g}mm piece does not sit inside the board's {hex_size_mm:.2f}mm hexes "

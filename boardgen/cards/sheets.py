@@ -16,7 +16,7 @@ from shapely.geometry import Polygon, box
 from shapely.ops import unary_union
 
 from boardgen.cards.model import Component, ComponentSet, geometry_path
-from boardgen.render.cairo_backend import Page
+from boardgen.render.cairo_backend import Page, render_svg
 from boardgen.render.imposition import (
     DEFAULT_STYLE,
     Paper,
@@ -24,10 +24,27 @@ from boardgen.render.imposition import (
     SheetStyle,
     compose_sheet,
     content_area,
+    mirror_placements,
 )
-from boardgen.render.scene import Group, Path, PathCommand, Rect, Scene, Style, rotate
+from boardgen.render.scene import (
+    Font,
+    Group,
+    Op,
+    Path,
+    PathCommand,
+    Rect,
+    RectOp,
+    Scene,
+    Style,
+    Text,
+    layer,
+    rotate,
+    translate,
+)
 
 INK = "#1a1a1a"
+CUT_GAP_MM = 10.0
+"""Space between the sheets stacked in one cut file."""
 FOLD_STYLE = Style(stroke=INK, stroke_width_mm=0.2, dash_mm=(1.0, 1.0))
 
 
@@ -83,24 +100,31 @@ def fold_pair(part: Component) -> Component:
                      folds=(*part.folds, fold), marks=part.marks)
 
 
+def _moved(cmd: PathCommand, dx: float, dy: float) -> PathCommand:
+    """A path command moved by (dx, dy): only coordinates move; an arc's radius and angles stay."""
+    if cmd[0] in ("A", "AN"):
+        return (cmd[0], cmd[1] + dx, cmd[2] + dy, *cmd[3:])
+    return (cmd[0], *(v + (dx if k % 2 == 0 else dy) for k, v in enumerate(cmd[1:])))
+
+
 def _cut_ops(parts: Sequence[Component], trims: Sequence[Rect]) -> CutSheet:
     cuts: list[tuple[PathCommand, ...]] = []
     folds: list[tuple[tuple[float, float], ...]] = []
     for part, t in zip(parts, trims, strict=True):
-        cuts.append(tuple((c[0], *(v + (t.x if k % 2 == 0 else t.y) for k, v in enumerate(c[1:])))
-                          for c in part.outline))
+        cuts.append(tuple(_moved(c, t.x, t.y) for c in part.outline))
         folds.extend(tuple((x + t.x, y + t.y) for x, y in f) for f in part.folds)
     return CutSheet("", tuple(cuts), tuple(folds))
 
 
 def grid_sheets(count: int, width_mm: float, height_mm: float, paper: Paper, style: SheetStyle, gap_mm: float,
-                stagger: bool = False) -> tuple[int, list[list[Rect]]]:
+                stagger: bool = False, area: Rect | None = None) -> tuple[int, list[list[Rect]]]:
     """Same-size parts in rows, as many sheets as needed: (parts per full sheet, trims per sheet).
 
     Rows start at the top of the content area (a part-filled last sheet keeps its paper below free) and the
     block is centred across. ``stagger``: odd rows shift by half a pitch and rows close up (round parts),
-    used only when that fits more. Raises ValueError if one part does not fit the sheet."""
-    area = content_area(paper, style)
+    used only when that fits more. ``area``: pack into this part of the page (default: the content area).
+    Raises ValueError if one part does not fit the sheet."""
+    area = content_area(paper, style) if area is None else area
     pitch_x = width_mm + gap_mm
 
     def plan(staggered: bool) -> tuple[list[int], float]:
@@ -185,11 +209,75 @@ def first_fit_shelves(sizes: Sequence[tuple[float, float]], paper: Paper, style:
     return out
 
 
+def side_bleeds(trims: Sequence[Rect], bleed_mm: float) -> list[Rect]:
+    """Per part, its bleed rectangle in part mm: the full bleed on every side that faces no other part within
+    two bleeds, half the gap on sides that do (neighbours share the space between them)."""
+    out = []
+    for i, t in enumerate(trims):
+        left = top = right = bottom = bleed_mm
+        for j, u in enumerate(trims):
+            if i == j:
+                continue
+            overlap_y = u.y < t.bottom - 1e-6 and t.y < u.bottom - 1e-6
+            overlap_x = u.x < t.right - 1e-6 and t.x < u.right - 1e-6
+            if overlap_y and -1e-6 <= u.x - t.right < 2 * bleed_mm:
+                right = min(right, max(0.0, (u.x - t.right) / 2))
+            if overlap_y and -1e-6 <= t.x - u.right < 2 * bleed_mm:
+                left = min(left, max(0.0, (t.x - u.right) / 2))
+            if overlap_x and -1e-6 <= u.y - t.bottom < 2 * bleed_mm:
+                bottom = min(bottom, max(0.0, (u.y - t.bottom) / 2))
+            if overlap_x and -1e-6 <= t.y - u.bottom < 2 * bleed_mm:
+                top = min(top, max(0.0, (t.y - u.bottom) / 2))
+        out.append(Rect(-left, -top, t.width + left + right, t.height + top + bottom))
+    return out
+
+
+def gutter_fold(cset: ComponentSet, paper: Paper, title: str, style: SheetStyle = DEFAULT_STYLE) -> LaidOut:
+    """Double-sided parts of one size for single-sided printing: fronts on the left half of the sheet, each
+    back at the mirrored place on the right half (upright, like a long-edge duplex back), a fold line down the
+    middle. Fold along it (printed sides out), glue the halves, then cut the parts through both layers."""
+    parts = list(cset.components)
+    if len({(p.width_mm, p.height_mm) for p in parts}) != 1:
+        raise ValueError("gutter-fold needs parts of one size")
+    gap = style.gap_mm if cset.gap_mm is None else cset.gap_mm
+    area = content_area(paper, style)
+    fold_x = paper.width_mm / 2
+    left = Rect(area.x, area.y, fold_x - style.bleed_mm - area.x, area.height)
+    w, h = parts[0].width_mm, parts[0].height_mm
+    per_sheet, grids = grid_sheets(len(parts), w, h, paper, style, gap, area=left)
+    pages: list[Page] = []
+    cut_sheets: list[CutSheet] = []
+    start = 0
+    n = len(grids)
+    fold = ((fold_x, area.y - style.marks_extent_mm), (fold_x, area.bottom + style.marks_extent_mm))
+    for k, trims in enumerate(grids):
+        chosen = parts[start:start + len(trims)]
+        start += len(trims)
+        clips = side_bleeds(trims, style.bleed_mm) if cset.outer_bleed else [None] * len(trims)
+        bleed = min(style.bleed_mm, gap / 2)
+        fronts = [Placement(t, p.front, f"item:{p.kind}", bleed, c)
+                  for p, t, c in zip(chosen, trims, clips, strict=True)]
+        backs = mirror_placements(paper, [Placement(t, p.back if p.back is not None else Scene(),
+                                                    f"item:{p.kind}-back", bleed, c)
+                                          for p, t, c in zip(chosen, trims, clips, strict=True)])
+        fold_line = Path((("M", *fold[0]), ("L", *fold[1])), FOLD_STYLE, "fold-line")
+        label = f"{cset.kind} sheet {k + 1} of {n} (gutter-fold: fold on the dashed line, glue, then cut)"
+        page = compose_sheet(paper, [*fronts, *backs], title, label, style, marks=[p.marks for p in chosen] * 2,
+                             extra=[fold_line])
+        pages.append(page)
+        cut = _cut_ops(chosen, trims)
+        cut_sheets.append(CutSheet(label, cut.cuts, (*cut.folds, fold)))
+    return LaidOut(cset.kind, cset.title, tuple(pages), tuple(cut_sheets), n, per_sheet)
+
+
 def lay_out(cset: ComponentSet, paper: Paper, title: str, mode: str = "duplex",
             style: SheetStyle = DEFAULT_STYLE) -> LaidOut:
-    """Pages for one component set on ``paper`` (``mode``: "duplex" or "fold" for double-sided parts)."""
+    """Pages for one component set on ``paper`` (``mode`` for double-sided parts: "duplex", "fold" (each part
+    a fold-over pair) or "gutter" (fronts and backs on the two halves of one sheet, see ``gutter_fold``))."""
     parts = list(cset.components)
     double = cset.double_sided and any(p.back is not None for p in parts)
+    if double and mode == "gutter":
+        return gutter_fold(cset, paper, title, style)
     if double and mode == "fold":
         parts = [fold_pair(p) for p in parts]
         double = False
@@ -213,7 +301,9 @@ def lay_out(cset: ComponentSet, paper: Paper, title: str, mode: str = "duplex",
     for k, sheet in enumerate(sheets):
         chosen = [parts[i] for i, _ in sheet]
         trims = [t for _, t in sheet]
-        fronts = [Placement(t, p.front, f"item:{p.kind}", bleed) for p, t in zip(chosen, trims, strict=True)]
+        clips = side_bleeds(trims, style.bleed_mm) if cset.outer_bleed else [None] * len(trims)
+        fronts = [Placement(t, p.front, f"item:{p.kind}", bleed, c)
+                  for p, t, c in zip(chosen, trims, clips, strict=True)]
         marks = [p.marks for p in chosen]
         side = " (front)" if double else ""
         label = f"{cset.kind} sheet {k + 1} of {n}{side}"
@@ -221,8 +311,44 @@ def lay_out(cset: ComponentSet, paper: Paper, title: str, mode: str = "duplex",
         cut = _cut_ops(chosen, trims)
         cut_sheets.append(CutSheet(label, cut.cuts, cut.folds))
         if double:
-            backs = [Placement(t, p.back if p.back is not None else Scene(), f"item:{p.kind}-back", bleed)
-                     for p, t in zip(chosen, trims, strict=True)]
-            back_label = f"{cset.kind} sheet {k + 1} of {n} (back: print on the reverse, flip on the long edge)"
+            backs = [Placement(t, p.back if p.back is not None else Scene(), f"item:{p.kind}-back", bleed, c)
+                     for p, t, c in zip(chosen, trims, clips, strict=True)]
+            # the backs are mirrored left-right: a flip about the page's upright edge, which is the sheet's
+            # long edge when the page is portrait and its short edge when the page is landscape
+            edge = "long" if paper.height_mm >= paper.width_mm else "short"
+            back_label = f"{cset.kind} sheet {k + 1} of {n} (back: print on the reverse, flip on the {edge} edge)"
             pages.append(compose_sheet(paper, backs, title, back_label, style, marks=marks, back=True))
     return LaidOut(cset.kind, cset.title, tuple(pages), tuple(cut_sheets), n, per_sheet)
+
+
+def cut_svg(sheets: Sequence[CutSheet], paper: Paper, labels: Sequence[str] | None = None,
+            sizes: Sequence[tuple[float, float]] | None = None) -> bytes:
+    """The cut and fold lines of printed sheets, stacked top to bottom (``CUT_GAP_MM`` apart), one SVG in
+    mm: layer "cut" (cut lines, red), "score" (folds, blue), "guides" (sheet edges and ``labels``, default
+    each sheet's own label). ``sizes`` gives each sheet's (width, height) when some are turned (landscape
+    sheets in a portrait kit); by default every sheet is ``paper``."""
+    labels = [s.label for s in sheets] if labels is None else labels
+    sizes = [(paper.width_mm, paper.height_mm)] * len(sheets) if sizes is None else list(sizes)
+    cut_ops: list[Op] = []
+    score_ops: list[Op] = []
+    guide_ops: list[Op] = []
+    cut_style = Style(stroke="#ff0000", stroke_width_mm=0.1)
+    score_style = Style(stroke="#0000ff", stroke_width_mm=0.1)
+    uniform = len(set(sizes)) <= 1
+    tops = [k * (sizes[0][1] + CUT_GAP_MM) if uniform else sum(hh + CUT_GAP_MM for _w, hh in sizes[:k])
+            for k in range(len(sizes))]
+    for k, (sheet, label, (w, h), dy) in enumerate(zip(sheets, labels, sizes, tops, strict=True)):
+        move = translate(0.0, dy)
+        cut_ops.append(Group(tuple(Path(c, cut_style, "cut") for c in sheet.cuts), name=f"sheet-{k + 1}",
+                             transform=move))
+        score_ops.append(Group(tuple(Path((("M", *f[0]), *(("L", *p) for p in f[1:])), score_style, "score")
+                                     for f in sheet.folds), transform=move))
+        guide_ops.append(RectOp(Rect(0, dy, w, h), Style(stroke="#999999", stroke_width_mm=0.2)))
+        guide_ops.append(Text(4.0, dy + 4.0, label, Font(size_pt=7), "#666666"))
+    if uniform:  # as before sizes existed (same bytes)
+        total_h = max(1, len(sheets)) * ((sizes[0][1] if sheets else paper.height_mm) + CUT_GAP_MM) - CUT_GAP_MM
+    else:
+        total_h = tops[-1] + sizes[-1][1]
+    width = max([paper.width_mm] if not sheets else [w for w, _h in sizes])
+    scene = Scene((layer("guides", guide_ops), layer("cut", cut_ops), layer("score", score_ops)))
+    return render_svg(Page(width, total_h, scene))

@@ -57,9 +57,17 @@ def _bleed(outline: Polygon, colour: str) -> Path:
     return _fill(outline.buffer(SHAPE_BLEED_MM, join_style="mitre", mitre_limit=3.0), colour, "bleed")
 
 
+MIN_TEXT_PT = 6.0
+"""Nothing a player reads during play is set smaller (issue 9)."""
+CONDENSED = "DejaVu Sans Condensed"
+
+
 def _label(x: float, y: float, text: str, max_width_mm: float, size_pt: float, colour: str, bold: bool = True,
            name: str = "") -> Text:
-    font = fit_font(text, Font(size_pt=size_pt, bold=bold), max_width_mm)
+    font = Font(size_pt=size_pt, bold=bold)
+    if text_width_mm(text, font) > max_width_mm:  # narrower letters before smaller ones
+        font = Font(CONDENSED, size_pt, bold=bold)
+    font = fit_font(text, font, max_width_mm)
     return Text(x, y, text, font, colour, align="center", baseline="middle", name=name)
 
 
@@ -99,7 +107,7 @@ def chip_component(config: Config, number: int) -> Component:
     front: list[Op] = [
         *body(CHIP_SILVER, "chip"), ring(True),
         _label(r, r - d * 0.07, "1", d * 0.5, d * 1.15, INK),
-        _label(r, r + d * 0.24, "BILLION", d * 0.5, d * 0.23, INK),
+        _label(r, r + d * 0.24, "BILLION", d * 0.5, max(MIN_TEXT_PT, d * 0.23), INK),
         cut,
     ]
     back: list[Op] = [
@@ -184,7 +192,7 @@ def standee_component(config: Config, player: int, number: int, size_mm: float) 
         return [
             _fill(outline, "#ffffff"),
             _label(lx, ly, f"P{player}", icon * label_width_share(shape), icon * 1.1, INK),
-            _label(cx, top + h * 0.86, f"PLAYER {player}", w * 0.84, 5.5, ink),
+            _label(cx, top + h * 0.86, f"PLAYER {player}", w * 0.96, MIN_TEXT_PT, ink, bold=False),
         ]
 
     ops: list[Op] = [
@@ -245,7 +253,7 @@ def badge_component(config: Config, zone_name: str, number: int) -> Component:
     value = f"+{zone.badge_value}"
     front: list[Op] = [
         _bleed(outline, zone.colour), _fill(outline, zone.colour, "badge"),
-        _label(w / 2, h * 0.2, zone_name.upper(), w * 0.56, 6.0, ink),
+        _label(w / 2, h * 0.2, zone_name.upper(), w * 0.62, MIN_TEXT_PT, ink),
         zone_symbol(zone.symbol, w / 2, h * 0.47, h * 0.3, ink, detail=zone.colour),
         _label(w / 2, h * 0.78, value, w * 0.4, 13.0, ink, name="badge-value"),
         _stroke(outline, CUT_LINE, "cut-line"),
@@ -254,11 +262,11 @@ def badge_component(config: Config, zone_name: str, number: int) -> Component:
     back: list[Op] = [
         _bleed(outline, zone.colour), _fill(outline, zone.colour),
         _fill(outline.buffer(-2.0, join_style="mitre"), back_bg, "badge-back"),
-        _label(w / 2, h * 0.25, "PHILANTHROPY", w * 0.5, 5.5, INK),
-        _label(w / 2, h * 0.37, "BADGE", w * 0.5, 5.5, INK),
+        _label(w / 2, h * 0.25, "PHILANTHROPY", w * 0.62, MIN_TEXT_PT, INK),
+        _label(w / 2, h * 0.37, "BADGE", w * 0.5, MIN_TEXT_PT, INK),
         _label(w / 2, h * 0.55, zone_name, w * 0.66, 7.0, INK),
-        _label(w / 2, h * 0.74, f"{value} to the index", w * 0.7, 5.0, INK, bold=False),
-        _label(w / 2, h * 0.84, "at the end", w * 0.7, 5.0, INK, bold=False),
+        _label(w / 2, h * 0.74, f"{value} to the index", w * 0.74, MIN_TEXT_PT, INK, bold=False),
+        _label(w / 2, h * 0.85, "at the end", w * 0.6, MIN_TEXT_PT, INK, bold=False),
         _stroke(outline, CUT_LINE, "cut-line"),
     ]
     return Component("badge", f"{zone_name} badge {number}", w, h, Scene(tuple(front)), geometry_path(outline),

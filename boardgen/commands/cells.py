@@ -11,6 +11,7 @@ from boardgen.cache import cached_board as build_board
 from boardgen.commands.options import template_option
 from boardgen.export import adjacency_json, cells_csv, cells_geojson
 from boardgen.io import check_replaceable, write_atomic
+from boardgen.projection.places import format_lonlat, island_name
 from boardgen.template import load_map_template as load_template
 
 _FORMATS = {"geojson": cells_geojson, "csv": cells_csv, "adjacency": adjacency_json}
@@ -19,7 +20,8 @@ _FORMATS = {"geojson": cells_geojson, "csv": cells_csv, "adjacency": adjacency_j
 @click.command("cells")
 @template_option
 @click.option("--format", "-f", "fmt", type=click.Choice(sorted(_FORMATS)), default="geojson", show_default=True,
-              help="geojson: WGS84 hex polygons with properties; csv: one row per cell; adjacency: neighbour lists.")
+              help="geojson: WGS84 hex polygons with properties; csv: one row per cell (column and row are 0-based, "
+                   "labels 1-based: column 0 is A, row 0 is 1); adjacency: neighbour lists.")
 @click.option("--output", "-o", type=click.Path(path_type=Path, dir_okay=False), default=None,
               help="Write to this file instead of standard output.")
 def cells_command(template_path: Path | None, fmt: str, output: Path | None) -> None:
@@ -63,7 +65,9 @@ def info_command(template_path: Path | None) -> None:
                "that no hex reached the land threshold on):")
     for island in board.islands_kept:
         lon, lat = island.center_lonlat
-        click.echo(f"  {island.label:<6} {island.area_km2:>9,} km2 at {lat:.1f}, {lon:.1f}")
+        name = island_name(lon, lat)
+        click.echo(f"  {island.label:<6} {island.area_km2:>9,} km2 at {format_lonlat(lon, lat)}"
+                   + (f"  ({name})" if name else ""))
     for note in board.notes:
         click.echo(f"note: {note}")
     timings = ", ".join(f"{k[:-2]} {v:.2f} s" for k, v in board.stats.items() if k.endswith("_s"))

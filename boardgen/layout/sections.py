@@ -89,12 +89,28 @@ class SectionLayout:
                 return section
         raise KeyError(label)
 
+    def touching_pairs(self) -> list[tuple[int, int]]:
+        """Every pair of sections (0-based indices) whose outlines share a stretch of boundary: the grid
+        neighbours of ``edges`` first, in their order, then any other pair, e.g. diagonal neighbours that meet
+        along one side of a hex tab."""
+        pairs = [(e.first, e.second) for e in self.edges]
+        seen = set(pairs)
+        for i, a in enumerate(self.sections):
+            for j in range(i + 1, len(self.sections)):
+                if (i, j) in seen:
+                    continue
+                b = self.sections[j]
+                if shapely.intersection(a.outline_mm.boundary, b.outline_mm.boundary, grid_size=GRID_MM).length > 0:
+                    pairs.append((i, j))
+        return pairs
+
     def cut_lines_mm(self) -> list[LineString]:
-        """The internal cut lines (each shared boundary once), for cut files and drawing."""
+        """The internal cut lines (each shared boundary once, between any two sections that touch), for cut
+        files and drawing."""
         lines: list[shapely.Geometry] = []
-        for edge in self.edges:
-            shared = shapely.intersection(self.sections[edge.first].outline_mm.boundary,
-                                          self.sections[edge.second].outline_mm.boundary, grid_size=GRID_MM)
+        for first, second in self.touching_pairs():
+            shared = shapely.intersection(self.sections[first].outline_mm.boundary,
+                                          self.sections[second].outline_mm.boundary, grid_size=GRID_MM)
             merged = shapely.line_merge(shared) if shared.geom_type == "MultiLineString" else shared
             lines.extend(getattr(merged, "geoms", [merged]))
         return [line for line in lines if line.geom_type == "LineString" and line.length > 0]
@@ -358,17 +374,9 @@ def cut_sections(board: Board, max_section_mm: tuple[float, float] | None = DEFA
     """Cut ``board`` into its jigsaw sections (see the module's docstring); raises LayoutError if impossible.
 
     ``max_section_mm``: (width, height) each section, knobs included, must fit (the printable area of the
-    smallest paper, e.g. A4 and Letter landscape); checked again on the finished outlines. The last result
-    is remembered for the same board object (the build and its checks ask for it more than once)."""
-    cached = _LAST.get("layout")
-    if cached is not None and cached[0] is board and cached[1] == max_section_mm:
-        return cached[2]
-    layout = _cut_sections(board, max_section_mm)
-    _LAST["layout"] = (board, max_section_mm, layout)
-    return layout
-
-
-_LAST: dict[str, tuple[Board, tuple[float, float] | None, SectionLayout]] = {}
+    smallest paper, e.g. A4 and Letter landscape); checked again on the finished outlines. A build computes it
+    once, in its BuildContext (``board_stage.board_sections``)."""
+    return _cut_sections(board, max_section_mm)
 
 
 def _cut_sections(board: Board, max_section_mm: tuple[float, float] | None) -> SectionLayout:

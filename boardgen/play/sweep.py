@@ -512,14 +512,15 @@ def sweep_plots(result: SweepResult) -> dict[str, bytes]:
         fig.tight_layout()
         out["sweep-heatmap.png"] = _png(fig)
     ranked = sorted(range(len(rows)), key=lambda i: (rows[i]["objective"], i))[:25]
-    fig = Figure(figsize=(7.0, 0.3 * len(ranked) + 1.4))
+    fig = Figure(figsize=(9.0, 0.3 * len(ranked) + 1.6))
     ax = fig.add_subplot()
     labels = [", ".join(f"{k.split('.')[-1]}={rows[i]['overrides'][k]}" for k in keys) for i in ranked]
-    ax.barh(range(len(ranked)), [rows[i]["objective"] for i in ranked], color="#0072b2")
+    colours = ["#d55e00" if i == result.best else "#0072b2" for i in ranked]
+    ax.barh(range(len(ranked)), [rows[i]["objective"] for i in ranked], color=colours)
     ax.set_yticks(range(len(ranked)), labels, fontsize=7)
     ax.invert_yaxis()
-    ax.set_xlabel(f"objective: {result.objective} (lower is better)")
-    ax.set_title("variants ranked (best first)")
+    ax.set_xlabel("objective (lower is better)")
+    ax.set_title(f"{len(rows)} variants x {result.plan.games} games, ranked by {result.objective}", fontsize=9)
     fig.tight_layout()
     out["sweep-ranking.png"] = _png(fig)
     return out

@@ -12,7 +12,7 @@ page carries its own part of the coastlines rather than the whole world.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import shapely
@@ -23,7 +23,7 @@ from boardgen.config import Config
 from boardgen.layout.legend import BlockSpec, PlacedBlock, free_area, place_blocks
 from boardgen.layout.sections import SectionLayout
 from boardgen.model import Board, Cell
-from boardgen.render.cairo_backend import cap_height_mm, fit_font, text_width_mm
+from boardgen.render.cairo_backend import cap_height_mm, text_width_mm
 from boardgen.render.merge import NotFlatError, flatten, merge_parallel, polygons_path
 from boardgen.render.scene import (
     PT,
@@ -58,7 +58,7 @@ START_ORANGE = "#f7a440"  # the table card's start-value orange (cards/tables.py
 TABLE_UNUSED = "#e6e6e6"  # boxes outside a zone's range, as on the card
 PANEL = "#ffffff"
 
-LABEL_FONT = Font("DejaVu Sans Condensed", 4.6, bold=True)
+LABEL_FONT = Font("DejaVu Sans Condensed", 6.0, bold=True)
 COAST_SIMPLIFY_MM = 0.15  # far below what print shows; keeps the PDF small
 
 
@@ -116,12 +116,14 @@ TITLE_FONTS = (Font("DejaVu Sans", 22.0, bold=True), Font("DejaVu Sans", 18.0, b
                Font("DejaVu Sans", 15.0, bold=True))  # the largest that finds room is used
 SUBTITLE_FONTS = (Font("DejaVu Sans", 8.0), Font("DejaVu Sans", 7.0), Font("DejaVu Sans", 6.5))
 CAPTION_FONT = Font("DejaVu Sans", 7.5, bold=True)
-SMALL_FONT = Font("DejaVu Sans", 5.5)
+SMALL_FONT = Font("DejaVu Sans", 6.0)
 KEY_FONT = Font("DejaVu Sans", 7.0)
 TABLE_NUMBER_FONT = Font("DejaVu Sans", 8.0)
 TABLE_START_FONT = Font("DejaVu Sans", 8.0, bold=True)
 TABLE_DIE_FONT = Font("DejaVu Sans", 7.5, bold=True)
-TABLE_HEAD_FONT = Font("DejaVu Sans Condensed", 5.6, bold=True)
+TABLE_HEAD_FONT = Font("DejaVu Sans Condensed", 6.0)
+MIN_PLAY_TEXT_PT = 6.0
+"""Nothing a player reads during play is set smaller than this."""
 PAD_MM = 2.5
 
 
@@ -145,6 +147,28 @@ class TableGeometry:
 
 
 TABLE = TableGeometry()
+
+
+def header_lines(name: str, room_mm: float, font: Font = TABLE_HEAD_FONT) -> tuple[str, ...]:
+    """A zone's name for the table header: one line when it fits ``room_mm`` at ``font``, else split in two with
+    a hyphen (after a vowel that precedes a consonant where possible, the longest first line that fits)."""
+    if text_width_mm(name, font) <= room_mm:
+        return (name,)
+    fits = [k for k in range(3, len(name) - 2) if text_width_mm(name[:k] + "-", font) <= room_mm
+            and text_width_mm(name[k:], font) <= room_mm]
+    if not fits:
+        return (name,)
+    vowels = "aeiouyAEIOUY"
+    nice = [k for k in fits if name[k - 1] in vowels and name[k] not in vowels]
+    k = max(nice or fits)
+    return (name[:k] + "-", name[k:])
+
+
+def table_geometry(config: Config) -> TableGeometry:
+    """``TABLE``, with a taller header when a zone's name needs two lines at ``TABLE_HEAD_FONT``."""
+    room = TABLE.column_mm - 1.0
+    two = any(len(header_lines(n, room)) > 1 for n in config.zones)
+    return replace(TABLE, header_mm=TABLE.header_mm + 2.5) if two else TABLE
 
 
 def _table_rows(config: Config) -> tuple[int, int]:
@@ -178,7 +202,7 @@ def _title_size(title: str, edition: str, note: str, big: Font, small: Font) -> 
 def legend_specs(board: Board, section_bounds: tuple[float, float, float, float]) -> list[BlockSpec]:
     config = board.config
     low, high = _table_rows(config)
-    table = TABLE.size_mm(len(config.zones), high - low + 1)
+    table = table_geometry(config).size_mm(len(config.zones), high - low + 1)
     names = list(config.zones)
     key_row = 5.2
     key_text = max(text_width_mm(f"{n}  (d{config.zones[n].die})", KEY_FONT) for n in names)
@@ -198,24 +222,18 @@ def legend_specs(board: Board, section_bounds: tuple[float, float, float, float]
     ]
 
 
-def plan_legend(board: Board, sections: SectionLayout) -> tuple[PlacedBlock, ...]:
+def plan_legend(board: Board, sections: SectionLayout,
+                coast: tuple[ShapelyPolygon, ...] | None = None) -> tuple[PlacedBlock, ...]:
     """Place title, key and table in open sea on the top-left section (LayoutError if there is no room).
-    The last result is remembered for the same board and sections objects."""
-    cached = _LAST_LEGEND.get("legend")
-    if cached is not None and cached[0] is board and cached[1] is sections:
-        return cached[2]
-    legend = _plan_legend(board, sections)
-    _LAST_LEGEND["legend"] = (board, sections, legend)
-    return legend
+    ``coast``: the board's ``simplified_coast`` when the caller has it already."""
+    return _plan_legend(board, sections, simplified_coast(board) if coast is None else coast)
 
 
-_LAST_LEGEND: dict[str, tuple[Board, SectionLayout, tuple[PlacedBlock, ...]]] = {}
-
-
-def _plan_legend(board: Board, sections: SectionLayout) -> tuple[PlacedBlock, ...]:
+def _plan_legend(board: Board, sections: SectionLayout,
+                 coast: tuple[ShapelyPolygon, ...]) -> tuple[PlacedBlock, ...]:
     first = sections.sections[0]
     cells = [ShapelyPolygon(board.hex_corners_mm(c)) for c in board.cells]
-    parts = np.array(simplified_coast(board), dtype=object)
+    parts = np.array(coast, dtype=object)
     near = parts[shapely.intersects(parts, first.outline_mm.envelope.buffer(2.0))]
     area = free_area(first.outline_mm, (board.config.board.width_mm, board.config.board.height_mm), cells,
                      shapely.union_all(near))
@@ -312,7 +330,7 @@ def table_ops(config: Config, block: PlacedBlock) -> list[Op]:
     rows from the highest die down to the lowest minimum, values left-aligned, start values orange, the die
     named in a row under each column."""
     low, high = _table_rows(config)
-    g = TABLE
+    g = table_geometry(config)
     ops: list[Op] = [_panel(block),
                      Text(block.x_mm + PAD_MM, block.y_mm + PAD_MM + 3.6, TABLE_CAPTION, CAPTION_FONT,
                           INK, name="table-caption")]
@@ -321,8 +339,7 @@ def table_ops(config: Config, block: PlacedBlock) -> list[Op]:
     grid_bottom = grid_top + (high - low + 1) * g.row_mm
     rule = Style(stroke=INK, stroke_width_mm=0.5 * PT)
     # one header size for every column: the largest at which the longest zone name fits its column
-    head = min((fit_font(name, TABLE_HEAD_FONT, g.column_mm - 1.0) for name in config.zones),
-               key=lambda font: font.size_pt)
+    head = TABLE_HEAD_FONT
     for i, (name, zone) in enumerate(config.zones.items()):
         x = block.x_mm + PAD_MM + i * g.column_mm
         cx = x + g.column_mm / 2
@@ -330,7 +347,11 @@ def table_ops(config: Config, block: PlacedBlock) -> list[Op]:
         ops.append(RectOp(Rect(x, top, g.column_mm, g.header_mm), fill_stroke(zone.colour, INK, 0.5 * PT),
                           name="table-header"))
         ops.append(zone_symbol(zone.symbol, cx, top + 4.0, 5.0, ink, detail=zone.colour))
-        ops.append(Text(cx, top + g.header_mm - 1.3, name, head, ink, align="center", name="table-head"))
+        lines = header_lines(name, g.column_mm - 1.0, head)
+        first = top + (TABLE.header_mm - 1.3 if g.header_mm == TABLE.header_mm else 9.4)
+        for k, text in enumerate(lines):
+            ops.append(Text(cx, first + 2.5 * k, text, head, ink, align="center",
+                            name="table-head" if k == 0 else "table-head-more"))
         for value in range(high, low - 1, -1):  # top to bottom, as on the card
             y = grid_top + (high - value) * g.row_mm
             cell = Rect(x, y, g.column_mm, g.row_mm)
@@ -429,23 +450,18 @@ def _cell_label(board: Board, cell: Cell) -> list[Op]:
                  baseline="middle", name="cell-label")]
 
 
-_COAST_CACHE: dict[str, tuple[Board, tuple[ShapelyPolygon, ...]]] = {}
-
-
 def simplified_coast(board: Board) -> tuple[ShapelyPolygon, ...]:
-    """The land polygons simplified for drawing (they may overlap; remembered for the last board)."""
-    cached = _COAST_CACHE.get("coast")
-    if cached is not None and cached[0] is board:
-        return cached[1]
+    """The land polygons simplified for drawing (they may overlap)."""
     parts = shapely.simplify(shapely.get_parts(board.land_mm), COAST_SIMPLIFY_MM, preserve_topology=False)
     coast = tuple(p for p in parts if p.geom_type == "Polygon" and not p.is_empty and p.is_valid)
-    _COAST_CACHE["coast"] = (board, coast)
     return coast
 
 
-def make_art(board: Board, sections: SectionLayout) -> BoardArt:
-    legend = plan_legend(board, sections)
-    return BoardArt(board, sections, legend, simplified_coast(board))
+def make_art(board: Board, sections: SectionLayout, legend: tuple[PlacedBlock, ...] | None = None,
+             coast: tuple[ShapelyPolygon, ...] | None = None) -> BoardArt:
+    coast = simplified_coast(board) if coast is None else coast
+    legend = plan_legend(board, sections, coast) if legend is None else legend
+    return BoardArt(board, sections, legend, coast)
 
 
 def board_scene(art: BoardArt, window: ShapelyPolygon | None = None, bleed_mm: float = 3.0) -> Scene:
@@ -463,14 +479,16 @@ def board_scene(art: BoardArt, window: ShapelyPolygon | None = None, bleed_mm: f
     frame = board.frame_mm
     ops: list[Op] = []
     bx0, by0, bx1, by1 = region.bounds
-    ops.append(RectOp(Rect(bx0, by0, bx1 - bx0, by1 - by0), fill(PAPER), name="paper"))
-    ops.extend(_polygon_ops(clip(frame), fill(OCEAN), "ocean"))
+    low_ink = config.board.low_ink  # white sea, land and paper: only the cells, lines and text take ink
+    ops.append(RectOp(Rect(bx0, by0, bx1 - bx0, by1 - by0), fill("#ffffff" if low_ink else PAPER), name="paper"))
+    ops.extend(_polygon_ops(clip(frame), fill("#ffffff" if low_ink else OCEAN), "ocean"))
     coast = np.array(art.coast_mm, dtype=object)
     if window is not None:
         coast = shapely.intersection(coast[shapely.intersects(coast, region)], region.buffer(0.5))
     land = [g for part in coast for g in getattr(part, "geoms", [part]) if g.geom_type == "Polygon"]
     # Few big paths rather than thousands of small ops (render/merge.py): same picture, much faster output.
-    ops.append(group([p for p in [polygons_path(land, fill(LAND_TINT), "land")] if p is not None], "land"))
+    ops.append(group([p for p in [polygons_path(land, fill("#ffffff" if low_ink else LAND_TINT), "land")]
+                      if p is not None], "land"))
     if window is None:
         cells = list(board.cells)
     else:

@@ -31,6 +31,7 @@ from boardgen.render.scene import (
     Scene,
     Style,
     Text,
+    rect_path,
     rgb,
 )
 
@@ -367,11 +368,91 @@ def _svg_id(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]", "-", name) or "layer"
 
 
-def render_svg(page: Page) -> bytes:
+def _num(v: float) -> str:
+    text = f"{v:.3f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def _exact_d(commands: Sequence[PathCommand], dx: float, dy: float) -> str:
+    """SVG path data for M/L/C/A/AN/Z commands, moved by (dx, dy), to 1/1000 mm."""
+    parts: list[str] = []
+    current: tuple[float, float] | None = None
+    start: tuple[float, float] | None = None
+    for cmd in commands:
+        op = cmd[0]
+        if op in ("M", "L"):
+            current = (cmd[1] + dx, cmd[2] + dy)
+            start = current if op == "M" else start
+            parts.append(f"{op} {_num(current[0])} {_num(current[1])}")
+        elif op == "C":
+            x1, y1, x2, y2, x, y = cmd[1:7]
+            current = (x + dx, y + dy)
+            parts.append(f"C {_num(x1 + dx)} {_num(y1 + dy)} {_num(x2 + dx)} {_num(y2 + dy)} "
+                         f"{_num(current[0])} {_num(current[1])}")
+        elif op in ("A", "AN"):
+            cx, cy, r, a0, a1 = cmd[1:6]
+            cx, cy = cx + dx, cy + dy
+            if op == "A":
+                while a1 < a0:
+                    a1 += 2 * math.pi
+            else:
+                while a1 > a0:
+                    a1 -= 2 * math.pi
+            sx, sy = cx + r * math.cos(a0), cy + r * math.sin(a0)
+            parts.append(f"{'L' if current is not None else 'M'} {_num(sx)} {_num(sy)}")
+            start = start if current is not None else (sx, sy)
+            sweep = 1 if op == "A" else 0
+            steps = max(1, math.ceil(abs(a1 - a0) / math.pi))  # SVG arcs of at most half a turn
+            for k in range(1, steps + 1):
+                a = a0 + (a1 - a0) * k / steps
+                ex, ey = cx + r * math.cos(a), cy + r * math.sin(a)
+                parts.append(f"A {_num(r)} {_num(r)} 0 0 {sweep} {_num(ex)} {_num(ey)}")
+            current = (cx + r * math.cos(a1), cy + r * math.sin(a1))
+        elif op == "Z":
+            parts.append("Z")
+            current = start
+        else:
+            raise ValueError(f"unknown path command {cmd!r}")
+    return " ".join(parts)
+
+
+def _exact_items(items: Sequence[Op], dx: float = 0.0, dy: float = 0.0) -> list[str] | None:
+    """Stroked paths and rectangles as SVG elements with exact coordinates; None if ``items`` hold anything
+    else (text, fills, clips, transforms other than a move)."""
+    out: list[str] = []
+    for op in items:
+        if isinstance(op, Group):
+            t = op.transform
+            if op.clip is not None or (t is not None and (t.a, t.b, t.c, t.d) != (1, 0, 0, 1)):
+                return None
+            inner = _exact_items(op.items, dx + (t.e if t else 0.0), dy + (t.f if t else 0.0))
+            if inner is None:
+                return None
+            out.extend(inner)
+            continue
+        if isinstance(op, RectOp):
+            r = op.rect
+            commands: Sequence[PathCommand] = rect_path(r)
+        elif isinstance(op, Path):
+            commands = op.commands
+        else:
+            return None
+        st = op.style
+        if st.fill is not None or st.stroke is None or st.dash_mm or st.opacity != 1.0:
+            return None
+        out.append(f'<path d="{_exact_d(commands, dx, dy)}" style="fill:none;stroke:{st.stroke};'
+                   f'stroke-width:{_num(st.stroke_width_mm)};stroke-linejoin:{st.line_join};'
+                   f'stroke-linecap:{st.line_cap}"/>')
+    return out
+
+
+def render_svg(page: Page, exact_layers: Sequence[str] = ()) -> bytes:
     """The page as SVG in mm; each top-level named layer (``Group(layer=True)``) becomes ``<g id=name>``.
 
     Ops that are not in a named layer go into layers called ``art``, ``art-2``, ... in painting order. Each
     layer is drawn by cairo on its own and the documents are merged, with ids prefixed per layer.
+    ``exact_layers``: layers of stroked paths (cut and score lines) written directly with coordinates to
+    1/1000 mm, one ``<path>`` per outline (cairo would round them to 1/256 mm).
     """
     chunks: list[tuple[str, list[Op]]] = []
     for op in page.scene.items:
@@ -389,6 +470,13 @@ def render_svg(page: Page) -> bytes:
         base = "art" if name.startswith("\0") else _svg_id(name)
         used[base] = used.get(base, 0) + 1
         layer_id = base if used[base] == 1 else f"{base}-{used[base]}"
+        exact = _exact_items(items[0].items) if name in exact_layers and isinstance(items[0], Group) else None
+        if name in exact_layers and exact is None:
+            raise ValueError(f"layer {name!r} holds more than stroked paths: cannot write it exactly")
+        if exact is not None:
+            bodies.append(f'<g id="{layer_id}" inkscape:groupmode="layer" inkscape:label="{layer_id}">\n'
+                          + "\n".join(exact) + "\n</g>\n")
+            continue
         svg = _prefix_ids(_svg_chunk(page, items), f"l{index}-")
         open_tag = _SVG_OPEN_RE.search(svg)
         if open_tag is None:  # pragma: no cover - cairo always writes an <svg> element
@@ -400,6 +488,11 @@ def render_svg(page: Page) -> bytes:
             defs.append(d.group(1))
             body = body[: d.start()] + body[d.end():]
         bodies.append(f'<g id="{layer_id}" inkscape:groupmode="layer" inkscape:label="{layer_id}">{body}</g>\n')
+    if not header:
+        empty = _svg_chunk(page, [])
+        match = _SVG_OPEN_RE.search(empty)
+        assert match is not None
+        header = empty[: match.end()]
     if 'xmlns:inkscape' not in header:
         header = header[:-1] + ' xmlns:inkscape="http://www.inkscape.org/namespaces/inkscape">'
     return (header + "\n<defs>" + "".join(defs) + "</defs>\n" + "".join(bodies) + "</svg>\n").encode("utf-8")

@@ -95,6 +95,9 @@ class SheetStyle:
 
 
 DEFAULT_STYLE = SheetStyle()
+COMPACT_STYLE = SheetStyle(edge_mm=5.0, mark_offset_mm=3.5, mark_length_mm=2.5, header_mm=3.5, footer_mm=5.5)
+"""A 5 mm paper margin and short crop marks: 8 poker cards fit A4 and Letter landscape (card decks, board
+sections)."""
 
 
 def content_area(paper: Paper, style: SheetStyle = DEFAULT_STYLE) -> Rect:
@@ -197,17 +200,20 @@ class Placement:
     scene: Scene
     name: str = ""
     bleed_mm: float | None = None  # None: the sheet style's bleed; 0 for items that need none
+    clip_mm: Rect | None = None  # item mm: a bleed rectangle of its own (e.g. full bleed on outer sides only)
 
 
 def _place(p: Placement, bleed_mm: float) -> Group:
-    local_bleed = Rect(-bleed_mm, -bleed_mm, p.trim.width + 2 * bleed_mm, p.trim.height + 2 * bleed_mm)
+    local_bleed = p.clip_mm or Rect(-bleed_mm, -bleed_mm, p.trim.width + 2 * bleed_mm, p.trim.height + 2 * bleed_mm)
     return Group(p.scene.items, name=p.name or "item", transform=translate(p.trim.x, p.trim.y),
                  clip=rect_path(local_bleed))
 
 
 def mirror_placements(paper: Paper, placements: Sequence[Placement]) -> list[Placement]:
     """Back-side positions for a long-edge duplex flip: each trim mirrored left-right on the paper."""
-    return [replace(p, trim=Rect(paper.width_mm - p.trim.right, p.trim.y, p.trim.width, p.trim.height))
+    return [replace(p, trim=Rect(paper.width_mm - p.trim.right, p.trim.y, p.trim.width, p.trim.height),
+                    clip_mm=None if p.clip_mm is None else Rect(p.trim.width - p.clip_mm.right, p.clip_mm.y,
+                                                                p.clip_mm.width, p.clip_mm.height))
             for p in placements]
 
 
@@ -397,8 +403,53 @@ def trim_outline(trim: Rect, name: str = "trim-line", width_mm: float = HAIRLINE
 
 
 __all__ = [
-    "A4", "DEFAULT_STYLE", "LETTER", "PAPERS", "GridPlan", "Paper", "Placement", "SheetStyle", "bounding_rect",
+    "A4", "COMPACT_STYLE", "DEFAULT_STYLE", "LETTER", "PAPERS", "GridPlan", "Paper", "Placement", "SheetStyle",
+    "bounding_rect",
     "compose_sheet", "content_area", "crop_marks", "custom_paper", "grid_positions", "mirror_placements",
     "pack_grid", "pack_shelves", "plan_grid", "registration_mark", "scale_ruler", "sheet_frame", "single_item_page",
     "trim_outline",
 ]
+
+
+# ------------------------------------------------------------------------------------------ print then cut
+
+
+@dataclass(frozen=True)
+class PrintCutMarks:
+    """Registration marks a print-then-cut machine's optical sensor finds on the printed sheet (the layout of
+    Silhouette's "Type 1" marks, which most cutting software can also be set to): a filled square in the
+    top-left corner and L-shaped corners top-right and bottom-left, all ``inset_mm`` from the paper's edges.
+
+    The sheet keeps everything else at least ``clear_mm`` inside the marks' band (``band_mm``) so the sensor
+    sees only the marks. Enter the same values in the cutting software (length, thickness, inset)."""
+
+    inset_mm: float = 6.0  # home printers cannot print closer to the edge
+    square_mm: float = 5.0
+    length_mm: float = 20.0
+    thickness_mm: float = 0.5
+    clear_mm: float = 2.0
+
+    @property
+    def band_mm(self) -> float:
+        """Distance from the paper edge beyond which sheet furniture and parts may start."""
+        return self.inset_mm + self.square_mm + self.clear_mm
+
+    def rects(self, paper: Paper) -> list[Rect]:
+        """The marks as filled rectangles in page mm (square, then the two arms of each L)."""
+        i, s, n, t = self.inset_mm, self.square_mm, self.length_mm, self.thickness_mm
+        w, h = paper.width_mm, paper.height_mm
+        return [Rect(i, i, s, s),
+                Rect(w - i - n, i, n, t), Rect(w - i - t, i, t, n),  # top right
+                Rect(i, h - i - t, n, t), Rect(i, h - i - n, t, n)]  # bottom left
+
+    def ops(self, paper: Paper) -> Group:
+        return group([RectOp(r, Style(fill=REGISTRATION), name="print-cut-mark") for r in self.rects(paper)],
+                     "print-cut-marks")
+
+    def sheet_style(self, base: SheetStyle = DEFAULT_STYLE) -> SheetStyle:
+        """``base`` with its edge margin widened so that header, footer, crop marks and parts stay clear of
+        the marks."""
+        return replace(base, edge_mm=max(base.edge_mm, self.band_mm))
+
+
+PRINT_CUT_MARKS = PrintCutMarks()

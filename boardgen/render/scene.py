@@ -275,6 +275,15 @@ def rect_path(r: Rect) -> tuple[PathCommand, ...]:
     return (("M", r.x, r.y), ("L", r.right, r.y), ("L", r.right, r.bottom), ("L", r.x, r.bottom), ("Z",))
 
 
+def rounded_rect_path(r: Rect, radius: float) -> tuple[PathCommand, ...]:
+    """A rectangle with round corners of ``radius`` (at most half the shorter side)."""
+    k = min(radius, r.width / 2, r.height / 2)
+    return (("M", r.x + k, r.y), ("L", r.right - k, r.y), ("A", r.right - k, r.y + k, k, -math.pi / 2, 0.0),
+            ("L", r.right, r.bottom - k), ("A", r.right - k, r.bottom - k, k, 0.0, math.pi / 2),
+            ("L", r.x + k, r.bottom), ("A", r.x + k, r.bottom - k, k, math.pi / 2, math.pi),
+            ("L", r.x, r.y + k), ("A", r.x + k, r.y + k, k, math.pi, 1.5 * math.pi), ("Z",))
+
+
 def polygon_path(points: Sequence[Point]) -> tuple[PathCommand, ...]:
     first, *rest = points
     return (("M", *first), *(("L", *p) for p in rest), ("Z",))

@@ -8,7 +8,8 @@ every symbol stays legible down to about 2.5 mm. The names are ``config.ZONE_SYM
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import replace as dc_replace
 
 from boardgen.config import ZONE_SYMBOLS
 from boardgen.render.scene import (
@@ -17,6 +18,7 @@ from boardgen.render.scene import (
     Op,
     Path,
     Polygon,
+    RectOp,
     Style,
     ink_on,
     regular_polygon,
@@ -115,13 +117,28 @@ _DRAWERS: dict[str, Callable[[str, str], list[Op]]] = {
 assert tuple(_DRAWERS) == ZONE_SYMBOLS, "every ZONE_SYMBOLS name needs a drawing"
 
 
+def _widen(ops: Sequence[Op], min_width: float) -> list[Op]:
+    """``ops`` with every stroke at least ``min_width`` wide (in the ops' own units)."""
+    out: list[Op] = []
+    for op in ops:
+        if isinstance(op, Group):
+            out.append(dc_replace(op, items=tuple(_widen(op.items, min_width))))
+        elif isinstance(op, Path | Polygon | Circle | RectOp) and op.style.stroke is not None and \
+                op.style.stroke_width_mm < min_width:
+            out.append(dc_replace(op, style=dc_replace(op.style, stroke_width_mm=min_width)))
+        else:
+            out.append(op)
+    return out
+
+
 def zone_symbol(name: str, cx: float, cy: float, size_mm: float, colour: str = "#1a1a1a",
-                background: str | None = None, detail: str | None = None) -> Group:
+                background: str | None = None, detail: str | None = None, min_stroke_mm: float = 0.0) -> Group:
     """The symbol ``name`` in a ``size_mm`` square centred on (cx, cy).
 
     ``background``: a disc drawn behind the symbol. ``detail``: the colour of small cut-outs (the leaf's
     midrib, the peak's snow, the olive's highlight); by default the background, else white or dark, whichever
     stands out from ``colour``. Drawing a white symbol straight onto a zone colour? pass detail=zone colour.
+    ``min_stroke_mm``: no line of the symbol thinner than this (for symbols drawn very small).
     """
     try:
         drawer = _DRAWERS[name]
@@ -133,6 +150,8 @@ def zone_symbol(name: str, cx: float, cy: float, size_mm: float, colour: str = "
     if detail is None:
         detail = background if background is not None else ink_on(colour)
     ops.extend(drawer(colour, detail))
+    if min_stroke_mm > 0:
+        ops = _widen(ops, min_stroke_mm / size_mm)
     return Group(tuple(ops), name=f"symbol:{name}", transform=translate(cx, cy) @ scale(size_mm))
 
 

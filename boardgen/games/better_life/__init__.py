@@ -1,1 +1,124 @@
-"""Placeholder: this game's plug-in is being written (its issue is open)."""
+"""BETTER Life (seed 002): five organisations (University, Industry, NGO, Municipality, Citizens) race round a
+track of typed spaces from 2020 to 2030 and, at each End of Year, bid IP in secret for a policy of the EU
+Biodiversity Strategy for 2030. Everyone loses if biodiversity loss reaches its limit or the policy meter ends
+short; otherwise the most Victory Points win.
+
+Parts: ``model`` (the template), ``cards`` (the four decks from CSV rows), ``engine`` (the rules on the shared
+API), ``bots`` (four attitudes to the commons), ``report`` (findings), ``board`` (the track board),
+``kit`` (decks, mats, tokens, dice, screens, zips), ``leaflet`` (the rules in our words).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from boardgen.plugin import BuildContext, GamePlugin
+
+TEMPLATE = Path(__file__).resolve().parents[3] / "templates" / "better-life.yaml"
+
+
+class BetterLife(GamePlugin):
+    name = "better-life"
+    title = "BETTER Life"
+    summary = "policy race 2020-2030 with sealed IP votes on EU Biodiversity Strategy targets (seed 002)"
+    stages = (
+        ("board", "boardgen.games.better_life.board:board_stage"),
+        ("components", "boardgen.games.better_life.kit:components_stage"),
+        ("validate", "boardgen.play.runner:validate_stage"),
+    )
+    default_bots = ("fair-share", "meter-reader", "target-seeker", "free-rider", "fair-share")
+
+    def default_template(self) -> Path:
+        from importlib.resources import files
+
+        try:
+            bundled = Path(str(files("boardgen.templates").joinpath("better-life.yaml")))
+            if bundled.is_file():
+                return bundled
+        except ModuleNotFoundError:
+            pass
+        return TEMPLATE
+
+    def template_model(self) -> type | None:
+        from boardgen.games.better_life.model import BetterLifeTemplate
+
+        return BetterLifeTemplate
+
+    def load_config(self, data: dict[str, Any], source: str, template_sha256: str) -> Any:
+        from boardgen.games.better_life.cards import load_decks
+        from boardgen.games.better_life.model import BetterLifeTemplate
+        from boardgen.schema import validate_template
+
+        config = validate_template(BetterLifeTemplate, data, source, template_sha256)
+        load_decks(config.decks, source)  # a bad deck file fails now, as one line
+        cards = {c.id: c for c in load_decks(config.decks, source).actions}
+        for i, role in enumerate(config.roles):
+            card = cards.get(role.card)
+            if card is None or card.kind != "role":
+                from boardgen.errors import ConfigError
+
+                raise ConfigError(source, f"roles[{i}].card", f"{role.card!r} is no role card of the action "
+                                  "deck file")
+        return config
+
+    def data_files(self, config: Any) -> Mapping[str, Path]:
+        from boardgen.games.better_life.cards import resolve
+
+        return {f"decks.{k}": resolve(getattr(config.decks, k), config.source)
+                for k in ("action", "event", "policy", "target")}
+
+    def decks(self, ctx: BuildContext) -> Any:
+        from boardgen.games.better_life.cards import load_decks
+
+        return ctx.value("decks", lambda: load_decks(ctx.config.decks, ctx.config.source))
+
+    def build_board(self, ctx: BuildContext) -> Any:
+        from boardgen.games.better_life.board import track_board
+
+        return track_board(ctx.config)
+
+    def player_range(self, config: Any) -> tuple[int, int, int]:
+        return config.players, config.players, config.players
+
+    def validate_games(self, config: Any) -> int:
+        return int(config.simulation.validate_games)
+
+    def new_game(self, ctx: BuildContext, players: int) -> Any:
+        from boardgen.games.better_life.engine import BetterLifeGame
+
+        return BetterLifeGame(ctx.config, self.decks(ctx))
+
+    def bots(self) -> Mapping[str, Any]:
+        from boardgen.games.better_life.bots import all_bots
+
+        return all_bots()
+
+    def rule_findings(self, ctx: BuildContext, summary: Mapping[str, Any]) -> list[Any]:
+        from boardgen.games.better_life.report import rule_findings
+
+        return rule_findings(ctx, summary)
+
+    def validate(self, ctx: BuildContext, games: int | None = None, jobs: int = 1, seed: int | None = None,
+                 bots: Sequence[str] | None = None, players: int | None = None,
+                 progress: Callable[[int], None] | None = None) -> Any:
+        """The generic validation, with the seat checks taken over the games someone won."""
+        from boardgen.games.better_life.report import seat_findings
+        from boardgen.play.report import Report
+        from boardgen.play.runner import generic_validate
+
+        report = generic_validate(self, ctx, games, jobs, seed, bots or ctx.config.simulation.bots, players,
+                                  progress)
+        findings = [f for f in report.findings if f.rule not in ("seat-advantage", "seat-spread")]
+        if report.simulation is not None:
+            findings += seat_findings(report.simulation)
+        return Report(report.edition, findings, report.simulation).sorted()
+
+    def report_plots(self, ctx: BuildContext, summary: Mapping[str, Any], records: Sequence[Any]) -> dict[str, bytes]:
+        from boardgen.games.better_life.report import plots
+
+        return plots(self.title, ctx, summary, records)
+
+
+plugin = BetterLife()

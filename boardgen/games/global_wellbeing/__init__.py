@@ -25,9 +25,10 @@ class GlobalWellbeing(GamePlugin):
     summary = "world hex map from real climate data, six zones, dice-driven bio-productivity (seed 000)"
     stages = (
         ("map", "boardgen.export:map_stage"),
+        # checks the map and plays games; reads only the board, so it runs beside the board and components
+        ("validate", "boardgen.games.global_wellbeing.rules.validate:validate_stage", "background"),
         ("board", "boardgen.games.global_wellbeing.board_stage:board_stage"),
         ("components", "boardgen.games.global_wellbeing.kit:components_stage"),  # after "board": zips pack its PDFs
-        ("validate", "boardgen.games.global_wellbeing.rules.validate:validate_stage"),  # last: checks the above
     )
     default_bots = ("greedy", "planner", "random")
 
@@ -77,12 +78,8 @@ class GlobalWellbeing(GamePlugin):
         return WellbeingGame(board, ctx.config.rules, players)
 
     def bots(self) -> Mapping[str, Any]:
-        try:
-            from boardgen.games.global_wellbeing.rules.api import api_bots
-        except ModuleNotFoundError:  # until the API path lands: the fused path's bots by name
-            from boardgen.games.global_wellbeing.rules.bots import BOT_NAMES
+        from boardgen.games.global_wellbeing.rules.api import api_bots
 
-            return dict.fromkeys(BOT_NAMES)
         return api_bots()
 
     def simulate_report(self, ctx: BuildContext, games: int, players: int, bots: Sequence[str], seed: int,
@@ -107,8 +104,9 @@ class GlobalWellbeing(GamePlugin):
         from boardgen.games.global_wellbeing.rules import simulate as fused
         from boardgen.games.global_wellbeing.rules.board import RulesBoard
 
+        if not set(bots) <= set(fused.BOT_NAMES):  # generic or MCTS bots: the API path
+            return ("api", super().play_batch(ctx, players, bots, seed, start, stop, rotate))
         board = ctx.value("rules_board", lambda: RulesBoard.from_board(ctx.board))
-        fused.check_bots(bots)
         fused._init_worker(board, ctx.config.rules, tuple(bots), players, seed, rotate)
         return fused._play_chunk((start, stop))
 
@@ -117,6 +115,8 @@ class GlobalWellbeing(GamePlugin):
         from boardgen.games.global_wellbeing.rules.board import RulesBoard
         from boardgen.games.global_wellbeing.rules.simulate import Simulation, summary
 
+        if batches and batches[0][0] == "api":
+            return super().batch_summary(ctx, players, bots, seed, rotate, [b[1] for b in batches])
         board = ctx.value("rules_board", lambda: RulesBoard.from_board(ctx.board))
         sim = Simulation(board, ctx.config.rules, tuple(bots), players, seed, rotate, [], [0] * board.n_cells,
                          [0] * board.n_cells)
@@ -132,9 +132,11 @@ class GlobalWellbeing(GamePlugin):
     def validate(self, ctx: BuildContext, games: int | None = None, jobs: int = 1, seed: int | None = None,
                  bots: Sequence[str] | None = None, players: int | None = None,
                  progress: Callable[[int], None] | None = None) -> Any:
+        from boardgen.games.global_wellbeing.board_stage import board_legend, board_sections
         from boardgen.games.global_wellbeing.rules.validate import DEFAULT_BOTS, validate
 
-        return validate(ctx.board, ctx.config, games, jobs, seed, bots or DEFAULT_BOTS, players, progress)
+        return validate(ctx.board, ctx.config, games, jobs, seed, bots or DEFAULT_BOTS, players, progress,
+                        sections_of=lambda: board_sections(ctx), legend_of=lambda _sections: board_legend(ctx))
 
 
 plugin = GlobalWellbeing()

@@ -2,10 +2,13 @@
 sections' GeoJSON and two previews.
 
 Files (relative to build/<edition>/):
-  board-poster.pdf            one page: 660 x 440 mm TrimBox + 3 mm bleed (BleedBox = MediaBox), for a print shop
+  board-poster.pdf            one page: 660 x 440 mm TrimBox + 3 mm bleed (BleedBox = MediaBox), CMYK PDF/X-4 with a
+                              FOGRA39 OutputIntent, black text and lines in K only (render/press.py): for a print shop
+  board-poster-rgb.pdf        the same page in RGB, for screens and RGB printers
   board-sections-a4.pdf       nine landscape pages, 1:1, in assembly order
   board-sections-letter.pdf   the same on US Letter
   board-cut.svg               section cut lines in board mm on their own layer "cut", for cutting machines
+  cut/board-section-N-{a4,letter}.svg  one closed outline per section, placed as its section sheet prints it
   sections.geojson            each section's outline (board mm) with its cells, neighbours, knobs and in-piece marks
   preview/board.png           the poster, small
   preview/sections.png        the nine pieces pulled apart (exploded view)
@@ -13,33 +16,47 @@ Files (relative to build/<edition>/):
 
 from __future__ import annotations
 
-import io
 import json
 import math
 from collections.abc import Sequence
+from typing import Any
 
-import numpy as np
-import pikepdf
 import shapely
 from shapely.geometry import Polygon as ShapelyPolygon
 
 from boardgen.build import BuildContext
 from boardgen.errors import LayoutError
 from boardgen.io import Artifact
+from boardgen.layout.legend import PlacedBlock
 from boardgen.layout.section_marks import SectionMark, plan_section_marks
 from boardgen.layout.sections import Section, SectionLayout, cut_sections
-from boardgen.render.board_art import BoardArt, board_scene, check_legend_clear, make_art
-from boardgen.render.cairo_backend import MM_TO_PT, Page, render_pdf, render_png, render_svg
+from boardgen.render.board_art import (
+    BoardArt,
+    board_scene,
+    check_legend_clear,
+    make_art,
+    plan_legend,
+    simplified_coast,
+)
+from boardgen.render.board_print import (
+    BLEED_WASH,
+    CUT_LINE,
+    CUT_WIDTH_MM,
+    outline_commands,
+    piece_bleed,
+    section_sheet,
+    underlay_pieces,
+)
+from boardgen.render.cairo_backend import Page, render_pdf, render_png, render_svg
 from boardgen.render.imposition import (
     A4,
     DEFAULT_STYLE,
     LETTER,
     Paper,
-    Placement,
-    compose_sheet,
     content_area,
     single_item_page,
 )
+from boardgen.render.press import to_pdfx4
 from boardgen.render.scene import (
     PT,
     Circle,
@@ -53,21 +70,15 @@ from boardgen.render.scene import (
     Style,
     Text,
     fill,
-    group,
     layer,
     stroke,
     translate,
 )
 
 SECTION_PAPERS: tuple[Paper, ...] = (A4.landscape(), LETTER.landscape())
-CUT_LINE = "#111111"
-CUT_WIDTH_MM = 0.9 * PT
-BLEED_WASH = 0.45  # opacity of the white veil over the bleed beyond the cut line
-NEIGHBOUR_FONT = Font("DejaVu Sans", 8.0, bold=True)
 MARK_INK = "#3d5566"  # in-piece section numbers and neighbour hints: quiet on the sea, readable at 1:1
 MARK_NUMBER_FONT = Font("DejaVu Sans", 8.0, bold=True)
 MARK_HINT_FONT = Font("DejaVu Sans", 6.5, bold=True)
-ARROWS = {"top": "↑", "right": "→", "bottom": "↓", "left": "←"}
 
 
 def max_section_size_mm() -> tuple[float, float]:
@@ -75,16 +86,6 @@ def max_section_size_mm() -> tuple[float, float]:
     areas = [content_area(p, DEFAULT_STYLE) for p in SECTION_PAPERS]
     # to the micrometre, so that float noise (251.39999999999998) does not make it differ from the default
     return (round(min(a.width for a in areas), 3), round(min(a.height for a in areas), 3))
-
-
-def outline_commands(polygon: ShapelyPolygon, dx: float = 0.0, dy: float = 0.0) -> tuple[tuple, ...]:
-    commands: list[tuple] = []
-    for ring in (polygon.exterior, *polygon.interiors):
-        coords = np.round(shapely.get_coordinates(ring) + np.array([dx, dy]), 3).tolist()
-        commands.append(("M", coords[0][0], coords[0][1]))
-        commands.extend(("L", x, y) for x, y in coords[1:-1])
-        commands.append(("Z",))
-    return tuple(commands)
 
 
 # ------------------------------------------------------------------------------------------ poster
@@ -96,12 +97,6 @@ def poster_page(art: BoardArt) -> Page:
 
 
 # ------------------------------------------------------------------------------------------ sections
-
-
-def bleed_outline(section: Section, bleed_mm: float) -> ShapelyPolygon:
-    """The section grown by the bleed, with narrow gaps (a blank's neck) filled so no white slivers show."""
-    grown = shapely.buffer(section.outline_mm, bleed_mm + 4.0, join_style="round", quad_segs=8)
-    return shapely.buffer(grown, -4.0, join_style="round", quad_segs=8)
 
 
 def section_marks(art: BoardArt) -> tuple[SectionMark, ...]:
@@ -133,7 +128,7 @@ def section_scene(art: BoardArt, section: Section, bleed_mm: float,
     """The section's art in item mm (origin = its bounding box's top-left), clipped to its outline plus bleed,
     with its in-piece marks and the cut line on top."""
     x0, y0, x1, y1 = section.bounds_mm
-    with_bleed = bleed_outline(section, bleed_mm)
+    with_bleed = piece_bleed(section.outline_mm, bleed_mm)
     art_scene = board_scene(art, window=with_bleed, bleed_mm=bleed_mm)
     own = mark_ops([m for m in marks if m.section == section.number])
     placed = Group((*art_scene.items, *own), name=f"section-{section.number}-art", transform=translate(-x0, -y0))
@@ -152,69 +147,17 @@ def section_scene(art: BoardArt, section: Section, bleed_mm: float,
     return Scene((placed, *mask, *wash, cut))
 
 
-def _neighbour_marks(section: Section, trim: Rect, bleed_mm: float) -> list[Op]:
-    """Each neighbour's number beside the matching side, outside the bleed."""
-    ops: list[Op] = []
-    gap = bleed_mm + 2.2
-    cx, cy = trim.center
-    for side, number in section.neighbours.items():
-        text = f"{ARROWS[side]} {number}"
-        if side == "top":
-            ops.append(Text(cx, trim.y - gap, text, NEIGHBOUR_FONT, align="center", baseline="bottom",
-                            name="neighbour"))
-        elif side == "bottom":
-            ops.append(Text(cx, trim.bottom + gap, text, NEIGHBOUR_FONT, align="center", baseline="top",
-                            name="neighbour"))
-        elif side == "right":
-            ops.append(Text(trim.right + gap, cy, f"{number} {ARROWS[side]}", NEIGHBOUR_FONT, align="left",
-                            baseline="middle", name="neighbour"))
-        else:
-            ops.append(Text(trim.x - gap, cy, f"{ARROWS[side]} {number}", NEIGHBOUR_FONT, align="right",
-                            baseline="middle", name="neighbour"))
-    return ops
-
-
-def _assembly_diagram(layout: SectionLayout, current: Section, x: float, y: float, height_mm: float = 5.4) -> Group:
-    """A tiny rows x columns grid with the current section filled: where this piece goes."""
-    ops: list[Op] = []
-    ch = height_mm / layout.rows
-    cw = ch * 1.5
-    for s in layout.sections:
-        rect = Rect(x + s.column * cw, y + s.row * ch, cw, ch)
-        style = Style(fill="#1a1a1a" if s is current else "#ffffff", stroke="#1a1a1a", stroke_width_mm=0.35 * PT)
-        ops.append(RectOp(rect, style, name="diagram-cell"))
-    return group(ops, "assembly-diagram")
-
-
 def section_page(art: BoardArt, section: Section, paper: Paper, scene: Scene | None = None) -> Page:
     """One sheet: the section at 1:1 centred in the printable area, neighbours' numbers beside its sides."""
-    style = DEFAULT_STYLE
-    area = content_area(paper, style)
-    x0, y0, x1, y1 = section.bounds_mm
-    w, h = x1 - x0, y1 - y0
-    if w > area.width + 1e-6 or h > area.height + 1e-6:
-        raise LayoutError(f"board section {section.number} ({w:.1f} x {h:.1f} mm) does not fit {paper.name} "
-                          f"({area.width:.1f} x {area.height:.1f} mm printable)")
-    trim = Rect(round(area.x + (area.width - w) / 2, 3), round(area.y + (area.height - h) / 2, 3), w, h)
     layout = art.sections
     total = len(layout.sections)
     title = f"{art.config.title}: board section {section.number} of {total}"
     neighbours = ", ".join(f"{n} {'above' if s == 'top' else 'below' if s == 'bottom' else s}"
                            for s, n in section.neighbours.items())
     label = f"{paper.name} · row {section.row + 1}, column {section.column + 1} · joins {neighbours}"
-    # Footer, right of the ruler and below every crop mark: where this piece goes, and its number.
-    footer_y = paper.height_mm - style.edge_mm - 0.6
-    number_x = paper.width_mm - style.edge_mm - 2.0
-    big = Text(number_x, footer_y, f"{section.number}", Font("DejaVu Sans", 14.0, bold=True), "#1a1a1a",
-               align="right", baseline="alphabetic", name="section-number")
-    diagram_h = 5.4
-    diagram_w = diagram_h / layout.rows * 1.5 * layout.columns
-    diagram = _assembly_diagram(layout, section, number_x - 9.0 - diagram_w, footer_y - diagram_h, diagram_h)
-    extra: list[Op] = [*_neighbour_marks(section, trim, style.bleed_mm), big, diagram]
     if scene is None:
-        scene = section_scene(art, section, style.bleed_mm, section_marks(art))
-    return compose_sheet(paper, [Placement(trim, scene, f"section-{section.number}")], title, label, style,
-                         extra=extra)
+        scene = section_scene(art, section, DEFAULT_STYLE.bleed_mm, section_marks(art))
+    return section_sheet(paper, section, layout, scene, title, label, DEFAULT_STYLE)
 
 
 def section_scenes(art: BoardArt, marks: Sequence[SectionMark] | None = None) -> list[Scene]:
@@ -246,45 +189,8 @@ def sections_pdfs(art: BoardArt, papers: Sequence[Paper] = SECTION_PAPERS, scene
     for paper in papers:
         sheets = [section_page(art, s, paper, empty) for s in sections]
         furniture = render_pdf(sheets, title=f"{art.config.title}: board sections ({paper.name})")
-        result[paper.slug] = (_underlay_pieces(furniture, pieces_pdf, sheets, bleed), len(sheets))
+        result[paper.slug] = (underlay_pieces(furniture, pieces_pdf, sheets, bleed), len(sheets))
     return result
-
-
-def _as_form(pdf: pikepdf.Pdf, page: pikepdf.Page) -> pikepdf.Object:
-    """The page as a form XObject whose BBox is the whole page (the piece with its bleed). Cairo writes one
-    compressed content stream per page: the form reuses it as it is (no inflate/deflate)."""
-    contents = page.obj.Contents
-    if isinstance(contents, pikepdf.Stream):
-        filters, parms = contents.get("/Filter"), contents.get("/DecodeParms")
-        if isinstance(filters, pikepdf.Name | pikepdf.Array | None) and isinstance(
-                parms, pikepdf.Dictionary | pikepdf.Array | None):
-            form = pikepdf.Stream(pdf, b"")
-            form.write(contents.read_raw_bytes(), filter=filters, decode_parms=parms)
-            form.Type = pikepdf.Name.XObject
-            form.Subtype = pikepdf.Name.Form
-            form.BBox = page.obj.MediaBox
-            form.Resources = page.obj.Resources
-            return form
-    page.obj.TrimBox = page.obj.MediaBox
-    return page.as_form_xobject()
-
-
-def _underlay_pieces(sheets_pdf: bytes, pieces_pdf: bytes, sheets: Sequence[Page], bleed_mm: float) -> bytes:
-    with pikepdf.open(io.BytesIO(sheets_pdf)) as pdf, pikepdf.open(io.BytesIO(pieces_pdf)) as pieces:
-        for pdf_page, piece, sheet in zip(pdf.pages, pieces.pages, sheets, strict=True):
-            form = pdf.copy_foreign(_as_form(pieces, piece))
-            name = pdf_page.add_resource(form, pikepdf.Name.XObject, pikepdf.Name("/BoardPiece"),
-                                         replace_existing=False)
-            trim = sheet.trim_box_mm
-            assert trim is not None
-            x_pt = round((trim.x - bleed_mm) * MM_TO_PT, 3)
-            y_pt = round((sheet.height_mm - trim.bottom - bleed_mm) * MM_TO_PT, 3)
-            pdf_page.contents_add(pikepdf.Stream(pdf, f"q 1 0 0 1 {x_pt:g} {y_pt:g} cm {name} Do Q\n".encode()),
-                                  prepend=True)
-        out = io.BytesIO()
-        # the streams are compressed already: copy them as they are rather than inflate and deflate again
-        pdf.save(out, deterministic_id=True, compress_streams=True, stream_decode_level=pikepdf.StreamDecodeLevel.none)
-    return out.getvalue()
 
 
 # ------------------------------------------------------------------------------------------ cut file, data
@@ -308,7 +214,32 @@ def cut_svg(art: BoardArt) -> bytes:
         guides.append(Text(cx, cy, str(s.number), Font("DejaVu Sans", 40.0, bold=True), "#9a9a9a", align="center",
                            baseline="middle", name="section-number"))
     scene = Scene((layer("guides", guides), layer("cut", cut_ops)))
-    return render_svg(Page(board.width_mm, board.height_mm, scene))
+    return render_svg(Page(board.width_mm, board.height_mm, scene), exact_layers=("cut",))
+
+
+def section_trim(section: Section, paper: Paper) -> Rect:
+    """Where ``section_page`` prints the section's bounding box on ``paper`` (page mm)."""
+    area = content_area(paper, DEFAULT_STYLE)
+    x0, y0, x1, y1 = section.bounds_mm
+    w, h = x1 - x0, y1 - y0
+    return Rect(round(area.x + (area.width - w) / 2, 3), round(area.y + (area.height - h) / 2, 3), w, h)
+
+
+def section_cut_svg(section: Section, paper: Paper) -> bytes:
+    """The section's sheet as a cut file: the paper's size, the piece's one closed outline on layer "cut" where
+    the sheet prints it, the paper's edge and the piece's number on layer "guides" (not to be cut)."""
+    trim = section_trim(section, paper)
+    x0, y0, _, _ = section.bounds_mm
+    cut = Path(outline_commands(section.outline_mm, trim.x - x0, trim.y - y0),
+               Style(stroke="#ff0000", stroke_width_mm=0.25 * PT, line_join="round"), name="cut-line")
+    px, py = section.outline_mm.representative_point().coords[0]
+    guides: list[Op] = [
+        RectOp(Rect(0, 0, paper.width_mm, paper.height_mm), Style(stroke="#999999", stroke_width_mm=0.2),
+               name="paper-edge"),
+        Text(px + trim.x - x0, py + trim.y - y0, str(section.number), Font("DejaVu Sans", 40.0, bold=True),
+             "#9a9a9a", align="center", baseline="middle", name="section-number")]
+    return render_svg(Page(paper.width_mm, paper.height_mm, Scene((layer("guides", guides), layer("cut", [cut])))),
+                      exact_layers=("cut",))
 
 
 def sections_geojson(art: BoardArt, marks: Sequence[SectionMark] = ()) -> bytes:
@@ -383,9 +314,23 @@ def exploded_page(art: BoardArt, gap_mm: float = 28.0, scenes: list[Scene] | Non
 # ------------------------------------------------------------------------------------------ stage
 
 
+def board_sections(ctx: BuildContext) -> SectionLayout:
+    """The board's jigsaw cut, computed once per build (the board stage and validation both read it)."""
+    return ctx.value("sections", lambda: cut_sections(ctx.board, max_section_size_mm()))  # type: ignore[no-any-return]
+
+
+def board_legend(ctx: BuildContext) -> tuple[PlacedBlock, ...]:
+    """Where the title, zone key and table sit, computed once per build."""
+    return ctx.value("legend", lambda: plan_legend(ctx.board, board_sections(ctx), board_coast(ctx)))  # type: ignore[no-any-return]
+
+
+def board_coast(ctx: BuildContext) -> tuple[Any, ...]:
+    return ctx.value("coast", lambda: simplified_coast(ctx.board))  # type: ignore[no-any-return]
+
+
 def build_board_art(ctx: BuildContext) -> BoardArt:
-    layout = cut_sections(ctx.board, max_section_size_mm())
-    art = make_art(ctx.board, layout)
+    layout = board_sections(ctx)
+    art = make_art(ctx.board, layout, board_legend(ctx), board_coast(ctx))
     problems = check_legend_clear(ctx.board, art.legend, layout.sections[0].outline_mm)
     if problems:
         raise LayoutError("board legend: " + "; ".join(problems))
@@ -395,8 +340,15 @@ def build_board_art(ctx: BuildContext) -> BoardArt:
 def board_stage(ctx: BuildContext) -> list[Artifact]:
     art = build_board_art(ctx)
     poster = poster_page(art)
-    artifacts = [Artifact("board-poster.pdf", render_pdf([poster], title=f"{art.config.title}: board"),
-                          "the board as one 660 x 440 mm page with 3 mm bleed, for a print shop", pages=1)]
+    board = art.config.board
+    size = f"{board.width_mm:g} x {board.height_mm:g} mm"
+    rgb = render_pdf([poster], title=f"{art.config.title}: board")
+    artifacts = [
+        Artifact("board-poster.pdf", to_pdfx4(rgb, f"{art.config.title}: board (PDF/X-4, CMYK FOGRA39)"),
+                 f"the board as one {size} page with 3 mm bleed, CMYK PDF/X-4 (FOGRA39): send this to a print shop",
+                 pages=1),
+        Artifact("board-poster-rgb.pdf", rgb,
+                 f"the same {size} poster in RGB, for screens and for printers that take RGB", pages=1)]
     marks = section_marks(art)
     scenes = section_scenes(art, marks)
     sheets = sections_pdfs(art, SECTION_PAPERS, scenes)
@@ -405,6 +357,12 @@ def board_stage(ctx: BuildContext) -> list[Artifact]:
         artifacts.append(Artifact(f"board-sections-{paper.slug}.pdf", data,
                                   f"the board in {pages} jigsaw sections at 1:1 on {paper.name}", pages=pages))
     artifacts.append(Artifact("board-cut.svg", cut_svg(art), "section cut lines in board mm (layer 'cut')"))
+    for paper in SECTION_PAPERS:
+        for s in art.sections.sections:
+            artifacts.append(Artifact(
+                f"cut/board-section-{s.number}-{paper.slug}.svg", section_cut_svg(s, paper),
+                f"section {s.number}'s closed outline where board-sections-{paper.slug}.pdf page {s.number} prints "
+                "it (layer 'cut')"))
     artifacts.append(Artifact("sections.geojson", sections_geojson(art, marks),
                               "each section's outline in board mm with its cells, neighbours and knobs"))
     preview_dpi = 40.0

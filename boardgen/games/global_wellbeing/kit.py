@@ -1,21 +1,21 @@
 """The components build stage: every printed part and the rules leaflet, on A4 and US Letter, plus the kits.
 
-Writes components-{a4,letter}.pdf, leaflet-{a4,letter}.pdf, components-cut.svg (A4 sheets) and
-components-cut-letter.svg, preview/components-a4-NN.png (one per A4 sheet), and kit-{a4,letter}.zip with
+Writes components-{a4,letter}.pdf, leaflet-{a4,letter}.pdf, cut/components-{a4,letter}.pdf (the print-then-cut
+edition) with one cut/components-{a4,letter}-page-NN.svg per front page, preview/components-a4-NN.png (one per
+A4 sheet), and kit-{a4,letter}.zip with
 everything a print-and-play player needs (the board PDFs too, when the board stage made them) and a README.
 """
 
 from __future__ import annotations
 
-import io
 import time
-import zipfile
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from boardgen import __version__
 from boardgen.build import BuildContext
 from boardgen.cards.dice import dice
+from boardgen.cards.kitfiles import PaperKit, deterministic_zip
 from boardgen.cards.model import ComponentSet
 from boardgen.cards.shapes import piece_size_mm
 from boardgen.cards.sheets import CutSheet, LaidOut, lay_out
@@ -28,12 +28,10 @@ from boardgen.games.global_wellbeing.tables import reference_cards, turn_grid
 from boardgen.io import Artifact
 from boardgen.model import Board
 from boardgen.render.cairo_backend import Page, render_pdf, render_png, render_svg
-from boardgen.render.imposition import A4, LETTER, Paper
-from boardgen.render.scene import Font, Group, Op, Path, Rect, RectOp, Scene, Style, Text, layer, translate
+from boardgen.render.imposition import A4, DEFAULT_STYLE, LETTER, PRINT_CUT_MARKS, Paper, PrintCutMarks
+from boardgen.render.scene import Op, Path, Rect, RectOp, Scene, Style, layer
 
-ZIP_DATE = (2026, 1, 1, 0, 0, 0)
 PREVIEW_DPI = 40
-CUT_GAP_MM = 10.0
 
 
 def component_sets(config: Config, hex_size_mm: float) -> list[ComponentSet]:
@@ -51,58 +49,63 @@ def component_sets(config: Config, hex_size_mm: float) -> list[ComponentSet]:
     return [cards, chips(config), badges(config), *player_pieces(config, size)]
 
 
-@dataclass(frozen=True)
-class PaperKit:
-    paper: Paper
-    laid: tuple[LaidOut, ...]
-    pages: tuple[Page, ...]
-    pdf: bytes
-
-    def page_ranges(self) -> list[tuple[LaidOut, int, int]]:
-        out, start = [], 1
-        for lo in self.laid:
-            out.append((lo, start, start + len(lo.pages) - 1))
-            start += len(lo.pages)
-        return out
-
-
-def build_components(config: Config, sets: Sequence[ComponentSet], paper: Paper) -> PaperKit:
+def build_components(config: Config, sets: Sequence[ComponentSet], paper: Paper,
+                     print_cut: PrintCutMarks | None = None) -> PaperKit:
+    """Every part's sheets on ``paper``. ``print_cut``: the print-then-cut edition: margins widened to keep the
+    marks clear, and the marks on every front sheet (the side a cutting machine reads)."""
     mode = config.components.double_sided
+    style = DEFAULT_STYLE if print_cut is None else print_cut.sheet_style(DEFAULT_STYLE)
     laid_out: list[LaidOut] = []
     for s in sets:
         try:
-            laid_out.append(lay_out(s, paper, f"{config.title}: {s.title}", mode))
+            lo = lay_out(s, paper, f"{config.title}: {s.title}", mode, style)
+            if print_cut is not None:
+                lo = _with_marks(lo, paper, print_cut)
+            laid_out.append(lo)
         except ValueError as exc:  # a part bigger than the sheet: say which and where, in one line
             raise LayoutError(f"{config.source}: components: cannot lay out the {s.kind} parts on {paper.name}: "
                               f"{exc}") from None
     laid = tuple(laid_out)
     pages = tuple(p for lo in laid for p in lo.pages)
-    pdf = render_pdf(pages, title=f"{config.title}: components ({paper.name})")
+    edition = "" if print_cut is None else ", print then cut"
+    pdf = render_pdf(pages, title=f"{config.title}: components ({paper.name}{edition})")
     return PaperKit(paper, laid, pages, pdf)
 
 
-def cut_svg(kit: PaperKit) -> bytes:
-    """All front sheets stacked top to bottom: layer "cut" (cut lines), "score" (folds), "guides" (sheet edges)."""
+def front_indices(lo: LaidOut) -> list[int]:
+    """Indices into ``lo.pages`` of the front of each cut sheet (duplex sets alternate front and back)."""
+    step = 2 if len(lo.pages) == 2 * len(lo.cut_sheets) else 1
+    return [k * step for k in range(len(lo.cut_sheets))]
+
+
+def _with_marks(lo: LaidOut, paper: Paper, marks: PrintCutMarks) -> LaidOut:
+    pages = list(lo.pages)
+    for i in front_indices(lo):
+        page = pages[i]
+        pages[i] = replace(page, scene=Scene((*page.scene.items, layer("print-cut-marks", [marks.ops(paper)]))))
+    return replace(lo, pages=tuple(pages))
+
+
+def cut_sheet_svgs(kit: PaperKit, marks: PrintCutMarks = PRINT_CUT_MARKS) -> list[tuple[int, bytes]]:
+    """One SVG per printed front sheet, the size of the paper, in the sheet's own mm: layer "guides" (the
+    print-then-cut marks as printed and the paper's edge: not to be cut), "cut" (one closed outline per part)
+    and "score" (folds). [(page number in the PDF, svg bytes)]."""
     w, h = kit.paper.width_mm, kit.paper.height_mm
-    sheets: list[CutSheet] = [cs for lo in kit.laid for cs in lo.cut_sheets]
-    cut_ops: list[Op] = []
-    score_ops: list[Op] = []
-    guide_ops: list[Op] = []
     cut_style = Style(stroke="#ff0000", stroke_width_mm=0.1)
     score_style = Style(stroke="#0000ff", stroke_width_mm=0.1)
-    for k, sheet in enumerate(sheets):
-        dy = k * (h + CUT_GAP_MM)
-        move = translate(0.0, dy)
-        cut_ops.append(Group(tuple(Path(c, cut_style, "cut") for c in sheet.cuts), name=f"sheet-{k + 1}",
-                             transform=move))
-        score_ops.append(Group(tuple(Path((("M", *f[0]), *(("L", *p) for p in f[1:])), score_style, "score")
-                                     for f in sheet.folds), transform=move))
-        guide_ops.append(RectOp(Rect(0, dy, w, h), Style(stroke="#999999", stroke_width_mm=0.2)))
-        guide_ops.append(Text(4.0, dy + 4.0, f"page {_front_page_number(kit, sheet)}: {sheet.label}",
-                              Font(size_pt=7), "#666666"))
-    total_h = max(1, len(sheets)) * (h + CUT_GAP_MM) - CUT_GAP_MM
-    scene = Scene((layer("guides", guide_ops), layer("cut", cut_ops), layer("score", score_ops)))
-    return render_svg(Page(w, total_h, scene))
+    out: list[tuple[int, bytes]] = []
+    for lo in kit.laid:
+        for sheet in lo.cut_sheets:
+            guides: list[Op] = [RectOp(Rect(0, 0, w, h), Style(stroke="#999999", stroke_width_mm=0.2),
+                                       name="paper-edge"), marks.ops(kit.paper)]
+            cuts = [Path(c, cut_style, "cut") for c in sheet.cuts]
+            folds = [Path((("M", *f[0]), *(("L", *p) for p in f[1:])), score_style, "score") for f in sheet.folds]
+            layers = [layer("guides", guides), layer("cut", cuts)]
+            if folds:
+                layers.append(layer("score", folds))
+            svg = render_svg(Page(w, h, Scene(tuple(layers))), exact_layers=("cut", "score"))
+            out.append((_front_page_number(kit, sheet), svg))
+    return out
 
 
 def _front_page_number(kit: PaperKit, sheet: CutSheet) -> int:
@@ -146,10 +149,19 @@ def readme_text(config: Config, kit: PaperKit, leaflet_pages: int, extra: Sequen
         f"  components-{paper}.pdf  ({_pages(len(kit.pages))}) every playing part, page by page below.",
     ]
     for a in extra:
+        if a.path.startswith("cut/board-section-"):
+            continue
         count = f"({_pages(a.pages)}) " if a.pages else ""
         lines.append(f"  {a.path}  {count}{a.description}")
-    lines.append(f"  {'components-cut.svg' if paper == 'a4' else 'components-cut-letter.svg'}  cut (red) and "
-                 "score (blue) lines of every sheet, for cutting machines, in mm.")
+    if any(a.path.startswith("cut/board-section-") for a in extra):
+        lines.append(f"  cut/board-section-N-{paper}.svg  one closed outline per board section, where page N of "
+                     f"board-sections-{paper}.pdf prints it (layer 'cut').")
+    lines += [
+        f"  cut/components-{paper}.pdf  the parts laid out for a cutting machine (Silhouette-style print-then-cut",
+        "      marks in three corners of every front page: Type 1, length 20 mm, thickness 0.5 mm, inset 6 mm).",
+        f"  cut/components-{paper}-page-NN.svg  one per front page of cut/components-{paper}.pdf, paper-sized:",
+        "      layer 'cut' (red, one closed outline per part), 'score' (blue folds), 'guides' (marks; do not cut).",
+    ]
     lines += ["", f"components-{paper}.pdf, page by page:"]
     for lo, start, end in kit.page_ranges():
         pages = f"page {start}" if start == end else f"pages {start}-{end}"
@@ -202,19 +214,6 @@ def _pages(n: int) -> str:
     return f"{n} page" if n == 1 else f"{n} pages"
 
 
-def deterministic_zip(files: Sequence[tuple[str, bytes]]) -> bytes:
-    """A zip whose bytes depend only on the file names and contents (fixed dates, sorted names)."""
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w") as zf:
-        for name, data in sorted(files):
-            info = zipfile.ZipInfo(name, date_time=ZIP_DATE)
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.external_attr = 0o644 << 16
-            info.create_system = 3
-            zf.writestr(info, data, compress_type=zipfile.ZIP_DEFLATED, compresslevel=9)
-    return buf.getvalue()
-
-
 def isolated_cells(board: Board) -> list[str]:
     """Labels of land cells cut off from the largest connected group of cells (the leaflet has a note on them)."""
     neighbours = {c.label: c.neighbours for c in board.cells}
@@ -237,8 +236,12 @@ def isolated_cells(board: Board) -> list[str]:
     return sorted(label for g in groups[1:] for label in g)
 
 
-_BOARD_FILES = {"a4": ("board-sections-a4.pdf", "board-poster.pdf", "board-cut.svg"),
-                "letter": ("board-sections-letter.pdf", "board-poster.pdf", "board-cut.svg")}
+_BOARD_FILES = {"a4": ("board-sections-a4.pdf", "board-poster.pdf", "board-poster-rgb.pdf", "board-cut.svg"),
+                "letter": ("board-sections-letter.pdf", "board-poster.pdf", "board-poster-rgb.pdf", "board-cut.svg")}
+
+
+def _board_files(slug: str, path: str) -> bool:
+    return path in _BOARD_FILES[slug] or (path.startswith("cut/board-section-") and path.endswith(f"-{slug}.svg"))
 
 
 def components_stage(ctx: BuildContext) -> list[Artifact]:
@@ -260,9 +263,18 @@ def components_stage(ctx: BuildContext) -> list[Artifact]:
         summary = ", ".join(f"{lo.kind} {len(lo.cut_sheets)}" for lo in kit.laid)
         ctx.progress(f"components ({paper.name}): {len(kit.pages)} pages; sheets per part: {summary}")
     t = time.perf_counter()
-    artifacts.append(Artifact("components-cut.svg", cut_svg(kits["a4"]), "cut and score lines of the A4 sheets"))
-    artifacts.append(Artifact("components-cut-letter.svg", cut_svg(kits["letter"]),
-                              "cut and score lines of the Letter sheets"))
+    cut_files: dict[str, list[Artifact]] = {}
+    for paper in (A4, LETTER):
+        slug = paper.slug
+        printed = build_components(config, sets, paper, PRINT_CUT_MARKS)
+        files = [Artifact(f"cut/components-{slug}.pdf", printed.pdf,
+                          f"every playing part on {paper.name} with print-then-cut registration marks (print "
+                          "this for a cutting machine)", len(printed.pages))]
+        for number, svg in cut_sheet_svgs(printed):
+            files.append(Artifact(f"cut/components-{slug}-page-{number:02d}.svg", svg,
+                                  f"cut and score lines of page {number} of cut/components-{slug}.pdf"))
+        cut_files[slug] = files
+        artifacts.extend(files)
     timings["cut-svg"] = time.perf_counter() - t
     t = time.perf_counter()
     for i, page in enumerate(kits["a4"].pages, start=1):
@@ -281,13 +293,11 @@ def components_stage(ctx: BuildContext) -> list[Artifact]:
     t = time.perf_counter()
     for paper in (A4, LETTER):
         slug = paper.slug
-        extra = [a for a in ctx.artifacts if a.path in _BOARD_FILES[slug]]
-        cut_name = "components-cut.svg" if slug == "a4" else "components-cut-letter.svg"
-        own = {a.path: a for a in artifacts}
-        files = [(f"components-{slug}.pdf", kits[slug].pdf), (f"leaflet-{slug}.pdf", leaflets[slug][0]),
-                 (cut_name, own[cut_name].data), *((a.path, a.data) for a in extra),
-                 ("README.txt", readme_text(config, kits[slug], leaflets[slug][1], extra).encode("utf-8"))]
-        artifacts.append(Artifact(f"kit-{slug}.zip", deterministic_zip(files),
+        extra = [a for a in ctx.artifacts if _board_files(slug, a.path)]
+        zipped = [(f"components-{slug}.pdf", kits[slug].pdf), (f"leaflet-{slug}.pdf", leaflets[slug][0]),
+                  *((a.path, a.data) for a in extra), *((a.path, a.data) for a in cut_files[slug]),
+                  ("README.txt", readme_text(config, kits[slug], leaflets[slug][1], extra).encode("utf-8"))]
+        artifacts.append(Artifact(f"kit-{slug}.zip", deterministic_zip(zipped),
                                   f"print-and-play kit on {paper.name} with README"))
     timings["zips"] = time.perf_counter() - t
     ctx.progress("components timings: " + ", ".join(f"{k} {v:.2f} s" for k, v in timings.items()))

@@ -16,18 +16,13 @@ from __future__ import annotations
 import io
 import math
 import re
-import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from pathlib import Path
 
 import pikepdf
 from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
-from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (
     BaseDocTemplate,
@@ -44,45 +39,19 @@ from reportlab.platypus import (
 
 from boardgen.cards.tokens import MARKERS_PER_ZONE
 from boardgen.config import Config
-from boardgen.errors import DataError
+from boardgen.games.global_wellbeing.rules.variants import ECONOMY_VARIANT, describe
 from boardgen.render.imposition import Paper
+from boardgen.render.pdf_fonts import retag_subsets
+from boardgen.render.typeset import FONT, booklet_order, register_fonts
 
 YELLOW = colors.HexColor("#fff2a8")
 INK = colors.HexColor("#1a1a1a")
 SUMMARY_BG = colors.HexColor("#eef3f7")
-FONT = "DejaVuSans"
-_FACES = {"": "DejaVu Sans", "-Bold": "DejaVu Sans:bold", "-Oblique": "DejaVu Sans:oblique",
-          "-BoldOblique": "DejaVu Sans:bold:oblique"}
-_FALLBACK_DIR = Path("/usr/share/fonts/truetype/dejavu")
 BODY_SIZES_PT = (9.5, 9.0, 8.5)
 """Body text sizes tried in turn: the largest that fits one folded sheet wins (else two sheets at the first)."""
 MIN_BODY_PT = min(BODY_SIZES_PT)
 MAP_SHARE = 0.94
 """The leaflet map's width as a share of the panel's text width."""
-
-
-@lru_cache(maxsize=1)
-def register_fonts() -> str:
-    """Register DejaVu Sans (4 faces) with reportlab from fontconfig's files; returns the family name."""
-    paths: dict[str, str] = {}
-    for suffix, pattern in _FACES.items():
-        path = ""
-        try:
-            path = subprocess.run(["fc-match", "-f", "%{file}", pattern], capture_output=True, text=True,
-                                  check=True, timeout=10).stdout.strip()
-        except (OSError, subprocess.SubprocessError):
-            path = ""
-        if not path.endswith(".ttf") or "DejaVuSans" not in Path(path).name:
-            candidate = _FALLBACK_DIR / f"DejaVuSans{suffix}.ttf"
-            path = str(candidate) if candidate.is_file() else ""
-        if not path:
-            raise DataError(f"font DejaVu Sans{suffix} not found (install fonts-dejavu-core)")
-        paths[suffix] = path
-    for suffix, path in paths.items():
-        pdfmetrics.registerFont(TTFont(FONT + suffix, path))
-    pdfmetrics.registerFontFamily(FONT, normal=FONT, bold=FONT + "-Bold", italic=FONT + "-Oblique",
-                                  boldItalic=FONT + "-BoldOblique")
-    return FONT
 
 
 # ------------------------------------------------------------------------------------------ the words
@@ -199,9 +168,8 @@ def leaflet_blocks(config: Config, isolated: Sequence[str] = ()) -> list[Block]:
 
     players = f"<b>Players:</b> {_or_list([str(n) for n in even])}; the game is made for {r.players}."
     if other:
-        players += (f" With {_or_list([str(n) for n in other])} people, some of you play as teams of two that "
-                    "share one colour (the rules also work for that many single players, with a looser fit "
-                    "of chips and cells).")
+        players += (f" With {_or_list([str(n) for n in other])} people, some play as teams of two: a team is "
+                    "one player (one colour, pieces, chips and turn) and decides together.")
     blocks.append(Block(config.title, (
         "A world map game for philanthropists. Each player is one of several equally rich billionaires who "
         "want to do the most good with their money. Putting a piece on a land cell of the map stands for "
@@ -249,7 +217,9 @@ def leaflet_blocks(config: Config, isolated: Sequence[str] = ()) -> list[Block]:
         "• The bio-productivity index table is printed twice, on the board and on its own card. Use either "
         "one (the card is easier to reach). Put each zone's marker in its orange start box, beside the number: "
         + ", ".join(f"{n} {z.start_index}" for n, z in zones) + ".",
-        "• Put the turn marker on the SETUP box of the turn counter.",
+        "• Put the turn marker on the SETUP box of the turn counter. It has a box for each turn with the year "
+        f"its generation begins ({r.start_year}, {r.start_year + r.years_per_turn}, …); green boxes are "
+        "stewardship turns, red ones tipping points.",
         f"<b>Setup phase</b> ({_plural(r.setup_rounds, 'round')}): in each round every player, in turn, places "
         "one of their pieces on a free cell. Your first piece may go anywhere; each later one must go next to "
         "one of your own pieces if such a cell is free, and anywhere free if not.",
@@ -287,9 +257,11 @@ def leaflet_blocks(config: Config, isolated: Sequence[str] = ()) -> list[Block]:
         f"You may buy <b>{invest_limit} a turn</b>"
         + (", however many chips you hold." if r.investments_per_turn else ".") + supply,
         "<b>Chips score nothing at the end.</b> "
-        + ("As you may buy only one piece a turn, chips pile up late in the game; that is expected, and "
-           "the chips you hold are simply left over." if r.investments_per_turn == 1 else
+        + ("With one piece a turn they pile up late in the game; that is expected." if r.investments_per_turn == 1
+           else
            "Spend them while you can."),
+        *(["<i>Variant</i> where every chip counts: " + describe(ECONOMY_VARIANT, r.harvest_divisor) + "."]
+          if any(getattr(r, k) != v for k, v in ECONOMY_VARIANT.items()) else []),
     ), complex=True))
     lost = ("You lose it again if you drop below that many pieces in its zone."
             if r.badges_can_be_lost else "Once won, a badge is kept to the end.")
@@ -298,7 +270,8 @@ def leaflet_blocks(config: Config, isolated: Sequence[str] = ()) -> list[Block]:
              "each badge adds its number to its zone's index (" + ", ".join(f"{n} +{z.badge_value}"
                                                                            for n, z in zones) + ")")
     blocks.append(Block("Philanthropy badges", (
-        f"When you have at least {r.badge_threshold} pieces in one zone, take that zone's badge. " + lost,
+        f"After each of your turns and setup pieces, take a zone's badge if you have {r.badge_threshold} or "
+        "more pieces there (one badge per zone at most). " + lost,
         f"At the end, {bonus}, for every player's score. Badges held by several players add up, and the index "
         "may go past its usual top value.",
     ), complex=True))
@@ -358,12 +331,6 @@ def leaflet_blocks(config: Config, isolated: Sequence[str] = ()) -> list[Block]:
         + "then move the turn marker one box on.",
         f"<b>After turn {r.turns}:</b> add the badges, then score pieces × index in every zone.",
     ), boxed=True))
-    blocks.append(Block("The turn counter", (
-        f"The counter shows the setup phase and turns 1 to {r.turns}, each box with the year its generation "
-        f"begins ({r.start_year}, {r.start_year + r.years_per_turn}, …). Green boxes are stewardship turns, "
-        "red ones tipping-point turns. When everyone has played, do the rolls marked in the marker's box, "
-        "then move the marker to the next box.",
-    )))
     return blocks
 
 
@@ -536,17 +503,6 @@ def _panels_pdf(config: Config, geometry: PanelGeometry, body_pt: float, picture
     return buf.getvalue(), doc.page, sink
 
 
-def booklet_order(pages: int) -> list[tuple[int, int]]:
-    """(left, right) booklet pages of each printed side, sheet by sheet, outside first; ``pages`` a multiple
-    of 4. Four pages: [(4, 1), (2, 3)]; eight: [(8, 1), (2, 7), (6, 3), (4, 5)]."""
-    sides = []
-    for s in range(pages // 4):
-        outer_left, outer_right = pages - 2 * s, 1 + 2 * s
-        sides.append((outer_left, outer_right))
-        sides.append((outer_right + 1, outer_left - 1))
-    return sides
-
-
 def _sheet_decor(config: Config, sheet: Paper, sides: int, geometry: PanelGeometry) -> bytes:
     """One page per printed side: fold marks, the 100 mm ruler and the printing note on the left panel."""
     register_fonts()
@@ -626,6 +582,7 @@ def _impose(config: Config, sheet: Paper, panels: bytes, count: int, slots: Sequ
     out.docinfo["/Author"] = "boardgen"
     out.docinfo["/Creator"] = "boardgen"
     out.docinfo["/Subject"] = f"{config.edition} rules leaflet ({sheet.name}), {pages}-page booklet"
+    retag_subsets(out)
     buf = io.BytesIO()
     out.save(buf, deterministic_id=True, compress_streams=True,
              object_stream_mode=pikepdf.ObjectStreamMode.generate)

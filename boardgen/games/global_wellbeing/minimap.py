@@ -8,7 +8,7 @@ from boardgen.config import Config
 from boardgen.games.global_wellbeing.leaflet import Pictures
 from boardgen.model import Board
 from boardgen.render.cairo_backend import Page, render_pdf
-from boardgen.render.scene import Op, Path, Polygon, Rect, RectOp, Scene, Style, group, ink_on, scale, translate
+from boardgen.render.scene import PT, Op, Path, Polygon, Rect, RectOp, Scene, Style, group, ink_on, scale, translate
 from boardgen.render.symbols import zone_symbol
 
 OCEAN = "#e4f0f6"
@@ -43,7 +43,7 @@ def minimap_scene(board: Board, width_mm: float, symbols: bool = True, crop: boo
     height_mm = view.height * k
     ops: list[Op] = [RectOp(Rect(0, 0, cfg.board.width_mm, cfg.board.height_mm), Style(fill=OCEAN))]
     ops.extend(_land_paths(board))
-    line = Style(stroke="#ffffff", stroke_width_mm=0.35 / k * 0.25)
+    line = Style(stroke="#ffffff", stroke_width_mm=0.5 * PT / k)  # 0.5 pt at the map's size: at least 0.25 pt placed
     for cell in board.cells:
         colour = cfg.zones[cell.zone].colour
         ops.append(Polygon(tuple(board.hex_corners_mm(cell)), Style(fill=colour), name="map-cell"))
@@ -53,7 +53,7 @@ def minimap_scene(board: Board, width_mm: float, symbols: bool = True, crop: boo
             zone = cfg.zones[cell.zone]
             x, y = cell.center_mm
             ops.append(zone_symbol(zone.symbol, x, y, board.layout.size_mm * 0.9, ink_on(zone.colour),
-                                   detail=zone.colour))
+                                   detail=zone.colour, min_stroke_mm=0.32 * PT / k))
     frame = RectOp(view, Style(stroke="#7f7f7f", stroke_width_mm=0.3 / k))
     return Scene((group([*ops, frame], "minimap", transform=scale(k) @ translate(-view.x, -view.y)),)), height_mm
 

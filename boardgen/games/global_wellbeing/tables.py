@@ -100,7 +100,7 @@ def climate_table_card(config: Config) -> Component:
         ops.append(RectOp(footer, Style(fill="#ffffff", stroke=INK, stroke_width_mm=0.25)))
         ops.append(_text(footer.x + col_w / 2, footer.y + 4.0, f"d{zone.die}", 9, bold=True, align="center",
                          baseline="middle", name="die-name"))
-        ops.append(_text(footer.x + col_w / 2, footer.y + 7.3, f"{zone.die}-sided die", 5.0, align="center",
+        ops.append(_text(footer.x + col_w / 2, footer.y + 7.3, f"{zone.die}-sided die", 6.0, align="center",
                          baseline="middle"))
     return Component("table-card", "bio-productivity index table", width, height, Scene(tuple(ops)),
                      rect_path(Rect(0, 0, width, height)))
@@ -170,7 +170,8 @@ def turn_counter_card(config: Config) -> Component:
         ops.append(_text(box.right - 2.0 * k, box.y + 5.0 * k, str(turn_year(config, t)), 6.5 * k, align="right",
                          name=f"year:{t}"))
         if t == r.turns:
-            ops.append(_text(box.right - 2.0 * k, box.y + 9.5 * k, "then score", 5.5 * k, bold=True, align="right"))
+            ops.append(_text(box.right - 2.0 * k, box.y + 9.5 * k, "then score", max(6.0, 5.5 * k), bold=True,
+                             align="right"))
         bands: list[tuple[str, str, str]] = []
         if steward:
             bands.append(("STEWARDSHIP", STEWARD_COLOUR, "stewardship-mark"))
@@ -184,7 +185,7 @@ def turn_counter_card(config: Config) -> Component:
         for b, (label, colour, name) in enumerate(bands):
             strip = Rect(box.x + 0.6, box.bottom - 0.6 - band_h * (len(bands) - b), box_w - 1.2, band_h)
             ops.append(RectOp(strip, Style(fill=colour), name=name))
-            ops.append(_text(strip.x + strip.width / 2, strip.y + band_h / 2, label, 5.2 * k, bold=True,
+            ops.append(_text(strip.x + strip.width / 2, strip.y + band_h / 2, label, max(6.0, 5.2 * k), bold=True,
                              align="center", baseline="middle", max_width_mm=strip.width - 1.5))
     legend_y = height - CARD_PAD_MM - legend_h + 4.0
     dice = ", ".join(f"{n} d{z.die}" for n, z in config.zones.items())
@@ -193,14 +194,14 @@ def turn_counter_card(config: Config) -> Component:
     for n, z in config.zones.items():
         shared.setdefault(z.die, []).append(n)
     twice = " ".join(f"Roll the d{d} once for each of {' and '.join(ns)}." for d, ns in shared.items() if len(ns) > 1)
-    ops.append(_text(x0 + 5.5, legend_y, f"Stewardship (every {r.stewardship_every} turns): roll each zone's die "
-                     f"({dice}).", 5.6, max_width_mm=width - 2 * CARD_PAD_MM - 6))
+    ops.append(_text(x0 + 5.5, legend_y, f"Stewardship (every {r.stewardship_every} turns): roll each die "
+                     f"({dice}).", 6.0, max_width_mm=width - 2 * CARD_PAD_MM - 6))
     ops.append(RectOp(Rect(x0, legend_y + 2.4, 4.0, 3.2), Style(fill=TIPPING_COLOUR)))
     ops.append(_text(x0 + 5.5, legend_y + 5.0, f"Tipping point (every {r.tipping_point_every} turns): roll the "
-                     f"d{r.tipping_point_die} against the sum of all the indices.", 5.6,
+                     f"d{r.tipping_point_die} against the sum of all the indices.", 6.0,
                      max_width_mm=width - 2 * CARD_PAD_MM - 6))
     order = "stewardship first, then the tipping point" if steward_first else "tipping point first, then stewardship"
-    ops.append(_text(x0, legend_y + 9.5, f"When both fall on one turn: {order}. {twice}".strip(), 5.6,
+    ops.append(_text(x0, legend_y + 9.5, f"When both fall on one turn: {order}. {twice}".strip(), 6.0,
                      max_width_mm=width - 2 * CARD_PAD_MM))
     return Component("turn-counter", "turn counter", width, height, Scene(tuple(ops)),
                      rect_path(Rect(0, 0, width, height)))

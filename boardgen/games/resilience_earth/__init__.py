@@ -1,1 +1,92 @@
-"""Placeholder: this game's plug-in is being written (its issue is open)."""
+"""Resilience Earth (seed 004): two to four players settle the real Earth for resources (RES) and life quality
+(LQ) while every town and industry adds a stone to the Climate Tower; whoever topples it loses and only LQ
+counts for the rest. This module is the plug-in object; its parts live beside it:
+
+- ``schema``: the template model (every number of the game);
+- ``fieldmap``: the 36 dice-addressed fields grouped from the flagship's hex cells on the real Earth;
+- ``engine``: the rules (OpenSpiel-shaped, every roll, draw and collapse a chance node), ``bots`` its bots;
+- ``board``, ``kit``, ``leaflet``: the printed board, the components and the rules leaflet;
+- ``report``: the game's findings (collapse share, endings, LQ spread) for ``simulate`` and ``validate``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from boardgen.plugin import BuildContext, GamePlugin
+
+
+class ResilienceEarth(GamePlugin):
+    name = "resilience-earth"
+    title = "Resilience Earth"
+    summary = "settle 36 dice-addressed fields of the real Earth; a Climate Tower that may fall (seed 004)"
+    stages = (
+        ("board", "boardgen.games.resilience_earth.board:board_stage"),
+        ("components", "boardgen.games.resilience_earth.kit:components_stage"),
+        ("validate", "boardgen.play.runner:validate_stage"),
+    )
+    default_bots = ("grower", "steward", "sabbatical", "mixed")
+
+    def default_template(self) -> Path:
+        from boardgen.config import templates_dir
+
+        return templates_dir() / "resilience-earth.yaml"
+
+    def template_model(self) -> type | None:
+        from boardgen.games.resilience_earth.schema import ResilienceTemplate
+
+        return ResilienceTemplate
+
+    def load_config(self, data: dict[str, Any], source: str, template_sha256: str) -> Any:
+        from boardgen.games.resilience_earth.schema import ResilienceTemplate
+        from boardgen.schema import validate_template
+
+        return validate_template(ResilienceTemplate, data, source, template_sha256)
+
+    def data_files(self, config: Any) -> Mapping[str, Path]:
+        from boardgen.config import data_dir
+
+        return {name: data_dir() / name for name in ("land-50m.json", "koppen-5m.png", "elevation-5m.png")}
+
+    def build_board(self, ctx: BuildContext) -> Any:
+        from boardgen.games.resilience_earth.fieldmap import build_field_map
+
+        return build_field_map(ctx.config)
+
+    def player_range(self, config: Any) -> tuple[int, int, int]:
+        r = config.rules
+        return r.min_players, r.players, r.max_players
+
+    def validate_games(self, config: Any) -> int:
+        return int(config.rules.validate_games)
+
+    def new_game(self, ctx: BuildContext, players: int) -> Any:
+        from boardgen.games.resilience_earth.engine import FieldFacts, ResilienceGame
+
+        facts = ctx.value("field_facts", lambda: FieldFacts.from_field_map(ctx.board))
+        return ResilienceGame(facts, ctx.config, players)
+
+    def bots(self) -> Mapping[str, Any]:
+        from boardgen.games.resilience_earth.bots import all_bots
+
+        return all_bots()
+
+    def board_findings(self, ctx: BuildContext) -> list[Any]:
+        from boardgen.games.resilience_earth.report import board_findings
+
+        return board_findings(ctx)
+
+    def rule_findings(self, ctx: BuildContext, summary: Mapping[str, Any]) -> list[Any]:
+        from boardgen.games.resilience_earth.report import rule_findings
+
+        return rule_findings(ctx, summary)
+
+    def report_plots(self, ctx: BuildContext, summary: Mapping[str, Any], records: Sequence[Any]) -> dict[str, bytes]:
+        from boardgen.games.resilience_earth.report import plots
+
+        return plots(self.title, summary, records)
+
+
+plugin = ResilienceEarth()

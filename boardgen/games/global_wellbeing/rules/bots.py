@@ -25,8 +25,7 @@ class RandomBot(Bot):
         return items[int(self.rng.random() * len(items))]
 
     def choose_cell(self, state: GameState, p: int, purpose: str) -> int:
-        front = state.front_items[p]
-        cells = front if front else state.free_items
+        cells = state.destinations(p)
         return cells[int(self.rng.random() * len(cells))]
 
 

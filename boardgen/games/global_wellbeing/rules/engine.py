@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from operator import mul
 
 from boardgen.config import RulesConfig
-from boardgen.games.global_wellbeing.rules.board import RulesBoard
+from boardgen.games.global_wellbeing.rules.board import RulesBoard, ZoneRules
 from boardgen.games.global_wellbeing.rules.state import GameState
 
 # Every event the engine counts: "every rule fires" in validation reads these.
@@ -24,10 +24,10 @@ EVENTS: tuple[str, ...] = (
     "setup_anywhere",  # adjacency fallback in setup: no free cell next to own pieces
     "move",  # a piece moved next to own pieces
     "move_anywhere",  # adjacency fallback on a move
-    "move_pass",  # a player left all pieces where they were
+    "move_pass",  # a player left all pieces where they were (a piece can never "move" onto its own cell)
     "harvest",  # a harvest that paid at least one chip
     "harvest_zero",  # a harvest below the divisor (rounded down to nothing)
-    "harvest_short",  # the bank could not pay the whole harvest
+    "harvest_short",  # the bank could not pay the whole harvest (an empty bank pays nothing: not a "harvest")
     "invest",  # a new piece bought next to own pieces
     "invest_anywhere",  # adjacency fallback on an investment
     "no_chips",  # a player with no chips at step (c)
@@ -52,6 +52,10 @@ _MOVE, _MOVE_ANY, _MOVE_PASS = EV["move"], EV["move_anywhere"], EV["move_pass"]
 _HARVEST, _HARVEST_ZERO, _HARVEST_SHORT = EV["harvest"], EV["harvest_zero"], EV["harvest_short"]
 _INVEST, _INVEST_ANY, _NO_CHIPS = EV["invest"], EV["invest_anywhere"], EV["no_chips"]
 _OUT_PIECES, _OUT_CELLS = EV["out_of_pieces"], EV["out_of_cells"]
+_ST_UP, _ST_DOWN, _ST_SAME = EV["stewardship_up"], EV["stewardship_down"], EV["stewardship_same"]
+_ST_BLOCKED = EV["stewardship_blocked"]
+_TIP_UP, _TIP_DOWN, _TIP_SAME = EV["tipping_up"], EV["tipping_down"], EV["tipping_same"]
+_TIP_BLOCKED = EV["tipping_blocked"]
 
 
 class IllegalActionError(RuntimeError):
@@ -122,45 +126,91 @@ def _check_badges(state: GameState, p: int, threshold: int, can_be_lost: bool, e
             events[EV["badge_lost"]] += 1
 
 
+def steward_roll(index: list[int], z: int, roll: int, die: int, minimum: int, events: list[int]) -> None:
+    """One zone's stewardship roll: above the index +1, below -1, equal no change; bounds hold."""
+    value = index[z]
+    if roll > value:
+        if value < die:
+            index[z] = value + 1
+            events[_ST_UP] += 1
+        else:
+            events[_ST_BLOCKED] += 1
+    elif roll < value:
+        if value > minimum:
+            index[z] = value - 1
+            events[_ST_DOWN] += 1
+        else:
+            events[_ST_BLOCKED] += 1
+    else:
+        events[_ST_SAME] += 1
+
+
 def stewardship(index: list[int], dice: Sequence[int], minima: Sequence[int], rng: random.Random,
                 events: list[int]) -> None:
-    """Roll each zone's die: above the index +1, below -1, equal no change; bounds hold."""
+    """Roll each zone's die in zone order (one ``rng.random()`` per die) and apply ``steward_roll``."""
     for z, die in enumerate(dice):
-        roll = 1 + int(rng.random() * die)
-        value = index[z]
-        if roll > value:
-            if value < die:
-                index[z] = value + 1
-                events[EV["stewardship_up"]] += 1
-            else:
-                events[EV["stewardship_blocked"]] += 1
-        elif roll < value:
-            if value > minima[z]:
-                index[z] = value - 1
-                events[EV["stewardship_down"]] += 1
-            else:
-                events[EV["stewardship_blocked"]] += 1
-        else:
-            events[EV["stewardship_same"]] += 1
+        steward_roll(index, z, 1 + int(rng.random() * die), die, minima[z], events)
 
 
-def tipping_point(index: list[int], dice: Sequence[int], minima: Sequence[int], die: int, rng: random.Random,
-                  events: list[int]) -> int:
-    """Roll the tipping-point die against the sum of the indices; returns the roll."""
-    roll = 1 + int(rng.random() * die)
+def tipping_apply(index: list[int], dice: Sequence[int], minima: Sequence[int], roll: int,
+                  events: list[int]) -> None:
+    """The tipping-point roll against the sum of the indices: above it every zone +1, below -1, bounds hold."""
     total = sum(index)
     if roll == total:
-        events[EV["tipping_same"]] += 1
-        return roll
+        events[_TIP_SAME] += 1
+        return
     step = 1 if roll > total else -1
-    events[EV["tipping_up" if step > 0 else "tipping_down"]] += 1
+    events[_TIP_UP if step > 0 else _TIP_DOWN] += 1
     for z in range(len(index)):
         value = index[z] + step
         if minima[z] <= value <= dice[z]:
             index[z] = value
         else:
-            events[EV["tipping_blocked"]] += 1
+            events[_TIP_BLOCKED] += 1
+
+
+def tipping_point(index: list[int], dice: Sequence[int], minima: Sequence[int], die: int, rng: random.Random,
+                  events: list[int]) -> int:
+    """Roll the tipping-point die (one ``rng.random()``) and apply ``tipping_apply``; returns the roll."""
+    roll = 1 + int(rng.random() * die)
+    tipping_apply(index, dice, minima, roll, events)
     return roll
+
+
+def harvest(state: GameState, p: int, divisor: int, capped: bool, events: list[int]) -> None:
+    """Step (b): the player's harvest total over the divisor, rounded down, paid from the bank."""
+    due = state.harvest_total(p) // divisor
+    if due > 0:
+        if capped and due > state.bank:
+            events[_HARVEST_SHORT] += 1
+            due = state.bank
+        state.chips[p] += due
+        if capped:
+            state.bank -= due
+        if due > 0:  # an empty bank paid nothing: no harvest took place (issue 9)
+            events[_HARVEST] += 1
+    else:
+        events[_HARVEST_ZERO] += 1
+
+
+def final_scores(state: GameState, zones: Sequence[ZoneRules], complex_game: bool, events: list[int]
+                 ) -> tuple[list[int], tuple[int, ...], tuple[int, ...]]:
+    """The end of the game: each zone's final index (badges lift it in the complex game), the scores (pieces
+    per zone x final index) and the winners (every seat with the top score; more than one is a tie)."""
+    n_players = state.n_players
+    final = list(state.index)
+    if complex_game:
+        for z, zone in enumerate(zones):
+            holders = sum(1 for p in range(n_players) if state.badges[p][z])
+            final[z] += holders * zone.badge_value
+            if final[z] > zone.die:
+                events[EV["badge_past_max"]] += 1
+    scores = tuple(sum(state.zone_count[p][z] * final[z] for z in range(state.n_zones)) for p in range(n_players))
+    best = max(scores)
+    winners = tuple(p for p in range(n_players) if scores[p] == best)
+    if len(winners) > 1:
+        events[EV["tie"]] += 1
+    return final, scores, winners
 
 
 def _leaders(state: GameState, badge_values: Sequence[int]) -> int:
@@ -263,15 +313,28 @@ def play_game(board: RulesBoard, rules: RulesConfig, bots: Sequence[BotFactory |
             bot = players[p]
             # (a) move one piece
             can_move = state.piece_items[p] and (state.free_items or rules.move_next_to_other_pieces)
-            src = bot.choose_move_piece(state, p, not rules.move_optional) if can_move else None
+            must = not rules.move_optional
+            src = bot.choose_move_piece(state, p, must) if can_move else None
             if src is None:
+                if can_move and must:
+                    raise IllegalActionError(f"{bot.name} passed for seat {p}, but the rules say a piece must move")
                 events[_MOVE_PASS] += 1
             else:
                 if state.owner[src] != p:
                     raise IllegalActionError(f"{bot.name} moved a piece seat {p} does not own (cell {src})")
                 if rules.move_next_to_other_pieces:
                     state.lift(p, src)
-                    adjacent = _place(state, bot, p, "move")
+                    state.moving_from = src  # the piece must go somewhere else
+                    if not state.destinations(p):  # nowhere else to go: the piece stays, a pass
+                        state.moving_from = -1
+                        state.place(p, src)
+                        events[_MOVE_PASS] += 1
+                        src = None
+                    else:
+                        try:
+                            adjacent = _place(state, bot, p, "move")
+                        finally:
+                            state.moving_from = -1
                 else:
                     adjacent = bool(state.front_items[p])
                     dst = bot.choose_cell(state, p, "move")
@@ -279,20 +342,11 @@ def play_game(board: RulesBoard, rules: RulesConfig, bots: Sequence[BotFactory |
                         raise IllegalActionError(f"{bot.name} moved seat {p}'s piece to cell {dst}")
                     state.lift(p, src)
                     state.place(p, dst)
-                events[_MOVE if adjacent else _MOVE_ANY] += 1
+                if src is not None:
+                    events[_MOVE if adjacent else _MOVE_ANY] += 1
             if economy:
                 # (b) harvest
-                due = state.harvest_total(p) // divisor
-                if due > 0:
-                    if capped and due > state.bank:
-                        events[_HARVEST_SHORT] += 1
-                        due = state.bank
-                    chips[p] += due
-                    if capped:
-                        state.bank -= due
-                    events[_HARVEST] += 1
-                else:
-                    events[_HARVEST_ZERO] += 1
+                harvest(state, p, divisor, capped, events)
                 # (c) invest
                 for _ in range(rules.investments_per_turn):
                     if chips[p] <= 0:
@@ -331,18 +385,7 @@ def play_game(board: RulesBoard, rules: RulesConfig, bots: Sequence[BotFactory |
 
     # ---- scoring
     end_index = tuple(index)
-    final = list(index)
-    if complex_game:
-        for z, zone in enumerate(board.zones):
-            holders = sum(1 for p in range(n_players) if state.badges[p][z])
-            final[z] += holders * zone.badge_value
-            if final[z] > zone.die:
-                events[EV["badge_past_max"]] += 1
-    scores = tuple(sum(state.zone_count[p][z] * final[z] for z in range(state.n_zones)) for p in range(n_players))
-    best = max(scores)
-    winners = tuple(p for p in range(n_players) if scores[p] == best)
-    if len(winners) > 1:
-        events[EV["tie"]] += 1
+    final, scores, winners = final_scores(state, board.zones, complex_game, events)
     holders_bits = state.holders
     return GameResult(
         seed=seed,
@@ -364,5 +407,4 @@ def play_game(board: RulesBoard, rules: RulesConfig, bots: Sequence[BotFactory |
 
 
 __all__ = ["EV", "EVENTS", "Bot", "BotFactory", "GameResult", "IllegalActionError", "decided_after", "derive_seed",
-           "play_game",
-           "stewardship", "tipping_point"]
+           "final_scores", "harvest", "play_game", "steward_roll", "stewardship", "tipping_apply", "tipping_point"]

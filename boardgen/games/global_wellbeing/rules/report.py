@@ -1,5 +1,7 @@
 """`boardgen simulate` for the Global Wellbeing Game: its fused fast path (``rules.simulate``), its six plots
-and its summary lines. The results match the API path game for game (tests/test_rules_api.py)."""
+and its summary lines. The results match the API path game for game (tests/test_rules_api.py). A line-up with
+a bot the fused engine does not have (``mcts``, ``random-generic``, ``greedy-generic``) is played through the
+rules API by the generic runner and reported with the generic summary and plots."""
 
 from __future__ import annotations
 
@@ -13,9 +15,14 @@ def simulate_report(ctx: BuildContext, games: int, players: int, bots: Sequence[
                     rotate: bool, progress: Callable[[int], None] | None
                     ) -> tuple[dict[str, Any], dict[str, bytes], list[str]]:
     from boardgen.games.global_wellbeing.rules.board import RulesBoard
+    from boardgen.games.global_wellbeing.rules.bots import BOT_NAMES
     from boardgen.games.global_wellbeing.rules.plots import report_plots
     from boardgen.games.global_wellbeing.rules.simulate import results_json, simulate
 
+    if any(name not in BOT_NAMES for name in bots):
+        from boardgen.play.runner import generic_simulate_report
+
+        return generic_simulate_report(ctx.plugin, ctx, games, players, bots, seed, jobs, rotate, progress)
     config = ctx.config
     board = ctx.value("rules_board", lambda: RulesBoard.from_board(ctx.board))
     sim = simulate(board, config.rules, games, players, bots, seed, jobs=jobs, rotate=rotate, progress=progress)

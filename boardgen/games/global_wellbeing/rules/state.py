@@ -16,7 +16,7 @@ from boardgen.games.global_wellbeing.rules.board import RulesBoard
 class GameState:
     __slots__ = (
         "adj", "badges", "bank", "board", "chips", "free_items", "free_pos", "front_items", "front_pos", "fronts",
-        "holders", "index", "n_players", "n_zones", "neighbours", "owner", "piece_items", "piece_pos",
+        "holders", "index", "moving_from", "n_players", "n_zones", "neighbours", "owner", "piece_items", "piece_pos",
         "players", "supply", "turn", "zone_count", "zone_of",
     )  # fmt: skip
 
@@ -45,16 +45,41 @@ class GameState:
         self.badges = [[False] * self.n_zones for _ in self.players]
         self.holders = [0] * n  # bit p set once player p has stood on the cell
         self.turn = 0  # 0 during setup
+        self.moving_from = -1  # during a move: the cell the piece was lifted from (not a destination)
+
+    def copy(self) -> GameState:
+        """An independent copy (the board and its tuples are shared; every list is copied)."""
+        new = GameState.__new__(GameState)
+        new.board, new.n_players, new.players, new.n_zones = self.board, self.n_players, self.players, self.n_zones
+        new.neighbours, new.zone_of = self.neighbours, self.zone_of
+        new.owner = self.owner[:]
+        new.free_items, new.free_pos = self.free_items[:], self.free_pos[:]
+        new.front_items = [f[:] for f in self.front_items]
+        new.front_pos = [f[:] for f in self.front_pos]
+        new.fronts = tuple(zip(new.front_pos, new.front_items, strict=True))
+        new.adj = [a[:] for a in self.adj]
+        new.piece_items = [x[:] for x in self.piece_items]
+        new.piece_pos = [x[:] for x in self.piece_pos]
+        new.zone_count = [x[:] for x in self.zone_count]
+        new.index = self.index[:]
+        new.chips, new.supply, new.bank = self.chips[:], self.supply[:], self.bank
+        new.badges = [b[:] for b in self.badges]
+        new.holders = self.holders[:]
+        new.turn = self.turn
+        new.moving_from = self.moving_from
+        return new
 
     # ------------------------------------------------------------------ queries (what a player can see)
 
     def destinations(self, p: int) -> list[int]:
         """Where player p may put a piece now: free cells next to their pieces, or any free cell if none."""
         front = self.front_items[p]
-        return front if front else self.free_items
+        cells = front if front else self.free_items
+        src = self.moving_from
+        return cells if src < 0 else [c for c in cells if c != src]
 
     def is_legal_destination(self, p: int, c: int) -> bool:
-        if self.owner[c] >= 0:
+        if self.owner[c] >= 0 or c == self.moving_from:
             return False
         return self.front_pos[p][c] >= 0 or not self.front_items[p]
 

@@ -22,6 +22,8 @@ Severity = Literal["error", "warning", "info"]
 SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info")
 DEFAULT_BOTS: tuple[str, ...] = ("greedy", "planner", "random")
 TIE_WARNING_SHARE = 0.2  # more ties for first than this: a warning
+SELF_PLAY_BOT = "planner"  # the strongest bot: seat advantage and ties are measured in its self-play
+IDLE_ECONOMY_CHIPS = 10.0  # self-play players end with this many unspent chips or more on average: a warning
 EARLY_DECISION_SHARE = 0.5  # more games than this won by whoever led after setup: a warning
 
 
@@ -69,7 +71,25 @@ class Report:
 # ------------------------------------------------------------------------------------------ the map
 
 
-def map_findings(board: Any, rules_board: RulesBoard, config: Config) -> list[Finding]:
+SectionsOf = Callable[[], Any]  # the board's jigsaw cut (raises LayoutError when there is none)
+LegendOf = Callable[[Any], Any]  # the legend placed on a cut
+
+
+def _cut(board: Any) -> SectionsOf:
+    from boardgen.games.global_wellbeing.board_stage import max_section_size_mm
+    from boardgen.layout.sections import cut_sections
+
+    return lambda: cut_sections(board, max_section_size_mm())
+
+
+def _legend(board: Any) -> LegendOf:
+    from boardgen.render.board_art import plan_legend
+
+    return lambda sections: plan_legend(board, sections)
+
+
+def map_findings(board: Any, rules_board: RulesBoard, config: Config, sections_of: SectionsOf | None = None,
+                 legend_of: LegendOf | None = None) -> list[Finding]:
     """Checks of the board alone: ``board`` is a boardgen.model.Board (or anything with .cells)."""
     found: list[Finding] = []
     rules = config.rules
@@ -123,17 +143,14 @@ def map_findings(board: Any, rules_board: RulesBoard, config: Config) -> list[Fi
         found.append(Finding("setup.bank", "error", "template rules.bank_chips",
                              f"{rules.bank_chips} chips cannot pay {rules.players} x {rules.starting_chips} "
                              "starting chips"))
-    found.extend(_section_findings(board))
+    found.extend(_section_findings(board, sections_of or _cut(board), legend_of or _legend(board)))
     return found
 
 
-def _section_findings(board: Any) -> list[Finding]:
+def _section_findings(board: Any, sections_of: SectionsOf, legend_of: LegendOf) -> list[Finding]:
     """Every section holds land and the table covers no land (the same cut the board stage prints)."""
-    from boardgen.games.global_wellbeing.board_stage import max_section_size_mm
-    from boardgen.layout.sections import cut_sections
-
     try:
-        made = cut_sections(board, max_section_size_mm())
+        made = sections_of()
     except LayoutError as exc:  # the build would stop here too
         return [Finding("map.sections", "error", "board", f"the board cannot be cut into sections: {exc}")]
     sections = made.sections
@@ -149,16 +166,16 @@ def _section_findings(board: Any) -> list[Finding]:
     else:
         found.append(Finding("map.section-land", "info", "board",
                              f"every one of {len(sections)} sections holds land cells"))
-    found.extend(_legend_findings(board, made))
+    found.extend(_legend_findings(board, made, legend_of))
     return found
 
 
-def _legend_findings(board: Any, sections: Any) -> list[Finding]:
+def _legend_findings(board: Any, sections: Any, legend_of: LegendOf) -> list[Finding]:
     """The title, zone key and bio-productivity table sit in open sea (when the board art can place them)."""
-    from boardgen.render.board_art import check_legend_clear, plan_legend
+    from boardgen.render.board_art import check_legend_clear
 
     try:
-        legend = plan_legend(board, sections)
+        legend = legend_of(sections)
         problems = check_legend_clear(board, legend, sections.sections[0].outline_mm)
     except LayoutError as exc:  # the build would stop here too
         return [Finding("map.table-land", "error", "section 1", f"no room for the table and key: {exc}")]
@@ -253,7 +270,7 @@ def rules_findings(sim: Simulation, config: Config) -> list[Finding]:
             else:
                 found.append(Finding("rules.badge-reachable", "info", f"zone {zone.name}",
                                      f"a badge was held at the end of {share:.0%} of games"))
-    found.extend(_seat_findings(sim))
+    found.extend(_seat_findings(sim))  # mixed strengths, seats rotated (self-play: selfplay_findings)
     found.append(Finding("rules.game-length", "info", "rules",
                          f"{rules.turns} turns after {rules.setup_rounds} setup rounds "
                          f"({rules.start_year}-{rules.start_year + rules.turns * rules.years_per_turn}); "
@@ -346,7 +363,7 @@ def _seat_findings(sim: Simulation) -> list[Finding]:
     first, last = wins[0], wins[-1]
     ci_first = wilson_interval(first, n)
     ci_last = wilson_interval(last, n)
-    where = f"seat 1 vs seat {sim.players}"
+    where = f"seat 1 vs seat {sim.players} (mixed bots, seats rotated)"
     text = (f"seat 1 wins {first / n:.1%} (95% CI {ci_first[0]:.1%}-{ci_first[1]:.1%}), seat {sim.players} "
             f"{last / n:.1%} ({ci_last[0]:.1%}-{ci_last[1]:.1%}); a fair share is {1 / sim.players:.1%}")
     found = []
@@ -366,14 +383,91 @@ def _seat_findings(sim: Simulation) -> list[Finding]:
     return found
 
 
+def _bonferroni_z(tests: int) -> float:
+    """z for a two-sided 95% family-wise interval over ``tests`` intervals."""
+    from statistics import NormalDist
+
+    return NormalDist().inv_cdf(1 - 0.05 / (2 * max(1, tests)))
+
+
+def selfplay_findings(sim: Simulation) -> list[Finding]:
+    """Seat advantage and ties when every seat is the strongest bot (no weak bot to hide behind, no rotation
+    to average seats out). Win shares split ties; each seat's 95% interval is reported, and a warning is given
+    when a seat's family-wise (Bonferroni) interval leaves out the fair share."""
+    n, players = sim.games, sim.players
+    if n == 0:
+        return []
+    found: list[Finding] = []
+    fair = 1 / players
+    wins = wins_by_seat(sim)
+    z = _bonferroni_z(players)
+    parts, off = [], []
+    for s, w in enumerate(wins):
+        lo, hi = wilson_interval(w, n)
+        parts.append(f"seat {s + 1} {w / n:.1%} ({lo:.1%}-{hi:.1%})")
+        flo, fhi = wilson_interval(w, n, z)
+        if not flo <= fair <= fhi:
+            off.append(f"seat {s + 1}")
+    where = f"{players} x {sim.bots[0]} self-play"
+    text = (f"{n} games, seats fixed: " + ", ".join(parts) + f"; a fair share is {fair:.1%}")
+    if off:
+        found.append(Finding("rules.selfplay-seats", "warning", where,
+                             text + f": {', '.join(off)} outside the fair share even allowing for {players} seats "
+                             "tested at once"))
+    else:
+        found.append(Finding("rules.selfplay-seats", "info", where, text))
+    ties = sum(1 for r in sim.results if len(r.winners) > 1)
+    lo, hi = wilson_interval(ties, n)
+    tie_text = f"{ties / n:.1%} of games end in a tie for first place (95% CI {lo:.1%}-{hi:.1%})"
+    if ties / n > TIE_WARNING_SHARE:
+        found.append(Finding("rules.selfplay-ties", "warning", where,
+                             tie_text + ": the rules need a tie-breaker (e.g. most chips left, or most badges)"))
+    else:
+        found.append(Finding("rules.selfplay-ties", "info", where, tie_text))
+    found.extend(economy_findings(sim))
+    return found
+
+
+def economy_figures(sim: Simulation) -> dict[str, float]:
+    """How much the chips matter: pieces bought per player-turn, turns on which a lack of chips stopped a
+    purchase, and chips left unspent at the end (mean, min, max over players)."""
+    from boardgen.games.global_wellbeing.rules.engine import EV
+
+    n, players, turns = sim.games, sim.players, sim.rules.turns
+    player_turns = max(1, n * players * turns)
+    bought = sum(r.events[EV["invest"]] + r.events[EV["invest_anywhere"]] for r in sim.results)
+    short = sum(r.events[EV["no_chips"]] for r in sim.results)
+    chips = [c for r in sim.results for c in r.chips] or [0]
+    return {"bought_per_turn": bought / player_turns, "chips_short_share": short / player_turns,
+            "chips_left_mean": sum(chips) / len(chips), "chips_left_min": float(min(chips)),
+            "chips_left_max": float(max(chips))}
+
+
+def economy_findings(sim: Simulation) -> list[Finding]:
+    rules = sim.rules
+    if rules.variant != "complex" and not rules.simple_harvest:
+        return []
+    f = economy_figures(sim)
+    text = (f"{sim.bots[0]} players bought {f['bought_per_turn']:.2f} pieces a turn (limit "
+            f"{rules.investments_per_turn}), were short of chips on {f['chips_short_share']:.1%} of turns and ended "
+            f"with {f['chips_left_mean']:.1f} chips unspent on average ({f['chips_left_min']:.0f}-"
+            f"{f['chips_left_max']:.0f})")
+    if f["chips_left_mean"] >= IDLE_ECONOMY_CHIPS and f["chips_short_share"] < 0.05:
+        return [Finding("rules.economy-idle", "warning", "template rules.investments_per_turn",
+                        text + ": the harvest's size never changes what a player can do; the leaflet's variants "
+                        "offer a rule that makes it matter (docs/economy-variant.md)")]
+    return [Finding("rules.economy", "info", "rules", text)]
+
+
 # ------------------------------------------------------------------------------------------ entry points
 
 
 def validate(board: Any, config: Config, games: int | None = None, jobs: int = 1, seed: int | None = None,
              bots: Sequence[str] = DEFAULT_BOTS, players: int | None = None,
-             progress: Callable[[int], None] | None = None) -> Report:
+             progress: Callable[[int], None] | None = None, sections_of: SectionsOf | None = None,
+             legend_of: LegendOf | None = None) -> Report:
     rules_board = RulesBoard.from_board(board)
-    findings = map_findings(board, rules_board, config)
+    findings = map_findings(board, rules_board, config, sections_of, legend_of)
     games = config.rules.validate_games if games is None else games
     sim_summary = None
     if games > 0:
@@ -381,6 +475,14 @@ def validate(board: Any, config: Config, games: int | None = None, jobs: int = 1
                        config.seed if seed is None else seed, jobs=jobs, progress=progress)
         findings.extend(rules_findings(sim, config))
         sim_summary = summary(sim)
+        own = simulate(rules_board, config.rules, games, players or config.rules.players, (SELF_PLAY_BOT,),
+                       config.seed if seed is None else seed, jobs=jobs, rotate=False)
+        findings.extend(selfplay_findings(own))
+        sim_summary["self_play"] = {"bot": SELF_PLAY_BOT, "games": own.games,
+                                    "wins_by_seat": [round(w / max(1, own.games), 4) for w in wins_by_seat(own)],
+                                    "ties_share": round(sum(1 for r in own.results if len(r.winners) > 1)
+                                                        / max(1, own.games), 4),
+                                    "economy": {k: round(v, 4) for k, v in economy_figures(own).items()}}
     order = {s: i for i, s in enumerate(SEVERITIES)}
     findings = sorted(findings, key=lambda f: order[f.severity])  # stable: checks keep their order within a level
     return Report(config.edition, findings, sim_summary)
@@ -388,9 +490,12 @@ def validate(board: Any, config: Config, games: int | None = None, jobs: int = 1
 
 def validate_stage(ctx: Any) -> list[Any]:
     """Build stage: report/validation.json and report/validation.txt from the template's validate_games."""
+    from boardgen.games.global_wellbeing.board_stage import board_legend, board_sections
     from boardgen.io import Artifact
 
-    report = validate(ctx.board, ctx.config)
+    # the very cut and legend the board stage printed, from the build's context
+    report = validate(ctx.board, ctx.config, sections_of=lambda: board_sections(ctx),
+                      legend_of=lambda _sections: board_legend(ctx))
     counts = report.counts()
     progress = getattr(ctx, "progress", None)
     if progress is not None:
@@ -403,4 +508,5 @@ def validate_stage(ctx: Any) -> list[Any]:
     ]
 
 
-__all__ = ["DEFAULT_BOTS", "Finding", "Report", "map_findings", "rules_findings", "validate", "validate_stage"]
+__all__ = ["DEFAULT_BOTS", "SELF_PLAY_BOT", "Finding", "Report", "economy_figures", "economy_findings",
+           "map_findings", "rules_findings", "selfplay_findings", "validate", "validate_stage"]

@@ -1,0 +1,63 @@
+"""The files every game's kit is made of, whatever the game: component sheets laid out on one paper as a PDF
+(``PaperKit``), the cut file of those sheets, and zips whose bytes depend only on their contents."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from boardgen.cards.sheets import CutSheet, LaidOut
+from boardgen.cards.sheets import cut_svg as sheets_cut_svg
+from boardgen.render.cairo_backend import Page
+from boardgen.render.imposition import Paper
+
+ZIP_DATE = (2026, 1, 1, 0, 0, 0)
+
+
+@dataclass(frozen=True)
+class PaperKit:
+    paper: Paper
+    laid: tuple[LaidOut, ...]
+    pages: tuple[Page, ...]
+    pdf: bytes
+
+    def page_ranges(self) -> list[tuple[LaidOut, int, int]]:
+        out, start = [], 1
+        for lo in self.laid:
+            out.append((lo, start, start + len(lo.pages) - 1))
+            start += len(lo.pages)
+        return out
+
+
+def cut_svg(kit: PaperKit) -> bytes:
+    """All front sheets stacked top to bottom: layer "cut" (cut lines), "score" (folds), "guides" (sheet edges)."""
+    sheets: list[CutSheet] = [cs for lo in kit.laid for cs in lo.cut_sheets]
+    # each sheet at its own page size: a kit may mix landscape sheets (cards) with portrait ones
+    sizes = [(lo.pages[0].width_mm, lo.pages[0].height_mm) if lo.pages else (kit.paper.width_mm, kit.paper.height_mm)
+             for lo in kit.laid for _ in lo.cut_sheets]
+    return sheets_cut_svg(sheets, kit.paper, [f"page {_front_page_number(kit, s)}: {s.label}" for s in sheets],
+                          sizes)
+
+
+def _front_page_number(kit: PaperKit, sheet: CutSheet) -> int:
+    for lo, start, _end in kit.page_ranges():
+        for i, cs in enumerate(lo.cut_sheets):
+            if cs is sheet:
+                per = 2 if len(lo.pages) == 2 * len(lo.cut_sheets) else 1
+                return start + i * per
+    return 0
+
+
+def deterministic_zip(files: Sequence[tuple[str, bytes]]) -> bytes:
+    """A zip whose bytes depend only on the file names and contents (fixed dates, sorted names)."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        for name, data in sorted(files):
+            info = zipfile.ZipInfo(name, date_time=ZIP_DATE)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            info.create_system = 3
+            zf.writestr(info, data, compress_type=zipfile.ZIP_DEFLATED, compresslevel=9)
+    return buf.getvalue()

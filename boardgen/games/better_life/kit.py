@@ -1,0 +1,437 @@
+"""The BETTER Life kit: the decks (action, role, event, policy, policy target, player aid) from the same rows
+the engine plays, five role mats, five voting screens, IP tokens, pawns, meter markers, paper dice, the leaflet,
+an inventory and a zip per paper (A4, US Letter).
+
+Outputs: cards-{a4,letter}.pdf, cards-cut-{a4,letter}.svg, components-{a4,letter}.pdf,
+components-cut-{a4,letter}.svg,
+leaflet-{a4,letter}.pdf, inventory.txt, preview/*.png and kit-{a4,letter}.zip.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from types import SimpleNamespace
+from typing import Any
+
+from boardgen import __version__
+from boardgen.cards.deck import CardLayout, Deck, deck_sheets, draw_text, fit_text
+from boardgen.cards.dice import die_component
+from boardgen.cards.kitfiles import cut_svg as _cut_svg
+from boardgen.cards.kitfiles import deterministic_zip
+from boardgen.cards.model import Component, ComponentSet
+from boardgen.cards.sheets import LaidOut, lay_out
+from boardgen.games.better_life.board import GREEN, INK, register_icons
+from boardgen.games.better_life.cards import Decks
+from boardgen.games.better_life.model import BetterLifeTemplate
+from boardgen.io import Artifact
+from boardgen.plugin import BuildContext
+from boardgen.render.cairo_backend import Page, fit_font, render_pdf, render_png
+from boardgen.render.imposition import A4, LETTER, Paper
+from boardgen.render.scene import (
+    Circle,
+    Font,
+    Op,
+    Path,
+    Rect,
+    RectOp,
+    Scene,
+    Style,
+    Text,
+    circle_path,
+    ink_on,
+    mix,
+    rect_path,
+)
+
+PREVIEW_DPI = 40
+MIN_BODY_PT = 7.0
+MARKER_MAX_MM = 9.0
+"""Meter markers fit inside the board's smallest meter cell (the year boxes are 10 mm tall)."""
+"""No card's body text is set smaller than this (a card that needs less fails the build, naming the card)."""
+TOKEN_COLOURS = {1: "#f6c945", 5: "#e08a2c", 10: "#b5651d"}
+EFFECT_TIMING = {"start": "Play before you roll", "event": "Play when you draw an event"}
+
+
+# ------------------------------------------------------------------------------------------ decks
+
+
+def band_range(config: BetterLifeTemplate, i: int) -> str:
+    """The pool totals of vote band ``i`` as printed: '0-5', '6-9', '10+'."""
+    v = config.votes
+    return f"{v[i].min_ip}+" if i == len(v) - 1 else f"{v[i].min_ip}-{v[i + 1].min_ip - 1}"
+
+
+def _vote_line(config: BetterLifeTemplate) -> str:
+    return "Vote: " + " · ".join(f"{band_range(config, i)} {b.name}" for i, b in enumerate(config.votes))
+
+
+def decks_for_print(config: BetterLifeTemplate, decks: Decks) -> list[Deck]:
+    """Every deck as the printer sees it; the rows are the engine's rows."""
+    roles = {r.card: r for r in config.roles}
+    s = config.scoring
+    action_rows = [{"title": c.title, "text": c.text, "subtitle": EFFECT_TIMING[c.timing],
+                    "footer": "Action card · discard after use", "quantity": c.quantity}
+                   for c in decks.regular_actions]
+    role_rows = [{"title": c.title, "text": c.text, "subtitle": f"Role card of the {roles[c.id].name}",
+                  "footer": "Keep it: once a round, not counted in your hand", "colour": roles[c.id].colour,
+                  "quantity": 1}
+                 for c in decks.actions if c.kind == "role" and c.id in roles]
+    event_rows = []
+    for e in decks.events:
+        can_buy = bool(e.buy_off and config.event_buy_off)
+        text = f"{e.text}\nBuy it off: pay {e.buy_off} IP to the reserve and nothing happens." if can_buy else e.text
+        event_rows.append({"title": e.title, "text": text, "footer": "Event · can be bought off" if can_buy
+                           else "Event · cannot be bought off", "quantity": e.quantity})
+    policy_rows = [{"title": p.title, "subtitle": f"EU Biodiversity Strategy 2030, section {p.section}",
+                    "text": f"{p.goal}\n{p.text}", "footer": _vote_line(config), "quantity": 1}
+                   for p in decks.policies]
+    titles = {p.id: p.title for p in decks.policies}
+    target_rows = []
+    for t in decks.targets:
+        # stars rank the three policies; each name sits on its own line above what it pays
+        text = "\n".join(f"{'{star}' * stars} {titles[pid]}\n{rank}: {r.success} VP, semi {r.semi} VP"
+                         for stars, rank, pid, r in ((3, "primary", t.primary, s.primary),
+                                                     (2, "secondary", t.secondary, s.secondary),
+                                                     (1, "tertiary", t.tertiary, s.tertiary)))
+        target_rows.append({"title": "Policy Target", "subtitle": "Keep it secret until the end", "text": text,
+                            "footer": f"Card {t.id}", "quantity": t.quantity})
+    size = config.kit.card
+    body = CardLayout(body_valign="middle", min_body_pt=MIN_BODY_PT)
+    return [
+        Deck.from_rows("Action cards", action_rows, size, colour="#2f5d8a", pattern="diagonal", layout=body),
+        Deck.from_rows("Role cards", role_rows, size, colour="#4a4a4a", pattern="grid", layout=body),
+        Deck.from_rows("Event cards", event_rows, size, colour="#d9822b", pattern="chevron", layout=body),
+        Deck.from_rows("Policy cards", policy_rows, size, colour=GREEN, pattern="dots",
+                       layout=CardLayout(body_valign="middle", body_pt=8.0, min_body_pt=MIN_BODY_PT)),
+        Deck.from_rows("Policy Target cards", target_rows, size, colour="#6a3d9a", pattern="plain",
+                       layout=CardLayout(body_valign="middle", body_pt=8.5, min_body_pt=MIN_BODY_PT)),
+        Deck.from_rows("Player aid", [{"title": "A turn, in short", "text": aid_text(config),
+                                       "quantity": config.players}], size, colour="#37474f",
+                       pattern="plain", layout=CardLayout(body_valign="middle", body_pt=7.5, min_body_pt=MIN_BODY_PT,
+                                                          align="left")),
+    ]
+
+
+def aid_text(config: BetterLifeTemplate) -> str:
+    sp = config.spaces
+    sc = config.scoring
+    pays = "/".join(str(x) for x in config.finish_ip)
+    v = config.votes
+    buy = " (buy it off if it shows a price)" if config.event_buy_off else ""
+    return "\n".join([
+        "1. Before you roll: your role card (once a round) and/or one 'before you roll' action card.",
+        f"2. Roll, move, do the space. Own role +{sp.own_role_ip} IP; other role: pay it {sp.other_role_fee}. "
+        f"IP +{sp.ip_space}. Next roll +{sp.plus_one}. Bonus: roll again. Skip: miss a turn. Fund: pay "
+        f"{sp.fund_fee}. Payout: take the Fund ({sp.empty_fund_payout} if empty). Event: draw one{buy}.",
+        f"3. End of Year: {pays} IP by arrival, then pick a face-up action card. Hand limit {config.hand_limit}.",
+        "4. Secret vote: " + "; ".join(
+            f"{band_range(config, i)} {b.name} ("
+            + ", ".join(x for x in (f"policy {b.policy:+d}" if b.policy else "", f"loss {b.loss:+d}" if b.loss
+                                    else "") if x) + ")" for i, b in enumerate(v)) + ".",
+        f"5. Score: target {sc.primary.success}/{sc.primary.semi}, {sc.secondary.success}/{sc.secondary.semi}, "
+        f"{sc.tertiary.success}/{sc.tertiary.semi} VP (success/semi); 1 VP per {sc.ip_per_vp} IP.",
+        f"All lose at loss {config.meters.loss_limit}, or policy under {config.meters.policy_goal} in "
+        f"{config.years.end}.",
+    ])
+
+
+# ------------------------------------------------------------------------------------------ parts
+
+
+def _text_box(text: str, box: Rect, size: float, min_size: float = 5.5, align: str = "left",
+              valign: str = "top", colour: str = INK, name: str = "text") -> list[Op]:
+    fit = fit_text(text, box, Font(size_pt=size), min_size)
+    if fit is None:
+        from boardgen.errors import LayoutError
+
+        raise LayoutError(f"text does not fit its {box.width:.0f} x {box.height:.0f} mm box: {text[:40]!r}...")
+    return draw_text(fit, box, colour, align, valign, name)  # type: ignore[arg-type]
+
+
+def role_mat(config: BetterLifeTemplate, decks: Decks, index: int, cw: float, ch: float) -> Component:
+    role = config.roles[index]
+    card = decks.action(role.card)
+    w, h = 2 * cw + 3 * 8.0 + 95.0, ch + 34.0
+    band = 14.0
+    ops: list[Op] = [RectOp(Rect(-3, -3, w + 6, h + 6), Style(fill=mix(role.colour, "#ffffff", 0.85))),
+                     RectOp(Rect(-3, -3, w + 6, band + 3), Style(fill=role.colour))]
+    ink = ink_on(role.colour)
+    ops.append(Text(6.0, band / 2 + 0.5, role.name, Font(size_pt=18, bold=True), ink, baseline="middle",
+                    name="mat-title"))
+    ops.append(Text(w - 6.0, band / 2 + 0.5, f"{config.title} · role mat", Font(size_pt=8), ink, align="right",
+                    baseline="middle"))
+    y = band + 9.0
+    for k, label in enumerate(("Your role card", "Your Policy Target (face down)")):
+        x = 8.0 + k * (cw + 8.0)
+        ops.append(Text(x, y - 2.0, label, Font(size_pt=7, bold=True), INK))
+        ops.append(RectOp(Rect(x, y, cw, ch), Style(fill="#ffffff", stroke="#7a7a7a", stroke_width_mm=0.35,
+                                                    dash_mm=(2.0, 1.2)), "card-place"))
+    ops += _text_box(f"{card.title}: {card.text}", Rect(10.0, y + 10, cw - 4, ch - 20), 8.0, 5.5, "center",
+                     "middle", "#777777", "mat-role-text")
+    tx = 8.0 + 2 * (cw + 8.0)
+    own = [i for i, s in enumerate(config.track.spaces, start=1) if s == f"role:{role.key}"]
+    where = ", ".join(str(i) for i in own)
+    sp = config.spaces
+    text = "\n".join([
+        f"Your spaces on the track: {where}. Landing there pays you {sp.own_role_ip} IP from the reserve; anyone "
+        f"else landing there pays you {sp.other_role_fee} IP.",
+        "Keep your IP behind your voting screen: nobody needs to know how many you have.",
+        f"Hand: up to {config.hand_limit} action cards (the role card apart). Before you roll you may play your "
+        "role card (once a round) and one action card marked 'before you roll'.",
+        f"Score at the end: your Policy Target (success {config.scoring.primary.success}/"
+        f"{config.scoring.secondary.success}/{config.scoring.tertiary.success} VP, semi "
+        f"{config.scoring.primary.semi}/{config.scoring.secondary.semi}/{config.scoring.tertiary.semi} VP) and "
+        f"1 VP per {config.scoring.ip_per_vp} IP left.",
+        "End of Year pays " + "/".join(str(x) for x in config.finish_ip) + " IP in finishing order; each "
+        "finisher then takes a face-up action card. The last to arrive starts the next round.",
+        "The vote: " + "; ".join(f"{band_range(config, i)} IP {b.name} (policy {b.policy:+d}, loss {b.loss:+d})"
+                                 for i, b in enumerate(config.votes)) + ".",
+    ])
+    ops += _text_box(text, Rect(tx, y - 4.0, w - tx - 6.0, ch + 8.0), 8.0, 6.0, name="mat-text")
+    ops.append(Text(w / 2, h - 4.0, "Action cards in your hand are secret; played cards go face up on the "
+                    "discard pile beside the action deck.", Font(size_pt=6.5, italic=True), "#555555",
+                    align="center"))
+    return Component("mat", f"{role.name} mat", w, h, Scene(tuple(ops)), rect_path(Rect(0, 0, w, h)))
+
+
+def voting_screen(config: BetterLifeTemplate, index: int) -> Component:
+    """Three panels that fold zig-zag and stand: how to bid, the role's name in the middle, the vote bands.
+    Folded zig-zag, the middle panel faces the table and both outer panels (the texts) face their owner."""
+    role = config.roles[index]
+    h = config.kit.screen_height_mm
+    pw = round(h * 0.85, 2)
+    w = 3 * pw
+    ops: list[Op] = [RectOp(Rect(-3, -3, w + 6, h + 6), Style(fill=mix(role.colour, "#ffffff", 0.8)))]
+    ops.append(RectOp(Rect(pw, 0, pw, h), Style(fill=role.colour), "screen-name-panel"))
+    ink = ink_on(role.colour)
+    ops.append(Text(1.5 * pw, h * 0.42, role.name, fit_font(role.name, Font(size_pt=16, bold=True), pw - 6), ink,
+                    align="center", baseline="middle", name="screen-name"))
+    ops.append(Text(1.5 * pw, h * 0.58, "voting screen", Font(size_pt=8), ink, align="center", baseline="middle"))
+    ops += _text_box("Hide your IP behind this screen. At each End of Year, after the talk, take the IP you "
+                     "want to give into your closed fist (nothing is fine too). Everyone opens at once; the "
+                     "pool is counted and goes to the reserve.", Rect(3, 4, pw - 6, h - 8), 7.5, 7.0,
+                     "left", "middle", name="screen-text")
+    v = config.votes
+    bands = "\n".join(f"{band_range(config, i)} IP: {b.name}. Policy "
+                      f"{b.policy:+d}, loss {b.loss:+d}." for i, b in enumerate(v))
+    ops += _text_box("The pool decides:\n" + bands, Rect(2 * pw + 3, 4, pw - 6, h - 8), 7.5, 7.0, "left",
+                     "middle", name="screen-bands")
+    fold = Style(stroke=INK, stroke_width_mm=0.2, dash_mm=(1.2, 0.8))
+    folds = (((pw, 0.0), (pw, h)), ((2 * pw, 0.0), (2 * pw, h)))
+    ops += [Path((("M", *a), ("L", *b)), fold, "fold-line") for a, b in folds]
+    return Component("screen", f"{role.name} screen", w, h, Scene(tuple(ops)), rect_path(Rect(0, 0, w, h)),
+                     folds=folds)
+
+
+def disc(kind: str, label: str, size: float, fill: str, text: str, sub: str = "") -> Component:
+    r = size / 2
+    ops: list[Op] = [Circle(r, r, r, Style(fill=fill)),
+                     Circle(r, r, r * 0.82, Style(stroke=ink_on(fill), stroke_width_mm=0.25))]
+    font = fit_font(text, Font(size_pt=size * 0.9, bold=True), size * 0.62)
+    ops.append(Text(r, r - (size * 0.06 if sub else 0), text, font, ink_on(fill), align="center",
+                    baseline="middle"))
+    if sub:
+        ops.append(Text(r, r + size * 0.27, sub, fit_font(sub, Font(size_pt=size * 0.3), size * 0.6),
+                        ink_on(fill), align="center", baseline="middle"))
+    ops.append(Path(circle_path(r, r, r), Style(stroke=INK, stroke_width_mm=0.3), "cut-line"))
+    return Component(kind, label, size, size, Scene(tuple(ops)), circle_path(r, r, r), marks=False)
+
+
+def ip_tokens(config: BetterLifeTemplate) -> ComponentSet:
+    parts = []
+    for value, count in sorted(config.ip.denominations.items()):
+        colour = TOKEN_COLOURS.get(value, "#c9a227")
+        parts += [disc("token", f"{value} IP #{k + 1}", config.kit.token_mm, colour, str(value), "IP")
+                  for k in range(count)]
+    total = sum(v * n for v, n in config.ip.denominations.items())
+    return ComponentSet("token", f"IP tokens ({len(parts)} tokens worth {total} IP)", tuple(parts),
+                        uniform=True, stagger=True)
+
+
+def pieces(config: BetterLifeTemplate) -> ComponentSet:
+    parts = [disc("pawn", f"{r.name} pawn", config.kit.pawn_mm, r.colour, r.name[0]) for r in config.roles]
+    m = min(config.kit.pawn_mm * 0.8, MARKER_MAX_MM)
+    parts += [disc("marker", "policy marker", m, GREEN, "P"), disc("marker", "loss marker", m, "#c62828", "L"),
+              disc("marker", "year marker", m, "#1565c0", "Y")]
+    return ComponentSet("pawn", "Pawns (one per role) and meter markers (policy, loss, year)", tuple(parts),
+                        uniform=False)
+
+
+def dice_set(config: BetterLifeTemplate) -> ComponentSet:
+    shim = SimpleNamespace(components=SimpleNamespace(dice_size_mm=config.kit.dice_size_mm))
+    die = die_component(shim, config.die_sides)  # type: ignore[arg-type]
+    return ComponentSet("die", f"Paper d{config.die_sides} (two, one spare)", (die, die), uniform=False)
+
+
+def component_sets(config: BetterLifeTemplate, decks: Decks) -> list[ComponentSet]:
+    from boardgen.cards.deck import card_size
+
+    cw, ch = card_size(config.kit.card)
+    mats = tuple(role_mat(config, decks, i, cw, ch) for i in range(len(config.roles)))
+    screens = tuple(voting_screen(config, i) for i in range(len(config.roles)))
+    small = pieces(config)
+    dice = dice_set(config)
+    small = ComponentSet("pawn", f"{small.title}; {dice.title}", (*small.components, *dice.components),
+                         uniform=False, row_starts=(len(small.components),))
+    return [ComponentSet("mat", "Role mats", mats, uniform=False),
+            ComponentSet("screen", "Voting screens: fold zig-zag, the name towards the table", screens,
+                         uniform=False),
+            ip_tokens(config), small]
+
+
+# ------------------------------------------------------------------------------------------ stage
+
+
+@dataclass(frozen=True)
+class PaperKit:
+    paper: Paper
+    laid: tuple[LaidOut, ...]
+    pages: tuple[Page, ...]
+    pdf: bytes
+
+    def page_ranges(self) -> list[tuple[LaidOut, int, int]]:
+        out, start = [], 1
+        for lo in self.laid:
+            out.append((lo, start, start + len(lo.pages) - 1))
+            start += len(lo.pages)
+        return out
+
+
+def _paper_kit(config: BetterLifeTemplate, laid: Sequence[LaidOut], paper: Paper, what: str) -> PaperKit:
+    pages = tuple(p for lo in laid for p in lo.pages)
+    return PaperKit(paper, tuple(laid), pages, render_pdf(pages, title=f"{config.title}: {what} ({paper.name})"))
+
+
+def inventory(config: BetterLifeTemplate, decks: Decks, board: Any) -> list[tuple[str, int, str]]:
+    """(part, count, note) for everything in the box."""
+    ip = config.ip
+    rows = [("board (poster, or jigsaw sections)", 1, f"{len(board.kinds)} track spaces with Start"),
+            ("action cards", len(decks.action_copies()), f"{len(decks.regular_actions)} kinds"),
+            ("role cards", len(config.roles), "one per role"),
+            ("event cards", len(decks.event_copies()), f"{len(decks.events)} kinds"),
+            ("policy cards", len(decks.policies), "EU Biodiversity Strategy 2030 targets"),
+            ("policy target cards", len(decks.target_copies()), "three policies each"),
+            ("player aid cards", config.players, "")]
+    for value, count in sorted(ip.denominations.items()):
+        rows.append((f"IP tokens of {value}", count, f"worth {value * count} IP"))
+    rows += [("role mats", len(config.roles), ""), ("voting screens", len(config.roles), ""),
+             ("pawns", len(config.roles), "one per role colour"), ("meter markers", 3, "policy, loss, year"),
+             (f"paper d{config.die_sides}", 2, "one to play, one spare"), ("rules leaflet", 1, "one folded sheet")]
+    return rows
+
+
+def inventory_text(config: BetterLifeTemplate, decks: Decks, board: Any) -> str:
+    lines = [f"{config.title}: what is in the box (edition {config.edition})", ""]
+    for part, count, note in inventory(config, decks, board):
+        lines.append(f"  {count:>4}  {part}" + (f"  ({note})" if note else ""))
+    reserve = config.ip.box - config.players * config.ip.start
+    lines += ["", f"IP in the box: {config.ip.box} (the reserve starts with {reserve} "
+              f"after each player takes {config.ip.start})."]
+    return "\n".join(lines) + "\n"
+
+
+_HOW_TO = {
+    "mat": "single-sided on card; cut on the crop marks",
+    "screen": "single-sided on card; cut on the crop marks, crease the dashed lines, fold them opposite ways "
+              "(zig-zag) so it stands with the coloured name towards the table and both texts towards you",
+    "token": "single-sided on card (or double: the back is blank); cut out the discs",
+    "pawn": "single-sided on card; cut out the discs (or use any small pieces in the role colours); dice: cut "
+            "on the solid line, crease the dashed lines, glue the grey tabs inside",
+    "die": "single-sided on thin card; cut on the solid line, crease the dashed lines, glue the grey tabs inside",
+}
+
+
+def readme_text(config: BetterLifeTemplate, paper: Paper, cards: PaperKit, parts: PaperKit, leaflet_pages: int,
+                board_files: Sequence[Artifact]) -> str:
+    slug = paper.slug
+    mode = {"duplex": "print double-sided, flipping on the long edge",
+            "gutter": "print single-sided, fold each sheet down the middle, glue, then cut",
+            "fold": "print single-sided, fold each card pair over"}[config.kit.double_sided]
+    lines = [f"{config.title}: print-and-play kit ({paper.name})",
+             f"edition {config.edition}, made by boardgen {__version__}, template sha256 {config.template_sha256[:16]}",
+             "", "PRINT AT 100% / ACTUAL SIZE, never 'fit to page'. Every sheet has a 100 mm bar: measure it.", "",
+             "Files:",
+             f"  leaflet-{slug}.pdf  ({leaflet_pages} pages) the rules on one sheet: print double-sided (short edge), "
+             "fold in half.",
+             f"  cards-{slug}.pdf  ({len(cards.pages)} pages) every deck; {mode}."]
+    for a in board_files:
+        count = "" if not a.pages else f"({a.pages} page) " if a.pages == 1 else f"({a.pages} pages) "
+        lines.append(f"  {a.path}  {count}{a.description}")
+    lines.append(f"  components-{slug}.pdf  ({len(parts.pages)} pages) mats, screens, tokens, pawns, dice.")
+    lines.append(f"  cards-cut-{slug}.svg  cut lines (red) of the card sheets, one frame per front sheet.")
+    lines.append(f"  components-cut-{slug}.svg  cut (red) and score (blue) lines of the component sheets.")
+    lines.append("  inventory.txt  what is in the box.")
+    lines += ["", f"cards-{slug}.pdf, page by page:"]
+    for lo, first, last in cards.page_ranges():
+        lines.append(f"  pages {first}-{last}  {lo.title}")
+    lines += ["", f"components-{slug}.pdf, page by page:"]
+    for lo, first, last in parts.page_ranges():
+        pages = f"page {first}" if first == last else f"pages {first}-{last}"
+        lines.append(f"  {pages:<12} {lo.title}. {_HOW_TO.get(lo.kind, '')}.")
+    lines += ["", "You also need: scissors or a craft knife and ruler, glue for the dice. A real six-sided die",
+              "and coins or beads can stand in for the paper ones."]
+    return "\n".join(lines) + "\n"
+
+
+def components_stage(ctx: BuildContext) -> list[Artifact]:
+    from boardgen.games.better_life.leaflet import leaflet_pdf
+
+    config: BetterLifeTemplate = ctx.config
+    decks: Decks = ctx.plugin.decks(ctx)  # type: ignore[attr-defined]
+    register_icons()
+    board = ctx.board
+    printed = decks_for_print(config, decks)
+    sets = component_sets(config, decks)
+    mode = config.kit.double_sided
+    artifacts: list[Artifact] = []
+    card_kits: dict[str, PaperKit] = {}
+    part_kits: dict[str, PaperKit] = {}
+    leaflets: dict[str, tuple[bytes, int]] = {}
+    for paper in (A4, LETTER):
+        laid_cards = [deck_sheets(d, paper, mode) for d in printed]
+        card_kits[paper.slug] = ck = _paper_kit(config, laid_cards, paper, "cards")
+        artifacts.append(Artifact(f"cards-{paper.slug}.pdf", ck.pdf, f"every deck on {paper.name}", len(ck.pages)))
+        artifacts.append(Artifact(f"cards-cut-{paper.slug}.svg", _cut_svg(ck),  # type: ignore[arg-type]
+                                  f"cut lines of the {paper.name} card sheets (fronts)"))
+        laid_parts = [lay_out(s, paper.landscape() if s.kind == "mat" else paper, f"{config.title}: {s.title}",
+                              "duplex") for s in sets]
+        part_kits[paper.slug] = pk = _paper_kit(config, laid_parts, paper, "components")
+        artifacts.append(Artifact(f"components-{paper.slug}.pdf", pk.pdf, f"mats, screens, tokens, pawns and dice "
+                                  f"on {paper.name}", len(pk.pages)))
+        artifacts.append(Artifact(f"components-cut-{paper.slug}.svg", _cut_svg(pk),  # type: ignore[arg-type]
+                                  f"cut and score lines of the {paper.name} component sheets"))
+        leaflets[paper.slug] = leaflet_pdf(config, decks, paper, board)
+        data, sides = leaflets[paper.slug]
+        artifacts.append(Artifact(f"leaflet-{paper.slug}.pdf", data, f"rules leaflet ({paper.name})", sides))
+        ctx.progress(f"kit ({paper.name}): cards {len(ck.pages)} pages, components {len(pk.pages)} pages, "
+                     f"leaflet {sides} pages")
+    for i, page in enumerate(card_kits["a4"].pages, start=1):
+        artifacts.append(Artifact(f"preview/cards-a4-{i:02d}.png", render_png(page, PREVIEW_DPI),
+                                  f"preview of cards-a4.pdf page {i}"))
+    for i, page in enumerate(part_kits["a4"].pages, start=1):
+        artifacts.append(Artifact(f"preview/components-a4-{i:02d}.png", render_png(page, PREVIEW_DPI),
+                                  f"preview of components-a4.pdf page {i}"))
+    inv = inventory_text(config, decks, board).encode()
+    artifacts.append(Artifact("inventory.txt", inv, "what is in the box"))
+    for paper in (A4, LETTER):
+        slug = paper.slug
+        board_files = [a for a in ctx.artifacts if a.path in ("board-poster.pdf", f"board-sections-{slug}.pdf",
+                                                              "board-cut.svg")]
+        own = {a.path: a.data for a in artifacts}
+        files = [(f"cards-{slug}.pdf", card_kits[slug].pdf), (f"components-{slug}.pdf", part_kits[slug].pdf),
+                 (f"cards-cut-{slug}.svg", own[f"cards-cut-{slug}.svg"]),
+                 (f"components-cut-{slug}.svg", own[f"components-cut-{slug}.svg"]),
+                 (f"leaflet-{slug}.pdf", leaflets[slug][0]), ("inventory.txt", inv),
+                 *((a.path, a.data) for a in board_files),
+                 ("README.txt", readme_text(config, paper, card_kits[slug], part_kits[slug], leaflets[slug][1],
+                                            board_files).encode())]
+        artifacts.append(Artifact(f"kit-{slug}.zip", deterministic_zip(files),
+                                  f"print-and-play kit on {paper.name} with README"))
+    return artifacts
+
+
+def token_count(config: BetterLifeTemplate) -> int:
+    return sum(config.ip.denominations.values())
+
+

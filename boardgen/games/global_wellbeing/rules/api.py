@@ -1,0 +1,569 @@
+"""The Global Wellbeing Game through the rules API (``boardgen.play.api``): one node per decision and per die.
+
+``rules.engine.play_game`` plays a whole game in one call with bots answering callbacks; it is the fast path
+``boardgen simulate`` and ``validate`` use. This module plays the same rules as an explicit state machine, so
+any generic bot, OpenSpiel, or a test with chosen dice can drive a game node by node:
+
+- setup: one node per placement (seat order, ``setup_rounds`` rounds);
+- each seat's turn: step (a) pick a piece to move or stay, then its destination; (b) harvest (automatic);
+  (c) one node per investment; then badges (automatic);
+- the end of a turn: one chance node per zone die for stewardship (zone order), one for the tipping point
+  (in the template's ``end_of_turn_order``);
+- the end: final index with badges, scores, winners.
+
+The automatic steps call the very functions the engine calls (``harvest``, ``steward_roll``,
+``tipping_apply``, ``final_scores``), and a decision node exists exactly where the engine asks a bot, so the
+same bots with the same generators and the dice drawn from the same ``random.Random`` in the same order play
+the same game (tests/test_rules_api.py checks it game for game).
+
+Actions are integers: ``c`` puts a piece on cell ``c`` (setup, move destination, investment), ``n + c``
+picks the piece on cell ``c`` to move, ``2n`` stays (``n`` cells). A chance outcome ``k`` is the face ``k + 1``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from boardgen.config import RulesConfig
+from boardgen.games.global_wellbeing.rules import engine
+from boardgen.games.global_wellbeing.rules.board import RulesBoard
+from boardgen.games.global_wellbeing.rules.bots import BOT_NAMES, bot_factory
+from boardgen.games.global_wellbeing.rules.engine import (
+    EV,
+    EVENTS,
+    GameResult,
+    _check_badges,
+    _leaders,
+    final_scores,
+    harvest,
+    steward_roll,
+    tipping_apply,
+)
+from boardgen.games.global_wellbeing.rules.state import GameState
+from boardgen.play.api import CHANCE, TERMINAL, Game, GameInfo, IllegalActionError, Outcome, State
+from boardgen.play.bots import GENERIC_BOTS, Bot, BotFactory
+
+# decision and chance nodes (what ``current_player`` is asked for)
+SETUP, PICK, DEST, INVEST, ROLL, DONE = range(6)
+NODE_NAMES = ("setup placement", "move: pick a piece or stay", "move: destination", "investment",
+              "die roll", "game over")
+# where the automatic part of the machine is (between nodes)
+_S_SETUP, _S_TURN, _S_SEAT, _S_ECON, _S_INVEST, _S_SEAT_END, _S_ROLLS = range(7)
+TIPPING = -1  # in the roll schedule: the tipping-point die (zone dice are their zone numbers)
+
+_SETUP_FIRST, _SETUP_ADJ, _SETUP_ANY = EV["setup_first"], EV["setup_adjacent"], EV["setup_anywhere"]
+_MOVE, _MOVE_ANY, _MOVE_PASS = EV["move"], EV["move_anywhere"], EV["move_pass"]
+_INVEST, _INVEST_ANY, _NO_CHIPS = EV["invest"], EV["invest_anywhere"], EV["no_chips"]
+_OUT_PIECES, _OUT_CELLS = EV["out_of_pieces"], EV["out_of_cells"]
+
+
+class WellbeingGame(Game):
+    """The game on one board with one template's rules and a number of players."""
+
+    def __init__(self, board: RulesBoard, rules: RulesConfig, players: int) -> None:
+        if not 1 <= players <= 6:
+            raise ValueError("a game needs 1 to 6 players")
+        self.board = board
+        self.rules = rules
+        self.players = players
+        self.n_cells = n = board.n_cells
+        self.stay = 2 * n
+        self.complex_game = rules.variant == "complex"
+        self.economy = self.complex_game or rules.simple_harvest
+        self.dice = tuple(z.die for z in board.zones)
+        self.minima = tuple(z.minimum_index for z in board.zones)
+        self.badge_values = (tuple(z.badge_value for z in board.zones) if self.complex_game
+                             else (0,) * len(board.zones))
+        steward_turns = rules.turns // rules.stewardship_every
+        tipping_turns = rules.turns // rules.tipping_point_every
+        decisions = players * (rules.setup_rounds + rules.turns * (2 + max(0, rules.investments_per_turn)))
+        self.info = GameInfo(
+            short_name="global_wellbeing",
+            long_name="The Global Wellbeing Game",
+            num_players=players,
+            num_distinct_actions=2 * n + 1,
+            max_chance_outcomes=max((*self.dice, rules.tipping_point_die)),
+            max_game_length=decisions + steward_turns * len(board.zones) + tipping_turns,
+            min_utility=0.0,
+            max_utility=1.0,
+            utility="general_sum",  # winners share 1 (a tie splits it), everybody else 0
+        )
+
+    def new_initial_state(self, seed: int | None = None) -> WellbeingState:
+        return WellbeingState(self)
+
+    def evaluate(self, state: State, player: int) -> float:
+        """The seat's score if the game ended now (badges held counted) minus the best other seat's, plus a
+        little for chips (they buy pieces): what a one-ply greedy bot maximises."""
+        assert isinstance(state, WellbeingState)
+        scores = state.scores if state.is_terminal() else state.scores_now()
+        others = max((s for q, s in enumerate(scores) if q != player), default=0)
+        return scores[player] - others + 0.5 * state.gs.chips[player]
+
+
+class WellbeingState(State):
+    """One node of a game. ``gs`` is the engine's public ``GameState`` (bots read it directly)."""
+
+    game: WellbeingGame
+
+    def __init__(self, game: WellbeingGame, _empty: bool = False) -> None:
+        super().__init__(game)
+        if _empty:
+            return
+        rules = game.rules
+        players = game.players
+        start_chips = rules.starting_chips if game.complex_game else 0
+        supply = rules.pieces_per_player if game.economy else rules.setup_rounds
+        bank = max(0, rules.bank_chips - players * start_chips)
+        self.gs = GameState(game.board, players, start_chips, supply, bank)
+        self.events = [0] * len(EVENTS)
+        self.ran_out = [0] * players
+        self.trajectory: list[tuple[int, ...]] = []
+        self.leaders: list[int] = []
+        self.node = SETUP
+        self.player = 0
+        self.stage = _S_SETUP
+        self.round = 0  # setup round
+        self.seat = 0  # setup: seat; turns: position k in the turn's seat order
+        self.first_seat = 0
+        self.invest_left = 0
+        self.pending = -1  # the cell of the piece being moved (lifted already when moves go next to others)
+        self.rolls: tuple[int, ...] = ()
+        self.roll_i = 0
+        self.end_index: tuple[int, ...] = ()
+        self.final: tuple[int, ...] = ()
+        self.scores: tuple[int, ...] = ()
+        self.winners: tuple[int, ...] = ()
+        self._advance()
+
+    # ------------------------------------------------------------------ the machine
+    def _advance(self) -> None:
+        """Run the automatic steps until the next decision, die roll or the end."""
+        game, rules, gs, events = self.game, self.game.rules, self.gs, self.events
+        players = game.players
+        while True:
+            stage = self.stage
+            if stage == _S_SETUP:
+                if self.round >= rules.setup_rounds:
+                    self.trajectory.append(tuple(gs.index))
+                    self.leaders.append(_leaders(gs, game.badge_values))
+                    self.stage = _S_TURN
+                    continue
+                p = self.seat
+                if game.complex_game and gs.chips[p] <= 0:
+                    events[_NO_CHIPS] += 1
+                elif gs.supply[p] <= 0:
+                    self.ran_out[p] |= 1
+                    events[_OUT_PIECES] += 1
+                elif not gs.free_items:
+                    self.ran_out[p] |= 2
+                    events[_OUT_CELLS] += 1
+                else:
+                    self.node, self.player = SETUP, p
+                    return
+                self._next_setup_seat()
+            elif stage == _S_TURN:
+                if gs.turn >= rules.turns:
+                    self._finish()
+                    return
+                gs.turn += 1
+                self.first_seat = (gs.turn - 1) % players if rules.first_player_rotates else 0
+                self.seat = 0
+                self.stage = _S_SEAT
+            elif stage == _S_SEAT:
+                if self.seat >= players:
+                    self._schedule_rolls()
+                    self.stage = _S_ROLLS
+                    continue
+                p = self.player = (self.first_seat + self.seat) % players
+                if gs.piece_items[p] and (gs.free_items or rules.move_next_to_other_pieces):
+                    self.node = PICK
+                    return
+                events[_MOVE_PASS] += 1
+                self.stage = _S_ECON
+            elif stage == _S_ECON:
+                if game.economy:
+                    harvest(gs, self.player, rules.harvest_divisor, rules.harvest_capped_by_bank, events)
+                    self.invest_left = rules.investments_per_turn
+                    self.stage = _S_INVEST
+                else:
+                    self.stage = _S_SEAT_END
+            elif stage == _S_INVEST:
+                p = self.player
+                self.stage = _S_SEAT_END
+                if self.invest_left <= 0:
+                    continue
+                if gs.chips[p] <= 0:
+                    events[_NO_CHIPS] += 1
+                elif rules.pieces_limited and gs.supply[p] <= 0:
+                    self.ran_out[p] |= 1
+                    events[_OUT_PIECES] += 1
+                elif not gs.free_items:
+                    self.ran_out[p] |= 2
+                    events[_OUT_CELLS] += 1
+                else:
+                    self.stage = _S_INVEST
+                    self.node = INVEST
+                    return
+            elif stage == _S_SEAT_END:
+                if game.complex_game:
+                    _check_badges(gs, self.player, rules.badge_threshold, rules.badges_can_be_lost, events)
+                self.seat += 1
+                self.stage = _S_SEAT
+            else:  # _S_ROLLS
+                if self.roll_i < len(self.rolls):
+                    self.node = ROLL
+                    return
+                self.trajectory.append(tuple(gs.index))
+                self.leaders.append(_leaders(gs, game.badge_values))
+                self.stage = _S_TURN
+
+    def _next_setup_seat(self) -> None:
+        self.seat += 1
+        if self.seat >= self.game.players:
+            self.seat = 0
+            self.round += 1
+
+    def _schedule_rolls(self) -> None:
+        rules, turn = self.game.rules, self.gs.turn
+        steward = turn % rules.stewardship_every == 0
+        tipping = turn % rules.tipping_point_every == 0
+        zones = tuple(range(len(self.game.dice))) if steward else ()
+        first = rules.end_of_turn_order == "stewardship-first"
+        self.rolls = (*(zones if first else ()), *((TIPPING,) if tipping else ()), *(() if first else zones))
+        self.roll_i = 0
+
+    def _finish(self) -> None:
+        gs = self.gs
+        self.end_index = tuple(gs.index)
+        final, self.scores, self.winners = final_scores(gs, self.game.board.zones, self.game.complex_game,
+                                                        self.events)
+        self.final = tuple(final)
+        self.node = DONE
+
+    def _roll_die(self) -> int:
+        kind = self.rolls[self.roll_i]
+        return self.game.rules.tipping_point_die if kind == TIPPING else self.game.dice[kind]
+
+    # ------------------------------------------------------------------ the API
+    def current_player(self) -> int:
+        node = self.node
+        if node == DONE:
+            return TERMINAL
+        if node == ROLL:
+            return CHANCE
+        return self.player
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        node = self.node
+        if node == DONE:
+            return []
+        if node == ROLL:
+            return [] if player is not None and player != CHANCE else list(range(self._roll_die()))
+        p = self.player
+        if player is not None and player != p:
+            return []
+        gs = self.gs
+        if node == PICK:
+            n = self.game.n_cells
+            actions = sorted(n + c for c in gs.piece_items[p])
+            if self.game.rules.move_optional:
+                actions.append(self.game.stay)
+            return actions
+        return sorted(gs.destinations(p))
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.node != ROLL:
+            return []
+        die = self._roll_die()
+        return [(k, 1.0 / die) for k in range(die)]
+
+    def is_legal(self, action: int) -> bool:
+        node, gs, p = self.node, self.gs, self.player
+        if node in (SETUP, INVEST, DEST):
+            return 0 <= action < self.game.n_cells and gs.is_legal_destination(p, action)
+        if node == PICK:
+            if action == self.game.stay:
+                return self.game.rules.move_optional
+            c = action - self.game.n_cells
+            return 0 <= c < self.game.n_cells and gs.owner[c] == p
+        if node == ROLL:
+            return 0 <= action < self._roll_die()
+        return False
+
+    def apply_action(self, action: int) -> None:
+        """As ``State.apply_action``, with a direct legality check instead of a list of every legal action."""
+        if self.node == DONE:
+            raise IllegalActionError("the game is over")
+        if not self.is_legal(action):
+            raise IllegalActionError(f"action {action} ({self.action_to_string(self.current_player(), action)}) "
+                                     f"is not legal at this {NODE_NAMES[self.node]} node")
+        self._history.append(action)
+        self._apply_action(action)
+
+    def _apply_action(self, action: int) -> None:
+        game, gs, events, node = self.game, self.gs, self.events, self.node
+        p = self.player
+        if node == SETUP:
+            first = not gs.piece_items[p]
+            adjacent = bool(gs.front_items[p])
+            gs.place(p, action)
+            events[_SETUP_FIRST if first else (_SETUP_ADJ if adjacent else _SETUP_ANY)] += 1
+            gs.supply[p] -= 1
+            if game.complex_game:
+                gs.chips[p] -= 1
+                gs.bank += 1
+                _check_badges(gs, p, game.rules.badge_threshold, game.rules.badges_can_be_lost, events)
+            self._next_setup_seat()
+        elif node == PICK:
+            if action == game.stay:
+                events[_MOVE_PASS] += 1
+                self.stage = _S_ECON
+            else:
+                src = action - game.n_cells
+                self.pending = src
+                if game.rules.move_next_to_other_pieces:
+                    gs.lift(p, src)
+                    gs.moving_from = src  # a piece never "moves" onto its own cell (issue 9)
+                    if not gs.destinations(p):  # nowhere else to go: it stays, a pass (as the engine)
+                        gs.moving_from = -1
+                        gs.place(p, src)
+                        self.pending = -1
+                        events[_MOVE_PASS] += 1
+                        self.stage = _S_ECON
+                        self._advance()
+                        return
+                self.node = DEST
+                return  # the destination is the same seat's next decision
+        elif node == DEST:
+            adjacent = bool(gs.front_items[p])
+            if not game.rules.move_next_to_other_pieces:
+                gs.lift(p, self.pending)
+            gs.place(p, action)
+            gs.moving_from = -1
+            self.pending = -1
+            events[_MOVE if adjacent else _MOVE_ANY] += 1
+            self.stage = _S_ECON
+        elif node == INVEST:
+            adjacent = bool(gs.front_items[p])
+            gs.place(p, action)
+            events[_INVEST if adjacent else _INVEST_ANY] += 1
+            gs.chips[p] -= 1
+            gs.bank += 1
+            if gs.supply[p] > 0:  # (unlimited pieces: proxies once the printed ones are out)
+                gs.supply[p] -= 1
+            self.invest_left -= 1
+            self.stage = _S_INVEST
+        elif node == ROLL:
+            kind, roll = self.rolls[self.roll_i], action + 1
+            if kind == TIPPING:
+                tipping_apply(gs.index, game.dice, game.minima, roll, events)
+            else:
+                steward_roll(gs.index, kind, roll, game.dice[kind], game.minima[kind], events)
+            self.roll_i += 1
+        self._advance()
+
+    # ------------------------------------------------------------------ results and views
+    def scores_now(self) -> tuple[int, ...]:
+        """Each seat's score if the game ended now (the final index with the badges held so far); a piece
+        lifted to be moved still counts where it stood."""
+        gs = self.gs
+        final = list(gs.index)
+        for z, value in enumerate(self.game.badge_values):
+            if value:
+                final[z] += value * sum(1 for held in gs.badges if held[z])
+        scores = [sum(c * f for c, f in zip(counts, final, strict=True)) for counts in gs.zone_count]
+        if self.pending >= 0 and gs.owner[self.pending] != self.player:
+            scores[self.player] += final[gs.zone_of[self.pending]]
+        return tuple(scores)
+
+    def returns(self) -> list[float]:
+        if self.node != DONE:
+            return [0.0] * self.game.players
+        share = 1.0 / len(self.winners)
+        return [share if p in self.winners else 0.0 for p in range(self.game.players)]
+
+    def outcome(self) -> Outcome:
+        if self.node != DONE:
+            raise IllegalActionError("the game is not over")
+        gs, players = self.gs, self.game.players
+        return Outcome(
+            scores=tuple(float(s) for s in self.scores),
+            winners=self.winners,
+            length=self.game.rules.turns,
+            metrics={
+                "chips_left": sum(gs.chips) / players,
+                "pieces_on_board": sum(len(x) for x in gs.piece_items) / players,
+                "final_index_sum": float(sum(self.final)),
+                "end_index_sum": float(sum(self.end_index)),
+                "badges_held": float(sum(sum(b) for b in gs.badges)),
+                "bank_left": float(gs.bank),
+                "winning_score": float(max(self.scores)),
+            },
+            events=dict(zip(EVENTS, self.events, strict=True)),
+        )
+
+    def result(self, seed: int, names: Sequence[str]) -> GameResult:
+        """The finished game as the engine's ``GameResult`` (to compare with ``play_game`` field by field)."""
+        if self.node != DONE:
+            raise IllegalActionError("the game is not over")
+        gs, players = self.gs, self.game.players
+        return GameResult(
+            seed=seed,
+            bots=tuple(names),
+            scores=self.scores,
+            winners=self.winners,
+            pieces=tuple(len(gs.piece_items[p]) for p in range(players)),
+            chips=tuple(gs.chips),
+            final_index=self.final,
+            end_index=self.end_index,
+            badges=tuple(tuple(int(b) for b in gs.badges[p]) for p in range(players)),
+            trajectory=tuple(self.trajectory),
+            leaders=tuple(self.leaders),
+            events=tuple(self.events),
+            ran_out=tuple(self.ran_out),
+            occupied=tuple(1 if o >= 0 else 0 for o in gs.owner),
+            contested=tuple(1 if (h & (h - 1)) else 0 for h in gs.holders),
+        )
+
+    def observation(self, player: int) -> dict[str, Any]:
+        """Everything is public in this game: the same view for every seat."""
+        gs, board = self.gs, self.game.board
+        labels, names = board.labels, board.zone_names
+        view: dict[str, Any] = {
+            "turn": gs.turn,
+            "node": NODE_NAMES[self.node],
+            "to_move": self.current_player(),
+            "index": dict(zip(names, gs.index, strict=True)),
+            "chips": list(gs.chips),
+            "bank": gs.bank,
+            "unplayed_pieces": list(gs.supply),
+            "badges": [[names[z] for z, held in enumerate(b) if held] for b in gs.badges],
+            "pieces": [sorted(labels[c] for c in items) for items in gs.piece_items],
+        }
+        if self.pending >= 0:
+            view["moving_from"] = labels[self.pending]
+        if self.node == ROLL:
+            kind = self.rolls[self.roll_i]
+            view["rolling"] = "tipping point" if kind == TIPPING else f"stewardship {names[kind]}"
+        if self.node == DONE:
+            view["scores"] = list(self.scores)
+            view["winners"] = list(self.winners)
+        return view
+
+    def observation_tensor(self, player: int) -> list[float]:
+        """A fixed-length numeric view (for OpenSpiel and learning code): per cell the owner one-hot and the
+        piece being moved, per zone the index over its die, per seat chips, unplayed pieces and badges, the
+        turn, the node kind and the seat to move."""
+        game, gs = self.game, self.gs
+        n, players, zones = game.n_cells, game.players, len(game.dice)
+        out = [0.0] * (n * (players + 1) + zones + players * (2 + zones) + 2 + 6 + players)
+        for c, owner in enumerate(gs.owner):
+            if owner >= 0:
+                out[owner * n + c] = 1.0
+        if self.pending >= 0:
+            out[players * n + self.pending] = 1.0
+        i = n * (players + 1)
+        for z in range(zones):
+            out[i + z] = gs.index[z] / game.dice[z]
+        i += zones
+        chips_scale = max(1, game.rules.bank_chips)
+        for p in range(players):
+            out[i] = gs.chips[p] / chips_scale
+            out[i + 1] = gs.supply[p] / max(1, game.rules.pieces_per_player)
+            for z in range(zones):
+                out[i + 2 + z] = 1.0 if gs.badges[p][z] else 0.0
+            i += 2 + zones
+        out[i] = gs.turn / max(1, game.rules.turns)
+        out[i + 1] = gs.bank / chips_scale
+        i += 2
+        out[i + self.node] = 1.0
+        i += 6
+        if 0 <= self.current_player() < players:
+            out[i + self.current_player()] = 1.0
+        return out
+
+    def action_to_string(self, player: int, action: int) -> str:
+        game = self.game
+        labels = game.board.labels
+        n = game.n_cells
+        if player == CHANCE:
+            if self.node == ROLL:
+                kind = self.rolls[self.roll_i]
+                zone = "tipping point" if kind == TIPPING else game.board.zone_names[kind]
+                return f"roll {action + 1} ({zone}, d{self._roll_die()})"
+            return f"roll {action + 1}"
+        if action == game.stay:
+            return "stay (move no piece)"
+        if n <= action < 2 * n:
+            return f"move the piece on {labels[action - n]}"
+        if 0 <= action < n:
+            verb = {SETUP: "place", DEST: "move it to", INVEST: "invest in"}.get(self.node, "place on")
+            return f"{verb} {labels[action]}"
+        return f"action {action}"
+
+    def clone(self) -> WellbeingState:
+        new = WellbeingState(self.game, _empty=True)
+        new._history = self._history[:]
+        new.gs = self.gs.copy()
+        new.events = self.events[:]
+        new.ran_out = self.ran_out[:]
+        new.trajectory = self.trajectory[:]
+        new.leaders = self.leaders[:]
+        for name in ("node", "player", "stage", "round", "seat", "first_seat", "invest_left", "pending", "rolls",
+                     "roll_i", "end_index", "final", "scores", "winners"):
+            setattr(new, name, getattr(self, name))
+        return new
+
+
+# ---------------------------------------------------------------------------------------------- bots
+
+class FlagshipBot(Bot):
+    """One of the engine's own bots (``rules.bots``: random, greedy, planner) playing through the API: at each
+    node it asks the same question the engine asks (which piece to move, which cell), so it picks the same
+    cells with the same generator."""
+
+    def __init__(self, game: Game, seat: int, rng: random.Random, kind: str) -> None:
+        super().__init__(game, seat, rng)
+        assert isinstance(game, WellbeingGame)
+        rules, board = game.rules, game.board
+        badge_values = tuple(z.badge_value for z in board.zones) if game.complex_game else ()
+        self.inner: engine.Bot = bot_factory(kind, rules.badge_threshold, badge_values, game.dice)(rng)
+        self.name = kind
+        self._must = not rules.move_optional
+        self._offset = game.n_cells
+        self._stay = game.stay
+
+    def step(self, state: State) -> int:
+        assert isinstance(state, WellbeingState)
+        node, gs, p = state.node, state.gs, self.seat
+        if node == PICK:
+            src = self.inner.choose_move_piece(gs, p, self._must)
+            return self._stay if src is None else self._offset + src
+        purpose = "setup" if node == SETUP else ("move" if node == DEST else "invest")
+        return self.inner.choose_cell(gs, p, purpose)
+
+
+def _flagship_factory(kind: str) -> BotFactory:
+    def make(game: Game, seat: int, rng: random.Random) -> Bot:
+        return FlagshipBot(game, seat, rng, kind)
+
+    make.__name__ = f"flagship_{kind}"
+    return make
+
+
+def api_bots() -> Mapping[str, BotFactory]:
+    """The bots ``boardgen simulate --bots`` knows for this game: the flagship's own random, greedy and planner
+    (same choices as on the fast path), and the generic ones (``mcts``; the generic random and one-ply greedy
+    on ``WellbeingGame.evaluate`` as ``random-generic`` and ``greedy-generic``)."""
+    bots: dict[str, BotFactory] = {f"{name}-generic": factory for name, factory in GENERIC_BOTS.items()
+                                   if name in BOT_NAMES}
+    bots.update({name: factory for name, factory in GENERIC_BOTS.items() if name not in BOT_NAMES})
+    bots.update({name: _flagship_factory(name) for name in BOT_NAMES})
+    return bots
+
+
+__all__ = ["DEST", "DONE", "INVEST", "PICK", "ROLL", "SETUP", "TIPPING", "FlagshipBot", "WellbeingGame",
+           "WellbeingState", "api_bots"]

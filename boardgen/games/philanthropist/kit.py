@@ -1,0 +1,210 @@
+"""The Philanthropist's build stages: the board (poster, tiles on A4 and Letter, preview) and the components
+(every part on A4 and Letter, cut files, previews, the leaflet, inventory.csv and the two kit zips)."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+
+from boardgen import __version__
+from boardgen.cards.deck import deck_sheets
+from boardgen.cards.kitfiles import PaperKit, cut_svg, deterministic_zip
+from boardgen.cards.model import ComponentSet
+from boardgen.cards.sheets import LaidOut, lay_out
+from boardgen.errors import LayoutError
+from boardgen.games.philanthropist import parts
+from boardgen.games.philanthropist.board import printed_board
+from boardgen.games.philanthropist.leaflet import choices, leaflet_pdf
+from boardgen.games.philanthropist.model import PhilanthropistTemplate, load_cards
+from boardgen.io import Artifact
+from boardgen.plugin import BuildContext
+from boardgen.render.board_print import BoardPrint
+from boardgen.render.cairo_backend import Page, render_pdf, render_png
+from boardgen.render.imposition import A4, LETTER, Paper
+
+PREVIEW_DPI = 40
+
+
+def printed(ctx: BuildContext) -> BoardPrint:
+    return ctx.value("printed_board", lambda: printed_board(ctx.config, ctx.board))
+
+
+def board_stage(ctx: BuildContext) -> list[Artifact]:
+    t: PhilanthropistTemplate = ctx.config
+    size = t.board.size_mm
+    board = printed(ctx)
+    out = list(board.artifacts)
+    out.append(Artifact("preview/board.png", render_png(Page(size, size, ctx.board), 20), "preview of the board"))
+    for i, page in enumerate(board.pages["a4"], start=1):
+        out.append(Artifact(f"preview/board-section-a4-{i:02d}.png", render_png(page, 20),
+                            f"preview of board-sections-a4.pdf page {i}"))
+    ctx.progress(f"board: {t.board.squares} x {t.board.squares} squares of {t.board.square_mm:.1f} mm; "
+                 f"{board.cut.rows} x {board.cut.columns} jigsaw sections, one assembly "
+                 f"({len(board.cut.fit.assemblies)} found)")
+    return out
+
+
+def component_sets(t: PhilanthropistTemplate) -> list[ComponentSet]:
+    """The parts besides the business cards (which the shared deck lays out itself)."""
+    small = parts.dice(t)
+    chips = parts.avatars(t).components
+    aids = parts.player_aids(t).components
+    half = (len(aids) + 1) // 2
+    mixed = ComponentSet("die", "Dice, avatar chips and player aids: cut out on the solid lines; dice: crease the "
+                         "dashed lines and glue the grey tabs inside",
+                         (*small.components, *chips, *aids[:half]), uniform=False,
+                         row_starts=(0, len(small.components), len(small.components) + len(chips)))
+    tokens = parts.cube_tokens(t)
+    counters = ComponentSet("token", tokens.title + "; player aids", (*tokens.components, *aids[half:]),
+                            uniform=False, gap_mm=0.0, row_starts=(0, len(tokens.components)))
+    return [parts.meeples(t), mixed, counters]
+
+
+def _page_span(start: int, end: int) -> str:
+    return f"p. {start}" if start == end else f"pp. {start}-{end}"
+
+
+def inventory_rows(t: PhilanthropistTemplate, laid: Sequence[LaidOut], sections: int,
+                   letter: Sequence[LaidOut] = ()) -> list[tuple[str, int, str, str]]:
+    """(part, count, size, where) for every part in the box; where: the pages of components-a4.pdf (and of
+    components-letter.pdf when ``letter`` is given)."""
+    spans: dict[str, list[str]] = {}
+    for paper, laid_out in (("A4", laid), ("Letter", letter)):
+        start = 1
+        for lo in laid_out:
+            end = start + len(lo.pages) - 1
+            spans.setdefault(lo.kind, []).append(f"{paper} {_page_span(start, end)}")
+            start = end + 1
+    pages = {kind: "components " + ", ".join(where) for kind, where in spans.items()}
+    b = t.board
+    m = t.meeples
+    rows: list[tuple[str, int, str, str]] = [
+        ("board", 1, f"{b.size_mm:.1f} x {b.size_mm:.1f} mm, {b.squares} x {b.squares} squares",
+         f"board-poster.pdf, or {sections} jigsaw sections in board-sections-*.pdf")]
+    for kind in m.kinds:
+        rows.append((f"{kind.name} meeple standee (cost {kind.cost})", kind.count + t.kit.spare_meeples,
+                     f"{m.standee_width_mm:g} x {m.standee_height_mm:g} mm", pages["standee"]))
+    rows.append(("avatar chip", len(t.players.seats), f"{t.kit.avatar_chip_mm:g} mm",
+                 pages["die"]))
+    for value in sorted(t.cubes.supply):
+        rows.append((f"{value}-cube token", t.cubes.supply[value], f"{t.cubes.token_mm:g} mm", pages["token"]))
+    rows.append(("coloured action die (paper d6)", 1, f"{t.action_die.size_mm:g} mm", pages["die"]))
+    rows.append(("white die (paper d6)", 1, f"{t.action_die.size_mm:g} mm", pages["die"]))
+    rows.append(("business card", t.cards.count, f"{t.cards.width_mm:.1f} x {t.cards.height_mm:.1f} mm",
+                 pages["business-cards"]))
+    rows.append(("player aid", t.players.max, "63.5 x 88.9 mm", f"{pages['die']}; {pages['token']}"))
+    rows.append(("rules leaflet", 1, "one sheet folded in half", "leaflet-*.pdf"))
+    return rows
+
+
+def inventory_csv(rows: Sequence[tuple[str, int, str, str]]) -> bytes:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["component", "count", "size", "sheet"])
+    w.writerows(rows)
+    return buf.getvalue().encode()
+
+
+def build_paper(t: PhilanthropistTemplate, sets: Sequence[ComponentSet], paper: Paper) -> PaperKit:
+    deck = parts.business_deck(t, load_cards(t))
+    laid: list[LaidOut] = [deck_sheets(deck, paper, "duplex", title=f"{t.title}: {deck.name} "
+                                       f"({t.cards.count} cards, fronts then backs)")]
+    for s in sets:
+        try:
+            laid.append(lay_out(s, paper, f"{t.title}: {s.title}", "duplex"))
+        except ValueError as exc:
+            raise LayoutError(f"{t.source}: components: cannot lay out the {s.kind} parts on {paper.name}: "
+                              f"{exc}") from None
+    pages = tuple(p for lo in laid for p in lo.pages)
+    return PaperKit(paper, tuple(laid), pages, render_pdf(pages, title=f"{t.title}: components ({paper.name})"))
+
+
+def card_flip_edge(kit: PaperKit) -> str:
+    """The duplex flip that lines the card backs up with their fronts: the backs are mirrored left-right, so a
+    portrait sheet flips on its long edge and a landscape sheet on its short edge."""
+    page = next(lo.pages[0] for lo in kit.laid if lo.kind == "business-cards")
+    return "long" if page.height_mm >= page.width_mm else "short"
+
+
+_PRINT = {
+    "business-cards": "DOUBLE-SIDED, ideally on card: each front page is followed by its backs; print "
+                      "double-sided flipping on the {edge} edge. The cards touch: cut on the crop marks",
+    "standee": "single-sided on thin card",
+    "die": "single-sided on card",
+    "token": "single-sided on card",
+}
+
+
+def readme_text(t: PhilanthropistTemplate, kit: PaperKit, rows: Sequence[tuple[str, int, str, str]],
+                sections: int) -> str:
+    slug = kit.paper.slug
+    lines = [f"{t.title}: print-and-play kit ({kit.paper.name})",
+             f"edition {t.edition}, made by boardgen {__version__}, template sha256 {t.template_sha256[:16]}", "",
+             "PRINT EVERYTHING AT 100% / ACTUAL SIZE - never 'fit to page'. Every page has a 100 mm bar: measure it.",
+             "", "Files:",
+             f"  leaflet-{slug}.pdf  the rules: one sheet, print both sides flipping on the short edge, fold in half.",
+             f"  board-sections-{slug}.pdf  the board in {sections} jigsaw sections: cut each out on its line; "
+             "the numbers beside each edge and the small diagram say which piece joins where (one way only).",
+             "  board-poster.pdf  the whole board on one 24-inch sheet, for a print shop (3 mm bleed).",
+             "  board-cut.svg  the sections' outlines laid out on the whole 24-inch board (609.6 mm): for cutting a "
+             "printed poster into the jigsaw with a machine; the A4/Letter section pages carry their own cut line.",
+             f"  components-{slug}.pdf  every playing part, page by page below.",
+             "  components-cut*.svg  cut (red) and score (blue) lines, for cutting machines, in mm.",
+             "  inventory.csv  what the box holds.", "", f"components-{slug}.pdf, page by page:"]
+    start = 1
+    for lo in kit.laid:
+        end = start + len(lo.pages) - 1
+        pages = f"page {start}" if start == end else f"pages {start}-{end}"
+        how = _PRINT.get(lo.kind, "single-sided").format(edge=card_flip_edge(kit))
+        lines.append(f"  {pages:<12} {lo.title}. Print {how}.")
+        start = end + 1
+    lines += ["", "You also need: scissors (a craft knife and metal ruler for the straight cuts), glue. Real dice",
+              "and real cubes (or coins) can replace the paper ones.", "", "Choices this edition makes where the "
+              "original rules are silent (template keys):"]
+    lines += [f"  {key}: {text}" for key, text in choices(t)]
+    lines += ["", "In the box:"] + [f"  {count:>3} x {name} ({size})" for name, count, size, _ in rows]
+    return "\n".join(lines) + "\n"
+
+
+def components_stage(ctx: BuildContext) -> list[Artifact]:
+    t: PhilanthropistTemplate = ctx.config
+    sets = component_sets(t)
+    cards = load_cards(t)
+    artifacts: list[Artifact] = []
+    kits: dict[str, PaperKit] = {}
+    for paper in (A4, LETTER):
+        kit = build_paper(t, sets, paper)
+        kits[paper.slug] = kit
+        artifacts.append(Artifact(f"components-{paper.slug}.pdf", kit.pdf, f"every playing part on {paper.name}",
+                                  len(kit.pages)))
+        ctx.progress(f"components ({paper.name}): {len(kit.pages)} pages; "
+                     + ", ".join(f"{lo.kind} {len(lo.pages)}" for lo in kit.laid))
+    cut_names = {"a4": "components-cut.svg", "letter": "components-cut-letter.svg"}
+    for slug, name in cut_names.items():
+        artifacts.append(Artifact(name, cut_svg(kits[slug]), f"cut and score lines of the {slug} sheets"))
+    for i, page in enumerate(kits["a4"].pages, start=1):
+        artifacts.append(Artifact(f"preview/components-a4-{i:02d}.png", render_png(page, PREVIEW_DPI),
+                                  f"preview of components-a4.pdf page {i}"))
+    sections = len(printed(ctx).cut.sections)
+    rows = inventory_rows(t, kits["a4"].laid, sections, kits["letter"].laid)
+    inventory = inventory_csv(rows)
+    artifacts.append(Artifact("inventory.csv", inventory, "every component, its count, size and sheet"))
+    leaflets: dict[str, bytes] = {}
+    for paper in (A4, LETTER):
+        data, sides = leaflet_pdf(t, cards, paper, [(n, c, s) for n, c, s, _ in rows],
+                                  card_flip=card_flip_edge(kits[paper.slug]))
+        leaflets[paper.slug] = data
+        artifacts.append(Artifact(f"leaflet-{paper.slug}.pdf", data, f"rules leaflet ({paper.name})", sides))
+    own = {a.path: a for a in ctx.artifacts}
+    for paper in (A4, LETTER):
+        slug = paper.slug
+        files = [(f"components-{slug}.pdf", kits[slug].pdf), (f"leaflet-{slug}.pdf", leaflets[slug]),
+                 (cut_names[slug], cut_svg(kits[slug])), ("inventory.csv", inventory),
+                 ("README.txt", readme_text(t, kits[slug], rows, sections).encode())]
+        for name in ("board-poster.pdf", f"board-sections-{slug}.pdf", "board-cut.svg"):
+            if name in own:
+                files.append((name, own[name].data))
+        artifacts.append(Artifact(f"kit-{slug}.zip", deterministic_zip(files),
+                                  f"print-and-play kit on {paper.name} with README"))
+    return artifacts

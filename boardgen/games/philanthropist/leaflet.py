@@ -1,0 +1,332 @@
+"""The rules leaflet: one landscape sheet printed on both sides and folded in half.
+
+Side 1 holds the back panel (what the box holds, printing notes) on the left and the cover (the goal and the
+setup) on the right; side 2 holds the turn (left) and the end of the game with this edition's choices (right).
+Every number comes from the template, so a changed rule changes the leaflet. The words are our own.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+
+from reportlab.graphics.shapes import Circle, Drawing, Line, Rect, String
+from reportlab.lib import colors
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.platypus import (
+    BaseDocTemplate,
+    Flowable,
+    Frame,
+    NextPageTemplate,
+    PageBreak,
+    PageTemplate,
+    Paragraph,
+    Table,
+    TableStyle,
+)
+from reportlab.platypus.doctemplate import FrameBreak
+
+from boardgen.errors import LayoutError
+from boardgen.games.philanthropist.model import Card, PhilanthropistTemplate, deck_stats
+from boardgen.render.imposition import Paper
+from boardgen.render.typeset import register_fonts
+
+INK = colors.HexColor("#1a1a1a")
+BOX = colors.HexColor("#eef3f7")
+MARGIN = 11 * mm
+MIN_PT = 8.0  # the smallest type anywhere on the leaflet: it is read at arm's length, printed at home
+GUTTER = 9 * mm
+
+
+def _cubes(n: int) -> str:
+    return f"{n} cube" if n == 1 else f"{n} cubes"
+
+
+def _faces(t: PhilanthropistTemplate, action: str) -> str:
+    nums = [str(i + 1) for i, a in enumerate(t.action_die.faces) if a == action]
+    return nums[0] if len(nums) == 1 else ", ".join(nums[:-1]) + " or " + nums[-1]
+
+
+def _quick_spread(side: int) -> str:
+    """How to pick a square inside an area of side x side squares with the white die."""
+    if side > 6:
+        return "Place them by eye, going round the areas in turn."
+    reroll = "" if side == 6 else f" (roll again on a {side + 1}" + (" or more)" if side < 5 else ")")
+    return ("A quick way: go round the areas in turn, dearest colours first, and roll the white die twice for "
+            f"the column and the row inside the area{reroll}; if that square is taken, pick the nearest free one.")
+
+
+def choices(t: PhilanthropistTemplate) -> list[tuple[str, str]]:
+    """This edition's answers where the original rules are silent (key, sentence); the README repeats them."""
+    r, b = t.rules, t.board
+    limits = ", ".join(f"{v} rounds for {k} players" for k, v in sorted(r.turn_limit.items()))
+    tb = {"donated": "whoever donated more cubes in all wins (add up the costs of your meeples); if that is equal "
+                      "too, they share the win",
+          "cubes": "whoever has more cubes left wins; if that is equal too, they share the win",
+          "shared": "they share the win"}[r.tie_break]
+    return [
+        ("board.squares", f"The grid has {b.squares} x {b.squares} squares of {b.square_mm:.0f} mm: a meeple "
+         "and an avatar fit on one square together."),
+        ("rules.start_cubes", f"Everyone starts with {_cubes(r.start_cubes)}"
+         + (f", and each player after the first gets {_cubes(r.catch_up_cubes)} more than the player before "
+            "(this evens out the first player's head start)." if r.catch_up_cubes else ".")
+         + (f" With three players, the player whose corner lies between the other two gets "
+            f"{_cubes(r.middle_corner_cubes)} more." if r.middle_corner_cubes and t.players.min <= 3 <= t.players.max
+            else "")),
+        ("rules.avatars_may_share", "Two avatars may stand on the same square." if r.avatars_may_share else
+         "Two avatars may not end a move on the same square."),
+        ("rules.stop_on_unpaid_meeple", "You may end a move on a meeple you do not (or cannot) help; it stays."
+         if r.stop_on_unpaid_meeple else "You may only end a move on a meeple if you help it."),
+        ("rules.income_when_collecting", "A move that helps a meeple earns no income." if not
+         r.income_when_collecting else "A move that helps a meeple still earns its income."),
+        ("rules.tie_break", f"Equal meeples at the end: {tb}."),
+        ("rules.turn_limit", f"A game that drags on ends after {limits}, even with meeples left."),
+    ]
+
+
+class Picture(Flowable):
+    """A reportlab Drawing drawn with DejaVu Sans as the renderer's default font (its stock default, Helvetica,
+    would be referenced unembedded)."""
+
+    def __init__(self, drawing: Drawing) -> None:
+        super().__init__()
+        self.drawing = drawing
+        self.width, self.height = drawing.width, drawing.height
+
+    def draw(self) -> None:
+        from reportlab.graphics import renderPDF, shapes
+
+        saved = shapes.STATE_DEFAULTS["fontName"]
+        shapes.STATE_DEFAULTS["fontName"] = register_fonts()
+        try:
+            renderPDF.draw(self.drawing, self.canv, 0, 0)
+        finally:
+            shapes.STATE_DEFAULTS["fontName"] = saved
+
+
+def move_diagram(t: PhilanthropistTemplate, width: float) -> Drawing:
+    """A 7 x 7 corner of the board: the avatar in the middle, the white die shows 2, every shaded square is a
+    legal end of the move (meeples do not block); one meeple stands inside the reach."""
+    n, cell = 7, min(width * 0.42, 48 * mm) / 7
+    d = Drawing(width, n * cell + 4)
+    x0 = (width - n * cell) / 2
+    seat = t.players.seats[0]
+    for r in range(n):
+        for c in range(n):
+            reach = abs(r - 3) <= 2 and abs(c - 3) <= 2
+            fill = colors.HexColor("#cfe3c8") if reach else colors.HexColor(t.board.light)
+            d.add(Rect(x0 + c * cell, 2 + (n - 1 - r) * cell, cell, cell, fillColor=fill,
+                       strokeColor=colors.HexColor("#9a9a8a"), strokeWidth=0.4))
+    cx, cy = x0 + 3.5 * cell, 2 + 3.5 * cell
+    d.add(Circle(cx, cy, cell * 0.36, fillColor=colors.HexColor(seat.colour), strokeColor=INK, strokeWidth=0.5))
+    mx, my = x0 + 5.5 * cell, 2 + 4.5 * cell
+    d.add(Circle(mx, my, cell * 0.22, fillColor=colors.HexColor(t.meeples.kinds[1].colour), strokeColor=INK,
+                 strokeWidth=0.4))
+    d.add(Line(cx, cy, mx, my, strokeColor=INK, strokeWidth=0.8, strokeDashArray=[2, 1.5]))
+    d.add(String(x0 + n * cell + 3, cy, "white die: 2", fontName=register_fonts(), fontSize=MIN_PT, fillColor=INK))
+    return d
+
+
+def meeple_picture(t: PhilanthropistTemplate, width: float) -> Drawing:
+    """The meeple colours in a row, each with its cost in cubes underneath (the cover's cost key)."""
+    from reportlab.graphics.shapes import Polygon as RLPolygon
+
+    from boardgen.games.philanthropist.art import meeple_shape
+
+    kinds = t.meeples.kinds
+    cell = width / len(kinds)
+    h = min(cell * 0.9, 22 * mm)
+    d = Drawing(width, h + 26)
+    font = register_fonts()
+    for i, k in enumerate(kinds):
+        cx = cell * (i + 0.5)
+        shape = meeple_shape(cx, 0.0, h * 0.7, h)
+        points = [v for x, y in list(shape.exterior.coords)[:-1] for v in (x, 24 + h / 2 - y)]
+        d.add(RLPolygon(points, fillColor=colors.HexColor(k.colour), strokeColor=INK, strokeWidth=0.6))
+        d.add(String(cx, 12, f"{k.cost}", fontName=font + "-Bold", fontSize=12, fillColor=INK, textAnchor="middle"))
+        d.add(String(cx, 1, f"{k.name}, {k.count}", fontName=font, fontSize=MIN_PT, fillColor=INK,
+                     textAnchor="middle"))
+    return d
+
+
+def _styles() -> dict[str, ParagraphStyle]:
+    font = register_fonts()
+    body = ParagraphStyle("body", fontName=font, fontSize=9.2, leading=11.6, textColor=INK, spaceAfter=3.4,
+                          bulletFontName=font)
+    return {
+        "body": body,
+        "title": ParagraphStyle("title", parent=body, fontName=font + "-Bold", fontSize=22, leading=26,
+                                spaceAfter=4),
+        "sub": ParagraphStyle("sub", parent=body, fontName=font + "-Oblique", fontSize=9.5, leading=12,
+                              spaceAfter=8),
+        "h": ParagraphStyle("h", parent=body, fontName=font + "-Bold", fontSize=10.5, leading=13, spaceBefore=5,
+                            spaceAfter=2.5),
+        "item": ParagraphStyle("item", parent=body, leftIndent=9, bulletIndent=0, spaceAfter=2),
+        "small": ParagraphStyle("small", parent=body, fontSize=MIN_PT, leading=9.8, spaceAfter=2.2),
+    }
+
+
+def _table(rows: Sequence[Sequence[str]], style: ParagraphStyle, widths: Sequence[float]) -> Table:
+    data = [[Paragraph(c, style) for c in row] for row in rows]
+    table = Table(data, colWidths=list(widths))
+    table.setStyle(TableStyle([("FONTNAME", (0, 0), (-1, -1), register_fonts()),
+                               ("BACKGROUND", (0, 0), (-1, 0), BOX), ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                               ("LINEBELOW", (0, 0), (-1, -1), 0.3, colors.HexColor("#9aa5ad")),
+                               ("TOPPADDING", (0, 0), (-1, -1), 1.2), ("BOTTOMPADDING", (0, 0), (-1, -1), 1.2)]))
+    return table
+
+
+def flow(t: PhilanthropistTemplate, cards: Sequence[Card], width: float) -> list:  # type: ignore[type-arg]
+    s = _styles()
+    r = t.rules
+    m = t.meeples
+    n = t.board.squares
+    deck = sum(c.quantity for c in cards)
+    mean, _sd = deck_stats(tuple(cards), 5)
+    players = f"{t.players.min} to {t.players.max}"
+    story: list = [  # type: ignore[type-arg]
+        Paragraph(t.title, s["title"]),
+        Paragraph(f"A friendly race to do good, for {players} players.", s["sub"]),
+        Paragraph("You have done well in business and now you want to give back. Move your avatar across the "
+                  "board, earn cubes from your company, and spend them to help the people who need it, shown as "
+                  f"meeples. When the last of the {m.total} meeples has been helped, the player who helped the "
+                  "most wins.", s["body"]),
+        Paragraph("Setting up", s["h"]),
+        Paragraph("1. Lay the board out. Each player takes an avatar and a player aid and puts the avatar on the "
+                  "start square of its colour (with two players, use opposite corners).", s["item"]),
+        Paragraph(f"2. Spread the {m.total} meeples over the board, one to a square, never on a start square. "
+                  f"Keep it even: the board is split into {m.spread_blocks} x {m.spread_blocks} areas of "
+                  f"{n // m.spread_blocks} x {n // m.spread_blocks} squares; give each area about the same number "
+                  "and mix the colours. " + _quick_spread(n // m.spread_blocks), s["item"]),
+        Paragraph("3. Decide at random who goes first; play passes clockwise. "
+                  f"The first player takes {_cubes(r.start_cubes)} from the bank"
+                  + (f"; every next player takes {_cubes(r.catch_up_cubes)} more than the one before." if
+                     r.catch_up_cubes else "; so does everybody else.")
+                  + (f" With three players, the one whose corner lies between the other two takes "
+                     f"{_cubes(r.middle_corner_cubes)} extra." if r.middle_corner_cubes else ""), s["item"]),
+        Paragraph(f"4. Two players shuffle the {deck} business cards in turn and put them face down.", s["item"]),
+        Paragraph("Helping costs", s["h"]),
+        Paragraph("Cubes to pay for each colour of meeple (and how many of each are in the box):", s["small"]),
+        Picture(meeple_picture(t, width)),
+        NextPageTemplate("inside"),
+        PageBreak(),
+        Paragraph("Your turn", s["h"]),
+        Paragraph("Roll the coloured action die and do what its face says:", s["body"]),
+        _table([["Die", "Action"], [_faces(t, "move"), "Move"], [_faces(t, "payday"), "Payday"],
+                [_faces(t, "card"), "Business card"]], s["small"], [width * 0.3, width * 0.6]),
+        Paragraph("Move", s["h"]),
+        Paragraph("Roll the white die. Move your avatar up to that many squares, or stay put. Each step goes to "
+                  "any of the 8 squares around you, straight or diagonal, and you may change direction as you "
+                  "go. Meeples and other avatars never block you. "
+                  + (f"If you end the move without helping anyone, your business pays you {_cubes(r.move_income)}."
+                     if r.move_income else ""), s["body"]),
+        Picture(move_diagram(t, width)),
+        Paragraph("With a 2 on the white die, Red may end on any shaded square, including the blue meeple's.",
+                  s["small"]),
+        Paragraph("Helping a meeple", s["h"]),
+        Paragraph("If your move ends on a meeple's square, you may help it: pay its cost in cubes to the bank "
+                  "and take the meeple. Helping ends your turn"
+                  + (", and that move earns no income." if not r.income_when_collecting else
+                     "; the move still earns its income.")
+                  + (" You may also end a move on a meeple and leave it there." if r.stop_on_unpaid_meeple else
+                     " You may only stop on a meeple you help."), s["body"]),
+        Paragraph("Payday", s["h"]),
+        Paragraph(f"Roll the white die and take {r.payday_multiplier} times the number in cubes.", s["body"]),
+        Paragraph("Business card", s["h"]),
+        Paragraph("Draw the top card, do what it says and put it on the discard pile. When you must pay more "
+                  "cubes than you have, pay all you have; you never go below zero. When the pile runs out, "
+                  "shuffle the discards into a new pile.", s["body"]),
+        Paragraph(f"On average a card is worth about {mean:+.1f} cubes, but a few of them hurt.", s["small"]),
+        FrameBreak(),
+        Paragraph("End of the game", s["h"]),
+        Paragraph(f"The game ends as soon as the last meeple is helped. Count your meeples: most meeples wins. "
+                  f"{choices(t)[5][1]}", s["body"]),
+        Paragraph(f"If the game drags on, it ends after a set number of rounds "
+                  f"({', '.join(f'{v} with {k} players' for k, v in sorted(r.turn_limit.items()))}); then too, "
+                  "most meeples wins. Keep count with a pencil mark per round.", s["body"]),
+        Paragraph("Choices this edition makes", s["h"]),
+        Paragraph("The original rules leave these open; this is how we play them:", s["small"]),
+        *[Paragraph(text, s["item"], bulletText="•") for _key, text in choices(t)],
+        Paragraph("The bank", s["h"]),
+        Paragraph(f"The kit prints {t.cubes.total} cubes' worth of tokens. If the bank ever runs dry, use coins "
+                  "or write it down. Make change freely.", s["small"]),
+        Paragraph("A sample turn", s["h"]),
+        Paragraph(f"Blue holds 4 cubes and rolls the action die: it shows {_faces(t, 'move').split(',')[0]}, a "
+                  "move. The white die shows 3. A green meeple (cost 3) stands 3 squares away, so Blue walks "
+                  "there diagonally, pays 3 cubes and takes it. That ends Blue's turn with 1 cube left"
+                  + (" and no income." if not r.income_when_collecting else " plus the income.")
+                  + " Next turn the action die shows "
+                  f"{_faces(t, 'payday')}: payday. The white die shows 5, so Blue takes "
+                  f"{_cubes(5 * r.payday_multiplier)}.", s["body"]),
+    ]
+    return story
+
+
+def back_panel(t: PhilanthropistTemplate, inventory: Sequence[tuple[str, int, str]],  # type: ignore[type-arg]
+               card_flip: str = "long") -> list:
+    s = _styles()
+    out: list = [Paragraph("In the box", s["h"])]  # type: ignore[type-arg]
+    for name, count, size in inventory:
+        out.append(Paragraph(f"{count} x {name}" + (f" ({size})" if size else ""), s["small"]))
+    out += [Paragraph("Making the kit", s["h"]),
+            Paragraph("<b>Board:</b> cut out the sections on their outer line. The number beside each tab and "
+                      "notch names the section that joins there, and the small grid beside each page number "
+                      "shows where the section sits; the pieces fit together one way only. Tape the back. A print "
+                      "shop can print board-poster.pdf in one piece instead.", s["small"]),
+            Paragraph("<b>Meeples:</b> cut the strips apart, fold on the dashed lines so the two pictures face "
+                      "out, glue them back to back and bend the end flaps out as feet.", s["small"]),
+            Paragraph("<b>Dice:</b> cut on the solid line, crease the dashed lines, glue the grey tabs inside. "
+                      "<b>Avatars, cubes, cards:</b> cut on the solid lines or the crop marks. Real dice, cubes "
+                      "or coins work just as well.", s["small"]),
+            Paragraph("Printing", s["h"]),
+            Paragraph("Print every page at 100% (actual size), never 'fit to page'; each sheet has a 100 mm bar "
+                      "to check. Business cards: print their pages double-sided, flipping on the "
+                      f"<b>{card_flip} edge</b>, so each back lands behind its front. This leaflet: print both "
+                      "sides flipping on the short edge, then fold it in half.", s["small"]),
+            Paragraph(f"Made with boardgen from the template edition '{t.edition}'.", s["small"])]
+    return out
+
+
+def leaflet_pdf(t: PhilanthropistTemplate, cards: Sequence[Card], paper: Paper,
+                inventory: Sequence[tuple[str, int, str]], card_flip: str = "long") -> tuple[bytes, int]:
+    """(pdf bytes, sheet sides). LayoutError if the words need more than one sheet. ``card_flip``: the duplex
+    flip ("long" or "short" edge) the card sheets need, as laid out."""
+    page_w, page_h = paper.height_mm * mm, paper.width_mm * mm  # landscape
+    panel_w = (page_w - 2 * MARGIN - GUTTER * 2) / 2
+    height = page_h - 2 * MARGIN
+    left = Frame(MARGIN, MARGIN, panel_w, height, id="left", leftPadding=0, rightPadding=0, topPadding=0,
+                 bottomPadding=0)
+    right = Frame(page_w / 2 + GUTTER, MARGIN, panel_w, height, id="right", leftPadding=0, rightPadding=0,
+                  topPadding=0, bottomPadding=0)
+    back = back_panel(t, inventory, card_flip)
+
+    def outside(canvas, doc) -> None:  # type: ignore[no-untyped-def]
+        canvas.saveState()
+        canvas.setStrokeColor(colors.HexColor("#b0b0b0"))
+        canvas.setDash(2, 2)
+        canvas.line(page_w / 2, MARGIN / 2, page_w / 2, page_h - MARGIN / 2)
+        canvas.restoreState()
+        frame = Frame(MARGIN, MARGIN, panel_w, height, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+        frame.addFromList(list(back), canvas)
+
+    def inside(canvas, doc) -> None:  # type: ignore[no-untyped-def]
+        canvas.saveState()
+        canvas.setStrokeColor(colors.HexColor("#b0b0b0"))
+        canvas.setDash(2, 2)
+        canvas.line(page_w / 2, MARGIN / 2, page_w / 2, page_h - MARGIN / 2)
+        canvas.restoreState()
+
+    buf = io.BytesIO()
+    doc = BaseDocTemplate(buf, pagesize=(page_w, page_h), leftMargin=0, rightMargin=0, topMargin=0,
+                          bottomMargin=0, title=f"{t.title}: rules", author="boardgen", invariant=1,
+                          initialFontName=register_fonts(), initialFontSize=9)
+    doc.addPageTemplates([PageTemplate("cover", [right], onPage=outside),
+                          PageTemplate("inside", [left, right], onPage=inside)])
+    story = flow(t, cards, panel_w)
+    doc.build(story)
+    pages = doc.page
+    if pages > 2:
+        raise LayoutError(f"{t.source}: leaflet: the rules need {pages} sheet sides on {paper.name}; one folded "
+                          "sheet holds 2")
+    return buf.getvalue(), pages

@@ -1,0 +1,214 @@
+"""The Resilience Earth board: the 36 fields of the real Earth, the Climate Tower base with its twelve countdown
+spaces in the open Pacific, and a legend. One Scene, printed as a poster (and as jigsaw sections through the
+shared ``boardgen.render.board_print`` when it is available)."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+from shapely.geometry import MultiPolygon
+from shapely.geometry import Polygon as ShapelyPolygon
+
+from boardgen.io import Artifact
+from boardgen.plugin import BuildContext
+from boardgen.render.cairo_backend import render_png
+from boardgen.render.imposition import DEFAULT_STYLE
+from boardgen.render.scene import (
+    Circle,
+    Font,
+    Op,
+    Path,
+    Polygon,
+    Rect,
+    RectOp,
+    Scene,
+    Style,
+    Text,
+    fill,
+    fill_stroke,
+    ink_on,
+    mix,
+)
+
+SEA = "#dbeaf3"
+SEA_LINE = "#9cbdd3"
+INK = "#1a1a1a"
+# one colour per region (the first die); light enough to write on, told apart by the big region digit too
+REGION_COLOURS = ("#f4c27a", "#9fd08c", "#8fc3ea", "#e9a0a0", "#c6a9e0", "#e3d27b")
+LEVEL_NAMES = {1: "poor", 2: "fair", 3: "rich"}
+TOWER_GREY = "#6b6b6b"
+
+
+def outline_commands(geom: Any) -> tuple[tuple, ...]:
+    polys = list(geom.geoms) if isinstance(geom, MultiPolygon) else [geom]
+    commands: list[tuple] = []
+    for poly in polys:
+        if not isinstance(poly, ShapelyPolygon) or poly.is_empty:
+            continue
+        for ring in (poly.exterior, *poly.interiors):
+            coords = list(ring.coords)
+            commands.append(("M", round(coords[0][0], 3), round(coords[0][1], 3)))
+            commands.extend(("L", round(x, 3), round(y, 3)) for x, y in coords[1:-1])
+            commands.append(("Z",))
+    return tuple(commands)
+
+
+def level_pips(cx: float, cy: float, level: int, size: float = 2.2) -> list[Op]:
+    """Production level as filled and empty pips (shape and count, not colour alone)."""
+    ops: list[Op] = []
+    for i in range(3):
+        x = cx + (i - 1) * size * 1.35
+        ops.append(Circle(x, cy, size / 2, fill_stroke(INK if i < level else "#ffffff", INK, 0.25), "level-pip"))
+    return ops
+
+
+def tower_geometry(ctx: BuildContext) -> dict[str, Any]:
+    """Where the tower base and each countdown space sit (board mm), clockwise from the top."""
+    fm = ctx.board
+    t = ctx.config.tower
+    cx, cy = fm.tower_mm
+    n = len(t.countdown_stacks)
+    spaces = []
+    for i, stones in enumerate(t.countdown_stacks):
+        a = math.radians(-90.0 + 360.0 * i / n)
+        spaces.append((round(cx + t.stack_ring_mm * math.cos(a), 3), round(cy + t.stack_ring_mm * math.sin(a), 3),
+                       stones))
+    return {"centre": (cx, cy), "spaces": spaces}
+
+
+def tower_ops(ctx: BuildContext) -> list[Op]:
+    t = ctx.config.tower
+    geo = tower_geometry(ctx)
+    cx, cy = geo["centre"]
+    r = t.base_diameter_mm / 2
+    ops: list[Op] = [Circle(cx, cy, r + 4.0, fill_stroke("#ffffff", INK, 0.5), "tower-ring"),
+                     Circle(cx, cy, r, fill_stroke("#efe6d6", INK, 0.8), "tower-base")]
+    # the footprint of the first layer of blocks: two blocks side by side
+    side = min(t.block_length_mm, r * 1.3)
+    ops.append(RectOp(Rect(cx - side / 2, cy - side / 2, side, side), Style(stroke=TOWER_GREY, stroke_width_mm=0.4,
+                                                                           dash_mm=(1.5, 1.0)), "tower-footprint"))
+    ops.append(Text(cx, cy - r + 5.0, "CLIMATE TOWER", Font(size_pt=8, bold=True), INK, "center", "middle",
+                    name="tower-title"))
+    ops.append(Text(cx, cy + r - 5.0, "the tower falls: its builder loses", Font(size_pt=5.5), INK, "center",
+                    "middle"))
+    rs = t.stack_diameter_mm / 2
+    for i, (x, y, stones) in enumerate(geo["spaces"], start=1):
+        ops.append(Circle(x, y, rs, fill_stroke("#fbe3c4", INK, 0.6), "countdown-space"))
+        ops.append(Circle(x, y, rs * 0.55, fill_stroke("#d9531e", INK, 0.4), "event-space"))
+        ops.append(Text(x, y, "!", Font(size_pt=12, bold=True), "#ffffff", "center", "middle"))
+        ops.append(Text(x, y - rs + 2.6, f"{i}", Font(size_pt=6, bold=True), INK, "center", "middle",
+                        name="stack-order"))
+        ops.append(Text(x, y + rs - 2.6, f"{stones} stone{'s' if stones > 1 else ''}", Font(size_pt=5.5), INK,
+                        "center", "middle", name="stack-count"))
+    return ops
+
+
+def legend_ops(ctx: BuildContext) -> list[Op]:
+    cfg = ctx.config
+    b = cfg.board
+    x0, y0 = b.margin_mm + 6.0, b.height_mm - b.margin_mm - 50.0
+    ops: list[Op] = [RectOp(Rect(x0 - 3, y0 - 6, 114, 50), fill_stroke("#ffffff", INK, 0.4), "legend")]
+    ops.append(Text(x0, y0, cfg.title.upper(), Font(size_pt=16, bold=True), INK, name="board-title"))
+    ops.append(Text(x0, y0 + 6.5, "Fields 11-66: first die = region, second die = field", Font(size_pt=7), INK))
+    for i, colour in enumerate(REGION_COLOURS[:cfg.fields.regions]):
+        x = x0 + i * 23.0
+        ops.append(RectOp(Rect(x, y0 + 10, 7, 5), fill_stroke(colour, INK, 0.3)))
+        ops.append(Text(x + 8.5, y0 + 14, f"{i + 1}x", Font(size_pt=7, bold=True), INK))
+    p = cfg.production
+    rows = [("settlement", p.settlement), ("town", p.town), ("industry", p.industry)]
+    ops.append(Text(x0, y0 + 22, "RES each round by production level:", Font(size_pt=7), INK))
+    for lv in (1, 2, 3):
+        x = x0 + 10 + (lv - 1) * 42.0
+        ops.extend(level_pips(x, y0 + 26.5, lv, 2.0))
+        text = "  ".join(f"{name[0].upper()}{vals[lv - 1]}" for name, vals in rows)
+        ops.append(Text(x + 5.0, y0 + 27.6, text, Font(size_pt=6.5), INK))
+    ops.append(Text(x0, y0 + 33, "S settlement, T town, I industry. Dashed lines: fields that border across the "
+                    "sea.", Font(size_pt=6), INK))
+    ops.append(Text(x0, y0 + 38.5, "Land, climate and height: Natural Earth, Köppen-Geiger, ETOPO (see the "
+                    "leaflet).", Font(size_pt=6), INK))
+    return ops
+
+
+def board_scene(ctx: BuildContext, bleed_mm: float = 0.0) -> Scene:
+    cfg = ctx.config
+    fm = ctx.board
+    W, H = cfg.board.width_mm, cfg.board.height_mm  # noqa: N806
+    ops: list[Op] = [RectOp(Rect(-bleed_mm, -bleed_mm, W + 2 * bleed_mm, H + 2 * bleed_mm), fill(SEA), "sea")]
+    # graticule-free sea; real coastlines faintly under the fields
+    coast = fm.board.land_mm.simplify(0.15)  # a fifth of a millimetre: invisible in print, 10x fewer points
+    ops.append(Path(outline_commands(coast), Style(fill="#eef2e6", stroke=SEA_LINE,
+                                                                stroke_width_mm=0.2), "coast"))
+    # sea links between different fields
+    cell_field = fm.cell_field
+    for a, b, _kind in fm.links:
+        fa, fb = cell_field[a], cell_field[b]
+        (x0, y0), (x1, y1) = fm.board.cell(a).center_mm, fm.board.cell(b).center_mm
+        if fa != fb:
+            ops.append(Polygon(((x0, y0), (x1, y1)), Style(stroke="#3b6e8f", stroke_width_mm=0.5, dash_mm=(1.6, 1.2)),
+                               False, "sea-link"))
+    for f in fm.fields:
+        colour = REGION_COLOURS[(f.region - 1) % len(REGION_COLOURS)]
+        ops.append(Path(outline_commands(fm.outlines[f.number]),
+                        Style(fill=colour, stroke=INK, stroke_width_mm=0.7, line_join="round", opacity=0.93),
+                        f"field-{f.number}"))
+    ops.append(Path(outline_commands(coast), Style(stroke=mix(INK, "#ffffff", 0.55),
+                                                            stroke_width_mm=0.15), "coastline"))
+    for f in fm.fields:
+        x, y = f.centre_mm
+        ops.append(Circle(x, y - 1.2, 5.6, fill_stroke("#ffffff", INK, 0.5), "field-disc"))
+        ops.append(Text(x, y - 1.0, f.label, Font(size_pt=10, bold=True), ink_on("#ffffff"), "center", "middle",
+                        name="field-number"))
+        ops.extend(level_pips(x, y + 6.4, f.level, 1.9))
+    ops.extend(tower_ops(ctx))
+    ops.extend(legend_ops(ctx))
+    return Scene(tuple(ops))
+
+
+def avoid_rects(ctx: BuildContext) -> list[Rect]:
+    """Where no jigsaw knob may go: the tower with its countdown ring, the legend, every field's number disc."""
+    cfg = ctx.config
+    geo = tower_geometry(ctx)
+    cx, cy = geo["centre"]
+    r = cfg.tower.base_diameter_mm / 2 + 5.0
+    rects = [Rect(cx - r, cy - r, 2 * r, 2 * r)]
+    rs = cfg.tower.stack_diameter_mm / 2 + 1.0
+    rects.extend(Rect(x - rs, y - rs, 2 * rs, 2 * rs) for x, y, _stones in geo["spaces"])
+    b = cfg.board
+    x0, y0 = b.margin_mm + 6.0, b.height_mm - b.margin_mm - 50.0
+    rects.append(Rect(x0 - 5, y0 - 8, 118, 54))
+    for f in ctx.board.fields:
+        x, y = f.centre_mm
+        rects.append(Rect(x - 7.0, y - 8.0, 14.0, 18.0))
+    return rects
+
+
+def fields_json(ctx: BuildContext) -> bytes:
+    fm = ctx.board
+    doc = {
+        "fields": [{"number": f.number, "region": f.region, "cells": list(f.cells), "neighbours": list(f.neighbours),
+                    "centre_mm": list(f.centre_mm), "lonlat": list(f.lonlat), "climate": f.climate,
+                    "high_ground": f.high_ground, "points": f.points, "level": f.level,
+                    "compactness": f.compactness, "land_connected": f.land_connected} for f in fm.fields],
+        "links": [list(link) for link in fm.links],
+        "tower": tower_geometry(ctx),
+    }
+    return (json.dumps(doc, indent=1, ensure_ascii=False) + "\n").encode()
+
+
+def board_stage(ctx: BuildContext) -> list[Artifact]:
+    """The poster, the jigsaw sections on A4 and Letter and their cut file (the shared board printer), the
+    field data and a preview."""
+    from boardgen.render.board_print import print_board
+
+    cfg = ctx.config
+    b = cfg.board
+    scene = board_scene(ctx, bleed_mm=DEFAULT_STYLE.bleed_mm)
+    printed = print_board(scene, b.width_mm, b.height_mm, cfg.title, avoid=avoid_rects(ctx))
+    ctx.progress(f"board: {printed.cut.rows} x {printed.cut.columns} jigsaw sections")
+    artifacts = list(printed.artifacts)
+    artifacts.append(Artifact("fields.json", fields_json(ctx), "the 36 fields: cells, neighbours, climate, level"))
+    artifacts.append(Artifact("preview/board.png", render_png(printed.poster, dpi=40.0), "the board, small"))
+    return artifacts
+

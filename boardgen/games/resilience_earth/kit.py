@@ -1,0 +1,429 @@
+"""Resilience Earth's printed parts, the leaflet and the kits.
+
+Buildings (settlements, towns, industries in player colours and shapes), RES and LQ tokens, two-sided
+BLOCKED/DESTROYED markers, the round leader's token, a tower base tile, two paper d6, and three card decks made
+with the shared deck vocabulary (``boardgen.cards.deck``): climate events (each showing its spread pattern),
+sabbatical cards and settlement maps (costs and production). Sheets on A4 and Letter, a cut file per paper,
+PNG previews, an inventory and a zip per paper.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import replace
+from types import SimpleNamespace
+from typing import Any
+
+from shapely.geometry import Point
+from shapely.geometry import Polygon as ShapelyPolygon
+
+from boardgen.cards.deck import DECK_STYLE, CardLayout, Deck, deck_components, front_boxes, turned
+from boardgen.cards.dice import die_component
+from boardgen.cards.kitfiles import PaperKit, cut_svg, deterministic_zip
+from boardgen.cards.model import Component, ComponentSet, geometry_path
+from boardgen.cards.shapes import player_shape
+from boardgen.cards.sheets import LaidOut, lay_out
+from boardgen.io import Artifact
+from boardgen.plugin import BuildContext
+from boardgen.render.cairo_backend import fit_font, render_pdf, render_png
+from boardgen.render.imposition import A4, LETTER, Paper
+from boardgen.render.scene import (
+    Circle,
+    Font,
+    Op,
+    Path,
+    Polygon,
+    Rect,
+    RectOp,
+    Scene,
+    Style,
+    Text,
+    ink_on,
+    mix,
+)
+
+INK = "#1a1a1a"
+RES_COLOUR = "#c9a227"  # gold: tangible resources
+LQ_COLOUR = "#3f9e8f"  # teal: life quality
+BLOCKED_COLOUR = "#f2c94c"
+DESTROYED_COLOUR = "#c0392b"
+STONE_NAMES = {"settlement": "S", "town": "T", "industry": "I"}
+PREVIEW_DPI = 40
+
+
+# ------------------------------------------------------------------------------------------ tokens
+
+
+def _label(x: float, y: float, text: str, width: float, size_pt: float, colour: str, bold: bool = True) -> Text:
+    return Text(x, y, text, fit_font(text, Font(size_pt=size_pt, bold=bold), width), colour, "center", "middle")
+
+
+def building_component(config: Any, player: int, kind: str, number: int) -> Component:
+    """A building in the player's colour and shape; size and letter tell the kind (S < T < I)."""
+    colours, shapes = config.components.player_colours, config.components.player_shapes
+    colour, shape = colours[player], shapes[player]
+    base = config.components.token_size_mm
+    size = base * {"settlement": 0.8, "town": 1.0, "industry": 1.2}[kind]
+    c = size / 2
+    outline = player_shape(shape, c, c, size)
+    ink = ink_on(colour)
+    ops: list[Op] = [Path(geometry_path(outline), Style(fill=colour), "building")]
+    ring = outline.buffer(-0.9, join_style="mitre")
+    ops.append(Path(geometry_path(ring), Style(stroke="#ffffff", stroke_width_mm=0.8), "building-ring"))
+    if kind == "industry":  # a second ring: a cue besides size and letter
+        inner = outline.buffer(-2.6, join_style="mitre")
+        ops.append(Path(geometry_path(inner), Style(stroke=ink, stroke_width_mm=0.5), "industry-ring"))
+    ops.append(_label(c, c + (size * 0.08 if shape == "triangle" else 0), STONE_NAMES[kind], size * 0.45,
+                      size * 1.3, ink))
+    ops.append(Path(geometry_path(outline), Style(stroke=INK, stroke_width_mm=0.4), "cut-line"))
+    return Component("token", f"P{player + 1} {kind} {number}", size, size, Scene(tuple(ops)),
+                     geometry_path(outline), marks=False)
+
+
+def building_sets(config: Any, players: int) -> list[ComponentSet]:
+    """All buildings on shared sheets, a row per colour and kind."""
+    parts: list[Component] = []
+    starts: list[int] = []
+    per = config.components.per_colour
+    for p in range(players):
+        for kind in ("settlement", "town", "industry"):
+            starts.append(len(parts))
+            parts.extend(building_component(config, p, kind, i + 1) for i in range(per[kind]))
+    title = (f"Buildings: {per['settlement']} settlements (S), {per['town']} towns (T), {per['industry']} "
+             f"industries (I) per colour")
+    return [ComponentSet("building", title, tuple(parts), uniform=False, gap_mm=2.0, row_starts=tuple(starts[1:]))]
+
+
+def value_token(kind: str, value: int, size: float, number: int) -> Component:
+    """A RES token (gold square, coin) or an LQ token (teal disc, heart) worth ``value``."""
+    c = size / 2
+    if kind == "RES":
+        outline: ShapelyPolygon = ShapelyPolygon([(0, 0), (size, 0), (size, size), (0, size)])
+        colour = RES_COLOUR
+    else:
+        outline = Point(c, c).buffer(c, quad_segs=16)
+        colour = LQ_COLOUR
+    ink = ink_on(colour)
+    ops: list[Op] = [Path(geometry_path(outline), Style(fill=colour), "value-token")]
+    ops.append(Path(geometry_path(outline.buffer(-1.0, join_style="mitre")), Style(stroke="#ffffff",
+                                                                                  stroke_width_mm=0.5)))
+    ops.append(_label(c, c - size * 0.08, str(value), size * 0.7, size * 1.6, ink))
+    ops.append(_label(c, c + size * 0.3, kind, size * 0.6, size * 0.7, ink))
+    ops.append(Path(geometry_path(outline), Style(stroke=INK, stroke_width_mm=0.35), "cut-line"))
+    return Component("token", f"{kind} {value} #{number}", size, size, Scene(tuple(ops)), geometry_path(outline),
+                     marks=kind == "RES")
+
+
+def value_sets(config: Any) -> list[ComponentSet]:
+    size = config.components.token_size_mm
+    out = []
+    for kind, counts in (("RES", config.components.res_tokens), ("LQ", config.components.lq_tokens)):
+        parts = tuple(value_token(kind, value, size, i + 1) for value, n in sorted(counts.items()) for i in range(n))
+        values = ", ".join(f"{n} x {v}" for v, n in sorted(counts.items()))
+        out.append(ComponentSet(kind.lower(), f"{kind} tokens ({len(parts)}: {values})", parts,
+                                gap_mm=0.0 if kind == "RES" else 2.0, stagger=kind == "LQ"))
+    return out
+
+
+def marker_component(config: Any, number: int) -> Component:
+    """Two-sided: BLOCKED (yellow, stripes) on the front, DESTROYED (red, cross) on the back."""
+    s = config.components.marker_size_mm
+    outline = ShapelyPolygon([(0, 0), (s, 0), (s, s), (0, s)])
+
+    def face(colour: str, word: str, cross: bool) -> Scene:
+        ops: list[Op] = [RectOp(Rect(-3, -3, s + 6, s + 6), Style(fill=colour))]
+        if cross:
+            ops.append(Polygon(((2, 2), (s - 2, s - 2)), Style(stroke="#ffffff", stroke_width_mm=1.6), False))
+            ops.append(Polygon(((s - 2, 2), (2, s - 2)), Style(stroke="#ffffff", stroke_width_mm=1.6), False))
+        else:
+            for k in range(-4, 5):
+                x = k * s / 4
+                ops.append(Polygon(((x, s), (x + s, 0)), Style(stroke=mix(colour, INK, 0.25), stroke_width_mm=1.2),
+                                   False))
+        ops.append(RectOp(Rect(1.5, s / 2 - 3.2, s - 3, 6.4), Style(fill="#ffffff")))
+        ops.append(_label(s / 2, s / 2, word, s - 4, 9, INK))
+        return Scene(tuple(ops))
+
+    return Component("marker", f"marker {number}", s, s, face(BLOCKED_COLOUR, "BLOCKED", False),
+                     geometry_path(outline), back=face(DESTROYED_COLOUR, "DESTROYED", True))
+
+
+def leader_token(config: Any) -> Component:
+    s = 34.0
+    outline = Point(s / 2, s / 2).buffer(s / 2, quad_segs=16)
+    ops: list[Op] = [Path(geometry_path(outline), Style(fill="#2e4a62"), "leader"),
+                     Circle(s / 2, s / 2, s / 2 - 1.5, Style(stroke="#ffffff", stroke_width_mm=0.6)),
+                     _label(s / 2, s / 2 - 3, "ROUND", s * 0.7, 10, "#ffffff"),
+                     _label(s / 2, s / 2 + 3.5, "LEADER", s * 0.7, 10, "#ffffff"),
+                     Path(geometry_path(outline), Style(stroke=INK, stroke_width_mm=0.4), "cut-line")]
+    return Component("token", "player token", s, s, Scene(tuple(ops)), geometry_path(outline), marks=False)
+
+
+def tower_tile(config: Any) -> Component:
+    """A tile to glue on card and set under the tower (the board's base, stiffer)."""
+    t = config.tower
+    s = t.base_diameter_mm + 14.0
+    c = s / 2
+    outline = Point(c, c).buffer(c, quad_segs=24)
+    side = min(t.block_length_mm, t.base_diameter_mm * 0.65)
+    ops: list[Op] = [Path(geometry_path(outline), Style(fill="#efe6d6"), "tower-tile"),
+                     RectOp(Rect(c - side / 2, c - side / 2, side, side),
+                            Style(stroke="#6b6b6b", stroke_width_mm=0.4, dash_mm=(1.5, 1.0))),
+                     _label(c, c - side / 2 - 4.0, "CLIMATE TOWER", s * 0.7, 8, INK),
+                     _label(c, c + side / 2 + 4.0, f"{t.stones} blocks {t.block_length_mm:g} x {t.block_width_mm:g} mm",
+                            s * 0.7, 6, INK),
+                     Path(geometry_path(outline), Style(stroke=INK, stroke_width_mm=0.4), "cut-line")]
+    return Component("tile", "tower tile", s, s, Scene(tuple(ops)), geometry_path(outline), marks=False)
+
+
+def named_die(part: Component, name: str, face: str) -> Component:
+    """A paper d6 with its role written beside it and its faces in ``face`` (the region die is coloured, so
+    everybody knows which die is read first)."""
+    def recolour(op: Op) -> Op:
+        if isinstance(op, Path) and op.name == "die-face":
+            return replace(op, style=replace(op.style, fill=face))
+        if isinstance(op, Text) and op.name == "die-name":
+            return replace(op, text=name, font=Font(size_pt=6, bold=True))
+        return op
+
+    return replace(part, label=name, front=Scene(tuple(recolour(op) for op in part.front.items)))
+
+
+def misc_set(config: Any, players: int) -> ComponentSet:
+    dice_cfg: Any = SimpleNamespace(components=SimpleNamespace(dice_size_mm=config.components.dice_size_mm))
+    dice = [named_die(die_component(dice_cfg, 6), "region die (1st)", "#f4c27a"),
+            named_die(die_component(dice_cfg, 6), "field die (2nd)", "#ffffff")]
+    parts = (tower_tile(config), leader_token(config), *dice)
+    return ComponentSet("misc", "Tower tile, round leader's token, two paper dice (cut, crease, glue the tabs)",
+                        parts, uniform=False)
+
+
+def marker_set(config: Any) -> ComponentSet:
+    parts = tuple(marker_component(config, i + 1) for i in range(config.markers.count))
+    return ComponentSet("marker", f"BLOCKED / DESTROYED markers ({len(parts)}, two-sided)", parts,
+                        double_sided=True, gap_mm=0.0, outer_bleed=True)
+
+
+# ------------------------------------------------------------------------------------------ cards
+
+
+def event_text(card: Any) -> tuple[str, str]:
+    what = "BLOCKED" if card.effect == "blocked" else "DESTROYED"
+    how_long = "for the rest of the game" if card.rounds == 0 else \
+        f"for {card.rounds} round{'s' if card.rounds > 1 else ''} (this one included)"
+    if card.effect == "blocked":
+        body = "Cover the fields shown: they yield no RES and take no new building."
+    else:
+        body = "Cover the fields shown: every building on them goes back to its owner's supply."
+    return f"{what} {how_long}", body
+
+
+def pattern_ops(reach: tuple[str, ...], effect: str, box: Rect) -> list[Op]:
+    """The card's spread on a mini-field: the field the dice name in the middle, its eight compass neighbours
+    around it (and a second ring for a step taken twice); covered ones in the effect's colour."""
+    from boardgen.games.resilience_earth.engine import COMPASS_DEG
+
+    colour = BLOCKED_COLOUR if effect == "blocked" else DESTROYED_COLOUR
+    cx, cy = box.center
+    r = min(box.width, box.height) / 2
+    covered: set[tuple[str, int]] = set()
+    steps: dict[str, int] = {}
+    every = "all" in reach
+    for step in reach:
+        if step != "all":
+            steps[step] = steps.get(step, 0) + 1
+            covered.add((step, steps[step]))
+    ops: list[Op] = []
+    for name, deg in COMPASS_DEG.items():
+        for ring in (1, 2):
+            d = r * (0.45 if ring == 1 else 0.84)
+            x, y = cx + d * math.cos(math.radians(deg)), cy - d * math.sin(math.radians(deg))
+            on = (name, ring) in covered or (every and ring == 1)
+            if ring == 2 and not on:
+                continue
+            if on:
+                back = (cx + d * 0.55 * math.cos(math.radians(deg)), cy - d * 0.55 * math.sin(math.radians(deg)))
+                ops.append(Polygon((back, (x, y)), Style(stroke=INK, stroke_width_mm=0.5), False, "pattern-step"))
+            ops.append(Circle(x, y, r * 0.15, Style(fill=colour if on else "#ffffff", stroke=INK if on else "#9a9a9a",
+                                                    stroke_width_mm=0.3), name="pattern-cell"))
+            if ring == 1:
+                ops.append(Text(x, y, name, Font(size_pt=6, bold=on), ink_on(colour) if on else "#8a8a8a",
+                                "center", "middle"))
+    ops.append(Circle(cx, cy, r * 0.22, Style(fill=colour, stroke=INK, stroke_width_mm=0.6), name="pattern-target"))
+    ops.append(Text(cx, cy, "dice", Font(size_pt=7, bold=True), ink_on(colour), "center", "middle"))
+    return ops
+
+
+def event_deck(config: Any) -> tuple[Deck, ComponentSet]:
+    rows = []
+    for card in config.events:
+        subtitle, body = event_text(card)
+        rows.append({"title": card.name, "subtitle": subtitle, "text": body,
+                     "footer": "Roll both dice: first die region, second die field",
+                     "colour": "#8a3b12" if card.effect == "destroyed" else "#7a6212"})
+    deck = Deck.from_rows("Climate events", rows, config.components.card_size, colour="#8a3b12",
+                          pattern="chevron", layout=CardLayout(body_pt=7.0, min_body_pt=6.0, body_valign="top"))
+    cset = deck_components(deck)
+    w, h = deck.size_mm
+    boxes = front_boxes(w, h, deck.layout, False, True, True)
+    area = boxes.body
+    picture = Rect(area.x, area.y + area.height * 0.24, area.width, area.height * 0.76)
+    parts = []
+    for part, card in zip(cset.components, config.events, strict=True):
+        front = Scene(part.front.items + tuple(pattern_ops(card.reach, card.effect, picture)))
+        parts.append(replace(part, front=front))
+    return deck, replace(cset, components=tuple(parts))
+
+
+def aid_decks(config: Any, players: int) -> list[ComponentSet]:
+    r, c, p = config.rules, config.costs, config.production
+    colours = config.components.player_colours
+    sab_rows = [{"title": "Sabbatical", "subtitle": f"Player {i + 1}", "colour": colours[i],
+                 "text": f"Instead of acting this turn: hand in {r.sabbatical_cost} RES and take {r.sabbatical_lq} "
+                         "LQ. You build nothing and are paid no RES at the end of this round. Lay this card "
+                         "face up until the round ends." + (f" At most {r.sabbatical_limit} a game." if
+                                                            r.sabbatical_limit else "")}
+                for i in range(players)]
+    level = " / ".join
+    map_text = (f"Settle: {c.settlement} RES (+{c.travel} RES if it borders none of your fields).\n"
+                f"Town: {c.town} RES on your settlement, +{c.town_stones} tower stone.\n"
+                f"Industry: {c.industry} RES on your settlement, +{c.industry_stones} tower stones.\n"
+                f"RES each round on a field with 1 / 2 / 3 pips: settlement {level(map(str, p.settlement))}, "
+                f"town {level(map(str, p.town))}, industry {level(map(str, p.industry))}.\n"
+                f"A new settlement: +{r.settlement_lq} LQ once. Each of your fields beside an industry: "
+                f"-{r.industry_lq_loss} LQ a round.")
+    map_rows = [{"title": "Settlement map", "subtitle": f"Player {i + 1}", "colour": colours[i], "text": map_text}
+                for i in range(players)]
+    small = CardLayout(body_pt=7.0, min_body_pt=5.5)
+    sab = Deck.from_rows("Sabbatical", sab_rows, config.components.card_size, colour="#3f9e8f", pattern="dots",
+                         layout=CardLayout(body_pt=8.0))
+    smap = Deck.from_rows("Settlement map", map_rows, config.components.card_size, colour="#c9a227",
+                          pattern="grid", layout=small)
+    a, b = deck_components(sab), deck_components(smap)
+    return [replace(a, kind="player-cards", title=f"Sabbatical cards and settlement maps ({2 * players} cards)",
+                    components=a.components + b.components)]
+
+
+# ------------------------------------------------------------------------------------------ the kit
+
+
+def component_sets(config: Any, players: int) -> list[ComponentSet]:
+    _deck, events = event_deck(config)
+    return [events, *aid_decks(config, players), marker_set(config), *value_sets(config),
+            *building_sets(config, players), misc_set(config, players)]
+
+
+CARD_KINDS = ("climate-events", "player-cards")
+
+
+def best_layout(cset: ComponentSet, paper: Paper, title: str) -> LaidOut:
+    """Cards: the orientation (paper and cards, upright or turned) that needs the fewest sheets, as the deck
+    vocabulary's ``deck_sheets`` does; other parts: the paper upright."""
+    if cset.kind not in CARD_KINDS:
+        return lay_out(cset, paper, title, "duplex")
+    best: LaidOut | None = None
+    for turn in (False, True):
+        s = replace(cset, components=tuple(turned(p) for p in cset.components)) if turn else cset
+        for pp in (paper.portrait(), paper.landscape()):
+            try:
+                laid = lay_out(s, pp, title, "duplex", DECK_STYLE)
+            except ValueError:
+                continue
+            if best is None or laid.front_sheets < best.front_sheets:
+                best = laid
+    assert best is not None
+    return best
+
+
+def build_kit(config: Any, sets: list[ComponentSet], paper: Paper) -> PaperKit:
+    laid: list[LaidOut] = []
+    for s in sets:
+        laid.append(best_layout(s, paper, f"{config.title}: {s.title}"))
+    pages = tuple(p for lo in laid for p in lo.pages)
+    pdf = render_pdf(pages, title=f"{config.title}: components ({paper.name})")
+    return PaperKit(paper, tuple(laid), pages, pdf)
+
+
+def inventory(config: Any, players: int, sets: list[ComponentSet]) -> dict[str, Any]:
+    per = config.components.per_colour
+    colours = config.rules.max_players
+    return {
+        "tower stones (wooden blocks, not printed)": config.tower.stones,
+        "tower block": config.tower.block_text,
+        "countdown stacks": list(config.tower.countdown_stacks),
+        "settlements": per["settlement"] * colours,
+        "towns": per["town"] * colours,
+        "industries": per["industry"] * colours,
+        "RES tokens": sum(config.components.res_tokens.values()),
+        "LQ tokens": sum(config.components.lq_tokens.values()),
+        "BLOCKED/DESTROYED markers": config.markers.count,
+        "climate event cards": len(config.events),
+        "sabbatical cards": players,
+        "settlement map cards": players,
+        "player token (round leader)": 1,
+        "dice (d6)": 2,
+        "printed parts by sheet set": {s.kind: len(s.components) for s in sets},
+    }
+
+
+def components_stage(ctx: BuildContext) -> list[Artifact]:
+    from boardgen.games.resilience_earth.leaflet import leaflet_pdf
+
+    config = ctx.config
+    players = config.rules.max_players
+    sets = component_sets(config, players)
+    artifacts: list[Artifact] = []
+    kits: dict[str, PaperKit] = {}
+    for paper in (A4, LETTER):
+        kit = build_kit(config, sets, paper)
+        kits[paper.slug] = kit
+        artifacts.append(Artifact(f"components-{paper.slug}.pdf", kit.pdf, f"every printed part on {paper.name}",
+                                  len(kit.pages)))
+        ctx.progress(f"components ({paper.name}): {len(kit.pages)} pages")
+    artifacts.append(Artifact("components-cut.svg", cut_svg(kits["a4"]), "cut and score lines of the A4 sheets"))
+    artifacts.append(Artifact("components-cut-letter.svg", cut_svg(kits["letter"]),
+                              "cut and score lines of the Letter sheets"))
+    for i, page in enumerate(kits["a4"].pages, start=1):
+        artifacts.append(Artifact(f"preview/components-a4-{i:02d}.png", render_png(page, PREVIEW_DPI),
+                                  f"preview of components-a4.pdf page {i}"))
+    inv = inventory(config, players, sets)
+    inv_bytes = (json.dumps(inv, indent=1, ensure_ascii=False) + "\n").encode()
+    artifacts.append(Artifact("inventory.json", inv_bytes, "what is in the box"))
+    leaflets = {}
+    for paper in (A4, LETTER):
+        data, pages = leaflet_pdf(ctx, paper)
+        leaflets[paper.slug] = data
+        artifacts.append(Artifact(f"leaflet-{paper.slug}.pdf", data, f"rules leaflet ({paper.name})", pages))
+    board_files = [a for a in ctx.artifacts if a.path.endswith((".pdf", ".svg")) and a.path.startswith("board")]
+    for paper in (A4, LETTER):
+        slug = paper.slug
+        cut_name = "components-cut.svg" if slug == "a4" else "components-cut-letter.svg"
+        own = {a.path: a for a in artifacts}
+        mine = [a for a in board_files if "sections" not in a.path or slug in a.path]
+        files = [(f"components-{slug}.pdf", kits[slug].pdf), (f"leaflet-{slug}.pdf", leaflets[slug]),
+                 (cut_name, own[cut_name].data), ("inventory.json", inv_bytes),
+                 *((a.path, a.data) for a in mine),
+                 ("README.txt", readme_text(config, kits[slug], inv).encode("utf-8"))]
+        artifacts.append(Artifact(f"kit-{slug}.zip", deterministic_zip(files),
+                                  f"print-and-play kit on {paper.name} with README"))
+    return artifacts
+
+
+def readme_text(config: Any, kit: PaperKit, inv: dict[str, Any]) -> str:
+    lines = [f"{config.title} - print-and-play kit ({kit.paper.name})", "",
+             "Print the components PDF at 100% (no 'fit to page'); check the 100 mm ruler on each sheet.",
+             "Card and marker sheets are double-sided: print the back page on the reverse, flipping on the long "
+             "edge. Cut on the crop marks (cards, markers, RES tokens) or on the dark outline (shaped parts).",
+             f"The board: board-poster.pdf ({config.board.width_mm:g} x {config.board.height_mm:g} mm) for a print "
+             f"shop, or board-sections-{kit.paper.slug}.pdf: jigsaw sections at 1:1 that fit together one way "
+             "only (cut on the dark line; board-cut.svg for a cutting machine).",
+             "Print the leaflet double-sided (flip on the short edge) and fold it in three at the marks.", "",
+             f"The Climate Tower: {config.tower.stones} {config.tower.block_text} (not printed; a mini "
+             "tumbling-tower game has them); build on the tower base in the middle of the board.", "", "Pages:"]
+    for lo, start, end in kit.page_ranges():
+        lines.append(f"  {start}-{end}: {lo.title}" if end > start else f"  {start}: {lo.title}")
+    lines += ["", "In the box:"]
+    lines += [f"  {k}: {v}" for k, v in inv.items() if not isinstance(v, dict)]
+    return "\n".join(lines) + "\n"
+

@@ -1,0 +1,284 @@
+"""The Resilience Earth rules leaflet: one landscape sheet, printed on both sides and folded in three (six
+panels). Every number comes from the template, so a changed rule changes the leaflet. Typeset with reportlab
+platypus (DejaVu Sans, registered as the flagship leaflet does); ``invariant=1`` keeps the bytes stable."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from reportlab.lib import colors
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.platypus import (
+    BaseDocTemplate,
+    Frame,
+    KeepTogether,
+    PageTemplate,
+    Paragraph,
+    Spacer,
+    Table,
+    TableStyle,
+)
+
+from boardgen.plugin import BuildContext
+from boardgen.render.imposition import Paper
+from boardgen.render.typeset import register_fonts
+
+INK = colors.HexColor("#1a1a1a")
+BOX = colors.HexColor("#eef3f7")
+BODY_SIZES_PT = (11.0, 10.5, 10.0, 9.5, 9.0, 8.5, 8.0, 7.6, 7.2)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def collapse_table(config: Any) -> list[list[str]]:
+    from boardgen.games.resilience_earth.engine import collapse_probability
+
+    t = config.tower
+    rows = [["tower", "topples"]]
+    for h in (5, 10, 15, 20, 25, 30):
+        if h <= t.stones:
+            p = collapse_probability(h, t.collapse_ceiling, t.collapse_midpoint, t.collapse_spread)
+            rows.append([f"{h} stones", f"{p:.1%}"])
+    return rows
+
+
+def leaflet_blocks(ctx: BuildContext) -> list[tuple[str, list[str], list[list[str]] | None]]:
+    """(heading, paragraphs, table) in reading order."""
+    cfg = ctx.config
+    r, c, p, t = cfg.rules, cfg.costs, cfg.production, cfg.tower
+    fm = ctx.board
+    per = cfg.components.per_colour
+    levels = {lv: sum(1 for f in fm.fields if f.level == lv) for lv in (1, 2, 3)}
+    stacks = ", ".join(str(s) for s in t.countdown_stacks)
+    blocked = sum(1 for e in cfg.events if e.effect == "blocked")
+    out: list[tuple[str, list[str], list[list[str]] | None]] = []
+    out.append((cfg.title, [
+        f"A game for {r.min_players} to {r.max_players} players from about 12 years. You spread over the real "
+        "Earth, gather resources (<b>RES</b>) and life quality (<b>LQ</b>) - but every town and industry puts a "
+        "stone on the <b>Climate Tower</b>. If the tower falls while you add to it, the planet collapses: you "
+        "lose, and only life quality counts for everybody else.",
+        f"The board shows the world's land in {len(fm.fields)} fields. Each has a two-digit number: the first "
+        f"digit is its region (colour), the second the field in that region, so two dice name any field. Pips "
+        f"show how much a field produces: 1 pip poor ({levels[1]} fields), 2 fair ({levels[2]}), 3 rich "
+        f"({levels[3]}). The fields were drawn from real coastlines, climates (Köppen-Geiger) and heights: "
+        "warm, wet lowlands are rich; deserts, ice and high mountains are poor. Dashed lines join fields that "
+        "border each other across a strait.",
+    ], None))
+    out.append(("The settlement map", [
+        "What building costs (RES; +travel to settle far away), the stones it adds, and the RES it pays each "
+        "round on a field with 1, 2 or 3 pips (each player has this card):",
+    ], [["", "cost", "stones", "1 pip", "2 pips", "3 pips"],
+        ["settlement", f"{c.settlement} (+{c.travel})", "0", *map(str, p.settlement)],
+        ["town", str(c.town), str(c.town_stones), *map(str, p.town)],
+        ["industry", str(c.industry), str(c.industry_stones), *map(str, p.industry)]]))
+    out.append(("In the box", [
+        f"Board; {t.stones} tower stones ({t.block_text}; not printed); "
+        f"{per['settlement'] * r.max_players} settlements, {per['town'] * r.max_players} towns and "
+        f"{per['industry'] * r.max_players} industries in {r.max_players} colours and shapes; "
+        f"{sum(cfg.components.res_tokens.values())} RES and {sum(cfg.components.lq_tokens.values())} LQ tokens; "
+        f"{cfg.markers.count} markers (BLOCKED on one side, DESTROYED on the other); {len(cfg.events)} climate "
+        "event cards; a sabbatical card and a settlement map per player; the round leader's token; 2 dice.",
+    ], None))
+    out.append(("Setting up", [
+        f"Put the tower stones on the {len(t.countdown_stacks)} countdown spaces around the tower base, in the "
+        f"order printed there: {stacks}. Shuffle the event cards face down beside them. Everybody takes "
+        f"{r.starting_res} RES, a colour, a sabbatical card and a settlement map. The youngest player takes "
+        "the round leader's token.",
+        f"A hidden timer ends the game: before you start, somebody who does not play sets a timer for 50 to 70 "
+        f"minutes and hides it (in the simulations: after round {r.first_end_round} to {r.last_end_round}, "
+        "each equally likely).",
+    ], None))
+    build_limit = "as many as you can pay for" if not r.builds_per_turn else f"up to {r.builds_per_turn}"
+    out.append(("Your turn", [
+        "The round leader plays first, then the others clockwise. On your turn do one of these:",
+        f"<b>Build</b> ({build_limit}, in any order): <b>settle</b> an empty field that borders one of yours "
+        f"for {c.settlement} RES, or any empty field on Earth for {c.settlement + c.travel} RES (your first "
+        f"settlement goes anywhere for {c.settlement}); a new settlement gives {r.settlement_lq} LQ once. "
+        f"Turn one of your settlements into a <b>town</b> for {c.town} RES (put {_plural(c.town_stones, 'stone')} "
+        f"on the tower) or into an <b>industry</b> for {c.industry} RES ({_plural(c.industry_stones, 'stone')}). "
+        f"One building per field. <b>Dismantle</b>: a town or industry becomes a settlement again and you lift "
+        f"its stones off the tower; a settlement leaves the board and takes its {r.settlement_lq} LQ with it.",
+        f"<b>Sabbatical</b>: hand in {r.sabbatical_cost} RES and take {r.sabbatical_lq} LQ; you build nothing "
+        "and get no RES this round" + (f" (at most {r.sabbatical_limit} times a game)." if r.sabbatical_limit
+                                       else "."),
+        "<b>Nothing</b>: you are content as you are.",
+    ], None))
+    out.append(("Stones and the tower", [
+        "A stone comes from the stones lifted off earlier (kept beside the tower) or else from the countdown "
+        "space in turn. Put each stone on the tower by hand, one at a time, "
+        f"{t.blocks_per_layer} to a layer and each layer across the one below. If the tower falls, the game "
+        "ends at once.",
+        "When a countdown space is emptied, its event space shows: draw a climate event card and roll both "
+        "dice. The dice name the field hit (the coloured region die first, the white field die second). The "
+        "card shows which neighbouring fields are hit too: turn the card to the board's north and follow the "
+        "compass arrows from the field hit to the bordering field that lies most nearly that way.",
+    ], None))
+    out.append(("Climate events", [
+        f"{blocked} cards BLOCK fields: they give no RES and take no new building while covered. "
+        f"{len(cfg.events) - blocked} cards DESTROY: every building on the fields goes back to its owner (its "
+        "tower stones stay put) and nobody builds there while covered. A card names its rounds: the marker comes "
+        "off at the end of the last one; 'rest of the game' markers stay. When the markers run out, the "
+        "remaining fields stay uncovered.",
+    ], None))
+    out.append(("End of the round", [
+        "Every player not on sabbatical takes RES for each of their buildings on a field that is not blocked "
+        f"(the settlement map): settlement {'/'.join(map(str, p.settlement))}, town "
+        f"{'/'.join(map(str, p.town))}, industry {'/'.join(map(str, p.industry))} RES on a field with 1/2/3 pips.",
+        f"Then each player hands in {r.industry_lq_loss} LQ for every field of theirs that borders an industry "
+        "(anybody's) - at most one per field however many industries it borders. Pass the leader's token "
+        "left.",
+    ], None))
+    out.append(("The end", [
+        "<b>The tower falls</b>: whoever added the stone loses. RES are worth nothing: the most LQ wins.",
+        f"<b>The timer rings</b> or <b>the last stone</b> is on the tower and it stands: everybody adds RES and "
+        f"LQ. Anyone whose RES and LQ are more lopsided than {r.lopsided_share:.0%} to "
+        f"{1 - r.lopsided_share:.0%} (either way) loses {r.lopsided_penalty} points. The highest total wins; "
+        "a tie is shared.",
+    ], None))
+    out.append(("An example", [event_example(ctx), scoring_example(ctx)], None))
+    out.append(("How shaky is the tower?", [
+        f"The simulations treat the tower as a dice roll: a stone added to a tower of n stones topples it with "
+        f"chance {t.collapse_ceiling:g} / (1 + e^(-(n - {t.collapse_midpoint:g}) / {t.collapse_spread:g})). Real "
+        "blocks decide at your table; the numbers say how careful to be.",
+    ], collapse_table(cfg)))
+    out.append(("Where the original rules leave room", [
+        f"We fixed costs, production, the {len(cfg.events)} cards' patterns and rounds, when the timer may "
+        f"ring, and the countdown ({stacks}; the original also mentions events after 5, then 4, 4, 3, 3, 3, "
+        "3... stones - a template key). Dismantled stones are used again before the countdown. Talk, deals and "
+        "promises are allowed at any time; they bind nobody.",
+        "Resilience Earth was created by Herbert Mayer and Martin Schneider in the ForChange research "
+        "association. This edition's words, board and parts were made with boardgen from Natural Earth land, "
+        "Köppen-Geiger climate and ETOPO elevation data.",
+    ], None))
+    return out
+
+
+def event_example(ctx: BuildContext) -> str:
+    """A climate event on this very board: the first destroying card with a two-way spread, dice 3 and 4."""
+    from boardgen.games.resilience_earth.engine import FieldFacts, pattern_fields
+
+    cfg = ctx.config
+    facts = FieldFacts.from_field_map(ctx.board)
+    cards = [e for e in cfg.events if len(e.reach) >= 2 and "all" not in e.reach] or list(cfg.events)
+    card = cards[0]
+    number = 34 if 34 in facts.numbers else facts.numbers[len(facts.numbers) // 2]
+    hit = [facts.numbers[i] for i in pattern_fields(facts, facts.numbers.index(number), card.reach)]
+    steps = " and ".join(card.reach) or "no step"
+    others = ", ".join(str(n) for n in hit[1:]) or "no other field"
+    return (f"<b>Event.</b> The stone you add empties a countdown space. You draw <i>{card.name}</i> "
+            f"({card.effect}, {steps}) and roll {number // 10} and {number % 10}: field {number} is hit, and "
+            f"following the card's arrows on this board also {others}.")
+
+
+def scoring_example(ctx: BuildContext) -> str:
+    r = ctx.config.rules
+    res, lq = 30, 6
+    share = res / (res + lq)
+    lop = share > r.lopsided_share
+    total = res + lq - (r.lopsided_penalty if lop else 0)
+    return (f"<b>Scoring.</b> The timer rings. Ana has {res} RES and {lq} LQ: {share:.0%} of her points are "
+            f"RES, more than {r.lopsided_share:.0%}, so she scores {res} + {lq} - {r.lopsided_penalty} = {total}. "
+            f"Ben has 18 RES and 14 LQ and scores 32: Ben wins. Had the tower fallen instead (and not on Ben's or "
+            f"Ana's stone), Ben would win too, on LQ alone: 14 to {lq}.")
+
+
+def _styles(body_pt: float) -> dict[str, ParagraphStyle]:
+    font = register_fonts()
+    return {
+        "title": ParagraphStyle("title", fontName=font + "-Bold", fontSize=body_pt * 2.0, leading=body_pt * 2.4,
+                                textColor=INK, spaceAfter=body_pt * 0.4),
+        "h": ParagraphStyle("h", fontName=font + "-Bold", fontSize=body_pt * 1.2, leading=body_pt * 1.5,
+                            textColor=INK, spaceBefore=body_pt * 0.6, spaceAfter=body_pt * 0.2, keepWithNext=1),
+        "p": ParagraphStyle("p", fontName=font, fontSize=body_pt, leading=body_pt * 1.22, textColor=INK,
+                            spaceAfter=body_pt * 0.35),
+    }
+
+
+def _story(ctx: BuildContext, body_pt: float, width: float) -> list[Any]:
+    st = _styles(body_pt)
+    story: list[Any] = []
+    for i, (heading, paragraphs, table) in enumerate(leaflet_blocks(ctx)):
+        block: list[Any] = [Paragraph(heading, st["title"] if i == 0 else st["h"])]
+        block.extend(Paragraph(text, st["p"]) for text in paragraphs)
+        if i == 0:
+            block.append(board_picture(ctx, width))
+        if table:
+            n = len(table[0])
+            widths = [width * 0.5, width * 0.5] if n == 2 else \
+                [width * 0.25, width * 0.16, width * 0.16] + [width * 0.43 / (n - 3)] * (n - 3)
+            small = body_pt * 0.9
+            tbl = Table(table, colWidths=widths)
+            tbl.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), st["p"].fontName, small),
+                                     ("FONT", (0, 0), (-1, 0), st["h"].fontName, small),
+                                     ("BACKGROUND", (0, 0), (-1, 0), BOX),
+                                     ("GRID", (0, 0), (-1, -1), 0.3, INK),
+                                     ("TOPPADDING", (0, 0), (-1, -1), 1), ("BOTTOMPADDING", (0, 0), (-1, -1), 1),
+                                     ("LEFTPADDING", (0, 0), (-1, -1), 2), ("RIGHTPADDING", (0, 0), (-1, -1), 2)]))
+            block.append(Spacer(1, body_pt * 0.3))
+            block.append(tbl)
+            story.append(KeepTogether(block))
+        else:
+            story.extend(block)
+    return story
+
+
+def board_picture(ctx: BuildContext, width: float) -> Any:
+    """The board, small (a raster at 150 dpi of the poster's art, the same bytes every build)."""
+    from reportlab.platypus import Image
+
+    from boardgen.games.resilience_earth.board import board_scene
+    from boardgen.render.cairo_backend import Page, render_png
+
+    b = ctx.config.board
+    png = ctx.value("leaflet_board_png", lambda: render_png(Page(b.width_mm, b.height_mm, board_scene(ctx)),
+                                                            dpi=90.0))
+    height = width * b.height_mm / b.width_mm
+    return Image(io.BytesIO(png), width=width, height=height)
+
+
+def _render(ctx: BuildContext, paper: Paper, body_pt: float) -> tuple[bytes, int]:
+    w, h = max(paper.width_mm, paper.height_mm) * mm, min(paper.width_mm, paper.height_mm) * mm
+    margin = 8 * mm
+    gutter = 12 * mm  # the fold lines sit in the middle of the gutters
+    col_w = (w - 2 * margin - 2 * gutter) / 3
+    frames = [Frame(margin + i * (col_w + gutter), margin, col_w, h - 2 * margin, leftPadding=0, rightPadding=0,
+                    topPadding=0, bottomPadding=0, id=f"panel{i}") for i in range(3)]
+
+    def folds(canvas: Any, doc: Any) -> None:
+        canvas.saveState()
+        canvas.setStrokeColor(colors.HexColor("#9a9a9a"))
+        canvas.setLineWidth(0.3)
+        canvas.setDash(2, 2)
+        for i in (1, 2):
+            x = margin + i * (col_w + gutter) - gutter / 2
+            canvas.line(x, 2 * mm, x, 6 * mm)
+            canvas.line(x, h - 6 * mm, x, h - 2 * mm)
+        canvas.setFont(register_fonts(), 6)
+        canvas.setFillColor(colors.HexColor("#6b6b6b"))
+        side = "outside" if doc.page == 1 else "inside"
+        canvas.drawRightString(w - margin, 3 * mm, f"{ctx.config.title} rules - {side} - fold at the marks")
+        canvas.restoreState()
+
+    buf = io.BytesIO()
+    doc = BaseDocTemplate(buf, pagesize=(w, h), leftMargin=margin, rightMargin=margin, topMargin=margin,
+                          bottomMargin=margin, title=f"{ctx.config.title}: rules", author="boardgen",
+                          invariant=1)
+    doc.addPageTemplates([PageTemplate(id="panels", frames=frames, onPage=folds)])
+    doc.build(_story(ctx, body_pt, col_w))
+    return buf.getvalue(), doc.page
+
+
+def leaflet_pdf(ctx: BuildContext, paper: Paper) -> tuple[bytes, int]:
+    """The leaflet on one sheet (two sides) at the largest body size that fits; else the smallest size."""
+    result: tuple[bytes, int] | None = None
+    for pt in BODY_SIZES_PT:
+        result = _render(ctx, paper, pt)
+        if result[1] <= 2:
+            return result
+    assert result is not None
+    return result
+

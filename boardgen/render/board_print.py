@@ -1,0 +1,501 @@
+"""Any rectangular board as print files: a poster page for a print shop and jigsaw sections for home printers.
+
+``print_board(scene, width_mm, height_mm, title)`` takes the board as a ``Scene`` in board mm (origin at the
+board's top-left corner; art may paint 3 mm of bleed beyond the edge) and returns ``Artifact``s:
+
+  {prefix}-poster.pdf            one page: the board as TrimBox + 3 mm bleed (BleedBox = MediaBox)
+  {prefix}-sections-a4.pdf       one page per section at 1:1 (and -letter.pdf), TrimBox = the piece's box
+  {prefix}-cut.svg               every section's closed outline in board mm on layer "cut" (numbers on "guides")
+
+The board is cut into a grid of sections chosen so that every piece, knobs included, fits the printable area
+of every paper asked for (fewest sections, then the squarest). Cuts are straight; each edge between two
+sections carries one round knob (``boardgen.layout.jigsaw``): its position differs from every other edge's
+and its owner is chosen so pieces stay within the paper. Knobs keep clear of the ``avoid`` rectangles (labels,
+spaces a knob must not cross). ``boardgen.layout.fit_solver`` then tries every piece in every slot and every
+quarter turn: exactly one assembly must exist, and no piece may fit another's place, else ``LayoutError``.
+
+Each section page shows the piece with its cut line, its neighbours' numbers beside the matching sides, its
+number and a small assembly diagram in the footer, and the 100 mm scale ruler.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import numpy as np
+import pikepdf
+import shapely
+from shapely.geometry import Polygon as ShapelyPolygon
+from shapely.geometry import box
+
+from boardgen.config import Mm, SectionsConfig
+from boardgen.errors import LayoutError
+from boardgen.io import Artifact
+from boardgen.layout import fit_solver
+from boardgen.layout.jigsaw import GRID_MM, Edge, Knob, candidate_positions, knob_shape, place_knob_shape, spaced_choice
+from boardgen.layout.section_marks import ARROWS
+from boardgen.layout.sections import piece_signatures
+from boardgen.render.cairo_backend import MM_TO_PT, Page, render_pdf, render_svg, text_width_mm
+from boardgen.render.imposition import (
+    A4,
+    COMPACT_STYLE,
+    LETTER,
+    Paper,
+    Placement,
+    SheetStyle,
+    compose_sheet,
+    content_area,
+    single_item_page,
+)
+from boardgen.render.scene import (
+    PT,
+    Font,
+    Group,
+    Op,
+    Path,
+    PathCommand,
+    Rect,
+    RectOp,
+    Scene,
+    Style,
+    Text,
+    group,
+    layer,
+    translate,
+)
+
+CUT_LINE = "#111111"
+CUT_WIDTH_MM = 0.9 * PT
+BLEED_WASH = 0.45  # opacity of the white veil over the bleed beyond the cut line
+NEIGHBOUR_FONT = Font("DejaVu Sans", 8.0, bold=True)
+HINT_ROOM_MM = 4.0
+"""Room kept beside each piece for its neighbours' numbers (they sit in the crop-mark band, unused here)."""
+SIDES = ("top", "right", "bottom", "left")
+RULER_TEXT = "Print at 100% / actual size: this bar must measure 100 mm (3.94 in)."
+"""What ``imposition.scale_ruler`` prints beside a 100 mm ruler (measured to keep the footer clear)."""
+
+
+class SectionLike(Protocol):
+    """What a sheet needs to know of a section (this module's ``BoardSection`` or the flagship's)."""
+
+    @property
+    def number(self) -> int: ...
+    @property
+    def row(self) -> int: ...
+    @property
+    def column(self) -> int: ...
+    @property
+    def neighbours(self) -> Mapping[str, int]: ...
+    @property
+    def bounds_mm(self) -> tuple[float, float, float, float]: ...
+
+
+class GridLike(Protocol):
+    @property
+    def rows(self) -> int: ...
+    @property
+    def columns(self) -> int: ...
+    @property
+    def sections(self) -> Sequence[SectionLike]: ...
+
+
+@dataclass(frozen=True)
+class Knobs:
+    """The jigsaw knobs: neck width, head diameter, reach past the cut, and how far apart (along their
+    edges) two knobs' positions must be; the fit check treats knobs closer than ``tolerance_mm`` as alike."""
+
+    neck_mm: float = 7.0
+    head_mm: float = 11.0
+    depth_mm: float = 12.0
+    spacing_mm: float = 6.0
+    tolerance_mm: float = 2.5
+    clearance_mm: float = 1.0  # from the avoid rectangles
+
+    def settings(self, rows: int = 1, columns: int = 1) -> SectionsConfig:
+        return SectionsConfig(columns=columns, rows=rows, knob_neck_mm=Mm(self.neck_mm), knob_head_mm=Mm(self.head_mm),
+                              knob_depth_mm=Mm(self.depth_mm), knob_spacing_mm=Mm(self.spacing_mm),
+                              fit_tolerance_mm=Mm(self.tolerance_mm))
+
+
+@dataclass(frozen=True)
+class BoardSection:
+    index: int  # 0-based, reading order
+    row: int
+    column: int
+    rect_mm: Rect  # the straight cuts around it, board mm
+    outline_mm: ShapelyPolygon  # knobs included, board mm
+    neighbours: dict[str, int] = field(hash=False, compare=False)  # side -> neighbour's number
+
+    @property
+    def number(self) -> int:
+        return self.index + 1
+
+    @property
+    def bounds_mm(self) -> tuple[float, float, float, float]:
+        x0, y0, x1, y1 = self.outline_mm.bounds
+        return (x0, y0, x1, y1)
+
+
+@dataclass(frozen=True)
+class BoardCut:
+    width_mm: float
+    height_mm: float
+    rows: int
+    columns: int
+    cuts_x_mm: tuple[float, ...]  # the inner vertical cut lines
+    cuts_y_mm: tuple[float, ...]
+    sections: tuple[BoardSection, ...]
+    knobs: tuple[Knob, ...]
+    fit: fit_solver.FitReport
+
+
+@dataclass(frozen=True)
+class BoardPrint:
+    artifacts: tuple[Artifact, ...]
+    cut: BoardCut
+    pages: dict[str, tuple[Page, ...]]  # paper slug -> section pages (as drawn directly; the PDFs hold the same)
+    poster: Page
+
+
+# ------------------------------------------------------------------------------------------ cutting
+
+
+def _even_cuts(length: float, parts: int, snap_mm: float | None) -> list[float]:
+    cuts = [length * i / parts for i in range(1, parts)]
+    if snap_mm:
+        cuts = [round(c / snap_mm) * snap_mm for c in cuts]
+    return [round(c, 4) for c in cuts]
+
+
+def _edges(xs: Sequence[float], ys: Sequence[float]) -> list[Edge]:
+    """Inner edges between neighbouring cells of the grid with borders ``xs`` x ``ys`` (reading order)."""
+    columns, rows = len(xs) - 1, len(ys) - 1
+    edges = []
+    for r in range(rows):
+        for c in range(columns):
+            k = r * columns + c
+            if c + 1 < columns:
+                edges.append(Edge(k, k + 1, True, xs[c + 1], ys[r], ys[r + 1]))
+            if r + 1 < rows:
+                edges.append(Edge(k, k + columns, False, ys[r + 1], xs[c], xs[c + 1]))
+    return edges
+
+
+def _owner_offset(edge: Edge, along: float, owner: int) -> float:
+    return Knob(edge, along, owner, ShapelyPolygon()).owner_offset_mm()
+
+
+def cut_board(width_mm: float, height_mm: float, rows: int, columns: int, knobs: Knobs = Knobs(),
+              avoid: Sequence[Rect] = (), max_piece_mm: tuple[float, float] | None = None,
+              snap_mm: float | None = None) -> BoardCut:
+    """The board cut into ``rows`` x ``columns`` sections with one knob per inner edge, proven to assemble
+    one way only. ``max_piece_mm``: every piece (knobs included) must fit it; knob owners are chosen to keep
+    within it. Raises LayoutError when a knob has no room or the proof fails."""
+    xs = [0.0, *_even_cuts(width_mm, columns, snap_mm), width_mm]
+    ys = [0.0, *_even_cuts(height_mm, rows, snap_mm), height_mm]
+    edges = _edges(xs, ys)
+    settings = knobs.settings(rows, columns)
+    shape = knob_shape(settings)
+    keep_out = shapely.union_all([box(a.x, a.y, a.right, a.bottom).buffer(knobs.clearance_mm) for a in avoid]) \
+        if avoid else None
+    # owners: alternate like a jigsaw (a chequer), but never let a piece outgrow max_piece_mm
+    reach = {k: {"h": 0, "v": 0} for k in range(rows * columns)}
+    size = {k: ((xs[k % columns + 1] - xs[k % columns]), (ys[k // columns + 1] - ys[k // columns]))
+            for k in range(rows * columns)}
+    chosen: list[Knob] = []
+    used: list[float] = []
+    for edge in edges:
+        r, c = divmod(edge.first, columns)
+        if edge.vertical:
+            prefer = edge.first if (r + c) % 2 == 0 else edge.second
+        else:
+            prefer = edge.second if (r + c) % 2 == 0 else edge.first
+        axis = "h" if edge.vertical else "v"
+        owner = None
+        for candidate in (prefer, edge.second if prefer == edge.first else edge.first):
+            w, h = size[candidate]
+            extent = (w if axis == "h" else h) + knobs.depth_mm * (reach[candidate][axis] + 1)
+            limit = None if max_piece_mm is None else (max_piece_mm[0] if axis == "h" else max_piece_mm[1])
+            if limit is None or extent <= limit + 1e-6:
+                owner = candidate
+                break
+        if owner is None:
+            raise LayoutError(f"board sections: no knob fits between sections {edge.first + 1} and "
+                              f"{edge.second + 1} without a piece outgrowing the page")
+        reach[owner][axis] += 1
+        into_second = owner == edge.first
+        options = []
+        for along in candidate_positions(edge, settings):
+            if keep_out is not None:
+                outline = place_knob_shape(shape, edge, along, into_second, snap=False)
+                if outline.intersects(keep_out):
+                    continue
+            options.append((along, _owner_offset(edge, along, owner)))
+        if not options:
+            raise LayoutError(f"board sections: no room for a knob between sections {edge.first + 1} and "
+                              f"{edge.second + 1} (the avoid areas cover the whole edge)")
+        pick = spaced_choice(options, used, knobs.spacing_mm)
+        if pick is None:  # no offset of its own left: the one farthest from the others; the proof decides
+            pick = max(options, key=lambda o: (min(abs(o[1] - u) for u in used), -abs(o[1]), o[1]))
+        along, offset = pick
+        used.append(offset)
+        chosen.append(Knob(edge, along, owner, place_knob_shape(shape, edge, along, into_second), knobs.head_mm))
+    pieces: list[shapely.Geometry] = [box(xs[k % columns], ys[k // columns], xs[k % columns + 1], ys[k // columns + 1])
+                                      for k in range(rows * columns)]
+    for knob in chosen:
+        other = knob.edge.second if knob.owner == knob.edge.first else knob.edge.first
+        pieces[knob.owner] = shapely.union(pieces[knob.owner], knob.outline_mm, grid_size=GRID_MM)
+        pieces[other] = shapely.difference(pieces[other], knob.outline_mm, grid_size=GRID_MM)
+    sections = []
+    for k, outline in enumerate(pieces):
+        r, c = divmod(k, columns)
+        if not isinstance(outline, ShapelyPolygon):
+            raise LayoutError(f"board sections: section {k + 1} falls apart into pieces (knobs too big)")
+        nbrs = {side: (rr * columns + cc) + 1 for side, (rr, cc) in
+                zip(SIDES, ((r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1)), strict=True)
+                if 0 <= rr < rows and 0 <= cc < columns}
+        rect = Rect(xs[c], ys[r], xs[c + 1] - xs[c], ys[r + 1] - ys[r])
+        sections.append(BoardSection(k, r, c, rect, outline, nbrs))
+    signatures = piece_signatures(rows, columns, chosen)
+    if rows * columns == 1:  # one piece: nothing to assemble
+        report = fit_solver.FitReport((((0, 0),),), 1, (), 0)
+    else:
+        report = fit_solver.check_unique_fit(signatures, rows, columns, knobs.tolerance_mm)
+    return BoardCut(width_mm, height_mm, rows, columns, tuple(xs[1:-1]), tuple(ys[1:-1]), tuple(sections),
+                    tuple(chosen), report)
+
+
+def printable_piece_mm(papers: Sequence[Paper], style: SheetStyle = COMPACT_STYLE, landscape: bool = True
+                       ) -> tuple[float, float]:
+    """The largest piece (knobs included) that fits every paper's printable area with room for the hints."""
+    areas = [content_area(p.landscape() if landscape else p.portrait(), style) for p in papers]
+    return (round(min(a.width for a in areas) - 2 * HINT_ROOM_MM, 3),
+            round(min(a.height for a in areas) - 2 * HINT_ROOM_MM, 3))
+
+
+def plan_cut(width_mm: float, height_mm: float, papers: Sequence[Paper] = (A4, LETTER), knobs: Knobs = Knobs(),
+             avoid: Sequence[Rect] = (), style: SheetStyle = COMPACT_STYLE, snap_mm: float | None = None,
+             max_sections: int = 30) -> tuple[BoardCut, bool]:
+    """The cut with the fewest sections (then the squarest pieces) that fits ``papers``, landscape or
+    portrait pages: (cut, landscape)."""
+    tried: list[tuple[int, float, bool, int, int]] = []
+    for landscape in (True, False):
+        max_w, max_h = printable_piece_mm(papers, style, landscape)
+        for rows in range(1, max_sections + 1):
+            for columns in range(1, max_sections // rows + 1):
+                w, h = width_mm / columns, height_mm / rows
+                # each piece grows by at most one knob per direction when owners are balanced
+                if w + (knobs.depth_mm if columns > 1 else 0) <= max_w and \
+                        h + (knobs.depth_mm if rows > 1 else 0) <= max_h:
+                    tried.append((rows * columns, abs(math.log(w / h)), not landscape, rows, columns))
+    errors = []
+    for _count, _shape, portrait, rows, columns in sorted(tried):
+        max_piece = printable_piece_mm(papers, style, not portrait)
+        try:
+            cut = cut_board(width_mm, height_mm, rows, columns, knobs, avoid, max_piece, snap_mm)
+        except LayoutError as exc:
+            errors.append(f"{rows} x {columns}: {exc}")
+            continue
+        return cut, not portrait
+    detail = f" ({errors[0]})" if errors else ""
+    raise LayoutError(f"board: a {width_mm:g} x {height_mm:g} mm board cannot be cut into at most {max_sections} "
+                      f"sections that fit {', '.join(p.name for p in papers)}{detail}")
+
+
+# ------------------------------------------------------------------------------------------ drawing
+
+
+def outline_commands(polygon: ShapelyPolygon, dx: float = 0.0, dy: float = 0.0) -> tuple[PathCommand, ...]:
+    """A polygon's rings as closed M/L/Z sub-paths, moved by (dx, dy), to the micrometre."""
+    commands: list[PathCommand] = []
+    for ring in (polygon.exterior, *polygon.interiors):
+        coords = np.round(shapely.get_coordinates(ring) + np.array([dx, dy]), 3).tolist()
+        commands.append(("M", coords[0][0], coords[0][1]))
+        commands.extend(("L", x, y) for x, y in coords[1:-1])
+        commands.append(("Z",))
+    return tuple(commands)
+
+
+def piece_bleed(outline: ShapelyPolygon, bleed_mm: float) -> ShapelyPolygon:
+    """The piece grown by the bleed, with narrow gaps (a blank's neck) filled so no white slivers show."""
+    grown = shapely.buffer(outline, bleed_mm + 4.0, join_style="round", quad_segs=8)
+    return shapely.buffer(grown, -4.0, join_style="round", quad_segs=8)
+
+
+def section_scene(scene: Scene, section: BoardSection, bleed_mm: float) -> Scene:
+    """The board's art for one piece in piece mm (origin at its bounding box's top-left), clipped to the
+    piece plus bleed, the bleed washed out a little, the cut line on top."""
+    x0, y0, _, _ = section.bounds_mm
+    with_bleed = piece_bleed(section.outline_mm, bleed_mm)
+    art = Group(scene.items, name=f"section-{section.number}-art", transform=translate(-x0, -y0),
+                clip=outline_commands(with_bleed))  # the clip is in the group's own (board) mm
+    ring = shapely.difference(with_bleed, section.outline_mm)
+    wash = [Path(outline_commands(p, -x0, -y0), Style(fill="#ffffff", opacity=BLEED_WASH, even_odd=True),
+                 name="bleed-wash") for p in getattr(ring, "geoms", [ring]) if p.geom_type == "Polygon"]
+    cut = Path(outline_commands(section.outline_mm, -x0, -y0),
+               Style(stroke=CUT_LINE, stroke_width_mm=CUT_WIDTH_MM, line_join="round"), name="cut-line")
+    return Scene((art, *wash, cut))
+
+
+def neighbour_marks(section: SectionLike, trim: Rect, bleed_mm: float) -> list[Op]:
+    """Each neighbour's number beside the matching side, outside the bleed (``section.neighbours``: side ->
+    number)."""
+    ops: list[Op] = []
+    gap = bleed_mm + 2.2
+    cx, cy = trim.center
+    for side, number in section.neighbours.items():
+        text = f"{ARROWS[side]} {number}"
+        if side == "top":
+            ops.append(Text(cx, trim.y - gap, text, NEIGHBOUR_FONT, align="center", baseline="bottom",
+                            name="neighbour"))
+        elif side == "bottom":
+            ops.append(Text(cx, trim.bottom + gap, text, NEIGHBOUR_FONT, align="center", baseline="top",
+                            name="neighbour"))
+        elif side == "right":
+            ops.append(Text(trim.right + gap, cy, f"{number} {ARROWS[side]}", NEIGHBOUR_FONT, align="left",
+                            baseline="middle", name="neighbour"))
+        else:
+            ops.append(Text(trim.x - gap, cy, f"{ARROWS[side]} {number}", NEIGHBOUR_FONT, align="right",
+                            baseline="middle", name="neighbour"))
+    return ops
+
+
+def assembly_diagram(layout: GridLike, current: SectionLike, x: float, y: float, height_mm: float = 5.4) -> Group:
+    """A tiny rows x columns grid with the current section filled: where this piece goes (``layout``: anything
+    with ``rows`` and ``sections`` that have ``row`` and ``column``)."""
+    ops: list[Op] = []
+    ch = height_mm / layout.rows
+    cw = ch * 1.5
+    for s in layout.sections:
+        rect = Rect(x + s.column * cw, y + s.row * ch, cw, ch)
+        style = Style(fill="#1a1a1a" if s is current else "#ffffff", stroke="#1a1a1a", stroke_width_mm=0.35 * PT)
+        ops.append(RectOp(rect, style, name="diagram-cell"))
+    return group(ops, "assembly-diagram")
+
+
+def section_sheet(paper: Paper, section: SectionLike, layout: GridLike, scene: Scene, title: str, label: str,
+                  style: SheetStyle, marks: bool = True) -> Page:
+    """One sheet: the piece at 1:1 centred in the printable area, neighbours' numbers beside its sides, its
+    number and where it goes in the footer (right of the ruler)."""
+    area = content_area(paper, style)
+    x0, y0, x1, y1 = section.bounds_mm
+    w, h = x1 - x0, y1 - y0
+    if w > area.width + 1e-6 or h > area.height + 1e-6:
+        raise LayoutError(f"board section {section.number} ({w:.1f} x {h:.1f} mm) does not fit {paper.name} "
+                          f"({area.width:.1f} x {area.height:.1f} mm printable)")
+    trim = Rect(round(area.x + (area.width - w) / 2, 3), round(area.y + (area.height - h) / 2, 3), w, h)
+    footer_y = paper.height_mm - style.edge_mm - 0.6
+    number_x = paper.width_mm - style.edge_mm - 2.0
+    big = Text(number_x, footer_y, f"{section.number}", Font("DejaVu Sans", 14.0, bold=True), "#1a1a1a",
+               align="right", baseline="alphabetic", name="section-number")
+    diagram_h = 5.4
+    diagram_w = diagram_h / layout.rows * 1.5 * layout.columns
+    diagram_x, diagram_y = number_x - 9.0 - diagram_w, footer_y - diagram_h
+    ruler_end = style.edge_mm + 2.0 + 103.0 + text_width_mm(RULER_TEXT, style.small_font)
+    if diagram_x < ruler_end + 2.0:  # a narrow (portrait) page: the diagram goes above the number
+        diagram_x, diagram_y = number_x - diagram_w, footer_y - 5.0 - diagram_h
+    diagram = assembly_diagram(layout, section, diagram_x, diagram_y, diagram_h)
+    extra: list[Op] = [*neighbour_marks(section, trim, style.bleed_mm), big, diagram]
+    return compose_sheet(paper, [Placement(trim, scene, f"section-{section.number}")], title, label, style,
+                         extra=extra, marks=marks)
+
+
+def _as_form(pdf: pikepdf.Pdf, page: pikepdf.Page) -> pikepdf.Object:
+    """The page as a form XObject whose BBox is the whole page (the piece with its bleed). Cairo writes one
+    compressed content stream per page: the form reuses it as it is (no inflate/deflate)."""
+    contents = page.obj.Contents
+    if isinstance(contents, pikepdf.Stream):
+        filters, parms = contents.get("/Filter"), contents.get("/DecodeParms")
+        if isinstance(filters, pikepdf.Name | pikepdf.Array | None) and isinstance(
+                parms, pikepdf.Dictionary | pikepdf.Array | None):
+            form = pikepdf.Stream(pdf, b"")
+            form.write(contents.read_raw_bytes(), filter=filters, decode_parms=parms)
+            form.Type = pikepdf.Name.XObject
+            form.Subtype = pikepdf.Name.Form
+            form.BBox = page.obj.MediaBox
+            form.Resources = page.obj.Resources
+            return form
+    page.obj.TrimBox = page.obj.MediaBox
+    return page.as_form_xobject()
+
+
+def underlay_pieces(sheets_pdf: bytes, pieces_pdf: bytes, sheets: Sequence[Page], bleed_mm: float) -> bytes:
+    """Place piece i of ``pieces_pdf`` (pages of the pieces with their bleed, as ``single_item_page`` makes
+    them) as a form XObject under sheet i's furniture, at its trim box less the bleed: each piece's art is
+    drawn once however many papers its sheets are made for."""
+    with pikepdf.open(io.BytesIO(sheets_pdf)) as pdf, pikepdf.open(io.BytesIO(pieces_pdf)) as pieces:
+        for pdf_page, piece, sheet in zip(pdf.pages, pieces.pages, sheets, strict=True):
+            form = pdf.copy_foreign(_as_form(pieces, piece))
+            name = pdf_page.add_resource(form, pikepdf.Name.XObject, pikepdf.Name("/BoardPiece"),
+                                         replace_existing=False)
+            trim = sheet.trim_box_mm
+            assert trim is not None
+            x_pt = round((trim.x - bleed_mm) * MM_TO_PT, 3)
+            y_pt = round((sheet.height_mm - trim.bottom - bleed_mm) * MM_TO_PT, 3)
+            pdf_page.contents_add(pikepdf.Stream(pdf, f"q 1 0 0 1 {x_pt:g} {y_pt:g} cm {name} Do Q\n".encode()),
+                                  prepend=True)
+        out = io.BytesIO()
+        # the streams are compressed already: copy them as they are rather than inflate and deflate again
+        pdf.save(out, deterministic_id=True, compress_streams=True, stream_decode_level=pikepdf.StreamDecodeLevel.none)
+    return out.getvalue()
+
+
+def joins_text(section: BoardSection) -> str:
+    return ", ".join(f"{n} {'above' if s == 'top' else 'below' if s == 'bottom' else s}"
+                     for s, n in section.neighbours.items())
+
+
+def cut_svg(cut: BoardCut) -> bytes:
+    """Board-sized SVG: every section's closed outline on layer "cut", section numbers on "guides"."""
+    cut_style = Style(stroke="#ff0000", stroke_width_mm=0.25 * PT, line_join="round")
+    outlines: list[Op] = [Path(outline_commands(s.outline_mm), cut_style, name=f"section-{s.number}")
+                          for s in cut.sections]
+    guides: list[Op] = [Text(s.rect_mm.center[0], s.rect_mm.center[1], str(s.number),
+                             Font("DejaVu Sans", 40.0, bold=True), "#9a9a9a", align="center", baseline="middle",
+                             name="section-number") for s in cut.sections]
+    return render_svg(Page(cut.width_mm, cut.height_mm, Scene((layer("guides", guides), layer("cut", outlines)))))
+
+
+def print_board(scene: Scene, width_mm: float, height_mm: float, title: str,
+                papers: Sequence[Paper] = (A4, LETTER), avoid: Sequence[Rect] = (), prefix: str = "board",
+                knobs: Knobs = Knobs(), style: SheetStyle = COMPACT_STYLE, snap_mm: float | None = None,
+                marks: bool = False) -> BoardPrint:
+    """The poster, the jigsaw section sheets for every paper and the cut SVG (see the module's docstring).
+
+    ``avoid``: rectangles (board mm) no knob may touch; ``snap_mm``: cut lines at multiples of this (e.g. a
+    grid's cell size, so cuts run along grid lines); ``marks``: crop marks at each piece's bounding box."""
+    bleed = style.bleed_mm
+    poster = single_item_page(scene, width_mm, height_mm, style)
+    artifacts = [Artifact(f"{prefix}-poster.pdf", render_pdf([poster], title=f"{title}: board"),
+                          f"the board as one {width_mm:g} x {height_mm:g} mm page with {bleed:g} mm bleed, "
+                          "for a print shop", pages=1)]
+    cut, landscape = plan_cut(width_mm, height_mm, papers, knobs, avoid, style, snap_mm)
+    scenes = [section_scene(scene, s, bleed) for s in cut.sections]
+    pages: dict[str, tuple[Page, ...]] = {}
+    total = len(cut.sections)
+    # each piece's art is drawn once; every paper's sheets place it under their own furniture
+    pieces = [single_item_page(sc, s.bounds_mm[2] - s.bounds_mm[0], s.bounds_mm[3] - s.bounds_mm[1], style)
+              for s, sc in zip(cut.sections, scenes, strict=True)]
+    pieces_pdf = render_pdf(pieces, title="board sections")
+    empty = Scene(())
+    for paper in papers:
+        oriented = paper.landscape() if landscape else paper.portrait()
+
+        def sheet(s: BoardSection, art: Scene, oriented: Paper = oriented, paper: Paper = paper) -> Page:
+            return section_sheet(oriented, s, cut, art, f"{title}: board section {s.number} of {total}",
+                                 f"{paper.name} · row {s.row + 1}, column {s.column + 1} · joins {joins_text(s)}",
+                                 style, marks)
+
+        pages[paper.slug] = tuple(sheet(s, sc) for s, sc in zip(cut.sections, scenes, strict=True))
+        furniture = [sheet(s, empty) for s in cut.sections]
+        data = underlay_pieces(render_pdf(furniture, title=f"{title}: board sections ({paper.name})"), pieces_pdf,
+                               furniture, bleed)
+        artifacts.append(Artifact(f"{prefix}-sections-{paper.slug}.pdf", data,
+                                  f"the board in {total} jigsaw sections ({cut.rows} x {cut.columns}) at 1:1 on "
+                                  f"{paper.name}; they fit together one way only", pages=total))
+    artifacts.append(Artifact(f"{prefix}-cut.svg", cut_svg(cut), "section outlines in board mm (layer 'cut')"))
+    return BoardPrint(tuple(artifacts), cut, pages, poster)

@@ -1,0 +1,53 @@
+"""Typesetting shared by every game's leaflet (reportlab): the embedded DejaVu Sans family and the page order
+of a folded booklet."""
+
+from __future__ import annotations
+
+import subprocess
+from functools import lru_cache
+from pathlib import Path
+
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+
+from boardgen.errors import DataError
+
+FONT = "DejaVuSans"
+_FACES = {"": "DejaVu Sans", "-Bold": "DejaVu Sans:bold", "-Oblique": "DejaVu Sans:oblique",
+          "-BoldOblique": "DejaVu Sans:bold:oblique"}
+_FALLBACK_DIR = Path("/usr/share/fonts/truetype/dejavu")
+
+
+@lru_cache(maxsize=1)
+def register_fonts() -> str:
+    """Register DejaVu Sans (4 faces) with reportlab from fontconfig's files; returns the family name."""
+    paths: dict[str, str] = {}
+    for suffix, pattern in _FACES.items():
+        path = ""
+        try:
+            path = subprocess.run(["fc-match", "-f", "%{file}", pattern], capture_output=True, text=True,
+                                  check=True, timeout=10).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            path = ""
+        if not path.endswith(".ttf") or "DejaVuSans" not in Path(path).name:
+            candidate = _FALLBACK_DIR / f"DejaVuSans{suffix}.ttf"
+            path = str(candidate) if candidate.is_file() else ""
+        if not path:
+            raise DataError(f"font DejaVu Sans{suffix} not found (install fonts-dejavu-core)")
+        paths[suffix] = path
+    for suffix, path in paths.items():
+        pdfmetrics.registerFont(TTFont(FONT + suffix, path))
+    pdfmetrics.registerFontFamily(FONT, normal=FONT, bold=FONT + "-Bold", italic=FONT + "-Oblique",
+                                  boldItalic=FONT + "-BoldOblique")
+    return FONT
+
+
+def booklet_order(pages: int) -> list[tuple[int, int]]:
+    """(left, right) booklet pages of each printed side, sheet by sheet, outside first; ``pages`` a multiple
+    of 4. Four pages: [(4, 1), (2, 3)]; eight: [(8, 1), (2, 7), (6, 3), (4, 5)]."""
+    sides = []
+    for s in range(pages // 4):
+        outer_left, outer_right = pages - 2 * s, 1 + 2 * s
+        sides.append((outer_left, outer_right))
+        sides.append((outer_right + 1, outer_left - 1))
+    return sides

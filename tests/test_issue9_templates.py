@@ -1,0 +1,32 @@
+"""Issue 9, templates the build cannot print: one-line errors with exit code 2, not tracebacks."""
+
+from __future__ import annotations
+
+import pytest
+
+from boardgen import mapbuild
+from boardgen.cards.shapes import MIN_PIECE_MM, piece_size_mm
+from boardgen.cli import main
+from boardgen.config import load_template
+from boardgen.errors import ConfigError
+
+
+def test_tiny_hexes_are_refused_before_pieces_shrink_to_nothing() -> None:
+    """hexes.target_cells 5000 gave 2.15 mm hexes and 2.5 mm tokens, then an IndexError in cards/model.py."""
+    config = load_template()
+    with pytest.raises(ConfigError, match=r"hexes: the board's 2\.15mm hexes leave room for 2\.5mm pieces"):
+        piece_size_mm(config, 2.15)
+    assert piece_size_mm(config, 9.8) >= MIN_PIECE_MM
+
+
+def test_automatic_hex_size_obeys_the_hex_limit(monkeypatch, tmp_path, capsys) -> None:
+    """The automatic size gets the same limit as an explicit hexes.size (20,000 hexes); here the limit is
+    lowered so the default map trips it without a slow search for 5000 cells."""
+    monkeypatch.setattr(mapbuild, "MAX_HEXES_ON_BOARD", 1000)
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--no-cache", "build", "-o", str(tmp_path)])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    lines = [line for line in err.splitlines() if "error" in line]
+    assert len(lines) == 1 and "hexes.target_cells: 300 cells need 9.80mm hexes" in lines[0]
+    assert "at most 1,000" in lines[0] and "Traceback" not in err

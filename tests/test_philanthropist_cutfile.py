@@ -1,0 +1,62 @@
+"""The Philanthropist's components cut file: every printed piece has its one closed outline, inside its own
+sheet, even though the card sheets are landscape and the others portrait."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from boardgen.cards.kitfiles import cut_svg
+from boardgen.games.philanthropist.kit import build_paper, component_sets
+from boardgen.render.imposition import A4, LETTER, Paper
+from boardgen.template import load
+
+ROOT = Path(__file__).resolve().parents[1]
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def _layer(root: ET.Element, name: str) -> ET.Element:
+    return next(g for g in root.iter(f"{SVG}g") if g.get("id") == name)
+
+
+def _pieces(svg: bytes) -> tuple[list[tuple[float, float, float, float]], list[tuple[float, float, float, float]],
+                                 float]:
+    """(cut outlines as x0, y0, x1, y1 in the SVG's mm, guide rectangles likewise, SVG width)."""
+    root = ET.fromstring(svg)
+    width = float(root.get("viewBox", "0 0 0 0").split()[2])
+    cuts = []
+    for p in _layer(root, "cut").iter(f"{SVG}path"):
+        m = re.search(r"matrix\(1,0,0,1,([-\d.e]+),([-\d.e]+)\)", p.get("transform", ""))
+        dx, dy = (float(m.group(1)), float(m.group(2))) if m else (0.0, 0.0)
+        d = p.get("d", "")
+        assert "Z" in d, "every cut outline is closed"
+        nums = [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", d)]
+        xs, ys = nums[0::2], nums[1::2]
+        cuts.append((min(xs) + dx, min(ys) + dy, max(xs) + dx, max(ys) + dy))
+    guides = []
+    for p in _layer(root, "guides").iter(f"{SVG}path"):
+        nums = [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", p.get("d", ""))]
+        xs, ys = nums[0::2], nums[1::2]
+        guides.append((min(xs), min(ys), max(xs), max(ys)))
+    return cuts, guides, width
+
+
+@pytest.mark.parametrize("paper", [A4, LETTER], ids=["a4", "letter"])
+def test_every_piece_is_one_closed_outline_inside_its_sheet(paper: Paper) -> None:
+    t = load(ROOT / "templates" / "philanthropist.yaml")[1]
+    kit = build_paper(t, component_sets(t), paper)
+    cuts, guides, width = _pieces(cut_svg(kit))
+    pieces = t.cards.count + t.meeples.total + len(t.players.seats) + sum(t.cubes.supply.values()) + 2 \
+        + t.players.max
+    assert len(cuts) == pieces
+    w, h = t.cards.width_mm, t.cards.height_mm
+    cards = [c for c in cuts if abs(c[2] - c[0] - w) < 0.2 and abs(c[3] - c[1] - h) < 0.2]
+    assert len(cards) == t.cards.count
+    assert width == pytest.approx(max(paper.width_mm, paper.height_mm), abs=0.1)  # the landscape card sheets fit
+    assert len(guides) == sum(len(lo.cut_sheets) for lo in kit.laid)
+    for x0, y0, x1, y1 in cuts:  # inside one sheet's edges (dice tabs and bleed stay on the sheet)
+        assert any(g[0] - 0.01 <= x0 and x1 <= g[2] + 0.01 and g[1] - 0.01 <= y0 and y1 <= g[3] + 0.01
+                   for g in guides), (x0, y0, x1, y1)

@@ -1,0 +1,63 @@
+"""The Philanthropist's leaflet as printed: readable type (nothing under 8 pt) and how to make the kit."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+from pathlib import Path
+
+import pikepdf
+import pytest
+
+from boardgen.games.philanthropist.leaflet import MIN_PT, leaflet_pdf
+from boardgen.games.philanthropist.model import load_cards
+from boardgen.render.imposition import A4, LETTER, Paper
+from boardgen.template import load
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def font_sizes(pdf: bytes) -> list[float]:
+    """Every font size set with Tf on every page (reportlab writes text unscaled)."""
+    sizes: list[float] = []
+    with pikepdf.open(io.BytesIO(pdf)) as doc:
+        for page in doc.pages:
+            for item in pikepdf.parse_content_stream(page):
+                if str(item.operator) == "Tf":
+                    sizes.append(float(item.operands[1]))  # type: ignore[arg-type]
+    return sizes
+
+
+@pytest.mark.parametrize("paper", [A4, LETTER], ids=["a4", "letter"])
+def test_no_type_under_8_pt_and_the_kit_is_explained(paper: Paper, tmp_path: Path) -> None:
+    t = load(ROOT / "templates" / "philanthropist.yaml")[1]
+    data, sides = leaflet_pdf(t, load_cards(t), paper, [("board", 1, ""), ("white die", 1, "22 mm")])
+    assert sides == 2
+    sizes = font_sizes(data)
+    assert sizes and min(sizes) >= MIN_PT == 8.0
+    path = tmp_path / "leaflet.pdf"
+    path.write_bytes(data)
+    text = " ".join(subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True,
+                                   check=True).stdout.split())
+    for words in ("Making the kit", "the pieces fit together one way only", "glue them back to back",
+                  "glue the grey tabs inside", "board-poster.pdf", "add up the costs of your meeples"):
+        assert words in text
+
+
+@pytest.mark.parametrize("paper", [A4, LETTER], ids=["a4", "letter"])
+def test_card_duplex_instructions_match_the_sheet_orientation(paper: Paper) -> None:
+    """The backs are mirrored left-right; the card sheets are landscape, so they flip on the SHORT edge (the
+    kit said "long edge", which on a landscape sheet puts every back 28 mm off its front)."""
+    from boardgen.games.philanthropist.kit import build_paper, card_flip_edge, component_sets, readme_text
+
+    t = load(ROOT / "templates" / "philanthropist.yaml")[1]
+    kit = build_paper(t, component_sets(t), paper)
+    cards = next(lo for lo in kit.laid if lo.kind == "business-cards")
+    front, back = cards.pages[0], cards.pages[1]
+    assert front.width_mm > front.height_mm  # landscape card sheets
+    assert card_flip_edge(kit) == "short"
+    assert "flip on the short edge" in " ".join(back.scene.texts())
+    assert "flipping on the short edge" in readme_text(t, kit, [], 12)
+    data, _ = leaflet_pdf(t, load_cards(t), paper, [], card_flip=card_flip_edge(kit))
+    with pikepdf.open(io.BytesIO(data)) as doc:
+        assert len(doc.pages) == 2

@@ -1,0 +1,138 @@
+"""Any board as a poster and as jigsaw sections on A4 and Letter that fit together one way only."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pikepdf
+import pytest
+from shapely.geometry import box
+
+from boardgen.errors import LayoutError
+from boardgen.layout import fit_solver
+from boardgen.layout.sections import piece_signatures
+from boardgen.layout.spaces import SpaceStyle, render, square_grid
+from boardgen.render.board_print import (
+    COMPACT_STYLE,
+    BoardPrint,
+    cut_board,
+    plan_cut,
+    print_board,
+)
+from boardgen.render.imposition import A4, LETTER, content_area
+from boardgen.render.scene import Rect
+
+BOARD_MM = 609.6  # 24 inches
+PT_PER_MM = 72.0 / 25.4
+
+
+def _board_scene():
+    grid = square_grid(24, 24, 25.4, kinds=lambda c, r: "dark" if (c + r) % 2 else "light")
+    return render(grid, {"dark": SpaceStyle(fill="#b7c9a8"), "light": SpaceStyle(fill="#f4f1e8")})
+
+
+@pytest.fixture(scope="module")
+def printed() -> BoardPrint:
+    return print_board(_board_scene(), BOARD_MM, BOARD_MM, "Test Board", prefix="board", snap_mm=25.4)
+
+
+def test_artifacts_named_and_counted(printed: BoardPrint) -> None:
+    paths = [a.path for a in printed.artifacts]
+    assert paths == ["board-poster.pdf", "board-sections-a4.pdf", "board-sections-letter.pdf", "board-cut.svg"]
+    n = len(printed.cut.sections)
+    assert n == printed.cut.rows * printed.cut.columns == 12
+    assert [a.pages for a in printed.artifacts[1:3]] == [n, n]
+    # cuts run along the grid lines (snap to the 1 inch squares)
+    assert all(abs(v / 25.4 - round(v / 25.4)) < 1e-6 for v in printed.cut.cuts_x_mm + printed.cut.cuts_y_mm)
+
+
+def test_every_section_fits_the_printable_area_of_both_papers(printed: BoardPrint) -> None:
+    for slug, pages in printed.pages.items():
+        for page in pages:
+            paper = A4 if slug == "a4" else LETTER
+            oriented = paper.landscape() if page.width_mm > page.height_mm else paper.portrait()
+            area = content_area(oriented, COMPACT_STYLE)
+            assert page.trim_box_mm is not None and area.contains_rect(page.trim_box_mm, tol=1e-6)
+            assert page.scene.count("scale-ruler") == 1
+
+
+def test_proof_finds_exactly_one_assembly(printed: BoardPrint) -> None:
+    cut = printed.cut
+    assert len(cut.fit.assemblies) == 1 and not cut.fit.impostors
+    # an independent re-check from the printed outlines' knobs
+    report = fit_solver.solve(piece_signatures(cut.rows, cut.columns, cut.knobs), cut.rows, cut.columns, 2.5)
+    assert len(report.assemblies) == 1
+    # the pieces tile the board exactly: no gaps, no overlaps
+    total = sum(s.outline_mm.area for s in cut.sections)
+    assert total == pytest.approx(BOARD_MM * BOARD_MM, rel=1e-6)
+    for i, a in enumerate(cut.sections):
+        for b in cut.sections[i + 1:]:
+            assert a.outline_mm.intersection(b.outline_mm).area < 1e-3
+
+
+def test_knobs_alike_would_not_be_unique() -> None:
+    """The proof has teeth: the same pieces with every knob moved to the middle of its edge fit many ways."""
+    cut = cut_board(400.0, 300.0, 2, 2)
+    sigs = piece_signatures(2, 2, cut.knobs)
+    centred = [tuple(None if side is None else tuple((0.0, *k[1:]) for k in side) for side in piece)
+               for piece in sigs]
+    report = fit_solver.solve(centred, 2, 2, 2.5)  # type: ignore[arg-type]
+    assert len(report.assemblies) > 1 or report.impostors
+
+
+def test_page_boxes(printed: BoardPrint) -> None:
+    poster = printed.artifacts[0].data
+    with pikepdf.open(io.BytesIO(poster)) as pdf:
+        page = pdf.pages[0]
+        trim = [float(v) for v in page.TrimBox]
+        bleed = [float(v) for v in page.BleedBox]
+        media = [float(v) for v in page.MediaBox]
+        assert trim[2] - trim[0] == pytest.approx(BOARD_MM * PT_PER_MM, abs=0.01)
+        assert bleed == media and media[2] - media[0] == pytest.approx((BOARD_MM + 6) * PT_PER_MM, abs=0.01)
+    for art, paper in ((printed.artifacts[1], A4), (printed.artifacts[2], LETTER)):
+        with pikepdf.open(io.BytesIO(art.data)) as pdf:
+            assert len(pdf.pages) == 12
+            for page, sheet in zip(pdf.pages, printed.pages[paper.slug], strict=True):
+                media = [float(v) for v in page.MediaBox]
+                assert sorted((media[2] * 25.4 / 72, media[3] * 25.4 / 72)) == pytest.approx(
+                    sorted((paper.width_mm, paper.height_mm)), abs=0.01)
+                trim = [float(v) for v in page.TrimBox]
+                assert sheet.trim_box_mm is not None
+                assert (trim[2] - trim[0]) / PT_PER_MM == pytest.approx(sheet.trim_box_mm.width, abs=0.01)
+                assert (trim[3] - trim[1]) / PT_PER_MM == pytest.approx(sheet.trim_box_mm.height, abs=0.01)
+                bleed = [float(v) for v in page.BleedBox]
+                assert bleed[2] - bleed[0] == pytest.approx(trim[2] - trim[0] + 6 * PT_PER_MM, abs=0.01)
+
+
+def test_cut_svg_has_one_closed_outline_per_section(printed: BoardPrint) -> None:
+    svg = printed.artifacts[3].data.decode()
+    cut_layer = svg[svg.index('<g id="cut"'):]
+    assert 'id="guides"' in svg
+    assert len(re.findall(r"<path", cut_layer)) == 12
+    assert cut_layer.count("Z") >= 12
+
+
+def test_sections_are_deterministic(printed: BoardPrint) -> None:
+    again = print_board(_board_scene(), BOARD_MM, BOARD_MM, "Test Board", prefix="board", snap_mm=25.4)
+    assert [a.sha256 for a in again.artifacts] == [a.sha256 for a in printed.artifacts]
+
+
+def test_knobs_keep_out_of_avoided_rectangles() -> None:
+    plain = cut_board(400.0, 300.0, 2, 2)
+    # forbid the middle 40 mm of every edge: the knobs must move aside
+    avoid = [Rect(cx - 20.0, cy - 20.0, 40.0, 40.0) for cx, cy in ((200, 75), (200, 225), (100, 150), (300, 150))]
+    moved = cut_board(400.0, 300.0, 2, 2, avoid=avoid)
+    zones = [box(r.x, r.y, r.right, r.bottom) for r in avoid]
+    assert any(any(k.outline_mm.intersects(z) for z in zones) for k in plain.knobs)
+    assert not any(k.outline_mm.intersects(z) for k in moved.knobs for z in zones)
+    assert len(moved.fit.assemblies) == 1
+    with pytest.raises(LayoutError, match="no room for a knob"):
+        cut_board(400.0, 300.0, 2, 2, avoid=[Rect(0, 0, 400, 300)])
+
+
+def test_plan_cut_picks_fewest_sections_that_fit() -> None:
+    cut, _landscape = plan_cut(240.0, 160.0)
+    assert cut.rows * cut.columns == 1  # fits one page: no cut at all
+    cut, _landscape = plan_cut(660.0, 440.0)
+    assert 4 <= cut.rows * cut.columns <= 12

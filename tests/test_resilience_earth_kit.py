@@ -1,0 +1,66 @@
+"""Resilience Earth's printed parts: the counts the box promises, event cards that show their pattern, sheets."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from boardgen.games.resilience_earth.kit import (
+    build_kit,
+    component_sets,
+    event_deck,
+    inventory,
+    pattern_ops,
+)
+from boardgen.games.resilience_earth.schema import ResilienceTemplate
+from boardgen.render.imposition import A4, LETTER
+from boardgen.render.scene import Rect, Scene
+from boardgen.schema import validate_template
+
+TEMPLATE = Path(__file__).resolve().parent.parent / "templates" / "resilience-earth.yaml"
+
+
+def config() -> ResilienceTemplate:
+    return validate_template(ResilienceTemplate, yaml.safe_load(TEMPLATE.read_text()), str(TEMPLATE))
+
+
+def test_inventory_matches_the_seed() -> None:
+    cfg = config()
+    sets = component_sets(cfg, 4)
+    inv = inventory(cfg, 4, sets)
+    assert inv["tower stones (wooden blocks, not printed)"] == 31
+    assert (inv["settlements"], inv["towns"], inv["industries"]) == (56, 40, 28)
+    assert (inv["RES tokens"], inv["LQ tokens"]) == (96, 84)
+    assert inv["BLOCKED/DESTROYED markers"] == 21 and inv["climate event cards"] == 16
+    printed = inv["printed parts by sheet set"]
+    assert printed == {"climate-events": 16, "player-cards": 8, "marker": 21, "res": 96, "lq": 84,
+                       "building": 124, "misc": 4}
+    res_values = sorted(int(p.label.split()[1]) for p in next(s for s in sets if s.kind == "res").components)
+    assert sum(res_values) == 60 * 1 + 24 * 5 + 12 * 10
+
+
+def test_event_cards_show_their_pattern() -> None:
+    cfg = config()
+    _deck, cards = event_deck(cfg)
+    assert len(cards.components) == 16 and cards.double_sided
+    for part, card in zip(cards.components, cfg.events, strict=True):
+        scene = part.front
+        assert card.name in " ".join(scene.texts())
+        covered = len(card.reach) if "all" not in card.reach else 8
+        filled = [op for op in Scene(tuple(pattern_ops(card.reach, card.effect, Rect(0, 0, 40, 40)))).walk()
+                  if getattr(op, "name", "") == "pattern-cell" and op.style.fill != "#ffffff"]
+        assert len(filled) == covered
+        assert scene.count("pattern-target") == 1
+
+
+def test_sheets_on_both_papers() -> None:
+    cfg = config()
+    sets = component_sets(cfg, 4)
+    for paper in (A4, LETTER):
+        kit = build_kit(cfg, sets, paper)
+        by_kind = {lo.kind: lo for lo in kit.laid}
+        assert by_kind["climate-events"].front_sheets == 2  # 8 poker cards a sheet, duplex
+        assert by_kind["player-cards"].front_sheets == 1
+        assert len(by_kind["marker"].pages) == 2  # BLOCKED fronts, DESTROYED backs
+        assert kit.pdf.startswith(b"%PDF") and len(kit.pages) <= 14
