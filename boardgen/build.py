@@ -1,5 +1,5 @@
-"""`boardgen build` for any game: run the game's stages in memory, then write all outputs at once (atomically,
-file by file) with a manifest.
+"""`boardgen build` for any game: run the game's stages in memory, then write all outputs at once with a
+manifest, all or nothing (boardgen/io.py: a new folder swapped in with one atomic rename).
 
 A stage is a function ``(BuildContext) -> list[Artifact]`` named in the game plug-in's ``stages``. Stages run in
 order and may read what earlier stages produced (``ctx.artifacts``), e.g. the kit zip packs the PDFs. Nothing
@@ -19,7 +19,7 @@ from typing import Any
 
 from boardgen import __version__
 from boardgen.errors import BoardgenError, blamed_on
-from boardgen.io import MANIFEST, Artifact, sha256_file, write_artifacts
+from boardgen.io import MANIFEST, Artifact, prepare_output, sha256_file, write_artifacts
 from boardgen.plugin import BuildContext, Progress, load_stage
 
 __all__ = ["BuildContext", "build", "manifest_artifact", "run_stages"]
@@ -137,10 +137,10 @@ def manifest_artifact(ctx: BuildContext) -> Artifact:
 
 def build(config: Any, out_root: Path, progress: Progress = lambda m: None,
           only: set[str] | None = None) -> tuple[Path, BuildContext]:
+    out_dir = prepare_output(out_root, config.edition)  # a folder we cannot write fails before the work
     ctx = BuildContext(config, None, progress)
     with blamed_on(config.source):
         run_stages(ctx, only)
     ctx.artifacts.append(manifest_artifact(ctx))
-    out_dir = out_root / config.edition
-    write_artifacts(out_dir, ctx.artifacts)
+    write_artifacts(out_dir, ctx.artifacts, progress)
     return out_dir, ctx

@@ -3,6 +3,8 @@ and turns a BoardgenError into one line on stderr and exit code 2."""
 
 from __future__ import annotations
 
+import errno
+import os
 import sys
 
 import click
@@ -15,7 +17,7 @@ from boardgen.commands.sections import sections_command
 from boardgen.commands.simulate import simulate_command
 from boardgen.commands.sweep import sweep_command
 from boardgen.commands.validate import validate_command
-from boardgen.errors import BoardgenError
+from boardgen.errors import BoardgenError, one_line
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -41,21 +43,43 @@ cli.add_command(schema_command)
 cli.add_command(sweep_command)
 
 
+def _fail(message: str, code: int = 2) -> None:
+    click.echo(f"boardgen: error: {one_line(message)}", err=True)
+    sys.exit(code)
+
+
 def main(argv: list[str] | None = None) -> None:
+    """Run the CLI. Whatever happens, the user sees one line on stderr and exit code 2 (130 when interrupted);
+    ``BOARDGEN_DEBUG=1`` shows the traceback of an unexpected error instead."""
+    debug = os.environ.get("BOARDGEN_DEBUG", "") not in ("", "0")
     try:
         # Without standalone mode click returns (not raises) the code of ctx.exit(n).
         code = cli.main(args=argv, prog_name="boardgen", standalone_mode=False)
     except BoardgenError as exc:
-        click.echo(f"boardgen: error: {exc}", err=True)
-        sys.exit(2)
-    except click.exceptions.Abort:
-        click.echo("boardgen: aborted", err=True)
+        _fail(str(exc))
+    except (click.exceptions.Abort, KeyboardInterrupt):
+        click.echo("boardgen: interrupted", err=True)
         sys.exit(130)
+    except click.UsageError as exc:
+        command = exc.ctx.command_path if exc.ctx is not None else "boardgen"
+        _fail(f"{exc.format_message()} (see `{command} --help`)", exc.exit_code)
     except click.ClickException as exc:
-        exc.show()
-        sys.exit(exc.exit_code)
+        _fail(exc.format_message(), exc.exit_code)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
+    except OSError as exc:
+        if debug:
+            raise
+        where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
+        what = "no space left on the device" if exc.errno == errno.ENOSPC else (exc.strerror or str(exc))
+        _fail(f"cannot write or read a file{where}: {what}")
+    except (Exception, RecursionError, MemoryError) as exc:
+        if debug:
+            raise
+        kind = "nested too deeply" if isinstance(exc, RecursionError) else (
+            "out of memory" if isinstance(exc, MemoryError) else f"{type(exc).__name__}: {exc}")
+        _fail(f"unexpected error ({kind}); please report it with the template "
+              "(BOARDGEN_DEBUG=1 shows the traceback)")
     sys.exit(code if isinstance(code, int) else 0)
 
 

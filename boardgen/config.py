@@ -12,7 +12,9 @@ import dataclasses
 import difflib
 import hashlib
 import math
+import os
 import re
+import stat
 import types
 import typing
 from collections.abc import Mapping
@@ -270,11 +272,11 @@ def _convert(tp: Any, value: Any, source: str, key: str) -> Any:
         try:
             return Mm(parse_length_mm(value))
         except ValueError as exc:
-            raise ConfigError(source, key, f"expected {exc}, got {value!r}") from None
+            raise ConfigError(source, key, f"expected {exc}, got {short_repr(value)}") from None
     if tp is Colour:
         if isinstance(value, str) and _HEX_COLOUR_RE.match(value):
             return Colour(value.lower())
-        raise ConfigError(source, key, f'expected a colour "#rrggbb", got {value!r}')
+        raise ConfigError(source, key, f'expected a colour "#rrggbb", got {short_repr(value)}')
     if tp is bool:
         if isinstance(value, bool):
             return value
@@ -306,14 +308,20 @@ def _convert(tp: Any, value: Any, source: str, key: str) -> Any:
         if isinstance(value, dict):
             converted = {}
             for k, v in value.items():
-                converted[_convert(key_type, k, source, f"{key}.{k}")] = _convert(value_type, v, source, f"{key}.{k}")
+                dotted = f"{key}.{_shown_key(k)}"
+                converted[_convert(key_type, k, source, dotted)] = _convert(value_type, v, source, dotted)
             return types.MappingProxyType(converted)
     elif isinstance(tp, type) and dataclasses.is_dataclass(tp):
         if isinstance(value, dict):
             return _build(tp, value, source, key)
     else:  # pragma: no cover - a type this loader does not know is a programming error
         raise TypeError(f"config loader cannot convert {tp!r}")
-    raise ConfigError(source, key, f"expected {_describe(tp)}, got {value!r}")
+    raise ConfigError(source, key, f"expected {_describe(tp)}, got {short_repr(value)}")
+
+
+def _shown_key(key: Any) -> str:
+    """A key as a message shows it: quoted when it holds spaces, colons or quotes ("rules.'turns '")."""
+    return str(key) if re.fullmatch(r"[^\s:'\"]+", str(key)) else repr(key)
 
 
 def _build(cls: type, data: Mapping[str, Any], source: str, prefix: str) -> Any:
@@ -321,7 +329,8 @@ def _build(cls: type, data: Mapping[str, Any], source: str, prefix: str) -> Any:
     fields = {_template_key(f.name): f for f in dataclasses.fields(cls) if f.name not in _NOT_TEMPLATE_KEYS}
     kwargs: dict[str, Any] = {}
     for key, value in data.items():
-        dotted = f"{prefix}.{key}" if prefix else str(key)
+        shown = _shown_key(key)
+        dotted = f"{prefix}.{shown}" if prefix else shown
         if key not in fields:
             close = difflib.get_close_matches(str(key), list(fields), n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
@@ -345,14 +354,23 @@ def _check(condition: bool, source: str, key: str, message: str) -> None:
 
 def _validate(config: Config) -> None:
     src = config.source
-    _check(re.fullmatch(r"[a-z0-9][a-z0-9-]*", config.edition) is not None, src, "edition",
-           f"expected lower-case letters, digits and hyphens (used as a folder name), got {config.edition!r}")
+    _check(re.fullmatch(r"[a-z0-9][a-z0-9-]{0,63}", config.edition) is not None, src, "edition",
+           "expected lower-case letters, digits and hyphens (at most 64, used as a folder name), "
+           f"got {short_repr(config.edition)}")
+    for key, text in (("title", config.title), *((f"zones.{z}", z) for z in config.zones)):
+        _check(not any(c in text for c in "\t\n\r") and len(text) <= 120, src, key,
+               "expected one line of at most 120 characters (it is printed on the board and cards)")
     b = config.board
     _check(100 <= b.width_mm <= 3000 and 100 <= b.height_mm <= 3000, src, "board",
            "expected width and height between 10cm and 300cm")
     _check(0 <= b.margin_mm < min(b.width_mm, b.height_mm) / 4, src, "board.margin", "expected a small margin")
     m = config.map
     _check(0.05 <= m.raster_mm <= 5, src, "map.raster", "expected between 0.05mm and 5mm")
+    pixels = math.ceil(b.width_mm / m.raster_mm) * math.ceil(b.height_mm / m.raster_mm)
+    _check(pixels <= MAX_RASTER_PIXELS, src, "map.raster",
+           f"a {m.raster_mm:g}mm raster on a {b.width_mm:g} x {b.height_mm:g} mm board is {pixels:,} pixels; "
+           f"expected at most {MAX_RASTER_PIXELS:,} (a coarser raster: at least "
+           f"{math.sqrt(b.width_mm * b.height_mm / MAX_RASTER_PIXELS) * 1.01:.2f}mm)")
     _check(m.island_min_area_km2 >= 0, src, "map.island_min_area_km2",
            f"expected zero or more square kilometres, got {m.island_min_area_km2:g}")
     _check_projection(src, m.projection)
@@ -361,7 +379,8 @@ def _validate(config: Config) -> None:
            f"expected [south, north] latitudes with -90 <= south < north <= 90, at least 30 degrees apart, "
            f"got {list(m.frame_latitudes)}")
     h = config.hexes
-    _check(0 < h.land_threshold <= 1, src, "hexes.land_threshold", "expected a share in (0, 1]")
+    _check(0.01 <= h.land_threshold <= 1, src, "hexes.land_threshold",
+           f"expected a share between 0.01 and 1, got {h.land_threshold:g}")
     _check(10 <= h.target_cells <= 5000, src, "hexes.target_cells", "expected between 10 and 5000 cells")
     lo, hi = h.cell_count_range
     _check(0 < lo <= hi, src, "hexes.cell_count_range", "expected [low, high] with 0 < low <= high")
@@ -414,6 +433,12 @@ def _validate(config: Config) -> None:
     _check(sc.fit_tolerance_mm > 0 and sc.knob_spacing_mm > 2 * sc.fit_tolerance_mm, src, "sections.knob_spacing",
            "expected knob_spacing greater than twice fit_tolerance (else knobs of different edges could fit)")
     _check(sc.cut_search_mm >= 0 and sc.land_clearance_mm >= 0, src, "sections.cut_search", "expected zero or more")
+    section_mm = min(b.width_mm / sc.columns, b.height_mm / sc.rows)
+    for key in ("cut_search_mm", "land_clearance_mm", "knob_neck_mm", "knob_head_mm", "knob_depth_mm",
+                "knob_spacing_mm", "fit_tolerance_mm"):  # beyond half a section they mean nothing, and cost
+        value = getattr(sc, key)
+        _check(value <= section_mm / 2, src, f"sections.{key[:-3]}",
+               f"expected at most half a section ({section_mm / 2:.0f}mm on this board), got {value:g}mm")
     r = config.rules
     _check(1 <= r.min_players <= r.players <= r.max_players <= 6, src, "rules.players",
            f"expected min_players <= players <= max_players <= 6, got {r.min_players}, {r.players}, {r.max_players}")
@@ -474,10 +499,16 @@ def _check_projection(source: str, text: str) -> None:
            f"{text!r} is plain longitude/latitude; expected a map projection such as '+proj=wintri +lon_0=11'")
 
 
+MAX_RASTER_PIXELS = 16_000_000
+"""Raster pixels on the board (width/raster x height/raster): about 15 s and 0.5 GB for the map stage; the
+flagship's 66 x 44 cm board at 0.5mm is 1.2 million."""
+MAX_VALIDATE_GAMES = 5_000
+"""Games behind the build's validation report: about 15 s at the flagship's ~330 games/s."""
+
 _RULE_MAXIMA = {  # far beyond any real game; they keep a typo from running for hours or printing a ream of chips
     "turns": 500, "setup_rounds": 100, "pieces_per_player": 500, "starting_chips": 1000, "bank_chips": 2000,
-    "investments_per_turn": 100, "validate_games": 100_000, "years_per_turn": 1000, "harvest_divisor": 10_000,
-    "badge_threshold": 1000,
+    "investments_per_turn": 100, "validate_games": MAX_VALIDATE_GAMES, "years_per_turn": 1000,
+    "harvest_divisor": 10_000, "badge_threshold": 1000,
 }
 
 
@@ -513,27 +544,220 @@ def default_template_path() -> Path:
 
 def config_from_mapping(data: Any, source: str = "<template>", template_sha256: str = "") -> Config:
     if not isinstance(data, dict):
-        raise ConfigError(source, "", "expected a YAML mapping at the top level")
+        raise ConfigError(source, "(top level)", "expected a YAML mapping of template keys")
     config = _build(Config, data, source, "")
     config = dataclasses.replace(config, source=source, template_sha256=template_sha256)
     _validate(config)
     return config
 
 
+# Limits on what a template file may be. A template is a file people pass around, so its reader must stay
+# fast and small whatever it holds: the flagship is about 6 KB, 400 values and 4 levels deep.
+MAX_TEMPLATE_BYTES = 1_000_000
+"""A template file larger than this (1 MB, ~150 times the flagship) is refused before it is parsed."""
+MAX_TEMPLATE_NODES = 100_000
+"""Values in a template once every alias is expanded (stops "billion laughs" alias bombs)."""
+MAX_TEMPLATE_DEPTH = 50
+"""Lists/mappings nested deeper than this are refused while parsing (no RecursionError anywhere later)."""
+MAX_DATA_BYTES = 200_000_000
+"""A data file (land, Köppen, elevation) larger than this is refused: the shipped ones are under 1 MB."""
+MAX_EXTENDS_DEPTH = 16
+"""``extends`` chains longer than this are refused."""
+_SHORT_REPR = 60
+
+
+def short_repr(value: Any, limit: int = _SHORT_REPR) -> str:
+    """``repr`` for messages that never grows with the value: containers by type and size, long texts cut."""
+    if isinstance(value, dict):
+        return f"a mapping of {len(value)} keys"
+    if isinstance(value, list | tuple | set):
+        return f"a list of {len(value)} items"
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return f"a {value.bit_length()}-bit number"
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:limit - 3]}... ({len(text):,} characters)"
+
+
+def _node_count(root: yaml.Node) -> int:
+    """Values in the document with every alias expanded, counted without expanding (memoised by node);
+    a value that contains itself (``&a [*a]``) counts as unbounded."""
+    sizes: dict[int, int] = {}
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    open_nodes: set[int] = set()
+    while stack:
+        node, done = stack.pop()
+        key = id(node)
+        if done:
+            children = _children(node)
+            sizes[key] = min(1 + sum(sizes[id(c)] for c in children), MAX_TEMPLATE_NODES + 1)
+            open_nodes.discard(key)
+            continue
+        if key in sizes:
+            continue
+        if key in open_nodes:
+            return MAX_TEMPLATE_NODES + 1  # a cycle: infinitely many values
+        open_nodes.add(key)
+        stack.append((node, True))
+        stack.extend((c, False) for c in _children(node) if id(c) not in sizes)
+    return sizes[id(root)]
+
+
+def _children(node: yaml.Node) -> list[yaml.Node]:
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    if isinstance(node, yaml.MappingNode):
+        return [n for pair in node.value for n in pair]
+    return []
+
+
+class _TemplateError(Exception):
+    """Raised inside the loader; _read_yaml turns it into a ConfigError naming the file and line."""
+
+    def __init__(self, line: int | None, message: str, key: str = "") -> None:
+        super().__init__(message)
+        self.line = line
+        self.message = message
+        self.key = key
+
+
+class TemplateLoader(yaml.SafeLoader):
+    """PyYAML's safe loader with bounds: nesting depth counted while composing (before the recursion can get
+    deep), the expanded size checked before constructing, and duplicate keys refused."""
+
+    def __init__(self, stream: Any) -> None:
+        super().__init__(stream)
+        self._depth = 0
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        self._depth += 1
+        try:
+            if self._depth > MAX_TEMPLATE_DEPTH:
+                mark = self.peek_event().start_mark
+                raise _TemplateError(mark.line + 1, f"lists or mappings nested more than {MAX_TEMPLATE_DEPTH} "
+                                                    "deep; expected a flatter template")
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+    def construct_document(self, node: Any) -> Any:
+        count = _node_count(node)
+        if count > MAX_TEMPLATE_NODES:
+            where, key = node, ""
+            if isinstance(node, yaml.MappingNode) and node.value:  # name the top-level key that holds the most
+                where = max(node.value, key=lambda pair: _node_count(pair[1]))[0]
+                key = str(where.value) if isinstance(where, yaml.ScalarNode) else ""
+            raise _TemplateError(where.start_mark.line + 1, key=key, message=
+                                 f"more than {MAX_TEMPLATE_NODES:,} values once its aliases are expanded "
+                                 "(an alias bomb, or a value that contains itself); expected a plain template")
+        return super().construct_document(node)
+
+    def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+        if isinstance(node, yaml.MappingNode):
+            seen: dict[Any, int] = {}
+            for key_node, _ in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge" or not isinstance(key_node, yaml.ScalarNode):
+                    continue
+                key = self.construct_object(key_node)
+                try:
+                    if key in seen:
+                        raise _TemplateError(key_node.start_mark.line + 1,
+                                             f"key {short_repr(key)} appears twice in one mapping (first on line "
+                                             f"{seen[key]}); expected each key once")
+                    seen[key] = key_node.start_mark.line + 1
+                except TypeError:
+                    continue  # an unhashable key: PyYAML's own check reports it
+        return super().construct_mapping(node, deep=deep)
+
+
+def _construct_int(loader: TemplateLoader, node: yaml.ScalarNode) -> Any:
+    if len(str(node.value)) > 40:  # Python refuses to parse past 4,300 digits; no template number needs 40
+        raise _TemplateError(node.start_mark.line + 1, f"a whole number of {len(str(node.value)):,} digits; "
+                                                       "expected at most 40")
+    return loader.construct_yaml_int(node)
+
+
+TemplateLoader.add_constructor("tag:yaml.org,2002:int", _construct_int)
+
+_FORBIDDEN_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def _check_text(data: Any, source: str, key: str = "") -> None:
+    """No control characters (they would reach the PDFs and CSV headers) nor lone surrogates (not UTF-8) in
+    any key or text of the template."""
+    if isinstance(data, str):
+        bad = _FORBIDDEN_CHARS.search(data)
+        if bad:
+            raise ConfigError(source, key or "(top level)",
+                              f"text holds the control character or lone surrogate U+{ord(bad.group()):04X}; "
+                              "expected printable text")
+    elif isinstance(data, dict):
+        for k, v in data.items():
+            dotted = f"{key}.{k}" if key else str(k)
+            _check_text(k, source, dotted if not isinstance(k, str) else _safe_key(key, k))
+            _check_text(v, source, _safe_key(key, k))
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            _check_text(v, source, f"{key}[{i}]")
+
+
+def _safe_key(prefix: str, key: Any) -> str:
+    text = _FORBIDDEN_CHARS.sub("?", str(key))
+    return f"{prefix}.{text}" if prefix else text
+
+
 def _read_yaml(template_path: Path) -> tuple[Any, bytes]:
     source = str(template_path)
+    raw = read_bounded(template_path, MAX_TEMPLATE_BYTES, source, "", "template")
     try:
-        raw = template_path.read_bytes()
-    except FileNotFoundError:
-        raise ConfigError(source, "", "template file not found") from None
-    except OSError as exc:
-        raise ConfigError(source, "", f"cannot read template ({exc.strerror})") from None
-    try:
-        return yaml.safe_load(raw), raw
+        loader = TemplateLoader(raw)
+        try:
+            data = loader.get_single_data()
+        finally:
+            loader.dispose()
+    except _TemplateError as exc:
+        raise ConfigError(source, exc.key or (f"line {exc.line}" if exc.line else ""), exc.message) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}" if mark is not None else ""
-        raise ConfigError(source, where, f"not valid YAML ({getattr(exc, 'problem', exc)})") from None
+        raise ConfigError(source, where, f"not valid YAML ({getattr(exc, 'problem', None) or exc})") from None
+    except (ValueError, OverflowError) as exc:  # e.g. an integer of more than 4,300 digits
+        raise ConfigError(source, "", f"not a usable YAML value ({short_repr(str(exc), 120)})") from None
+    except RecursionError:  # pragma: no cover - the depth limit comes first
+        raise ConfigError(source, "", "nested too deep") from None
+    _check_text(data, source)
+    return data, raw
+
+
+def read_bounded(path: Path, limit: int, source: str, key: str, what: str) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes; a FIFO, device, folder, missing or bigger file is
+    a one-line ConfigError (opened without blocking, so a FIFO cannot hang the read)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        raise ConfigError(source, key, f"{what} file not found") from None
+    except OSError as exc:
+        raise ConfigError(source, key, f"cannot read {what} ({exc.strerror})") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise ConfigError(source, key, f"{what} {short_repr(str(path))} is not a regular file")
+        if info.st_size > limit:
+            raise ConfigError(source, key, f"{what} file is {info.st_size:,} bytes; expected at most {limit:,}")
+        chunks = []
+        total = 0
+        while total <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        if total > limit:
+            raise ConfigError(source, key, f"{what} file is over {limit:,} bytes")
+        return b"".join(chunks)
+    except OSError as exc:
+        raise ConfigError(source, key, f"cannot read {what} ({exc.strerror})") from None
+    finally:
+        os.close(fd)
 
 
 def _deep_merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
@@ -557,19 +781,32 @@ def _resolve_extends(data: Any, template_path: Path, seen: tuple[Path, ...]) -> 
         return data, b""
     source = str(template_path)
     name = data.pop("extends")
-    if not isinstance(name, str) or not name:
-        raise ConfigError(source, "extends", f"expected a template name or path, got {name!r}")
+    if not isinstance(name, str) or not name or len(name) > 1024 or "\x00" in name:
+        raise ConfigError(source, "extends", f"expected a template name or path, got {short_repr(name)}")
     candidates = [template_path.parent / name, templates_dir() / name, templates_dir() / f"{name}.yaml"]
-    base_path = next((c.resolve() for c in candidates if c.is_file()), None)
+    base_path = next((c.resolve() for c in candidates if _is_file(c)), None)
     if base_path is None:
-        raise ConfigError(source, "extends", f"no template {name!r} beside this file or in {templates_dir()}")
+        raise ConfigError(source, "extends", f"no template {short_repr(name)} beside this file or in {templates_dir()}")
     if base_path in seen:
-        raise ConfigError(source, "extends", f"templates extend each other in a circle ({name!r})")
+        chain = " -> ".join(p.name for p in (*seen, base_path))
+        raise ConfigError(source, "extends", f"templates extend each other in a circle ({short_repr(chain, 200)})")
+    if len(seen) > MAX_EXTENDS_DEPTH:
+        raise ConfigError(source, "extends", f"more than {MAX_EXTENDS_DEPTH} templates extend one another; "
+                          "expected a shorter extends chain")
     base_data, base_raw = _read_yaml(base_path)
-    base_data, grand_raw = _resolve_extends(base_data, base_path, (*seen, base_path))
     if not isinstance(base_data, dict):
-        raise ConfigError(str(base_path), "", "expected a YAML mapping at the top level")
+        what = "is empty" if base_data is None else f"holds {short_repr(base_data)}"
+        raise ConfigError(source, "extends", f"the template extended, {base_path}, {what}; "
+                          "expected a YAML mapping of template keys")
+    base_data, grand_raw = _resolve_extends(base_data, base_path, (*seen, base_path))
     return _deep_merge(base_data, data), grand_raw + base_raw
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except (OSError, ValueError):  # a name too long for the file system, or otherwise impossible
+        return False
 
 
 def load_template(path: str | Path | None = None) -> Config:
@@ -583,13 +820,20 @@ def load_template(path: str | Path | None = None) -> Config:
 def resolve_data_path(config: Config, name: str, key: str) -> Path:
     """A data file named in the template: an absolute/relative path if it exists, else in naturalearth/."""
     candidate = Path(name)
+    found: Path | None = None
     if not candidate.is_absolute():
         template_dir = Path(config.source).parent
-        for base in (template_dir, data_dir()):
-            if (base / candidate).is_file():
-                return (base / candidate).resolve()
-    elif candidate.is_file():
-        return candidate
+        found = next(((base / candidate).resolve() for base in (template_dir, data_dir())
+                      if (base / candidate).exists()), None)
+    elif candidate.exists():
+        found = candidate
+    if found is not None:
+        if not _is_file(found):
+            raise ConfigError(config.source, key, f"data file {short_repr(name)} is not a regular file")
+        if found.stat().st_size > MAX_DATA_BYTES:
+            raise ConfigError(config.source, key, f"data file {short_repr(name)} is {found.stat().st_size:,} "
+                              f"bytes; expected at most {MAX_DATA_BYTES:,}")
+        return found
     raise ConfigError(config.source, key,
                       f"data file {name!r} not found (looked beside the template and in {data_dir()})")
 

@@ -2,8 +2,21 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
+
+MAX_MESSAGE_CHARS = 600
+"""An error is one line: longer messages are cut (a template value can be megabytes long)."""
+_UNPRINTABLE = re.compile("[\\x00-\\x1f\\x7f-\\x9f\\ud800-\\udfff]")
+
+
+def one_line(text: str, limit: int = MAX_MESSAGE_CHARS) -> str:
+    """``text`` as one printable line of at most ``limit`` characters (control characters and lone surrogates
+    escaped, so the message can always be printed)."""
+    text = _UNPRINTABLE.sub(lambda m: m.group().encode("unicode_escape", "backslashreplace").decode("ascii")
+                            if ord(m.group()) < 0xD800 else f"\\u{ord(m.group()):04x}", text)
+    return text if len(text) <= limit else f"{text[:limit - 30]}... ({len(text):,} characters)"
 
 
 class BoardgenError(Exception):
@@ -17,8 +30,10 @@ class ConfigError(BoardgenError, ValueError):
         self.source = source
         self.key = key
         self.message = message
-        where = f"{source}: {key}: " if key else f"{source}: "
-        super().__init__(where + message)
+        key_text = one_line(key, 10**6)
+        key_text = key_text if len(key_text) <= 120 else key_text[:117] + "..."  # a key stays one word
+        where = f"{one_line(source, 200)}: {key_text}: " if key else f"{one_line(source, 200)}: "
+        super().__init__(where + one_line(message))
 
 
 class DataError(BoardgenError, OSError):

@@ -33,14 +33,30 @@ def cell_lonlat_geometry(board: Board, cell: Cell, projection: BoardProjection) 
     lon, lat = projection.to_lonlat(ring[:, 0], ring[:, 1])
     lat = np.clip(lat, -90.0, 90.0)
     polygon = Polygon(np.column_stack([lon, lat]))
+    try:
+        parts = _world_pieces(polygon)
+    except shapely.errors.GEOSException:  # a hex near a pole of some projections folds over itself in lon/lat
+        parts = _world_pieces(shapely.make_valid(polygon))
+    if not parts:
+        from boardgen.errors import ConfigError
+
+        raise ConfigError(board.config.source, "map.projection",
+                          f"cell {cell.label} does not map back to longitude/latitude; expected a world projection")
+    polygons = [g for part in parts for g in getattr(part, "geoms", [part]) if isinstance(g, Polygon)]
+    geometry: Polygon | MultiPolygon = polygons[0] if len(polygons) == 1 else MultiPolygon(polygons)
+    try:
+        return shapely.set_precision(geometry, 10**-COORD_DECIMALS)
+    except shapely.errors.GEOSException:  # as above: a cell folded over itself at a pole
+        return shapely.set_precision(shapely.make_valid(geometry), 10**-COORD_DECIMALS, mode="pointwise")
+
+
+def _world_pieces(polygon: Any) -> list[Any]:
     parts = []
     for shift in (-360.0, 0.0, 360.0):
         piece = polygon.intersection(box(-180.0 - shift, -90.0, 180.0 - shift, 90.0))
         if not piece.is_empty and piece.area > 0:
             parts.append(shapely.affinity.translate(piece, xoff=shift))
-    polygons = [g for part in parts for g in getattr(part, "geoms", [part]) if isinstance(g, Polygon)]
-    geometry: Polygon | MultiPolygon = polygons[0] if len(polygons) == 1 else MultiPolygon(polygons)
-    return shapely.set_precision(geometry, 10**-COORD_DECIMALS)
+    return parts
 
 
 def cell_centre_lonlat(cell: Cell, projection: BoardProjection) -> tuple[float, float]:

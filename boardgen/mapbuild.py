@@ -102,6 +102,20 @@ def _islands_without_cell(big_landmasses: Mapping[int, float], pixel_landmass: n
     return missing
 
 
+MAX_BOARD_HEXES = 20_000
+"""Hexes on the whole board (land and sea), the same limit as for an explicit hexes.size."""
+
+
+def _check_hex_count(config: Config, size_mm: float) -> None:
+    """The automatic search obeys the limit an explicit hexes.size has (config.py)."""
+    hex_area = 1.5 * 3**0.5 * size_mm**2
+    on_board = config.board.width_mm * config.board.height_mm / hex_area if hex_area > 0 else float("inf")
+    if on_board > MAX_BOARD_HEXES:
+        raise ConfigError(config.source, "hexes.target_cells",
+                          f"{config.hexes.target_cells} land cells need {size_mm:g}mm hexes, about {on_board:,.0f} "
+                          f"on the board; expected at most {MAX_BOARD_HEXES:,} (fewer cells)")
+
+
 def build_board(config: Config) -> Board:
     timings: dict[str, float] = {}
     started = time.perf_counter()
@@ -146,6 +160,7 @@ def build_board(config: Config) -> Board:
             size_mm, _, tried = search_hex_size(orientation, origin_mm, raster, config.hexes.land_threshold,
                                                 lattice_target)
             sizes_tried += tried
+        _check_hex_count(config, size_mm)
         layout = HexLayout(orientation, size_mm, origin_mm)
         land_keys, _ = land_hexes(layout, raster, config.hexes.land_threshold)
         pixel_keys = hex_keys(layout, raster.x_mm, raster.y_mm)

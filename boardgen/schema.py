@@ -122,7 +122,7 @@ def _short(value: Any) -> str:
 def validate_template(model: type[M], data: Any, source: str, template_sha256: str = "") -> M:
     """``data`` (a parsed YAML mapping) as ``model``; any problem is one ConfigError naming the dotted key."""
     if not isinstance(data, dict):
-        raise ConfigError(source, "", "expected a YAML mapping at the top level")
+        raise ConfigError(source, "(top level)", "expected a YAML mapping of template keys")
     try:
         config = model.model_validate(data)
     except ValidationError as exc:

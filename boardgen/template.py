@@ -18,7 +18,7 @@ def read_template(path: str | Path | None) -> tuple[dict[str, Any], str, str]:
     data, base_raw = _resolve_extends(data, template_path, (template_path.resolve(),))
     source = str(template_path)
     if not isinstance(data, dict):
-        raise ConfigError(source, "", "expected a YAML mapping at the top level")
+        raise ConfigError(source, "(top level)", "expected a YAML mapping of template keys")
     return data, source, hashlib.sha256(base_raw + raw).hexdigest()
 
 

@@ -10,7 +10,7 @@ import click
 from boardgen.cache import cached_board as build_board
 from boardgen.commands.options import template_option
 from boardgen.export import adjacency_json, cells_csv, cells_geojson
-from boardgen.io import write_atomic
+from boardgen.io import check_replaceable, write_atomic
 from boardgen.projection.places import format_lonlat, island_name
 from boardgen.template import load_map_template as load_template
 
@@ -26,6 +26,8 @@ _FORMATS = {"geojson": cells_geojson, "csv": cells_csv, "adjacency": adjacency_j
               help="Write to this file instead of standard output.")
 def cells_command(template_path: Path | None, fmt: str, output: Path | None) -> None:
     """Export the land cells (label, zone, shares, neighbours) for other tools and editions."""
+    if output is not None:
+        check_replaceable(output)  # before the work: never replace a device, FIFO or link
     data = _FORMATS[fmt](build_board(load_template(template_path)))
     if output is None:
         sys.stdout.buffer.write(data)

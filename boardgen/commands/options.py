@@ -14,3 +14,10 @@ out_option = click.option(
     "--out", "-o", "out_root", type=click.Path(path_type=Path, file_okay=False), default=Path("build"),
     show_default=True, help="Output folder; files go to OUT/<edition>/.",
 )
+
+MAX_GAMES = 1_000_000
+"""Games one `simulate` or `validate` run may play: about an hour for the flagship at ~330 games/s per job
+(every game's record is kept for the report, so memory grows with it too)."""
+MAX_JOBS = 256
+seed_type = click.IntRange(0, 2**63 - 1)
+"""Seeds are 0 .. 2**63 - 1, as in templates."""

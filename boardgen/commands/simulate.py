@@ -8,9 +8,9 @@ from pathlib import Path
 
 import click
 
-from boardgen.commands.options import out_option, template_option
+from boardgen.commands.options import MAX_GAMES, MAX_JOBS, out_option, seed_type, template_option
 from boardgen.errors import ConfigError
-from boardgen.io import write_atomic
+from boardgen.io import output_lock, prepare_output, write_inside
 
 
 def _bot_list(ctx: click.Context, param: click.Parameter, value: str | None) -> tuple[str, ...] | None:
@@ -39,15 +39,15 @@ def progress_bar(games: int, label: str):  # type: ignore[no-untyped-def]  # cli
 @click.command("simulate")
 @template_option
 @out_option
-@click.option("--games", "-n", type=click.IntRange(1, 10_000_000), default=1000, show_default=True,
+@click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), default=1000, show_default=True,
               help="Games to play.")
 @click.option("--players", "-p", type=click.IntRange(1, 12), default=None,
               help="Players per game (default: the template's usual number).")
 @click.option("--bots", "-b", default=None, callback=_bot_list,
               help="Comma-separated bots, repeated to fill the seats (default: the game's own mix; "
                    "every game has random, greedy and mcts).")
-@click.option("--seed", "-s", type=int, default=None, help="Master seed (default: the template's seed).")
-@click.option("--jobs", "-j", type=click.IntRange(1, 256), default=1, show_default=True,
+@click.option("--seed", "-s", type=seed_type, default=None, help="Master seed (default: the template's seed).")
+@click.option("--jobs", "-j", type=click.IntRange(1, MAX_JOBS), default=1, show_default=True,
               help="Processes; results do not depend on it.")
 @click.option("--rotate/--no-rotate", default=True, show_default=True,
               help="Shift the bot line-up one seat each game, so each seat meets each bot equally often.")
@@ -60,6 +60,7 @@ def simulate_command(template_path: Path | None, out_root: Path, games: int, pla
     from boardgen.template import load
 
     plugin, config = load(template_path)
+    prepare_output(out_root, config.edition)  # before the games: a folder we cannot write is one line now
     check_bots(plugin, bots)
     low, usual, high = plugin.player_range(config)
     players = players or usual
@@ -77,13 +78,16 @@ def simulate_command(template_path: Path | None, out_root: Path, games: int, pla
             document, plots, lines = plugin.simulate_report(ctx, games, players, bots, seed, jobs, rotate,
                                                             bar.update)
     elapsed = time.perf_counter() - started
-    report_dir = out_root / config.edition / "report"
-    write_atomic(report_dir / "results.json", results_bytes(document))
-    for name, png in plots.items():
-        write_atomic(report_dir / name, png)
+    out_dir = prepare_output(out_root, config.edition)
+    report_dir = out_dir / "report"
+    with output_lock(out_root):  # never while a build swaps the kit in
+        out_dir.mkdir(exist_ok=True)
+        write_inside(out_dir, "report/results.json", results_bytes(document))
+        for name, png in plots.items():
+            write_inside(out_dir, f"report/{name}", png)
     rate = games / max(elapsed, 1e-9)
     click.echo(f"{games} games, {players} players, bots {','.join(bots)}, seed {seed}: "
-               f"{elapsed:.1f} s ({rate:,.0f} games/s with {jobs} job{'s' if jobs > 1 else ''})")
+               f"{elapsed:.1f} s ({rate:,.{0 if rate >= 10 else 2}f} games/s with {jobs} job{'s' if jobs > 1 else ''})")
     for line in lines:
         click.echo(line)
     click.echo(f"wrote {report_dir}: results.json, {', '.join(sorted(plots))}")

@@ -7,15 +7,15 @@ from pathlib import Path
 
 import click
 
-from boardgen.commands.options import template_option
+from boardgen.commands.options import MAX_GAMES, MAX_JOBS, seed_type, template_option
 
 
 @click.command("validate")
 @template_option
-@click.option("--games", "-n", type=click.IntRange(0, 10_000_000), default=None,
+@click.option("--games", "-n", type=click.IntRange(0, MAX_GAMES), default=None,
               help="Games to simulate for the rules checks (default: the template's number).")
-@click.option("--jobs", "-j", type=click.IntRange(1, 256), default=1, show_default=True, help="Processes.")
-@click.option("--seed", "-s", type=int, default=None, help="Master seed (default: the template's seed).")
+@click.option("--jobs", "-j", type=click.IntRange(1, MAX_JOBS), default=1, show_default=True, help="Processes.")
+@click.option("--seed", "-s", type=seed_type, default=None, help="Master seed (default: the template's seed).")
 @click.option("--json", "as_json", is_flag=True, help="Print the findings as JSON instead of text.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def validate_command(template_path: Path | None, games: int | None, jobs: int,

@@ -20,8 +20,8 @@ def generic_plots(title: str, summary: Mapping[str, Any], records: Sequence[Any]
     fig = Figure(figsize=(6, 3.2))
     ax = fig.add_subplot()
     rates = [s["rate"] for s in seats]
-    low = [s["rate"] - s["ci95"][0] for s in seats]
-    high = [s["ci95"][1] - s["rate"] for s in seats]
+    low = [max(0.0, s["rate"] - s["ci95"][0]) for s in seats]  # rounding can put a bound a hair past the rate
+    high = [max(0.0, s["ci95"][1] - s["rate"]) for s in seats]
     ax.bar([str(s["seat"]) for s in seats], rates, yerr=[low, high], capsize=4, color="#56b4e9")
     ax.axhline(summary["expected_seat_rate"], color="#d55e00", linestyle="--", label="even share")
     ax.set_xlabel("seat")

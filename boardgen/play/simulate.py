@@ -88,9 +88,9 @@ def simulate(game: Game, factories: Mapping[str, BotFactory], games: int, bots: 
     players = game.info.num_players
     sim = Simulation(game.info.short_name, players, bots, seed, rotate)
     size = CHUNK_GAMES if jobs <= 1 else max(2, min(CHUNK_GAMES, -(-games // (jobs * 8))))
-    chunks = [(a, min(a + size, games)) for a in range(0, games, size)]
+    chunks = ((a, min(a + size, games)) for a in range(0, games, size))  # streamed, never a list up front
     init_args = (game, dict(factories), bots, players, seed, rotate)
-    if jobs <= 1 or len(chunks) <= 1:
+    if jobs <= 1 or games <= size:
         _init_worker(*init_args)
         results = map(_play_chunk, chunks)
         for chunk in results:

@@ -83,7 +83,30 @@ class BoardProjection:
                               f"{self.proj_string!r} cannot show the map frame (every longitude, latitudes "
                               f"{self.frame_south_deg:g} to {self.frame_north_deg:g}); expected a world projection "
                               "or narrower map.frame_latitudes")
+        if not Polygon(np.column_stack([x, y])).is_valid or not self._round_trips():
+            raise ConfigError(self.source, "map.projection",
+                              f"{self.proj_string!r} cannot show the whole world in one frame (its outline crosses "
+                              "itself or points do not project back); expected a world projection such as "
+                              "'+proj=wintri', '+proj=robin' or '+proj=eqearth'")
         return x, y
+
+    def _round_trips(self) -> bool:
+        """Every point of a 5-degree grid inside the frame projects to finite coordinates and back to itself
+        (a local projection such as utm, or one centred on a pole, fails this far from its centre)."""
+        west = self.central_meridian_deg - 179.0
+        grid_lon, grid_lat = np.meshgrid(np.linspace(west, west + 358.0, 73),
+                                         np.linspace(self.frame_south_deg + 0.5, self.frame_north_deg - 0.5, 37))
+        lon, lat = grid_lon.ravel(), grid_lat.ravel()
+        with np.errstate(all="ignore"):
+            x, y = self._forward.transform(lon, lat)
+            if not (np.all(np.isfinite(x)) and np.all(np.isfinite(y))):
+                return False
+            back_lon, back_lat = self._forward.transform(x, y, direction="INVERSE")
+            back_lon, back_lat = np.asarray(back_lon), np.asarray(back_lat)
+            d_lon = np.abs((back_lon - lon + 180.0) % 360.0 - 180.0)
+            ok = np.isfinite(back_lon) & np.isfinite(back_lat) & (np.abs(back_lat - lat) < 1e-3)
+            ok &= (d_lon < 1e-3) | (np.abs(lat) > 89.0)
+        return bool(np.all(ok))
 
     @cached_property
     def scale_mm_per_m(self) -> float:

@@ -44,8 +44,8 @@ def _read_png(path: Path, what: str, shape_ratio: float = 2.0) -> np.ndarray:
             values = np.asarray(image)
     except FileNotFoundError:
         raise DataError(f"{path}: {what} file not found (run scripts/refresh_data.py)") from None
-    except OSError as exc:
-        raise DataError(f"{path}: not a readable PNG ({exc})") from None
+    except (OSError, ValueError, Image.DecompressionBombError) as exc:
+        raise DataError(f"{path}: not a readable PNG ({str(exc)[:200]})") from None
     if values.ndim != 2 or values.shape[1] != shape_ratio * values.shape[0]:
         raise DataError(f"{path}: expected a single-band global grid twice as wide as high, got {values.shape}")
     return values
@@ -62,6 +62,10 @@ def load_koppen(path: Path) -> GlobalGrid:
 @lru_cache(maxsize=4)
 def load_elevation(path: Path) -> GlobalGrid:
     values = _read_png(path, "elevation raster")
+    sea_share = float(np.mean(values == 0))
+    if sea_share < 0.3:  # the sea is 0 and covers ~70% of the globe; a Köppen raster (1..32) has no zeros
+        raise DataError(f"{path}: not an elevation raster (only {sea_share:.0%} of it is at sea level; expected "
+                        "the sea as 0, as in elevation-5m.png, not the Köppen raster)")
     return GlobalGrid(values.astype(np.float32) * ELEVATION_STEP_M)
 
 

@@ -60,8 +60,8 @@ def score_distribution(sim: Simulation) -> bytes:
 def _bars(ax, labels: Sequence[str], wins: Sequence[float], trials: Sequence[int], expected: float) -> None:
     rates = [w / t if t else 0.0 for w, t in zip(wins, trials, strict=True)]
     cis = [wilson_interval(w, t) for w, t in zip(wins, trials, strict=True)]
-    err = [[r - lo for r, (lo, _) in zip(rates, cis, strict=True)],
-           [hi - r for r, (_, hi) in zip(rates, cis, strict=True)]]
+    err = [[max(0.0, r - lo) for r, (lo, _) in zip(rates, cis, strict=True)],  # rounding: never below zero
+           [max(0.0, hi - r) for r, (_, hi) in zip(rates, cis, strict=True)]]
     xs = list(range(len(labels)))
     ax.bar(xs, rates, color=SEAT_COLOUR, yerr=err, capsize=4, ecolor="#333333")
     ax.axhline(expected, color="#c44e52", linestyle="--", linewidth=1, label=f"fair share {expected:.1%}")

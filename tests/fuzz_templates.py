@@ -1,0 +1,176 @@
+"""Mutated templates for the fuzz test (tests/test_fuzz.py) and the campaign (scripts/fuzz_campaign.py).
+
+A mutation starts from a shipped template and deletes a key, gives a key a wrong/huge/tiny/odd value, adds an
+unknown key, or injects raw YAML (alias bombs, self-reference, deep nesting, tags, duplicate keys, an extends
+chain or cycle). ``mutate(template_text, rng)`` is driven by a ``random.Random`` so both Hypothesis (through a
+seed) and the campaign can use it, and a failure is reproduced from its seed alone.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+REPO = Path(__file__).resolve().parents[1]
+SHIPPED = sorted((REPO / "templates").glob("*.yaml"))
+
+ODD_STRINGS = [
+    "", " ", "auto", "1e30cm", "1.0e+30", "0.05mm", "-3mm", "0mm", "5000cm", "nan", "inf", "-inf", "#zzzzzz",
+    "#FFFFFF", "+proj=utm +zone=33", "+proj=stere +lat_0=90", "+proj=aeqd", "+proj=ortho", "+proj=merc",
+    "EPSG:4326", "+proj=nonsense", "\u00e9t\u00e9 \u2603 \U0001f600", "\ud800", "a\x00b", "bell\x07", "line\nbreak",
+    "x" * 5000, "../../../etc/passwd", "/dev/zero", "koppen-5m.png", "elevation-5m.png", "land-50m.json",
+    "global-wellbeing", "pointy", "flat", "complex", "simple", "Polar", "Arid", "A1", "ZZ99", "\u202eevil",
+]
+ODD_NUMBERS: list[Any] = [
+    0, -1, 1, 2, 3, 5, 10, 12, 100, 1000, 5000, 10**6, 10**9, 2**63, 10**30, -(10**30), 0.0, -0.0, 1e-9, 0.05, 0.5,
+    0.999, 1.0, 1.5, 1e30, -1e30, 1e308, math.inf, -math.inf, math.nan, True, False, None,
+]
+RAW_SNIPPETS = [
+    "[&a [lol, lol, lol, lol, lol, lol, lol, lol, lol], &b [*a, *a, *a, *a, *a, *a, *a, *a, *a], "
+    "&c [*b, *b, *b, *b, *b, *b, *b, *b, *b], &d [*c, *c, *c, *c, *c, *c, *c, *c, *c], "
+    "&e [*d, *d, *d, *d, *d, *d, *d, *d, *d], &f [*e, *e, *e, *e, *e, *e, *e, *e, *e], "
+    "&g [*f, *f, *f, *f, *f, *f, *f, *f, *f]]",
+    "&self [*self]",
+    "&m {k: *m}",
+    "[" * 200 + "]" * 200,
+    "{a: " * 120 + "1" + "}" * 120,
+    "!!binary aGVsbG8=",
+    "!!set {a, b}",
+    "!!timestamp 2001-12-14",
+    "!!python/object/apply:os.system [echo hi]",
+    "!custom thing",
+    "*undefined",
+    "!!float 1e999",
+    "!!int '12'",
+    "9" * 5000,
+    "[1, 2, 3, 4]",
+    "{unexpected: mapping}",
+    "|\n    multi\n    line",
+]
+
+
+def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    out = [prefix] if prefix else []
+    if isinstance(value, dict):
+        for k, v in value.items():
+            out.extend(_paths(v, (*prefix, k)))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            out.extend(_paths(v, (*prefix, i)))
+    return out
+
+
+def _set(data: Any, path: tuple[Any, ...], value: Any, delete: bool = False) -> None:
+    for part in path[:-1]:
+        data = data[part]
+    if delete:
+        del data[path[-1]]
+    else:
+        data[path[-1]] = value
+
+
+def _get(data: Any, path: tuple[Any, ...]) -> Any:
+    for part in path:
+        data = data[part]
+    return data
+
+
+_LENGTH = re.compile(r"^(-?\d+(?:\.\d+)?)(mm|cm|in|pt)$")
+
+
+def _nudged(value: Any, rng: random.Random) -> Any:
+    """A plausible change: a number or length scaled by a factor from 0.1 to 10 (often still a valid template,
+    so the map and build stages see it); other values get an odd value."""
+    factor = rng.choice([0.1, 0.5, 0.8, 0.9, 1.1, 1.25, 2, 3, 10])
+    if isinstance(value, bool) or value is None:
+        return not value
+    if isinstance(value, int):
+        return max(0, round(value * factor))
+    if isinstance(value, float):
+        return round(value * factor, 4)
+    if isinstance(value, str) and _LENGTH.match(value):
+        number, unit = _LENGTH.match(value).groups()  # type: ignore[union-attr]
+        return f"{float(number) * factor:g}{unit}"
+    return _odd_value(rng)
+
+
+def _odd_value(rng: random.Random, depth: int = 0) -> Any:
+    roll = rng.random()
+    if roll < 0.35:
+        return rng.choice(ODD_NUMBERS)
+    if roll < 0.7:
+        return rng.choice(ODD_STRINGS)
+    if roll < 0.8 and depth < 2:
+        return [_odd_value(rng, depth + 1) for _ in range(rng.randint(0, 4))]
+    if roll < 0.9 and depth < 2:
+        return {rng.choice(["a", "colour", "die", "zone", "x"]): _odd_value(rng, depth + 1)
+                for _ in range(rng.randint(0, 3))}
+    return rng.uniform(-1e6, 1e6) if rng.random() < 0.5 else rng.randint(-(10**6), 10**6)
+
+
+def mutate(text: str, rng: random.Random, folder: Path | None = None) -> str:
+    """One to three mutations of the template ``text``; extends chains/cycles write their extra files into
+    ``folder`` (where the mutated template will be written)."""
+    data = yaml.safe_load(text)
+    raws: list[str] = []
+    for _ in range(rng.choice([1, 1, 1, 2, 3])):
+        paths = _paths(data)
+        path = rng.choice(paths)
+        kind = rng.random()
+        if kind < 0.15:
+            _set(data, path, None, delete=True)
+        elif kind < 0.45:
+            _set(data, path, _nudged(_get(data, path), rng))
+        elif kind < 0.65:
+            _set(data, path, _odd_value(rng))
+        elif kind < 0.72:
+            parent = path[:-1]
+            target = data
+            for part in parent:
+                target = target[part]
+            if isinstance(target, dict):
+                target[rng.choice(["colour", "projecton", "turns ", "x" * 300, "\u00fcml\u00e4ut", 7])] = 1
+        elif kind < 0.95:
+            raws.append(rng.choice(RAW_SNIPPETS))
+            _set(data, path, f"__RAW_{len(raws) - 1}__")
+        elif folder is not None:
+            _extends(data, rng, folder)
+    out = yaml.safe_dump(data, allow_unicode=rng.random() < 0.5, sort_keys=False, width=10**6)
+    for i, raw in enumerate(raws):
+        out = out.replace(f"__RAW_{i}__", raw, 1)
+    if rng.random() < 0.05:  # a duplicate top-level key
+        out += "rules: {turns: 3}\n"
+    return out
+
+
+def _extends(data: dict[str, Any], rng: random.Random, folder: Path) -> None:
+    kind = rng.choice(["chain", "cycle", "empty", "list", "missing"])
+    if kind == "chain":
+        length = rng.choice([3, 17, 40, 2000])
+        for i in range(length):
+            target = f"chain-{i + 1}.yaml" if i < length - 1 else "global-wellbeing"
+            (folder / f"chain-{i}.yaml").write_text(f"extends: {target}\n")
+        data["extends"] = "chain-0.yaml"
+    elif kind == "cycle":
+        (folder / "cycle-a.yaml").write_text("extends: cycle-b.yaml\n")
+        (folder / "cycle-b.yaml").write_text("extends: cycle-a.yaml\n")
+        data["extends"] = "cycle-a.yaml"
+    elif kind == "empty":
+        (folder / "empty.yaml").write_text("")
+        data["extends"] = "empty.yaml"
+    elif kind == "list":
+        (folder / "list.yaml").write_text("- 1\n- 2\n")
+        data["extends"] = "list.yaml"
+    else:
+        data["extends"] = "nowhere-to-be-found"
+
+
+def shipped_texts() -> dict[str, str]:
+    return {p.name: p.read_text(encoding="utf-8") for p in SHIPPED}
+
+
