@@ -137,7 +137,7 @@ def manifest_artifact(ctx: BuildContext) -> Artifact:
 
 def build(config: Any, out_root: Path, progress: Progress = lambda m: None,
           only: set[str] | None = None) -> tuple[Path, BuildContext]:
-    out_dir = prepare_output(out_root, config.edition)  # a folder we cannot write fails before the work
+    out_dir = prepare_output(out_root, config.edition, create=False)  # an unwritable folder fails before the work
     ctx = BuildContext(config, None, progress)
     with blamed_on(config.source):
         run_stages(ctx, only)

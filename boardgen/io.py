@@ -177,10 +177,21 @@ def output_lock(out_root: Path, progress: Callable[[str], None] = lambda m: None
         os.close(fd)  # releases the lock
 
 
-def prepare_output(out_root: Path, edition: str) -> Path:
+def prepare_output(out_root: Path, edition: str, create: bool = True) -> Path:
     """Check, before any work, that ``out_root/edition`` can be written: the folder exists (or is made), is a
-    real folder, and is writable. Returns the edition's folder."""
+    real folder, and is writable. Returns the edition's folder. With ``create=False`` (the check before a
+    build's work) nothing is made: a missing ``out_root`` is checked through its nearest existing parent, so a
+    build that fails later leaves no trace."""
     out_dir = out_root / edition
+    if not create and not out_root.exists():
+        parent = out_root.parent
+        while not parent.exists() and parent != parent.parent:
+            parent = parent.parent
+        if not parent.is_dir():
+            raise OutputError(f"cannot use {out_root} as the output folder: a part of its path is a file")
+        if not os.access(parent, os.W_OK | os.X_OK):
+            raise OutputError(f"cannot write into {parent}: permission denied (a read-only folder?)")
+        return out_dir
     try:
         out_root.mkdir(parents=True, exist_ok=True)
     except FileExistsError:

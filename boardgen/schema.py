@@ -77,15 +77,19 @@ M = TypeVar("M", bound=GameTemplate)
 
 
 def _dotted(loc: tuple[int | str, ...]) -> str:
+    """``("rules", "turns")`` -> ``rules.turns``; a key holding spaces, colons or quotes (or empty) is quoted,
+    as the flagship's loader shows it, so every message names a key a reader can find."""
+    from boardgen.config import _shown_key
+
     parts: list[str] = []
     for item in loc:
         if isinstance(item, int):
             parts.append(f"[{item}]")
         elif parts:
-            parts.append(f".{item}")
+            parts.append(f".{_shown_key(item)}")
         else:
-            parts.append(str(item))
-    return "".join(parts)
+            parts.append(_shown_key(item))
+    return "".join(parts) or "(top level)"
 
 
 def _known_keys(model: type[BaseModel], loc: tuple[int | str, ...]) -> list[str]:
