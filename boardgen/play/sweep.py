@@ -371,7 +371,13 @@ def _run_local(plan: Plan, todo: list[tuple[int, int, int]], jobs: int) -> Itera
 def _run_dask(plan: Plan, todo: list[tuple[int, int, int]], scheduler: Any) -> Iterable[tuple[Any, Any]]:
     from distributed import Client, as_completed
 
-    client = scheduler if isinstance(scheduler, Client) else Client(scheduler, timeout="30s")
+    if isinstance(scheduler, Client):
+        client = scheduler
+    else:
+        try:
+            client = Client(scheduler, timeout="30s")
+        except (OSError, TimeoutError, ValueError) as exc:
+            raise SweepError(f"--scheduler {scheduler!r}: cannot reach the Dask scheduler ({exc})") from None
     try:
         plan_future = client.scatter(plan, broadcast=True, hash=False)
         sig = plan.signature()[:12]
