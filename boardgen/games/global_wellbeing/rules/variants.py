@@ -5,6 +5,8 @@ without effect: a competent player can always afford the one piece a turn and en
 ``scripts/economy_variants.py`` plays planner self-play games for each candidate below and picks, by the rule
 in ``choose``, the change that makes chips scarce enough to matter while the map still fills up; it writes the
 figures to docs/economy-variant.md. ``ECONOMY_VARIANT`` is its choice, printed in the leaflet's variants.
+``boardgen sweep`` over investments x harvest divisor x stewardship (24 variants x 2,000 games, the command and
+objective in the README's sweep section, the table in docs/sweeps/) picks the same variant.
 """
 
 from __future__ import annotations
