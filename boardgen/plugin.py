@@ -80,8 +80,9 @@ before it computed; its artifacts keep their place)."""
 class GamePlugin:
     """One game. Subclass it in the game's package and expose an instance as an entry point.
 
-    Required: ``name``, ``title``, ``summary``, ``stages``, ``load_config``, ``template_model``,
-    ``default_template``, ``new_game``, ``player_range``. The rest have working defaults.
+    Required: ``name``, ``title``, ``summary``, ``stages``, ``template_file`` and ``model_path`` (or the
+    methods they feed: ``default_template``, ``template_model``, ``load_config``), ``new_game``,
+    ``player_range``. The rest have working defaults.
     """
 
     name: str = ""  # as templates write it: ``game: philanthropist``
@@ -91,16 +92,34 @@ class GamePlugin:
     default_bots: tuple[str, ...] = ("greedy", "random")
     has_rules: bool = True  # False: a set of parts with no game of its own (the piecepack); nothing to simulate
 
+    template_file: str = ""  # the default template's file name in boardgen's templates folder
+    model_path: str = ""  # "module:Class" of the game's pydantic template model (a boardgen.schema.GameTemplate)
+
     # -- template
     def default_template(self) -> Path:
-        raise NotImplementedError
+        """The template ``boardgen new`` copies (default: ``template_file`` in boardgen's templates folder)."""
+        if not self.template_file:
+            raise NotImplementedError(f"{self.name} names no default template")
+        from boardgen.config import templates_dir
+
+        return templates_dir() / self.template_file
 
     def template_model(self) -> type | None:
-        """The pydantic model of the template (for `boardgen schema`), or None."""
-        return None
+        """The pydantic model of the template (for `boardgen schema` and ``load_config``), or None."""
+        if not self.model_path:
+            return None
+        module_name, class_name = self.model_path.split(":")
+        return getattr(importlib.import_module(module_name), class_name)  # type: ignore[no-any-return]
 
     def load_config(self, data: dict[str, Any], source: str, template_sha256: str) -> Any:
-        raise NotImplementedError
+        """The template validated by ``template_model`` (one-line errors naming the key); games with checks
+        across files (card rows) extend this."""
+        from boardgen.schema import validate_template
+
+        model = self.template_model()
+        if model is None:
+            raise NotImplementedError(f"{self.name} has no template model")
+        return validate_template(model, data, source, template_sha256)
 
     def json_schema(self) -> dict[str, Any]:
         from boardgen.schema import json_schema

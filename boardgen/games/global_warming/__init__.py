@@ -12,7 +12,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 from boardgen.plugin import BuildContext, GamePlugin
@@ -28,23 +27,8 @@ class GlobalWarming(GamePlugin):
         ("validate", "boardgen.play.runner:validate_stage"),
     )
     default_bots = ("cautious", "greedy", "random")
-
-    def default_template(self) -> Path:
-        from boardgen.config import templates_dir
-
-        return templates_dir() / "global-warming.yaml"
-
-    def template_model(self) -> type | None:
-        from .schema import GlobalWarmingTemplate
-
-        return GlobalWarmingTemplate
-
-    def load_config(self, data: dict[str, Any], source: str, template_sha256: str) -> Any:
-        from boardgen.schema import validate_template
-
-        from .schema import GlobalWarmingTemplate
-
-        return validate_template(GlobalWarmingTemplate, data, source, template_sha256)
+    template_file = "global-warming.yaml"
+    model_path = "boardgen.games.global_warming.schema:GlobalWarmingTemplate"
 
     def build_board(self, ctx: BuildContext) -> Any:
         from .engine import island_shape

@@ -6,7 +6,6 @@ It has no rules of its own: ``boardgen build --template templates/piecepack.yaml
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from boardgen.errors import ConfigError
@@ -19,23 +18,9 @@ class Piecepack(GamePlugin):
     summary = "the public-domain piecepack: 24 tiles, 24 two-sided coins, 4 pawns, 4 dice, to print"
     stages = (("piecepack", "boardgen.games.global_warming.kit:piecepack_stage"),)
     has_rules = False
+    template_file = "piecepack.yaml"
+    model_path = "boardgen.games.global_warming.schema:PiecepackTemplate"
 
-    def default_template(self) -> Path:
-        from boardgen.config import templates_dir
-
-        return templates_dir() / "piecepack.yaml"
-
-    def template_model(self) -> type | None:
-        from .schema import PiecepackTemplate
-
-        return PiecepackTemplate
-
-    def load_config(self, data: dict[str, Any], source: str, template_sha256: str) -> Any:
-        from boardgen.schema import validate_template
-
-        from .schema import PiecepackTemplate
-
-        return validate_template(PiecepackTemplate, data, source, template_sha256)
 
     def build_board(self, ctx: BuildContext) -> Any:
         return None

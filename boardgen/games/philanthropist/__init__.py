@@ -30,21 +30,13 @@ class Philanthropist(GamePlugin):
     )
     default_bots = ("collector", "planner")
 
-    def default_template(self) -> Path:
-        from boardgen.config import templates_dir
-
-        return templates_dir() / "philanthropist.yaml"
-
-    def template_model(self) -> type | None:
-        from boardgen.games.philanthropist.model import PhilanthropistTemplate
-
-        return PhilanthropistTemplate
+    template_file = "philanthropist.yaml"
+    model_path = "boardgen.games.philanthropist.model:PhilanthropistTemplate"
 
     def load_config(self, data: dict[str, Any], source: str, template_sha256: str) -> Any:
-        from boardgen.games.philanthropist.model import PhilanthropistTemplate, load_cards
-        from boardgen.schema import validate_template
+        from boardgen.games.philanthropist.model import load_cards
 
-        config = validate_template(PhilanthropistTemplate, data, source, template_sha256)
+        config = super().load_config(data, source, template_sha256)
         load_cards(config)  # a bad card file is a template error, found before anything is built
         return config
 

@@ -28,22 +28,8 @@ class ResilienceEarth(GamePlugin):
         ("validate", "boardgen.play.runner:validate_stage"),
     )
     default_bots = ("grower", "steward", "sabbatical", "mixed")
-
-    def default_template(self) -> Path:
-        from boardgen.config import templates_dir
-
-        return templates_dir() / "resilience-earth.yaml"
-
-    def template_model(self) -> type | None:
-        from boardgen.games.resilience_earth.schema import ResilienceTemplate
-
-        return ResilienceTemplate
-
-    def load_config(self, data: dict[str, Any], source: str, template_sha256: str) -> Any:
-        from boardgen.games.resilience_earth.schema import ResilienceTemplate
-        from boardgen.schema import validate_template
-
-        return validate_template(ResilienceTemplate, data, source, template_sha256)
+    template_file = "resilience-earth.yaml"
+    model_path = "boardgen.games.resilience_earth.schema:ResilienceTemplate"
 
     def data_files(self, config: Any) -> Mapping[str, Path]:
         from boardgen.config import data_dir

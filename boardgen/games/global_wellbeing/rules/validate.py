@@ -8,64 +8,20 @@ message; any error makes the command exit with code 1 so it can gate a build in 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
-from typing import Any, Literal
+from typing import Any
 
 from boardgen.config import Config
 from boardgen.errors import LayoutError
 from boardgen.games.global_wellbeing.rules.board import RulesBoard, components
 from boardgen.games.global_wellbeing.rules.simulate import Simulation, simulate, summary, wilson_interval, wins_by_seat
+from boardgen.play.report import SEVERITIES, Finding, Report, Severity
 
-Severity = Literal["error", "warning", "info"]
-SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info")
 DEFAULT_BOTS: tuple[str, ...] = ("greedy", "planner", "random")
 TIE_WARNING_SHARE = 0.2  # more ties for first than this: a warning
 SELF_PLAY_BOT = "planner"  # the strongest bot: seat advantage and ties are measured in its self-play
 IDLE_ECONOMY_CHIPS = 10.0  # self-play players end with this many unspent chips or more on average: a warning
 EARLY_DECISION_SHARE = 0.5  # more games than this won by whoever led after setup: a warning
-
-
-@dataclass(frozen=True)
-class Finding:
-    rule: str
-    severity: Severity
-    where: str
-    message: str
-
-
-@dataclass
-class Report:
-    edition: str
-    findings: list[Finding]
-    simulation: dict[str, Any] | None
-
-    @property
-    def errors(self) -> int:
-        return sum(1 for f in self.findings if f.severity == "error")
-
-    def counts(self) -> dict[str, int]:
-        return {s: sum(1 for f in self.findings if f.severity == s) for s in SEVERITIES}
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "edition": self.edition,
-            "counts": self.counts(),
-            "findings": [asdict(f) for f in self.findings],
-            "simulation": self.simulation,
-        }
-
-    def json_bytes(self) -> bytes:
-        return (json.dumps(self.to_json(), indent=2, ensure_ascii=False) + "\n").encode()
-
-    def text(self) -> str:
-        lines = []
-        for f in self.findings:
-            lines.append(f"{f.severity.upper():<7} {f.rule:<24} {f.where}: {f.message}")
-        c = self.counts()
-        lines.append(f"{c['error']} errors, {c['warning']} warnings, {c['info']} notes")
-        return "\n".join(lines) + "\n"
 
 
 # ------------------------------------------------------------------------------------------ the map
