@@ -10,15 +10,14 @@ leaflet-{a4,letter}.pdf, inventory.txt, preview/*.png and kit-{a4,letter}.zip.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any
 
 from boardgen import __version__
 from boardgen.cards.deck import CardLayout, Deck, deck_sheets, draw_text, fit_text
 from boardgen.cards.dice import die_component
+from boardgen.cards.kitfiles import PaperKit, deterministic_zip
 from boardgen.cards.kitfiles import cut_svg as _cut_svg
-from boardgen.cards.kitfiles import deterministic_zip
 from boardgen.cards.model import Component, ComponentSet
 from boardgen.cards.sheets import LaidOut, lay_out
 from boardgen.games.better_life.board import GREEN, INK, register_icons
@@ -26,7 +25,7 @@ from boardgen.games.better_life.cards import Decks
 from boardgen.games.better_life.model import BetterLifeTemplate
 from boardgen.io import Artifact
 from boardgen.plugin import BuildContext
-from boardgen.render.cairo_backend import Page, fit_font, render_pdf, render_png
+from boardgen.render.cairo_backend import fit_font, render_pdf, render_png
 from boardgen.render.imposition import A4, LETTER, Paper
 from boardgen.render.scene import (
     Circle,
@@ -281,21 +280,6 @@ def component_sets(config: BetterLifeTemplate, decks: Decks) -> list[ComponentSe
 
 
 # ------------------------------------------------------------------------------------------ stage
-
-
-@dataclass(frozen=True)
-class PaperKit:
-    paper: Paper
-    laid: tuple[LaidOut, ...]
-    pages: tuple[Page, ...]
-    pdf: bytes
-
-    def page_ranges(self) -> list[tuple[LaidOut, int, int]]:
-        out, start = [], 1
-        for lo in self.laid:
-            out.append((lo, start, start + len(lo.pages) - 1))
-            start += len(lo.pages)
-        return out
 
 
 def _paper_kit(config: BetterLifeTemplate, laid: Sequence[LaidOut], paper: Paper, what: str) -> PaperKit:
