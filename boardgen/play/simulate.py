@@ -156,9 +156,8 @@ def summary(sim: Simulation) -> dict[str, Any]:
     by_bot = {}
     for name in sorted(bot_seats):
         wins = bot_wins.get(name, 0.0)
-        # a bot's rate: its wins over the seats it filled, times the seats per game (1/N is even)
-        rate = wins / bot_seats[name] * sim.players if bot_seats[name] else 0.0
-        by_bot[name] = {"wins": _round(wins), "seats": bot_seats[name], "rate": _round(rate / sim.players)}
+        # a bot's rate: its (shared) wins per seat it filled; 1/N is an even share, as for a seat
+        by_bot[name] = {"wins": _round(wins), "seats": bot_seats[name], "rate": _round(wins / bot_seats[name])}
     all_scores = [s for r in sim.records for s in r.outcome.scores]
     win_scores = [max(r.outcome.scores) for r in sim.records if r.outcome.scores]
     return {
