@@ -12,7 +12,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings
-from hypothesis import strategies as st
+from rules_strategies import (
+    ZONES,
+    games,
+)
 
 import boardgen.mapbuild
 from boardgen.cli import cli
@@ -26,7 +29,7 @@ from boardgen.games.global_wellbeing.rules.api import (
     WellbeingState,
     api_bots,
 )
-from boardgen.games.global_wellbeing.rules.board import RulesBoard, hex_rectangle
+from boardgen.games.global_wellbeing.rules.board import RulesBoard
 from boardgen.games.global_wellbeing.rules.bots import BOT_NAMES, bot_factory
 from boardgen.games.global_wellbeing.rules.engine import GameResult, derive_seed, play_game
 from boardgen.games.global_wellbeing.rules.simulate import lineup
@@ -34,7 +37,6 @@ from boardgen.model import Board
 from boardgen.play.api import CHANCE, TERMINAL, IllegalActionError
 from boardgen.play.bots import play_with_bots
 
-ZONES = load_template().zones
 NAMES = tuple(ZONES)  # Polar d4, Temperate d12, Arid d6, Tropical d10, Mediterranean d8, Mountains d4
 
 
@@ -73,42 +75,11 @@ def test_api_plays_the_same_games_as_the_fused_engine(default_board: Board) -> N
     assert different == []
 
 
-@st.composite
-def variants(draw: st.DrawFn) -> tuple[RulesBoard, RulesConfig, tuple[str, ...], int]:
-    columns, rows = draw(st.integers(3, 8)), draw(st.integers(2, 6))
-    holes = draw(st.lists(st.tuples(st.integers(0, columns - 1), st.integers(0, rows - 1)), max_size=5))
-    board = hex_rectangle(columns, rows, ZONES, holes=holes)
-    players = draw(st.integers(1, 6))
-    rules = dataclasses.replace(
-        RulesConfig(),
-        variant=draw(st.sampled_from(["simple", "complex"])),
-        turns=draw(st.integers(1, 10)),
-        setup_rounds=draw(st.integers(1, 8)),
-        starting_chips=draw(st.integers(0, 12)),
-        pieces_per_player=draw(st.integers(8, 20)),
-        stewardship_every=draw(st.integers(1, 5)),
-        tipping_point_every=draw(st.integers(1, 6)),
-        badge_threshold=draw(st.integers(2, 8)),
-        badges_can_be_lost=draw(st.booleans()),
-        bank_chips=draw(st.integers(0, 80)),
-        harvest_divisor=draw(st.integers(1, 30)),
-        harvest_capped_by_bank=draw(st.booleans()),
-        investments_per_turn=draw(st.integers(0, 3)),
-        move_optional=draw(st.booleans()),
-        move_next_to_other_pieces=draw(st.booleans()),
-        pieces_limited=draw(st.booleans()),
-        simple_harvest=draw(st.booleans()),
-        first_player_rotates=draw(st.booleans()),
-        end_of_turn_order=draw(st.sampled_from(["stewardship-first", "tipping-first"])),
-    )
-    names = tuple(draw(st.sampled_from(BOT_NAMES)) for _ in range(players))
-    return board, rules, names, draw(st.integers(0, 2**32))
-
-
 @settings(max_examples=60, deadline=None)
-@given(variants())
-def test_same_games_under_every_rule_option(case: tuple[RulesBoard, RulesConfig, tuple[str, ...], int]) -> None:
-    board, rules, names, seed = case
+@given(games())
+def test_same_games_under_every_rule_option(case: tuple) -> None:
+    board, rules, bots, seed = case
+    names = tuple(bots)
     assert through_api(board, rules, names, seed) == fused(board, rules, names, seed)
 
 
