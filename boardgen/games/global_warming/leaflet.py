@@ -7,6 +7,7 @@ decisions this edition makes where the 2003 rules are silent).
 
 from __future__ import annotations
 
+import html
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -143,9 +144,10 @@ def leaflet_blocks(config: Any) -> list[Block]:
 
 
 def _plain(text: str) -> str:
+    """A paragraph as plain text: the markup tags dropped and entities such as ``&rarr;`` decoded."""
     for tag in ("<b>", "</b>"):
         text = text.replace(tag, "")
-    return text
+    return html.unescape(text)
 
 
 def leaflet_text(config: Any) -> str:
