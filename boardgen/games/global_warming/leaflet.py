@@ -18,6 +18,7 @@ from reportlab.graphics.shapes import Circle, Drawing, Line, Polygon, Rect, Stri
 from reportlab.lib.colors import HexColor
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, Image, PageTemplate, Paragraph, Spacer
 
 from boardgen.render.imposition import Paper
@@ -231,9 +232,9 @@ def variants_drawing(config: Any, width: float) -> Drawing:
     return d
 
 
-def pieces_png(config: Any, dpi: float = 220.0) -> tuple[bytes, float, float]:
+def pieces_png(config: Any, dpi: float = 220.0, label_pt: float = 7.0) -> tuple[bytes, float, float]:
     """The pieces as the sheets print them: a tile face and back, a coin's two sides, a die face, a pawn.
-    Returns PNG bytes and the picture's size in mm."""
+    Returns PNG bytes and the picture's size in mm. ``label_pt`` is the labels' size before any scaling."""
     from boardgen.cards.piecepack import coin_suit_side, coin_value_side, pawn_component, tile_back, tile_face
     from boardgen.render.cairo_backend import Page, render_png
     from boardgen.render.scene import Font as SceneFont
@@ -264,10 +265,12 @@ def pieces_png(config: Any, dpi: float = 220.0) -> tuple[bytes, float, float]:
                        transform=_affine(x, -top + (t * k - pp.pawn_height_mm), 1.0)))
     labels.append((x + pp.pawn_width_mm / 2, "pawn"))
     x += pp.pawn_width_mm
-    h = t * k + 5
-    font = SceneFont(size_pt=6.5)
+    label_mm = label_pt * 25.4 / 72
+    baseline = t * k + 1.0 + 0.75 * label_mm
+    h = baseline + 0.3 * label_mm + 0.2
+    font = SceneFont(size_pt=label_pt)
     for cx, text in labels:
-        items.append(Text(cx, t * k + 3.8, text, font, INK, align="center"))
+        items.append(Text(cx, baseline, text, font, INK, align="center"))
     png = render_png(Page(x, h, Scene(tuple(items))), dpi)
     return png, x, h
 
@@ -290,12 +293,13 @@ def line_drawing(config: Any, width: float) -> Drawing:
     n = config.rules.line_length
     r = 4.2 * mm
     d = Drawing(width, 2 * r + 11 * mm)
-    gap = min(9 * mm, (width - 2 * r * (n + 1)) / (n + 1))
-    y = d.height - r - 2
     font = register_fonts()
+    x0 = max(r + 2, stringWidth("turn over: sinks", font, 7) / 2)  # the first label stays inside the column
+    gap = min(9 * mm, (width - x0 - r - 2 - 2 * r * n) / n)
+    y = d.height - r - 2
     faces = [("value", 3), ("suit", 1), ("value", 0), ("suit", 3), ("value", 5), ("suit", 2)]
     for i in range(n + 1):
-        cx = r + 2 + i * (2 * r + gap)
+        cx = x0 + i * (2 * r + gap)
         new = i == n
         d.add(Circle(cx, y, r, fillColor=HexColor(pp.background), strokeColor=HexColor(SEA if new else INK),
                      strokeWidth=0.6, strokeDashArray=[2, 1.5] if new else None))
@@ -307,8 +311,8 @@ def line_drawing(config: Any, width: float) -> Drawing:
             _symbol(d, pp.suits[v].symbol, cx, y, r * 1.1, pp.suits[v].colour)
         label = "turn over: sinks" if i == 0 else ("new coin" if new else "")
         if label:
-            d.add(String(cx, y - r - 8, label, fontName=font, fontSize=6.5, textAnchor="middle"))
-    d.add(Line(r + 2 + n * (2 * r + gap) - gap + 2, y, r + 2 + n * (2 * r + gap) - r - 2, y,
+            d.add(String(cx, y - r - 8, label, fontName=font, fontSize=7, textAnchor="middle"))
+    d.add(Line(x0 + n * (2 * r + gap) - gap + 2, y, x0 + n * (2 * r + gap) - r - 2, y,
                strokeColor=HexColor(SEA), strokeWidth=0.8))
     return d
 
@@ -347,6 +351,8 @@ def _story(config: Any, body_pt: float, column_w: float) -> list[Flowable]:
         elif block.picture == "pieces":
             png, w_mm, h_mm = pieces_png(config)
             scale = min(1.0, column_w / (w_mm * mm))
+            if scale < 1.0:  # the picture shrinks to the column: enlarge its labels so they print at 7 pt
+                png, w_mm, h_mm = pieces_png(config, label_pt=7.0 / scale)
             story += [Spacer(1, 2), Image(io.BytesIO(png), width=w_mm * mm * scale, height=h_mm * mm * scale),
                       Spacer(1, 4)]
         elif block.picture == "variants":
@@ -375,7 +381,7 @@ def leaflet_pdf(config: Any, paper: Paper, body_pts: Sequence[float] = (9.0, 8.6
 
         def footer(canvas: Any, _doc: Any) -> None:
             canvas.saveState()
-            canvas.setFont(register_fonts(), 6.5)
+            canvas.setFont(register_fonts(), 7)
             canvas.setFillColor(HexColor("#777777"))
             canvas.drawString(margin, margin * 0.5, f"{config.title} · boardgen edition {config.edition} · "
                               f"page {canvas.getPageNumber()}")
