@@ -64,7 +64,9 @@ def leaflet_blocks(config: Any) -> list[Block]:
         )),
         Block("What you need", (
             f"A piecepack: the {6 * len(suits)} tiles, the {6 * len(suits)} coins, and for each player the pawn "
-            f"and the die of one suit ({', '.join(suits)}). Faces of the dice: {', '.join(names)}. A cup or a "
+            f"and the die of one suit ({', '.join(suits)}). Faces of the dice: {', '.join(names)}"
+            + ("" if blank == "blank" else f" (the {blank} is the blank face: {blank} and blank mean the same)")
+            + ". A cup or a "
             "bag for the coins. The table sheet of this kit shows the island plans and a mat for the coin line.",
         ), "pieces"),
         Block("Setting up", (
@@ -86,7 +88,7 @@ def leaflet_blocks(config: Any) -> list[Block]:
             "<b>2. Reveal.</b> Lift the hands together. Faces shown by two or more players cancel: those "
             "players do nothing this turn.",
             f"<b>3. Act.</b> The others act one at a time in this order: {order}. Nobody else has your face, so "
-            "the order is always clear. Acting later is an advantage; that is why the blank goes first.",
+            "the order is always clear. Acting later is an advantage: you see, and may undo, what the others did.",
             f"<b>{blank.capitalize()}: move a tile.</b> Take a tile with no pawn on it and put it in an empty "
             "place that shares a full edge with another tile, lined up with the grid. It may go beyond the "
             "island's first outline, and the island may break in two or grow back together."
