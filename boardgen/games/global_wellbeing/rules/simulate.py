@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from boardgen.config import RulesConfig
+from boardgen.games.global_wellbeing.rules import fast
 from boardgen.games.global_wellbeing.rules.board import RulesBoard
 from boardgen.games.global_wellbeing.rules.bots import BOT_NAMES, bot_factory
 from boardgen.games.global_wellbeing.rules.engine import EVENTS, GameResult, decided_after, derive_seed, play_game
@@ -52,8 +53,9 @@ _WORKER: dict[str, object] = {}
 
 
 def _init_worker(board: RulesBoard, rules: RulesConfig, bots: tuple[str, ...], players: int, seed: int,
-                 rotate: bool) -> None:
-    _WORKER.update(board=board, rules=rules, bots=bots, players=players, seed=seed, rotate=rotate)
+                 rotate: bool, games: int = 0) -> None:
+    """``games``: how many the simulation plays in all (0: not known), to choose the engine (``rules.fast``)."""
+    _WORKER.update(board=board, rules=rules, bots=bots, players=players, seed=seed, rotate=rotate, games=games)
 
 
 def _play_chunk(bounds: tuple[int, int]) -> tuple[list[GameResult], list[int], list[int]]:
@@ -63,13 +65,19 @@ def _play_chunk(bounds: tuple[int, int]) -> tuple[list[GameResult], list[int], l
     players: int = _WORKER["players"]  # type: ignore[assignment]
     seed: int = _WORKER["seed"]  # type: ignore[assignment]
     rotate: bool = _WORKER["rotate"]  # type: ignore[assignment]
+    games = range(*bounds)
+    planned: int = _WORKER.get("games", 0)  # type: ignore[assignment]
+    if fast.use_kernel(board, rules, bots, players, len(games), planned):  # the same games, compiled
+        batch = fast.play_batch(board, rules, [lineup(bots, players, game, rotate) for game in games],
+                                [derive_seed(seed, "game", game) for game in games])
+        return batch.results(cells=False), batch.occupied_counts(), batch.contested_counts()
     badge_values = tuple(z.badge_value for z in board.zones) if rules.variant == "complex" else ()
     dice = tuple(z.die for z in board.zones)
     factories = {name: bot_factory(name, rules.badge_threshold, badge_values, dice) for name in set(bots)}
     occupied = [0] * board.n_cells
     contested = [0] * board.n_cells
     out = []
-    for game in range(*bounds):
+    for game in games:
         names = lineup(bots, players, game, rotate)
         result = play_game(board, rules, [factories[n] for n in names], derive_seed(seed, "game", game), names)
         for c, v in enumerate(result.occupied):
@@ -94,7 +102,7 @@ def simulate(board: RulesBoard, rules: RulesConfig, games: int, players: int, bo
     sim = Simulation(board, rules, bots, players, seed, rotate, [], [0] * board.n_cells, [0] * board.n_cells)
     size = CHUNK_GAMES if jobs <= 1 else max(5, min(CHUNK_GAMES, -(-games // (jobs * 8))))
     chunks = [(a, min(a + size, games)) for a in range(0, games, size)]
-    init_args = (board, rules, bots, players, seed, rotate)
+    init_args = (board, rules, bots, players, seed, rotate, games)
 
     def collect(chunk: tuple[list[GameResult], list[int], list[int]]) -> None:
         results, occupied, contested = chunk
