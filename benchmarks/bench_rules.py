@@ -1,11 +1,17 @@
-"""Games per second of the rules engine: 6 random bots over the template's 20 turns, one core.
+"""Games per second of the flagship's rules engines: 6 bots over the template's 20 turns, one core.
 
-Also times the greedy and planner bots, the two-process simulation, and the same games through the rules API
-(``rules.api``: one node per decision and die, the path generic bots and OpenSpiel use) next to the fused
-engine, with a fixed pure-Python workload as a reference for how fast this machine is right now. Single-core
-rates are games per second of this process's CPU time (``time.process_time``), so other work on a busy machine
-does not count against them; the multi-process lines are wall-clock.
-Uses the real board when the map pipeline can build it, else a 20 x 15 synthetic hex rectangle (300 cells).
+Prints, each with its ratio to the plain reference loop timed in the same run:
+- the plain pure-Python reference loop of the random-bot game (``benchmarks/reference_game.py``);
+- the fused Python engine (``rules.engine.play_game``) with 6 random, 6 greedy and 6 planner bots;
+- the compiled kernel (``rules.fast.play_batch``; the same games) with the same bots, alone and with the games
+  turned into ``GameResult``s as ``simulate`` uses them;
+- the kernel's cold compile and warm load (fresh processes, a throw-away numba cache folder);
+- the same games through the rules API (``rules.api``: one node per decision and die, the path generic bots and
+  OpenSpiel use), and ``simulate`` on one and two processes.
+Single-core rates are games per second of this process's CPU time (``time.process_time``), so other work on a
+busy machine does not count against them; the compile and load lines are the child processes' CPU time; the
+multi-process lines are wall-clock. Uses the real board when the map pipeline can build it, else a 20 x 15
+synthetic hex rectangle (300 cells).
 
     python benchmarks/bench_rules.py [--games 2000] [--synthetic] [--api-only]
 """
@@ -13,16 +19,38 @@ Uses the real board when the map pipeline can build it, else a 20 x 15 synthetic
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
 from boardgen.config import load_template
+from boardgen.games.global_wellbeing.rules import fast
 from boardgen.games.global_wellbeing.rules.api import WellbeingGame, api_bots
 from boardgen.games.global_wellbeing.rules.board import RulesBoard, hex_rectangle
 from boardgen.games.global_wellbeing.rules.bots import bot_factory
 from boardgen.games.global_wellbeing.rules.engine import derive_seed, play_game
 from boardgen.games.global_wellbeing.rules.simulate import simulate
 from boardgen.play.bots import play_with_bots
+
+sys.path.insert(0, str(Path(__file__).parent))
+from reference_game import play_reference
+
+# a fresh process: CPU seconds to import numba and the kernel and play one game (compiling it if not cached)
+KERNEL_START = """
+import time
+from boardgen.config import load_template
+from boardgen.games.global_wellbeing.rules import fast
+from boardgen.games.global_wellbeing.rules.board import hex_rectangle
+config = load_template()
+board = hex_rectangle(20, 15, config.zones)
+started, wall = time.process_time(), time.perf_counter()
+fast.play_batch(board, config.rules, [("random",) * 6], [1])
+print(time.process_time() - started, time.perf_counter() - wall)
+"""
 
 
 def reference_mops() -> float:
@@ -32,6 +60,18 @@ def reference_mops() -> float:
     for i in range(2_000_000):
         total += i & 7
     return 2.0 / (time.process_time() - started)
+
+
+def kernel_start(cache: str) -> tuple[float, float]:
+    """(CPU s, wall s) of a new process's first kernel game with numba's cache in ``cache``."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+    out = subprocess.run([sys.executable, "-c", KERNEL_START], env=env, check=True, capture_output=True, text=True)
+    cpu, wall = out.stdout.split()
+    return float(cpu), float(wall)
+
+
+def per_second(games: int, started: float) -> float:
+    return games / max(time.process_time() - started, 1e-9)
 
 
 def main() -> None:
@@ -56,31 +96,64 @@ def main() -> None:
     print(f"reference: {reference_mops():.1f} M simple Python operations/s (this machine, now)")
     badge_values = tuple(z.badge_value for z in board.zones)
     dice = tuple(z.die for z in board.zones)
-    game = WellbeingGame(board, rules, 6)
-    factories = api_bots()
+    seeds = [derive_seed(1, "bench", i) for i in range(args.games * 5)]
+    started = time.process_time()
+    plain_games = max(1, args.games // 2)
+    for seed in seeds[:plain_games]:
+        play_reference(board, rules, seed)
+    plain = per_second(plain_games, started)
+    print(f"plain reference loop, 6 x random   {plain:7.0f} games/s (1.0x)")
+    fused: dict[str, float] = {}
     for name, games in (("random", args.games), ("greedy", args.games // 4), ("planner", args.games // 10)):
         factory = bot_factory(name, rules.badge_threshold, badge_values, dice)
         started = time.process_time()
-        for i in range(games):
-            play_game(board, rules, [factory] * 6, derive_seed(1, "bench", i))
-        fused = games / (time.process_time() - started)
-        api_games = max(1, games // 4)
+        for seed in seeds[:games]:
+            play_game(board, rules, [factory] * 6, seed)
+        fused[name] = per_second(games, started)
+        print(f"fused engine,         6 x {name:<8} {fused[name]:7.0f} games/s ({fused[name] / plain:.1f}x)")
+    if fast.load_kernel() is None:
+        print("kernel: numba is not available")
+    else:
+        fast.play_batch(board, rules, [("random",) * 6], seeds[:1])  # loaded (compiled if needed) before timing
+        for name in ("random", "greedy", "planner"):
+            games = args.games * 5 if name == "random" else args.games * 2
+            started = time.process_time()
+            batch = fast.play_batch(board, rules, [(name,) * 6] * games, seeds[:games])
+            alone = per_second(games, started)
+            started = time.process_time()
+            batch.results(cells=False)
+            with_results = games / (games / alone + time.process_time() - started)
+            print(f"kernel,               6 x {name:<8} {alone:7.0f} games/s ({alone / plain:.1f}x; "
+                  f"{alone / fused[name]:.1f}x fused); with GameResults {with_results:6.0f} games/s "
+                  f"({with_results / plain:.1f}x)")
+        with tempfile.TemporaryDirectory(prefix="boardgen-numba-") as cache:
+            cold_cpu, cold_wall = kernel_start(cache)
+            warm = sorted(kernel_start(cache) for _ in range(3))[1]
+        print(f"kernel cold compile  {cold_cpu:6.2f} s CPU ({cold_wall:.2f} s wall) = {cold_cpu * plain:7.0f} "
+              f"plain games")
+        print(f"kernel warm load     {warm[0]:6.2f} s CPU ({warm[1]:.2f} s wall) = {warm[0] * plain:7.0f} "
+              f"plain games (median of 3; numba import included)")
+    game = WellbeingGame(board, rules, 6)
+    factories = api_bots()
+    for name, games in (("random", args.games // 4), ("greedy", args.games // 16), ("planner", args.games // 40)):
+        api_games = max(1, games)
         started = time.process_time()
         for i in range(api_games):
             seed = derive_seed(1, "bench", i)
             bots = [factories[name](game, s, random.Random(derive_seed(seed, "seat", s))) for s in range(6)]
             play_with_bots(game.new_initial_state(seed), bots, random.Random(seed))
-        api = api_games / (time.process_time() - started)
-        print(f"6 x {name:<8} fused {games:>6} games: {fused:7.0f} games/s on one core; "
-              f"API {api_games:>5} games: {api:6.0f} games/s ({api / fused:.0%} of fused)")
+        api = per_second(api_games, started)
+        print(f"rules API,            6 x {name:<8} {api:7.0f} games/s ({api / plain:.1f}x; "
+              f"{api / fused[name]:.0%} of fused)")
     if args.api_only:
         return
     for jobs in (1, 2):
         started = time.perf_counter()
         simulate(board, rules, args.games, 6, ["random"], 1, jobs=jobs)
         elapsed = time.perf_counter() - started
-        print(f"simulate(random) jobs={jobs}: {args.games} games in {elapsed:6.2f} s: "
-              f"{args.games / elapsed:7.0f} games/s (with result collection)")
+        print(f"simulate(random) jobs={jobs}: {args.games} games in {elapsed:6.2f} s wall: "
+              f"{args.games / elapsed:7.0f} games/s (with result collection; {fast.ENGINE_ENV}="
+              f"{fast.engine_setting()})")
 
 
 if __name__ == "__main__":

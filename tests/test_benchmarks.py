@@ -22,3 +22,17 @@ def test_benchmark_script_imports(script: Path) -> None:
 def test_there_are_benchmarks_for_every_stage() -> None:
     names = {p.stem for p in BENCHMARKS}
     assert {"bench_map", "bench_board", "bench_components", "bench_rules"} <= names
+
+
+def test_the_plain_reference_game_plays_sensible_games() -> None:
+    """benchmarks/reference_game.py (the speed reference) plays games like the engine's: its check passes."""
+    spec = importlib.util.spec_from_file_location("reference_game", BENCHMARKS[0].parent / "reference_game.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    from boardgen.config import load_template
+    from boardgen.games.global_wellbeing.rules.board import hex_rectangle
+
+    config = load_template()
+    averages = module.check(hex_rectangle(16, 12, config.zones), config.rules, games=40)
+    assert averages["plain_mean"] > 0 and averages["engine_mean"] > 0

@@ -51,6 +51,16 @@ class GreedyBot(Bot):
             gain += self.badge_values[z] * self.threshold
         return gain
 
+    def zone_gains(self, state: GameState, p: int) -> list[float]:
+        """``cell_gain`` of a cell in each zone (the gain depends only on the cell's zone)."""
+        gains = list(map(float, state.index))
+        if self.badge_values:
+            held, need = state.badges[p], self.threshold - 1
+            for z, count in enumerate(state.zone_count[p]):
+                if count == need and not held[z]:
+                    gains[z] += self.badge_values[z] * self.threshold
+        return gains
+
     def choose_move_piece(self, state: GameState, p: int, must: bool) -> int | None:
         pieces = state.piece_items[p]
         index, zone_of = state.index, state.zone_of
@@ -67,7 +77,8 @@ class GreedyBot(Bot):
 
     def choose_cell(self, state: GameState, p: int, purpose: str) -> int:
         cells = state.destinations(p)
-        return _best(cells, [self.cell_gain(state, p, c) for c in cells], self.rng)
+        gains, zone_of = self.zone_gains(state, p), state.zone_of
+        return _best(cells, [gains[zone_of[c]] for c in cells], self.rng)
 
 
 class PlannerBot(Bot):
