@@ -113,6 +113,8 @@ VARIANTS: dict[str, dict[str, object]] = {
     "no investments, few chips": {"investments_per_turn": 0, "starting_chips": 3},
     "economy variant": {"investments_per_turn": 3, "harvest_divisor": 45},
     "long game": {"turns": 40, "setup_rounds": 4},
+    "no turns": {"turns": 0},
+    "no setup": {"setup_rounds": 0, "badge_threshold": 2},
 }
 
 
@@ -199,3 +201,5 @@ def test_unsupported_games_are_refused_not_played_differently() -> None:
         fast.play_batch(board, dataclasses.replace(rules, stewardship_every=0), [("random",)], [1])
     assert fast.unsupported(board, rules, ["random"] * 7, 7)
     assert fast.unsupported(board, dataclasses.replace(rules, bank_chips=2**50), ["random"], 2)
+    assert fast.unsupported(board, dataclasses.replace(rules, turns=-1), ["random"], 2)
+    assert not fast.unsupported(board, dataclasses.replace(rules, turns=0, setup_rounds=0), ["random"], 2)

@@ -134,6 +134,8 @@ def unsupported(board: RulesBoard, rules: RulesConfig, bots: Iterable[str], play
         return f"end_of_turn_order {rules.end_of_turn_order!r}"
     if min(rules.harvest_divisor, rules.stewardship_every, rules.tipping_point_every, rules.tipping_point_die) < 1:
         return "a divisor, period or die below 1 (the reference engine raises)"
+    if min(rules.turns, rules.setup_rounds, rules.investments_per_turn) < 0:
+        return "a negative number of turns, setup rounds or investments"
     if any(z.die < 1 or z.minimum_index < 0 for z in board.zones):
         return "a die below 1 or a negative minimum index"
     numbers = (rules.starting_chips, rules.pieces_per_player, rules.setup_rounds, rules.turns, rules.bank_chips,
