@@ -128,7 +128,8 @@ def cells_lonlat_geometries(board: Board, projection: BoardProjection) -> list[P
                   for shift in WORLD_SHIFTS]
         kept = np.array([~shapely.is_empty(p) & (shapely.area(p) > 0) for p in pieces])  # (shifts, n)
         middle = WORLD_SHIFTS.index(0.0)
-        simple = (kept.sum(axis=0) == 1) & kept[middle] & (shapely.get_type_id(pieces[middle]) == shapely.GeometryType.POLYGON)
+        polygon = shapely.get_type_id(pieces[middle]) == shapely.GeometryType.POLYGON
+        simple = (kept.sum(axis=0) == 1) & kept[middle] & polygon
         # shapely.affinity.translate(piece, xoff=0.0)'s arithmetic, for all simple cells at once
         moved = shapely.transform(pieces[middle][simple], lambda c: np.column_stack(
             [1.0 * c[:, 0] + 0.0 * c[:, 1] + 0.0, 0.0 * c[:, 0] + 1.0 * c[:, 1] + 0.0]))
