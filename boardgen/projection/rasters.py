@@ -15,6 +15,7 @@ from PIL import Image
 from boardgen.errors import DataError
 
 KOPPEN_OCEAN = 32
+OFFSET_BLOCK_CELLS = 1 << 18  # grid look-ups per vectorised step of the nearest-land search
 ELEVATION_STEP_M = 50.0  # the elevation PNG stores metres / 50 (land only; the sea floor is 0)
 
 
@@ -69,6 +70,15 @@ def load_elevation(path: Path) -> GlobalGrid:
     return GlobalGrid(values.astype(np.float32) * ELEVATION_STEP_M)
 
 
+@lru_cache(maxsize=8)
+def _offsets_nearest_first(max_radius: int) -> np.ndarray:
+    """(row, column) offsets within ``max_radius``, nearest first (ties in (row, column) order), without (0, 0)."""
+    return np.array(sorted(
+        ((dr, dc) for dr in range(-max_radius, max_radius + 1) for dc in range(-max_radius, max_radius + 1)),
+        key=lambda o: (o[0] ** 2 + o[1] ** 2, o),
+    )[1:], dtype=np.int64).reshape(-1, 2)
+
+
 def sample_koppen_land(grid: GlobalGrid, lon: np.ndarray, lat: np.ndarray, max_radius: int = 8) -> np.ndarray:
     """Köppen class at each point; where the raster says ocean (coastlines differ between data sets), the
     nearest land class within ``max_radius`` grid cells. Still ocean (32) if none is that near."""
@@ -76,15 +86,17 @@ def sample_koppen_land(grid: GlobalGrid, lon: np.ndarray, lat: np.ndarray, max_r
     classes = grid.values[row, col].copy()
     missing = np.flatnonzero(classes == KOPPEN_OCEAN)
     rows, cols = grid.values.shape
-    offsets = sorted(
-        ((dr, dc) for dr in range(-max_radius, max_radius + 1) for dc in range(-max_radius, max_radius + 1)),
-        key=lambda o: (o[0] ** 2 + o[1] ** 2, o),
-    )
-    for dr, dc in offsets[1:]:
+    offsets = _offsets_nearest_first(max_radius)
+    # the nearest offset (in that order) that lands on a land class, a block of offsets at a time
+    block = max(1, OFFSET_BLOCK_CELLS // max(1, missing.size))
+    for start in range(0, len(offsets), block):
         if missing.size == 0:
             break
-        found = grid.values[np.clip(row[missing] + dr, 0, rows - 1), (col[missing] + dc) % cols]
-        hit = found != KOPPEN_OCEAN
-        classes[missing[hit]] = found[hit]
+        dr, dc = offsets[start:start + block, 0], offsets[start:start + block, 1]
+        found = grid.values[np.clip(row[missing, None] + dr, 0, rows - 1), (col[missing, None] + dc) % cols]
+        land = found != KOPPEN_OCEAN
+        hit = land.any(axis=1)
+        first = land.argmax(axis=1)
+        classes[missing[hit]] = found[np.flatnonzero(hit), first[hit]]
         missing = missing[~hit]
     return classes
