@@ -1,11 +1,13 @@
-"""An on-disk cache of built boards, so `info`, `cells`, `sections`, `simulate` and a rebuild skip the map when
-nothing it depends on changed.
+"""An on-disk cache of built boards (and their jigsaw cuts), so `info`, `cells`, `sections`, `simulate` and a
+rebuild skip the map when nothing it depends on changed.
 
 An entry is keyed by a sha256 of everything the board depends on: the template's values that shape the map
-(the whole validated config minus the rules), the sha256 of each source data file, boardgen's version and the
-versions of the libraries that compute it (numpy, shapely, pyproj/PROJ). The entry stores its key and is used
-only when the key matches; a corrupt, foreign or stale entry is rebuilt, never trusted. Entries are written
-atomically (temporary file, then rename), so two processes building at once each leave a whole file.
+(the whole validated config minus the rules), the sha256 of each source data file, boardgen's version, a
+fingerprint of boardgen's own source (the .py files of the modules a board and its cut are made by, so a
+developer who edits the map code never gets a stale board) and the versions of the libraries that compute it
+(numpy, shapely, pyproj/PROJ). The entry stores its key and is used only when the key matches; a corrupt,
+foreign or stale entry is rebuilt, never trusted. Entries are written atomically (temporary file, then
+rename), so two processes building at once each leave a whole file.
 
 The folder is the user's cache directory (``platformdirs``), or ``BOARDGEN_CACHE_DIR``; ``BOARDGEN_NO_CACHE=1``
 or a command's ``--no-cache`` turns the cache off.
@@ -14,6 +16,7 @@ or a command's ``--no-cache`` turns the cache off.
 from __future__ import annotations
 
 import copyreg
+import functools
 import hashlib
 import os
 import pickle
@@ -60,9 +63,27 @@ def library_versions() -> str:
            f"proj {pyproj.proj_version_str}"
 
 
+SOURCE_GLOBS = ("*.py", "layout/*.py", "projection/*.py")
+"""The package's files a cached board or cut is made by (relative to boardgen/): the core modules (config,
+mapbuild, model, ...), the lattice, zones and section cutting, the projection and data readers."""
+
+
+PACKAGE_ROOT = Path(__file__).resolve().parent
+
+
+@functools.lru_cache(maxsize=4)
+def source_fingerprint(root: Path = PACKAGE_ROOT) -> str:
+    """A sha256 over the path and bytes of the SOURCE_GLOBS files under ``root`` (about 1 ms, once a process)."""
+    digest = hashlib.sha256()
+    for path in sorted(p for pattern in SOURCE_GLOBS for p in root.glob(pattern)):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
 def make_key(kind: str, inputs: str, data_sha256: dict[str, str]) -> str:
-    text = "\n".join([f"boardgen cache format {FORMAT}", kind, __version__, library_versions(), inputs,
-                      *(f"{name} {sha}" for name, sha in sorted(data_sha256.items()))])
+    text = "\n".join([f"boardgen cache format {FORMAT}", kind, __version__, f"source {source_fingerprint()}",
+                      library_versions(), inputs, *(f"{name} {sha}" for name, sha in sorted(data_sha256.items()))])
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -119,3 +140,12 @@ def cached_board(config: Any) -> Any:
     board = cached("board", board_key(config), lambda: build_board(config))
     # the cached board was built from a config with the same map but maybe other rules, source or hash
     return dataclasses.replace(board, config=config) if board.config != config else board
+
+
+def cached_sections(board: Any, max_section_mm: tuple[float, float] | None) -> Any:
+    """The board's jigsaw cut (layout/sections.py), from the cache when the board's inputs are unchanged: the
+    cut depends only on the board (whose key covers the template's sections settings) and the page size."""
+    from boardgen.layout.sections import cut_sections
+
+    key = make_key("sections", f"{board_key(board.config)} {max_section_mm!r}", {})
+    return cached("sections", key, lambda: cut_sections(board, max_section_mm))
