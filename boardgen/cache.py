@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 from boardgen import __version__
 
 T = TypeVar("T")
-FORMAT = 1  # bump when the pickled types change shape
+FORMAT = 2  # bump when the pickled types change shape (2: geometries keep their precision grid)
 MAX_ENTRIES = 64  # oldest entries beyond this are removed after a write
 
 
@@ -39,6 +39,40 @@ def read_only_mapping(items: dict[Any, Any]) -> types.MappingProxyType[Any, Any]
 
 # frozen configs and boards hold read-only mappings; pickle them as the dicts they wrap
 copyreg.pickle(types.MappingProxyType, lambda m: (read_only_mapping, (dict(m),)))
+
+
+def geometry_on_grid(wkb: bytes, grid_size: float) -> Any:
+    """A geometry from its WKB with its precision grid (``shapely.get_precision``) set again: WKB, and so
+    shapely's own pickle, drops the grid, and GEOS uses it (a buffer of a gridded outline differs)."""
+    import shapely
+
+    geometry = shapely.from_wkb(wkb)
+    # pointwise: the coordinates are on the grid already, so they and the structure stay exactly as they were
+    return shapely.set_precision(geometry, grid_size, mode="pointwise") if grid_size else geometry
+
+
+def _geometry_reducer(geometry: Any) -> tuple[Callable[..., Any], tuple[bytes, float]]:
+    import shapely
+
+    return geometry_on_grid, (shapely.to_wkb(geometry), float(shapely.get_precision(geometry)))
+
+
+def _dumps(value: Any) -> bytes:
+    """``pickle.dumps`` with shapely geometries pickled with their precision grid."""
+    import io
+
+    import shapely.geometry as geometries
+
+    out = io.BytesIO()
+    pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
+    table = dict(copyreg.dispatch_table)
+    for kind in (geometries.Point, geometries.LineString, geometries.LinearRing, geometries.Polygon,
+                 geometries.MultiPoint, geometries.MultiLineString, geometries.MultiPolygon,
+                 geometries.GeometryCollection):
+        table[kind] = _geometry_reducer
+    pickler.dispatch_table = table
+    pickler.dump(value)
+    return out.getvalue()
 
 
 def enabled() -> bool:
@@ -109,7 +143,7 @@ def _store(path: Path, entry: dict[str, Any]) -> None:
     from boardgen.io import write_atomic
 
     try:
-        data = pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL)
+        data = _dumps(entry)
         write_atomic(path, data)
         entries = sorted(path.parent.glob("*.pickle"), key=lambda p: p.stat().st_mtime)
         for old in entries[:-MAX_ENTRIES]:

@@ -110,3 +110,15 @@ def test_cached_sections_are_the_cut(cache_folder: Path, default_board: Any) -> 
         assert [s.outline_mm.wkb for s in got.sections] == [s.outline_mm.wkb for s in made.sections]
         assert [s.cells for s in got.sections] == [s.cells for s in made.sections]
         assert [k.outline_mm.wkb for k in got.knobs] == [k.outline_mm.wkb for k in made.knobs]
+
+
+def test_geometries_keep_their_precision_grid(cache_folder: Path) -> None:
+    import shapely
+
+    # a gridded outline (as the section cutter makes them): GEOS buffers it on its grid, which WKB drops
+    outline = shapely.set_precision(shapely.Point(0.123456, 0.654321).buffer(10.0, quad_segs=5), 1e-4)
+    stored = cache.cached("thing", "g" * 64, lambda: {"outline": outline})["outline"]
+    again = cache.cached("thing", "g" * 64, lambda: {"outline": None})["outline"]
+    assert again is not None and again is not stored  # read back from the file
+    assert shapely.get_precision(again) == 1e-4 and again.wkb == outline.wkb
+    assert shapely.buffer(again, 3.0).wkb == shapely.buffer(outline, 3.0).wkb
