@@ -7,6 +7,7 @@ and y *down* (as on a printed page and in cairo).
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from typing import Literal
@@ -98,8 +99,7 @@ class HexLayout:
         return Hex(int(q[0]), int(r[0]))
 
     def corner_offsets(self) -> list[tuple[float, float]]:
-        angles = [2 * math.pi * (self.orientation.start_angle + i) / 6 for i in range(6)]
-        return [(self.size_mm * math.cos(a), self.size_mm * math.sin(a)) for a in angles]
+        return list(_corner_offsets(self.orientation.start_angle, self.size_mm))
 
     def corners(self, h: Hex) -> list[tuple[float, float]]:
         """The six corners in board mm, clockwise on the page (y down)."""
@@ -118,6 +118,13 @@ class HexLayout:
     @property
     def area_mm2(self) -> float:
         return 1.5 * SQRT3 * self.size_mm**2
+
+
+@functools.lru_cache(maxsize=64)
+def _corner_offsets(start_angle: float, size_mm: float) -> tuple[tuple[float, float], ...]:
+    """A hexagon's corners relative to its centre (computed once per orientation and size)."""
+    angles = [2 * math.pi * (start_angle + i) / 6 for i in range(6)]
+    return tuple((size_mm * math.cos(a), size_mm * math.sin(a)) for a in angles)
 
 
 def hexes_covering(layout: HexLayout, width_mm: float, height_mm: float) -> list[Hex]:

@@ -22,7 +22,6 @@ from collections.abc import Sequence
 from typing import Any
 
 import shapely
-from shapely.geometry import Polygon as ShapelyPolygon
 
 from boardgen.build import BuildContext
 from boardgen.cache import cached_sections
@@ -30,7 +29,7 @@ from boardgen.errors import LayoutError
 from boardgen.io import Artifact
 from boardgen.layout.legend import PlacedBlock
 from boardgen.layout.section_marks import SectionMark, plan_section_marks
-from boardgen.layout.sections import Section, SectionLayout
+from boardgen.layout.sections import Section, SectionLayout, hex_polygons
 from boardgen.render.board_art import (
     BoardArt,
     board_scene,
@@ -103,7 +102,7 @@ def poster_page(art: BoardArt) -> Page:
 def section_marks(art: BoardArt) -> tuple[SectionMark, ...]:
     """The circled number and neighbour hints inside every piece (in open sea; see layout/section_marks)."""
     board = art.board
-    cells = [ShapelyPolygon(board.hex_corners_mm(c)) for c in board.cells]
+    cells = list(hex_polygons(board))
     return plan_section_marks(art.sections, cells, art.coast_mm, [b.polygon for b in art.legend])
 
 
