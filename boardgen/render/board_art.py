@@ -232,7 +232,7 @@ def plan_legend(board: Board, sections: SectionLayout,
 def _plan_legend(board: Board, sections: SectionLayout,
                  coast: tuple[ShapelyPolygon, ...]) -> tuple[PlacedBlock, ...]:
     first = sections.sections[0]
-    cells = hex_polygons(board)
+    cells = list(hex_polygons(board))
     parts = np.array(coast, dtype=object)
     near = parts[shapely.intersects(parts, first.outline_mm.envelope.buffer(2.0))]
     area = free_area(first.outline_mm, (board.config.board.width_mm, board.config.board.height_mm), cells,
