@@ -1,6 +1,8 @@
 """How the build grows with the number of cells: the flagship at its 300 cells and at ``--cells`` (4,000).
 
-    python benchmarks/bench_cells.py [--repeat 3] [--cells 4000]
+    python benchmarks/bench_cells.py [--repeat 3] [--cells 4000] [--tree /path/to/another/checkout]
+
+``--tree``: time the boardgen of another checkout (e.g. main, for a before/after) in the subprocesses.
 
 Prints, each a median of ``--repeat`` runs in subprocesses (wall and CPU, CPU including forked stages):
 - the import floor, ``python -c "import boardgen.cli"``, timed in the same run as a reference;
@@ -129,14 +131,16 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--cells", type=int, default=4000)
+    parser.add_argument("--tree", type=Path, default=ROOT, help="the checkout whose boardgen is timed")
     args = parser.parse_args()
     env = {k: v for k, v in os.environ.items() if k not in ("BOARDGEN_NO_CACHE", "BOARDGEN_CACHE_DIR")}
-    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    env["PYTHONPATH"] = str(args.tree.resolve()) + os.pathsep + env.get("PYTHONPATH", "")
     python = sys.executable
     with tempfile.TemporaryDirectory(prefix="bench-cells-") as tmp:
         folder = Path(tmp)
         large = large_template(folder, args.cells)
-        print(f"machine: {os.getloadavg()[0]:.2f} load (1 min), {os.cpu_count()} cores; median of {args.repeat}")
+        print(f"boardgen of {args.tree.resolve()}; machine: {os.getloadavg()[0]:.2f} load (1 min), "
+              f"{os.cpu_count()} cores; median of {args.repeat}")
         floor_wall, floor_cpu, _ = median_runs([python, "-c", "import boardgen.cli"], max(3, args.repeat), env,
                                                None, False)
         print(f"import floor (python -c 'import boardgen.cli')    {floor_wall:6.2f} s wall {floor_cpu:6.2f} s CPU")
@@ -174,6 +178,8 @@ def main() -> None:
             print(f"boardgen build, {big} cells, {'warm' if warm else 'cold'} cache     {wall:6.2f} s wall {cpu:6.2f} "
                   f"s CPU (goal {GOAL_S:g} s): {status}")
 
+        if args.tree.resolve() != ROOT:
+            return  # the per-cell figures below are this checkout's code
         os.environ["BOARDGEN_CACHE_DIR"] = str(folder / "cache-geojson")
         os.environ.pop("BOARDGEN_NO_CACHE", None)
         for template in (TEMPLATE, large):
