@@ -434,13 +434,14 @@ def _cell_symbols(art: BoardArt, cells: Sequence[Cell]) -> list[Op]:
     flattened once per art and reused by every window."""
     board = art.board
     flat: dict[str, list[tuple[Style, tuple[tuple, ...]]] | None] = art.memo.setdefault("symbols", {})
+    local: dict[Op, list[tuple]] = art.memo.setdefault("symbol_commands", {})  # a zone's symbol, drawn once
     ops: list[Op] = []
     for name in board.config.zones:
         own = [c for c in cells if c.zone == name]
         for c in own:
             if c.label not in flat:
                 try:
-                    flat[c.label] = flatten(_cell_symbol(board, c))
+                    flat[c.label] = flatten(_cell_symbol(board, c), local=local)
                 except NotFlatError:
                     flat[c.label] = None
         maybe_parts = [flat[c.label] for c in own]
