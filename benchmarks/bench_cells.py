@@ -1,8 +1,8 @@
 """How the build grows with the number of cells: the flagship at its 300 cells and at ``--cells`` (4,000).
 
-    python benchmarks/bench_cells.py [--repeat 3] [--cells 4000] [--tree /path/to/another/checkout]
+    python benchmarks/bench_cells.py [--repeat 3] [--cells 4000] [--baseline /path/to/main]
 
-``--tree``: time the boardgen of another checkout (e.g. main, for a before/after) in the subprocesses.
+``--baseline``: another checkout (e.g. main) timed in turn with this one in the same run, for a before/after.
 
 Prints, each a median of ``--repeat`` runs in subprocesses (wall and CPU, CPU including forked stages):
 - the import floor, ``python -c "import boardgen.cli"``, timed in the same run as a reference;
@@ -68,24 +68,41 @@ def timed(command: Sequence[str], env: dict[str, str]) -> tuple[float, float, su
     return wall, cpu, done
 
 
-def median_runs(make: Sequence[str], repeat: int, env: dict[str, str], cache: Path | None,
-                warm: bool) -> tuple[float, float, str]:
-    """Median (wall, CPU) of ``repeat`` runs; cold: an empty cache folder each run, warm: one filled first."""
-    walls, cpus, output = [], [], ""
+Figures = dict[str, tuple[float, float, str]]  # tree label -> (median wall s, median CPU s, last output)
+
+
+def median_runs(make: Sequence[str], repeat: int, envs: dict[str, dict[str, str]], cache: Path | None,
+                warm: bool) -> Figures:
+    """Median (wall, CPU) of ``repeat`` runs for each tree, the trees taking turns (so a busy spell hits them
+    alike); cold: an empty cache folder each run, warm: one filled first."""
+    walls: dict[str, list[float]] = {label: [] for label in envs}
+    cpus: dict[str, list[float]] = {label: [] for label in envs}
+    outputs = dict.fromkeys(envs, "")
     for i in range(repeat):
-        run_env = dict(env)
-        if cache is not None:
-            folder = cache / ("warm" if warm else f"cold-{i}")
-            run_env["BOARDGEN_CACHE_DIR"] = str(folder)
-            if warm and i == 0:
-                timed(make, run_env)  # fill it
-        wall, cpu, done = timed(make, run_env)
-        if done.returncode not in (0, 2):
-            raise SystemExit(f"{' '.join(make)} failed:\n{done.stderr[-2000:]}")
-        walls.append(wall)
-        cpus.append(cpu)
-        output = (done.stdout + done.stderr).strip()
-    return statistics.median(walls), statistics.median(cpus), output
+        for label, env in envs.items():
+            run_env = dict(env)
+            if cache is not None:
+                folder = cache / label / ("warm" if warm else f"cold-{i}")
+                run_env["BOARDGEN_CACHE_DIR"] = str(folder)
+                if warm and i == 0:
+                    timed(make, run_env)  # fill it
+            wall, cpu, done = timed(make, run_env)
+            if done.returncode not in (0, 2):
+                raise SystemExit(f"{' '.join(make)} failed:\n{done.stderr[-2000:]}")
+            walls[label].append(wall)
+            cpus[label].append(cpu)
+            outputs[label] = (done.stdout + done.stderr).strip()
+    return {label: (statistics.median(walls[label]), statistics.median(cpus[label]), outputs[label])
+            for label in envs}
+
+
+def show(what: str, figures: Figures, floor: Figures | None = None, note: str = "") -> None:
+    cells = []
+    for label, (wall, cpu, _) in figures.items():
+        ratio = f" = {wall / floor[label][0]:4.1f}x floor" if floor else ""
+        cells.append(f"{label} {wall:6.2f} s wall {cpu:6.2f} s CPU{ratio}")
+        print(f"{what:<44} " + " | ".join(cells[-1:]) + (f"  {note}" if note else ""))
+        what = ""
 
 
 def geojson_per_cell(template: Path, repeat: int) -> tuple[int, float, float]:
@@ -131,55 +148,55 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--cells", type=int, default=4000)
-    parser.add_argument("--tree", type=Path, default=ROOT, help="the checkout whose boardgen is timed")
+    parser.add_argument("--baseline", type=Path, default=None,
+                        help="another checkout (e.g. main) timed in turn with this one, for a before/after")
     args = parser.parse_args()
-    env = {k: v for k, v in os.environ.items() if k not in ("BOARDGEN_NO_CACHE", "BOARDGEN_CACHE_DIR")}
-    env["PYTHONPATH"] = str(args.tree.resolve()) + os.pathsep + env.get("PYTHONPATH", "")
+    base = {k: v for k, v in os.environ.items() if k not in ("BOARDGEN_NO_CACHE", "BOARDGEN_CACHE_DIR")}
+    trees = {"before": args.baseline.resolve()} if args.baseline is not None else {}
+    trees["this"] = ROOT
+    envs = {label: {**base, "PYTHONPATH": str(tree) + os.pathsep + base.get("PYTHONPATH", "")}
+            for label, tree in trees.items()}
     python = sys.executable
     with tempfile.TemporaryDirectory(prefix="bench-cells-") as tmp:
         folder = Path(tmp)
         large = large_template(folder, args.cells)
-        print(f"boardgen of {args.tree.resolve()}; machine: {os.getloadavg()[0]:.2f} load (1 min), "
-              f"{os.cpu_count()} cores; median of {args.repeat}")
-        floor_wall, floor_cpu, _ = median_runs([python, "-c", "import boardgen.cli"], max(3, args.repeat), env,
-                                               None, False)
-        print(f"import floor (python -c 'import boardgen.cli')    {floor_wall:6.2f} s wall {floor_cpu:6.2f} s CPU")
-
+        print(f"{', '.join(f'{k}: {v}' for k, v in trees.items())}; load {os.getloadavg()[0]:.2f} (1 min) on "
+              f"{os.cpu_count()} cores; medians of {args.repeat} runs, the trees taking turns")
+        floor = median_runs([python, "-c", "import boardgen.cli"], max(3, args.repeat), envs, None, False)
+        show("import floor (python -c 'import boardgen.cli')", floor)
         for warm in (False, True):
-            wall, cpu, _ = median_runs([python, "-m", "boardgen.cli", "build", "-q", "-o", str(folder / "default")],
-                                       args.repeat, env, folder / "cache-default", warm)
-            print(f"boardgen build, default template, {'warm' if warm else 'cold'} cache   {wall:6.2f} s wall "
-                  f"{cpu:6.2f} s CPU ({wall / floor_wall:.1f}x the floor)")
+            show(f"boardgen build, default, {'warm' if warm else 'cold'} cache",
+                 median_runs([python, "-m", "boardgen.cli", "build", "-q", "-o", str(folder / "default")],
+                             args.repeat, envs, folder / "cache-default", warm), floor)
 
-        stages: dict[tuple[int, bool], tuple[float, float]] = {}
-        counts = {}
-        for template, label in ((TEMPLATE, "default"), (large, "large")):
+        stages: dict[tuple[str, bool], Figures] = {}
+        counts: dict[str, int] = {}
+        for template, size in ((TEMPLATE, "small"), (large, "large")):
             for warm in (False, True):
-                wall, cpu, out = median_runs([python, "-c", CELL_STAGES, str(template), str(folder / label)],
-                                             args.repeat, env, folder / f"cache-{label}", warm)
-                n = int(out.split()[-1])
-                counts[label] = n
-                stages[n, warm] = (wall, cpu)
-                print(f"map + validate + board, {n:5d} cells, {'warm' if warm else 'cold'} cache  {wall:6.2f} s wall "
-                      f"{cpu:6.2f} s CPU")
-        small, big = counts["default"], counts["large"]
+                figures = median_runs([python, "-c", CELL_STAGES, str(template), str(folder / size)], args.repeat,
+                                      envs, folder / f"cache-{size}", warm)
+                counts[size] = int(next(iter(figures.values()))[2].split()[-1])
+                stages[size, warm] = figures
+                show(f"map+validate+board, {counts[size]:4d} cells, {'warm' if warm else 'cold'}", figures)
+        small, big = counts["small"], counts["large"]
         for warm in (False, True):
-            (w0, c0), (w1, c1) = stages[small, warm], stages[big, warm]
-            slope_wall, slope_cpu = (w1 - w0) / (big - small), (c1 - c0) / (big - small)
-            print(f"  per cell ({'warm' if warm else 'cold'}): {1000 * slope_wall:.2f} ms wall "
-                  f"{1000 * slope_cpu:.2f} ms CPU over a fixed {w0 - slope_wall * small:.2f} s wall "
-                  f"{c0 - slope_cpu * small:.2f} s CPU")
+            for label in envs:
+                (w0, c0, _), (w1, c1, _) = stages["small", warm][label], stages["large", warm][label]
+                slope_wall, slope_cpu = (w1 - w0) / (big - small), (c1 - c0) / (big - small)
+                print(f"  {label} per cell ({'warm' if warm else 'cold'}): {1000 * slope_wall:.2f} ms wall "
+                      f"{1000 * slope_cpu:.2f} ms CPU over a fixed {w0 - slope_wall * small:.2f} s wall "
+                      f"{c0 - slope_cpu * small:.2f} s CPU")
 
         for warm in (False, True):
-            wall, cpu, out = median_runs([python, "-m", "boardgen.cli", "build", "-q", "-t", str(large), "-o",
-                                          str(folder / "large-build")], args.repeat, env, folder / "cache-build",
-                                         warm)
-            status = "built" if "error" not in out else "refused: " + out.splitlines()[-1][:110]
-            print(f"boardgen build, {big} cells, {'warm' if warm else 'cold'} cache     {wall:6.2f} s wall {cpu:6.2f} "
-                  f"s CPU (goal {GOAL_S:g} s): {status}")
+            figures = median_runs([python, "-m", "boardgen.cli", "build", "-q", "-t", str(large), "-o",
+                                   str(folder / "large-build")], args.repeat, envs, folder / "cache-build", warm)
+            out = next(iter(figures.values()))[2]
+            status = "built" if "error" not in out else "refused: " + out.splitlines()[-1][-90:]
+            show(f"boardgen build, {big} cells, {'warm' if warm else 'cold'}", figures,
+                 note=f"(goal {GOAL_S:g} s)")
+            print(f"  {status}")
 
-        if args.tree.resolve() != ROOT:
-            return  # the per-cell figures below are this checkout's code
+        sys.path.insert(0, str(ROOT))  # this checkout's boardgen in-process too
         os.environ["BOARDGEN_CACHE_DIR"] = str(folder / "cache-geojson")
         os.environ.pop("BOARDGEN_NO_CACHE", None)
         for template in (TEMPLATE, large):
