@@ -22,6 +22,7 @@ ELEVATION_STEP_M = 50.0  # the elevation PNG stores metres / 50 (land only; the 
 @dataclass(frozen=True)
 class GlobalGrid:
     values: np.ndarray  # (rows, cols), row 0 at the north pole edge, column 0 at 180W
+    step: float | None = None  # sampled values are float32(value) * step (None: the values as stored)
 
     @property
     def cells_per_degree(self) -> float:
@@ -36,7 +37,9 @@ class GlobalGrid:
 
     def sample(self, lon: np.ndarray, lat: np.ndarray) -> np.ndarray:
         row, col = self.indices(lon, lat)
-        return self.values[row, col]
+        values = self.values[row, col]
+        # scaled after sampling: the same float32 values as scaling the whole grid first, without doing so
+        return values if self.step is None else values.astype(np.float32) * self.step
 
 
 def _read_png(path: Path, what: str, shape_ratio: float = 2.0) -> np.ndarray:
@@ -63,11 +66,11 @@ def load_koppen(path: Path) -> GlobalGrid:
 @lru_cache(maxsize=4)
 def load_elevation(path: Path) -> GlobalGrid:
     values = _read_png(path, "elevation raster")
-    sea_share = float(np.mean(values == 0))
+    sea_share = float(np.count_nonzero(values == 0) / values.size)
     if sea_share < 0.3:  # the sea is 0 and covers ~70% of the globe; a Köppen raster (1..32) has no zeros
         raise DataError(f"{path}: not an elevation raster (only {sea_share:.0%} of it is at sea level; expected "
                         "the sea as 0, as in elevation-5m.png, not the Köppen raster)")
-    return GlobalGrid(values.astype(np.float32) * ELEVATION_STEP_M)
+    return GlobalGrid(values, ELEVATION_STEP_M)
 
 
 @lru_cache(maxsize=8)
