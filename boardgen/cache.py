@@ -1,5 +1,5 @@
-"""An on-disk cache of built boards (and their jigsaw cuts), so `info`, `cells`, `sections`, `simulate` and a
-rebuild skip the map when nothing it depends on changed.
+"""An on-disk cache of built boards (with their jigsaw cuts, and the decoded data files), so `info`, `cells`,
+`sections`, `simulate` and a rebuild skip the map when nothing it depends on changed.
 
 An entry is keyed by a sha256 of everything the board depends on: the template's values that shape the map
 (the whole validated config minus the rules), the sha256 of each source data file, boardgen's version, a
@@ -174,6 +174,18 @@ def cached_board(config: Any) -> Any:
     board = cached("board", board_key(config), lambda: build_board(config))
     # the cached board was built from a config with the same map but maybe other rules, source or hash
     return dataclasses.replace(board, config=config) if board.config != config else board
+
+
+def cached_data(kind: str, path: Path, load: Callable[[Path], T]) -> T:
+    """A decoded source data file (land polygons, a Köppen or elevation grid), from the cache while the file's
+    bytes are unchanged: a template edit that rebuilds the board need not decode the data again."""
+    from boardgen.io import sha256_file
+
+    try:
+        data_sha256 = sha256_file(path)
+    except OSError:
+        return load(path)  # the reader says what is wrong with the file
+    return cached(kind, make_key(kind, path.name, {path.name: data_sha256}), lambda: load(path))
 
 
 def cached_sections(board: Any, max_section_mm: tuple[float, float] | None) -> Any:

@@ -16,6 +16,7 @@ import pyproj
 import shapely
 from shapely.geometry import Polygon
 
+from boardgen.cache import cached_data
 from boardgen.config import KOPPEN_CLASSES, Config, resolve_data_path
 from boardgen.errors import ConfigError
 from boardgen.layout.hexgrid import (
@@ -143,9 +144,11 @@ def build_board(config: Config) -> Board:
     source = config.source
     W, H = config.board.width_mm, config.board.height_mm  # noqa: N806
 
-    land = load_land(resolve_data_path(config, config.map.land_data, "map.land_data"))
-    koppen_grid = load_koppen(resolve_data_path(config, config.map.koppen_data, "map.koppen_data"))
-    elevation_grid = load_elevation(resolve_data_path(config, config.map.elevation_data, "map.elevation_data"))
+    land = cached_data("land", resolve_data_path(config, config.map.land_data, "map.land_data"), load_land)
+    koppen_grid = cached_data("koppen", resolve_data_path(config, config.map.koppen_data, "map.koppen_data"),
+                              load_koppen)
+    elevation_grid = cached_data("elevation", resolve_data_path(config, config.map.elevation_data,
+                                                                "map.elevation_data"), load_elevation)
     if not config.map.antarctica:
         land = drop_antarctica(land)
     timings["load_s"] = time.perf_counter() - started

@@ -122,3 +122,20 @@ def test_geometries_keep_their_precision_grid(cache_folder: Path) -> None:
     assert again is not None and again is not stored  # read back from the file
     assert shapely.get_precision(again) == 1e-4 and again.wkb == outline.wkb
     assert shapely.buffer(again, 3.0).wkb == shapely.buffer(outline, 3.0).wkb
+
+
+def test_decoded_data_follows_the_file(cache_folder: Path, tmp_path: Path) -> None:
+    path = tmp_path / "data.txt"
+    path.write_text("one")
+    reads: list[str] = []
+
+    def load(p: Path) -> str:
+        reads.append(p.read_text())
+        return reads[-1]
+
+    assert cache.cached_data("thing", path, load) == "one" and cache.cached_data("thing", path, load) == "one"
+    assert reads == ["one"]  # the second came from the cache
+    path.write_text("two")
+    assert cache.cached_data("thing", path, load) == "two" and reads == ["one", "two"]  # new bytes: decoded again
+    with pytest.raises(FileNotFoundError):  # a missing file is the reader's to report
+        cache.cached_data("thing", tmp_path / "missing.txt", load)
