@@ -20,6 +20,7 @@ from shapely.geometry import Polygon as ShapelyPolygon
 from shapely.geometry import box
 
 from boardgen.config import Config
+from boardgen.errors import LayoutError
 from boardgen.layout.legend import BlockSpec, PlacedBlock, free_area, place_blocks
 from boardgen.layout.sections import SectionLayout, hex_polygons
 from boardgen.model import Board, Cell
@@ -125,6 +126,7 @@ TABLE_HEAD_FONT = Font("DejaVu Sans Condensed", 6.0)
 MIN_PLAY_TEXT_PT = 6.0
 """Nothing a player reads during play is set smaller than this."""
 PAD_MM = 2.5
+LEGEND_LAND_CLEARANCE_MM = 2.0  # free_area's land clearance: a legend block keeps this far from land cells
 
 
 @dataclass(frozen=True)
@@ -235,10 +237,37 @@ def _plan_legend(board: Board, sections: SectionLayout,
     cells = list(hex_polygons(board))
     parts = np.array(coast, dtype=object)
     near = parts[shapely.intersects(parts, first.outline_mm.envelope.buffer(2.0))]
-    area = free_area(first.outline_mm, (board.config.board.width_mm, board.config.board.height_mm), cells,
-                     shapely.union_all(near))
-    blocks = place_blocks(area, legend_specs(board, first.bounds_mm), where="the top-left section (section 1)")
-    return tuple(blocks)
+    size_mm = (board.config.board.width_mm, board.config.board.height_mm)
+    coast_near = shapely.union_all(near)
+    specs = legend_specs(board, first.bounds_mm)
+    where = "the top-left section (section 1)"
+    area = free_area(first.outline_mm, size_mm, cells, coast_near, land_clearance_mm=LEGEND_LAND_CLEARANCE_MM)
+    try:
+        return tuple(place_blocks(area, specs, where=where))
+    except LayoutError as exc:
+        # say which land cells are in the way: those under the blocks up to the first that found no room,
+        # placed as if the cells were sea
+        fits = next(k for k in range(len(specs)) if not _places(area, specs[:k + 1]))
+        try:
+            sea = free_area(first.outline_mm, size_mm, [], coast_near, land_clearance_mm=LEGEND_LAND_CLEARANCE_MM)
+            placed = place_blocks(sea, specs[:fits + 1], where=where)
+        except LayoutError:
+            raise exc from None
+        footprint = shapely.union_all([b.polygon.buffer(LEGEND_LAND_CLEARANCE_MM) for b in placed])
+        labels = [c.label for c, hit in zip(board.cells, shapely.intersects(footprint, np.array(cells, dtype=object)),
+                                            strict=True) if hit]
+        if not labels:
+            raise exc from None
+        raise LayoutError(f"{exc}: land cell{'s' if len(labels) > 1 else ''} {', '.join(labels)} in the way "
+                          "(overrides.remove_cells, fewer cells or a bigger board)") from None
+
+
+def _places(area: shapely.Geometry, specs: Sequence[BlockSpec]) -> bool:
+    try:
+        place_blocks(area, specs)
+    except LayoutError:
+        return False
+    return True
 
 
 def check_legend_clear(board: Board, legend: Sequence[PlacedBlock], section_outline: ShapelyPolygon) -> list[str]:
