@@ -61,7 +61,8 @@ def timed(command: Sequence[str], env: dict[str, str]) -> tuple[float, float, su
     """(wall s, CPU s of the process and everything it waited for, the finished process)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    done = subprocess.run(command, env=env, capture_output=True, text=True, cwd=ROOT, check=False)
+    # not from a checkout: `python -c` and `-m` put the working folder first on sys.path, before PYTHONPATH
+    done = subprocess.run(command, env=env, capture_output=True, text=True, cwd=tempfile.gettempdir(), check=False)
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
