@@ -192,7 +192,7 @@ def main() -> None:
             figures = median_runs([python, "-m", "boardgen.cli", "build", "-q", "-t", str(large), "-o",
                                    str(folder / "large-build")], args.repeat, envs, folder / "cache-build", warm)
             out = next(iter(figures.values()))[2]
-            status = "built" if "error" not in out else "refused: " + out.splitlines()[-1][-90:]
+            status = "built" if "error" not in out else "refused: " + out.splitlines()[-1].split(": ", 2)[-1][:150]
             show(f"boardgen build, {big} cells, {'warm' if warm else 'cold'}", figures,
                  note=f"(goal {GOAL_S:g} s)")
             print(f"  {status}")
