@@ -1,11 +1,13 @@
-"""An on-disk cache of built boards, so `info`, `cells`, `sections`, `simulate` and a rebuild skip the map when
-nothing it depends on changed.
+"""An on-disk cache of built boards (with their jigsaw cuts, and the decoded data files), so `info`, `cells`,
+`sections`, `simulate` and a rebuild skip the map when nothing it depends on changed.
 
 An entry is keyed by a sha256 of everything the board depends on: the template's values that shape the map
-(the whole validated config minus the rules), the sha256 of each source data file, boardgen's version and the
-versions of the libraries that compute it (numpy, shapely, pyproj/PROJ). The entry stores its key and is used
-only when the key matches; a corrupt, foreign or stale entry is rebuilt, never trusted. Entries are written
-atomically (temporary file, then rename), so two processes building at once each leave a whole file.
+(the whole validated config minus the rules), the sha256 of each source data file, boardgen's version, a
+fingerprint of boardgen's own source (the .py files of the modules a board and its cut are made by, so a
+developer who edits the map code never gets a stale board) and the versions of the libraries that compute it
+(numpy, shapely, pyproj/PROJ). The entry stores its key and is used only when the key matches; a corrupt,
+foreign or stale entry is rebuilt, never trusted. Entries are written atomically (temporary file, then
+rename), so two processes building at once each leave a whole file.
 
 The folder is the user's cache directory (``platformdirs``), or ``BOARDGEN_CACHE_DIR``; ``BOARDGEN_NO_CACHE=1``
 or a command's ``--no-cache`` turns the cache off.
@@ -14,6 +16,7 @@ or a command's ``--no-cache`` turns the cache off.
 from __future__ import annotations
 
 import copyreg
+import functools
 import hashlib
 import os
 import pickle
@@ -25,7 +28,7 @@ from typing import Any, TypeVar
 from boardgen import __version__
 
 T = TypeVar("T")
-FORMAT = 1  # bump when the pickled types change shape
+FORMAT = 2  # bump when the pickled types change shape (2: geometries keep their precision grid)
 MAX_ENTRIES = 64  # oldest entries beyond this are removed after a write
 
 
@@ -36,6 +39,40 @@ def read_only_mapping(items: dict[Any, Any]) -> types.MappingProxyType[Any, Any]
 
 # frozen configs and boards hold read-only mappings; pickle them as the dicts they wrap
 copyreg.pickle(types.MappingProxyType, lambda m: (read_only_mapping, (dict(m),)))
+
+
+def geometry_on_grid(wkb: bytes, grid_size: float) -> Any:
+    """A geometry from its WKB with its precision grid (``shapely.get_precision``) set again: WKB, and so
+    shapely's own pickle, drops the grid, and GEOS uses it (a buffer of a gridded outline differs)."""
+    import shapely
+
+    geometry = shapely.from_wkb(wkb)
+    # pointwise: the coordinates are on the grid already, so they and the structure stay exactly as they were
+    return shapely.set_precision(geometry, grid_size, mode="pointwise") if grid_size else geometry
+
+
+def _geometry_reducer(geometry: Any) -> tuple[Callable[..., Any], tuple[bytes, float]]:
+    import shapely
+
+    return geometry_on_grid, (shapely.to_wkb(geometry), float(shapely.get_precision(geometry)))
+
+
+def _dumps(value: Any) -> bytes:
+    """``pickle.dumps`` with shapely geometries pickled with their precision grid."""
+    import io
+
+    import shapely.geometry as geometries
+
+    out = io.BytesIO()
+    pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
+    table = dict(copyreg.dispatch_table)
+    for kind in (geometries.Point, geometries.LineString, geometries.LinearRing, geometries.Polygon,
+                 geometries.MultiPoint, geometries.MultiLineString, geometries.MultiPolygon,
+                 geometries.GeometryCollection):
+        table[kind] = _geometry_reducer
+    pickler.dispatch_table = table
+    pickler.dump(value)
+    return out.getvalue()
 
 
 def enabled() -> bool:
@@ -60,9 +97,27 @@ def library_versions() -> str:
            f"proj {pyproj.proj_version_str}"
 
 
+SOURCE_GLOBS = ("*.py", "layout/*.py", "projection/*.py")
+"""The package's files a cached board or cut is made by (relative to boardgen/): the core modules (config,
+mapbuild, model, ...), the lattice, zones and section cutting, the projection and data readers."""
+
+
+PACKAGE_ROOT = Path(__file__).resolve().parent
+
+
+@functools.lru_cache(maxsize=4)
+def source_fingerprint(root: Path = PACKAGE_ROOT) -> str:
+    """A sha256 over the path and bytes of the SOURCE_GLOBS files under ``root`` (about 1 ms, once a process)."""
+    digest = hashlib.sha256()
+    for path in sorted(p for pattern in SOURCE_GLOBS for p in root.glob(pattern)):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
 def make_key(kind: str, inputs: str, data_sha256: dict[str, str]) -> str:
-    text = "\n".join([f"boardgen cache format {FORMAT}", kind, __version__, library_versions(), inputs,
-                      *(f"{name} {sha}" for name, sha in sorted(data_sha256.items()))])
+    text = "\n".join([f"boardgen cache format {FORMAT}", kind, __version__, f"source {source_fingerprint()}",
+                      library_versions(), inputs, *(f"{name} {sha}" for name, sha in sorted(data_sha256.items()))])
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -88,7 +143,7 @@ def _store(path: Path, entry: dict[str, Any]) -> None:
     from boardgen.io import write_atomic
 
     try:
-        data = pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL)
+        data = _dumps(entry)
         write_atomic(path, data)
         entries = sorted(path.parent.glob("*.pickle"), key=lambda p: p.stat().st_mtime)
         for old in entries[:-MAX_ENTRIES]:
@@ -119,3 +174,24 @@ def cached_board(config: Any) -> Any:
     board = cached("board", board_key(config), lambda: build_board(config))
     # the cached board was built from a config with the same map but maybe other rules, source or hash
     return dataclasses.replace(board, config=config) if board.config != config else board
+
+
+def cached_data(kind: str, path: Path, load: Callable[[Path], T]) -> T:
+    """A decoded source data file (land polygons, a Köppen or elevation grid), from the cache while the file's
+    bytes are unchanged: a template edit that rebuilds the board need not decode the data again."""
+    from boardgen.io import sha256_file
+
+    try:
+        data_sha256 = sha256_file(path)
+    except OSError:
+        return load(path)  # the reader says what is wrong with the file
+    return cached(kind, make_key(kind, path.name, {path.name: data_sha256}), lambda: load(path))
+
+
+def cached_sections(board: Any, max_section_mm: tuple[float, float] | None) -> Any:
+    """The board's jigsaw cut (layout/sections.py), from the cache when the board's inputs are unchanged: the
+    cut depends only on the board (whose key covers the template's sections settings) and the page size."""
+    from boardgen.layout.sections import cut_sections
+
+    key = make_key("sections", f"{board_key(board.config)} {max_section_mm!r}", {})
+    return cached("sections", key, lambda: cut_sections(board, max_section_mm))

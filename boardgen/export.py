@@ -6,6 +6,7 @@ import csv
 import io
 import itertools
 import json
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -19,6 +20,7 @@ from boardgen.projection.fit import BoardProjection
 
 COORD_DECIMALS = 5  # about a metre: far finer than a cell
 POINTS_PER_HEX_EDGE = 4  # hex edges are straight on the board, curved on the globe
+WORLD_SHIFTS = (-360.0, 0.0, 360.0)  # a cell's lon/lat polygon is cut at 180 degrees and its parts moved back
 
 
 def board_projection(board: Board) -> BoardProjection:
@@ -52,7 +54,7 @@ def cell_lonlat_geometry(board: Board, cell: Cell, projection: BoardProjection) 
 
 def _world_pieces(polygon: Any) -> list[Any]:
     parts = []
-    for shift in (-360.0, 0.0, 360.0):
+    for shift in WORLD_SHIFTS:
         piece = polygon.intersection(box(-180.0 - shift, -90.0, 180.0 - shift, 90.0))
         if not piece.is_empty and piece.area > 0:
             parts.append(shapely.affinity.translate(piece, xoff=shift))
@@ -60,12 +62,23 @@ def _world_pieces(polygon: Any) -> list[Any]:
 
 
 def cell_centre_lonlat(cell: Cell, projection: BoardProjection) -> tuple[float, float]:
-    lon, lat = projection.to_lonlat(np.array([cell.center_mm[0]]), np.array([cell.center_mm[1]]))
-    return round(float((lon[0] + 180.0) % 360.0 - 180.0), COORD_DECIMALS), round(float(lat[0]), COORD_DECIMALS)
+    return _centres_lonlat([cell], projection)[0]
 
 
-def cell_properties(board: Board, cell: Cell, projection: BoardProjection) -> dict[str, Any]:
-    lon, lat = cell_centre_lonlat(cell, projection)
+def _centres_lonlat(cells: Sequence[Cell], projection: BoardProjection) -> list[tuple[float, float]]:
+    """Every cell's centre in lon/lat (one projection call for all), rounded to COORD_DECIMALS."""
+    if not cells:
+        return []
+    centres = np.array([c.center_mm for c in cells], dtype=float)
+    lon, lat = projection.to_lonlat(centres[:, 0], centres[:, 1])
+    lon = (lon + 180.0) % 360.0 - 180.0
+    return [(round(x, COORD_DECIMALS), round(y, COORD_DECIMALS)) for x, y in zip(lon.tolist(), lat.tolist(),
+                                                                                   strict=True)]
+
+
+def cell_properties(board: Board, cell: Cell, projection: BoardProjection,
+                    centre_lonlat: tuple[float, float] | None = None) -> dict[str, Any]:
+    lon, lat = cell_centre_lonlat(cell, projection) if centre_lonlat is None else centre_lonlat
     return {
         "label": cell.label,
         "q": cell.hex.q,
@@ -88,13 +101,71 @@ def cell_properties(board: Board, cell: Cell, projection: BoardProjection) -> di
     }
 
 
+def _all_properties(board: Board, projection: BoardProjection) -> list[dict[str, Any]]:
+    centres = _centres_lonlat(board.cells, projection)
+    return [cell_properties(board, cell, projection, centre) for cell, centre in zip(board.cells, centres,
+                                                                                      strict=True)]
+
+
+def cells_lonlat_geometries(board: Board, projection: BoardProjection) -> list[Polygon | MultiPolygon]:
+    """``cell_lonlat_geometry`` of every cell, with shapely's array functions: one projection call and one
+    GEOS call per step for all cells. Cells that cross 180 degrees (or fold over a pole) take the per-cell
+    path, so every geometry is exactly the one ``cell_lonlat_geometry`` makes."""
+    cells = board.cells
+    if not cells:
+        return []
+    centres = np.array([board.layout.hex_to_point(c.hex) for c in cells], dtype=float)
+    corners = centres[:, None, :] + np.array(board.layout.corner_offsets())  # board.hex_corners_mm of each, (n, 6, 2)
+    closed = np.concatenate([corners, corners[:, :1]], axis=1)
+    t = np.linspace(0.0, 1.0, POINTS_PER_HEX_EDGE, endpoint=False)
+    a, b = closed[:, :-1, None, :], closed[:, 1:, None, :]
+    ring = (a + (b - a) * t[:, None]).reshape(len(cells), -1, 2)
+    lon, lat = projection.to_lonlat(ring[..., 0].ravel(), ring[..., 1].ravel())
+    lat = np.clip(lat, -90.0, 90.0)
+    polygons = shapely.polygons(np.column_stack([lon, lat]).reshape(ring.shape))
+    try:
+        pieces = [shapely.intersection(polygons, box(-180.0 - shift, -90.0, 180.0 - shift, 90.0))
+                  for shift in WORLD_SHIFTS]
+        kept = np.array([~shapely.is_empty(p) & (shapely.area(p) > 0) for p in pieces])  # (shifts, n)
+        middle = WORLD_SHIFTS.index(0.0)
+        polygon = shapely.get_type_id(pieces[middle]) == shapely.GeometryType.POLYGON
+        simple = (kept.sum(axis=0) == 1) & kept[middle] & polygon
+        # shapely.affinity.translate(piece, xoff=0.0)'s arithmetic, for all simple cells at once
+        moved = shapely.transform(pieces[middle][simple], lambda c: np.column_stack(
+            [1.0 * c[:, 0] + 0.0 * c[:, 1] + 0.0, 0.0 * c[:, 0] + 1.0 * c[:, 1] + 0.0]))
+        rounded = shapely.set_precision(moved, 10**-COORD_DECIMALS)
+    except shapely.errors.GEOSException:
+        return [cell_lonlat_geometry(board, cell, projection) for cell in cells]
+    geometries: list[Polygon | MultiPolygon] = []
+    fast = iter(rounded.tolist())
+    for cell, is_simple in zip(cells, simple.tolist(), strict=True):
+        geometries.append(next(fast) if is_simple else cell_lonlat_geometry(board, cell, projection))
+    return geometries
+
+
+def _geojson_geometries(geometries: Sequence[Polygon | MultiPolygon]) -> list[dict[str, Any]]:
+    """``shapely.geometry.mapping`` of each geometry; polygons without holes from one coordinate array."""
+    array = np.array(geometries, dtype=object)
+    plain = (shapely.get_type_id(array) == shapely.GeometryType.POLYGON) & (shapely.get_num_interior_rings(array) == 0)
+    coords, index = shapely.get_coordinates(shapely.get_exterior_ring(array[plain]), return_index=True)
+    splits = np.flatnonzero(np.diff(index)) + 1
+    rings = iter(np.split(coords, splits) if len(coords) else [])
+    out: list[dict[str, Any]] = []
+    for geometry, is_plain in zip(geometries, plain.tolist(), strict=True):
+        if is_plain:
+            out.append({"type": "Polygon", "coordinates": (tuple(map(tuple, next(rings).tolist())),)})
+        else:
+            out.append(mapping(geometry))
+    return out
+
+
 def cells_geojson(board: Board) -> bytes:
     projection = board_projection(board)
+    properties = _all_properties(board, projection)
+    geometries = _geojson_geometries(cells_lonlat_geometries(board, projection))
     features = [
-        {"type": "Feature", "id": cell.label,
-         "properties": cell_properties(board, cell, projection),
-         "geometry": mapping(cell_lonlat_geometry(board, cell, projection))}
-        for cell in board.cells
+        {"type": "Feature", "id": cell.label, "properties": props, "geometry": geometry}
+        for cell, props, geometry in zip(board.cells, properties, geometries, strict=True)
     ]
     collection = {
         "type": "FeatureCollection",
@@ -116,8 +187,7 @@ def cells_csv(board: Board) -> bytes:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(header)
-    for cell in board.cells:
-        p = cell_properties(board, cell, projection)
+    for cell, p in zip(board.cells, _all_properties(board, projection), strict=True):
         row = [p[k] for k in header[:15]]
         row += [p["zone_shares"][z] for z in zones]
         row += [cell.koppen_shares.get(k, 0.0) for k in KOPPEN_CLASSES]

@@ -6,6 +6,7 @@ land (Natural Earth) -> projected to board mm -> rasterised -> hex lattice -> la
 
 from __future__ import annotations
 
+import functools
 import time
 import types
 from collections.abc import Mapping
@@ -15,14 +16,16 @@ import pyproj
 import shapely
 from shapely.geometry import Polygon
 
+from boardgen.cache import cached_data
 from boardgen.config import KOPPEN_CLASSES, Config, resolve_data_path
 from boardgen.errors import ConfigError
 from boardgen.layout.hexgrid import (
     Hex,
     HexLayout,
     column_letters,
-    hexes_covering,
+    hexes_covering_qr,
     offset_coordinates,
+    offset_coordinates_array,
     orientation_named,
 )
 from boardgen.layout.lattice import (
@@ -51,11 +54,19 @@ class HexLabeller:
 
     def __init__(self, layout: HexLayout, width_mm: float, height_mm: float) -> None:
         self.layout = layout
-        board_hexes = hexes_covering(layout, width_mm, height_mm)
-        offsets = [offset_coordinates(layout, h) for h in board_hexes]
-        self.col0 = min(c for c, _ in offsets)
-        self.row0 = min(r for _, r in offsets)
-        self.by_label = {self.label(h): h for h in board_hexes}
+        self._q, self._r = hexes_covering_qr(layout, width_mm, height_mm)
+        cols, rows = offset_coordinates_array(layout, self._q, self._r)
+        self.col0 = int(cols.min())
+        self.row0 = int(rows.min())
+
+    @functools.cached_property
+    def by_label(self) -> dict[str, Hex]:
+        """Every board hex by its label (made when first asked for: only overrides need it)."""
+        cols, rows = offset_coordinates_array(self.layout, self._q, self._r)
+        cols, rows = cols - self.col0, rows - self.row0
+        letters = {int(c): column_letters(int(c)) for c in np.unique(cols)}
+        return {f"{letters[c]}{row + 1}": Hex(q, r) for q, r, c, row in zip(
+            self._q.tolist(), self._r.tolist(), cols.tolist(), rows.tolist(), strict=True)}
 
     def column_row(self, h: Hex) -> tuple[int, int]:
         col, row = offset_coordinates(self.layout, h)
@@ -80,10 +91,11 @@ def _landmass_areas_km2(polygons: list[Polygon], projection: BoardProjection, pi
         lon, lat = projection.to_lonlat(coords[:, 0], coords[:, 1])
         return np.column_stack([lon, lat])
 
+    indices = np.flatnonzero(pixel_counts >= 2)
+    lonlat = shapely.transform(np.array(polygons, dtype=object)[indices], unproject)  # one projection call
     areas = {}
-    for index in np.flatnonzero(pixel_counts >= 2):
-        lonlat = shapely.transform(polygons[index], unproject)
-        area_m2, _ = _GEOD.geometry_area_perimeter(shapely.geometry.polygon.orient(lonlat))
+    for index, polygon in zip(indices.tolist(), lonlat.tolist(), strict=True):
+        area_m2, _ = _GEOD.geometry_area_perimeter(shapely.geometry.polygon.orient(polygon))
         if abs(area_m2) / 1e6 >= min_area_km2:
             areas[int(index)] = abs(area_m2) / 1e6
     return areas
@@ -94,9 +106,19 @@ def _islands_without_cell(big_landmasses: Mapping[int, float], pixel_landmass: n
     """For each big landmass whose most-covering hex is not a land cell: landmass index -> that hex's key."""
     land = set(land_keys.tolist())
     missing: dict[int, int] = {}
-    for index in sorted(big_landmasses):
-        keys, counts = np.unique(pixel_keys[pixel_landmass == index], return_counts=True)
-        best = int(keys[np.lexsort((keys, -counts))[0]])
+    big = np.array(sorted(big_landmasses), dtype=np.int64)
+    inside = np.isin(pixel_landmass, big)
+    # (landmass, hex) pixel counts for every big landmass at once
+    keys, key_index = np.unique(pixel_keys[inside], return_inverse=True)
+    pairs, counts = np.unique(np.searchsorted(big, pixel_landmass[inside]) * len(keys) + key_index.ravel(),
+                              return_counts=True)
+    owner, hex_index = np.divmod(pairs, len(keys)) if len(keys) else (pairs, pairs)
+    # per landmass the hex covering most of it (ties: the smaller key), as np.lexsort((keys, -counts))[0]
+    order = np.lexsort((keys[hex_index], -counts, owner))
+    first = order[np.flatnonzero(np.r_[True, np.diff(owner[order]) != 0])]
+    best_of = dict(zip(big[owner[first]].tolist(), keys[hex_index[first]].tolist(), strict=True))
+    for index in big.tolist():
+        best = int(best_of[index])
         if best not in land and best not in missing.values():
             missing[index] = best
     return missing
@@ -122,9 +144,11 @@ def build_board(config: Config) -> Board:
     source = config.source
     W, H = config.board.width_mm, config.board.height_mm  # noqa: N806
 
-    land = load_land(resolve_data_path(config, config.map.land_data, "map.land_data"))
-    koppen_grid = load_koppen(resolve_data_path(config, config.map.koppen_data, "map.koppen_data"))
-    elevation_grid = load_elevation(resolve_data_path(config, config.map.elevation_data, "map.elevation_data"))
+    land = cached_data("land", resolve_data_path(config, config.map.land_data, "map.land_data"), load_land)
+    koppen_grid = cached_data("koppen", resolve_data_path(config, config.map.koppen_data, "map.koppen_data"),
+                              load_koppen)
+    elevation_grid = cached_data("elevation", resolve_data_path(config, config.map.elevation_data,
+                                                                "map.elevation_data"), load_elevation)
     if not config.map.antarctica:
         land = drop_antarctica(land)
     timings["load_s"] = time.perf_counter() - started
@@ -155,10 +179,11 @@ def build_board(config: Config) -> Board:
     size_mm = float(config.hexes.size_mm) if config.hexes.size_mm is not None else 0.0
     sizes_tried = 0
     lattice_target = config.hexes.target_cells
+    counted: dict[tuple[float, int], int] = {}  # the searches share their land-cell counts
     for _ in range(3):  # islands kept count towards the target: search again without them
         if config.hexes.size_mm is None:
             size_mm, _, tried = search_hex_size(orientation, origin_mm, raster, config.hexes.land_threshold,
-                                                lattice_target)
+                                                lattice_target, counted)
             sizes_tried += tried
         _check_hex_count(config, size_mm)
         layout = HexLayout(orientation, size_mm, origin_mm)

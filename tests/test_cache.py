@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import pickle
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -67,3 +68,74 @@ def test_cached_board_equals_a_fresh_one(cache_folder: Path, default_config: Con
         assert board.layout == default_board.layout
         assert board.land_mm.equals(default_board.land_mm)
         assert board.config == default_config
+
+
+def _copy_sources(to: Path) -> None:
+    for pattern in (*cache.SOURCE_GLOBS, "games/global_wellbeing/*.py"):
+        for path in cache.PACKAGE_ROOT.glob(pattern):
+            target = to / path.relative_to(cache.PACKAGE_ROOT)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(path.read_bytes())
+
+
+def test_source_fingerprint_follows_the_map_code(tmp_path: Path) -> None:
+    _copy_sources(tmp_path / "a")
+    before = cache.source_fingerprint(tmp_path / "a")
+    assert len(before) == 64 and before == cache.source_fingerprint(cache.PACKAGE_ROOT)
+    _copy_sources(tmp_path / "b")
+    lattice = tmp_path / "b" / "layout" / "lattice.py"
+    lattice.write_text(lattice.read_text() + "\n# an edit\n")
+    assert cache.source_fingerprint(tmp_path / "b") != before  # an edited map module: a new key
+    _copy_sources(tmp_path / "c")
+    leaflet = tmp_path / "c" / "games" / "global_wellbeing" / "leaflet.py"
+    leaflet.write_text(leaflet.read_text() + "\n# an edit\n")
+    assert cache.source_fingerprint(tmp_path / "c") == before  # the leaflet does not make the board
+
+
+def test_board_key_covers_boardgen_source(default_config: Config, monkeypatch: pytest.MonkeyPatch) -> None:
+    key = cache.board_key(default_config)
+    monkeypatch.setattr(cache, "source_fingerprint", lambda root=cache.PACKAGE_ROOT: "0" * 64)
+    assert cache.board_key(default_config) != key
+
+
+def test_cached_sections_are_the_cut(cache_folder: Path, default_board: Any) -> None:
+    from boardgen.games.global_wellbeing.board_stage import max_section_size_mm
+    from boardgen.layout.sections import cut_sections
+
+    made = cut_sections(default_board, max_section_size_mm())
+    stored = cache.cached_sections(default_board, max_section_size_mm())  # made and stored
+    again = cache.cached_sections(default_board, max_section_size_mm())  # read back
+    assert len(list(cache_folder.glob("sections-*.pickle"))) == 1
+    for got in (stored, again):
+        assert [s.outline_mm.wkb for s in got.sections] == [s.outline_mm.wkb for s in made.sections]
+        assert [s.cells for s in got.sections] == [s.cells for s in made.sections]
+        assert [k.outline_mm.wkb for k in got.knobs] == [k.outline_mm.wkb for k in made.knobs]
+
+
+def test_geometries_keep_their_precision_grid(cache_folder: Path) -> None:
+    import shapely
+
+    # a gridded outline (as the section cutter makes them): GEOS buffers it on its grid, which WKB drops
+    outline = shapely.set_precision(shapely.Point(0.123456, 0.654321).buffer(10.0, quad_segs=5), 1e-4)
+    stored = cache.cached("thing", "g" * 64, lambda: {"outline": outline})["outline"]
+    again = cache.cached("thing", "g" * 64, lambda: {"outline": None})["outline"]
+    assert again is not None and again is not stored  # read back from the file
+    assert shapely.get_precision(again) == 1e-4 and again.wkb == outline.wkb
+    assert shapely.buffer(again, 3.0).wkb == shapely.buffer(outline, 3.0).wkb
+
+
+def test_decoded_data_follows_the_file(cache_folder: Path, tmp_path: Path) -> None:
+    path = tmp_path / "data.txt"
+    path.write_text("one")
+    reads: list[str] = []
+
+    def load(p: Path) -> str:
+        reads.append(p.read_text())
+        return reads[-1]
+
+    assert cache.cached_data("thing", path, load) == "one" and cache.cached_data("thing", path, load) == "one"
+    assert reads == ["one"]  # the second came from the cache
+    path.write_text("two")
+    assert cache.cached_data("thing", path, load) == "two" and reads == ["one", "two"]  # new bytes: decoded again
+    with pytest.raises(FileNotFoundError):  # a missing file is the reader's to report
+        cache.cached_data("thing", tmp_path / "missing.txt", load)

@@ -7,6 +7,7 @@ and y *down* (as on a printed page and in cairo).
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from typing import Literal
@@ -98,8 +99,7 @@ class HexLayout:
         return Hex(int(q[0]), int(r[0]))
 
     def corner_offsets(self) -> list[tuple[float, float]]:
-        angles = [2 * math.pi * (self.orientation.start_angle + i) / 6 for i in range(6)]
-        return [(self.size_mm * math.cos(a), self.size_mm * math.sin(a)) for a in angles]
+        return list(_corner_offsets(self.orientation.start_angle, self.size_mm))
 
     def corners(self, h: Hex) -> list[tuple[float, float]]:
         """The six corners in board mm, clockwise on the page (y down)."""
@@ -120,20 +120,36 @@ class HexLayout:
         return 1.5 * SQRT3 * self.size_mm**2
 
 
+@functools.lru_cache(maxsize=64)
+def _corner_offsets(start_angle: float, size_mm: float) -> tuple[tuple[float, float], ...]:
+    """A hexagon's corners relative to its centre (computed once per orientation and size)."""
+    angles = [2 * math.pi * (start_angle + i) / 6 for i in range(6)]
+    return tuple((size_mm * math.cos(a), size_mm * math.sin(a)) for a in angles)
+
+
 def hexes_covering(layout: HexLayout, width_mm: float, height_mm: float) -> list[Hex]:
     """Every hex whose centre lies within the board rectangle grown by one hex, sorted."""
+    q, r = hexes_covering_qr(layout, width_mm, height_mm)
+    return [Hex(a, b) for a, b in zip(q.tolist(), r.tolist(), strict=True)]
+
+
+def hexes_covering_qr(layout: HexLayout, width_mm: float, height_mm: float) -> tuple[np.ndarray, np.ndarray]:
+    """``hexes_covering`` as (q, r) arrays, sorted by q then r."""
     pad = 2 * layout.size_mm
     xs = np.arange(-pad, width_mm + pad, layout.size_mm / 2)
     ys = np.arange(-pad, height_mm + pad, layout.size_mm / 2)
     gx, gy = np.meshgrid(xs, ys)
     q, r = layout.points_to_hexes(gx.ravel(), gy.ravel())
-    found = sorted({Hex(int(a), int(b)) for a, b in zip(q, r, strict=True)})
-    return [h for h in found if _centre_on_board(layout, h, width_mm, height_mm)]
-
-
-def _centre_on_board(layout: HexLayout, h: Hex, width_mm: float, height_mm: float) -> bool:
-    x, y = layout.hex_to_point(h)
-    return -layout.size_mm <= x <= width_mm + layout.size_mm and -layout.size_mm <= y <= height_mm + layout.size_mm
+    # the (q, r) pairs present, in Hex order (q, then r): counted on their bounding box rather than sorted
+    q0, r0 = int(q.min()), int(r.min())
+    span_r = int(r.max()) - r0 + 1
+    present = np.flatnonzero(np.bincount((q - q0) * span_r + (r - r0)))
+    q, r = present // span_r + q0, present % span_r + r0
+    o, size = layout.orientation, layout.size_mm
+    x = (o.f0 * q + o.f1 * r) * size + layout.origin_mm[0]  # layout.hex_to_point, for all at once
+    y = (o.f2 * q + o.f3 * r) * size + layout.origin_mm[1]
+    on_board = (-size <= x) & (x <= width_mm + size) & (-size <= y) & (y <= height_mm + size)
+    return q[on_board], r[on_board]
 
 
 def column_letters(index: int) -> str:
@@ -146,6 +162,13 @@ def column_letters(index: int) -> str:
         index, rem = divmod(index - 1, 26)
         letters = chr(65 + rem) + letters
     return letters
+
+
+def offset_coordinates_array(layout: HexLayout, q: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``offset_coordinates`` of many hexes at once."""
+    if layout.orientation is POINTY:
+        return q + (r - (r & 1)) // 2, r
+    return q, r + (q - (q & 1)) // 2
 
 
 def offset_coordinates(layout: HexLayout, h: Hex) -> tuple[int, int]:

@@ -80,21 +80,39 @@ def land_hexes(layout: HexLayout, raster: LandRaster, threshold: float,
         x, y = raster.x_mm[keep], raster.y_mm[keep]
     else:
         x, y = raster.x_mm, raster.y_mm
-    keys, counts = np.unique(hex_keys(layout, x, y), return_counts=True)
+    keys, counts = _count_keys(*layout.points_to_hexes(x, y))
     shares = np.minimum(counts * (raster.pixel_area_mm2 * stride * stride) / layout.area_mm2, 1.0)
     chosen = shares >= threshold
     return keys[chosen], shares[chosen]
 
 
+def _count_keys(q: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(hex keys, return_counts=True)`` by counting on the (q, r) box instead of sorting."""
+    if q.size == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    q0, r0 = int(q.min()), int(r.min())
+    span_r = int(r.max()) - r0 + 1
+    counts = np.bincount((q - q0) * span_r + (r - r0))
+    present = np.flatnonzero(counts)
+    q_kept, r_kept = present // span_r + q0, present % span_r + r0
+    return (q_kept + (1 << 20)) * (1 << 21) + (r_kept + (1 << 20)), counts[present]
+
+
 def search_hex_size(orientation: Orientation, origin_mm: tuple[float, float], raster: LandRaster,
-                    threshold: float, target_cells: int) -> tuple[float, int, int]:
+                    threshold: float, target_cells: int,
+                    counted: dict[tuple[float, int], int] | None = None) -> tuple[float, int, int]:
     """The hex size (rounded to SIZE_STEP_MM) whose land-cell count is closest to ``target_cells``.
 
     Bisection on a coarse sample narrows the size; the neighbourhood is then counted at full resolution.
+    ``counted`` remembers (size_mm, stride) -> cell count between searches on the same raster and origin.
     Returns (size_mm, cell_count, sizes_tried)."""
+    memo: dict[tuple[float, int], int] = {} if counted is None else counted
+
     def count(size_mm: float, stride: int) -> int:
-        layout = HexLayout(orientation, size_mm, origin_mm)
-        return len(land_hexes(layout, raster, threshold, stride)[0])
+        if (size_mm, stride) not in memo:
+            layout = HexLayout(orientation, size_mm, origin_mm)
+            memo[size_mm, stride] = len(land_hexes(layout, raster, threshold, stride)[0])
+        return memo[size_mm, stride]
 
     tried = 0
     low, high = 1.0, 80.0  # count(low) > target > count(high) for any sensible board

@@ -50,7 +50,8 @@ def free_area(section_outline: Polygon, board_size_mm: tuple[float, float], land
     cut_lines = shapely.difference(section_outline.boundary, board_rect.boundary.buffer(1e-6))
     area = shapely.difference(shapely.intersection(section_outline, inner_board), cut_lines.buffer(cut_margin_mm))
     near = box(*area.bounds).buffer(land_clearance_mm + 1.0) if not area.is_empty else area
-    cells = [c for c in land_cells if c.intersects(near)]
+    hexes = np.asarray(land_cells, dtype=object)
+    cells = list(hexes[shapely.intersects(hexes, near)]) if len(hexes) else []
     blocked = [shapely.union_all(cells).buffer(land_clearance_mm)] if cells else []
     if coast is not None and not coast.is_empty:
         blocked.append(shapely.intersection(coast, near).buffer(land_clearance_mm / 2))

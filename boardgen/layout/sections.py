@@ -120,8 +120,17 @@ class SectionLayout:
 
 
 def _land_hexes(board: Board) -> np.ndarray:
-    polys = [shapely.set_precision(Polygon(board.hex_corners_mm(c)), GRID_MM) for c in board.cells]
-    return np.array(polys, dtype=object)
+    """Every land cell's hexagon on the GRID_MM grid (one GEOS call for all)."""
+    if not board.cells:
+        return np.array([], dtype=object)
+    return shapely.set_precision(hex_polygons(board), GRID_MM)
+
+
+def hex_polygons(board: Board) -> np.ndarray:
+    """``Polygon(board.hex_corners_mm(cell))`` of every cell, as one array."""
+    layout = board.layout
+    centres = np.array([layout.hex_to_point(c.hex) for c in board.cells], dtype=float).reshape(-1, 2)
+    return shapely.polygons(centres[:, None, :] + np.array(layout.corner_offsets()))
 
 
 def hex_area_profile(board: Board, axis: int, step_mm: float = 0.01) -> tuple[np.ndarray, np.ndarray]:
@@ -401,8 +410,16 @@ def _cut_sections(board: Board, max_section_mm: tuple[float, float] | None) -> S
     # Every land cell to the section holding most of it.
     owner = np.zeros(len(hexes), dtype=int)
     if len(hexes):
-        shares = np.column_stack([shapely.area(shapely.intersection(hexes, rect)) for rect in rects])
-        owner = np.argmax(shares, axis=1)
+        # a hexagon inside one rectangle belongs to it; only those on a cut line are measured
+        bounds = shapely.bounds(hexes)
+        rect_bounds = shapely.bounds(np.array(rects, dtype=object))
+        inside = ((bounds[:, None, 0] >= rect_bounds[None, :, 0]) & (bounds[:, None, 1] >= rect_bounds[None, :, 1])
+                  & (bounds[:, None, 2] <= rect_bounds[None, :, 2]) & (bounds[:, None, 3] <= rect_bounds[None, :, 3]))
+        owner = np.argmax(inside, axis=1)
+        cut = np.flatnonzero(~inside.any(axis=1))
+        if len(cut):
+            shares = np.column_stack([shapely.area(shapely.intersection(hexes[cut], rect)) for rect in rects])
+            owner[cut] = np.argmax(shares, axis=1)
     # (rect - other sections' land) + own land == (rect - all land) + own land
     land = shapely.union_all(hexes, grid_size=GRID_MM) if len(hexes) else Polygon()
     pieces: list[shapely.Geometry] = []
@@ -451,9 +468,14 @@ def _assign_cells(board: Board, hexes: np.ndarray, sections: list[Section]) -> l
         return sections
     for outline in outlines:
         shapely.prepare(outline)
-    touching = shapely.intersects(hexes[:, None], outlines[None, :])
+    # a hexagon covered by one outline has all of its area there (and none in the others, which it can only
+    # touch along their shared boundary); the others are measured
+    covered = shapely.covers(outlines[None, :], hexes[:, None])
+    shares = covered.astype(float)
+    measure = ~covered.any(axis=1)
+    touching = shapely.intersects(hexes[measure, None], outlines[None, :])
     rows, cols = np.nonzero(touching)
-    shares = np.zeros(touching.shape)
+    rows = np.flatnonzero(measure)[rows]
     shares[rows, cols] = shapely.area(shapely.intersection(hexes[rows], outlines[cols])) / shapely.area(hexes[rows])
     for cell, inside in zip(board.cells, shares, strict=True):
         holders = [k for k, share in enumerate(inside) if share > 1e-6]

@@ -15,12 +15,14 @@ from PIL import Image
 from boardgen.errors import DataError
 
 KOPPEN_OCEAN = 32
+OFFSET_BLOCK_CELLS = 1 << 18  # grid look-ups per vectorised step of the nearest-land search
 ELEVATION_STEP_M = 50.0  # the elevation PNG stores metres / 50 (land only; the sea floor is 0)
 
 
 @dataclass(frozen=True)
 class GlobalGrid:
     values: np.ndarray  # (rows, cols), row 0 at the north pole edge, column 0 at 180W
+    step: float | None = None  # sampled values are float32(value) * step (None: the values as stored)
 
     @property
     def cells_per_degree(self) -> float:
@@ -35,7 +37,9 @@ class GlobalGrid:
 
     def sample(self, lon: np.ndarray, lat: np.ndarray) -> np.ndarray:
         row, col = self.indices(lon, lat)
-        return self.values[row, col]
+        values = self.values[row, col]
+        # scaled after sampling: the same float32 values as scaling the whole grid first, without doing so
+        return values if self.step is None else values.astype(np.float32) * self.step
 
 
 def _read_png(path: Path, what: str, shape_ratio: float = 2.0) -> np.ndarray:
@@ -62,11 +66,20 @@ def load_koppen(path: Path) -> GlobalGrid:
 @lru_cache(maxsize=4)
 def load_elevation(path: Path) -> GlobalGrid:
     values = _read_png(path, "elevation raster")
-    sea_share = float(np.mean(values == 0))
+    sea_share = float(np.count_nonzero(values == 0) / values.size)
     if sea_share < 0.3:  # the sea is 0 and covers ~70% of the globe; a Köppen raster (1..32) has no zeros
         raise DataError(f"{path}: not an elevation raster (only {sea_share:.0%} of it is at sea level; expected "
                         "the sea as 0, as in elevation-5m.png, not the Köppen raster)")
-    return GlobalGrid(values.astype(np.float32) * ELEVATION_STEP_M)
+    return GlobalGrid(values, ELEVATION_STEP_M)
+
+
+@lru_cache(maxsize=8)
+def _offsets_nearest_first(max_radius: int) -> np.ndarray:
+    """(row, column) offsets within ``max_radius``, nearest first (ties in (row, column) order), without (0, 0)."""
+    return np.array(sorted(
+        ((dr, dc) for dr in range(-max_radius, max_radius + 1) for dc in range(-max_radius, max_radius + 1)),
+        key=lambda o: (o[0] ** 2 + o[1] ** 2, o),
+    )[1:], dtype=np.int64).reshape(-1, 2)
 
 
 def sample_koppen_land(grid: GlobalGrid, lon: np.ndarray, lat: np.ndarray, max_radius: int = 8) -> np.ndarray:
@@ -76,15 +89,17 @@ def sample_koppen_land(grid: GlobalGrid, lon: np.ndarray, lat: np.ndarray, max_r
     classes = grid.values[row, col].copy()
     missing = np.flatnonzero(classes == KOPPEN_OCEAN)
     rows, cols = grid.values.shape
-    offsets = sorted(
-        ((dr, dc) for dr in range(-max_radius, max_radius + 1) for dc in range(-max_radius, max_radius + 1)),
-        key=lambda o: (o[0] ** 2 + o[1] ** 2, o),
-    )
-    for dr, dc in offsets[1:]:
+    offsets = _offsets_nearest_first(max_radius)
+    # the nearest offset (in that order) that lands on a land class, a block of offsets at a time
+    block = max(1, OFFSET_BLOCK_CELLS // max(1, missing.size))
+    for start in range(0, len(offsets), block):
         if missing.size == 0:
             break
-        found = grid.values[np.clip(row[missing] + dr, 0, rows - 1), (col[missing] + dc) % cols]
-        hit = found != KOPPEN_OCEAN
-        classes[missing[hit]] = found[hit]
+        dr, dc = offsets[start:start + block, 0], offsets[start:start + block, 1]
+        found = grid.values[np.clip(row[missing, None] + dr, 0, rows - 1), (col[missing, None] + dc) % cols]
+        land = found != KOPPEN_OCEAN
+        hit = land.any(axis=1)
+        first = land.argmax(axis=1)
+        classes[missing[hit]] = found[np.flatnonzero(hit), first[hit]]
         missing = missing[~hit]
     return classes

@@ -20,8 +20,9 @@ from shapely.geometry import Polygon as ShapelyPolygon
 from shapely.geometry import box
 
 from boardgen.config import Config
+from boardgen.errors import LayoutError
 from boardgen.layout.legend import BlockSpec, PlacedBlock, free_area, place_blocks
-from boardgen.layout.sections import SectionLayout
+from boardgen.layout.sections import SectionLayout, hex_polygons
 from boardgen.model import Board, Cell
 from boardgen.render.cairo_backend import cap_height_mm, text_width_mm
 from boardgen.render.merge import NotFlatError, flatten, merge_parallel, polygons_path
@@ -125,6 +126,7 @@ TABLE_HEAD_FONT = Font("DejaVu Sans Condensed", 6.0)
 MIN_PLAY_TEXT_PT = 6.0
 """Nothing a player reads during play is set smaller than this."""
 PAD_MM = 2.5
+LEGEND_LAND_CLEARANCE_MM = 2.0  # free_area's land clearance: a legend block keeps this far from land cells
 
 
 @dataclass(frozen=True)
@@ -232,19 +234,46 @@ def plan_legend(board: Board, sections: SectionLayout,
 def _plan_legend(board: Board, sections: SectionLayout,
                  coast: tuple[ShapelyPolygon, ...]) -> tuple[PlacedBlock, ...]:
     first = sections.sections[0]
-    cells = [ShapelyPolygon(board.hex_corners_mm(c)) for c in board.cells]
+    cells = list(hex_polygons(board))
     parts = np.array(coast, dtype=object)
     near = parts[shapely.intersects(parts, first.outline_mm.envelope.buffer(2.0))]
-    area = free_area(first.outline_mm, (board.config.board.width_mm, board.config.board.height_mm), cells,
-                     shapely.union_all(near))
-    blocks = place_blocks(area, legend_specs(board, first.bounds_mm), where="the top-left section (section 1)")
-    return tuple(blocks)
+    size_mm = (board.config.board.width_mm, board.config.board.height_mm)
+    coast_near = shapely.union_all(near)
+    specs = legend_specs(board, first.bounds_mm)
+    where = "the top-left section (section 1)"
+    area = free_area(first.outline_mm, size_mm, cells, coast_near, land_clearance_mm=LEGEND_LAND_CLEARANCE_MM)
+    try:
+        return tuple(place_blocks(area, specs, where=where))
+    except LayoutError as exc:
+        # say which land cells are in the way: those under the blocks up to the first that found no room,
+        # placed as if the cells were sea
+        fits = next(k for k in range(len(specs)) if not _places(area, specs[:k + 1]))
+        try:
+            sea = free_area(first.outline_mm, size_mm, [], coast_near, land_clearance_mm=LEGEND_LAND_CLEARANCE_MM)
+            placed = place_blocks(sea, specs[:fits + 1], where=where)
+        except LayoutError:
+            raise exc from None
+        footprint = shapely.union_all([b.polygon.buffer(LEGEND_LAND_CLEARANCE_MM) for b in placed])
+        labels = [c.label for c, hit in zip(board.cells, shapely.intersects(footprint, np.array(cells, dtype=object)),
+                                            strict=True) if hit]
+        if not labels:
+            raise exc from None
+        raise LayoutError(f"{exc}: land cell{'s' if len(labels) > 1 else ''} {', '.join(labels)} in the way "
+                          "(overrides.remove_cells, fewer cells or a bigger board)") from None
+
+
+def _places(area: shapely.Geometry, specs: Sequence[BlockSpec]) -> bool:
+    try:
+        place_blocks(area, specs)
+    except LayoutError:
+        return False
+    return True
 
 
 def check_legend_clear(board: Board, legend: Sequence[PlacedBlock], section_outline: ShapelyPolygon) -> list[str]:
     """Problems with the legend's placement: a block over a land cell, or off the section."""
     problems: list[str] = []
-    hexes = shapely.polygons([board.hex_corners_mm(c) for c in board.cells])
+    hexes = hex_polygons(board)
     for block in legend:
         hits = shapely.intersects(block.polygon, hexes)
         problems.extend(f"{block.name} covers land cell {cell.label}"
@@ -402,11 +431,21 @@ def _hex_commands(board: Board, cell: Cell) -> list[tuple]:
     return [("M", *corners[0]), *(("L", x, y) for x, y in corners[1:]), ("Z",)]
 
 
-def _cell_fills(board: Board, cells: Sequence[Cell]) -> list[Op]:
+def _all_hex_commands(art: BoardArt) -> dict[str, list[tuple]]:
+    """``_hex_commands`` of every cell by label, made once per art and shared by the fills, the grid and
+    every window."""
+    made: dict[str, list[tuple]] | None = art.memo.get("hex_commands")
+    if made is None:
+        made = art.memo["hex_commands"] = {c.label: _hex_commands(art.board, c) for c in art.board.cells}
+    return made
+
+
+def _cell_fills(art: BoardArt, cells: Sequence[Cell]) -> list[Op]:
     """One path per zone holding all its cells' hexagons (named ``cells:<zone>``)."""
     ops: list[Op] = []
-    for name, zone in board.config.zones.items():
-        commands = tuple(cmd for c in cells if c.zone == name for cmd in _hex_commands(board, c))
+    hex_commands = _all_hex_commands(art)
+    for name, zone in art.board.config.zones.items():
+        commands = tuple(cmd for c in cells if c.zone == name for cmd in hex_commands[c.label])
         if commands:
             ops.append(Path(commands, fill(zone.colour), name=f"cells:{name}"))
     return ops
@@ -424,13 +463,14 @@ def _cell_symbols(art: BoardArt, cells: Sequence[Cell]) -> list[Op]:
     flattened once per art and reused by every window."""
     board = art.board
     flat: dict[str, list[tuple[Style, tuple[tuple, ...]]] | None] = art.memo.setdefault("symbols", {})
+    local: dict[Op, list[tuple]] = art.memo.setdefault("symbol_commands", {})  # a zone's symbol, drawn once
     ops: list[Op] = []
     for name in board.config.zones:
         own = [c for c in cells if c.zone == name]
         for c in own:
             if c.label not in flat:
                 try:
-                    flat[c.label] = flatten(_cell_symbol(board, c))
+                    flat[c.label] = flatten(_cell_symbol(board, c), local=local)
                 except NotFlatError:
                     flat[c.label] = None
         maybe_parts = [flat[c.label] for c in own]
@@ -494,14 +534,15 @@ def board_scene(art: BoardArt, window: ShapelyPolygon | None = None, bleed_mm: f
     else:
         hexes = art.memo.get("hexes")
         if hexes is None:
-            hexes = art.memo["hexes"] = shapely.polygons([board.hex_corners_mm(c) for c in board.cells])
+            hexes = art.memo["hexes"] = hex_polygons(board)
         cells = [c for c, hit in zip(board.cells, shapely.intersects(region, hexes), strict=True) if hit]
-    ops.append(group(_cell_fills(board, cells), "cells"))
+    ops.append(group(_cell_fills(art, cells), "cells"))
     coastline = polygons_path(land, Style(stroke=COAST, stroke_width_mm=0.35 * PT, opacity=0.55, line_join="round"),
                               "coast")
     ops.append(group([coastline] if coastline is not None else [], "coastlines"))
     grid = Style(stroke=GRID, stroke_width_mm=0.5 * PT, line_join="round")
-    ops.append(group([Path(tuple(cmd for c in cells for cmd in _hex_commands(board, c)), grid, name="hex-grid")]
+    hex_commands = _all_hex_commands(art)
+    ops.append(group([Path(tuple(cmd for c in cells for cmd in hex_commands[c.label]), grid, name="hex-grid")]
                      if cells else [], "hex-grid"))
     ops.append(group(_cell_symbols(art, cells) + [op for c in cells for op in _cell_label(board, c)],
                      "cell-marks"))

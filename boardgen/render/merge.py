@@ -137,13 +137,15 @@ def _transform(cmds: Sequence[tuple], t: Affine) -> tuple[tuple, ...]:
     return tuple(out)
 
 
-def flatten(op: Op, transform: Affine = IDENTITY) -> list[tuple[Style, tuple[tuple, ...]]]:
-    """``op`` as (style, absolute path commands) parts in paint order."""
+def flatten(op: Op, transform: Affine = IDENTITY, local: dict[Op, list[tuple]] | None = None
+            ) -> list[tuple[Style, tuple[tuple, ...]]]:
+    """``op`` as (style, absolute path commands) parts in paint order. ``local``: each drawing op's own commands
+    (before the transform), kept between calls that flatten copies of one drawing in different places."""
     if isinstance(op, Group):
         if op.clip is not None or op.opacity < 1.0:
             raise NotFlatError("a clipped or translucent group")
         inner = transform @ op.transform if op.transform is not None else transform
-        return [part for item in op.items for part in flatten(item, inner)]
+        return [part for item in op.items for part in flatten(item, inner, local)]
     style = op.style  # type: ignore[union-attr]
     if style.stroke is not None:
         factor = _similarity_scale(transform)
@@ -153,7 +155,13 @@ def flatten(op: Op, transform: Affine = IDENTITY) -> list[tuple[Style, tuple[tup
             style = Style(fill=style.fill, stroke=style.stroke, stroke_width_mm=style.stroke_width_mm * factor,
                           dash_mm=tuple(d * factor for d in style.dash_mm), line_cap=style.line_cap,
                           line_join=style.line_join, opacity=style.opacity, even_odd=style.even_odd)
-    return [(style, _transform(_local_commands(op), transform))]
+    if local is None:
+        commands = _local_commands(op)
+    else:
+        commands = local.get(op)  # type: ignore[assignment]
+        if commands is None:
+            commands = local[op] = _local_commands(op)
+    return [(style, _transform(commands, transform))]
 
 
 def merge_parallel(copies: Sequence[Op], name: str = "") -> list[Op]:

@@ -22,14 +22,14 @@ from collections.abc import Sequence
 from typing import Any
 
 import shapely
-from shapely.geometry import Polygon as ShapelyPolygon
 
 from boardgen.build import BuildContext
+from boardgen.cache import cached_sections
 from boardgen.errors import LayoutError
 from boardgen.io import Artifact
 from boardgen.layout.legend import PlacedBlock
 from boardgen.layout.section_marks import SectionMark, plan_section_marks
-from boardgen.layout.sections import Section, SectionLayout, cut_sections
+from boardgen.layout.sections import Section, SectionLayout, hex_polygons
 from boardgen.render.board_art import (
     BoardArt,
     board_scene,
@@ -102,7 +102,7 @@ def poster_page(art: BoardArt) -> Page:
 def section_marks(art: BoardArt) -> tuple[SectionMark, ...]:
     """The circled number and neighbour hints inside every piece (in open sea; see layout/section_marks)."""
     board = art.board
-    cells = [ShapelyPolygon(board.hex_corners_mm(c)) for c in board.cells]
+    cells = list(hex_polygons(board))
     return plan_section_marks(art.sections, cells, art.coast_mm, [b.polygon for b in art.legend])
 
 
@@ -315,8 +315,9 @@ def exploded_page(art: BoardArt, gap_mm: float = 28.0, scenes: list[Scene] | Non
 
 
 def board_sections(ctx: BuildContext) -> SectionLayout:
-    """The board's jigsaw cut, computed once per build (the board stage and validation both read it)."""
-    return ctx.value("sections", lambda: cut_sections(ctx.board, max_section_size_mm()))  # type: ignore[no-any-return]
+    """The board's jigsaw cut, computed once per build (the board stage and validation both read it) and kept in
+    the board cache (boardgen/cache.py) beside the board it was cut from."""
+    return ctx.value("sections", lambda: cached_sections(ctx.board, max_section_size_mm()))  # type: ignore[no-any-return]
 
 
 def board_legend(ctx: BuildContext) -> tuple[PlacedBlock, ...]:

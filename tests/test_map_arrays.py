@@ -1,0 +1,67 @@
+"""The vectorised map and export steps give exactly what their per-cell / per-point forms give."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from shapely.geometry import mapping
+
+from boardgen import export
+from boardgen.layout.hexgrid import FLAT, POINTY, Hex, HexLayout, hexes_covering
+from boardgen.layout.lattice import LandRaster, hex_keys, land_hexes
+from boardgen.model import Board
+from boardgen.projection.rasters import KOPPEN_OCEAN, GlobalGrid, sample_koppen_land
+
+
+def test_cell_geometries_match_the_per_cell_path(default_board: Board) -> None:
+    projection = export.board_projection(default_board)
+    fast = export.cells_lonlat_geometries(default_board, projection)
+    slow = [export.cell_lonlat_geometry(default_board, c, projection) for c in default_board.cells]
+    assert [g.wkb for g in fast] == [g.wkb for g in slow]
+    assert sum(g.geom_type == "MultiPolygon" for g in slow) >= 1  # cells cut at 180 degrees are covered too
+    assert export._geojson_geometries(fast) == [mapping(g) for g in slow]
+
+
+@pytest.mark.parametrize("orientation", [POINTY, FLAT], ids=["pointy", "flat"])
+def test_board_hexes_match_a_set_of_hexes(orientation: object) -> None:
+    layout = HexLayout(orientation, 7.3, (101.0, 66.0))  # type: ignore[arg-type]
+    width, height = 200.0, 130.0
+    pad = 2 * layout.size_mm
+    gx, gy = np.meshgrid(np.arange(-pad, width + pad, layout.size_mm / 2),
+                         np.arange(-pad, height + pad, layout.size_mm / 2))
+    q, r = layout.points_to_hexes(gx.ravel(), gy.ravel())
+    expected = []
+    for h in sorted({Hex(int(a), int(b)) for a, b in zip(q, r, strict=True)}):
+        x, y = layout.hex_to_point(h)
+        if -layout.size_mm <= x <= width + layout.size_mm and -layout.size_mm <= y <= height + layout.size_mm:
+            expected.append(h)
+    assert hexes_covering(layout, width, height) == expected
+
+
+def test_land_hexes_count_like_unique() -> None:
+    rng = np.random.default_rng(7)
+    raster = LandRaster(0.5, rng.uniform(0, 120, 5000), rng.uniform(0, 80, 5000), np.zeros(5000, dtype=np.int32))
+    layout = HexLayout(POINTY, 3.1, (60.0, 40.0))
+    keys, counts = np.unique(hex_keys(layout, raster.x_mm, raster.y_mm), return_counts=True)
+    shares = np.minimum(counts * raster.pixel_area_mm2 / layout.area_mm2, 1.0)
+    got_keys, got_shares = land_hexes(layout, raster, 0.05)
+    assert np.array_equal(got_keys, keys[shares >= 0.05]) and np.array_equal(got_shares, shares[shares >= 0.05])
+
+
+def test_nearest_land_class_matches_the_offset_loop() -> None:
+    rng = np.random.default_rng(3)
+    values = np.where(rng.random((90, 180)) < 0.97, KOPPEN_OCEAN, rng.integers(1, 31, (90, 180))).astype(np.uint8)
+    grid = GlobalGrid(values)
+    lon, lat = rng.uniform(-180, 180, 400), rng.uniform(-90, 90, 400)
+    for radius in (2, 8, 40):
+        row, col = grid.indices(lon, lat)
+        expected = values[row, col].copy()
+        offsets = sorted(((dr, dc) for dr in range(-radius, radius + 1) for dc in range(-radius, radius + 1)),
+                         key=lambda o: (o[0] ** 2 + o[1] ** 2, o))[1:]
+        for i in np.flatnonzero(expected == KOPPEN_OCEAN):
+            for dr, dc in offsets:
+                found = values[min(max(row[i] + dr, 0), 89), (col[i] + dc) % 180]
+                if found != KOPPEN_OCEAN:
+                    expected[i] = found
+                    break
+        assert np.array_equal(sample_koppen_land(grid, lon, lat, max_radius=radius), expected)
