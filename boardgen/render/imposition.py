@@ -18,6 +18,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+import numpy as np
+
 from boardgen.render.cairo_backend import Page, fit_font, text_width_mm
 from boardgen.render.scene import (
     HAIRLINE_MM,
@@ -118,6 +120,11 @@ def crop_marks(trims: Sequence[Rect], style: SheetStyle = DEFAULT_STYLE, keep_in
     ``keep_in``: marks are dropped if they would leave this rectangle (the printable area); ``keep_out``:
     further rectangles no mark may cross (other, unmarked items)."""
     bleeds = [t.outset(style.bleed_mm) for t in trims] + list(keep_out)
+    # Rect.intersects against every bleed at once (the same float sums, so the same answers)
+    left = np.array([b.x for b in bleeds], dtype=np.float64)
+    top = np.array([b.y for b in bleeds], dtype=np.float64)
+    right = np.array([b.right for b in bleeds], dtype=np.float64)
+    bottom = np.array([b.bottom for b in bleeds], dtype=np.float64)
     st = stroke(REGISTRATION, MARK_WIDTH_MM)
     ops: list[Op] = []
     seen: set[tuple[float, ...]] = set()
@@ -132,7 +139,7 @@ def crop_marks(trims: Sequence[Rect], style: SheetStyle = DEFAULT_STYLE, keep_in
                 if key in seen:
                     continue
                 box = Rect(key[0], key[1], max(key[2] - key[0], 1e-6), max(key[3] - key[1], 1e-6))
-                if any(box.intersects(b) for b in bleeds):
+                if bool(np.any((box.x < right) & (left < box.right) & (box.y < bottom) & (top < box.bottom))):
                     continue
                 if keep_in is not None and not keep_in.contains_rect(box, tol=1e-6):
                     continue

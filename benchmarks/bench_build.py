@@ -1,0 +1,94 @@
+"""Time `boardgen build` of a template end to end, next to the import floor timed in the same run.
+
+Prints the floor (``python -c "import boardgen.cli"``), the build's wall and CPU time (median of N runs in a
+subprocess, the built-board cache warmed by one untimed run first; CPU includes the forked stage processes),
+the ratio of the build's wall time to the floor, and the per-stage times the build reports.
+
+Run: python benchmarks/bench_build.py [--repeat N] [--template FILE] [--serial]
+--serial sets BOARDGEN_SERIAL_STAGES=1 (every stage in the one process). The cache is a temporary folder of
+its own (BOARDGEN_CACHE_DIR), so the run neither reads nor fills the user's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+GOAL_WALL_S = 3.0
+GOAL_RATIO = 7.0
+
+
+def _timed(command: list[str], env: dict[str, str]) -> tuple[float, float, str]:
+    """(wall s, CPU s of the process and everything it waited for, stdout) of one run."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
+    wall_s = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu_s = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall_s, cpu_s, done.stdout
+
+
+def _stage_times(stdout: str) -> dict[str, float]:
+    """The stage times of the build's summary line: ``done in 2.31 s (map 0.40 s, board 1.10 s, ...)``."""
+    match = re.search(r"^done in [0-9.]+ s \((.*)\)$", stdout, re.M)
+    if match is None:
+        return {}
+    return {name: float(seconds) for name, seconds in re.findall(r"([\w-]+) ([0-9.]+) s", match.group(1))}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--template", type=Path, default=None)
+    parser.add_argument("--serial", action="store_true", help="run every stage in one process")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="bench-build-") as tmp:
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+               "BOARDGEN_CACHE_DIR": str(Path(tmp) / "cache")}
+        env.pop("BOARDGEN_NO_CACHE", None)
+        if args.serial:
+            env["BOARDGEN_SERIAL_STAGES"] = "1"
+        build = [sys.executable, "-m", "boardgen.cli", "build", "-q", "-o", str(Path(tmp) / "out")]
+        if args.template is not None:
+            build += ["-t", str(args.template)]
+        floor_cmd = [sys.executable, "-c", "import boardgen.cli"]
+        _timed(build, env)  # warms the built-board cache (and the OS's file cache)
+        _timed(floor_cmd, env)
+        floors: list[float] = []
+        walls: list[float] = []
+        cpus: list[float] = []
+        stages: dict[str, list[float]] = {}
+        for _ in range(args.repeat):  # interleaved, so a busy moment hits both alike
+            floors.append(_timed(floor_cmd, env)[0])
+            wall_s, cpu_s, stdout = _timed(build, env)
+            walls.append(wall_s)
+            cpus.append(cpu_s)
+            for name, seconds in _stage_times(stdout).items():
+                stages.setdefault(name, []).append(seconds)
+    floor_s = statistics.median(floors)
+    wall_s = statistics.median(walls)
+    cpu_s = statistics.median(cpus)
+    load = os.getloadavg()
+    print(f"boardgen build{' (serial stages)' if args.serial else ''}: median of {args.repeat} runs, warm cache, "
+          f"{os.cpu_count()} cores, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    print(f"  import floor (python -c 'import boardgen.cli')  {floor_s:6.2f} s wall")
+    print(f"  build                                          {wall_s:6.2f} s wall  {cpu_s:6.2f} s CPU  "
+          f"(runs: {', '.join(f'{w:.2f}' for w in walls)})")
+    print(f"  ratio to the floor                             {wall_s / floor_s:6.1f}x  "
+          f"(goal: at most {GOAL_RATIO:g}x and {GOAL_WALL_S:g} s wall)")
+    for name, values in stages.items():
+        print(f"  stage {name:<40} {statistics.median(values):6.2f} s")
+
+
+if __name__ == "__main__":
+    main()
