@@ -116,6 +116,10 @@ def _append_lines(ctx: cairo.Context, kinds: Sequence[int], points: np.ndarray) 
     """Append a path of move/line/close segments in one call (cairo_path_data_t built with numpy).
 
     ``kinds``: one cairo path type per segment; ``points``: (n, 2) for the move/line segments, in order."""
+    _append_lines_p(ctx._pointer, kinds, points)
+
+
+def _append_lines_p(p: object, kinds: Sequence[int], points: np.ndarray) -> None:
     has_point = np.fromiter((k != cairo.PATH_CLOSE_PATH for k in kinds), bool, len(kinds))
     rows = np.where(has_point, 2, 1)
     start = np.concatenate(([0], np.cumsum(rows)[:-1]))
@@ -127,50 +131,91 @@ def _append_lines(ctx: cairo.Context, kinds: Sequence[int], points: np.ndarray) 
     data[start[has_point] + 1] = points
     pointer = cairo.ffi.cast("cairo_path_data_t *", cairo.ffi.from_buffer(data))
     path = cairo.ffi.new("cairo_path_t *", {"status": cairo.STATUS_SUCCESS, "data": pointer, "num_data": total})
-    cairo.cairo.cairo_append_path(ctx._pointer, path)
+    cairo.cairo.cairo_append_path(p, path)
+
+
+_LIB = cairo.cairo
+_FFI = cairo.ffi
+_NO_DASH = _FFI.new("double[]", 0)
+
+
+@lru_cache(maxsize=4096)
+def _colour(colour: str) -> tuple[float, float, float]:
+    return rgb(colour)
+
+
+@lru_cache(maxsize=256)
+def _dash(dash_mm: tuple[float, ...]) -> object:
+    return _FFI.new("double[]", list(dash_mm)) if dash_mm else _NO_DASH
+
+
+@lru_cache(maxsize=256)
+def _font_face(font: Font) -> tuple[bytes, int, int, float]:
+    return (font.family.encode("utf-8"), cairo.FONT_SLANT_ITALIC if font.italic else cairo.FONT_SLANT_NORMAL,
+            cairo.FONT_WEIGHT_BOLD if font.bold else cairo.FONT_WEIGHT_NORMAL, font.size_mm)
+
+
+# The drawing below calls cairo's C functions directly (cairocffi's methods wrap each call in Python and check
+# the context's status after every one: half a million checks per build). A cairo context that fails stays in
+# its error state and ignores everything after, so the status is checked once per scene (``_draw``).
 
 
 def _path(ctx: cairo.Context, commands: Sequence[PathCommand]) -> None:
-    ctx.new_path()
+    _path_p(ctx._pointer, commands)
+
+
+def _path_p(p: object, commands: Sequence[PathCommand]) -> None:
+    lib = _LIB
+    lib.cairo_new_path(p)
     if len(commands) > 8 and all(cmd[0] in _PATH_TYPE for cmd in commands):
         kinds = [_PATH_TYPE[cmd[0]] for cmd in commands]
         points = np.array([cmd[1:3] for cmd in commands if cmd[0] != "Z"], dtype=np.float64)
-        _append_lines(ctx, kinds, points)
+        _append_lines_p(p, kinds, points)
         return
     for cmd in commands:
         op = cmd[0]
         if op == "M":
-            ctx.move_to(cmd[1], cmd[2])
+            lib.cairo_move_to(p, cmd[1], cmd[2])
         elif op == "L":
-            ctx.line_to(cmd[1], cmd[2])
+            lib.cairo_line_to(p, cmd[1], cmd[2])
         elif op == "C":
-            ctx.curve_to(*cmd[1:7])
+            lib.cairo_curve_to(p, *cmd[1:7])
         elif op == "A":
-            ctx.arc(*cmd[1:6])
+            lib.cairo_arc(p, *cmd[1:6])
         elif op == "AN":
-            ctx.arc_negative(*cmd[1:6])
+            lib.cairo_arc_negative(p, *cmd[1:6])
         elif op == "Z":
-            ctx.close_path()
+            lib.cairo_close_path(p)
         else:
             raise ValueError(f"unknown path command {cmd!r}")
 
 
+_FILL_RULE = {False: cairo.FILL_RULE_WINDING, True: cairo.FILL_RULE_EVEN_ODD}
+
+
 def _paint(ctx: cairo.Context, style: Style) -> None:
-    ctx.set_fill_rule(cairo.FILL_RULE_EVEN_ODD if style.even_odd else cairo.FILL_RULE_WINDING)
+    _paint_p(ctx._pointer, style)
+
+
+def _paint_p(p: object, style: Style) -> None:
+    lib = _LIB
+    lib.cairo_set_fill_rule(p, _FILL_RULE[style.even_odd])
     if style.fill is not None:
-        ctx.set_source_rgba(*rgb(style.fill), style.opacity)
+        r, g, b = _colour(style.fill)
+        lib.cairo_set_source_rgba(p, r, g, b, style.opacity)
         if style.stroke is not None:
-            ctx.fill_preserve()
+            lib.cairo_fill_preserve(p)
         else:
-            ctx.fill()
+            lib.cairo_fill(p)
     if style.stroke is not None:
-        ctx.set_source_rgba(*rgb(style.stroke), style.opacity)
-        ctx.set_line_width(style.stroke_width_mm)
-        ctx.set_dash(list(style.dash_mm) if style.dash_mm else [])
-        ctx.set_line_cap(_LINE_CAP[style.line_cap])
-        ctx.set_line_join(_LINE_JOIN[style.line_join])
-        ctx.stroke()
-    ctx.new_path()
+        r, g, b = _colour(style.stroke)
+        lib.cairo_set_source_rgba(p, r, g, b, style.opacity)
+        lib.cairo_set_line_width(p, style.stroke_width_mm)
+        lib.cairo_set_dash(p, _dash(style.dash_mm), len(style.dash_mm), 0)
+        lib.cairo_set_line_cap(p, _LINE_CAP[style.line_cap])
+        lib.cairo_set_line_join(p, _LINE_JOIN[style.line_join])
+        lib.cairo_stroke(p)
+    lib.cairo_new_path(p)
 
 
 def _text_origin(op: Text) -> tuple[float, float]:
@@ -182,72 +227,94 @@ def _text_origin(op: Text) -> tuple[float, float]:
 
 
 def _draw(ctx: cairo.Context, op: Op) -> None:
-    if isinstance(op, Polygon):
-        if not op.points:
-            return
-        ctx.new_path()
-        if len(op.points) > 8:
-            n = len(op.points)
-            kinds = [cairo.PATH_MOVE_TO] + [cairo.PATH_LINE_TO] * (n - 1)
-            if op.closed:
-                kinds.append(cairo.PATH_CLOSE_PATH)
-            _append_lines(ctx, kinds, np.asarray(op.points, dtype=np.float64))
-        else:
-            ctx.move_to(*op.points[0])
-            for p in op.points[1:]:
-                ctx.line_to(*p)
-            if op.closed:
-                ctx.close_path()
-        _paint(ctx, op.style)
-    elif isinstance(op, Circle):
-        ctx.new_path()
-        ctx.arc(op.cx, op.cy, op.r, 0.0, 2 * math.pi)
-        ctx.close_path()
-        _paint(ctx, op.style)
-    elif isinstance(op, RectOp):
-        ctx.new_path()
-        ctx.rectangle(op.rect.x, op.rect.y, op.rect.width, op.rect.height)
-        _paint(ctx, op.style)
-    elif isinstance(op, Path):
-        _path(ctx, op.commands)
-        _paint(ctx, op.style)
-    elif isinstance(op, Text):
-        if not op.text:
-            return
-        ctx.save()
-        _set_font(ctx, op.font)
-        ctx.translate(op.x, op.y)
-        if op.rotate_deg:
-            ctx.rotate(math.radians(op.rotate_deg))
-        dx, dy = _text_origin(op)
-        ctx.move_to(dx, dy)
-        ctx.set_source_rgb(*rgb(op.colour))
-        ctx.show_text(op.text)
-        ctx.new_path()
-        ctx.restore()
-    elif isinstance(op, Group):
-        ctx.save()
-        if op.transform is not None:
-            t = op.transform
-            ctx.transform(cairo.Matrix(t.a, t.b, t.c, t.d, t.e, t.f))
-        if op.clip is not None:
-            _path(ctx, op.clip)
-            ctx.clip()
-        if op.opacity < 1.0:
-            ctx.push_group()
-        for item in op.items:
-            _draw(ctx, item)
-        if op.opacity < 1.0:
-            ctx.pop_group_to_source()
-            ctx.paint_with_alpha(op.opacity)
-        ctx.restore()
-    else:  # pragma: no cover - a new op type without a backend is a programming error
-        raise TypeError(f"cannot draw {op!r}")
+    _draw_ops(ctx._pointer, (op,))
+    ctx._check_status()
+
+
+def _draw_ops(p: object, ops: Sequence[Op]) -> None:
+    lib = _LIB
+    for op in ops:
+        kind = type(op)
+        if kind is Path:
+            _path_p(p, op.commands)  # type: ignore[union-attr]
+            _paint_p(p, op.style)  # type: ignore[union-attr]
+        elif kind is Polygon:
+            points = op.points  # type: ignore[union-attr]
+            if not points:
+                continue
+            lib.cairo_new_path(p)
+            if len(points) > 8:
+                n = len(points)
+                kinds = [cairo.PATH_MOVE_TO] + [cairo.PATH_LINE_TO] * (n - 1)
+                if op.closed:  # type: ignore[union-attr]
+                    kinds.append(cairo.PATH_CLOSE_PATH)
+                _append_lines_p(p, kinds, np.asarray(points, dtype=np.float64))
+            else:
+                lib.cairo_move_to(p, *points[0])
+                for x, y in points[1:]:
+                    lib.cairo_line_to(p, x, y)
+                if op.closed:  # type: ignore[union-attr]
+                    lib.cairo_close_path(p)
+            _paint_p(p, op.style)  # type: ignore[union-attr]
+        elif kind is Circle:
+            lib.cairo_new_path(p)
+            lib.cairo_arc(p, op.cx, op.cy, op.r, 0.0, 2 * math.pi)  # type: ignore[union-attr]
+            lib.cairo_close_path(p)
+            _paint_p(p, op.style)  # type: ignore[union-attr]
+        elif kind is RectOp:
+            lib.cairo_new_path(p)
+            r = op.rect  # type: ignore[union-attr]
+            lib.cairo_rectangle(p, r.x, r.y, r.width, r.height)
+            _paint_p(p, op.style)  # type: ignore[union-attr]
+        elif kind is Text:
+            _draw_text(p, op)  # type: ignore[arg-type]
+        elif kind is Group:
+            _draw_group(p, op)  # type: ignore[arg-type]
+        else:  # pragma: no cover - a new op type without a backend is a programming error
+            raise TypeError(f"cannot draw {op!r}")
+
+
+def _draw_text(p: object, op: Text) -> None:
+    if not op.text:
+        return
+    lib = _LIB
+    lib.cairo_save(p)
+    family, slant, weight, size_mm = _font_face(op.font)
+    lib.cairo_select_font_face(p, family, slant, weight)
+    lib.cairo_set_font_size(p, size_mm)
+    lib.cairo_translate(p, op.x, op.y)
+    if op.rotate_deg:
+        lib.cairo_rotate(p, math.radians(op.rotate_deg))
+    dx, dy = _text_origin(op)
+    lib.cairo_move_to(p, dx, dy)
+    r, g, b = _colour(op.colour)
+    lib.cairo_set_source_rgb(p, r, g, b)
+    lib.cairo_show_text(p, op.text.encode("utf-8"))
+    lib.cairo_new_path(p)
+    lib.cairo_restore(p)
+
+
+def _draw_group(p: object, op: Group) -> None:
+    lib = _LIB
+    lib.cairo_save(p)
+    if op.transform is not None:
+        t = op.transform
+        lib.cairo_transform(p, _FFI.new("cairo_matrix_t *", (t.a, t.b, t.c, t.d, t.e, t.f)))
+    if op.clip is not None:
+        _path_p(p, op.clip)
+        lib.cairo_clip(p)
+    if op.opacity < 1.0:
+        lib.cairo_push_group(p)
+    _draw_ops(p, op.items)
+    if op.opacity < 1.0:
+        lib.cairo_pop_group_to_source(p)
+        lib.cairo_paint_with_alpha(p, op.opacity)
+    lib.cairo_restore(p)
 
 
 def draw_scene(ctx: cairo.Context, scene: Scene) -> None:
-    for op in scene.items:
-        _draw(ctx, op)
+    _draw_ops(ctx._pointer, scene.items)
+    ctx._check_status()
 
 
 def _font_options() -> cairo.FontOptions:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass, field
 from decimal import Decimal
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -116,20 +116,22 @@ _REFUSED_OPS = {"cs", "CS", "sc", "SC", "scn", "SCN", "sh", "BI", "ID", "EI"}
 
 
 def _convert_stream(pdf: pikepdf.Pdf, owner: pikepdf.Object, converter: CmykConverter) -> pikepdf.Stream:
-    instructions = []
-    for instruction in pikepdf.parse_content_stream(owner):
-        operands: list[Any] = list(instruction.operands)
-        operator = instruction.operator
-        op = str(operator)
+    instructions = pikepdf.parse_content_stream(owner)
+    for i, instruction in enumerate(instructions):  # only colour operators are replaced; the rest stay as parsed
+        op = str(instruction.operator)
         if op in _REFUSED_OPS:
             raise PressError(f"content operator {op!r} is not converted to CMYK")
         if op in _COLOUR_OPS:
-            values = [float(v) for v in operands]
+            values = [float(v) for v in instruction.operands]
             cmyk = converter.rgb(*values) if len(values) == 3 else converter.rgb(values[0], values[0], values[0])
-            operands = [Decimal(f"{v:.4f}").normalize() for v in cmyk]
-            operator = pikepdf.Operator(_COLOUR_OPS[op])
-        instructions.append(pikepdf.ContentStreamInstruction(operands, operator))
+            operands: list[Any] = [_pdf_number(v) for v in cmyk]
+            instructions[i] = pikepdf.ContentStreamInstruction(operands, pikepdf.Operator(_COLOUR_OPS[op]))
     return pikepdf.Stream(pdf, pikepdf.unparse_content_stream(instructions))
+
+
+@lru_cache(maxsize=1024)
+def _pdf_number(v: float) -> Decimal:
+    return Decimal(f"{v:.4f}").normalize()
 
 
 def _convert_resources(pdf: pikepdf.Pdf, resources: pikepdf.Object, converter: CmykConverter,
