@@ -19,10 +19,10 @@ from boardgen.config import load_template
 from boardgen.games.global_wellbeing.kit import (
     build_components,
     component_sets,
-    components_stage,
     cut_sheet_svgs,
     deterministic_zip,
     isolated_cells,
+    kit_files,
 )
 from boardgen.games.global_wellbeing.leaflet import leaflet_pdf
 from boardgen.games.global_wellbeing.minimap import leaflet_pictures
@@ -77,7 +77,7 @@ def main() -> None:
         ctx = BuildContext(config)
         ctx.computed["board"] = board
         with timer("whole components stage"):
-            components_stage(ctx)
+            kit_files(ctx)
     pages = len(kit_a4.pages), len(kit_letter.pages)
     print(f"components: {pages[0]} A4 pages, {pages[1]} Letter pages; board hex {board.layout.size_mm:.2f} mm;"
           f" {args.repeat} runs, median (min) seconds")

@@ -2,7 +2,8 @@
 manifest, all or nothing (boardgen/io.py: a new folder swapped in with one atomic rename).
 
 A stage is a function ``(BuildContext) -> list[Artifact]`` named in the game plug-in's ``stages``. Stages run in
-order and may read what earlier stages produced (``ctx.artifacts``), e.g. the kit zip packs the PDFs. Nothing
+order and may read what earlier stages produced (``ctx.artifacts``), e.g. the kit zip packs the PDFs; stages
+marked "parallel" or "background" run side by side in forked processes (see ``boardgen.plugin.StageSpec``). Nothing
 touches the output folder until every stage has succeeded, so a failed build leaves ``build/`` as it was.
 """
 
@@ -80,24 +81,130 @@ def _can_fork() -> bool:
     return "fork" in multiprocessing.get_all_start_methods() and os.environ.get("BOARDGEN_SERIAL_STAGES") != "1"
 
 
+def _cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+# ------------------------------------------------------------------------------------------ parallel groups
+# Consecutive stages marked "parallel" run side by side: the parent and one forked worker per further core take
+# the group's stages in the order listed, each claiming the next unclaimed one when it is free (list the longest
+# first). A worker keeps what it made until it has no stage left to claim, then sends it all back at once (a
+# worker blocked on a full pipe could claim nothing more). The group's artifacts, times and kept values join the
+# build in the listed order, whoever ran them, so outputs do not depend on who ran what.
+
+_Entry = tuple[str, ...]
+
+
+def _claim(counter: Any, count: int) -> int | None:
+    with counter.get_lock():
+        index = int(counter.value)
+        if index >= count:
+            return None
+        counter.value = index + 1
+    return index
+
+
+def _worker(connection: Any, ctx: BuildContext, group: list[_Entry], counter: Any) -> None:
+    """A forked worker of a parallel group: run claimed stages, then send [(index, artifacts, seconds, kept
+    values)] and the progress it would have printed, or the error that stopped it."""
+    said: list[str] = []
+    ctx.progress = said.append
+    done: list[tuple[int, list[Artifact], float, dict[str, Any]]] = []
+    try:
+        while (index := _claim(counter, len(group))) is not None:
+            name, spec = group[index][:2]
+            before = set(ctx.kept)
+            produced = _run_stage(ctx, name, spec)
+            done.append((index, produced, ctx.timings_s[name], {k: ctx.computed[k] for k in ctx.kept - before}))
+        connection.send(("ok", done, said))
+    except BoardgenError as exc:
+        connection.send(("user-error", str(exc), said))
+    except BaseException:
+        connection.send(("crash", traceback.format_exc(), said))
+    finally:
+        connection.close()
+
+
+def _run_group(ctx: BuildContext, group: list[_Entry]) -> list[Artifact]:
+    ctx.plugin.prepare_stages(ctx)
+    workers = min(len(group), _cores()) if _can_fork() else 1
+    if workers < 2:
+        return [a for name, spec, *_options in group for a in _run_stage(ctx, name, spec)]
+    context = multiprocessing.get_context("fork")
+    counter = context.Value("i", 0)
+    children: list[tuple[Any, Any]] = []
+    for _ in range(workers - 1):
+        receive, send = context.Pipe(duplex=False)
+        process = context.Process(target=_worker, args=(send, ctx, group, counter), daemon=True)
+        process.start()
+        send.close()
+        children.append((receive, process))
+    made: dict[int, tuple[list[Artifact], float]] = {}
+    try:
+        while (index := _claim(counter, len(group))) is not None:
+            name, spec = group[index][:2]
+            produced = _run_stage(ctx, name, spec)
+            made[index] = (produced, ctx.timings_s[name])
+        for receive, process in children:
+            try:
+                message = receive.recv()
+            except EOFError:
+                message = ("crash", "a stage process ended without a result", [])
+            finally:
+                process.join()
+            for line in message[2]:
+                ctx.progress(line)
+            if message[0] == "user-error":
+                raise BoardgenError(message[1])
+            if message[0] == "crash":
+                raise RuntimeError(f"a stage failed in its process:\n{message[1]}")
+            for index, produced, seconds, kept in message[1]:
+                made[index] = (produced, seconds)
+                for key, value in kept.items():
+                    ctx.keep(key, value)
+    finally:
+        for _receive, process in children:
+            if process.is_alive():
+                process.kill()
+                process.join()
+    out: list[Artifact] = []
+    for index, (name, *_rest) in enumerate(group):
+        produced, seconds = made[index]
+        ctx.timings_s.pop(name, None)
+        ctx.timings_s[name] = seconds  # in the listed order
+        out.extend(produced)
+    return out
+
+
 def run_stages(ctx: BuildContext, only: set[str] | None = None) -> list[Artifact]:
     background: list[tuple[int, _Background]] = []
+    entries = [tuple(e) for e in ctx.plugin.stages if only is None or e[0] in only]
     try:
-        for entry in ctx.plugin.stages:
-            name, spec, *options = entry
-            if only is not None and name not in only:
+        position = 0
+        while position < len(entries):
+            name, spec, *options = entries[position]
+            if "parallel" in options:
+                end = position
+                while end < len(entries) and "parallel" in entries[end][2:]:
+                    end += 1
+                ctx.artifacts.extend(_run_group(ctx, entries[position:end]))
+                position = end
                 continue
+            position += 1
             if "background" in options and _can_fork():
                 ctx.progress(f"{name} ... (in the background)")
                 background.append((len(ctx.artifacts), _Background(ctx, name, spec)))
                 continue
             ctx.artifacts.extend(_run_stage(ctx, name, spec))
-        for position, job in reversed(background):  # from the last, so earlier positions stay right
+        for place, job in reversed(background):  # from the last, so earlier positions stay right
             produced = job.result(ctx)
-            ctx.artifacts[position:position] = produced
+            ctx.artifacts[place:place] = produced
             ctx.progress(f"{job.name}: {len(produced)} files in {ctx.timings_s[job.name]:.2f} s (background)")
     finally:
-        for _position, job in background:
+        for _place, job in background:
             if job.process.is_alive():
                 job.process.kill()
                 job.process.join()

@@ -43,6 +43,7 @@ class BuildContext:
     artifacts: list[Artifact] = field(default_factory=list)
     timings_s: dict[str, float] = field(default_factory=dict)
     computed: dict[str, Any] = field(default_factory=dict)
+    kept: set[str] = field(default_factory=set)  # keys of ``computed`` that later stages read (see ``keep``)
 
     def __post_init__(self) -> None:
         if self.game is None:
@@ -64,6 +65,12 @@ class BuildContext:
             self.computed[key] = make()
         return self.computed[key]
 
+    def keep(self, key: str, value: Any) -> None:
+        """Store ``value`` for later stages to read from ``computed``; a stage that ran in a forked process
+        sends what it kept back to the build (keep small values: they are pickled)."""
+        self.computed[key] = value
+        self.kept.add(key)
+
     def artifact(self, path: str) -> Artifact:
         for a in self.artifacts:
             if a.path == path:
@@ -72,9 +79,12 @@ class BuildContext:
 
 
 StageSpec = tuple[str, ...]
-"""(name, "module:function"[, "background"]): the function takes a BuildContext and returns artifacts. A
-"background" stage runs in a forked process beside the stages after it (it may read only what the stages
-before it computed; its artifacts keep their place)."""
+"""(name, "module:function"[, "parallel" | "background"]): the function takes a BuildContext and returns
+artifacts. Consecutive "parallel" stages run side by side on the machine's cores (forked processes; listed
+longest first, each free process takes the next) and all finish before the next stage starts: each may read only
+what the stages before the group made, plus what ``GamePlugin.prepare_stages`` computed. A "background" stage runs
+in a forked process beside every stage after it. Either way artifacts keep their stage's place, and
+``BOARDGEN_SERIAL_STAGES=1`` runs everything in one process with the same outputs."""
 
 
 class GamePlugin:
@@ -136,6 +146,10 @@ class GamePlugin:
     def build_board(self, ctx: BuildContext) -> Any:
         """The game's board as its stages and engine read it (computed once per context)."""
         raise NotImplementedError(f"{self.name} has no board")
+
+    def prepare_stages(self, ctx: BuildContext) -> None:
+        """Compute the values a group of "parallel" stages all read, once, before they are forked (else each
+        process would compute them). Default: nothing."""
 
     # -- rules
     def player_range(self, config: Any) -> tuple[int, int, int]:

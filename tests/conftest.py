@@ -47,6 +47,6 @@ def board_art(default_ctx: BuildContext, board_outputs: dict[str, bytes]):
 @pytest.fixture(scope="session")
 def components_outputs(default_ctx: BuildContext) -> dict[str, bytes]:
     """The flagship's components stage files (parts, leaflet, cut files, kits) for the default template."""
-    from boardgen.games.global_wellbeing.kit import components_stage
+    from boardgen.games.global_wellbeing.kit import kit_files
 
-    return {a.path: a.data for a in components_stage(default_ctx)}
+    return {a.path: a.data for a in kit_files(default_ctx)}

@@ -23,7 +23,7 @@ from boardgen.cards.sheets import lay_out, path_polygon
 from boardgen.cards.tokens import badges, chips, player_pieces, standee_geometry
 from boardgen.config import DICE_SIDES, Config, config_from_mapping, default_template_path
 from boardgen.errors import ConfigError
-from boardgen.games.global_wellbeing.kit import build_components, component_sets, components_stage, deterministic_zip
+from boardgen.games.global_wellbeing.kit import build_components, component_sets, deterministic_zip, kit_files
 from boardgen.games.global_wellbeing.leaflet import leaflet_pdf, leaflet_text
 from boardgen.games.global_wellbeing.tables import climate_table_card, turn_counter_card
 from boardgen.layout.hexgrid import Hex, HexLayout, orientation_named
@@ -257,7 +257,7 @@ def _run_stage() -> dict[str, object]:
     config = make_config()
     ctx = BuildContext(config)
     ctx.computed["board"] = tiny_board(config)
-    return {a.path: a for a in components_stage(ctx)}
+    return {a.path: a for a in kit_files(ctx)}
 
 
 @pytest.fixture(scope="module")

@@ -23,12 +23,16 @@ class GlobalWellbeing(GamePlugin):
     name = "global-wellbeing"
     title = "The Global Wellbeing Game"
     summary = "world hex map from real climate data, six zones, dice-driven bio-productivity (seed 000)"
+    # every stage but the kits reads only the board (built once by prepare_stages), so they run side by side,
+    # the longest first; the kits zip what the others made
     stages = (
-        ("map", "boardgen.export:map_stage"),
-        # checks the map and plays games; reads only the board, so it runs beside the board and components
-        ("validate", "boardgen.games.global_wellbeing.rules.validate:validate_stage", "background"),
-        ("board", "boardgen.games.global_wellbeing.board_stage:board_stage"),
-        ("components", "boardgen.games.global_wellbeing.kit:components_stage"),  # after "board": zips pack its PDFs
+        ("validate", "boardgen.games.global_wellbeing.rules.validate:validate_stage", "parallel"),
+        ("board", "boardgen.games.global_wellbeing.board_stage:board_stage", "parallel"),
+        ("components", "boardgen.games.global_wellbeing.kit:components_stage", "parallel"),
+        ("leaflet", "boardgen.games.global_wellbeing.kit:leaflet_stage", "parallel"),
+        ("cut", "boardgen.games.global_wellbeing.kit:cut_stage", "parallel"),
+        ("map", "boardgen.export:map_stage", "parallel"),
+        ("kits", "boardgen.games.global_wellbeing.kit:kits_stage"),
     )
     default_bots = ("greedy", "planner", "random")
 
@@ -62,6 +66,13 @@ class GlobalWellbeing(GamePlugin):
         from boardgen.cache import cached_board
 
         return cached_board(ctx.config)
+
+    def prepare_stages(self, ctx: BuildContext) -> None:
+        from boardgen.games.global_wellbeing.board_stage import board_legend
+
+        # the board (built or read from the cache), its jigsaw cut and legend: the board and validate stages
+        # both read them, so they are made once, before the stages fork
+        board_legend(ctx)
 
     def player_range(self, config: Any) -> tuple[int, int, int]:
         rules = config.rules

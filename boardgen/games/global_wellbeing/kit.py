@@ -1,16 +1,18 @@
-"""The components build stage: every printed part and the rules leaflet, on A4 and US Letter, plus the kits.
+"""The components build stages: every printed part and the rules leaflet, on A4 and US Letter, plus the kits.
 
-Writes components-{a4,letter}.pdf, leaflet-{a4,letter}.pdf, cut/components-{a4,letter}.pdf (the print-then-cut
-edition) with one cut/components-{a4,letter}-page-NN.svg per front page, preview/components-a4-NN.png (one per
-A4 sheet), and kit-{a4,letter}.zip with
-everything a print-and-play player needs (the board PDFs too, when the board stage made them) and a README.
+Four stages, so the first three can run beside each other (and beside the board and validation):
+``components_stage`` writes components-{a4,letter}.pdf and preview/components-a4-NN.png (one per A4 sheet);
+``cut_stage`` cut/components-{a4,letter}.pdf (the print-then-cut edition) with one
+cut/components-{a4,letter}-page-NN.svg per front page; ``leaflet_stage`` leaflet-{a4,letter}.pdf; and
+``kits_stage``, after them all, kit-{a4,letter}.zip with everything a print-and-play player needs (the board
+PDFs too, when the board stage made them) and a README.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from boardgen import __version__
 from boardgen.build import BuildContext
@@ -131,7 +133,23 @@ _HOW_TO = {
 }
 
 
-def readme_text(config: Config, kit: PaperKit, leaflet_pages: int, extra: Sequence[Artifact]) -> str:
+@dataclass(frozen=True)
+class KitSummary:
+    """What the README says of one paper's component sheets: the paper, its page count and, per part kind in
+    print order, (kind, title, cut sheets, first page, last page). Small, so a stage in another process can
+    hand it to the kits stage."""
+
+    paper: Paper
+    pages: int
+    parts: tuple[tuple[str, str, int, int, int], ...]
+
+    @staticmethod
+    def of(kit: PaperKit) -> KitSummary:
+        return KitSummary(kit.paper, len(kit.pages), tuple((lo.kind, lo.title, len(lo.cut_sheets), start, end)
+                                                           for lo, start, end in kit.page_ranges()))
+
+
+def readme_text(config: Config, kit: KitSummary, leaflet_pages: int, extra: Sequence[Artifact]) -> str:
     paper = kit.paper.slug
     fold = config.components.double_sided == "fold"
     lines = [
@@ -146,7 +164,7 @@ def readme_text(config: Config, kit: PaperKit, leaflet_pages: int, extra: Sequen
         "      then fold " + ("the sheet in half with the title page on the outside."
                               if leaflet_pages <= 2 else
                               "each sheet in half and nest them in order (sheet 1 outside), title page on top."),
-        f"  components-{paper}.pdf  ({_pages(len(kit.pages))}) every playing part, page by page below.",
+        f"  components-{paper}.pdf  ({_pages(kit.pages)}) every playing part, page by page below.",
     ]
     for a in extra:
         if a.path.startswith("cut/board-section-"):
@@ -163,18 +181,18 @@ def readme_text(config: Config, kit: PaperKit, leaflet_pages: int, extra: Sequen
         "      layer 'cut' (red, one closed outline per part), 'score' (blue folds), 'guides' (marks; do not cut).",
     ]
     lines += ["", f"components-{paper}.pdf, page by page:"]
-    for lo, start, end in kit.page_ranges():
+    for kind, title, cut_sheets, start, end in kit.parts:
         pages = f"page {start}" if start == end else f"pages {start}-{end}"
-        how = _HOW_TO.get(lo.kind, "")
-        if lo.kind == "chip" and config.components.chip_shape == "square":
+        how = _HOW_TO.get(kind, "")
+        if kind == "chip" and config.components.chip_shape == "square":
             how = ("DOUBLE-SIDED (flip on the long edge): fronts and backs alternate; the chips touch, so cut "
                    "the sheet into strips and the strips into squares with long straight cuts from crop mark to "
                    "crop mark (a craft knife and metal ruler, or a guillotine)")
-        if fold and lo.kind in ("chip", "badge"):
+        if fold and kind in ("chip", "badge"):
             how = "single-sided; cut out each pair, fold on the dashed line and glue front to back"
-        sheets = f"{len(lo.cut_sheets)} sheet" + ("" if len(lo.cut_sheets) == 1 else "s")
-        lines.append(f"  {pages:<14} {lo.title} ({sheets}). {how}.")
-    kinds = {lo.kind for lo in kit.laid}
+        sheets = f"{cut_sheets} sheet" + ("" if cut_sheets == 1 else "s")
+        lines.append(f"  {pages:<14} {title} ({sheets}). {how}.")
+    kinds = {part[0] for part in kit.parts}
     if {"token", "standee"} <= kinds:
         lines += ["", "Player pieces come twice, as flat tokens and as standees: print the kind you like."]
     lines += ["The simpler game (see the leaflet) needs no chips and no badges."]
@@ -244,61 +262,99 @@ def _board_files(slug: str, path: str) -> bool:
     return path in _BOARD_FILES[slug] or (path.startswith("cut/board-section-") and path.endswith(f"-{slug}.svg"))
 
 
+def _component_sets(ctx: BuildContext) -> list[ComponentSet]:
+    return ctx.value("component-sets",  # type: ignore[no-any-return]
+                     lambda: component_sets(ctx.config, ctx.board.layout.size_mm))
+
+
+def _report(ctx: BuildContext, stage: str, timings: dict[str, float]) -> None:
+    ctx.progress(f"{stage} timings: " + ", ".join(f"{k} {v:.2f} s" for k, v in timings.items()))
+
+
 def components_stage(ctx: BuildContext) -> list[Artifact]:
-    config = ctx.config
+    """components-{a4,letter}.pdf and the A4 previews (the kits stage reads what the README needs from
+    ``ctx.computed["kit-summary:<paper>"]``)."""
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
-    board = ctx.board
-    sets = component_sets(config, board.layout.size_mm)
+    sets = _component_sets(ctx)
     timings["parts"] = time.perf_counter() - t0
     artifacts: list[Artifact] = []
     kits: dict[str, PaperKit] = {}
     for paper in (A4, LETTER):
         t = time.perf_counter()
-        kit = build_components(config, sets, paper)
+        kit = build_components(ctx.config, sets, paper)
         kits[paper.slug] = kit
+        ctx.keep(f"kit-summary:{paper.slug}", KitSummary.of(kit))
         timings[f"components-{paper.slug}"] = time.perf_counter() - t
         artifacts.append(Artifact(f"components-{paper.slug}.pdf", kit.pdf,
                                   f"every playing part on {paper.name}", len(kit.pages)))
         summary = ", ".join(f"{lo.kind} {len(lo.cut_sheets)}" for lo in kit.laid)
         ctx.progress(f"components ({paper.name}): {len(kit.pages)} pages; sheets per part: {summary}")
     t = time.perf_counter()
-    cut_files: dict[str, list[Artifact]] = {}
-    for paper in (A4, LETTER):
-        slug = paper.slug
-        printed = build_components(config, sets, paper, PRINT_CUT_MARKS)
-        files = [Artifact(f"cut/components-{slug}.pdf", printed.pdf,
-                          f"every playing part on {paper.name} with print-then-cut registration marks (print "
-                          "this for a cutting machine)", len(printed.pages))]
-        for number, svg in cut_sheet_svgs(printed):
-            files.append(Artifact(f"cut/components-{slug}-page-{number:02d}.svg", svg,
-                                  f"cut and score lines of page {number} of cut/components-{slug}.pdf"))
-        cut_files[slug] = files
-        artifacts.extend(files)
-    timings["cut-svg"] = time.perf_counter() - t
-    t = time.perf_counter()
     for i, page in enumerate(kits["a4"].pages, start=1):
         artifacts.append(Artifact(f"preview/components-a4-{i:02d}.png", render_png(page, PREVIEW_DPI),
                                   f"preview of components-a4.pdf page {i}"))
     timings["previews"] = time.perf_counter() - t
-    t = time.perf_counter()
-    pictures = leaflet_pictures(board)
-    isolated = isolated_cells(board)
-    leaflets: dict[str, tuple[bytes, int]] = {}
+    _report(ctx, "components", timings)
+    return artifacts
+
+
+def cut_stage(ctx: BuildContext) -> list[Artifact]:
+    """The print-then-cut edition: cut/components-{a4,letter}.pdf and one SVG per front page."""
+    sets = _component_sets(ctx)
+    artifacts: list[Artifact] = []
     for paper in (A4, LETTER):
-        leaflets[paper.slug] = leaflet_pdf(config, paper, pictures, isolated)
-        data, pages = leaflets[paper.slug]
+        slug = paper.slug
+        printed = build_components(ctx.config, sets, paper, PRINT_CUT_MARKS)
+        artifacts.append(Artifact(f"cut/components-{slug}.pdf", printed.pdf,
+                                  f"every playing part on {paper.name} with print-then-cut registration marks "
+                                  "(print this for a cutting machine)", len(printed.pages)))
+        for number, svg in cut_sheet_svgs(printed):
+            artifacts.append(Artifact(f"cut/components-{slug}-page-{number:02d}.svg", svg,
+                                      f"cut and score lines of page {number} of cut/components-{slug}.pdf"))
+    return artifacts
+
+
+def leaflet_stage(ctx: BuildContext) -> list[Artifact]:
+    """leaflet-{a4,letter}.pdf."""
+    pictures = leaflet_pictures(ctx.board)
+    isolated = isolated_cells(ctx.board)
+    artifacts: list[Artifact] = []
+    for paper in (A4, LETTER):
+        data, pages = leaflet_pdf(ctx.config, paper, pictures, isolated)
         artifacts.append(Artifact(f"leaflet-{paper.slug}.pdf", data, f"rules leaflet ({paper.name})", pages))
-    timings["leaflet"] = time.perf_counter() - t
-    t = time.perf_counter()
+    return artifacts
+
+
+def _cut_files(slug: str, path: str) -> bool:
+    return path == f"cut/components-{slug}.pdf" or path.startswith(f"cut/components-{slug}-page-")
+
+
+def kits_stage(ctx: BuildContext) -> list[Artifact]:
+    """kit-{a4,letter}.zip: the components, leaflet, board and cut files of one paper with a README (after the
+    stages that make them)."""
+    artifacts: list[Artifact] = []
     for paper in (A4, LETTER):
         slug = paper.slug
         extra = [a for a in ctx.artifacts if _board_files(slug, a.path)]
-        zipped = [(f"components-{slug}.pdf", kits[slug].pdf), (f"leaflet-{slug}.pdf", leaflets[slug][0]),
-                  *((a.path, a.data) for a in extra), *((a.path, a.data) for a in cut_files[slug]),
-                  ("README.txt", readme_text(config, kits[slug], leaflets[slug][1], extra).encode("utf-8"))]
+        leaflet = ctx.artifact(f"leaflet-{slug}.pdf")
+        readme = readme_text(ctx.config, ctx.computed[f"kit-summary:{slug}"], leaflet.pages or 0, extra)
+        zipped = [(f"components-{slug}.pdf", ctx.artifact(f"components-{slug}.pdf").data),
+                  (leaflet.path, leaflet.data), *((a.path, a.data) for a in extra),
+                  *((a.path, a.data) for a in ctx.artifacts if _cut_files(slug, a.path)),
+                  ("README.txt", readme.encode("utf-8"))]
         artifacts.append(Artifact(f"kit-{slug}.zip", deterministic_zip(zipped),
                                   f"print-and-play kit on {paper.name} with README"))
-    timings["zips"] = time.perf_counter() - t
-    ctx.progress("components timings: " + ", ".join(f"{k} {v:.2f} s" for k, v in timings.items()))
     return artifacts
+
+
+def kit_files(ctx: BuildContext) -> list[Artifact]:
+    """Every file of the four stages above, run one after another in this process (for tests and benchmarks;
+    the kits pack the board files already in ``ctx.artifacts``, which is left as it was)."""
+    run = replace(ctx, artifacts=list(ctx.artifacts))
+    made: list[Artifact] = []
+    for stage in (components_stage, leaflet_stage, cut_stage, kits_stage):
+        produced = stage(run)
+        run.artifacts.extend(produced)
+        made.extend(produced)
+    return made
