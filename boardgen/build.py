@@ -9,6 +9,7 @@ touches the output folder until every stage has succeeded, so a failed build lea
 
 from __future__ import annotations
 
+import importlib
 import json
 import multiprocessing
 import os
@@ -96,6 +97,7 @@ def _cores() -> int:
 # build in the listed order, whoever ran them, so outputs do not depend on who ran what.
 
 _Entry = tuple[str, ...]
+_MANIFEST_MODULES = ("cairocffi", "numpy", "pyproj", "shapely")
 
 
 def _claim(counter: Any, count: int) -> int | None:
@@ -128,7 +130,16 @@ def _worker(connection: Any, ctx: BuildContext, group: list[_Entry], counter: An
         connection.close()
 
 
-def _run_group(ctx: BuildContext, group: list[_Entry]) -> list[Artifact]:
+def _preload(ctx: BuildContext, later: list[_Entry]) -> None:
+    """Import what the stages after a parallel group and the manifest need, while the workers run: a module
+    only a worker imported would otherwise be imported again after the group, with the other core idle."""
+    for _name, spec, *_options in later:
+        load_stage(spec)
+    for module in _MANIFEST_MODULES:
+        importlib.import_module(module)
+
+
+def _run_group(ctx: BuildContext, group: list[_Entry], later: list[_Entry]) -> list[Artifact]:
     ctx.plugin.prepare_stages(ctx)
     workers = min(len(group), _cores()) if _can_fork() else 1
     if workers < 2:
@@ -144,6 +155,7 @@ def _run_group(ctx: BuildContext, group: list[_Entry]) -> list[Artifact]:
         children.append((receive, process))
     made: dict[int, tuple[list[Artifact], float]] = {}
     try:
+        _preload(ctx, later)
         while (index := _claim(counter, len(group))) is not None:
             name, spec = group[index][:2]
             produced = _run_stage(ctx, name, spec)
@@ -190,7 +202,7 @@ def run_stages(ctx: BuildContext, only: set[str] | None = None) -> list[Artifact
                 end = position
                 while end < len(entries) and "parallel" in entries[end][2:]:
                     end += 1
-                ctx.artifacts.extend(_run_group(ctx, entries[position:end]))
+                ctx.artifacts.extend(_run_group(ctx, entries[position:end], entries[end:]))
                 position = end
                 continue
             position += 1
@@ -214,7 +226,7 @@ def run_stages(ctx: BuildContext, only: set[str] | None = None) -> list[Artifact
 def manifest_artifact(ctx: BuildContext) -> Artifact:
     config = ctx.config
     data_files = {path.name: sha256_file(path) for path in ctx.plugin.data_files(config).values()}
-    import cairocffi
+    import cairocffi  # the manifest's versions (imported ahead by _preload when stages ran in parallel)
     import numpy
     import pyproj
     import shapely

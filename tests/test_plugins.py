@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from boardgen.cli import cli
 from boardgen.play.api import CHANCE, TERMINAL, IllegalActionError
 from boardgen.play.bots import GENERIC_BOTS, play_with_bots
-from boardgen.plugin import installed_games
+from boardgen.plugin import BuildContext, installed_games
 
 TINY_DIR = Path(__file__).parent / "tinygame"
 
@@ -177,6 +177,59 @@ def test_background_stage_keeps_its_place_and_reports_errors(tiny_installed: Pat
     monkeypatch.setenv("BOARDGEN_SERIAL_STAGES", "1")
     inline = [(a.path, a.data) for a in run_stages(BuildContext(config, plugin))]
     assert in_background == inline and in_background[0][0] == "board.pdf"
+
+    monkeypatch.delenv("BOARDGEN_SERIAL_STAGES")
+
+    def broken(ctx: BuildContext) -> list:  # type: ignore[type-arg]
+        raise BoardgenError("tiny.yaml: rules.stones: no room for the pile")
+
+    monkeypatch.setattr(tiny_stones, "board_stage", broken)
+    with pytest.raises(BoardgenError, match=r"rules\.stones: no room for the pile"):
+        run_stages(BuildContext(config, plugin))
+
+
+def _stamp_stage(ctx: BuildContext) -> list:  # type: ignore[type-arg]
+    """A stage that keeps a value for later stages and says which process it ran in."""
+    from boardgen.io import Artifact
+
+    ctx.keep("stamp", f"kept by {ctx.config.title}")
+    return [Artifact("stamp.txt", b"stamp", "a stamp")]
+
+
+def _read_stamp_stage(ctx: BuildContext) -> list:  # type: ignore[type-arg]
+    from boardgen.io import Artifact
+
+    return [Artifact("read.txt", ctx.computed["stamp"].encode(), "what the stamp stage kept")]
+
+
+def test_parallel_stages_keep_their_order_values_and_errors(tiny_installed: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """A group of "parallel" stages gives the same artifacts, in the listed order, as run one after another;
+    what a stage kept reaches the stages after the group from whichever process ran it; a user error in a
+    parallel stage is still a one-line BoardgenError."""
+    import tiny_stones
+
+    from boardgen.build import run_stages
+    from boardgen.errors import BoardgenError
+    from boardgen.plugin import BuildContext
+    from boardgen.template import load
+
+    plugin, config = load(tiny_installed)
+    monkeypatch.setattr(tiny_stones, "stamp_stage", _stamp_stage, raising=False)
+    monkeypatch.setattr(tiny_stones, "read_stamp_stage", _read_stamp_stage, raising=False)
+    stages = (("validate", "boardgen.play.runner:validate_stage", "parallel"),
+              ("board", "tiny_stones:board_stage", "parallel"),
+              ("stamp", "tiny_stones:stamp_stage", "parallel"),
+              ("read", "tiny_stones:read_stamp_stage"))
+    monkeypatch.setattr(tiny_stones.TinyStones, "stages", stages)
+    ctx = BuildContext(config, plugin)
+    in_parallel = [(a.path, a.data) for a in run_stages(ctx)]
+    assert list(ctx.timings_s) == ["validate", "board", "stamp", "read"]
+    monkeypatch.setenv("BOARDGEN_SERIAL_STAGES", "1")
+    inline = [(a.path, a.data) for a in run_stages(BuildContext(config, plugin))]
+    assert in_parallel == inline
+    assert [path for path, _data in in_parallel][-3:] == ["board.pdf", "stamp.txt", "read.txt"]
+    assert in_parallel[-1][1] == f"kept by {config.title}".encode()
 
     monkeypatch.delenv("BOARDGEN_SERIAL_STAGES")
 

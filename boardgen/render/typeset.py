@@ -6,7 +6,9 @@ from __future__ import annotations
 import subprocess
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
+import cffi
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
@@ -18,17 +20,70 @@ _FACES = {"": "DejaVu Sans", "-Bold": "DejaVu Sans:bold", "-Oblique": "DejaVu Sa
 _FALLBACK_DIR = Path("/usr/share/fonts/truetype/dejavu")
 
 
+_FONTCONFIG_API = """
+typedef struct _FcPattern FcPattern;
+typedef int FcBool;
+typedef enum { FcMatchPattern, FcMatchFont, FcMatchScan } FcMatchKind;
+typedef enum { FcResultMatch, FcResultNoMatch, FcResultTypeMismatch, FcResultNoId, FcResultOutOfMemory } FcResult;
+FcPattern *FcNameParse(const unsigned char *name);
+FcBool FcConfigSubstitute(void *config, FcPattern *p, FcMatchKind kind);
+void FcDefaultSubstitute(FcPattern *pattern);
+FcPattern *FcFontMatch(void *config, FcPattern *p, FcResult *result);
+FcResult FcPatternGetString(const FcPattern *p, const char *object, int n, unsigned char **s);
+void FcPatternDestroy(FcPattern *p);
+"""
+
+
+@lru_cache(maxsize=1)
+def _fontconfig() -> tuple[Any, Any] | None:
+    """(ffi, library) of fontconfig (cairo's own font library, already loaded), or None if it cannot be found."""
+    ffi = cffi.FFI()
+    ffi.cdef(_FONTCONFIG_API)
+    for name in ("libfontconfig.so.1", "fontconfig"):
+        try:
+            return ffi, ffi.dlopen(name)
+        except OSError:
+            continue
+    return None
+
+
+def font_file(pattern: str) -> str:
+    """The file fontconfig matches to ``pattern`` (what ``fc-match -f %{file} PATTERN`` prints), or ""."""
+    fc = _fontconfig()
+    if fc is None:  # pragma: no cover - fontconfig is cairo's dependency: only without it
+        try:
+            return subprocess.run(["fc-match", "-f", "%{file}", pattern], capture_output=True, text=True,
+                                  check=True, timeout=10).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            return ""
+    ffi, lib = fc
+    query = lib.FcNameParse(pattern.encode())
+    if query == ffi.NULL:
+        return ""
+    try:
+        lib.FcConfigSubstitute(ffi.NULL, query, lib.FcMatchPattern)
+        lib.FcDefaultSubstitute(query)
+        result = ffi.new("FcResult *")
+        match = lib.FcFontMatch(ffi.NULL, query, result)
+    finally:
+        lib.FcPatternDestroy(query)
+    if match == ffi.NULL:
+        return ""
+    try:
+        file = ffi.new("unsigned char **")
+        if lib.FcPatternGetString(match, b"file", 0, file) != lib.FcResultMatch:
+            return ""
+        return ffi.string(ffi.cast("char *", file[0])).decode()
+    finally:
+        lib.FcPatternDestroy(match)
+
+
 @lru_cache(maxsize=1)
 def register_fonts() -> str:
     """Register DejaVu Sans (4 faces) with reportlab from fontconfig's files; returns the family name."""
     paths: dict[str, str] = {}
     for suffix, pattern in _FACES.items():
-        path = ""
-        try:
-            path = subprocess.run(["fc-match", "-f", "%{file}", pattern], capture_output=True, text=True,
-                                  check=True, timeout=10).stdout.strip()
-        except (OSError, subprocess.SubprocessError):
-            path = ""
+        path = font_file(pattern)
         if not path.endswith(".ttf") or "DejaVuSans" not in Path(path).name:
             candidate = _FALLBACK_DIR / f"DejaVuSans{suffix}.ttf"
             path = str(candidate) if candidate.is_file() else ""

@@ -469,8 +469,14 @@ class PanelGeometry:
         return self.width_mm - 2 * self.side_mm
 
 
-def _panel_number(geometry: PanelGeometry):
+class _TooLongError(Exception):
+    """A trial layout began a page past the most it may use."""
+
+
+def _panel_number(geometry: PanelGeometry, max_pages: int | None = None):
     def on_page(canvas, doc) -> None:
+        if max_pages is not None and doc.page > max_pages:
+            raise _TooLongError
         canvas.saveState()
         canvas.setFont(FONT, 7)
         canvas.drawRightString((geometry.width_mm - geometry.side_mm) * mm, 6 * mm, str(doc.page))
@@ -480,7 +486,9 @@ def _panel_number(geometry: PanelGeometry):
 
 
 def _panels_pdf(config: Config, geometry: PanelGeometry, body_pt: float, pictures: Pictures,
-                isolated: Sequence[str]) -> tuple[bytes, int, list[Slot]]:
+                isolated: Sequence[str], max_pages: int | None = None) -> tuple[bytes, int, list[Slot]] | None:
+    """The booklet's pages (panels) set in ``body_pt``: (pdf, pages, picture slots); None as soon as a page past
+    ``max_pages`` begins (a size that does not fit is not set to the end)."""
     styles = _styles(body_pt)
     frame = Frame(geometry.side_mm * mm, geometry.bottom_mm * mm, geometry.frame_width_mm * mm,
                   (geometry.height_mm - geometry.top_mm - geometry.bottom_mm) * mm, id="panel", leftPadding=0,
@@ -488,7 +496,7 @@ def _panels_pdf(config: Config, geometry: PanelGeometry, body_pt: float, picture
     buf = io.BytesIO()
     doc = BaseDocTemplate(buf, pagesize=(geometry.width_mm * mm, geometry.height_mm * mm), invariant=1,
                           initialFontName=FONT, title=f"{config.title}: rules", author="boardgen", creator="boardgen")
-    doc.addPageTemplates([PageTemplate("panel", [frame], onPage=_panel_number(geometry))])
+    doc.addPageTemplates([PageTemplate("panel", [frame], onPage=_panel_number(geometry, max_pages))])
     sink: list[Slot] = []
     story: list[Flowable] = []
     width = geometry.frame_width_mm * mm
@@ -499,7 +507,10 @@ def _panels_pdf(config: Config, geometry: PanelGeometry, body_pt: float, picture
         story.extend(_block_flowables(block, styles, width, i == 0, pictures, sink))
         if i == 0:
             story.extend([Spacer(1, 1), legend, Spacer(1, 3)])
-    doc.build(story)
+    try:
+        doc.build(story)
+    except _TooLongError:
+        return None
     return buf.getvalue(), doc.page, sink
 
 
@@ -603,15 +614,16 @@ def leaflet_layout(config: Config, paper: Paper, pictures: Pictures | None = Non
     sheet = paper.landscape()
     geometry = PanelGeometry(sheet.width_mm / 2, sheet.height_mm)
     chosen = None
-    for body_pt in BODY_SIZES_PT:
-        panels, count, slots = _panels_pdf(config, geometry, body_pt, pictures, isolated)
-        if count <= 4:
-            chosen = (body_pt, panels, count, slots)
+    for body_pt in BODY_SIZES_PT:  # the largest size that fits one sheet (4 pages)
+        fitted = _panels_pdf(config, geometry, body_pt, pictures, isolated, max_pages=4)
+        if fitted is not None:
+            chosen = (body_pt, *fitted)
             break
     if chosen is None:  # two nested sheets: take the largest size again
         body_pt = BODY_SIZES_PT[0]
-        panels, count, slots = _panels_pdf(config, geometry, body_pt, pictures, isolated)
-        chosen = (body_pt, panels, count, slots)
+        full = _panels_pdf(config, geometry, body_pt, pictures, isolated)
+        assert full is not None
+        chosen = (body_pt, *full)
     body_pt, panels, count, slots = chosen
     data, sides = _impose(config, sheet, panels, count, slots, pictures, geometry)
     return data, LeafletLayout(body_pt, count, sides)

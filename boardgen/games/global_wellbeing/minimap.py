@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+import shapely
+
 from boardgen.config import Config
 from boardgen.games.global_wellbeing.leaflet import Pictures
 from boardgen.model import Board
@@ -18,13 +21,19 @@ LAND_SIMPLIFY_MM = 0.8
 
 
 def _land_paths(board: Board) -> list[Op]:
+    """Each land polygon's outer ring, simplified (all rings in one shapely call)."""
+    rings = shapely.simplify(shapely.get_exterior_ring(shapely.get_parts(board.land_mm)), LAND_SIMPLIFY_MM,
+                             preserve_topology=True)
+    coords, owner = shapely.get_coordinates(rings, return_index=True)
+    starts = np.searchsorted(owner, np.arange(len(rings) + 1))
+    xy = coords.tolist()
     ops: list[Op] = []
-    for poly in getattr(board.land_mm, "geoms", [board.land_mm]):
-        coords = list(poly.exterior.simplify(LAND_SIMPLIFY_MM).coords)
-        if len(coords) < 4:
+    style = Style(fill=LAND)
+    for start, end in zip(starts[:-1].tolist(), starts[1:].tolist(), strict=True):
+        if end - start < 4:
             continue
-        commands = [("M", *coords[0]), *(("L", *c) for c in coords[1:]), ("Z",)]
-        ops.append(Path(tuple(commands), Style(fill=LAND)))
+        commands = [("M", *xy[start]), *(("L", *c) for c in xy[start + 1:end]), ("Z",)]
+        ops.append(Path(tuple(commands), style))
     return ops
 
 
