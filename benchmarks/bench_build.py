@@ -4,8 +4,9 @@ Prints the floor (``python -c "import boardgen.cli"``), the build's wall and CPU
 subprocess, the built-board cache warmed by one untimed run first; CPU includes the forked stage processes),
 the ratio of the build's wall time to the floor, and the per-stage times the build reports.
 
-Run: python benchmarks/bench_build.py [--repeat N] [--template FILE] [--serial]
---serial sets BOARDGEN_SERIAL_STAGES=1 (every stage in the one process). The cache is a temporary folder of
+Run: python benchmarks/bench_build.py [--repeat N] [--template FILE] [--serial] [--source DIR]
+--serial sets BOARDGEN_SERIAL_STAGES=1 (every stage in the one process); --source times another boardgen
+checkout (e.g. the main branch's worktree, for a before/after pair). The cache is a temporary folder of
 its own (BOARDGEN_CACHE_DIR), so the run neither reads nor fills the user's.
 """
 
@@ -27,11 +28,12 @@ GOAL_WALL_S = 3.0
 GOAL_RATIO = 7.0
 
 
-def _timed(command: list[str], env: dict[str, str]) -> tuple[float, float, str]:
-    """(wall s, CPU s of the process and everything it waited for, stdout) of one run."""
+def _timed(command: list[str], env: dict[str, str], cwd: str) -> tuple[float, float, str]:
+    """(wall s, CPU s of the process and everything it waited for, stdout) of one run. ``cwd``: a folder with
+    no boardgen in it (``python -m`` puts the working folder first on the path)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
+    done = subprocess.run(command, env=env, cwd=cwd, capture_output=True, text=True, check=True)
     wall_s = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu_s = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -51,10 +53,11 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--template", type=Path, default=None)
     parser.add_argument("--serial", action="store_true", help="run every stage in one process")
+    parser.add_argument("--source", type=Path, default=ROOT, help="the boardgen checkout to time")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-build-") as tmp:
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
-               "BOARDGEN_CACHE_DIR": str(Path(tmp) / "cache")}
+        path = os.pathsep.join(p for p in (str(args.source.resolve()), os.environ.get("PYTHONPATH", "")) if p)
+        env = {**os.environ, "PYTHONPATH": path, "BOARDGEN_CACHE_DIR": str(Path(tmp) / "cache")}
         env.pop("BOARDGEN_NO_CACHE", None)
         if args.serial:
             env["BOARDGEN_SERIAL_STAGES"] = "1"
@@ -62,15 +65,15 @@ def main() -> None:
         if args.template is not None:
             build += ["-t", str(args.template)]
         floor_cmd = [sys.executable, "-c", "import boardgen.cli"]
-        _timed(build, env)  # warms the built-board cache (and the OS's file cache)
-        _timed(floor_cmd, env)
+        _timed(build, env, tmp)  # warms the built-board cache (and the OS's file cache)
+        _timed(floor_cmd, env, tmp)
         floors: list[float] = []
         walls: list[float] = []
         cpus: list[float] = []
         stages: dict[str, list[float]] = {}
         for _ in range(args.repeat):  # interleaved, so a busy moment hits both alike
-            floors.append(_timed(floor_cmd, env)[0])
-            wall_s, cpu_s, stdout = _timed(build, env)
+            floors.append(_timed(floor_cmd, env, tmp)[0])
+            wall_s, cpu_s, stdout = _timed(build, env, tmp)
             walls.append(wall_s)
             cpus.append(cpu_s)
             for name, seconds in _stage_times(stdout).items():
@@ -79,7 +82,8 @@ def main() -> None:
     wall_s = statistics.median(walls)
     cpu_s = statistics.median(cpus)
     load = os.getloadavg()
-    print(f"boardgen build{' (serial stages)' if args.serial else ''}: median of {args.repeat} runs, warm cache, "
+    print(f"boardgen build of {args.source.resolve()}{' (serial stages)' if args.serial else ''}: "
+          f"median of {args.repeat} runs, warm cache, "
           f"{os.cpu_count()} cores, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     print(f"  import floor (python -c 'import boardgen.cli')  {floor_s:6.2f} s wall")
     print(f"  build                                          {wall_s:6.2f} s wall  {cpu_s:6.2f} s CPU  "

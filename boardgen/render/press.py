@@ -21,6 +21,7 @@ raises ``PressError`` rather than slipping an RGB object into a CMYK file.
 from __future__ import annotations
 
 import io
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import cached_property, lru_cache
@@ -96,19 +97,45 @@ class CmykConverter:
             self._cache[key] = self._convert(*key)
         return self._cache[key]
 
+    def prime(self, colours: Iterable[tuple[float, float, float]]) -> None:
+        """Convert the colours not converted yet that go through LittleCMS in one call (a row of pixels,
+        each converted on its own: the same values as one at a time)."""
+        keys = {(round(r, 4), round(g, 4), round(b, 4)) for r, g, b in colours} - self._cache.keys()
+        chromatic = sorted(key for key in keys if not _is_grey(*key))
+        if not chromatic:
+            return
+        row = Image.new("RGB", (len(chromatic), 1))
+        row.putdata([_byte_rgb(*key) for key in chromatic])
+        out = ImageCms.applyTransform(row, self._to_cmyk)
+        assert out is not None
+        for i, key in enumerate(chromatic):
+            self._cache[key] = _cmyk_of_bytes(out.getpixel((i, 0)))
+
     def _convert(self, r: float, g: float, b: float) -> CMYK:
-        if max(r, g, b) - min(r, g, b) <= 1.5 / 255:  # a grey: black ink only
+        if _is_grey(r, g, b):  # black ink only
             v = (r + g + b) / 3
             if v <= self.black_max + 1e-6:
                 return (0.0, 0.0, 0.0, 1.0)
             if v >= 1 - 0.5 / 255:
                 return (0.0, 0.0, 0.0, 0.0)
             return (0.0, 0.0, 0.0, round(self.k_for_lightness(srgb_lightness(v)), 4))
-        pixel = Image.new("RGB", (1, 1), (round(r * 255), round(g * 255), round(b * 255)))
+        pixel = Image.new("RGB", (1, 1), _byte_rgb(r, g, b))
         out = ImageCms.applyTransform(pixel, self._to_cmyk)
         assert out is not None
-        c, m, y, k = out.getpixel((0, 0))  # type: ignore[misc]
-        return (round(c / 255, 4), round(m / 255, 4), round(y / 255, 4), round(k / 255, 4))
+        return _cmyk_of_bytes(out.getpixel((0, 0)))
+
+
+def _is_grey(r: float, g: float, b: float) -> bool:
+    return max(r, g, b) - min(r, g, b) <= 1.5 / 255
+
+
+def _byte_rgb(r: float, g: float, b: float) -> tuple[int, int, int]:
+    return (round(r * 255), round(g * 255), round(b * 255))
+
+
+def _cmyk_of_bytes(pixel: Any) -> CMYK:
+    c, m, y, k = pixel
+    return (round(c / 255, 4), round(m / 255, 4), round(y / 255, 4), round(k / 255, 4))
 
 
 _COLOUR_OPS = {"rg": "k", "RG": "K", "g": "k", "G": "K"}
@@ -117,6 +144,9 @@ _REFUSED_OPS = {"cs", "CS", "sc", "SC", "scn", "SCN", "sh", "BI", "ID", "EI"}
 
 def _convert_stream(pdf: pikepdf.Pdf, owner: pikepdf.Object, converter: CmykConverter) -> pikepdf.Stream:
     instructions = pikepdf.parse_content_stream(owner)
+    rgb_operands = [instruction.operands for instruction in instructions
+                    if str(instruction.operator) in ("rg", "RG")]
+    converter.prime((float(r), float(g), float(b)) for r, g, b in rgb_operands)
     for i, instruction in enumerate(instructions):  # only colour operators are replaced; the rest stay as parsed
         op = str(instruction.operator)
         if op in _REFUSED_OPS:
