@@ -9,6 +9,7 @@ touches the output folder until every stage has succeeded, so a failed build lea
 
 from __future__ import annotations
 
+import gc
 import importlib
 import json
 import multiprocessing
@@ -140,13 +141,16 @@ def _preload(ctx: BuildContext, later: list[_Entry]) -> None:
 
 
 def _run_group(ctx: BuildContext, group: list[_Entry], later: list[_Entry]) -> list[Artifact]:
+    started = time.perf_counter()
     ctx.plugin.prepare_stages(ctx)
+    ctx.timings_s["prepare"] = ctx.timings_s.get("prepare", 0.0) + time.perf_counter() - started
     workers = min(len(group), _cores()) if _can_fork() else 1
     if workers < 2:
         return [a for name, spec, *_options in group for a in _run_stage(ctx, name, spec)]
     context = multiprocessing.get_context("fork")
     counter = context.Value("i", 0)
     children: list[tuple[Any, Any]] = []
+    gc.freeze()  # what is there now is shared with the workers: no process's collector walks (or copies) it
     for _ in range(workers - 1):
         receive, send = context.Pipe(duplex=False)
         process = context.Process(target=_worker, args=(send, ctx, group, counter), daemon=True)
@@ -178,6 +182,7 @@ def _run_group(ctx: BuildContext, group: list[_Entry], later: list[_Entry]) -> l
                 for key, value in kept.items():
                     ctx.keep(key, value)
     finally:
+        gc.unfreeze()
         for _receive, process in children:
             if process.is_alive():
                 process.kill()

@@ -224,7 +224,7 @@ def test_parallel_stages_keep_their_order_values_and_errors(tiny_installed: Path
     monkeypatch.setattr(tiny_stones.TinyStones, "stages", stages)
     ctx = BuildContext(config, plugin)
     in_parallel = [(a.path, a.data) for a in run_stages(ctx)]
-    assert list(ctx.timings_s) == ["validate", "board", "stamp", "read"]
+    assert list(ctx.timings_s) == ["prepare", "validate", "board", "stamp", "read"]
     monkeypatch.setenv("BOARDGEN_SERIAL_STAGES", "1")
     inline = [(a.path, a.data) for a in run_stages(BuildContext(config, plugin))]
     assert in_parallel == inline
