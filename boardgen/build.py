@@ -14,6 +14,7 @@ import importlib
 import json
 import multiprocessing
 import os
+import pickle
 import platform
 import time
 import traceback
@@ -124,11 +125,20 @@ def _worker(connection: Any, ctx: BuildContext, group: list[_Entry], counter: An
             done.append((index, produced, ctx.timings_s[name], {k: ctx.computed[k] for k in ctx.kept - before}))
         connection.send(("ok", done, said))
     except BoardgenError as exc:
-        connection.send(("user-error", str(exc), said))
+        connection.send(("user-error", str(exc), said, _portable(exc)))
     except BaseException:
         connection.send(("crash", traceback.format_exc(), said))
     finally:
         connection.close()
+
+
+def _portable(exc: BoardgenError) -> BoardgenError | None:
+    """``exc`` if it survives pickling (so the parent raises the same kind of error), else None."""
+    try:
+        pickle.loads(pickle.dumps(exc))
+    except Exception:
+        return None
+    return exc
 
 
 def _preload(ctx: BuildContext, later: list[_Entry]) -> None:
@@ -174,7 +184,7 @@ def _run_group(ctx: BuildContext, group: list[_Entry], later: list[_Entry]) -> l
             for line in message[2]:
                 ctx.progress(line)
             if message[0] == "user-error":
-                raise BoardgenError(message[1])
+                raise message[3] or BoardgenError(message[1])
             if message[0] == "crash":
                 raise RuntimeError(f"a stage failed in its process:\n{message[1]}")
             for index, produced, seconds, kept in message[1]:

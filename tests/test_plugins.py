@@ -206,11 +206,11 @@ def test_parallel_stages_keep_their_order_values_and_errors(tiny_installed: Path
                                                             monkeypatch: pytest.MonkeyPatch) -> None:
     """A group of "parallel" stages gives the same artifacts, in the listed order, as run one after another;
     what a stage kept reaches the stages after the group from whichever process ran it; a user error in a
-    parallel stage is still a one-line BoardgenError."""
+    parallel stage is raised as the same kind of error, whichever process ran it."""
     import tiny_stones
 
     from boardgen.build import run_stages
-    from boardgen.errors import BoardgenError
+    from boardgen.errors import LayoutError
     from boardgen.plugin import BuildContext
     from boardgen.template import load
 
@@ -234,8 +234,8 @@ def test_parallel_stages_keep_their_order_values_and_errors(tiny_installed: Path
     monkeypatch.delenv("BOARDGEN_SERIAL_STAGES")
 
     def broken(ctx: BuildContext) -> list:  # type: ignore[type-arg]
-        raise BoardgenError("tiny.yaml: rules.stones: no room for the pile")
+        raise LayoutError("tiny.yaml: rules.stones: no room for the pile")
 
     monkeypatch.setattr(tiny_stones, "board_stage", broken)
-    with pytest.raises(BoardgenError, match=r"rules\.stones: no room for the pile"):
+    with pytest.raises(LayoutError, match=r"rules\.stones: no room for the pile"):
         run_stages(BuildContext(config, plugin))
