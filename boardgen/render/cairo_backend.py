@@ -110,6 +110,7 @@ def fit_font(text: str, font: Font, max_width_mm: float, min_size_pt: float = 4.
 
 
 _PATH_TYPE = {"M": cairo.PATH_MOVE_TO, "L": cairo.PATH_LINE_TO, "Z": cairo.PATH_CLOSE_PATH}
+_LINE_OPS = frozenset(_PATH_TYPE)
 
 
 def _append_lines(ctx: cairo.Context, kinds: Sequence[int], points: np.ndarray) -> None:
@@ -120,7 +121,7 @@ def _append_lines(ctx: cairo.Context, kinds: Sequence[int], points: np.ndarray) 
 
 
 def _append_lines_p(p: object, kinds: Sequence[int], points: np.ndarray) -> None:
-    has_point = np.fromiter((k != cairo.PATH_CLOSE_PATH for k in kinds), bool, len(kinds))
+    has_point = np.asarray(kinds, dtype=np.int32) != cairo.PATH_CLOSE_PATH
     rows = np.where(has_point, 2, 1)
     start = np.concatenate(([0], np.cumsum(rows)[:-1]))
     total = int(rows.sum())
@@ -167,11 +168,12 @@ def _path(ctx: cairo.Context, commands: Sequence[PathCommand]) -> None:
 def _path_p(p: object, commands: Sequence[PathCommand]) -> None:
     lib = _LIB
     lib.cairo_new_path(p)
-    if len(commands) > 8 and all(cmd[0] in _PATH_TYPE for cmd in commands):
-        kinds = [_PATH_TYPE[cmd[0]] for cmd in commands]
-        points = np.array([cmd[1:3] for cmd in commands if cmd[0] != "Z"], dtype=np.float64)
-        _append_lines_p(p, kinds, points)
-        return
+    if len(commands) > 8:
+        ops = [cmd[0] for cmd in commands]
+        if _LINE_OPS.issuperset(ops):
+            points = np.array([(cmd[1], cmd[2]) for cmd in commands if cmd[0] != "Z"], dtype=np.float64)
+            _append_lines_p(p, [_PATH_TYPE[op] for op in ops], points)
+            return
     for cmd in commands:
         op = cmd[0]
         if op == "M":
