@@ -1,10 +1,11 @@
 """Time `boardgen build` of a template end to end, next to the import floor timed in the same run.
 
 Prints the floor (``python -c "import boardgen.cli"``), the build's wall and CPU time (median of N runs in a
-subprocess, the built-board cache warmed by one untimed run first; CPU includes the forked stage processes),
-the ratio of the build's wall time to the floor, and the per-stage times the build reports.
+subprocess, the built-board cache and the rules kernel's numba cache warmed by one untimed run first; CPU
+includes the forked stage processes), the ratio of the build's wall time to the floor, and the per-stage times
+the build reports.
 
-Run: python benchmarks/bench_build.py [--repeat N] [--template FILE] [--serial] [--source DIR]
+Run: python benchmarks/bench_build.py [--repeat N] [--template FILE] [--serial] [--source DIR] [--cold-kernel]
 --serial sets BOARDGEN_SERIAL_STAGES=1 (every stage in the one process); --source times another boardgen
 checkout (e.g. the main branch's worktree, for a before/after pair). The cache is a temporary folder of
 its own (BOARDGEN_CACHE_DIR), so the run neither reads nor fills the user's.
@@ -54,6 +55,8 @@ def main() -> None:
     parser.add_argument("--template", type=Path, default=None)
     parser.add_argument("--serial", action="store_true", help="run every stage in one process")
     parser.add_argument("--source", type=Path, default=ROOT, help="the boardgen checkout to time")
+    parser.add_argument("--cold-kernel", action="store_true",
+                        help="do not compile the rules kernel first (validation then plays the reference engine)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-build-") as tmp:
         path = os.pathsep.join(p for p in (str(args.source.resolve()), os.environ.get("PYTHONPATH", "")) if p)
@@ -65,7 +68,13 @@ def main() -> None:
         if args.template is not None:
             build += ["-t", str(args.template)]
         floor_cmd = [sys.executable, "-c", "import boardgen.cli"]
-        _timed(build, env, tmp)  # warms the built-board cache (and the OS's file cache)
+        if args.cold_kernel:
+            _timed(build, env, tmp)  # warms the built-board cache (and the OS's file cache)
+        else:  # ... and compiles the rules kernel into numba's cache (auto mode then loads it for validation)
+            try:
+                _timed(build, {**env, "BOARDGEN_ENGINE": "kernel"}, tmp)
+            except subprocess.CalledProcessError:  # no numba, or a checkout without the kernel
+                _timed(build, env, tmp)
         _timed(floor_cmd, env, tmp)
         floors: list[float] = []
         walls: list[float] = []
