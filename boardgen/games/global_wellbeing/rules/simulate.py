@@ -8,7 +8,7 @@ not depend on how many processes played them.
 from __future__ import annotations
 
 import math
-import multiprocessing
+import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -18,8 +18,9 @@ from boardgen.games.global_wellbeing.rules import fast
 from boardgen.games.global_wellbeing.rules.board import RulesBoard
 from boardgen.games.global_wellbeing.rules.bots import BOT_NAMES, bot_factory
 from boardgen.games.global_wellbeing.rules.engine import EVENTS, GameResult, decided_after, derive_seed, play_game
+from boardgen.play.pool import play_in_order
 
-CHUNK_GAMES = 50  # games per task (fewer for small runs on several processes, to share the work)
+CHUNK_GAMES = 50  # games per chunk on one process (several processes size their chunks: boardgen.play.pool)
 
 
 def lineup(bots: Sequence[str], players: int, game: int, rotate: bool) -> tuple[str, ...]:
@@ -96,33 +97,27 @@ def check_bots(bots: Sequence[str]) -> None:
 
 def simulate(board: RulesBoard, rules: RulesConfig, games: int, players: int, bots: Sequence[str], seed: int,
              jobs: int = 1, rotate: bool = True, progress: Callable[[int], None] | None = None) -> Simulation:
-    """Play ``games`` games; ``progress(n)`` is called with the number of games just finished."""
+    """Play ``games`` games; ``progress(n)`` is called with the number of games just finished.
+
+    With ``jobs > 1`` this process and ``jobs - 1`` forked workers share the games (boardgen.play.pool);
+    ``_init_worker`` runs here first, so forked workers inherit its state."""
     bots = tuple(bots)
     check_bots(bots)
     sim = Simulation(board, rules, bots, players, seed, rotate, [], [0] * board.n_cells, [0] * board.n_cells)
-    size = CHUNK_GAMES if jobs <= 1 else max(5, min(CHUNK_GAMES, -(-games // (jobs * 8))))
-    chunks = [(a, min(a + size, games)) for a in range(0, games, size)]
     init_args = (board, rules, bots, players, seed, rotate, games)
+    _init_worker(*init_args)
+    if jobs > 1:  # load the kernel (if the run warrants it) before the workers fork, so they inherit it
+        fast.use_kernel(board, rules, bots, players, 0, games)
 
-    def collect(chunk: tuple[list[GameResult], list[int], list[int]]) -> None:
+    def counts(bounds: tuple[int, int], chunk: tuple[list[GameResult], list[int], list[int]]) -> None:
         results, occupied, contested = chunk
-        sim.results.extend(results)
-        for c in range(board.n_cells):
-            sim.occupied[c] += occupied[c]
-            sim.contested[c] += contested[c]
+        sim.occupied[:] = map(operator.add, sim.occupied, occupied)
+        sim.contested[:] = map(operator.add, sim.contested, contested)
         if progress is not None:
             progress(len(results))
 
-    if jobs <= 1 or len(chunks) <= 1:
-        _init_worker(*init_args)
-        for bounds in chunks:
-            collect(_play_chunk(bounds))
-    else:
-        methods = multiprocessing.get_all_start_methods()
-        context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-        with context.Pool(jobs, initializer=_init_worker, initargs=init_args) as pool:
-            for chunk in pool.imap(_play_chunk, chunks):
-                collect(chunk)
+    for results, _, _ in play_in_order(games, jobs, _play_chunk, CHUNK_GAMES, counts, (_init_worker, init_args)):
+        sim.results.extend(results)
     return sim
 
 
