@@ -59,6 +59,10 @@ def _init_worker(board: RulesBoard, rules: RulesConfig, bots: tuple[str, ...], p
     _WORKER.update(board=board, rules=rules, bots=bots, players=players, seed=seed, rotate=rotate, games=games)
 
 
+# The pool's contract (boardgen.play.pool): ``_init_worker`` runs in the calling process before any worker is
+# forked (so what it loads, a compiled kernel included, is inherited); ``_play_chunk`` is a module-level function
+# run in any process for any run of games, returning the games' results in game order and the per-cell counts
+# summed over them; the tuple is pickled back from a worker, so the fewer objects in it the cheaper.
 def _play_chunk(bounds: tuple[int, int]) -> tuple[list[GameResult], list[int], list[int]]:
     board: RulesBoard = _WORKER["board"]  # type: ignore[assignment]
     rules: RulesConfig = _WORKER["rules"]  # type: ignore[assignment]
