@@ -159,15 +159,19 @@ def play_chunks(games: int, jobs: int, play: Callable[[Bounds], T], on_chunk: Ca
         results.close()
 
 
-def play_in_order(games: int, jobs: int, play: Callable[[Bounds], T], chunk_games: int,
-                  on_chunk: Callable[[Bounds, T], None] | None = None,
-                  setup: tuple[Callable[..., None], tuple[Any, ...]] | None = None, cycles: bool = False) -> list[T]:
+def play_in_order(games: int, jobs: int, play: Callable[[Bounds], Any], chunk_games: int,
+                  on_chunk: Callable[[Bounds, Any], None] | None = None,
+                  setup: tuple[Callable[..., None], tuple[Any, ...]] | None = None, cycles: bool = False,
+                  convert: Callable[[Any], Any] | None = None) -> list[Any]:
     """Every chunk's ``play((start, stop))`` in game order: on this process alone in chunks of ``chunk_games``
-    when ``jobs`` is 1, else shared with workers (``play_chunks``). ``on_chunk`` sees each chunk as it
-    arrives; ``cycles`` as in ``results_kept_out_of_gc``."""
-    chunks: dict[int, T] = {}  # by first game
+    when ``jobs`` is 1, else shared with workers (``play_chunks``). ``convert``, when given, is applied to each
+    chunk in this process as it arrives (a compact form played anywhere, expanded here); ``on_chunk`` sees the
+    (converted) chunk; ``cycles`` as in ``results_kept_out_of_gc``."""
+    chunks: dict[int, Any] = {}  # by first game
     with results_kept_out_of_gc(cycles) as keep:
-        def collect(bounds: Bounds, out: T) -> None:
+        def collect(bounds: Bounds, out: Any) -> None:
+            if convert is not None:
+                out = convert(out)
             chunks[bounds[0]] = out
             keep()
             if on_chunk is not None:

@@ -59,11 +59,25 @@ def _init_worker(board: RulesBoard, rules: RulesConfig, bots: tuple[str, ...], p
     _WORKER.update(board=board, rules=rules, bots=bots, players=players, seed=seed, rotate=rotate, games=games)
 
 
+Chunk = tuple[list[GameResult], list[int], list[int]]  # results in game order, per-cell counts summed
+
+
+def _play_chunk(bounds: tuple[int, int]) -> Chunk:
+    return _unpack(_play_packed(bounds))
+
+
+def _unpack(packed: Chunk | fast.Batch) -> Chunk:
+    if isinstance(packed, fast.Batch):
+        return packed.results(cells=False), packed.occupied_counts(), packed.contested_counts()
+    return packed
+
+
 # The pool's contract (boardgen.play.pool): ``_init_worker`` runs in the calling process before any worker is
-# forked (so what it loads, a compiled kernel included, is inherited); ``_play_chunk`` is a module-level function
-# run in any process for any run of games, returning the games' results in game order and the per-cell counts
-# summed over them; the tuple is pickled back from a worker, so the fewer objects in it the cheaper.
-def _play_chunk(bounds: tuple[int, int]) -> tuple[list[GameResult], list[int], list[int]]:
+# forked (so what it loads, a compiled kernel included, is inherited); ``_play_packed`` is a module-level function
+# run in any process for any run of games. A worker pickles what it returns back to this process, which
+# ``_unpack``s it as it arrives: the kernel's arrays (``fast.Batch``) travel for next to nothing, where the
+# GameResults made from them would cost a pickling and an unpickling each (as much as a tenth of a kernel game).
+def _play_packed(bounds: tuple[int, int]) -> Chunk | fast.Batch:
     board: RulesBoard = _WORKER["board"]  # type: ignore[assignment]
     rules: RulesConfig = _WORKER["rules"]  # type: ignore[assignment]
     bots: tuple[str, ...] = _WORKER["bots"]  # type: ignore[assignment]
@@ -75,7 +89,7 @@ def _play_chunk(bounds: tuple[int, int]) -> tuple[list[GameResult], list[int], l
     if fast.use_kernel(board, rules, bots, players, len(games), planned):  # the same games, compiled
         batch = fast.play_batch(board, rules, [lineup(bots, players, game, rotate) for game in games],
                                 [derive_seed(seed, "game", game) for game in games])
-        return batch.results(cells=False), batch.occupied_counts(), batch.contested_counts()
+        return batch
     badge_values = tuple(z.badge_value for z in board.zones) if rules.variant == "complex" else ()
     dice = tuple(z.die for z in board.zones)
     factories = {name: bot_factory(name, rules.badge_threshold, badge_values, dice) for name in set(bots)}
@@ -113,14 +127,15 @@ def simulate(board: RulesBoard, rules: RulesConfig, games: int, players: int, bo
     if jobs > 1:  # load the kernel (if the run warrants it) before the workers fork, so they inherit it
         fast.use_kernel(board, rules, bots, players, 0, games)
 
-    def counts(bounds: tuple[int, int], chunk: tuple[list[GameResult], list[int], list[int]]) -> None:
+    def counts(bounds: tuple[int, int], chunk: Chunk) -> None:
         results, occupied, contested = chunk
         sim.occupied[:] = map(operator.add, sim.occupied, occupied)
         sim.contested[:] = map(operator.add, sim.contested, contested)
         if progress is not None:
             progress(len(results))
 
-    for results, _, _ in play_in_order(games, jobs, _play_chunk, CHUNK_GAMES, counts, (_init_worker, init_args)):
+    for results, _, _ in play_in_order(games, jobs, _play_packed, CHUNK_GAMES, counts, (_init_worker, init_args),
+                                       convert=_unpack):
         sim.results.extend(results)
     return sim
 
