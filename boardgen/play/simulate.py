@@ -9,7 +9,6 @@ won, game length, scores and the game's own metrics (means, min, max) and rule c
 from __future__ import annotations
 
 import hashlib
-import multiprocessing
 import random
 import statistics
 from collections.abc import Callable, Mapping, Sequence
@@ -18,6 +17,7 @@ from typing import Any
 
 from boardgen.play.api import Game, Outcome
 from boardgen.play.bots import BotFactory, play_with_bots
+from boardgen.play.pool import play_in_order
 from boardgen.play.report import wilson_interval
 
 CHUNK_GAMES = 25
@@ -87,24 +87,16 @@ def simulate(game: Game, factories: Mapping[str, BotFactory], games: int, bots: 
         raise ValueError(f"unknown bot {unknown[0]!r}; expected one of {', '.join(sorted(factories))}")
     players = game.info.num_players
     sim = Simulation(game.info.short_name, players, bots, seed, rotate)
-    size = CHUNK_GAMES if jobs <= 1 else max(2, min(CHUNK_GAMES, -(-games // (jobs * 8))))
-    chunks = ((a, min(a + size, games)) for a in range(0, games, size))  # streamed, never a list up front
     init_args = (game, dict(factories), bots, players, seed, rotate)
-    if jobs <= 1 or games <= size:
-        _init_worker(*init_args)
-        results = map(_play_chunk, chunks)
-        for chunk in results:
-            sim.records.extend(chunk)
-            if progress is not None:
-                progress(len(chunk))
-    else:
-        methods = multiprocessing.get_all_start_methods()
-        context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-        with context.Pool(jobs, initializer=_init_worker, initargs=init_args) as pool:
-            for chunk in pool.imap(_play_chunk, chunks):
-                sim.records.extend(chunk)
-                if progress is not None:
-                    progress(len(chunk))
+    _init_worker(*init_args)  # here first: forked workers inherit it (boardgen.play.pool)
+
+    def advance(bounds: tuple[int, int], chunk: list[GameRecord]) -> None:
+        if progress is not None:
+            progress(len(chunk))
+
+    # a game's objects may hold reference cycles (search trees): cycles=True
+    for chunk in play_in_order(games, jobs, _play_chunk, CHUNK_GAMES, advance, (_init_worker, init_args), cycles=True):
+        sim.records.extend(chunk)
     return sim
 
 

@@ -27,8 +27,14 @@ def _png(fig: Figure) -> bytes:
     return buffer.getvalue()
 
 
-def _figure(width_in: float, height_in: float) -> Figure:
-    return Figure(figsize=(width_in, height_in), dpi=DPI, layout="constrained")
+def _figure(width_in: float, height_in: float, left_in: float = 0.8, right_in: float = 0.2, bottom_in: float = 0.6,
+            top_in: float = 0.45, wspace: float = 0.2, hspace: float = 0.2) -> Figure:
+    """A figure with fixed margins (inches) around its axes. A layout engine would lay every figure out by
+    drawing it an extra time, which cost as much as the drawing; these margins fit the labels drawn here."""
+    fig = Figure(figsize=(width_in, height_in), dpi=DPI)
+    fig.subplots_adjust(left=left_in / width_in, right=1 - right_in / width_in, bottom=bottom_in / height_in,
+                        top=1 - top_in / height_in, wspace=wspace, hspace=hspace)
+    return fig
 
 
 BOT_COLOURS = {"greedy": "#4c72b0", "planner": "#55a868", "random": "#8c8c8c"}
@@ -96,7 +102,8 @@ def index_trajectories(sim: Simulation, colours: Sequence[str]) -> bytes:
     zones = sim.board.zones
     columns = 3
     rows = -(-len(zones) // columns)
-    fig = _figure(10, 2.6 * rows + 0.6)
+    fig = _figure(10, 2.6 * rows + 0.6, left_in=0.55, right_in=0.1, bottom_in=0.5, top_in=0.85, wspace=0.14,
+                  hspace=0.3)
     axes = fig.subplots(rows, columns, sharex=True, squeeze=False)
     rules = sim.rules
     n = len(sim.results)
@@ -142,7 +149,7 @@ def index_trajectories(sim: Simulation, colours: Sequence[str]) -> bytes:
             ax.set_xlabel("after turn")
     fig.suptitle(f"Bio-productivity index after every turn: mean (line) and 10-90% of {n} games (band)\n"
                  "grey lines: stewardship, red lines: tipping point; dot: mean final index with badges",
-                 fontsize=10)
+                 fontsize=10, y=1 - 0.08 / fig.get_figheight(), va="top")
     return _png(fig)
 
 
@@ -151,21 +158,32 @@ def heat_map(sim: Simulation, values: Sequence[float], title: str, cmap: str = "
     corners = sim.board.corners_mm
     if corners is None:
         raise ValueError("the heat map needs a board built from a map (RulesBoard.from_board)")
-    fig = _figure(11, 7.5)
-    ax = fig.add_subplot()
+    xs = [x for cell in corners for x, _ in cell]
+    ys = [y for cell in corners for _, y in cell]
+    x0, x1, y0, y1 = min(xs) - 5, max(xs) + 5, min(ys) - 5, max(ys) + 5
+    # axes sized to the board's aspect, the colour bar in a fixed strip on the right (no layout pass)
+    left_in, bottom_in, top_in, bar_strip_in = 0.75, 0.6, 0.5, 1.25
+    width_in = 11 - left_in - bar_strip_in
+    height_in = width_in * (y1 - y0) / (x1 - x0)
+    if height_in > 9:  # a tall board: as high as a page allows, narrower
+        height_in, width_in = 9.0, 9.0 * (x1 - x0) / (y1 - y0)
+    fig = Figure(figsize=(11, height_in + bottom_in + top_in), dpi=DPI)
+    fig_h = fig.get_figheight()
+    ax = fig.add_axes((left_in / 11, bottom_in / fig_h, width_in / 11, height_in / fig_h))
     polys = [[(x, y) for x, y in cell] for cell in corners]
     coll = PolyCollection(polys, array=list(values), cmap=cmap, edgecolors="#555555", linewidths=0.3)
     coll.set_clim(0.0, max(1e-9, max(values, default=1.0)))
     ax.add_collection(coll)
-    xs = [x for cell in corners for x, _ in cell]
-    ys = [y for cell in corners for _, y in cell]
-    ax.set_xlim(min(xs) - 5, max(xs) + 5)
-    ax.set_ylim(max(ys) + 5, min(ys) - 5)  # board mm: y down
+    ax.set_xlim(x0, x1)
+    ax.set_ylim(y1, y0)  # board mm: y down
     ax.set_aspect("equal")
     ax.set_xlabel("board x (mm)")
     ax.set_ylabel("board y (mm)")
     ax.set_title(title)
-    fig.colorbar(coll, ax=ax, shrink=0.7, label="share of games")
+    bar_h = 0.7 * height_in
+    cax = fig.add_axes(((left_in + width_in + 0.3) / 11, (bottom_in + (height_in - bar_h) / 2) / fig_h, 0.2 / 11,
+                        bar_h / fig_h))
+    fig.colorbar(coll, cax=cax, label="share of games")
     return _png(fig)
 
 

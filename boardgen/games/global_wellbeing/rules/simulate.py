@@ -8,7 +8,7 @@ not depend on how many processes played them.
 from __future__ import annotations
 
 import math
-import multiprocessing
+import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -18,8 +18,9 @@ from boardgen.games.global_wellbeing.rules import fast
 from boardgen.games.global_wellbeing.rules.board import RulesBoard
 from boardgen.games.global_wellbeing.rules.bots import BOT_NAMES, bot_factory
 from boardgen.games.global_wellbeing.rules.engine import EVENTS, GameResult, decided_after, derive_seed, play_game
+from boardgen.play.pool import play_in_order
 
-CHUNK_GAMES = 50  # games per task (fewer for small runs on several processes, to share the work)
+CHUNK_GAMES = 50  # games per chunk on one process (several processes size their chunks: boardgen.play.pool)
 
 
 def lineup(bots: Sequence[str], players: int, game: int, rotate: bool) -> tuple[str, ...]:
@@ -58,7 +59,25 @@ def _init_worker(board: RulesBoard, rules: RulesConfig, bots: tuple[str, ...], p
     _WORKER.update(board=board, rules=rules, bots=bots, players=players, seed=seed, rotate=rotate, games=games)
 
 
-def _play_chunk(bounds: tuple[int, int]) -> tuple[list[GameResult], list[int], list[int]]:
+Chunk = tuple[list[GameResult], list[int], list[int]]  # results in game order, per-cell counts summed
+
+
+def _play_chunk(bounds: tuple[int, int]) -> Chunk:
+    return _unpack(_play_packed(bounds))
+
+
+def _unpack(packed: Chunk | fast.Batch) -> Chunk:
+    if isinstance(packed, fast.Batch):
+        return packed.results(cells=False), packed.occupied_counts(), packed.contested_counts()
+    return packed
+
+
+# The pool's contract (boardgen.play.pool): ``_init_worker`` runs in the calling process before any worker is
+# forked (so what it loads, a compiled kernel included, is inherited); ``_play_packed`` is a module-level function
+# run in any process for any run of games. A worker pickles what it returns back to this process, which
+# ``_unpack``s it as it arrives: the kernel's arrays (``fast.Batch``) travel for next to nothing, where the
+# GameResults made from them would cost a pickling and an unpickling each (as much as a tenth of a kernel game).
+def _play_packed(bounds: tuple[int, int]) -> Chunk | fast.Batch:
     board: RulesBoard = _WORKER["board"]  # type: ignore[assignment]
     rules: RulesConfig = _WORKER["rules"]  # type: ignore[assignment]
     bots: tuple[str, ...] = _WORKER["bots"]  # type: ignore[assignment]
@@ -70,7 +89,7 @@ def _play_chunk(bounds: tuple[int, int]) -> tuple[list[GameResult], list[int], l
     if fast.use_kernel(board, rules, bots, players, len(games), planned):  # the same games, compiled
         batch = fast.play_batch(board, rules, [lineup(bots, players, game, rotate) for game in games],
                                 [derive_seed(seed, "game", game) for game in games])
-        return batch.results(cells=False), batch.occupied_counts(), batch.contested_counts()
+        return batch
     badge_values = tuple(z.badge_value for z in board.zones) if rules.variant == "complex" else ()
     dice = tuple(z.die for z in board.zones)
     factories = {name: bot_factory(name, rules.badge_threshold, badge_values, dice) for name in set(bots)}
@@ -96,33 +115,28 @@ def check_bots(bots: Sequence[str]) -> None:
 
 def simulate(board: RulesBoard, rules: RulesConfig, games: int, players: int, bots: Sequence[str], seed: int,
              jobs: int = 1, rotate: bool = True, progress: Callable[[int], None] | None = None) -> Simulation:
-    """Play ``games`` games; ``progress(n)`` is called with the number of games just finished."""
+    """Play ``games`` games; ``progress(n)`` is called with the number of games just finished.
+
+    With ``jobs > 1`` this process and ``jobs - 1`` forked workers share the games (boardgen.play.pool);
+    ``_init_worker`` runs here first, so forked workers inherit its state."""
     bots = tuple(bots)
     check_bots(bots)
     sim = Simulation(board, rules, bots, players, seed, rotate, [], [0] * board.n_cells, [0] * board.n_cells)
-    size = CHUNK_GAMES if jobs <= 1 else max(5, min(CHUNK_GAMES, -(-games // (jobs * 8))))
-    chunks = [(a, min(a + size, games)) for a in range(0, games, size)]
     init_args = (board, rules, bots, players, seed, rotate, games)
+    _init_worker(*init_args)
+    if jobs > 1:  # load the kernel (if the run warrants it) before the workers fork, so they inherit it
+        fast.use_kernel(board, rules, bots, players, 0, games)
 
-    def collect(chunk: tuple[list[GameResult], list[int], list[int]]) -> None:
+    def counts(bounds: tuple[int, int], chunk: Chunk) -> None:
         results, occupied, contested = chunk
-        sim.results.extend(results)
-        for c in range(board.n_cells):
-            sim.occupied[c] += occupied[c]
-            sim.contested[c] += contested[c]
+        sim.occupied[:] = map(operator.add, sim.occupied, occupied)
+        sim.contested[:] = map(operator.add, sim.contested, contested)
         if progress is not None:
             progress(len(results))
 
-    if jobs <= 1 or len(chunks) <= 1:
-        _init_worker(*init_args)
-        for bounds in chunks:
-            collect(_play_chunk(bounds))
-    else:
-        methods = multiprocessing.get_all_start_methods()
-        context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-        with context.Pool(jobs, initializer=_init_worker, initargs=init_args) as pool:
-            for chunk in pool.imap(_play_chunk, chunks):
-                collect(chunk)
+    for results, _, _ in play_in_order(games, jobs, _play_packed, CHUNK_GAMES, counts, (_init_worker, init_args),
+                                       convert=_unpack):
+        sim.results.extend(results)
     return sim
 
 

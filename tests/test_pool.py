@@ -1,0 +1,53 @@
+"""boardgen.play.pool: chunks come back whole and in game order whatever the number of processes, and a
+worker's exception reaches the caller."""
+
+from __future__ import annotations
+
+import pytest
+
+from boardgen.play import pool
+
+
+def _squares(bounds: tuple[int, int]) -> list[int]:
+    return [i * i for i in range(*bounds)]
+
+
+def _fails_on_seven(bounds: tuple[int, int]) -> list[int]:
+    if bounds[0] <= 7 < bounds[1]:
+        raise ValueError("game 7 is broken")
+    return list(range(*bounds))
+
+
+@pytest.mark.parametrize("jobs", [1, 2, 3])
+@pytest.mark.parametrize("games", [1, 2, 5, 97])
+def test_chunks_cover_every_game_in_order(jobs: int, games: int) -> None:
+    seen: list[tuple[int, int]] = []
+    chunks = pool.play_in_order(games, jobs, _squares, 10, lambda bounds, out: seen.append(bounds))
+    assert [x for chunk in chunks for x in chunk] == [i * i for i in range(games)]
+    assert sorted(seen)[0][0] == 0 and sum(b - a for a, b in seen) == games
+    assert all(b > a for a, b in seen)
+
+
+def test_a_workers_exception_reaches_the_caller() -> None:
+    with pytest.raises(ValueError, match="game 7 is broken"):
+        pool.play_in_order(40, 2, _fails_on_seven, 10)
+
+
+def test_claims_shrink_towards_the_end() -> None:
+    class Counter:
+        value = 0
+
+        def get_lock(self):  # type: ignore[no-untyped-def]
+            import contextlib
+
+            return contextlib.nullcontext()
+
+    claims = pool._Claims(Counter(), 1000, 2)
+    first = claims.next()
+    assert first == (0, pool.FIRST_CHUNK_GAMES)
+    claims.played(first, 0.001)  # 0.5 ms a game: 100 games fill CHUNK_SECONDS
+    assert claims.next() == (2, 2 + int(pool.CHUNK_SECONDS / 0.0005))
+    sizes = []
+    while (bounds := claims.next()) is not None:
+        sizes.append(bounds[1] - bounds[0])
+    assert sizes[-1] == 1 and sizes == sorted(sizes, reverse=True)
