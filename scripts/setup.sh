@@ -35,3 +35,6 @@ if ! python -c 'from PIL import ImageCms; ImageCms.createProfile("sRGB")' 2>/dev
   fi
 fi
 boardgen build
+# Compile the flagship's rules kernel (numba) into the cache once, about 20 s, so that simulate, validate and
+# sweep play on it from their first large run instead of waiting for a run big enough to pay for compiling it.
+python -c 'from boardgen.games.global_wellbeing.rules.fast import warm_kernel; warm_kernel()'

@@ -203,3 +203,11 @@ def test_unsupported_games_are_refused_not_played_differently() -> None:
     assert fast.unsupported(board, dataclasses.replace(rules, bank_chips=2**50), ["random"], 2)
     assert fast.unsupported(board, dataclasses.replace(rules, turns=-1), ["random"], 2)
     assert not fast.unsupported(board, dataclasses.replace(rules, turns=0, setup_rounds=0), ["random"], 2)
+
+
+def test_warming_the_kernel_marks_its_cache_compiled(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """scripts/setup.sh's warm-up leaves the kernel's cache marked, so auto mode takes it from the first run."""
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    assert not fast.kernel_cached()
+    assert fast.warm_kernel() is True
+    assert fast.kernel_cached() and (tmp_path / "compiled").is_file()

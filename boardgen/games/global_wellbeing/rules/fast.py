@@ -394,5 +394,18 @@ def play_batch(board: RulesBoard, rules: RulesConfig, lineups: Sequence[Sequence
     return out
 
 
+def warm_kernel() -> bool:
+    """Compile the kernel into its disk cache now (or load it if it is there), so that auto mode takes it from
+    the first large run; scripts/setup.sh calls this. False when numba is not installed."""
+    from boardgen.config import load_template
+    from boardgen.games.global_wellbeing.rules.board import hex_rectangle
+
+    if load_kernel() is None:
+        return False
+    config = load_template()
+    play_batch(hex_rectangle(6, 4, config.zones), config.rules, [("random",) * 2], [1])
+    return kernel_cached()
+
+
 __all__ = ["ENGINES", "ENGINE_ENV", "Batch", "engine_setting", "load_kernel", "numba_cache_dir", "play_batch",
-           "unsupported", "use_kernel"]
+           "unsupported", "use_kernel", "warm_kernel"]
