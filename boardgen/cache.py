@@ -1,5 +1,6 @@
-"""An on-disk cache of built boards (with their jigsaw cuts, and the decoded data files), so `info`, `cells`,
-`sections`, `simulate` and a rebuild skip the map when nothing it depends on changed.
+"""An on-disk cache of built boards (with their jigsaw cuts, legend placements and section marks, and the decoded
+data files), so `info`, `cells`, `sections`, `simulate` and a rebuild skip the map when nothing it depends on
+changed.
 
 An entry is keyed by a sha256 of everything the board depends on: the template's values that shape the map
 (the whole validated config minus the rules), the sha256 of each source data file, boardgen's version, a
