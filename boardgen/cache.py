@@ -1,5 +1,6 @@
-"""An on-disk cache of built boards (with their jigsaw cuts, and the decoded data files), so `info`, `cells`,
-`sections`, `simulate` and a rebuild skip the map when nothing it depends on changed.
+"""An on-disk cache of built boards (with their jigsaw cuts, legend placements and section marks, and the decoded
+data files), so `info`, `cells`, `sections`, `simulate` and a rebuild skip the map when nothing it depends on
+changed.
 
 An entry is keyed by a sha256 of everything the board depends on: the template's values that shape the map
 (the whole validated config minus the rules), the sha256 of each source data file, boardgen's version, a
@@ -105,18 +106,20 @@ mapbuild, model, ...), the lattice, zones and section cutting, the projection an
 PACKAGE_ROOT = Path(__file__).resolve().parent
 
 
-@functools.lru_cache(maxsize=4)
-def source_fingerprint(root: Path = PACKAGE_ROOT) -> str:
-    """A sha256 over the path and bytes of the SOURCE_GLOBS files under ``root`` (about 1 ms, once a process)."""
+@functools.lru_cache(maxsize=8)
+def source_fingerprint(root: Path = PACKAGE_ROOT, globs: tuple[str, ...] = SOURCE_GLOBS) -> str:
+    """A sha256 over the path and bytes of the ``globs`` files under ``root`` (about 1 ms, once a process)."""
     digest = hashlib.sha256()
-    for path in sorted(p for pattern in SOURCE_GLOBS for p in root.glob(pattern)):
+    for path in sorted(p for pattern in globs for p in root.glob(pattern)):
         digest.update(path.relative_to(root).as_posix().encode() + b"\0")
         digest.update(path.read_bytes() + b"\0")
     return digest.hexdigest()
 
 
-def make_key(kind: str, inputs: str, data_sha256: dict[str, str]) -> str:
-    text = "\n".join([f"boardgen cache format {FORMAT}", kind, __version__, f"source {source_fingerprint()}",
+def make_key(kind: str, inputs: str, data_sha256: dict[str, str], sources: tuple[str, ...] = ()) -> str:
+    """``sources``: more of the package's files (relative to boardgen/) the value is made by, beyond SOURCE_GLOBS."""
+    more = [f"more source {source_fingerprint(PACKAGE_ROOT, sources)}"] if sources else []
+    text = "\n".join([f"boardgen cache format {FORMAT}", kind, __version__, f"source {source_fingerprint()}", *more,
                       library_versions(), inputs, *(f"{name} {sha}" for name, sha in sorted(data_sha256.items()))])
     return hashlib.sha256(text.encode()).hexdigest()
 
@@ -195,3 +198,10 @@ def cached_sections(board: Any, max_section_mm: tuple[float, float] | None) -> A
 
     key = make_key("sections", f"{board_key(board.config)} {max_section_mm!r}", {})
     return cached("sections", key, lambda: cut_sections(board, max_section_mm))
+
+
+def cached_for_board(kind: str, board: Any, inputs: str, make: Callable[[], T], sources: tuple[str, ...] = ()) -> T:
+    """A value made from the board (the legend's placement, the jigsaw pieces' marks), cached beside it: its key
+    is the board's, plus ``inputs`` (a text naming everything else the value depends on, e.g. measured text
+    widths) and the ``sources`` files that make it."""
+    return cached(kind, make_key(kind, f"{board_key(board.config)} {inputs}", {}, sources), make)

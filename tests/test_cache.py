@@ -139,3 +139,34 @@ def test_decoded_data_follows_the_file(cache_folder: Path, tmp_path: Path) -> No
     assert cache.cached_data("thing", path, load) == "two" and reads == ["one", "two"]  # new bytes: decoded again
     with pytest.raises(FileNotFoundError):  # a missing file is the reader's to report
         cache.cached_data("thing", tmp_path / "missing.txt", load)
+
+
+def test_cached_legend_and_marks_are_the_planned_ones(cache_folder: Path, default_config: Config) -> None:
+    from boardgen.games.global_wellbeing import board_stage
+    from boardgen.plugin import BuildContext
+
+    def planned() -> tuple[Any, Any]:
+        ctx = BuildContext(default_config)
+        art = board_stage.build_board_art(ctx)
+        return art.legend, board_stage.board_marks(art)
+
+    fresh_ctx = BuildContext(default_config)
+    fresh_art = board_stage.make_art(fresh_ctx.board, board_stage.board_sections(fresh_ctx))
+    fresh_marks = board_stage.section_marks(fresh_art)
+    for legend, marks in (planned(), planned()):  # made and stored, then read back
+        assert legend == fresh_art.legend
+        assert [(m.section, m.kind, m.text, m.centre_mm, m.footprint.wkb) for m in marks] == \
+               [(m.section, m.kind, m.text, m.centre_mm, m.footprint.wkb) for m in fresh_marks]
+    assert len(list(cache_folder.glob("legend-*.pickle"))) == 1
+    assert len(list(cache_folder.glob("section-marks-*.pickle"))) == 1
+
+
+def test_legend_key_follows_the_art_code(tmp_path: Path) -> None:
+    sources = ("render/board_art.py",)
+    original = (cache.PACKAGE_ROOT / "render" / "board_art.py").read_text()
+    for name, text in (("a", original), ("b", original + "\n# an edit\n")):
+        (tmp_path / name / "render").mkdir(parents=True)
+        (tmp_path / name / "render" / "board_art.py").write_text(text)
+    before = cache.source_fingerprint(tmp_path / "a", sources)
+    assert before == cache.source_fingerprint(cache.PACKAGE_ROOT, sources)
+    assert cache.source_fingerprint(tmp_path / "b", sources) != before  # an edited art module: a new key

@@ -224,22 +224,23 @@ def legend_specs(board: Board, section_bounds: tuple[float, float, float, float]
     ]
 
 
-def plan_legend(board: Board, sections: SectionLayout,
-                coast: tuple[ShapelyPolygon, ...] | None = None) -> tuple[PlacedBlock, ...]:
+def plan_legend(board: Board, sections: SectionLayout, coast: tuple[ShapelyPolygon, ...] | None = None,
+                specs: Sequence[BlockSpec] | None = None) -> tuple[PlacedBlock, ...]:
     """Place title, key and table in open sea on the top-left section (LayoutError if there is no room).
-    ``coast``: the board's ``simplified_coast`` when the caller has it already."""
-    return _plan_legend(board, sections, simplified_coast(board) if coast is None else coast)
+    ``coast``: the board's ``simplified_coast``, ``specs``: its ``legend_specs`` when the caller has them already."""
+    first = sections.sections[0]
+    specs = legend_specs(board, first.bounds_mm) if specs is None else specs
+    return _plan_legend(board, sections, simplified_coast(board) if coast is None else coast, specs)
 
 
-def _plan_legend(board: Board, sections: SectionLayout,
-                 coast: tuple[ShapelyPolygon, ...]) -> tuple[PlacedBlock, ...]:
+def _plan_legend(board: Board, sections: SectionLayout, coast: tuple[ShapelyPolygon, ...],
+                 specs: Sequence[BlockSpec]) -> tuple[PlacedBlock, ...]:
     first = sections.sections[0]
     cells = list(hex_polygons(board))
     parts = np.array(coast, dtype=object)
     near = parts[shapely.intersects(parts, first.outline_mm.envelope.buffer(2.0))]
     size_mm = (board.config.board.width_mm, board.config.board.height_mm)
     coast_near = shapely.union_all(near)
-    specs = legend_specs(board, first.bounds_mm)
     where = "the top-left section (section 1)"
     area = free_area(first.outline_mm, size_mm, cells, coast_near, land_clearance_mm=LEGEND_LAND_CLEARANCE_MM)
     try:

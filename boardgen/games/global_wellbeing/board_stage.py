@@ -24,7 +24,7 @@ from typing import Any
 import shapely
 
 from boardgen.build import BuildContext
-from boardgen.cache import cached_sections
+from boardgen.cache import cached_for_board, cached_sections
 from boardgen.errors import LayoutError
 from boardgen.io import Artifact
 from boardgen.layout.legend import PlacedBlock
@@ -34,6 +34,7 @@ from boardgen.render.board_art import (
     BoardArt,
     board_scene,
     check_legend_clear,
+    legend_specs,
     make_art,
     plan_legend,
     simplified_coast,
@@ -320,9 +321,26 @@ def board_sections(ctx: BuildContext) -> SectionLayout:
     return ctx.value("sections", lambda: cached_sections(ctx.board, max_section_size_mm()))  # type: ignore[no-any-return]
 
 
+ART_SOURCES = ("render/board_art.py", "games/global_wellbeing/board_stage.py")
+"""The files (beyond the board's) that place the legend and the pieces' marks: part of their cache keys."""
+
+
 def board_legend(ctx: BuildContext) -> tuple[PlacedBlock, ...]:
-    """Where the title, zone key and table sit, computed once per build."""
-    return ctx.value("legend", lambda: plan_legend(ctx.board, board_sections(ctx), board_coast(ctx)))  # type: ignore[no-any-return]
+    """Where the title, zone key and table sit, computed once per build and kept in the board cache: the key
+    holds the blocks' sizes as the installed fonts measure them, so a font change places them again."""
+    def make() -> tuple[PlacedBlock, ...]:
+        board, layout = ctx.board, board_sections(ctx)
+        specs = legend_specs(board, layout.sections[0].bounds_mm)
+        return cached_for_board("legend", board, f"{max_section_size_mm()!r} {specs!r}",
+                                lambda: plan_legend(board, layout, board_coast(ctx), specs), ART_SOURCES)
+
+    return ctx.value("legend", make)  # type: ignore[no-any-return]
+
+
+def board_marks(art: BoardArt) -> tuple[SectionMark, ...]:
+    """``section_marks(art)``, kept in the board cache (they depend on the board, its cut and the legend)."""
+    return cached_for_board("section-marks", art.board, f"{max_section_size_mm()!r} {art.legend!r}",
+                            lambda: section_marks(art), ART_SOURCES)
 
 
 def board_coast(ctx: BuildContext) -> tuple[Any, ...]:
@@ -350,7 +368,7 @@ def board_stage(ctx: BuildContext) -> list[Artifact]:
                  pages=1),
         Artifact("board-poster-rgb.pdf", rgb,
                  f"the same {size} poster in RGB, for screens and for printers that take RGB", pages=1)]
-    marks = section_marks(art)
+    marks = board_marks(art)
     scenes = section_scenes(art, marks)
     sheets = sections_pdfs(art, SECTION_PAPERS, scenes)
     for paper in SECTION_PAPERS:
