@@ -111,7 +111,10 @@ def measure(runs: int, games: int, jobs_games: int, skip_large: bool) -> list[Ro
         from bench_cells import CELL_STAGES, large_template  # type: ignore[import-not-found]
 
         template = large_template(work, 4000)
-        cold_env = {**env, "BOARDGEN_CACHE_DIR": str(work / "cache-4000")}
+        from boardgen.games.global_wellbeing.rules.fast import numba_cache_dir
+
+        # cold: a new board and data cache; the rules kernel's machine code stays where set-up compiled it
+        cold_env = {**env, "BOARDGEN_CACHE_DIR": str(work / "cache-4000"), "NUMBA_CACHE_DIR": str(numba_cache_dir())}
         command = [sys.executable, "-c", CELL_STAGES, str(template), str(work / "build-4000")]
         cold_wall, cold_cpu = run_timed(command, cold_env)
         warm_wall, warm_cpu = median_timed(command, max(1, runs - 1), cold_env)

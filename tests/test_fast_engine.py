@@ -211,3 +211,14 @@ def test_warming_the_kernel_marks_its_cache_compiled(tmp_path, monkeypatch: pyte
     assert not fast.kernel_cached()
     assert fast.warm_kernel() is True
     assert fast.kernel_cached() and (tmp_path / "compiled").is_file()
+
+
+@pytest.mark.parametrize("players", [1, 6])
+def test_the_array_path_of_the_seed_keys_gives_the_words_random_seed_uses(kernel: object, players: int) -> None:
+    seeds = [0, 1, 2**32 - 1, 2**32, 2**63 - 1, 2**64 - 1, derive_seed(2026, "game", 5)]
+    keys, key_lens = fast._seed_keys(kernel, seeds, players)  # type: ignore[arg-type]
+    for g, seed in enumerate(seeds):
+        for lane, value in enumerate([seed, *fast.seat_seeds(seed, players)]):
+            words = fast._words(value)
+            assert key_lens[g, lane] == len(words)
+            assert keys[g, lane, :len(words)].tolist() == words

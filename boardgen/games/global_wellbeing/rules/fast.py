@@ -320,6 +320,37 @@ def _words(seed: int) -> list[int]:
     return words or [0]
 
 
+def _seed_keys(kernel: ModuleType, seeds: Sequence[int], players: int) -> tuple[Any, Any]:
+    """The ``init_by_array`` keys of every game's generators (lane 0 the dice, lane 1 + p seat p's bot) as
+    (keys[game, lane, word], key_lens[game, lane]). Seeds in [0, 2**64), as ``simulate`` makes them, take an
+    array path (one sha256 per seat, the words split with numpy); any other int takes the general one."""
+    import numpy as np
+
+    n_games, lanes = len(seeds), kernel.MT_LANES
+    if n_games and all(0 <= seed < 1 << 64 for seed in seeds):
+        blob = b"".join(sha256(b"%d:seat:%d" % (seed, p)).digest()[:8] for seed in seeds for p in range(players))
+        seat = np.frombuffer(blob, dtype=">u8").astype(np.uint64).reshape(n_games, players) >> np.uint64(1)
+        values = np.concatenate([np.array(seeds, dtype=np.uint64)[:, None], seat], axis=1)
+        high = values >> np.uint64(32)
+        keys = np.zeros((n_games, lanes, 2), dtype=np.int64)
+        keys[:, :players + 1, 0] = (values & np.uint64(0xFFFFFFFF)).astype(np.int64)
+        keys[:, :players + 1, 1] = high.astype(np.int64)
+        key_lens = np.ones((n_games, lanes), dtype=np.int64)
+        key_lens[:, :players + 1] = np.where(high > 0, 2, 1)
+        return keys, key_lens
+    words = [[_words(seed), *map(_words, seat_seeds(seed, players))] for seed in seeds]
+    width = max((len(w) for game in words for w in game), default=1)
+    if width > kernel.MT_N:
+        raise ValueError("a seed too large for the kernel")
+    keys = np.zeros((n_games, lanes, width), dtype=np.int64)
+    key_lens = np.ones((n_games, lanes), dtype=np.int64)
+    for g, game in enumerate(words):
+        for r, w in enumerate(game):
+            keys[g, r, :len(w)] = w
+            key_lens[g, r] = len(w)
+    return keys, key_lens
+
+
 def play_batch(board: RulesBoard, rules: RulesConfig, lineups: Sequence[Sequence[str]], seeds: Sequence[int],
                bot_badge_values: Sequence[int] | None = None, bot_threshold: int | None = None) -> Batch:
     """Play game g with seat p's bot ``lineups[g][p]`` and seed ``seeds[g]``, as
@@ -357,17 +388,7 @@ def play_batch(board: RulesBoard, rules: RulesConfig, lineups: Sequence[Sequence
     code = {name: i for i, name in enumerate(kernel.BOT_KINDS)}
     kinds = np.array([[code[name] for name in names] for names in lineups], dtype=np.int64).reshape(n_games,
                                                                                                     players)
-    lanes = kernel.MT_LANES
-    words = [[_words(seed), *map(_words, seat_seeds(seed, players))] for seed in seeds]
-    width = max((len(w) for game in words for w in game), default=1)
-    if width > kernel.MT_N:
-        raise ValueError("a seed too large for the kernel")
-    keys = np.zeros((n_games, lanes, width), dtype=np.int64)
-    key_lens = np.ones((n_games, lanes), dtype=np.int64)
-    for g, game in enumerate(words):
-        for r, w in enumerate(game):
-            keys[g, r, :len(w)] = w
-            key_lens[g, r] = len(w)
+    keys, key_lens = _seed_keys(kernel, seeds, players)
     n_zones, turns = len(board.zones), rules.turns
     out = Batch(
         seeds=tuple(seeds),
