@@ -94,9 +94,10 @@ def measure(runs: int, games: int, jobs_games: int, skip_large: bool) -> list[Ro
     out = str(work / "build")
     run_timed(boardgen("build", "-q", "-o", out), env)  # warms the board cache
     wall, cpu = median_timed(boardgen("build", "-q", "-o", out), runs, env)
-    rows.append(Row("`boardgen build`, default template, cache warm",
-                    f"{wall:.2f} s wall, {cpu:.2f} s CPU; {wall / floor_wall:.1f}x the floor",
-                    "<= 3 s wall, <= 7x the floor", wall <= 3.0 and wall <= 7 * floor_wall))
+    rows.append(Row("`boardgen build`, default template, cache warm", f"{wall:.2f} s wall, {cpu:.2f} s CPU",
+                    "<= 3 s wall", wall <= 3.0))
+    rows.append(Row("the same against the import floor", f"{wall / floor_wall:.1f}x the floor", "<= 7x",
+                    wall <= 7 * floor_wall))
     for command in ("info", "cells"):
         wall, _cpu = median_timed(boardgen(command), max(runs, 5), env)
         rows.append(Row(f"`boardgen {command}`, map unchanged", f"{wall:.2f} s wall", "<= 0.6 s", wall <= 0.6))
@@ -118,10 +119,12 @@ def measure(runs: int, games: int, jobs_games: int, skip_large: bool) -> list[Ro
         command = [sys.executable, "-c", CELL_STAGES, str(template), str(work / "build-4000")]
         cold_wall, cold_cpu = run_timed(command, cold_env)
         warm_wall, warm_cpu = median_timed(command, max(1, runs - 1), cold_env)
-        rows.append(Row("build at 4,000 cells: the stages that grow with the cells (map, validate, board; the "
-                        "components stage refuses the 3 mm pieces such hexes leave)",
-                        f"cold cache {cold_wall:.1f} s wall, {cold_cpu:.1f} s CPU; warm {warm_wall:.1f} s wall, "
-                        f"{warm_cpu:.1f} s CPU", "<= 6 s", cold_wall <= 6.0 and warm_wall <= 6.0))
+        what = ("build at 4,000 cells, the stages that grow with the cells (map, validate, board: the components "
+                "stage refuses the 3 mm pieces such hexes leave), ")
+        rows.append(Row(what + "board cache warm", f"{warm_wall:.1f} s wall, {warm_cpu:.1f} s CPU", "<= 6 s",
+                        warm_wall <= 6.0))
+        rows.append(Row(what + "board and data cache cold", f"{cold_wall:.1f} s wall, {cold_cpu:.1f} s CPU",
+                        "<= 6 s", cold_wall <= 6.0))
     return rows
 
 
