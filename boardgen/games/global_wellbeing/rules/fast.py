@@ -323,14 +323,12 @@ def _words(seed: int) -> list[int]:
 def _seed_keys(kernel: ModuleType, seeds: Sequence[int], players: int) -> tuple[Any, Any]:
     """The ``init_by_array`` keys of every game's generators (lane 0 the dice, lane 1 + p seat p's bot) as
     (keys[game, lane, word], key_lens[game, lane]). Seeds in [0, 2**64), as ``simulate`` makes them, take an
-    array path (one sha256 per seat, the words split with numpy); any other int takes the general one."""
+    array path (the words split with numpy); any other int takes the general one."""
     import numpy as np
 
     n_games, lanes = len(seeds), kernel.MT_LANES
     if n_games and all(0 <= seed < 1 << 64 for seed in seeds):
-        blob = b"".join(sha256(b"%d:seat:%d" % (seed, p)).digest()[:8] for seed in seeds for p in range(players))
-        seat = np.frombuffer(blob, dtype=">u8").astype(np.uint64).reshape(n_games, players) >> np.uint64(1)
-        values = np.concatenate([np.array(seeds, dtype=np.uint64)[:, None], seat], axis=1)
+        values = np.array([[seed, *seat_seeds(seed, players)] for seed in seeds], dtype=np.uint64)
         high = values >> np.uint64(32)
         keys = np.zeros((n_games, lanes, 2), dtype=np.int64)
         keys[:, :players + 1, 0] = (values & np.uint64(0xFFFFFFFF)).astype(np.int64)
