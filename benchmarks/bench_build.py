@@ -16,13 +16,14 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import resource
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _timing as timings  # type: ignore[import-not-found]
 
 ROOT = Path(__file__).resolve().parent.parent
 GOAL_WALL_S = 3.0
@@ -32,12 +33,7 @@ GOAL_RATIO = 7.0
 def _timed(command: list[str], env: dict[str, str], cwd: str) -> tuple[float, float, str]:
     """(wall s, CPU s of the process and everything it waited for, stdout) of one run. ``cwd``: a folder with
     no boardgen in it (``python -m`` puts the working folder first on the path)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    started = time.perf_counter()
-    done = subprocess.run(command, env=env, cwd=cwd, capture_output=True, text=True, check=True)
-    wall_s = time.perf_counter() - started
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu_s = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    wall_s, cpu_s, done = timings.timed(command, env, cwd)
     return wall_s, cpu_s, done.stdout
 
 

@@ -25,7 +25,6 @@ import argparse
 import json
 import os
 import re
-import resource
 import statistics
 import subprocess
 import sys
@@ -33,6 +32,9 @@ import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _timing as timings  # type: ignore[import-not-found]
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATE = ROOT / "templates" / "global-wellbeing.yaml"
@@ -58,15 +60,9 @@ def large_template(folder: Path, cells: int) -> Path:
 
 
 def timed(command: Sequence[str], env: dict[str, str]) -> tuple[float, float, subprocess.CompletedProcess[str]]:
-    """(wall s, CPU s of the process and everything it waited for, the finished process)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    started = time.perf_counter()
-    # not from a checkout: `python -c` and `-m` put the working folder first on sys.path, before PYTHONPATH
-    done = subprocess.run(command, env=env, capture_output=True, text=True, cwd=tempfile.gettempdir(), check=False)
-    wall = time.perf_counter() - started
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu, done
+    """(wall s, CPU s, the finished process), run outside any checkout (``python -c``/``-m`` put the working
+    folder first on sys.path, before PYTHONPATH)."""
+    return timings.timed(command, env, cwd=tempfile.gettempdir(), check=False)
 
 
 Figures = dict[str, tuple[float, float, str]]  # tree label -> (median wall s, median CPU s, last output)

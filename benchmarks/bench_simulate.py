@@ -26,13 +26,15 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _timing as timings  # type: ignore[import-not-found]
 
 ROOT = Path(__file__).resolve().parents[1]
 PARTS = r"""
@@ -94,11 +96,6 @@ def fixed_costs(repeat: int) -> None:
         print(f"  {name:<24} {statistics.median(p[i] for p in parts):.3f} s")
 
 
-def children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
 def rates(board, rules, bots: list[str], games: int, repeat: int) -> dict[int, tuple[float, float]]:  # type: ignore[no-untyped-def]
     """Per jobs: (median games/s wall, median CPU ms per game), jobs 1 and 2 alternating."""
     from boardgen.games.global_wellbeing.rules.simulate import simulate
@@ -107,11 +104,11 @@ def rates(board, rules, bots: list[str], games: int, repeat: int) -> dict[int, t
     cpus: dict[int, list[float]] = {1: [], 2: []}
     for _ in range(repeat):
         for jobs in (1, 2):
-            cpu0, child0, started = time.process_time(), children_cpu(), time.perf_counter()
+            cpu0, child0, started = time.process_time(), timings.children_cpu_s(), time.perf_counter()
             simulate(board, rules, games, 6, bots, 2026, jobs=jobs)
             seconds = time.perf_counter() - started
             walls[jobs].append(games / seconds)
-            cpus[jobs].append((time.process_time() - cpu0 + children_cpu() - child0) / games * 1e3)
+            cpus[jobs].append((time.process_time() - cpu0 + timings.children_cpu_s() - child0) / games * 1e3)
     return {jobs: (statistics.median(walls[jobs]), statistics.median(cpus[jobs])) for jobs in (1, 2)}
 
 
@@ -150,13 +147,13 @@ def fake_rates(board, rules, milliseconds: float, games: int, repeat: int) -> di
     cpus: dict[int, list[float]] = {1: [], 2: []}
     for _ in range(repeat):
         for jobs in (1, 2):
-            cpu0, child0, started = time.process_time(), children_cpu(), time.perf_counter()
+            cpu0, child0, started = time.process_time(), timings.children_cpu_s(), time.perf_counter()
             chunks = play_in_order(games, jobs, _fake_chunk, CHUNK_GAMES)
             results = [r for chunk, _, _ in chunks for r in chunk]
             seconds = time.perf_counter() - started
             assert len(results) == games
             walls[jobs].append(games / seconds)
-            cpus[jobs].append((time.process_time() - cpu0 + children_cpu() - child0) / games * 1e3)
+            cpus[jobs].append((time.process_time() - cpu0 + timings.children_cpu_s() - child0) / games * 1e3)
     return {jobs: (statistics.median(walls[jobs]), statistics.median(cpus[jobs])) for jobs in (1, 2)}
 
 
@@ -195,17 +192,11 @@ def main() -> None:
     if args.fake_ms > 0:
         print(f"fake games of {args.fake_ms} ms ({fake_games} a run) through the same pool:")
         show("  cores as they are", fake_rates(board, config.rules, args.fake_ms, fake_games, args.repeat), 1.8)
-    busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
-    try:
-        time.sleep(0.2)
+    with timings.BusyCores(2):
         show("two busy loops running", rates(board, config.rules, bots, args.games, args.repeat), 0.95)
         if args.fake_ms > 0:
             show("  fake games, two busy loops", fake_rates(board, config.rules, args.fake_ms, fake_games,
                                                           args.repeat), 0.95)
-    finally:
-        for process in busy:
-            process.kill()
-            process.wait()
     print("uptime:", subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())
 
 

@@ -19,15 +19,16 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import resource
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NamedTuple
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _timing import BusyCores, timed  # type: ignore[import-not-found]
 
 REPO = Path(__file__).resolve().parent.parent
 README = REPO / "README.md"
@@ -41,17 +42,10 @@ class Row(NamedTuple):
     met: bool | None  # None: a figure with no goal of its own (a floor, a reference)
 
 
-def _children_cpu_s() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
 def run_timed(command: Sequence[str], env: dict[str, str] | None = None) -> tuple[float, float]:
     """(wall seconds, CPU seconds of the child) for one run of ``command``; it must succeed."""
-    cpu_before = _children_cpu_s()
-    started = time.perf_counter()
-    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, env=env)
-    return time.perf_counter() - started, _children_cpu_s() - cpu_before
+    wall, cpu, _done = timed(command, env)
+    return wall, cpu
 
 
 def median_timed(command: Sequence[str], runs: int, env: dict[str, str] | None = None) -> tuple[float, float]:
@@ -67,20 +61,6 @@ def games_per_cpu_second(play: Callable[[int], object], games: int) -> float:
     started = time.process_time()
     play(games)
     return games / (time.process_time() - started)
-
-
-class BusyCores:
-    """Two busy-loop processes competing for the cores while the block runs."""
-
-    def __enter__(self) -> BusyCores:
-        self.procs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
-        time.sleep(0.3)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        for proc in self.procs:
-            proc.kill()
-            proc.wait()
 
 
 def measure(runs: int, games: int, jobs_games: int, skip_large: bool) -> list[Row]:
@@ -108,7 +88,6 @@ def measure(runs: int, games: int, jobs_games: int, skip_large: bool) -> list[Ro
     rows.extend(measure_games(games, jobs_games))
 
     if not skip_large:
-        sys.path.insert(0, str(REPO / "benchmarks"))
         from bench_cells import CELL_STAGES, large_template  # type: ignore[import-not-found]
 
         template = large_template(work, 4000)
@@ -129,7 +108,6 @@ def measure(runs: int, games: int, jobs_games: int, skip_large: bool) -> list[Ro
 
 
 def measure_games(games: int, jobs_games: int) -> list[Row]:
-    sys.path.insert(0, str(REPO / "benchmarks"))
     from reference_game import play_reference  # type: ignore[import-not-found]
 
     from boardgen.cache import cached_board

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-BENCHMARKS = sorted((Path(__file__).parent.parent / "benchmarks").glob("*.py"))
+BENCHMARKS = sorted(p for p in (Path(__file__).parent.parent / "benchmarks").glob("*.py") if not p.name.startswith("_"))
 
 
 @pytest.mark.parametrize("script", BENCHMARKS, ids=lambda p: p.stem)
