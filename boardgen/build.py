@@ -3,7 +3,7 @@ manifest, all or nothing (boardgen/io.py: a new folder swapped in with one atomi
 
 A stage is a function ``(BuildContext) -> list[Artifact]`` named in the game plug-in's ``stages``. Stages run in
 order and may read what earlier stages produced (``ctx.artifacts``), e.g. the kit zip packs the PDFs; stages
-marked "parallel" or "background" run side by side in forked processes (see ``boardgen.plugin.StageSpec``). Nothing
+marked "parallel" run side by side in forked processes (see ``boardgen.plugin.StageSpec``). Nothing
 touches the output folder until every stage has succeeded, so a failed build leaves ``build/`` as it was.
 """
 
@@ -36,48 +36,6 @@ def _run_stage(ctx: BuildContext, name: str, spec: str) -> list[Artifact]:
     ctx.timings_s[name] = time.perf_counter() - started
     ctx.progress(f"{name}: {len(produced)} files in {ctx.timings_s[name]:.2f} s")
     return produced
-
-
-def _child(connection: Any, ctx: BuildContext, name: str, spec: str) -> None:
-    """A background stage in a forked process: send back its artifacts, or the error it raised."""
-    ctx.progress = lambda message: None  # the parent reports this stage's start and end
-    try:
-        produced = _run_stage(ctx, name, spec)
-        connection.send(("ok", produced, ctx.timings_s[name]))
-    except BoardgenError as exc:
-        connection.send(("user-error", type(exc).__name__, str(exc)))
-    except BaseException:
-        connection.send(("crash", traceback.format_exc(), 0.0))
-    finally:
-        connection.close()
-
-
-class _Background:
-    """A stage running in a forked process (``("name", "module:function", "background")`` in a plug-in's
-    stages): it starts once the stages before it are done and its artifacts join the build's at the end, in
-    the stage's own place, so outputs do not depend on whether it ran in the background."""
-
-    def __init__(self, ctx: BuildContext, name: str, spec: str) -> None:
-        context = multiprocessing.get_context("fork")
-        self.name = name
-        self.receive, send = context.Pipe(duplex=False)
-        self.process = context.Process(target=_child, args=(send, ctx, name, spec), daemon=True)
-        self.process.start()
-        send.close()
-
-    def result(self, ctx: BuildContext) -> list[Artifact]:
-        try:
-            message = self.receive.recv()
-        except EOFError:
-            message = ("crash", f"the {self.name} stage's process ended without a result", 0.0)
-        finally:
-            self.process.join()
-        if message[0] == "user-error":
-            raise BoardgenError(message[2])
-        if message[0] == "crash":
-            raise RuntimeError(f"stage {self.name} failed in its process:\n{message[1]}")
-        ctx.timings_s[self.name] = message[2]
-        return list(message[1])
 
 
 def _can_fork() -> bool:
@@ -207,34 +165,19 @@ def _run_group(ctx: BuildContext, group: list[_Entry], later: list[_Entry]) -> l
 
 
 def run_stages(ctx: BuildContext, only: set[str] | None = None) -> list[Artifact]:
-    background: list[tuple[int, _Background]] = []
     entries = [tuple(e) for e in ctx.plugin.stages if only is None or e[0] in only]
-    try:
-        position = 0
-        while position < len(entries):
-            name, spec, *options = entries[position]
-            if "parallel" in options:
-                end = position
-                while end < len(entries) and "parallel" in entries[end][2:]:
-                    end += 1
-                ctx.artifacts.extend(_run_group(ctx, entries[position:end], entries[end:]))
-                position = end
-                continue
-            position += 1
-            if "background" in options and _can_fork():
-                ctx.progress(f"{name} ... (in the background)")
-                background.append((len(ctx.artifacts), _Background(ctx, name, spec)))
-                continue
-            ctx.artifacts.extend(_run_stage(ctx, name, spec))
-        for place, job in reversed(background):  # from the last, so earlier positions stay right
-            produced = job.result(ctx)
-            ctx.artifacts[place:place] = produced
-            ctx.progress(f"{job.name}: {len(produced)} files in {ctx.timings_s[job.name]:.2f} s (background)")
-    finally:
-        for _place, job in background:
-            if job.process.is_alive():
-                job.process.kill()
-                job.process.join()
+    position = 0
+    while position < len(entries):
+        name, spec, *options = entries[position]
+        if "parallel" in options:
+            end = position
+            while end < len(entries) and "parallel" in entries[end][2:]:
+                end += 1
+            ctx.artifacts.extend(_run_group(ctx, entries[position:end], entries[end:]))
+            position = end
+            continue
+        position += 1
+        ctx.artifacts.extend(_run_stage(ctx, name, spec))
     return ctx.artifacts
 
 

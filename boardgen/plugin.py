@@ -79,11 +79,10 @@ class BuildContext:
 
 
 StageSpec = tuple[str, ...]
-"""(name, "module:function"[, "parallel" | "background"]): the function takes a BuildContext and returns
-artifacts. Consecutive "parallel" stages run side by side on the machine's cores (forked processes; listed
-longest first, each free process takes the next) and all finish before the next stage starts: each may read only
-what the stages before the group made, plus what ``GamePlugin.prepare_stages`` computed. A "background" stage runs
-in a forked process beside every stage after it. Either way artifacts keep their stage's place, and
+"""(name, "module:function"[, "parallel"]): the function takes a BuildContext and returns artifacts.
+Consecutive "parallel" stages run side by side on the machine's cores (forked processes; listed longest first,
+each free process takes the next) and all finish before the next stage starts: each may read only what the stages
+before the group made, plus what ``GamePlugin.prepare_stages`` computed. Artifacts keep their stage's place, and
 ``BOARDGEN_SERIAL_STAGES=1`` runs everything in one process with the same outputs."""
 
 

@@ -159,7 +159,7 @@ def test_shipped_schemas_match_the_games() -> None:
         assert template.parent == templates_dir()
 
 
-def test_background_stage_keeps_its_place_and_reports_errors(tiny_installed: Path, tmp_path: Path,
+def test_a_forked_stage_keeps_its_place_and_reports_errors(tiny_installed: Path, tmp_path: Path,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     """A stage run in a forked process gives the same artifacts, in the same order, as run inline; a user
     error in it is still a one-line BoardgenError."""
@@ -171,12 +171,13 @@ def test_background_stage_keeps_its_place_and_reports_errors(tiny_installed: Pat
     from boardgen.template import load
 
     plugin, config = load(tiny_installed)
-    stages = (("board", "tiny_stones:board_stage", "background"), ("validate", "boardgen.play.runner:validate_stage"))
+    stages = (("board", "tiny_stones:board_stage", "parallel"),
+              ("validate", "boardgen.play.runner:validate_stage", "parallel"))
     monkeypatch.setattr(tiny_stones.TinyStones, "stages", stages)
-    in_background = [(a.path, a.data) for a in run_stages(BuildContext(config, plugin))]
+    forked = [(a.path, a.data) for a in run_stages(BuildContext(config, plugin))]
     monkeypatch.setenv("BOARDGEN_SERIAL_STAGES", "1")
     inline = [(a.path, a.data) for a in run_stages(BuildContext(config, plugin))]
-    assert in_background == inline and in_background[0][0] == "board.pdf"
+    assert forked == inline and forked[0][0] == "board.pdf"
 
     monkeypatch.delenv("BOARDGEN_SERIAL_STAGES")
 
