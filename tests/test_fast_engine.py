@@ -222,3 +222,22 @@ def test_the_array_path_of_the_seed_keys_gives_the_words_random_seed_uses(kernel
             words = fast._words(value)
             assert key_lens[g, lane] == len(words)
             assert keys[g, lane, :len(words)].tolist() == words
+
+
+def test_loading_the_kernel_skips_scipy_yet_leaves_it_importable() -> None:
+    """numba's BLAS probe would import scipy.linalg (0.4 s) as the kernel loads; it is answered "absent" only
+    for that import: a fresh process loads the kernel without scipy.linalg, and can import it afterwards."""
+    import subprocess
+    import sys
+
+    code = ("import sys\n"
+            "from boardgen.games.global_wellbeing.rules import fast\n"
+            "assert fast.load_kernel() is not None\n"
+            "fast.warm_kernel()\n"
+            "print('scipy.linalg' in sys.modules, 'scipy.linalg.cython_blas' in sys.modules)\n"
+            "try:\n    import scipy.linalg.cython_blas\nexcept ImportError:\n    print('no scipy')\n"
+            "else:\n    print('importable')\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    first, second = done.stdout.split("\n")[:2]
+    assert first == "False False"
+    assert second in ("importable", "no scipy")
