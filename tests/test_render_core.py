@@ -171,3 +171,47 @@ def test_every_zone_symbol_draws(name: str) -> None:
     assert len(png) > 200
     with pytest.raises(ValueError, match="unknown zone symbol"):
         zone_symbol("nope", 0, 0, 1)
+
+
+def test_copies_of_a_part_print_from_one_form_xobject() -> None:
+    """A part placed many times is drawn once: every copy on every page paints the same form XObject (cairo's
+    repeated resource names are reduced to one, so qpdf reads the page), and each copy still prints its text
+    at its size."""
+    from pdf_probe import marks
+
+    art = Scene.of(RectOp(Rect(0, 0, 20, 30), fill("#cc3333")), Text(10, 15, "7", Font(size_pt=12), align="center"))
+    placements = [Placement(Rect(20 + 25 * i, 40, 20, 30), art, "chip") for i in range(6)]
+    page = compose_sheet(A4, placements, "copies")
+    data = render_pdf([page, page])
+    with pikepdf.open(io.BytesIO(data)) as pdf:
+        painted = []
+        for pdf_page in pdf.pages:
+            xobjects = pdf_page.Resources.XObject
+            for operands, operator in pikepdf.parse_content_stream(pdf_page):
+                if str(operator) == "Do":
+                    painted.append(xobjects[operands[0]].objgen)
+    assert len(painted) == 12 and len(set(painted)) == 1
+    sevens = [m for m in marks(data) if m.kind == "text" and m.size_pt == pytest.approx(12.0)]
+    assert len(sevens) == 12
+
+
+def test_a_recorded_part_rasterises_like_the_part_drawn_in_place() -> None:
+    """PNG previews paint recorded parts too: the pixels match drawing each copy in place."""
+    import cairocffi as cairo
+    import numpy as np
+    from PIL import Image
+
+    from boardgen.render.cairo_backend import _mm_context, draw_scene
+
+    art = Scene.of(RectOp(Rect(0, 0, 20, 30), fill("#3366cc")), Circle(10, 15, 6, stroke("#000000", 0.5)))
+    page = compose_sheet(A4, [Placement(Rect(20 + 25 * i, 40, 20, 30), art) for i in range(4)], "copies")
+    recorded = np.asarray(Image.open(io.BytesIO(render_png(page, 50))).convert("RGB"), dtype=int)
+    surface = cairo.ImageSurface(cairo.FORMAT_RGB24, recorded.shape[1], recorded.shape[0])
+    ctx = _mm_context(surface, 50 / 25.4)
+    ctx.set_source_rgb(1, 1, 1)
+    ctx.paint()
+    draw_scene(ctx, page.scene)
+    buffer = io.BytesIO()
+    surface.write_to_png(buffer)
+    in_place = np.asarray(Image.open(buffer).convert("RGB"), dtype=int)
+    assert np.abs(recorded - in_place).max() <= 8

@@ -319,6 +319,60 @@ def draw_scene(ctx: cairo.Context, scene: Scene) -> None:
     ctx._check_status()
 
 
+def repeated_art(pages: Sequence[Page]) -> frozenset[int]:
+    """Ids of the art (a placed group's items) that more than one top-level group of ``pages`` places: the
+    copies of a part on its sheets."""
+    counts: dict[int, int] = {}
+    for page in pages:
+        for op in page.scene.items:
+            if type(op) is Group and op.transform is not None:
+                key = id(op.items)
+                counts[key] = counts.get(key, 0) + 1
+    return frozenset(k for k, n in counts.items() if n > 1)
+
+
+def _recording(items: tuple[Op, ...]) -> cairo.RecordingSurface:
+    surface = cairo.RecordingSurface(cairo.CONTENT_COLOR_ALPHA, None)
+    ctx = cairo.Context(surface)
+    ctx.set_font_options(_font_options())
+    _draw_ops(ctx._pointer, items)
+    ctx._check_status()
+    return surface
+
+
+def _draw_recorded(p: object, op: Group, recordings: dict[int, cairo.RecordingSurface]) -> None:
+    """A placed group whose art is drawn once into a recording surface and painted at every copy: in a PDF
+    each part is then one form XObject that every copy of it refers to."""
+    surface = recordings.get(id(op.items))
+    if surface is None:
+        surface = recordings[id(op.items)] = _recording(op.items)
+    lib = _LIB
+    lib.cairo_save(p)
+    if op.transform is not None:
+        t = op.transform
+        lib.cairo_transform(p, _FFI.new("cairo_matrix_t *", (t.a, t.b, t.c, t.d, t.e, t.f)))
+    if op.clip is not None:
+        _path_p(p, op.clip)
+        lib.cairo_clip(p)
+    lib.cairo_set_source_surface(p, surface._pointer, 0.0, 0.0)
+    if op.opacity < 1.0:
+        lib.cairo_paint_with_alpha(p, op.opacity)
+    else:
+        lib.cairo_paint(p)
+    lib.cairo_restore(p)
+
+
+def _draw_page(ctx: cairo.Context, scene: Scene, reuse: frozenset[int],
+               recordings: dict[int, cairo.RecordingSurface]) -> None:
+    p = ctx._pointer
+    for op in scene.items:
+        if type(op) is Group and id(op.items) in reuse:
+            _draw_recorded(p, op, recordings)
+        else:
+            _draw_ops(p, (op,))
+    ctx._check_status()
+
+
 def _font_options() -> cairo.FontOptions:
     options = cairo.FontOptions()
     options.set_hint_metrics(cairo.HINT_METRICS_OFF)
@@ -357,17 +411,43 @@ def render_pdf(pages: Sequence[Page], title: str = "", date: str = FIXED_PDF_DAT
     surface.set_metadata(cairo.PDF_METADATA_CREATOR, "boardgen")
     if title:
         surface.set_metadata(cairo.PDF_METADATA_TITLE, title)
+    reuse = repeated_art(pages)
+    recordings: dict[int, cairo.RecordingSurface] = {}
     for page in pages:
         surface.set_size(page.width_mm * MM_TO_PT, page.height_mm * MM_TO_PT)
         ctx = _mm_context(surface, MM_TO_PT)
-        draw_scene(ctx, page.scene)
+        _draw_page(ctx, page.scene, reuse, recordings)
         ctx.show_page()
     surface.finish()
     return _postprocess_pdf(raw.getvalue(), pages, date)
 
 
+_XOBJECTS_RE = re.compile(rb"/XObject <<(.*?)>>", re.S)
+_ENTRY_RE = re.compile(rb"\s*/\S+ \d+ \d+ R")
+
+
+def _without_repeated_entries(dictionary: re.Match[bytes]) -> bytes:
+    seen: set[bytes] = set()
+
+    def once(entry: re.Match[bytes]) -> bytes:
+        text = entry.group(0)
+        if text.strip() in seen:
+            return b" " * len(text)
+        seen.add(text.strip())
+        return text
+
+    return b"/XObject <<" + _ENTRY_RE.sub(once, dictionary.group(1)) + b">>"
+
+
+def _one_entry_per_xobject(data: bytes) -> bytes:
+    """Cairo 1.16 names a recorded part in a page's /XObject resources once per copy painted (the same name
+    and object each time), which qpdf refuses as a dictionary; blank the repeats (same length, so cairo's
+    cross-reference offsets stay right)."""
+    return _XOBJECTS_RE.sub(_without_repeated_entries, data)
+
+
 def _postprocess_pdf(data: bytes, pages: Sequence[Page], date: str) -> bytes:
-    with pikepdf.open(io.BytesIO(data)) as pdf:
+    with pikepdf.open(io.BytesIO(_one_entry_per_xobject(data))) as pdf:
         if len(pdf.pages) != len(pages):  # pragma: no cover - cairo wrote a different page count
             raise RuntimeError(f"cairo wrote {len(pdf.pages)} pages, expected {len(pages)}")
         for pdf_page, page in zip(pdf.pages, pages, strict=True):
@@ -400,7 +480,7 @@ def render_png(page: Page, dpi: float = 60.0, background: str = "#ffffff", area:
     ctx.set_source_rgb(*rgb(background))
     ctx.paint()
     ctx.translate(-area.x, -area.y)
-    draw_scene(ctx, page.scene)
+    _draw_page(ctx, page.scene, repeated_art([page]), {})
     surface.flush()
     out = io.BytesIO()
     surface.write_to_png(out)
