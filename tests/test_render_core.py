@@ -9,6 +9,8 @@ import subprocess
 
 import pikepdf
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from boardgen.config import ZONE_SYMBOLS
 from boardgen.render.cairo_backend import Page, render_pdf, render_png, render_svg, text_width_mm
@@ -215,3 +217,42 @@ def test_a_recorded_part_rasterises_like_the_part_drawn_in_place() -> None:
     surface.write_to_png(buffer)
     in_place = np.asarray(Image.open(buffer).convert("RGB"), dtype=int)
     assert np.abs(recorded - in_place).max() <= 8
+
+
+def _crop_marks_one_by_one(trims: list[Rect], style, keep_in: Rect | None, keep_out: list[Rect]) -> list:
+    """The definition, one mark at a time: each trim corner's two marks, unless a mark crosses a bleed (or a
+    keep-out rectangle), leaves ``keep_in``, or repeats one already drawn (to 1/1000 mm)."""
+    bleeds = [t.outset(style.bleed_mm) for t in trims] + keep_out
+    o, n = style.mark_offset_mm, style.mark_length_mm
+    seen: set[tuple[float, ...]] = set()
+    kept = []
+    for trim in trims:
+        for cx, cy in trim.corners():
+            sx = -1.0 if cx == trim.x else 1.0
+            sy = -1.0 if cy == trim.y else 1.0
+            for x0, y0, x1, y1 in ((cx + sx * o, cy, cx + sx * (o + n), cy), (cx, cy + sy * o, cx, cy + sy * (o + n))):
+                key = tuple(round(v, 3) for v in (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)))
+                box = Rect(key[0], key[1], max(key[2] - key[0], 1e-6), max(key[3] - key[1], 1e-6))
+                if key in seen or any(box.intersects(b) for b in bleeds):
+                    continue
+                if keep_in is not None and not keep_in.contains_rect(box, tol=1e-6):
+                    continue
+                seen.add(key)
+                kept.append(((x0, y0), (x1, y1)))
+    return kept
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 12), st.integers(0, 12), st.integers(2, 9), st.integers(2, 9)),
+                min_size=1, max_size=12),
+       st.lists(st.tuples(st.integers(0, 40), st.integers(0, 40), st.integers(1, 20), st.integers(1, 20)),
+                max_size=2),
+       st.booleans())
+def test_crop_marks_are_the_marks_taken_one_by_one(cells, others, bounded) -> None:
+    from boardgen.render.imposition import DEFAULT_STYLE, crop_marks
+
+    trims = [Rect(10 + 7.5 * c, 10 + 7.5 * r, 0.7 * w, 0.7 * h) for c, r, w, h in cells]
+    keep_out = [Rect(float(x), float(y), float(w), float(h)) for x, y, w, h in others]
+    keep_in = Rect(4.0, 4.0, 100.0, 100.0) if bounded else None
+    drawn = [op.points for op in crop_marks(trims, DEFAULT_STYLE, keep_in, keep_out).items]
+    assert drawn == _crop_marks_one_by_one(trims, DEFAULT_STYLE, keep_in, keep_out)

@@ -118,33 +118,39 @@ def crop_marks(trims: Sequence[Rect], style: SheetStyle = DEFAULT_STYLE, keep_in
     """Marks on the extension of every trim edge, outside the bleed, skipping any that would cross an item.
 
     ``keep_in``: marks are dropped if they would leave this rectangle (the printable area); ``keep_out``:
-    further rectangles no mark may cross (other, unmarked items)."""
+    further rectangles no mark may cross (other, unmarked items). Marks that coincide (to 1/1000 mm) are
+    drawn once. Every mark is tested against every bleed in one array operation."""
+    if not trims:
+        return group([], "crop-marks")
     bleeds = [t.outset(style.bleed_mm) for t in trims] + list(keep_out)
-    # Rect.intersects against every bleed at once (the same float sums, so the same answers)
     left = np.array([b.x for b in bleeds], dtype=np.float64)
     top = np.array([b.y for b in bleeds], dtype=np.float64)
     right = np.array([b.right for b in bleeds], dtype=np.float64)
     bottom = np.array([b.bottom for b in bleeds], dtype=np.float64)
-    st = stroke(REGISTRATION, MARK_WIDTH_MM)
-    ops: list[Op] = []
-    seen: set[tuple[float, ...]] = set()
     o, n = style.mark_offset_mm, style.mark_length_mm
-    for trim in trims:
-        for cx, cy in trim.corners():
-            sx = -1.0 if cx == trim.x else 1.0
-            sy = -1.0 if cy == trim.y else 1.0
-            segments = ((cx + sx * o, cy, cx + sx * (o + n), cy), (cx, cy + sy * o, cx, cy + sy * (o + n)))
-            for x0, y0, x1, y1 in segments:
-                key = tuple(round(v, 3) for v in (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)))
-                if key in seen:
-                    continue
-                box = Rect(key[0], key[1], max(key[2] - key[0], 1e-6), max(key[3] - key[1], 1e-6))
-                if bool(np.any((box.x < right) & (left < box.right) & (box.y < bottom) & (top < box.bottom))):
-                    continue
-                if keep_in is not None and not keep_in.contains_rect(box, tol=1e-6):
-                    continue
-                seen.add(key)
-                ops.append(line(x0, y0, x1, y1, st, name="crop-mark"))
+    # per trim, per corner (top-left, top-right, bottom-right, bottom-left): a horizontal then a vertical mark
+    segments = np.array([((cx + sx * o, cy, cx + sx * (o + n), cy), (cx, cy + sy * o, cx, cy + sy * (o + n)))
+                         for t in trims
+                         for cx, cy, sx, sy in ((t.x, t.y, -1.0, -1.0), (t.right, t.y, 1.0, -1.0),
+                                                (t.right, t.bottom, 1.0, 1.0), (t.x, t.bottom, -1.0, 1.0))],
+                        dtype=np.float64).reshape(-1, 4)
+    x0, y0, x1, y1 = segments.T
+    keys = np.round(np.stack([np.minimum(x0, x1), np.minimum(y0, y1), np.maximum(x0, x1), np.maximum(y0, y1)],
+                             axis=1), 3)
+    _unique, first = np.unique(keys, axis=0, return_index=True)
+    first.sort()  # each distinct mark once, in the order the trims give them
+    box_x, box_y = keys[first, 0], keys[first, 1]
+    box_right = box_x + np.maximum(keys[first, 2] - box_x, 1e-6)
+    box_bottom = box_y + np.maximum(keys[first, 3] - box_y, 1e-6)
+    crosses = ((box_x[:, None] < right) & (left < box_right[:, None]) & (box_y[:, None] < bottom)
+               & (top < box_bottom[:, None])).any(axis=1)
+    keep = ~crosses
+    if keep_in is not None:
+        tol = 1e-6
+        keep &= ((box_x >= keep_in.x - tol) & (box_y >= keep_in.y - tol) & (box_right <= keep_in.right + tol)
+                 & (box_bottom <= keep_in.bottom + tol))
+    st = stroke(REGISTRATION, MARK_WIDTH_MM)
+    ops: list[Op] = [line(a, b, c, d, st, name="crop-mark") for a, b, c, d in segments[first[keep]].tolist()]
     return group(ops, "crop-marks")
 
 
