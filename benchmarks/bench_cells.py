@@ -44,7 +44,7 @@ import sys
 from pathlib import Path
 from boardgen.build import build
 from boardgen.config import load_template
-out, ctx = build(load_template(Path(sys.argv[1])), Path(sys.argv[2]), only={"map", "validate", "board"})
+out, ctx = build(load_template(Path(sys.argv[1])), Path(sys.argv[2]), only={"map", "validate", "board", "sections"})
 print(len(ctx.board.cells))
 """
 

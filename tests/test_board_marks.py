@@ -155,9 +155,9 @@ def test_title_in_the_sans_family_and_a_human_edition_line(ctx, art):
 def test_geojson_lists_each_pieces_marks(ctx):
     import json
 
-    from boardgen.games.global_wellbeing.board_stage import board_stage
+    from boardgen.games.global_wellbeing.board_stage import sections_stage
 
-    outputs = {a.path: a.data for a in board_stage(ctx)}
+    outputs = {a.path: a.data for a in sections_stage(ctx)}
     data = json.loads(outputs["sections.geojson"])
     for feature in data["features"]:
         props = feature["properties"]

@@ -19,6 +19,7 @@ from boardgen.games.global_wellbeing.board_stage import (
     max_section_size_mm,
     poster_page,
     section_page,
+    sections_stage,
 )
 from boardgen.layout.sections import DEFAULT_MAX_SECTION_MM
 from boardgen.render.board_art import board_scene, check_legend_clear
@@ -59,10 +60,12 @@ def _boxes_mm(data: bytes) -> list[dict[str, tuple[float, ...]]]:
 def test_stage_is_registered_before_the_kits():
     names = [entry[0] for entry in STAGES]
     # the board is built before the stages run (prepare_stages); the kits zip what the others made
-    assert names[-1] == "kits" and {"map", "board", "components", "leaflet", "cut", "validate"} <= set(names)
+    assert names[-1] == "kits"
+    assert {"map", "board", "sections", "components", "leaflet", "cut", "validate"} <= set(names)
     assert all("parallel" in entry[2:] for entry in STAGES[:-1])
     specs = {entry[0]: entry[1] for entry in STAGES}
     assert specs["board"] == "boardgen.games.global_wellbeing.board_stage:board_stage"
+    assert specs["sections"] == "boardgen.games.global_wellbeing.board_stage:sections_stage"
 
 
 def test_files_and_page_counts(outputs):
@@ -229,7 +232,8 @@ def test_every_land_cell_drawn_with_symbol_and_label(art, ctx):
 
 
 def test_rebuild_is_byte_identical(ctx, outputs):
-    again = {a.path: a.data for a in board_stage(_fresh_context(ctx))}
+    fresh = _fresh_context(ctx)
+    again = {a.path: a.data for stage in (board_stage, sections_stage) for a in stage(fresh)}
     assert again.keys() == outputs.keys()
     for path, data in outputs.items():
         assert again[path] == data, path

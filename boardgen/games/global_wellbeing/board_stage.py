@@ -357,17 +357,26 @@ def build_board_art(ctx: BuildContext) -> BoardArt:
 
 
 def board_stage(ctx: BuildContext) -> list[Artifact]:
+    """The board as one poster: CMYK PDF/X-4 for a print shop, RGB, and a small preview."""
     art = build_board_art(ctx)
     poster = poster_page(art)
     board = art.config.board
     size = f"{board.width_mm:g} x {board.height_mm:g} mm"
     rgb = render_pdf([poster], title=f"{art.config.title}: board")
-    artifacts = [
+    return [
         Artifact("board-poster.pdf", to_pdfx4(rgb, f"{art.config.title}: board (PDF/X-4, CMYK FOGRA39)"),
                  f"the board as one {size} page with 3 mm bleed, CMYK PDF/X-4 (FOGRA39): send this to a print shop",
                  pages=1),
         Artifact("board-poster-rgb.pdf", rgb,
-                 f"the same {size} poster in RGB, for screens and for printers that take RGB", pages=1)]
+                 f"the same {size} poster in RGB, for screens and for printers that take RGB", pages=1),
+        Artifact("preview/board.png", render_png(poster, dpi=40.0), "the board, small")]
+
+
+def sections_stage(ctx: BuildContext) -> list[Artifact]:
+    """The board's jigsaw sections: their sheets on each paper, cut files, outlines as GeoJSON and a preview
+    (a stage of its own, so that it and the poster run side by side)."""
+    art = build_board_art(ctx)
+    artifacts: list[Artifact] = []
     marks = board_marks(art)
     scenes = section_scenes(art, marks)
     sheets = sections_pdfs(art, SECTION_PAPERS, scenes)
@@ -384,8 +393,6 @@ def board_stage(ctx: BuildContext) -> list[Artifact]:
                 "it (layer 'cut')"))
     artifacts.append(Artifact("sections.geojson", sections_geojson(art, marks),
                               "each section's outline in board mm with its cells, neighbours and knobs"))
-    preview_dpi = 40.0
-    artifacts.append(Artifact("preview/board.png", render_png(poster, dpi=preview_dpi), "the board, small"))
     artifacts.append(Artifact("preview/sections.png", render_png(exploded_page(art, scenes=scenes), dpi=28.0),
                               "the nine sections pulled apart"))
     return artifacts
