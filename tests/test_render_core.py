@@ -183,8 +183,7 @@ def test_copies_of_a_part_print_from_one_form_xobject() -> None:
 
     art = Scene.of(RectOp(Rect(0, 0, 20, 30), fill("#cc3333")), Text(10, 15, "7", Font(size_pt=12), align="center"))
     placements = [Placement(Rect(20 + 25 * i, 40, 20, 30), art, "chip") for i in range(6)]
-    page = compose_sheet(A4, placements, "copies")
-    data = render_pdf([page, page])
+    data = render_pdf([compose_sheet(A4, placements, "copies"), compose_sheet(A4, placements, "copies")])
     with pikepdf.open(io.BytesIO(data)) as pdf:
         painted = []
         for pdf_page in pdf.pages:

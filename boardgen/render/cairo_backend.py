@@ -10,7 +10,8 @@ from __future__ import annotations
 import io
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -307,7 +308,10 @@ def _draw_group(p: object, op: Group) -> None:
         lib.cairo_clip(p)
     if op.opacity < 1.0:
         lib.cairo_push_group(p)
-    _draw_ops(p, op.items)
+    if _REUSE and id(op.items) in _REUSE:
+        _paint_recorded(p, op.items)
+    else:
+        _draw_ops(p, op.items)
     if op.opacity < 1.0:
         lib.cairo_pop_group_to_source(p)
         lib.cairo_paint_with_alpha(p, op.opacity)
@@ -320,15 +324,37 @@ def draw_scene(ctx: cairo.Context, scene: Scene) -> None:
 
 
 def repeated_art(pages: Sequence[Page]) -> frozenset[int]:
-    """Ids of the art (a placed group's items) that more than one top-level group of ``pages`` places: the
-    copies of a part on its sheets."""
+    """Ids of the art (a group's items tuple) that more than one group of ``pages`` draws, at any depth: the
+    copies of a part on its sheets, or one board picture behind every jigsaw piece. A repeated group's own
+    items are looked into once (what they hold is drawn inside its recording)."""
     counts: dict[int, int] = {}
-    for page in pages:
-        for op in page.scene.items:
-            if type(op) is Group and op.transform is not None:
-                key = id(op.items)
-                counts[key] = counts.get(key, 0) + 1
+    stack: list[Op] = [op for page in pages for op in page.scene.items]
+    while stack:
+        op = stack.pop()
+        if type(op) is Group:
+            key = id(op.items)
+            seen = counts.get(key, 0)
+            counts[key] = seen + 1
+            if not seen:
+                stack.extend(op.items)
     return frozenset(k for k, n in counts.items() if n > 1)
+
+
+_REUSE: frozenset[int] = frozenset()
+_RECORDINGS: dict[int, cairo.RecordingSurface] = {}
+
+
+@contextmanager
+def _reusing(pages: Sequence[Page]) -> Iterator[None]:
+    """While drawing ``pages``: each repeated group's art is drawn once into a recording surface and painted
+    wherever the group is (in a PDF: one form XObject for all its copies)."""
+    global _REUSE, _RECORDINGS
+    saved = _REUSE, _RECORDINGS
+    _REUSE, _RECORDINGS = repeated_art(pages), {}
+    try:
+        yield
+    finally:
+        _REUSE, _RECORDINGS = saved
 
 
 def _recording(items: tuple[Op, ...]) -> cairo.RecordingSurface:
@@ -340,37 +366,12 @@ def _recording(items: tuple[Op, ...]) -> cairo.RecordingSurface:
     return surface
 
 
-def _draw_recorded(p: object, op: Group, recordings: dict[int, cairo.RecordingSurface]) -> None:
-    """A placed group whose art is drawn once into a recording surface and painted at every copy: in a PDF
-    each part is then one form XObject that every copy of it refers to."""
-    surface = recordings.get(id(op.items))
+def _paint_recorded(p: object, items: tuple[Op, ...]) -> None:
+    surface = _RECORDINGS.get(id(items))
     if surface is None:
-        surface = recordings[id(op.items)] = _recording(op.items)
-    lib = _LIB
-    lib.cairo_save(p)
-    if op.transform is not None:
-        t = op.transform
-        lib.cairo_transform(p, _FFI.new("cairo_matrix_t *", (t.a, t.b, t.c, t.d, t.e, t.f)))
-    if op.clip is not None:
-        _path_p(p, op.clip)
-        lib.cairo_clip(p)
-    lib.cairo_set_source_surface(p, surface._pointer, 0.0, 0.0)
-    if op.opacity < 1.0:
-        lib.cairo_paint_with_alpha(p, op.opacity)
-    else:
-        lib.cairo_paint(p)
-    lib.cairo_restore(p)
-
-
-def _draw_page(ctx: cairo.Context, scene: Scene, reuse: frozenset[int],
-               recordings: dict[int, cairo.RecordingSurface]) -> None:
-    p = ctx._pointer
-    for op in scene.items:
-        if type(op) is Group and id(op.items) in reuse:
-            _draw_recorded(p, op, recordings)
-        else:
-            _draw_ops(p, (op,))
-    ctx._check_status()
+        surface = _RECORDINGS[id(items)] = _recording(items)
+    _LIB.cairo_set_source_surface(p, surface._pointer, 0.0, 0.0)
+    _LIB.cairo_paint(p)
 
 
 def _font_options() -> cairo.FontOptions:
@@ -411,14 +412,13 @@ def render_pdf(pages: Sequence[Page], title: str = "", date: str = FIXED_PDF_DAT
     surface.set_metadata(cairo.PDF_METADATA_CREATOR, "boardgen")
     if title:
         surface.set_metadata(cairo.PDF_METADATA_TITLE, title)
-    reuse = repeated_art(pages)
-    recordings: dict[int, cairo.RecordingSurface] = {}
-    for page in pages:
-        surface.set_size(page.width_mm * MM_TO_PT, page.height_mm * MM_TO_PT)
-        ctx = _mm_context(surface, MM_TO_PT)
-        _draw_page(ctx, page.scene, reuse, recordings)
-        ctx.show_page()
-    surface.finish()
+    with _reusing(pages):
+        for page in pages:
+            surface.set_size(page.width_mm * MM_TO_PT, page.height_mm * MM_TO_PT)
+            ctx = _mm_context(surface, MM_TO_PT)
+            draw_scene(ctx, page.scene)
+            ctx.show_page()
+        surface.finish()
     return _postprocess_pdf(raw.getvalue(), pages, date)
 
 
@@ -480,7 +480,8 @@ def render_png(page: Page, dpi: float = 60.0, background: str = "#ffffff", area:
     ctx.set_source_rgb(*rgb(background))
     ctx.paint()
     ctx.translate(-area.x, -area.y)
-    _draw_page(ctx, page.scene, repeated_art([page]), {})
+    with _reusing([page]):
+        draw_scene(ctx, page.scene)
     surface.flush()
     out = io.BytesIO()
     surface.write_to_png(out)

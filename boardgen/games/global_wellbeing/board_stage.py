@@ -92,9 +92,19 @@ def max_section_size_mm() -> tuple[float, float]:
 # ------------------------------------------------------------------------------------------ poster
 
 
+def board_picture(art: BoardArt, bleed_mm: float = DEFAULT_STYLE.bleed_mm) -> Scene:
+    """The whole board in board mm, painted ``bleed_mm`` beyond its trim: the poster's art, and (the very same
+    items, so a PDF holds them once) the art behind every jigsaw piece."""
+    key = ("board-picture", bleed_mm)
+    picture: Scene | None = art.memo.get(key)
+    if picture is None:
+        picture = art.memo[key] = board_scene(art, bleed_mm=bleed_mm)
+    return picture
+
+
 def poster_page(art: BoardArt) -> Page:
     board = art.config.board
-    return single_item_page(board_scene(art, bleed_mm=DEFAULT_STYLE.bleed_mm), board.width_mm, board.height_mm)
+    return single_item_page(board_picture(art), board.width_mm, board.height_mm)
 
 
 # ------------------------------------------------------------------------------------------ sections
@@ -126,13 +136,15 @@ def mark_ops(marks: Sequence[SectionMark]) -> list[Op]:
 
 def section_scene(art: BoardArt, section: Section, bleed_mm: float,
                   marks: Sequence[SectionMark] = ()) -> Scene:
-    """The section's art in item mm (origin = its bounding box's top-left), clipped to its outline plus bleed,
-    with its in-piece marks and the cut line on top."""
+    """The section's art in item mm (origin = its bounding box's top-left): the whole board picture (shared by
+    every piece: a renderer draws it once and paints it behind each), paper white beyond the piece's outline
+    plus bleed, the bleed washed out, and the piece's marks and cut line on top."""
     x0, y0, x1, y1 = section.bounds_mm
     with_bleed = piece_bleed(section.outline_mm, bleed_mm)
-    art_scene = board_scene(art, window=with_bleed, bleed_mm=bleed_mm)
-    own = mark_ops([m for m in marks if m.section == section.number])
-    placed = Group((*art_scene.items, *own), name=f"section-{section.number}-art", transform=translate(-x0, -y0))
+    placed = Group(board_picture(art, bleed_mm).items, name=f"section-{section.number}-art",
+                   transform=translate(-x0, -y0))
+    own = Group(tuple(mark_ops([m for m in marks if m.section == section.number])),
+                name=f"section-{section.number}-marks", transform=translate(-x0, -y0))
     # Beyond the bleed, paint paper white rather than clipping (a clip path this complex makes cairo's PDF
     # output slow and large); the sheet clips the whole item to its bleed rectangle anyway.
     margin = 2 * bleed_mm + 1.0
@@ -145,7 +157,7 @@ def section_scene(art: BoardArt, section: Section, bleed_mm: float,
                  name="bleed-wash") for p in getattr(outside, "geoms", [outside]) if p.geom_type == "Polygon"]
     cut = Path(outline_commands(section.outline_mm, -x0, -y0),
                Style(stroke=CUT_LINE, stroke_width_mm=CUT_WIDTH_MM, line_join="round"), name="cut-line")
-    return Scene((placed, *mask, *wash, cut))
+    return Scene((placed, *mask, *wash, own, cut))
 
 
 def section_page(art: BoardArt, section: Section, paper: Paper, scene: Scene | None = None) -> Page:
@@ -298,8 +310,8 @@ def exploded_page(art: BoardArt, gap_mm: float = 28.0, scenes: list[Scene] | Non
         dx, dy = (s.column - mid_c) * gap_mm, (s.row - mid_r) * gap_mm
         x0, y0, _, _ = s.bounds_mm
         shadow = Path(outline_commands(s.outline_mm, dx + 1.2, dy + 1.6), fill("#b9b9b9"), name="shadow")
-        art_group = scene.items[0]  # the section's art in item mm (see section_scene)
-        piece = Group((art_group,), name=f"piece-{s.number}", transform=translate(x0 + dx, y0 + dy),
+        art_group, marks_group = (op for op in scene.items if isinstance(op, Group))  # see section_scene
+        piece = Group((art_group, marks_group), name=f"piece-{s.number}", transform=translate(x0 + dx, y0 + dy),
                       clip=outline_commands(s.outline_mm, -x0, -y0))
         edge = Path(outline_commands(s.outline_mm, dx, dy), stroke(CUT_LINE, 0.8 * PT), name="cut-line")
         cx, cy = s.outline_mm.centroid.coords[0]

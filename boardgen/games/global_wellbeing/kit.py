@@ -10,6 +10,7 @@ PDFs too, when the board stage made them) and a README.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -262,11 +263,11 @@ def _board_files(slug: str, path: str) -> bool:
     return path in _BOARD_FILES[slug] or (path.startswith("cut/board-section-") and path.endswith(f"-{slug}.svg"))
 
 
-def _board_file_rank(slug: str, path: str) -> int:
+def _board_file_rank(slug: str, artifact: Artifact) -> int:
     """The kit's order of the board files, whichever stage made them first: poster, RGB poster, section sheets,
     cut lines, then the section cut files (a stable sort keeps those in section order)."""
     order = ("board-poster.pdf", "board-poster-rgb.pdf", f"board-sections-{slug}.pdf", "board-cut.svg")
-    return order.index(path) if path in order else len(order)
+    return order.index(artifact.path) if artifact.path in order else len(order)
 
 
 def _component_sets(ctx: BuildContext) -> list[ComponentSet]:
@@ -344,7 +345,7 @@ def kits_stage(ctx: BuildContext) -> list[Artifact]:
     for paper in (A4, LETTER):
         slug = paper.slug
         extra = sorted((a for a in ctx.artifacts if _board_files(slug, a.path)),
-                       key=lambda a, slug=slug: _board_file_rank(slug, a.path))
+                       key=functools.partial(_board_file_rank, slug))
         leaflet = ctx.artifact(f"leaflet-{slug}.pdf")
         readme = readme_text(ctx.config, ctx.computed[f"kit-summary:{slug}"], leaflet.pages or 0, extra)
         zipped = [(f"components-{slug}.pdf", ctx.artifact(f"components-{slug}.pdf").data),
