@@ -25,8 +25,7 @@ from boardgen.cards.sheets import CutSheet, LaidOut, lay_out
 from boardgen.cards.tokens import badges, chips, markers, player_pieces
 from boardgen.config import Config
 from boardgen.errors import LayoutError
-from boardgen.games.global_wellbeing.leaflet import leaflet_pdf, player_counts
-from boardgen.games.global_wellbeing.minimap import leaflet_pictures
+from boardgen.games.global_wellbeing.rules.variants import player_counts
 from boardgen.games.global_wellbeing.tables import reference_cards, turn_grid
 from boardgen.io import Artifact
 from boardgen.model import Board
@@ -325,6 +324,9 @@ def cut_stage(ctx: BuildContext) -> list[Artifact]:
 
 def leaflet_stage(ctx: BuildContext) -> list[Artifact]:
     """leaflet-{a4,letter}.pdf."""
+    from boardgen.games.global_wellbeing.leaflet import leaflet_pdf  # reportlab: only this stage sets text
+    from boardgen.games.global_wellbeing.minimap import leaflet_pictures
+
     pictures = leaflet_pictures(ctx.board)
     isolated = isolated_cells(ctx.board)
     artifacts: list[Artifact] = []

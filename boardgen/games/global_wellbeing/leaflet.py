@@ -39,7 +39,7 @@ from reportlab.platypus import (
 
 from boardgen.cards.tokens import MARKERS_PER_ZONE
 from boardgen.config import Config
-from boardgen.games.global_wellbeing.rules.variants import ECONOMY_VARIANT, describe
+from boardgen.games.global_wellbeing.rules.variants import ECONOMY_VARIANT, describe, player_counts
 from boardgen.render.imposition import Paper
 from boardgen.render.pdf_fonts import retag_subsets
 from boardgen.render.typeset import FONT, booklet_order, register_fonts
@@ -97,16 +97,6 @@ def _or_list(items: Sequence[str]) -> str:
     if len(items) <= 1:
         return "".join(items)
     return ", ".join(items[:-1]) + " or " + items[-1]
-
-
-def player_counts(config: Config) -> tuple[list[int], list[int]]:
-    """(counts that share the game out evenly: the divisors of ``rules.players`` in range, the other counts).
-
-    With 6: 2, 3 or 6 players, and 4 or 5 people play in teams, as the original rules suggest."""
-    r = config.rules
-    even = [n for n in range(r.min_players, r.max_players + 1) if r.players % n == 0]
-    other = [n for n in range(r.min_players, r.max_players + 1) if n not in even]
-    return even, other
 
 
 def harvest_example(config: Config) -> tuple[list[tuple[str, int, int]], int, int]:

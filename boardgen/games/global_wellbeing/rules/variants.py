@@ -12,6 +12,10 @@ objective in the README's sweep section, the table in docs/sweeps/) picks the sa
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from boardgen.config import Config
 
 CANDIDATES: tuple[dict[str, int], ...] = (
     {},  # the seed's rules, for comparison
@@ -53,3 +57,13 @@ def describe(change: Mapping[str, int], base_divisor: int) -> str:
     if "harvest_divisor" in change:
         parts.append(f"divide harvests by {change['harvest_divisor']}, not {base_divisor}")
     return " and ".join(parts)
+
+
+def player_counts(config: Config) -> tuple[list[int], list[int]]:
+    """(counts that share the game out evenly: the divisors of ``rules.players`` in range, the other counts).
+
+    With 6: 2, 3 or 6 players, and 4 or 5 people play in teams, as the original rules suggest."""
+    r = config.rules
+    even = [n for n in range(r.min_players, r.max_players + 1) if r.players % n == 0]
+    other = [n for n in range(r.min_players, r.max_players + 1) if n not in even]
+    return even, other
