@@ -255,3 +255,17 @@ def test_crop_marks_are_the_marks_taken_one_by_one(cells, others, bounded) -> No
     keep_in = Rect(4.0, 4.0, 100.0, 100.0) if bounded else None
     drawn = [op.points for op in crop_marks(trims, DEFAULT_STYLE, keep_in, keep_out).items]
     assert drawn == _crop_marks_one_by_one(trims, DEFAULT_STYLE, keep_in, keep_out)
+
+
+def test_cairo_is_found_without_the_library_search() -> None:
+    """cairo_backend imports cairocffi with ctypes.util.find_library stubbed out (its fallback dlopen finds
+    libcairo.so.2), and puts the real find_library back."""
+    import subprocess
+    import sys
+
+    code = ("import ctypes.util\n"
+            "search = ctypes.util.find_library\n"
+            "from boardgen.render.cairo_backend import cairo\n"
+            "print(ctypes.util.find_library is search, cairo.cairo_version() >= 11600)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["True", "True"]

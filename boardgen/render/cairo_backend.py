@@ -7,15 +7,18 @@ cairo's toy font API (DejaVu Sans by default) and are embedded as subsets.
 
 from __future__ import annotations
 
+import ctypes.util
 import io
 import math
 import re
+import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
+from types import ModuleType
+from typing import TYPE_CHECKING
 
-import cairocffi as cairo
 import numpy as np
 import pikepdf
 
@@ -36,6 +39,29 @@ from boardgen.render.scene import (
     rgb,
 )
 
+
+def _import_cairocffi() -> ModuleType:
+    """cairocffi, without its library search on Linux. cairocffi asks ``ctypes.util.find_library`` for cairo
+    under three names, and on Linux each ask runs ldconfig (and gcc, for the two names that are not found):
+    0.07 s of every command that draws. Its fallback, ``dlopen("libcairo.so.2")``, finds the very library
+    ldconfig would name, through the dynamic loader's own search."""
+    if not sys.platform.startswith("linux") or "cairocffi" in sys.modules:
+        import cairocffi
+
+        return cairocffi
+    search = ctypes.util.find_library
+    ctypes.util.find_library = lambda name: None
+    try:
+        import cairocffi
+    finally:
+        ctypes.util.find_library = search
+    return cairocffi
+
+
+if TYPE_CHECKING:
+    import cairocffi as cairo
+else:
+    cairo = _import_cairocffi()
 MM_TO_PT = 72.0 / 25.4
 DEFAULT_FONT = Font()
 FIXED_PDF_DATE = "2026-01-01T00:00:00Z"

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import io
 
-import cairocffi as cairo
-
 from boardgen.model import Board
+from boardgen.render.cairo_backend import cairo
 
 PREVIEW_PX_PER_MM = 2.0
 OCEAN_RGB = (0.87, 0.93, 0.97)
