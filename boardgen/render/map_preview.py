@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import io
 
+import numpy as np
+import shapely
+
 from boardgen.model import Board
-from boardgen.render.cairo_backend import cairo
+from boardgen.render.cairo_backend import _append_lines, cairo
 
 PREVIEW_PX_PER_MM = 2.0
 OCEAN_RGB = (0.87, 0.93, 0.97)
@@ -38,9 +41,7 @@ def map_preview_png(board: Board, px_per_mm: float = PREVIEW_PX_PER_MM) -> bytes
 
     ctx.set_source_rgba(*COAST_RGB, 0.8)
     ctx.set_line_width(0.25)
-    for polygon in board.land_mm.geoms:
-        for ring in [polygon.exterior, *polygon.interiors]:
-            _polygon_path(ctx, list(ring.coords))
+    _rings_path(ctx, [ring for polygon in board.land_mm.geoms for ring in (polygon.exterior, *polygon.interiors)])
     ctx.stroke()
 
     ctx.select_font_face("DejaVu Sans", cairo.FONT_SLANT_NORMAL, cairo.FONT_WEIGHT_NORMAL)
@@ -78,6 +79,17 @@ def _legend(ctx: cairo.Context, board: Board) -> None:
         ctx.move_to(x + 7, y + 3.5)
         ctx.show_text(f"{name} ({counts[name]})")
         y += 6.0
+
+
+def _rings_path(ctx: cairo.Context, rings: list) -> None:
+    """Every ring (its closing point included, then a close) appended as one path: the coastlines have some
+    60,000 points, too many for a call per point."""
+    coords = [shapely.get_coordinates(ring) for ring in rings]
+    kinds: list[int] = []
+    for points in coords:
+        kinds += [cairo.PATH_MOVE_TO, *([cairo.PATH_LINE_TO] * (len(points) - 1)), cairo.PATH_CLOSE_PATH]
+    if coords:
+        _append_lines(ctx, kinds, np.concatenate(coords))
 
 
 def _polygon_path(ctx: cairo.Context, points: list[tuple[float, float]] | list) -> None:
