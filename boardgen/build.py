@@ -108,11 +108,17 @@ def _preload(ctx: BuildContext, later: list[_Entry]) -> None:
         importlib.import_module(module)
 
 
-def _run_group(ctx: BuildContext, group: list[_Entry], later: list[_Entry]) -> list[Artifact]:
+def _prepare(ctx: BuildContext) -> None:
     started = time.perf_counter()
     ctx.plugin.prepare_stages(ctx)
     ctx.timings_s["prepare"] = ctx.timings_s.get("prepare", 0.0) + time.perf_counter() - started
+
+
+def _run_group(ctx: BuildContext, group: list[_Entry], later: list[_Entry]) -> list[Artifact]:
     workers = min(len(group), _cores()) if _can_fork() else 1
+    fork_first = workers > 1 and ctx.plugin.fork_first(ctx)
+    if not fork_first:
+        _prepare(ctx)
     if workers < 2:
         return [a for name, spec, *_options in group for a in _run_stage(ctx, name, spec)]
     context = multiprocessing.get_context("fork")
@@ -127,6 +133,8 @@ def _run_group(ctx: BuildContext, group: list[_Entry], later: list[_Entry]) -> l
         children.append((receive, process))
     made: dict[int, tuple[list[Artifact], float]] = {}
     try:
+        if fork_first:  # the workers read what they need themselves; this process prepares for its own stages
+            _prepare(ctx)
         _preload(ctx, later)
         while (index := _claim(counter, len(group))) is not None:
             name, spec = group[index][:2]

@@ -128,7 +128,7 @@ def cached(kind: str, key: str, make: Callable[[], T]) -> T:
     """``make()``'s value from the cache when an entry with exactly this key exists, else made and stored."""
     if not enabled():
         return make()
-    path = cache_dir() / f"{kind}-{key[:32]}.pickle"
+    path = _entry_path(kind, key)
     try:
         stored = pickle.loads(path.read_bytes())
         if isinstance(stored, dict) and stored.get("key") == key and stored.get("kind") == kind:
@@ -166,6 +166,15 @@ def board_key(config: Any) -> str:
     data = {key: sha256_file(resolve_data_path(config, getattr(config.map, key), f"map.{key}"))
             for key in ("land_data", "koppen_data", "elevation_data")}
     return make_key("board", repr(shaped), data)
+
+
+def _entry_path(kind: str, key: str) -> Path:
+    return cache_dir() / f"{kind}-{key[:32]}.pickle"
+
+
+def board_cached(config: Any) -> bool:
+    """Whether the cache holds an entry for this template's board (it may still prove stale when read)."""
+    return enabled() and _entry_path("board", board_key(config)).is_file()
 
 
 def cached_board(config: Any) -> Any:

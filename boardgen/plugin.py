@@ -150,6 +150,12 @@ class GamePlugin:
         """Compute the values a group of "parallel" stages all read, once, before they are forked (else each
         process would compute them). Default: nothing."""
 
+    def fork_first(self, ctx: BuildContext) -> bool:
+        """Whether a group of "parallel" stages may fork before ``prepare_stages``: true when what it computes
+        is quick to read (from the cache), so each process reads what its stages need and the imports that
+        takes run on every core at once. Default: False."""
+        return False
+
     # -- rules
     def player_range(self, config: Any) -> tuple[int, int, int]:
         """(fewest, usual, most) players."""

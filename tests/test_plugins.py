@@ -240,3 +240,28 @@ def test_parallel_stages_keep_their_order_values_and_errors(tiny_installed: Path
     monkeypatch.setattr(tiny_stones, "board_stage", broken)
     with pytest.raises(LayoutError, match=r"rules\.stones: no room for the pile"):
         run_stages(BuildContext(config, plugin))
+
+
+def test_a_group_forked_before_its_preparation_gives_the_same_files(tiny_installed: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the game says its shared values are quick to read (GamePlugin.fork_first), the group forks first
+    and this process prepares after: the files are the same, in the same order, and preparing is timed."""
+    import tiny_stones
+
+    from boardgen.build import run_stages
+    from boardgen.plugin import BuildContext
+    from boardgen.template import load
+
+    plugin, config = load(tiny_installed)
+    stages = (("validate", "boardgen.play.runner:validate_stage", "parallel"),
+              ("board", "tiny_stones:board_stage", "parallel"))
+    monkeypatch.setattr(tiny_stones.TinyStones, "stages", stages)
+    prepared: list[int] = []
+    monkeypatch.setattr(tiny_stones.TinyStones, "prepare_stages", lambda self, ctx: prepared.append(os.getpid()))
+    monkeypatch.setattr(tiny_stones.TinyStones, "fork_first", lambda self, ctx: True)
+    ctx = BuildContext(config, plugin)
+    forked_first = [(a.path, a.data) for a in run_stages(ctx)]
+    assert prepared == [os.getpid()] and "prepare" in ctx.timings_s
+    monkeypatch.setenv("BOARDGEN_SERIAL_STAGES", "1")
+    inline = [(a.path, a.data) for a in run_stages(BuildContext(config, plugin))]
+    assert forked_first == inline

@@ -423,22 +423,23 @@ def validate(board: Any, config: Config, games: int | None = None, jobs: int = 1
              progress: Callable[[int], None] | None = None, sections_of: SectionsOf | None = None,
              legend_of: LegendOf | None = None) -> Report:
     rules_board = RulesBoard.from_board(board)
-    findings = map_findings(board, rules_board, config, sections_of, legend_of)
     games = config.rules.validate_games if games is None else games
     sim_summary = None
-    if games > 0:
+    played: list[Finding] = []
+    if games > 0:  # the games first: they need only the board, the map checks the board's art (sections, legend)
         sim = simulate(rules_board, config.rules, games, players or config.rules.players, bots,
                        config.seed if seed is None else seed, jobs=jobs, progress=progress)
-        findings.extend(rules_findings(sim, config))
+        played.extend(rules_findings(sim, config))
         sim_summary = summary(sim)
         own = simulate(rules_board, config.rules, games, players or config.rules.players, (SELF_PLAY_BOT,),
                        config.seed if seed is None else seed, jobs=jobs, rotate=False)
-        findings.extend(selfplay_findings(own))
+        played.extend(selfplay_findings(own))
         sim_summary["self_play"] = {"bot": SELF_PLAY_BOT, "games": own.games,
                                     "wins_by_seat": [round(w / max(1, own.games), 4) for w in wins_by_seat(own)],
                                     "ties_share": round(sum(1 for r in own.results if len(r.winners) > 1)
                                                         / max(1, own.games), 4),
                                     "economy": {k: round(v, 4) for k, v in economy_figures(own).items()}}
+    findings = [*map_findings(board, rules_board, config, sections_of, legend_of), *played]
     order = {s: i for i, s in enumerate(SEVERITIES)}
     findings = sorted(findings, key=lambda f: order[f.severity])  # stable: checks keep their order within a level
     return Report(config.edition, findings, sim_summary)
@@ -446,12 +447,20 @@ def validate(board: Any, config: Config, games: int | None = None, jobs: int = 1
 
 def validate_stage(ctx: Any) -> list[Any]:
     """Build stage: report/validation.json and report/validation.txt from the template's validate_games."""
-    from boardgen.games.global_wellbeing.board_stage import board_legend, board_sections
     from boardgen.io import Artifact
 
+    def sections_of() -> Any:
+        from boardgen.games.global_wellbeing.board_stage import board_sections  # the drawing modules: after the games
+
+        return board_sections(ctx)
+
+    def legend_of(_sections: Any) -> Any:
+        from boardgen.games.global_wellbeing.board_stage import board_legend
+
+        return board_legend(ctx)
+
     # the very cut and legend the board stage printed, from the build's context
-    report = validate(ctx.board, ctx.config, sections_of=lambda: board_sections(ctx),
-                      legend_of=lambda _sections: board_legend(ctx))
+    report = validate(ctx.board, ctx.config, sections_of=sections_of, legend_of=legend_of)
     counts = report.counts()
     progress = getattr(ctx, "progress", None)
     if progress is not None:
