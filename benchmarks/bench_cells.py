@@ -7,7 +7,7 @@
 Prints, each a median of ``--repeat`` runs in subprocesses (wall and CPU, CPU including forked stages):
 - the import floor, ``python -c "import boardgen.cli"``, timed in the same run as a reference;
 - ``boardgen build`` of the default template, cold cache (a new BOARDGEN_CACHE_DIR) and warm;
-- the cell-dependent stages (map, validate, board) at 300 cells and at ``--cells``, cold and warm, and from
+- the cell-dependent stages (map, validate, board, sections) at 300 cells and at ``--cells``, cold and warm, and from
   them the cost per cell and the fixed cost (a straight line through the two sizes);
 - ``boardgen build`` at ``--cells`` (the components stage refuses the 3 mm pieces such small hexes leave,
   so it exits with that error: its time is the time to the refusal);

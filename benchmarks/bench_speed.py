@@ -98,8 +98,8 @@ def measure(runs: int, games: int, jobs_games: int, skip_large: bool) -> list[Ro
         command = [sys.executable, "-c", CELL_STAGES, str(template), str(work / "build-4000")]
         cold_wall, cold_cpu = run_timed(command, cold_env)
         warm_wall, warm_cpu = median_timed(command, max(1, runs - 1), cold_env)
-        what = ("build at 4,000 cells, the stages that grow with the cells (map, validate, board: the components "
-                "stage refuses the 3 mm pieces such hexes leave), ")
+        what = ("build at 4,000 cells, the stages that grow with the cells (map, validate, board, sections: the "
+                "components stage refuses the 3 mm pieces such hexes leave), ")
         rows.append(Row(what + "board cache warm", f"{warm_wall:.1f} s wall, {warm_cpu:.1f} s CPU", "<= 6 s",
                         warm_wall <= 6.0))
         rows.append(Row(what + "board and data cache cold", f"{cold_wall:.1f} s wall, {cold_cpu:.1f} s CPU",
