@@ -36,7 +36,7 @@ ENGINE_ENV = "BOARDGEN_ENGINE"
 ENGINES = ("auto", "kernel", "reference")
 KERNEL_BOTS = ("random", "greedy", "planner")  # rules.kernel.BOT_KINDS
 # What loading the kernel costs, in reference games of 6 random bots on the default board (about 1 ms each):
-# importing numba and the cached machine code takes about 0.4-0.6 s; compiling it the first time, about 20 s
+# importing numba and the cached machine code takes about 0.4-0.5 s; compiling it the first time, about 20 s
 # (benchmarks/bench_rules.py prints both). A greedy game costs the reference engine about 2 such games, a
 # planner game 5.
 LOAD_COST_GAMES = 500
