@@ -55,6 +55,10 @@ def test_board_key_follows_the_map_not_the_rules(default_config: Config) -> None
     key = cache.board_key(default_config)
     other_rules = dataclasses.replace(default_config, rules=dataclasses.replace(default_config.rules, turns=7))
     assert cache.board_key(other_rules) == key
+    # nor the printed parts, the title, the edition or the seed: the map code never reads them
+    other_print = dataclasses.replace(default_config, title="Another", edition="another", seed=7,
+                                      components=dataclasses.replace(default_config.components, chip_diameter_mm=25.0))
+    assert cache.board_key(other_print) == key
     other_map = dataclasses.replace(default_config, hexes=dataclasses.replace(default_config.hexes, target_cells=290))
     assert cache.board_key(other_map) != key
 
