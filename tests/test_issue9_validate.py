@@ -112,3 +112,31 @@ def test_validate_reports_self_play_separately(default_board) -> None:
     assert "mixed bots, seats rotated" in seat.where
     assert report.simulation is not None and report.simulation["self_play"]["bot"] == SELF_PLAY_BOT
     assert len(report.simulation["self_play"]["wins_by_seat"]) == config.rules.players
+
+
+def test_played_games_are_read_back_until_the_rules_change(default_config, default_board, tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """validate keeps its games' findings and summary in the cache: the same board, rules and games give the
+    same report without playing again; another rule, another game count or the cache off play again."""
+    from boardgen.games.global_wellbeing.rules import validate as module
+
+    monkeypatch.setenv("BOARDGEN_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("BOARDGEN_NO_CACHE", raising=False)
+    played: list[int] = []
+    real = module.played_findings
+
+    def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        played.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, "played_findings", counted)
+    first = validate(default_board, default_config, games=12)
+    again = validate(default_board, default_config, games=12)
+    assert len(played) == 1 and again.json_bytes() == first.json_bytes() and again.text() == first.text()
+    validate(default_board, default_config, games=13)
+    other_rules = dataclasses.replace(default_config, rules=dataclasses.replace(default_config.rules, turns=9))
+    validate(default_board, other_rules, games=12)
+    assert len(played) == 3
+    monkeypatch.setenv("BOARDGEN_NO_CACHE", "1")
+    assert validate(default_board, default_config, games=12).json_bytes() == first.json_bytes()
+    assert len(played) == 4

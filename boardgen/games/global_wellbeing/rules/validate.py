@@ -418,27 +418,48 @@ def economy_findings(sim: Simulation) -> list[Finding]:
 # ------------------------------------------------------------------------------------------ entry points
 
 
+PLAY_SOURCES = ("games/global_wellbeing/rules/*.py", "play/*.py")
+"""The files (beyond the board's) that make the played games' findings and summary: part of their cache key."""
+
+
+def played_findings(rules_board: RulesBoard, config: Config, games: int, players: int, bots: Sequence[str],
+                    seed: int, jobs: int = 1, progress: Callable[[int], None] | None = None
+                    ) -> tuple[list[Finding], dict[str, Any] | None]:
+    """The rules and self-play findings and the summary of ``games`` games with ``bots`` and as many of planner
+    self-play (no games: none)."""
+    if games <= 0:
+        return [], None
+    sim = simulate(rules_board, config.rules, games, players, bots, seed, jobs=jobs, progress=progress)
+    played = rules_findings(sim, config)
+    sim_summary = summary(sim)
+    own = simulate(rules_board, config.rules, games, players, (SELF_PLAY_BOT,), seed, jobs=jobs, rotate=False)
+    played.extend(selfplay_findings(own))
+    sim_summary["self_play"] = {"bot": SELF_PLAY_BOT, "games": own.games,
+                                "wins_by_seat": [round(w / max(1, own.games), 4) for w in wins_by_seat(own)],
+                                "ties_share": round(sum(1 for r in own.results if len(r.winners) > 1)
+                                                    / max(1, own.games), 4),
+                                "economy": {k: round(v, 4) for k, v in economy_figures(own).items()}}
+    return played, sim_summary
+
+
 def validate(board: Any, config: Config, games: int | None = None, jobs: int = 1, seed: int | None = None,
              bots: Sequence[str] = DEFAULT_BOTS, players: int | None = None,
              progress: Callable[[int], None] | None = None, sections_of: SectionsOf | None = None,
              legend_of: LegendOf | None = None) -> Report:
+    """The map checks and the checks of simulated games. The games' findings and summary are kept in the cache
+    (boardgen/cache.py), keyed by the board's inputs, the rules, the games asked for and the code that plays
+    and judges them: a build after an edit that changes none of those reads them instead of playing again."""
+    from boardgen.cache import board_key, cached, make_key
+
     rules_board = RulesBoard.from_board(board)
     games = config.rules.validate_games if games is None else games
-    sim_summary = None
-    played: list[Finding] = []
-    if games > 0:  # the games first: they need only the board, the map checks the board's art (sections, legend)
-        sim = simulate(rules_board, config.rules, games, players or config.rules.players, bots,
-                       config.seed if seed is None else seed, jobs=jobs, progress=progress)
-        played.extend(rules_findings(sim, config))
-        sim_summary = summary(sim)
-        own = simulate(rules_board, config.rules, games, players or config.rules.players, (SELF_PLAY_BOT,),
-                       config.seed if seed is None else seed, jobs=jobs, rotate=False)
-        played.extend(selfplay_findings(own))
-        sim_summary["self_play"] = {"bot": SELF_PLAY_BOT, "games": own.games,
-                                    "wins_by_seat": [round(w / max(1, own.games), 4) for w in wins_by_seat(own)],
-                                    "ties_share": round(sum(1 for r in own.results if len(r.winners) > 1)
-                                                        / max(1, own.games), 4),
-                                    "economy": {k: round(v, 4) for k, v in economy_figures(own).items()}}
+    players = players or config.rules.players
+    seed = config.seed if seed is None else seed
+    inputs = f"{board_key(board.config)} {config.rules!r} games {games} players {players} bots {tuple(bots)!r} " \
+             f"seed {seed}"
+    played, sim_summary = cached(
+        "validation", make_key("validation", inputs, {}, PLAY_SOURCES),
+        lambda: played_findings(rules_board, config, games, players, bots, seed, jobs, progress))
     findings = [*map_findings(board, rules_board, config, sections_of, legend_of), *played]
     order = {s: i for i, s in enumerate(SEVERITIES)}
     findings = sorted(findings, key=lambda f: order[f.severity])  # stable: checks keep their order within a level
@@ -473,5 +494,6 @@ def validate_stage(ctx: Any) -> list[Any]:
     ]
 
 
-__all__ = ["DEFAULT_BOTS", "SELF_PLAY_BOT", "Finding", "Report", "economy_figures", "economy_findings",
-           "map_findings", "rules_findings", "selfplay_findings", "validate", "validate_stage"]
+__all__ = ["DEFAULT_BOTS", "PLAY_SOURCES", "SELF_PLAY_BOT", "Finding", "Report", "economy_figures",
+           "economy_findings", "map_findings", "played_findings", "rules_findings", "selfplay_findings", "validate",
+           "validate_stage"]
