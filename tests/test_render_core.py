@@ -269,3 +269,14 @@ def test_cairo_is_found_without_the_library_search() -> None:
             "print(ctypes.util.find_library is search, cairo.cairo_version() >= 11600)\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["True", "True"]
+
+
+def test_repeated_art_is_art_placed_twice_at_any_depth_but_never_an_empty_group() -> None:
+    from boardgen.render.cairo_backend import repeated_art
+    from boardgen.render.scene import Group
+
+    art = (RectOp(Rect(0, 0, 5, 5), fill("#123456")),)
+    once = (Circle(1, 1, 1, fill("#000000")),)
+    nested = Group((Group(art, transform=translate(1, 1)),), name="holder")
+    page = Page(50, 50, Scene((Group(art), nested, Group(once), Group(()), Group(()))))
+    assert repeated_art([page]) == frozenset({id(art)})

@@ -357,7 +357,7 @@ def repeated_art(pages: Sequence[Page]) -> frozenset[int]:
     stack: list[Op] = [op for page in pages for op in page.scene.items]
     while stack:
         op = stack.pop()
-        if type(op) is Group:
+        if type(op) is Group and op.items:  # (every empty group shares the one empty tuple)
             key = id(op.items)
             seen = counts.get(key, 0)
             counts[key] = seen + 1
