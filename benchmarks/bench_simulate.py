@@ -51,7 +51,7 @@ from boardgen.games.global_wellbeing.rules.board import RulesBoard
 board = RulesBoard.from_board(ctx.board)
 t3 = time.perf_counter()
 from boardgen.games.global_wellbeing.rules.simulate import results_json, simulate
-from boardgen.play.runner import results_bytes
+from boardgen.play.report import results_bytes
 sim = simulate(board, config.rules, 1, 6, plugin.default_bots, config.seed)
 results_bytes(results_json(sim, config.edition, config.template_sha256))
 t4 = time.perf_counter()
