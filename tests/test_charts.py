@@ -214,3 +214,19 @@ def test_flagship_simulate_draws_six_plots_without_matplotlib(tmp_path: Path) ->
     widths = {p.name: pixels(p.read_bytes()).size[0] for p in sorted(report.glob("*.png"))}
     assert widths == {"heat-contested.png": 1100, "heat-occupied.png": 1100, "index-trajectories.png": 1000,
                       "score-distribution.png": 700, "win-rate-by-bot.png": 600, "win-rate-by-seat.png": 600}
+
+
+def test_generic_plots_show_the_summary() -> None:
+    from types import SimpleNamespace
+
+    from boardgen.play.plots import generic_plots, seat_bars
+
+    summary = {"games": 10, "expected_seat_rate": 0.5,
+               "win_rate_by_seat": [{"seat": 1, "rate": 0.7, "ci95": [0.39, 0.89]},
+                                    {"seat": 2, "rate": 0.3, "ci95": [0.11, 0.3000001]}]}
+    bars = seat_bars(summary)
+    assert [(b.label, b.value, b.low, b.high) for b in bars] == [("1", 0.7, 0.39, 0.89), ("2", 0.3, 0.11, 0.3000001)]
+    records = [SimpleNamespace(outcome=SimpleNamespace(length=n)) for n in (5, 6, 6, 9)]
+    plots = generic_plots("Game", summary, records)
+    assert {name: pixels(png).size for name, png in plots.items()} == {"win-rate-by-seat.png": (600, 320),
+                                                                       "game-length.png": (600, 320)}

@@ -267,8 +267,8 @@ def legend_row(keys: Sequence[Key], right_mm: float, y_mm: float, font: Font = T
                      else Style(fill=key.colour, opacity=key.opacity))
             ops.append(RectOp(box, style, name="legend-swatch"))
         elif key.kind == "line":
-            ops.append(line(x, y_mm, x + swatch, y_mm, stroke(key.colour, 1.2 * PT, (4 * PX_MM, 2.5 * PX_MM)
-                                                              if key.dashed else ()), name="legend-swatch"))
+            style = dashed(key.colour) if key.dashed else stroke(key.colour, 1.2 * PT)
+            ops.append(line(x, y_mm, x + swatch, y_mm, style, name="legend-swatch"))
         else:
             ops.append(Circle(x + swatch / 2, y_mm, 3 * PX_MM, fill(key.colour), name="legend-swatch"))
         x += swatch + GAP_MM
@@ -381,25 +381,41 @@ def step_outline(frame: Frame, edges: Sequence[float], heights: Sequence[float],
     return points
 
 
+def dashed(colour: str) -> Style:
+    """The style of a reference line."""
+    return stroke(colour, 1.2 * PT, (4 * PX_MM, 2.5 * PX_MM))
+
+
 def histogram_chart(series: Sequence[Series], edges: Sequence[float], *, title: str, x_label: str, y_label: str,
-                    integer: bool = True, size_in: tuple[float, float] = (7.0, 4.0)) -> Chart:
-    """Overlaid histograms over the same bins, a legend row above them."""
+                    integer: bool = True, size_in: tuple[float, float] = (7.0, 4.0),
+                    reference_x: tuple[float, str] | None = None, reference_colour: str = "#d55e00") -> Chart:
+    """Overlaid histograms over the same bins (counted as [a, b)), a legend row above them (a series without a
+    label has no entry), and an optional
+    dashed vertical reference line (value, legend label). ``integer``: the values are integers, and a bin
+    [a, b) is drawn from a - 0.5 to b - 0.5, so a bin one wide stands centred on its value."""
     chart = Chart(*size_in)
     counts = [histogram_counts(s.values, edges) for s in series]
     top = max((c for cs in counts for c in cs), default=0)
     y_ticks = covering_ticks(max(1.0, top * 1.05), 5, integer=True)
-    y_max = y_ticks[-1][0]
-    lo, hi = edges[0], edges[-1]
+    shift = 0.5 if integer else 0.0
+    drawn = [e - shift for e in edges]
+    lo, hi = drawn[0], drawn[-1]
     margin = 0.02 * (hi - lo)
     x_ticks = labelled_ticks(lo, hi, 8, integer=integer)
-    keys = [Key(s.label, s.colour, "patch", s.opacity if s.filled else 1.0, outline=not s.filled) for s in series]
+    keys = [Key(s.label, s.colour, "patch", s.opacity if s.filled else 1.0, outline=not s.filled)
+            for s in series if s.label]
+    if reference_x is not None:
+        keys.append(Key(reference_x[1], reference_colour, "line", dashed=True))
     area = _single(chart, [title], keys, x_ticks, y_ticks, x_label, y_label)
-    frame = Frame(area, (lo - margin, hi + margin), (0.0, y_max))
+    frame = Frame(area, (lo - margin, hi + margin), (0.0, y_ticks[-1][0]))
     data: list[Op] = []
     for s, c in zip(series, counts, strict=True):
-        points = tuple(step_outline(frame, edges, c))
+        points = tuple(step_outline(frame, drawn, c))
         style = Style(fill=s.colour, opacity=s.opacity) if s.filled else stroke(s.colour, 1.8 * PT, line_join="miter")
         data.append(Polygon(points, style, closed=s.filled, name="histogram"))
+    if reference_x is not None:
+        x = frame.x(reference_x[0])
+        data.append(line(x, area.y, x, area.bottom, dashed(reference_colour), name="reference"))
     _draw_single(chart, frame, data, x_ticks, y_ticks, x_label, y_label)
     return chart
 
@@ -443,8 +459,7 @@ def bar_chart(bars: Sequence[Bar], *, title: str, y_label: str, x_label: str = "
             data.append(line(x - cap, frame.y(v), x + cap, frame.y(v), err, name="error-cap"))
     if reference:
         y = frame.y(reference[0])
-        data.append(line(area.x, y, area.right, y, stroke(reference_colour, 1.2 * PT, (4 * PX_MM, 2.5 * PX_MM)),
-                         name="reference"))
+        data.append(line(area.x, y, area.right, y, dashed(reference_colour), name="reference"))
     _draw_single(chart, frame, data, x_ticks, y_ticks, x_label, y_label)
     return chart
 
