@@ -230,3 +230,24 @@ def test_generic_plots_show_the_summary() -> None:
     plots = generic_plots("Game", summary, records)
     assert {name: pixels(png).size for name, png in plots.items()} == {"win-rate-by-seat.png": (600, 320),
                                                                        "game-length.png": (600, 320)}
+
+
+def test_grouped_bars_line_chart_and_side_by_side() -> None:
+    from boardgen.render.charts import BarSeries, Line, grouped_bar_chart, line_chart, side_by_side
+
+    grouped = grouped_bar_chart(["timer", "last stone"], [BarSeries("a", [0.1, 0.2], "#e69f00"),
+                                                         BarSeries("b", [0.3, 0.0], "#56b4e9")],
+                                title="Endings", y_label="share")
+    drawn = ops(grouped, "bar", RectOp)
+    assert [round(op.rect.height / drawn[2].rect.height, 6) for op in drawn] == [round(1 / 3, 6), round(2 / 3, 6),
+                                                                                  1.0, 0.0]
+    assert drawn[0].rect.right == pytest.approx(drawn[2].rect.x)  # a's bar then b's, side by side in a group
+    assert texts(grouped, "legend") == ["a", "b"]
+    steps = line_chart([Line("", [1, 2, 3], [0.2, 0.5, 1.0], "#009e73", steps=True)], title="first drowning",
+                       x_label="turn", y_label="games", percent=True, y_range=(0.0, 1.0), size_in=(3.6, 3.0))
+    (drawn_line,) = ops(steps, "line", Polygon)
+    assert len(drawn_line.points) == 5  # three values, two risers
+    assert texts(steps, "y-tick-label")[-1] == "100%"
+    both = side_by_side([grouped, steps], "Both")
+    assert pixels(both.png()).size[0] == 1060  # 7.0 + 3.6 inches
+    assert texts(both, "title") == ["Both", "Endings", "first drowning"]

@@ -33,6 +33,7 @@ from boardgen.render.scene import (
     line,
     rect_path,
     stroke,
+    translate,
 )
 
 DPI = 100
@@ -444,24 +445,112 @@ def bar_chart(bars: Sequence[Bar], *, title: str, y_label: str, x_label: str = "
     keys = [Key(reference[1], reference_colour, "line", dashed=True)] if reference else []
     area = _single(chart, [title], keys, x_ticks, y_ticks, x_label, y_label)
     frame = Frame(area, (-0.6, len(bars) - 0.4), (0.0, y_ticks[-1][0]))
-    data: list[Op] = []
-    half = 0.4
-    cap = 4 * PT
-    for i, b in enumerate(bars):
-        x0, x1 = frame.x(i - half), frame.x(i + half)
-        y = frame.y(b.value)
-        data.append(RectOp(Rect(x0, y, x1 - x0, frame.y(0.0) - y), fill(colour), name="bar"))
-    for i, b in enumerate(bars):
-        x = frame.x(i)
-        err = stroke("#333333", 1.1 * PT)
-        data.append(line(x, frame.y(b.low), x, frame.y(b.high), err, name="error-bar"))
-        for v in (b.low, b.high):
-            data.append(line(x - cap, frame.y(v), x + cap, frame.y(v), err, name="error-cap"))
+    data = bar_ops(frame, [float(i) for i in range(len(bars))], 0.8, [b.value for b in bars], colour,
+                   [(b.low, b.high) for b in bars])
     if reference:
         y = frame.y(reference[0])
         data.append(line(area.x, y, area.right, y, dashed(reference_colour), name="reference"))
     _draw_single(chart, frame, data, x_ticks, y_ticks, x_label, y_label)
     return chart
+
+
+def bar_ops(frame: Frame, centres: Sequence[float], width: float, values: Sequence[float], colour: str,
+            intervals: Sequence[tuple[float, float]] = ()) -> list[Op]:
+    """Bars ``width`` wide (data units) at ``centres``, then their capped error bars (``intervals``: (low, high)
+    of each bar, or none)."""
+    data: list[Op] = []
+    for x, value in zip(centres, values, strict=True):
+        x0, x1 = frame.x(x - width / 2), frame.x(x + width / 2)
+        y = frame.y(value)
+        data.append(RectOp(Rect(x0, y, x1 - x0, frame.y(0.0) - y), fill(colour), name="bar"))
+    cap = 4 * PT
+    err = stroke("#333333", 1.1 * PT)
+    for x, (low, high) in zip(centres, intervals, strict=True) if intervals else ():
+        mid = frame.x(x)
+        data.append(line(mid, frame.y(low), mid, frame.y(high), err, name="error-bar"))
+        for v in (low, high):
+            data.append(line(mid - cap, frame.y(v), mid + cap, frame.y(v), err, name="error-cap"))
+    return data
+
+
+@dataclass(frozen=True)
+class BarSeries:
+    """One colour of a grouped bar chart: a value for every group."""
+
+    label: str
+    values: Sequence[float]
+    colour: str
+
+
+def grouped_bar_chart(groups: Sequence[str], series: Sequence[BarSeries], *, title: str, y_label: str,
+                      x_label: str = "", percent: bool = True, size_in: tuple[float, float] = (7.0, 3.4)) -> Chart:
+    """A cluster of bars per group (one per series, in series order), the series in the legend row."""
+    chart = Chart(*size_in)
+    highest = max([0.0, *(v for s in series for v in s.values)])
+    y_top = highest * 1.1 or 1.0
+    y_ticks = covering_ticks(min(y_top, 1.0) if percent and highest <= 1.0 else y_top, 6, percent=percent)
+    x_ticks = [(float(i), g) for i, g in enumerate(groups)]
+    keys = [Key(s.label, s.colour) for s in series]
+    area = _single(chart, [title], keys, x_ticks, y_ticks, x_label, y_label)
+    frame = Frame(area, (-0.6, len(groups) - 0.4), (0.0, y_ticks[-1][0]))
+    width = 0.8 / max(1, len(series))
+    data: list[Op] = []
+    for k, s in enumerate(series):
+        centres = [i - 0.4 + width * (k + 0.5) for i in range(len(groups))]
+        data += bar_ops(frame, centres, width, s.values, s.colour)
+    _draw_single(chart, frame, data, x_ticks, y_ticks, x_label, y_label)
+    return chart
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of a line chart; ``steps``: drawn as a step function (each value held until the next x)."""
+
+    label: str
+    xs: Sequence[float]
+    ys: Sequence[float]
+    colour: str
+    steps: bool = False
+
+
+def line_chart(lines: Sequence[Line], *, title: str, x_label: str, y_label: str, percent: bool = False,
+               y_range: tuple[float, float] | None = None, integer_x: bool = True,
+               size_in: tuple[float, float] = (6.0, 3.2)) -> Chart:
+    """Lines over a shared x axis; a legend row when more than one line has a label."""
+    chart = Chart(*size_in)
+    xs = [x for ln in lines for x in ln.xs] or [0.0, 1.0]
+    ys = [y for ln in lines for y in ln.ys] or [0.0, 1.0]
+    low, high = y_range if y_range is not None else (min(0.0, min(ys)), max(ys) * 1.05 or 1.0)
+    y_ticks = labelled_ticks(low, high, 6, percent=percent)
+    x_ticks = labelled_ticks(min(xs), max(xs), 8, integer=integer_x)
+    keys = [Key(ln.label, ln.colour, "line") for ln in lines if ln.label] if len(lines) > 1 else []
+    area = _single(chart, [title], keys, x_ticks, y_ticks, x_label, y_label)
+    frame = Frame(area, (min(xs), max(xs)) if max(xs) > min(xs) else (min(xs) - 1, max(xs) + 1), (low, high))
+    data: list[Op] = []
+    for ln in lines:
+        points: list[Point] = []
+        for i, (x, y) in enumerate(zip(ln.xs, ln.ys, strict=True)):
+            if ln.steps and i:
+                points.append(frame.point(x, ln.ys[i - 1]))
+            points.append(frame.point(x, y))
+        data.append(Polygon(tuple(points), stroke(ln.colour, 1.6 * PT, line_join="miter"), closed=False,
+                            name="line"))
+    _draw_single(chart, frame, data, x_ticks, y_ticks, x_label, y_label)
+    return chart
+
+
+def side_by_side(charts: Sequence[Chart], title: str = "") -> Chart:
+    """Charts placed left to right on one page under a common title (each keeps its own)."""
+    head_mm = PAD_MM + line_height_mm(TITLE_FONT) if title else 0.0
+    width_in = sum(c.width_in for c in charts)
+    out = Chart(width_in, max((c.height_in for c in charts), default=0.0) + head_mm / MM_PER_IN)
+    if title:
+        out.title([title])
+    x = 0.0
+    for c in charts:
+        out.add(group(c.ops, "panel", transform=translate(x, head_mm)))
+        x += c.width_mm
+    return out
 
 
 @dataclass(frozen=True)
@@ -558,8 +647,9 @@ def hex_heat_map_chart(cells: Sequence[Sequence[Point]], values: Sequence[float]
     x_ticks = labelled_ticks(x0, x1, 10, integer=True)
     head_mm = PAD_MM + line_height_mm(TITLE_FONT) + 2 * GAP_MM
     left = left_margin_mm(y_ticks, y_label)
-    bar_strip_mm = (GAP_MM * 6 + 5 * PX_MM * 4 + TICK_MM + max(text_width_mm(t, TICK_FONT) for _, t in bar_ticks)
-                    + line_height_mm(LABEL_FONT) + PAD_MM)
+    # room for tick labels up to "0.000" whatever the values: heat maps of one board share their geometry
+    widest = max([text_width_mm("0.000", TICK_FONT), *(text_width_mm(t, TICK_FONT) for _, t in bar_ticks)])
+    bar_strip_mm = GAP_MM * 6 + 5 * PX_MM * 4 + TICK_MM + widest + line_height_mm(LABEL_FONT) + PAD_MM
     bottom = bottom_margin_mm(x_ticks, x_label)
     plot_w = width_in * MM_PER_IN - left - bar_strip_mm
     plot_h = plot_w * (y1 - y0) / (x1 - x0)
