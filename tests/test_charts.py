@@ -251,3 +251,18 @@ def test_grouped_bars_line_chart_and_side_by_side() -> None:
     both = side_by_side([grouped, steps], "Both")
     assert pixels(both.png()).size[0] == 1060  # 7.0 + 3.6 inches
     assert texts(both, "title") == ["Both", "Endings", "first drowning"]
+
+
+def test_grid_heat_map_and_ranking() -> None:
+    from boardgen.render.charts import grid_heat_map_chart, ranking_chart
+
+    grid = [[0.1, 0.2], [float("nan"), 0.3]]
+    chart = grid_heat_map_chart(["3", "4"], ["1", "2"], grid, title="9 variants", x_label="a", y_label="b",
+                                bar_label="objective", colour_map=VIRIDIS.reversed())
+    cells = ops(chart, "cell", RectOp)
+    assert len(cells) == 3 and texts(chart, "cell-value") == ["0.100", "0.200", "0.300"]
+    assert [c.style.fill for c in cells] == [VIRIDIS(1.0), VIRIDIS(0.5), VIRIDIS(0.0)]  # low values yellow
+    ranking = ranking_chart(["best", "next"], [0.1, 0.2], ["#d55e00", "#0072b2"], title="ranked", x_label="objective")
+    first, second = ops(ranking, "bar", RectOp)
+    assert first.rect.y < second.rect.y and second.rect.width == pytest.approx(2 * first.rect.width)
+    assert texts(ranking, "y-tick-label") == ["best", "next"]

@@ -1,22 +1,14 @@
 """Plots every game's simulation report gets: win rate by seat with 95% intervals, and game length (drawn with
-``boardgen.render.charts``); and ``_png``, for the matplotlib figures some games still draw of their own."""
+``boardgen.render.charts``)."""
 
 from __future__ import annotations
 
-import io
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 SEAT_COLOUR = "#56b4e9"
 REFERENCE_COLOUR = "#d55e00"
 LENGTH_COLOUR = "#009e73"
-
-
-def _png(fig: Any) -> bytes:
-    """A matplotlib figure as PNG bytes (no metadata: same figure, same bytes)."""
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=100, metadata={"Software": None})
-    return buffer.getvalue()
 
 
 def seat_bars(summary: Mapping[str, Any]) -> list[Any]:

@@ -30,6 +30,7 @@ from boardgen.render.scene import (
     Text,
     fill,
     group,
+    ink_on,
     line,
     rect_path,
     stroke,
@@ -673,8 +674,9 @@ def hex_heat_map_chart(cells: Sequence[Sequence[Point]], values: Sequence[float]
 
 
 def colour_bar(area: Rect, colour_map: ColourMap, v_max: float, ticks: Sequence[tuple[float, str]],
-               label: str) -> list[Op]:
-    """A vertical colour bar (0 at the bottom, ``v_max`` at the top) with ticks and a label on its right."""
+               label: str, v_min: float = 0.0) -> list[Op]:
+    """A vertical colour bar (``v_min`` at the bottom, ``v_max`` at the top) with ticks and a label on its
+    right."""
     ops: list[Op] = []
     area = Rect(*(round(v / PX_MM) * PX_MM for v in (area.x, area.y, area.width, area.height)))  # whole pixels
     rows = max(1, round(area.height / PX_MM))
@@ -683,7 +685,7 @@ def colour_bar(area: Rect, colour_map: ColourMap, v_max: float, ticks: Sequence[
     colours = colour_map.colours([(k + 0.5) / steps for k in range(steps)])
     for k, c in enumerate(colours):
         ops.append(RectOp(Rect(area.x, edges[k + 1], area.width, edges[k] - edges[k + 1]), fill(c), name="colour-bar"))
-    frame = Frame(area, (0.0, 1.0), (0.0, v_max))
+    frame = Frame(area, (0.0, 1.0), (v_min, v_max))
     axis = stroke(INK, AXIS_WIDTH_MM)
     ops.append(RectOp(area, axis, name="colour-bar-frame"))
     widest = 0.0
@@ -696,6 +698,61 @@ def colour_bar(area: Rect, colour_map: ColourMap, v_max: float, ticks: Sequence[
     ops.append(text(area.right + TICK_MM + 2 * PX_MM + widest + GAP_MM + LABEL_FONT.size_mm, area.center[1], label,
                     LABEL_FONT, align="center", rotate_deg=-90.0, name="colour-bar-label"))
     return ops
+
+
+def grid_heat_map_chart(x_labels: Sequence[str], y_labels: Sequence[str], grid: Sequence[Sequence[float]], *,
+                        title: str, x_label: str, y_label: str, bar_label: str, colour_map: ColourMap,
+                        value_format: str = "{:.3f}", size_in: tuple[float, float] = (6.4, 4.6)) -> Chart:
+    """A table of values as coloured cells (``grid[row][column]``, row 0 at the bottom; NaN: an empty cell),
+    each cell's value printed in it, the colours spanning the smallest to the largest value."""
+    chart = Chart(*size_in)
+    values = [v for row in grid for v in row if not math.isnan(v)] or [0.0]
+    low, high = min(values), max(values)
+    span = high - low or 1.0
+    bar_ticks = labelled_ticks(low, low + span, 5)
+    x_ticks = [(float(i), label) for i, label in enumerate(x_labels)]
+    y_ticks = [(float(j), label) for j, label in enumerate(y_labels)]
+    widest = max(text_width_mm(t, TICK_FONT) for _, t in bar_ticks)
+    strip_mm = GAP_MM * 4 + 5 * PX_MM * 4 + TICK_MM + widest + GAP_MM + line_height_mm(LABEL_FONT) + PAD_MM
+    area = _single(chart, [title], [], x_ticks, y_ticks, x_label, y_label, right_mm=strip_mm)
+    frame = Frame(area, (-0.5, len(x_labels) - 0.5), (-0.5, len(y_labels) - 0.5))
+    data: list[Op] = []
+    for j, row in enumerate(grid):
+        for i, value in enumerate(row):
+            if math.isnan(value):
+                continue
+            colour = colour_map((value - low) / span)
+            # corners on whole pixels: neighbouring cells meet without an anti-aliased seam
+            x0, y0, x1, y1 = (round(v / PX_MM) * PX_MM for v in (*frame.point(i - 0.5, j + 0.5),
+                                                                  *frame.point(i + 0.5, j - 0.5)))
+            data.append(RectOp(Rect(x0, y0, x1 - x0, y1 - y0), fill(colour), name="cell"))
+            data.append(text((x0 + x1) / 2, (y0 + y1) / 2, value_format.format(value), SMALL_FONT, ink_on(colour),
+                             align="center", baseline="middle", name="cell-value"))
+    under, over = axes(frame, x_ticks, y_ticks, x_label, y_label, grid=False, box=True)
+    chart.add(*under, clipped(frame, data), *over)
+    bar = Rect(area.right + GAP_MM * 4, area.y, 5 * PX_MM * 4, area.height)
+    chart.add(*colour_bar(bar, colour_map, low + span, bar_ticks, bar_label, v_min=low))
+    return chart
+
+
+def ranking_chart(labels: Sequence[str], values: Sequence[float], colours: Sequence[str], *, title: str,
+                  x_label: str, width_in: float = 9.0) -> Chart:
+    """Horizontal bars, the first at the top, each labelled on the left; as tall as the bars need."""
+    row_mm = 0.3 * MM_PER_IN
+    head_mm = PAD_MM + line_height_mm(TITLE_FONT) + 2 * GAP_MM
+    x_ticks = covering_ticks(max([0.0, *values]) * 1.05 or 1.0, 8)
+    bottom = bottom_margin_mm(x_ticks, x_label)
+    chart = Chart(width_in, (head_mm + row_mm * len(labels) + bottom) / MM_PER_IN)
+    y_ticks = [(float(k), label) for k, label in enumerate(labels)]
+    area = _single(chart, [title], [], x_ticks, y_ticks, x_label, "")
+    frame = Frame(area, (0.0, x_ticks[-1][0]), (-0.5, len(labels) - 0.5), y_down=True)
+    data: list[Op] = []
+    for k, (value, colour) in enumerate(zip(values, colours, strict=True)):
+        x0, y0 = frame.point(0.0, k - 0.4)
+        x1, y1 = frame.point(value, k + 0.4)
+        data.append(RectOp(Rect(x0, y0, x1 - x0, y1 - y0), fill(colour), name="bar"))
+    _draw_single(chart, frame, data, x_ticks, y_ticks, x_label, "", grid=False)
+    return chart
 
 
 __all__ = [
