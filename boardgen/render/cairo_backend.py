@@ -286,7 +286,8 @@ def _draw_text(p: object, op: Text) -> None:
     lib.cairo_restore(p)
 
 
-def _draw_group(p: object, op: Group) -> None:
+def _enter_group(p: object, op: Group) -> None:
+    """Save the state, then apply the group's transform and clip (the caller restores)."""
     lib = _LIB
     lib.cairo_save(p)
     if op.transform is not None:
@@ -295,6 +296,11 @@ def _draw_group(p: object, op: Group) -> None:
     if op.clip is not None:
         _path_p(p, op.clip)
         lib.cairo_clip(p)
+
+
+def _draw_group(p: object, op: Group) -> None:
+    lib = _LIB
+    _enter_group(p, op)
     if op.opacity < 1.0:
         lib.cairo_push_group(p)
     _draw_ops(p, op.items)
@@ -343,13 +349,7 @@ def _draw_recorded(p: object, op: Group, recordings: dict[int, Any]) -> None:
     if surface is None:
         surface = recordings[id(op.items)] = _recording(op.items)
     lib = _LIB
-    lib.cairo_save(p)
-    if op.transform is not None:
-        t = op.transform
-        lib.cairo_transform(p, _FFI.new("cairo_matrix_t *", (t.a, t.b, t.c, t.d, t.e, t.f)))
-    if op.clip is not None:
-        _path_p(p, op.clip)
-        lib.cairo_clip(p)
+    _enter_group(p, op)
     lib.cairo_set_source_surface(p, surface, 0.0, 0.0)
     if op.opacity < 1.0:
         lib.cairo_paint_with_alpha(p, op.opacity)

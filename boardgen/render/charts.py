@@ -1,5 +1,7 @@
-"""Report charts without matplotlib: histograms, bars with intervals, small multiples of step lines and hex heat
-maps, built as ``Scene`` pages (mm, y down) and drawn by ``cairo_backend`` (PNG at 100 dpi; SVG and PDF too).
+"""Report charts without matplotlib, built as ``Scene`` pages (mm, y down) and drawn by ``cairo_backend`` (PNG at
+100 dpi; a page renders to SVG and PDF too): overlaid histograms, bars with intervals, grouped bars, lines,
+small multiples of step lines with bands, hex heat maps at board positions, tables of coloured cells, ranked
+horizontal bars, and charts side by side.
 
 The layout is computed from measured text (tick labels, titles), so labels never overlap and no layout pass
 is needed; ticks are "nice" (1-2-5 steps, integers where the data are integers). The same data give the same
@@ -190,11 +192,11 @@ class Frame:
 
 @dataclass(frozen=True)
 class Key:
-    """A legend entry: a filled patch, a line (``dash``: dashed) or a dot, in ``colour``."""
+    """A legend entry: a filled patch (``outline``: its outline only) or a line (``dashed``), in ``colour``."""
 
     label: str
     colour: str
-    kind: Literal["patch", "line", "dot"] = "patch"
+    kind: Literal["patch", "line"] = "patch"
     opacity: float = 1.0
     dashed: bool = False
     outline: bool = False  # a patch drawn as an outline only
@@ -268,11 +270,9 @@ def legend_row(keys: Sequence[Key], right_mm: float, y_mm: float, font: Font = T
             style = (stroke(key.colour, 1.8 * PT) if key.outline
                      else Style(fill=key.colour, opacity=key.opacity))
             ops.append(RectOp(box, style, name="legend-swatch"))
-        elif key.kind == "line":
+        else:
             style = dashed(key.colour) if key.dashed else stroke(key.colour, 1.2 * PT)
             ops.append(line(x, y_mm, x + swatch, y_mm, style, name="legend-swatch"))
-        else:
-            ops.append(Circle(x + swatch / 2, y_mm, 3 * PX_MM, fill(key.colour), name="legend-swatch"))
         x += swatch + GAP_MM
         ops.append(text(x, y_mm, key.label, font, baseline="middle", name="legend"))
         x += text_width_mm(key.label, font) + 2 * GAP_MM
@@ -762,22 +762,33 @@ __all__ = [
     "MAGMA_R",
     "VIRIDIS",
     "Bar",
+    "BarSeries",
     "Chart",
     "ColourMap",
     "Frame",
     "Key",
+    "Line",
     "Series",
     "StepPanel",
+    "axes",
     "bar_chart",
+    "bar_ops",
     "chart_png",
     "colour_bar",
+    "covering_ticks",
+    "grid_heat_map_chart",
+    "grouped_bar_chart",
     "hex_heat_map_chart",
     "histogram_chart",
     "histogram_counts",
     "integer_bins",
     "labelled_ticks",
+    "legend_row",
+    "line_chart",
     "nice_step",
     "nice_ticks",
+    "ranking_chart",
+    "side_by_side",
     "step_panels_chart",
     "tick_label",
 ]
