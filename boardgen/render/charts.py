@@ -398,7 +398,8 @@ def histogram_chart(series: Sequence[Series], edges: Sequence[float], *, title: 
     chart = Chart(*size_in)
     counts = [histogram_counts(s.values, edges) for s in series]
     top = max((c for cs in counts for c in cs), default=0)
-    y_ticks = covering_ticks(max(1.0, top * 1.05), 5, integer=True)
+    y_max = max(1.0, top * 1.05)  # the tallest bin fills the plot; the ticks stay inside
+    y_ticks = labelled_ticks(0.0, y_max, 6, integer=True)
     shift = 0.5 if integer else 0.0
     drawn = [e - shift for e in edges]
     lo, hi = drawn[0], drawn[-1]
@@ -409,7 +410,7 @@ def histogram_chart(series: Sequence[Series], edges: Sequence[float], *, title: 
     if reference_x is not None:
         keys.append(Key(reference_x[1], reference_colour, "line", dashed=True))
     area = _single(chart, [title], keys, x_ticks, y_ticks, x_label, y_label)
-    frame = Frame(area, (lo - margin, hi + margin), (0.0, y_ticks[-1][0]))
+    frame = Frame(area, (lo - margin, hi + margin), (0.0, y_max))
     data: list[Op] = []
     for s, c in zip(series, counts, strict=True):
         points = tuple(step_outline(frame, drawn, c))
