@@ -103,6 +103,9 @@ def test_bar_chart_heights_intervals_and_percent_axis() -> None:
     assert texts(chart, "x-tick-label") == ["seat 1", "20.0%", "seat 2", "10.0%", "seat 3", "0.0%"]
     assert texts(chart, "legend") == ["fair share 33.3%"] and texts(chart, "title") == ["Win rate by seat"]
     assert pixels(chart.png()).size == (600, 400)
+    from boardgen.render.cairo_backend import render_pdf, render_svg
+
+    assert render_pdf([chart.page()]).startswith(b"%PDF") and b"<svg" in render_svg(chart.page())  # vector too
 
 
 def test_bar_chart_of_shares_never_goes_past_100_percent() -> None:
