@@ -58,6 +58,9 @@ def _cores() -> int:
 
 _Entry = tuple[str, ...]
 _MANIFEST_MODULES = ("cairocffi", "numpy", "pyproj", "shapely")
+_BEFORE_FORK = ("cairocffi", "pikepdf")
+"""The PDF and SVG backends: ``render.cairo_backend`` imports them only when it first writes a PDF or SVG (a
+``simulate`` never does), so a parallel group imports them once before it forks, not again in every worker."""
 
 
 def _claim(counter: Any, count: int) -> int | None:
@@ -115,6 +118,8 @@ def _run_group(ctx: BuildContext, group: list[_Entry], later: list[_Entry]) -> l
     workers = min(len(group), _cores()) if _can_fork() else 1
     if workers < 2:
         return [a for name, spec, *_options in group for a in _run_stage(ctx, name, spec)]
+    for module in _BEFORE_FORK:
+        importlib.import_module(module)
     context = multiprocessing.get_context("fork")
     counter = context.Value("i", 0)
     children: list[tuple[Any, Any]] = []
