@@ -7,7 +7,7 @@ Prints, on the default Global Wellbeing template with a warm board cache:
 - the import floor, ``python -c "import boardgen.cli"`` (wall, median of ``--repeat`` subprocesses);
 - ``boardgen simulate --games 1`` (wall, median of ``--repeat`` subprocesses; goal: at most 0.8 s on an idle
   machine) and its parts, timed inside one process per run: the CLI import, the template, the board (cache),
-  the game and results.json, the plotting library's import and the six plots;
+  the game and results.json, the charts module's import and the six plots;
 - games per second of ``simulate()`` with ``--jobs 1`` and ``--jobs 2`` (wall, median of alternating runs),
   on the cores as they are and again with two busy-loop processes competing for them, and the ratios (goals:
   at least 1.8x on idle cores, never below 0.95x when busy). The CPU per game (this process and its workers)
@@ -51,7 +51,7 @@ from boardgen.games.global_wellbeing.rules.board import RulesBoard
 board = RulesBoard.from_board(ctx.board)
 t3 = time.perf_counter()
 from boardgen.games.global_wellbeing.rules.simulate import results_json, simulate
-from boardgen.play.runner import results_bytes
+from boardgen.play.report import results_bytes
 sim = simulate(board, config.rules, 1, 6, plugin.default_bots, config.seed)
 results_bytes(results_json(sim, config.edition, config.template_sha256))
 t4 = time.perf_counter()
@@ -61,7 +61,7 @@ plots.report_plots(sim, [z.colour for z in config.zones.values()])
 t6 = time.perf_counter()
 print(t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4, t6 - t5)
 """
-PART_NAMES = ("CLI import", "template", "board (cache)", "1 game + results.json", "plot library import",
+PART_NAMES = ("CLI import", "template", "board (cache)", "1 game + results.json", "charts import",
               "six plots")
 
 

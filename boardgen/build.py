@@ -57,7 +57,7 @@ def _cores() -> int:
 # build in the listed order, whoever ran them, so outputs do not depend on who ran what.
 
 _Entry = tuple[str, ...]
-_MANIFEST_MODULES = ("cairocffi", "numpy", "pyproj", "shapely")
+_MANIFEST_MODULES = ("numpy", "pyproj", "shapely")
 
 
 def _claim(counter: Any, count: int) -> int | None:
@@ -121,6 +121,11 @@ def _run_group(ctx: BuildContext, group: list[_Entry], later: list[_Entry]) -> l
         _prepare(ctx)
     if workers < 2:
         return [a for name, spec, *_options in group for a in _run_stage(ctx, name, spec)]
+    # the PDF and SVG backends (cairocffi, pikepdf): render.cairo_backend imports them only when it first writes
+    # a PDF or SVG (a simulate never does); imported here, once, rather than again in every worker
+    from boardgen.render.cairo_backend import pdf_backend
+
+    pdf_backend()
     context = multiprocessing.get_context("fork")
     counter = context.Value("i", 0)
     children: list[tuple[Any, Any]] = []
@@ -192,10 +197,11 @@ def run_stages(ctx: BuildContext, only: set[str] | None = None) -> list[Artifact
 def manifest_artifact(ctx: BuildContext) -> Artifact:
     config = ctx.config
     data_files = {path.name: sha256_file(path) for path in ctx.plugin.data_files(config).values()}
-    import cairocffi  # the manifest's versions (imported ahead by _preload when stages ran in parallel)
     import numpy
     import pyproj
     import shapely
+
+    from boardgen.render.cairo_backend import pdf_backend
 
     manifest: dict[str, Any] = {
         "edition": config.edition,
@@ -209,7 +215,7 @@ def manifest_artifact(ctx: BuildContext) -> Artifact:
             "shapely": shapely.__version__,
             "pyproj": pyproj.__version__,
             "proj": pyproj.proj_version_str,
-            "cairo": cairocffi.cairo_version_string(),
+            "cairo": pdf_backend().cairo_version_string(),
         },
         "outputs": {a.path: {"sha256": a.sha256, "bytes": len(a.data), **({"pages": a.pages} if a.pages else {})}
                     for a in sorted(ctx.artifacts, key=lambda a: a.path)},

@@ -184,9 +184,12 @@ def cached_board(config: Any) -> Any:
     """The built board of a geographic template, from the cache when its inputs are unchanged."""
     import dataclasses
 
-    from boardgen.mapbuild import build_board
+    def build() -> Any:
+        from boardgen.mapbuild import build_board  # only on a miss: a cached board needs none of its imports
 
-    board = cached("board", board_key(config), lambda: build_board(config))
+        return build_board(config)
+
+    board = cached("board", board_key(config), build)
     # the cached board was built from a config with the same map but maybe other rules, source or hash
     return dataclasses.replace(board, config=config) if board.config != config else board
 

@@ -198,23 +198,21 @@ def test_copies_of_a_part_print_from_one_form_xobject() -> None:
 
 def test_a_recorded_part_rasterises_like_the_part_drawn_in_place() -> None:
     """PNG previews paint recorded parts too: the pixels match drawing each copy in place."""
-    import cairocffi as cairo
     import numpy as np
     from PIL import Image
 
+    from boardgen.render import cairo_lib as cairo
     from boardgen.render.cairo_backend import _mm_context, draw_scene
 
     art = Scene.of(RectOp(Rect(0, 0, 20, 30), fill("#3366cc")), Circle(10, 15, 6, stroke("#000000", 0.5)))
     page = compose_sheet(A4, [Placement(Rect(20 + 25 * i, 40, 20, 30), art) for i in range(4)], "copies")
     recorded = np.asarray(Image.open(io.BytesIO(render_png(page, 50))).convert("RGB"), dtype=int)
-    surface = cairo.ImageSurface(cairo.FORMAT_RGB24, recorded.shape[1], recorded.shape[0])
-    ctx = _mm_context(surface, 50 / 25.4)
-    ctx.set_source_rgb(1, 1, 1)
-    ctx.paint()
+    surface, ctx = cairo.image_context(cairo.FORMAT_RGB24, recorded.shape[1], recorded.shape[0])
+    _mm_context(ctx, 50 / 25.4)
+    cairo.lib.cairo_set_source_rgb(ctx, 1.0, 1.0, 1.0)
+    cairo.lib.cairo_paint(ctx)
     draw_scene(ctx, page.scene)
-    buffer = io.BytesIO()
-    surface.write_to_png(buffer)
-    in_place = np.asarray(Image.open(buffer).convert("RGB"), dtype=int)
+    in_place = np.asarray(Image.open(io.BytesIO(cairo.write_png(surface))).convert("RGB"), dtype=int)
     assert np.abs(recorded - in_place).max() <= 8
 
 
@@ -258,15 +256,16 @@ def test_crop_marks_are_the_marks_taken_one_by_one(cells, others, bounded) -> No
 
 
 def test_cairo_is_found_without_the_library_search() -> None:
-    """cairo_backend imports cairocffi with ctypes.util.find_library stubbed out (its fallback dlopen finds
-    libcairo.so.2), and puts the real find_library back."""
+    """cairo_backend.pdf_backend imports cairocffi with ctypes.util.find_library stubbed out (its fallback
+    dlopen finds libcairo.so.2), and puts the real find_library back."""
     import subprocess
     import sys
 
     code = ("import ctypes.util\n"
             "search = ctypes.util.find_library\n"
-            "from boardgen.render.cairo_backend import cairo\n"
-            "print(ctypes.util.find_library is search, cairo.cairo_version() >= 11600)\n")
+            "from boardgen.render.cairo_backend import pdf_backend\n"
+            "cairocffi = pdf_backend()\n"
+            "print(ctypes.util.find_library is search, cairocffi.cairo_version() >= 11600)\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["True", "True"]
 

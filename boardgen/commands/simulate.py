@@ -55,7 +55,7 @@ def progress_bar(games: int, label: str):  # type: ignore[no-untyped-def]  # cli
 def simulate_command(template_path: Path | None, out_root: Path, games: int, players: int | None,
                      bots: tuple[str, ...] | None, seed: int | None, jobs: int, rotate: bool, quiet: bool) -> None:
     """Play many games with bots; write results.json and PNG plots to OUT/<edition>/report/."""
-    from boardgen.play.runner import results_bytes
+    from boardgen.play.report import results_bytes
     from boardgen.plugin import BuildContext
     from boardgen.template import load
 

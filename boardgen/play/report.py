@@ -63,3 +63,8 @@ def wilson_interval(successes: float, trials: int, z: float = 1.959964) -> tuple
     centre = (p + z * z / (2 * trials)) / denom
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
     return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def results_bytes(document: dict[str, Any]) -> bytes:
+    """A ``boardgen simulate`` results document as the bytes of results.json."""
+    return (json.dumps(document, indent=1, ensure_ascii=False) + "\n").encode()

@@ -3,7 +3,6 @@ checks every game shares (seat advantage, ties, no winner, length), and the game
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -109,6 +108,3 @@ def validate_stage(ctx: BuildContext) -> list[Any]:
     return [Artifact("report/validation.json", report.json_bytes(), "board and rules checks from simulated games"),
             Artifact("report/validation.txt", report.text().encode(), "the validation findings as text")]
 
-
-def results_bytes(document: dict[str, Any]) -> bytes:
-    return (json.dumps(document, indent=1, ensure_ascii=False) + "\n").encode()

@@ -489,9 +489,7 @@ def best_template(result: SweepResult, extends: str) -> bytes:
 
 
 def sweep_plots(result: SweepResult) -> dict[str, bytes]:
-    from matplotlib.figure import Figure
-
-    from boardgen.play.plots import _png
+    from boardgen.render.charts import VIRIDIS, grid_heat_map_chart, ranking_chart
 
     keys = list(result.plan.variants[0])
     rows = result.rows
@@ -502,33 +500,16 @@ def sweep_plots(result: SweepResult) -> dict[str, bytes]:
         grid = [[math.nan] * len(xs) for _ in ys]
         for r in rows:
             grid[ys.index(r["overrides"][keys[1]])][xs.index(r["overrides"][keys[0]])] = r["objective"]
-        fig = Figure(figsize=(6.4, 4.6))
-        ax = fig.add_subplot()
-        image = ax.imshow(grid, cmap="viridis_r", aspect="auto", origin="lower")
-        ax.set_xticks(range(len(xs)), [str(x) for x in xs])
-        ax.set_yticks(range(len(ys)), [str(y) for y in ys])
-        ax.set_xlabel(keys[0])
-        ax.set_ylabel(keys[1])
-        for j, row in enumerate(grid):
-            for i, value in enumerate(row):
-                if not math.isnan(value):
-                    ax.text(i, j, f"{value:.3f}", ha="center", va="center", fontsize=7, color="white")
-        fig.colorbar(image, ax=ax, label=f"objective: {result.objective} (lower is better)")
-        ax.set_title(f"{len(rows)} variants x {result.plan.games} games")
-        fig.tight_layout()
-        out["sweep-heatmap.png"] = _png(fig)
+        out["sweep-heatmap.png"] = grid_heat_map_chart(
+            [str(x) for x in xs], [str(y) for y in ys], grid, title=f"{len(rows)} variants x {result.plan.games} games",
+            x_label=keys[0], y_label=keys[1], bar_label=f"objective: {result.objective} (lower is better)",
+            colour_map=VIRIDIS.reversed()).png()
     ranked = sorted(range(len(rows)), key=lambda i: (rows[i]["objective"], i))[:25]
-    fig = Figure(figsize=(9.0, 0.3 * len(ranked) + 1.6))
-    ax = fig.add_subplot()
     labels = [", ".join(f"{k.split('.')[-1]}={rows[i]['overrides'][k]}" for k in keys) for i in ranked]
-    colours = ["#d55e00" if i == result.best else "#0072b2" for i in ranked]
-    ax.barh(range(len(ranked)), [rows[i]["objective"] for i in ranked], color=colours)
-    ax.set_yticks(range(len(ranked)), labels, fontsize=7)
-    ax.invert_yaxis()
-    ax.set_xlabel("objective (lower is better)")
-    ax.set_title(f"{len(rows)} variants x {result.plan.games} games, ranked by {result.objective}", fontsize=9)
-    fig.tight_layout()
-    out["sweep-ranking.png"] = _png(fig)
+    out["sweep-ranking.png"] = ranking_chart(
+        labels, [rows[i]["objective"] for i in ranked], ["#d55e00" if i == result.best else "#0072b2" for i in ranked],
+        title=f"{len(rows)} variants x {result.plan.games} games, ranked by {result.objective}",
+        x_label="objective (lower is better)").png()
     return out
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from boardgen.play.plots import _png, generic_plots
+from boardgen.play.plots import generic_plots
 from boardgen.play.report import Finding
 from boardgen.plugin import BuildContext
 
@@ -86,21 +86,15 @@ def rule_findings(ctx: BuildContext, summary: Mapping[str, Any]) -> list[Finding
 
 
 def plots(title: str, ctx: BuildContext, summary: Mapping[str, Any], records: Sequence[Any]) -> dict[str, bytes]:
-    from matplotlib.figure import Figure
+    from boardgen.render.charts import Series, histogram_chart, integer_bins
 
     out = generic_plots(title, summary, records)
-    fig = Figure(figsize=(6, 3.2))
-    ax = fig.add_subplot()
-    ends = [r.outcome.metrics["policy_meter_end"] for r in records]
-    if ends:
-        ax.hist(ends, bins=range(0, int(max(ends)) + 2), color="#0072b2", align="left")
-    ax.axvline(ctx.config.meters.policy_goal - 0.5, color="#d55e00", linestyle="--", label="goal")
-    ax.set_xlabel("policy meter at the end")
-    ax.set_ylabel("games")
-    ax.set_title(f"{title}: policy meter at the end ({len(records)} games)")
-    ax.legend(loc="upper left")
-    fig.tight_layout()
-    out["policy-meter-end.png"] = _png(fig)
+    ends = [int(r.outcome.metrics["policy_meter_end"]) for r in records]
+    chart = histogram_chart([Series("", ends, "#0072b2", opacity=1.0)], integer_bins(0, max(ends, default=0)),
+                            title=f"{title}: policy meter at the end ({len(records)} games)",
+                            x_label="policy meter at the end", y_label="games", size_in=(6.0, 3.2),
+                            reference_x=(ctx.config.meters.policy_goal - 0.5, "goal"))
+    out["policy-meter-end.png"] = chart.png()
     return out
 
 

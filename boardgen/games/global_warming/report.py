@@ -58,32 +58,22 @@ def rule_findings(ctx: BuildContext, summary: Mapping[str, Any]) -> list[Finding
 def report_plots(ctx: BuildContext, summary: Mapping[str, Any], records: Sequence[Any]) -> dict[str, bytes]:
     """The generic plots, plus wins by starting ring and the share of games whose first pawn drowned by each
     turn."""
-    from matplotlib.figure import Figure
-
-    from boardgen.play.plots import _png, generic_plots
+    from boardgen.play.plots import REFERENCE_COLOUR, SEAT_COLOUR, generic_plots
+    from boardgen.render.charts import Bar, Line, bar_chart, line_chart, side_by_side
 
     out = generic_plots(ctx.plugin.title, summary, records)
     if not summary["games"]:
         return out
     rates = start_rates(summary)
-    fig = Figure(figsize=(6, 3.2))
-    ax = fig.add_subplot(1, 2, 1)
-    keys = ["inner", "outer"]
-    values = [rates[k][0] for k in keys]
-    ax.bar(["beside the hole", "outer ring"], values,
-           yerr=[[rates[k][0] - rates[k][1] for k in keys], [rates[k][2] - rates[k][0] for k in keys]],
-           capsize=4, color="#56b4e9")
-    ax.axhline(summary["expected_seat_rate"], color="#d55e00", linestyle="--")
-    ax.set_ylabel("win rate of a pawn")
-    ax.set_title("start tile", fontsize=9)
-    ax = fig.add_subplot(1, 2, 2)
+    bars = [Bar(label, *rates[key]) for key, label in (("inner", "beside the hole"), ("outer", "outer ring"))]
+    start = bar_chart(bars, title="start tile", y_label="win rate of a pawn", colour=SEAT_COLOUR,
+                      reference=(summary["expected_seat_rate"], "even share"), reference_colour=REFERENCE_COLOUR,
+                      size_in=(3.4, 3.0))
     firsts = sorted(r.outcome.metrics["first_drowning_turn"] for r in records)
     turns = list(range(1, int(max(firsts)) + 1))
-    ax.step(turns, [sum(1 for f in firsts if f <= t) / len(firsts) for t in turns], where="post", color="#009e73")
-    ax.set_xlabel("turn")
-    ax.set_ylabel("games with a pawn drowned")
-    ax.set_title("first drowning", fontsize=9)
-    fig.suptitle(f"{ctx.plugin.title}: {summary['games']} games", fontsize=10)
-    fig.tight_layout()
-    out["start-and-first-drowning.png"] = _png(fig)
+    drowned = [sum(1 for f in firsts if f <= t) / len(firsts) for t in turns]
+    first = line_chart([Line("", turns, drowned, "#009e73", steps=True)], title="first drowning", x_label="turn",
+                       y_label="games with a pawn drowned", percent=True, y_range=(0.0, 1.0), size_in=(3.6, 3.0))
+    out["start-and-first-drowning.png"] = side_by_side(
+        [start, first], f"{ctx.plugin.title}: {summary['games']} games").png()
     return out

@@ -86,9 +86,8 @@ def ending_of(outcome: Any) -> str:
 
 def plots(title: str, summary: Mapping[str, Any], records: Sequence[Any]) -> dict[str, bytes]:
     """The generic plots plus one of Resilience Earth's own: how games end, and which bot wins each ending."""
-    from matplotlib.figure import Figure
-
-    from boardgen.play.plots import _png, generic_plots
+    from boardgen.play.plots import generic_plots
+    from boardgen.render.charts import BarSeries, grouped_bar_chart
 
     out = generic_plots(title, summary, records)
     endings = ("tower fell", "timer", "last stone")
@@ -101,18 +100,11 @@ def plots(title: str, summary: Mapping[str, Any], records: Sequence[Any]) -> dic
         for w in r.outcome.winners:
             wins[e][r.bots[w]] += 1.0 / len(r.outcome.winners)
     n = max(1, len(records))
-    fig = Figure(figsize=(7, 3.4))
-    ax = fig.add_subplot()
     colours = ("#e69f00", "#56b4e9", "#009e73", "#cc79a7", "#0072b2", "#d55e00", "#999999")
-    x = list(range(len(endings)))
-    width = 0.8 / max(1, len(bots))
-    for k, bot in enumerate(bots):
-        ax.bar([i - 0.4 + width * (k + 0.5) for i in x], [wins[e][bot] / n for e in endings], width,
-               label=bot, color=colours[k % len(colours)])
-    ax.set_xticks(x, [f"{e}\n({counts[e] / n:.0%} of games)" for e in endings])
-    ax.set_ylabel("share of all games won")
-    ax.set_title(f"{title}: endings and their winners ({len(records)} games)")
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    out["endings.png"] = _png(fig)
+    series = [BarSeries(bot, [wins[e][bot] / n for e in endings], colours[k % len(colours)])
+              for k, bot in enumerate(bots)]
+    chart = grouped_bar_chart([f"{e}\n({counts[e] / n:.0%} of games)" for e in endings], series,
+                              title=f"{title}: endings and their winners ({len(records)} games)",
+                              y_label="share of all games won")
+    out["endings.png"] = chart.png()
     return out
