@@ -147,6 +147,13 @@ def flatten(op: Op, transform: Affine = IDENTITY, local: dict[Op, list[tuple]] |
             raise NotFlatError("a clipped or translucent group")
         inner = transform @ op.transform if op.transform is not None else transform
         return [part for item in op.items for part in flatten(item, inner, local)]
+    style, commands = _leaf(op, transform, local)
+    return [(style, _transform(commands, transform))]
+
+
+def _leaf(op: Op, transform: Affine, local: dict[Op, list[tuple]] | None) -> tuple[Style, list[tuple]]:
+    """A drawing op's style under ``transform`` (a stroke's width scaled with it) and its own commands (from
+    ``local`` when there)."""
     style = op.style  # type: ignore[union-attr]
     if style.stroke is not None:
         factor = _similarity_scale(transform)
@@ -157,12 +164,11 @@ def flatten(op: Op, transform: Affine = IDENTITY, local: dict[Op, list[tuple]] |
                           dash_mm=tuple(d * factor for d in style.dash_mm), line_cap=style.line_cap,
                           line_join=style.line_join, opacity=style.opacity, even_odd=style.even_odd)
     if local is None:
-        commands = _local_commands(op)
-    else:
-        commands = local.get(op)  # type: ignore[assignment]
-        if commands is None:
-            commands = local[op] = _local_commands(op)
-    return [(style, _transform(commands, transform))]
+        return style, _local_commands(op)
+    commands = local.get(op)
+    if commands is None:
+        commands = local[op] = _local_commands(op)
+    return style, commands
 
 
 def round_3(values: np.ndarray) -> np.ndarray:
@@ -187,18 +193,7 @@ def _flatten_copies(op: Op, transform: Affine, local: dict[Op, list[tuple]], cou
             raise NotFlatError("a clipped or translucent group")
         inner = transform @ op.transform if op.transform is not None else transform
         return [part for item in op.items for part in _flatten_copies(item, inner, local, count)]
-    style = op.style  # type: ignore[union-attr]
-    if style.stroke is not None:
-        factor = _similarity_scale(transform)
-        if factor is None:
-            raise NotFlatError("a stroke under a non-uniform transform")
-        if factor != 1.0:
-            style = Style(fill=style.fill, stroke=style.stroke, stroke_width_mm=style.stroke_width_mm * factor,
-                          dash_mm=tuple(d * factor for d in style.dash_mm), line_cap=style.line_cap,
-                          line_join=style.line_join, opacity=style.opacity, even_odd=style.even_odd)
-    commands = local.get(op)
-    if commands is None:
-        commands = local[op] = _local_commands(op)
+    style, commands = _leaf(op, transform, local)
     xs = np.array([v for cmd in commands for v in cmd[1::2]], dtype=np.float64)
     ys = np.array([v for cmd in commands for v in cmd[2::2]], dtype=np.float64)
     t = transform
