@@ -62,7 +62,8 @@ def _cores() -> int:
 # Stages also marked "board-only" read nothing prepare_stages makes: when a group has some, the workers are forked
 # as soon as the board is built and claim those first, while the parent runs prepare_stages; the parent then sends
 # the values it prepared to every worker (pickled as the cache pickles them, geometries with their precision grid)
-# and everyone claims the other stages. A worker with no board-only stage left waits for those values.
+# and everyone claims the other stages. A worker with no board-only stage left waits for those values. The
+# group's stage modules are imported before that fork (preparing imports most of them anyway), so once.
 
 _Entry = tuple[str, ...]
 _MANIFEST_MODULES = ("numpy", "pyproj", "shapely")
@@ -100,7 +101,6 @@ def _worker(connection: Any, prepared: Any, ctx: BuildContext, group: list[_Entr
     try:
         for k, (queue, counter) in enumerate(zip(queues, counters, strict=True)):
             if k == 1 and prepared is not None:
-                _import_ahead(group, queue, prepared)
                 ctx.computed.update(pickle.loads(prepared.recv_bytes()))
             _claim_and_run(ctx, group, queue, counter, done)
         connection.send(("ok", [(index, *value) for index, value in done.items()], said))
@@ -110,14 +110,6 @@ def _worker(connection: Any, prepared: Any, ctx: BuildContext, group: list[_Entr
         connection.send(("crash", traceback.format_exc(), said))
     finally:
         connection.close()
-
-
-def _import_ahead(group: list[_Entry], queue: list[int], prepared: Any) -> None:
-    """While the parent's prepared values have not come: import the modules of the stages still to claim."""
-    for index in queue:
-        if prepared.poll():
-            return
-        load_stage(group[index][1])
 
 
 def _portable(exc: BoardgenError) -> BoardgenError | None:
@@ -180,6 +172,8 @@ def _run_group(ctx: BuildContext, group: list[_Entry], later: list[_Entry]) -> l
     if overlap:
         started = time.perf_counter()
         ctx.board  # noqa: B018  # built (or read from the cache) before the fork, so every process shares it
+        for _name, spec, *_options in group:  # imported once, shared by the workers (preparing needs most anyway)
+            load_stage(spec)
         ctx.timings_s["prepare"] = ctx.timings_s.get("prepare", 0.0) + time.perf_counter() - started
     else:
         if not fork_first:
