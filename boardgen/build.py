@@ -79,10 +79,11 @@ def _claim(counter: Any, count: int) -> int | None:
 
 
 def _claim_and_run(ctx: BuildContext, group: list[_Entry], queue: list[int], counter: Any,
-                   made: dict[int, tuple[list[Artifact], float, dict[str, Any]]]) -> None:
+                   made: dict[int, tuple[list[Artifact], float, dict[str, Any]]],
+                   stop: Any = lambda: False) -> None:
     """Claim the stages of ``queue`` (indices into ``group``) through ``counter`` and run them, until none is
-    left: made[index] = (artifacts, seconds, the values they kept)."""
-    while (claimed := _claim(counter, len(queue))) is not None:
+    left or ``stop()``: made[index] = (artifacts, seconds, the values they kept)."""
+    while not stop() and (claimed := _claim(counter, len(queue))) is not None:
         index = queue[claimed]
         name, spec = group[index][:2]
         before = set(ctx.kept)
@@ -142,16 +143,29 @@ def _send_quietly(connection: Any, data: bytes) -> None:
         connection.send_bytes(data)
 
 
+def _message_from(receive: Any) -> tuple[Any, ...]:
+    try:
+        return receive.recv()  # type: ignore[no-any-return]
+    except EOFError:
+        return ("crash", "a stage process ended without a result", [])
+
+
+def _a_worker_failed(children: list[tuple[Any, Any, Any]], received: dict[int, tuple[Any, ...]]) -> bool:
+    """Whether a worker has sent its error (what any worker has sent is kept in ``received``): the parent then
+    claims no more stages, so a refused build stops at once, not when the parent has run out of stages."""
+    for k, (receive, _prepared, _process) in enumerate(children):
+        if k not in received and receive.poll():
+            received[k] = _message_from(receive)
+    return any(message[0] != "ok" for message in received.values())
+
+
 def _collect(ctx: BuildContext, children: list[tuple[Any, Any, Any]],
-             made: dict[int, tuple[list[Artifact], float, dict[str, Any]]]) -> None:
-    """Wait for the workers' results and add them to ``made``."""
-    for receive, _prepared, process in children:
-        try:
-            message = receive.recv()
-        except EOFError:
-            message = ("crash", "a stage process ended without a result", [])
-        finally:
-            process.join()
+             made: dict[int, tuple[list[Artifact], float, dict[str, Any]]],
+             received: dict[int, tuple[Any, ...]]) -> None:
+    """Wait for the workers' results (or take those already ``received``) and add them to ``made``."""
+    for k, (receive, _prepared, process) in enumerate(children):
+        message = received[k] if k in received else _message_from(receive)
+        process.join()
         for line in message[2]:
             ctx.progress(line)
         if message[0] == "user-error":
@@ -192,6 +206,7 @@ def _run_group(ctx: BuildContext, group: list[_Entry], later: list[_Entry]) -> l
     children: list[tuple[Any, Any, Any]] = []
     made: dict[int, tuple[list[Artifact], float, dict[str, Any]]] = {}
     sending: list[threading.Thread] = []
+    received: dict[int, tuple[Any, ...]] = {}  # what each worker sent, once read
     gc.freeze()  # what is there now is shared with the workers: no process's collector walks (or copies) it
     try:
         for _ in range(workers - 1):
@@ -215,9 +230,9 @@ def _run_group(ctx: BuildContext, group: list[_Entry], later: list[_Entry]) -> l
                 sending[-1].start()
         _preload(ctx, later)
         for queue, counter in zip(queues, counters, strict=True):
-            _claim_and_run(ctx, group, queue, counter, made)
+            _claim_and_run(ctx, group, queue, counter, made, lambda: _a_worker_failed(children, received))
         theirs: dict[int, tuple[list[Artifact], float, dict[str, Any]]] = {}
-        _collect(ctx, children, theirs)
+        _collect(ctx, children, theirs, received)
     finally:
         gc.unfreeze()
         for _receive, _values_out, process in children:

@@ -343,3 +343,39 @@ def test_board_only_stages_run_while_the_parent_prepares(tiny_installed: Path,
     monkeypatch.setattr(tiny_stones.TinyStones, "prepare_stages", broken)
     with pytest.raises(LayoutError, match=r"rules\.stones: no room for the pile"):
         run_stages(BuildContext(config, plugin))
+
+
+def _slow_stage(ctx: BuildContext) -> list:  # type: ignore[type-arg]
+    import time
+
+    time.sleep(0.4)
+    return []
+
+
+def _refusing_stage(ctx: BuildContext) -> list:  # type: ignore[type-arg]
+    from boardgen.errors import LayoutError
+
+    raise LayoutError("tiny.yaml: rules.stones: no room for the pile")
+
+
+def test_a_refusal_in_a_worker_stops_the_group_at_once(tiny_installed: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """When a worker's stage refuses the build, the parent claims no further stage: the error comes after the
+    stage the parent is running, not after every stage left in the group."""
+    import time
+
+    import tiny_stones
+
+    from boardgen.build import run_stages
+    from boardgen.errors import LayoutError
+    from boardgen.template import load
+
+    plugin, config = load(tiny_installed)
+    monkeypatch.setattr(tiny_stones, "slow_stage", _slow_stage, raising=False)
+    monkeypatch.setattr(tiny_stones, "refusing_stage", _refusing_stage, raising=False)
+    stages = (("slow", "tiny_stones:slow_stage", "parallel"), ("refuse", "tiny_stones:refusing_stage", "parallel"),
+              *((f"slow-{k}", "tiny_stones:slow_stage", "parallel") for k in range(6)))
+    monkeypatch.setattr(tiny_stones.TinyStones, "stages", stages)
+    started = time.perf_counter()
+    with pytest.raises(LayoutError, match=r"rules\.stones: no room for the pile"):
+        run_stages(BuildContext(config, plugin))
+    assert time.perf_counter() - started < 1.6  # all seven slow stages would take 2.8 s in one process
