@@ -6,7 +6,8 @@
 
 Prints, each a median of ``--repeat`` runs in subprocesses (wall and CPU, CPU including forked stages):
 - the import floor, ``python -c "import boardgen.cli"``, timed in the same run as a reference;
-- ``boardgen build`` of the default template, cold cache (a new BOARDGEN_CACHE_DIR) and warm;
+- ``boardgen build`` of the default template, cold cache (a new BOARDGEN_CACHE_DIR; the rules kernel's machine
+  code stays in NUMBA_CACHE_DIR, by default where set-up compiled it) and warm;
 - the cell-dependent stages (map, validate, board, sections) at 300 cells and at ``--cells``, cold and warm, and from
   them the cost per cell and the fixed cost (a straight line through the two sizes);
 - ``boardgen build`` at ``--cells`` (the components stage refuses the 3 mm pieces such small hexes leave,
@@ -149,6 +150,12 @@ def main() -> None:
                         help="another checkout (e.g. main) timed in turn with this one, for a before/after")
     args = parser.parse_args()
     base = {k: v for k, v in os.environ.items() if k not in ("BOARDGEN_NO_CACHE", "BOARDGEN_CACHE_DIR")}
+    # cold means the board and data caches: the rules kernel's machine code stays where set-up compiled it (a new
+    # BOARDGEN_CACHE_DIR alone would also compile the kernel again, 15-30 s), as bench_speed.py times it
+    sys.path.insert(0, str(ROOT))
+    from boardgen.games.global_wellbeing.rules.fast import numba_cache_dir
+
+    base.setdefault("NUMBA_CACHE_DIR", str(numba_cache_dir()))
     trees = {"before": args.baseline.resolve()} if args.baseline is not None else {}
     trees["this"] = ROOT
     envs = {label: {**base, "PYTHONPATH": str(tree) + os.pathsep + base.get("PYTHONPATH", "")}
@@ -193,7 +200,6 @@ def main() -> None:
                  note=f"(goal {GOAL_S:g} s)")
             print(f"  {status}")
 
-        sys.path.insert(0, str(ROOT))  # this checkout's boardgen in-process too
         os.environ["BOARDGEN_CACHE_DIR"] = str(folder / "cache-geojson")
         os.environ.pop("BOARDGEN_NO_CACHE", None)
         for template in (TEMPLATE, large):

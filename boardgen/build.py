@@ -9,6 +9,7 @@ touches the output folder until every stage has succeeded, so a failed build lea
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import importlib
 import json
@@ -16,12 +17,14 @@ import multiprocessing
 import os
 import pickle
 import platform
+import threading
 import time
 import traceback
 from pathlib import Path
 from typing import Any
 
 from boardgen import __version__
+from boardgen.cache import dumps
 from boardgen.errors import BoardgenError, blamed_on
 from boardgen.io import MANIFEST, Artifact, prepare_output, sha256_file, write_artifacts
 from boardgen.plugin import BuildContext, Progress, load_stage
@@ -55,6 +58,12 @@ def _cores() -> int:
 # first). A worker keeps what it made until it has no stage left to claim, then sends it all back at once (a
 # worker blocked on a full pipe could claim nothing more). The group's artifacts, times and kept values join the
 # build in the listed order, whoever ran them, so outputs do not depend on who ran what.
+#
+# Stages also marked "board-only" read nothing prepare_stages makes: when a group has some, the workers are forked
+# as soon as the board is built and claim those first, while the parent runs prepare_stages; the parent then sends
+# the values it prepared to every worker (pickled as the cache pickles them, geometries with their precision grid)
+# and everyone claims the other stages. A worker with no board-only stage left waits for those values. The
+# group's stage modules are imported before that fork (preparing imports most of them anyway), so once.
 
 _Entry = tuple[str, ...]
 _MANIFEST_MODULES = ("numpy", "pyproj", "shapely")
@@ -69,19 +78,33 @@ def _claim(counter: Any, count: int) -> int | None:
     return index
 
 
-def _worker(connection: Any, ctx: BuildContext, group: list[_Entry], counter: Any) -> None:
-    """A forked worker of a parallel group: run claimed stages, then send [(index, artifacts, seconds, kept
-    values)] and the progress it would have printed, or the error that stopped it."""
+def _claim_and_run(ctx: BuildContext, group: list[_Entry], queue: list[int], counter: Any,
+                   made: dict[int, tuple[list[Artifact], float, dict[str, Any]]],
+                   stop: Any = lambda: False) -> None:
+    """Claim the stages of ``queue`` (indices into ``group``) through ``counter`` and run them, until none is
+    left or ``stop()``: made[index] = (artifacts, seconds, the values they kept)."""
+    while not stop() and (claimed := _claim(counter, len(queue))) is not None:
+        index = queue[claimed]
+        name, spec = group[index][:2]
+        before = set(ctx.kept)
+        produced = _run_stage(ctx, name, spec)
+        made[index] = (produced, ctx.timings_s[name], {k: ctx.computed[k] for k in ctx.kept - before})
+
+
+def _worker(connection: Any, prepared: Any, ctx: BuildContext, group: list[_Entry], queues: list[list[int]],
+            counters: list[Any]) -> None:
+    """A forked worker of a parallel group: run claimed stages (the board-only queue first, then, with the values
+    the parent prepared read from ``prepared`` if it is not None, the others), then send [(index, artifacts,
+    seconds, kept values)] and the progress it would have printed, or the error that stopped it."""
     said: list[str] = []
     ctx.progress = said.append
-    done: list[tuple[int, list[Artifact], float, dict[str, Any]]] = []
+    done: dict[int, tuple[list[Artifact], float, dict[str, Any]]] = {}
     try:
-        while (index := _claim(counter, len(group))) is not None:
-            name, spec = group[index][:2]
-            before = set(ctx.kept)
-            produced = _run_stage(ctx, name, spec)
-            done.append((index, produced, ctx.timings_s[name], {k: ctx.computed[k] for k in ctx.kept - before}))
-        connection.send(("ok", done, said))
+        for k, (queue, counter) in enumerate(zip(queues, counters, strict=True)):
+            if k == 1 and prepared is not None:
+                ctx.computed.update(pickle.loads(prepared.recv_bytes()))
+            _claim_and_run(ctx, group, queue, counter, done)
+        connection.send(("ok", [(index, *value) for index, value in done.items()], said))
     except BoardgenError as exc:
         connection.send(("user-error", str(exc), said, _portable(exc)))
     except BaseException:
@@ -114,11 +137,62 @@ def _prepare(ctx: BuildContext) -> None:
     ctx.timings_s["prepare"] = ctx.timings_s.get("prepare", 0.0) + time.perf_counter() - started
 
 
+def _send_quietly(connection: Any, data: bytes) -> None:
+    """Send ``data`` to a worker; one that has ended (its error is reported by ``_collect``) gets nothing."""
+    with contextlib.suppress(OSError):
+        connection.send_bytes(data)
+
+
+def _message_from(receive: Any) -> tuple[Any, ...]:
+    try:
+        return receive.recv()  # type: ignore[no-any-return]
+    except EOFError:
+        return ("crash", "a stage process ended without a result", [])
+
+
+def _a_worker_failed(children: list[tuple[Any, Any, Any]], received: dict[int, tuple[Any, ...]]) -> bool:
+    """Whether a worker has sent its error (what any worker has sent is kept in ``received``): the parent then
+    claims no more stages, so a refused build stops at once, not when the parent has run out of stages."""
+    for k, (receive, _prepared, _process) in enumerate(children):
+        if k not in received and receive.poll():
+            received[k] = _message_from(receive)
+    return any(message[0] != "ok" for message in received.values())
+
+
+def _collect(ctx: BuildContext, children: list[tuple[Any, Any, Any]],
+             made: dict[int, tuple[list[Artifact], float, dict[str, Any]]],
+             received: dict[int, tuple[Any, ...]]) -> None:
+    """Wait for the workers' results (or take those already ``received``) and add them to ``made``."""
+    for k, (receive, _prepared, process) in enumerate(children):
+        message = received[k] if k in received else _message_from(receive)
+        process.join()
+        for line in message[2]:
+            ctx.progress(line)
+        if message[0] == "user-error":
+            raise message[3] or BoardgenError(message[1])
+        if message[0] == "crash":
+            raise RuntimeError(f"a stage failed in its process:\n{message[1]}")
+        for index, produced, seconds, kept in message[1]:
+            made[index] = (produced, seconds, kept)
+
+
 def _run_group(ctx: BuildContext, group: list[_Entry], later: list[_Entry]) -> list[Artifact]:
     workers = min(len(group), _cores()) if _can_fork() else 1
     fork_first = workers > 1 and ctx.plugin.fork_first(ctx)
-    if not fork_first:
-        _prepare(ctx)
+    early = [i for i, entry in enumerate(group) if "board-only" in entry[2:]] if workers > 1 and not fork_first \
+        else []
+    others = [i for i in range(len(group)) if i not in early]
+    overlap = bool(early and others)  # else one queue, prepared before the fork (or after it, fork_first)
+    if overlap:
+        started = time.perf_counter()
+        ctx.board  # noqa: B018  # built (or read from the cache) before the fork, so every process shares it
+        for _name, spec, *_options in group:  # imported once, shared by the workers (preparing needs most anyway)
+            load_stage(spec)
+        ctx.timings_s["prepare"] = ctx.timings_s.get("prepare", 0.0) + time.perf_counter() - started
+    else:
+        if not fork_first:
+            _prepare(ctx)
+        early, others = [], list(range(len(group)))
     if workers < 2:
         return [a for name, spec, *_options in group for a in _run_stage(ctx, name, spec)]
     # the PDF and SVG backends (cairocffi, pikepdf): render.cairo_backend imports them only when it first writes
@@ -127,50 +201,53 @@ def _run_group(ctx: BuildContext, group: list[_Entry], later: list[_Entry]) -> l
 
     pdf_backend()
     context = multiprocessing.get_context("fork")
-    counter = context.Value("i", 0)
-    children: list[tuple[Any, Any]] = []
+    queues = [early, others]
+    counters = [context.Value("i", 0), context.Value("i", 0)]
+    children: list[tuple[Any, Any, Any]] = []
+    made: dict[int, tuple[list[Artifact], float, dict[str, Any]]] = {}
+    sending: list[threading.Thread] = []
+    received: dict[int, tuple[Any, ...]] = {}  # what each worker sent, once read
     gc.freeze()  # what is there now is shared with the workers: no process's collector walks (or copies) it
-    for _ in range(workers - 1):
-        receive, send = context.Pipe(duplex=False)
-        process = context.Process(target=_worker, args=(send, ctx, group, counter), daemon=True)
-        process.start()
-        send.close()
-        children.append((receive, process))
-    made: dict[int, tuple[list[Artifact], float]] = {}
     try:
+        for _ in range(workers - 1):
+            receive, send = context.Pipe(duplex=False)
+            values_in, values_out = context.Pipe(duplex=False) if overlap else (None, None)
+            process = context.Process(target=_worker, args=(send, values_in, ctx, group, queues, counters),
+                                      daemon=True)
+            process.start()
+            send.close()
+            if values_in is not None:
+                values_in.close()  # the worker's end: a send to a worker that ended fails rather than hangs
+            children.append((receive, values_out, process))
         if fork_first:  # the workers read what they need themselves; this process prepares for its own stages
             _prepare(ctx)
+        if overlap:
+            before = set(ctx.computed)
+            _prepare(ctx)
+            prepared = dumps({k: v for k, v in ctx.computed.items() if k not in before})
+            for _receive, values_out, _process in children:  # a busy worker reads them later: never wait for it
+                sending.append(threading.Thread(target=_send_quietly, args=(values_out, prepared), daemon=True))
+                sending[-1].start()
         _preload(ctx, later)
-        while (index := _claim(counter, len(group))) is not None:
-            name, spec = group[index][:2]
-            produced = _run_stage(ctx, name, spec)
-            made[index] = (produced, ctx.timings_s[name])
-        for receive, process in children:
-            try:
-                message = receive.recv()
-            except EOFError:
-                message = ("crash", "a stage process ended without a result", [])
-            finally:
-                process.join()
-            for line in message[2]:
-                ctx.progress(line)
-            if message[0] == "user-error":
-                raise message[3] or BoardgenError(message[1])
-            if message[0] == "crash":
-                raise RuntimeError(f"a stage failed in its process:\n{message[1]}")
-            for index, produced, seconds, kept in message[1]:
-                made[index] = (produced, seconds)
-                for key, value in kept.items():
-                    ctx.keep(key, value)
+        for queue, counter in zip(queues, counters, strict=True):
+            _claim_and_run(ctx, group, queue, counter, made, lambda: _a_worker_failed(children, received))
+        theirs: dict[int, tuple[list[Artifact], float, dict[str, Any]]] = {}
+        _collect(ctx, children, theirs, received)
     finally:
         gc.unfreeze()
-        for _receive, process in children:
+        for _receive, _values_out, process in children:
             if process.is_alive():
                 process.kill()
                 process.join()
+        for thread in sending:
+            thread.join()
+    for index in sorted(theirs):  # the values the workers' stages kept, in the listed order
+        for key, value in theirs[index][2].items():
+            ctx.keep(key, value)
+    made.update(theirs)
     out: list[Artifact] = []
     for index, (name, *_rest) in enumerate(group):
-        produced, seconds = made[index]
+        produced, seconds, _kept = made[index]
         ctx.timings_s.pop(name, None)
         ctx.timings_s[name] = seconds  # in the listed order
         out.extend(produced)

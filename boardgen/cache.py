@@ -58,7 +58,7 @@ def _geometry_reducer(geometry: Any) -> tuple[Callable[..., Any], tuple[bytes, f
     return geometry_on_grid, (shapely.to_wkb(geometry), float(shapely.get_precision(geometry)))
 
 
-def _dumps(value: Any) -> bytes:
+def dumps(value: Any) -> bytes:
     """``pickle.dumps`` with shapely geometries pickled with their precision grid."""
     import io
 
@@ -146,7 +146,7 @@ def _store(path: Path, entry: dict[str, Any]) -> None:
     from boardgen.io import write_atomic
 
     try:
-        data = _dumps(entry)
+        data = dumps(entry)
         write_atomic(path, data)
         entries = sorted(path.parent.glob("*.pickle"), key=lambda p: p.stat().st_mtime)
         for old in entries[:-MAX_ENTRIES]:

@@ -79,10 +79,12 @@ class BuildContext:
 
 
 StageSpec = tuple[str, ...]
-"""(name, "module:function"[, "parallel"]): the function takes a BuildContext and returns artifacts.
+"""(name, "module:function"[, "parallel"[, "board-only"]]): the function takes a BuildContext and returns artifacts.
 Consecutive "parallel" stages run side by side on the machine's cores (forked processes; listed longest first,
 each free process takes the next) and all finish before the next stage starts: each may read only what the stages
-before the group made, plus what ``GamePlugin.prepare_stages`` computed. Artifacts keep their stage's place, and
+before the group made, plus what ``GamePlugin.prepare_stages`` computed. A parallel stage also marked
+"board-only" reads only ``ctx.board`` and the config: it starts as soon as the board is built, in a worker, while
+the parent runs ``prepare_stages`` for the others. Artifacts keep their stage's place, and
 ``BOARDGEN_SERIAL_STAGES=1`` runs everything in one process with the same outputs."""
 
 

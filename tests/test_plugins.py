@@ -265,3 +265,117 @@ def test_a_group_forked_before_its_preparation_gives_the_same_files(tiny_install
     monkeypatch.setenv("BOARDGEN_SERIAL_STAGES", "1")
     inline = [(a.path, a.data) for a in run_stages(BuildContext(config, plugin))]
     assert forked_first == inline
+
+
+
+def _pile_stage(ctx: BuildContext) -> list:  # type: ignore[type-arg]
+    """A board-only stage: it reads the board and nothing prepare_stages makes."""
+    from boardgen.io import Artifact
+
+    return [Artifact("pile.txt", str(ctx.board).encode(), "the board")]
+
+
+def _outline_text(ctx: BuildContext) -> bytes:
+    """What prepare_stages made (a geometry on a precision grid, which must arrive with its grid), as text."""
+    import time
+
+    import shapely
+
+    time.sleep(0.3)  # long enough that the parent and the worker each take one of the two stages reading it
+    outline = ctx.computed["outline"]
+    return f"{outline.wkt} grid {shapely.get_precision(outline)}".encode()
+
+
+def _outline_stage(ctx: BuildContext) -> list:  # type: ignore[type-arg]
+    from boardgen.io import Artifact
+
+    return [Artifact("outline.txt", _outline_text(ctx), "prepared")]
+
+
+def _outline_again_stage(ctx: BuildContext) -> list:  # type: ignore[type-arg]
+    from boardgen.io import Artifact
+
+    return [Artifact("outline-2.txt", _outline_text(ctx), "prepared, again")]
+
+
+def test_board_only_stages_run_while_the_parent_prepares(tiny_installed: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A "board-only" stage starts in a worker before prepare_stages has run; the values prepare_stages made
+    reach the stages that read them in whichever process (geometries with their precision grid); artifacts
+    keep the listed order; an error while preparing is raised, not waited on."""
+    import shapely
+    import tiny_stones
+
+    from boardgen.build import run_stages
+    from boardgen.errors import LayoutError
+    from boardgen.template import load
+
+    plugin, config = load(tiny_installed)
+    for name, stage in (("pile_stage", _pile_stage), ("outline_stage", _outline_stage),
+                        ("outline_again_stage", _outline_again_stage)):
+        monkeypatch.setattr(tiny_stones, name, stage, raising=False)
+
+    def prepare(self: object, ctx: BuildContext) -> None:
+        import time
+
+        time.sleep(0.3)  # the worker is done with the board-only stage long before
+        ctx.value("outline", lambda: shapely.set_precision(shapely.box(0.0, 0.0, 3.0, 2.0), 0.001))
+
+    monkeypatch.setattr(tiny_stones.TinyStones, "build_board", lambda self, ctx: "a pile of 21 stones",
+                        raising=False)
+    monkeypatch.setattr(tiny_stones.TinyStones, "prepare_stages", prepare)
+    stages = (("outline", "tiny_stones:outline_stage", "parallel"),
+              ("pile", "tiny_stones:pile_stage", "parallel", "board-only"),
+              ("outline-2", "tiny_stones:outline_again_stage", "parallel"))
+    monkeypatch.setattr(tiny_stones.TinyStones, "stages", stages)
+    ctx = BuildContext(config, plugin)
+    in_parallel = [(a.path, a.data) for a in run_stages(ctx)]
+    assert [path for path, _ in in_parallel] == ["outline.txt", "pile.txt", "outline-2.txt"]
+    assert in_parallel[0][1] == in_parallel[2][1] and in_parallel[0][1].endswith(b"grid 0.001")
+    assert list(ctx.timings_s) == ["prepare", "outline", "pile", "outline-2"]
+    monkeypatch.setenv("BOARDGEN_SERIAL_STAGES", "1")
+    assert [(a.path, a.data) for a in run_stages(BuildContext(config, plugin))] == in_parallel
+    monkeypatch.delenv("BOARDGEN_SERIAL_STAGES")
+
+    def broken(self: object, ctx: BuildContext) -> None:
+        raise LayoutError("tiny.yaml: rules.stones: no room for the pile")
+
+    monkeypatch.setattr(tiny_stones.TinyStones, "prepare_stages", broken)
+    with pytest.raises(LayoutError, match=r"rules\.stones: no room for the pile"):
+        run_stages(BuildContext(config, plugin))
+
+
+def _slow_stage(ctx: BuildContext) -> list:  # type: ignore[type-arg]
+    import time
+
+    time.sleep(0.4)
+    return []
+
+
+def _refusing_stage(ctx: BuildContext) -> list:  # type: ignore[type-arg]
+    from boardgen.errors import LayoutError
+
+    raise LayoutError("tiny.yaml: rules.stones: no room for the pile")
+
+
+def test_a_refusal_in_a_worker_stops_the_group_at_once(tiny_installed: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """When a worker's stage refuses the build, the parent claims no further stage: the error comes after the
+    stage the parent is running, not after every stage left in the group."""
+    import time
+
+    import tiny_stones
+
+    from boardgen.build import run_stages
+    from boardgen.errors import LayoutError
+    from boardgen.template import load
+
+    plugin, config = load(tiny_installed)
+    monkeypatch.setattr(tiny_stones, "slow_stage", _slow_stage, raising=False)
+    monkeypatch.setattr(tiny_stones, "refusing_stage", _refusing_stage, raising=False)
+    stages = (("slow", "tiny_stones:slow_stage", "parallel"), ("refuse", "tiny_stones:refusing_stage", "parallel"),
+              *((f"slow-{k}", "tiny_stones:slow_stage", "parallel") for k in range(6)))
+    monkeypatch.setattr(tiny_stones.TinyStones, "stages", stages)
+    started = time.perf_counter()
+    with pytest.raises(LayoutError, match=r"rules\.stones: no room for the pile"):
+        run_stages(BuildContext(config, plugin))
+    assert time.perf_counter() - started < 1.6  # all seven slow stages would take 2.8 s in one process

@@ -25,7 +25,7 @@ from boardgen.layout.legend import BlockSpec, PlacedBlock, free_area, place_bloc
 from boardgen.layout.sections import SectionLayout, hex_polygons
 from boardgen.model import Board, Cell
 from boardgen.render.cairo_backend import cap_height_mm, text_width_mm
-from boardgen.render.merge import NotFlatError, flatten, merge_parallel, polygons_path
+from boardgen.render.merge import IDENTITY, NotFlatError, flatten_copies, merge_parallel, polygons_path
 from boardgen.render.scene import (
     PT,
     Font,
@@ -44,7 +44,7 @@ from boardgen.render.scene import (
     ink_on,
     stroke,
 )
-from boardgen.render.symbols import zone_symbol
+from boardgen.render.symbols import symbol_transform, zone_symbol
 
 OCEAN = "#dceaf3"
 """Sea inside the world's outline: pale enough for the zone colours, distinct from Polar light blue."""
@@ -452,11 +452,31 @@ def _cell_fills(art: BoardArt, cells: Sequence[Cell]) -> list[Op]:
     return ops
 
 
-def _cell_symbol(board: Board, cell: Cell) -> Group:
-    zone = board.config.zones[cell.zone]
+def _symbol_place(board: Board, cell: Cell) -> tuple[float, float, float]:
+    """(centre x, centre y, size) of the cell's zone symbol, mm."""
     cx, cy = cell.center_mm
     size = board.layout.size_mm
-    return zone_symbol(zone.symbol, cx, cy - 0.50 * size, 0.42 * size, ink_on(zone.colour), detail=zone.colour)
+    return cx, cy - 0.50 * size, 0.42 * size
+
+
+def _cell_symbol(board: Board, cell: Cell) -> Group:
+    zone = board.config.zones[cell.zone]
+    return zone_symbol(zone.symbol, *_symbol_place(board, cell), ink_on(zone.colour), detail=zone.colour)
+
+
+def _flat_symbols(board: Board, cells: Sequence[Cell], local: dict[Op, list[tuple]]
+                  ) -> list[list[tuple[Style, tuple[tuple, ...]]] | None]:
+    """``flatten(_cell_symbol(board, c), local=local)`` of every cell of one zone (None: it cannot be flattened),
+    all at once: the symbol is drawn once and moved to each cell with arrays (render/merge.flatten_copies)."""
+    if not cells:
+        return []
+    symbol = _cell_symbol(board, cells[0])
+    # each cell's symbol transform as zone_symbol makes it, then as flatten composes it with the identity
+    transforms = [IDENTITY @ symbol_transform(*_symbol_place(board, c)) for c in cells]
+    try:
+        return list(flatten_copies(Group(symbol.items), transforms, local))
+    except NotFlatError:
+        return [None] * len(cells)
 
 
 def _cell_symbols(art: BoardArt, cells: Sequence[Cell]) -> list[Op]:
@@ -468,12 +488,8 @@ def _cell_symbols(art: BoardArt, cells: Sequence[Cell]) -> list[Op]:
     ops: list[Op] = []
     for name in board.config.zones:
         own = [c for c in cells if c.zone == name]
-        for c in own:
-            if c.label not in flat:
-                try:
-                    flat[c.label] = flatten(_cell_symbol(board, c), local=local)
-                except NotFlatError:
-                    flat[c.label] = None
+        missing = [c for c in own if c.label not in flat]
+        flat.update(zip([c.label for c in missing], _flat_symbols(board, missing, local), strict=True))
         maybe_parts = [flat[c.label] for c in own]
         parts = [p for p in maybe_parts if p is not None]
         if len(parts) < len(maybe_parts) or any([st for st, _ in p] != [st for st, _ in parts[0]] for p in parts):

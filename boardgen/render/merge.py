@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from itertools import repeat
 
 import numpy as np
 import shapely
@@ -146,6 +147,13 @@ def flatten(op: Op, transform: Affine = IDENTITY, local: dict[Op, list[tuple]] |
             raise NotFlatError("a clipped or translucent group")
         inner = transform @ op.transform if op.transform is not None else transform
         return [part for item in op.items for part in flatten(item, inner, local)]
+    style, commands = _leaf(op, transform, local)
+    return [(style, _transform(commands, transform))]
+
+
+def _leaf(op: Op, transform: Affine, local: dict[Op, list[tuple]] | None) -> tuple[Style, list[tuple]]:
+    """A drawing op's style under ``transform`` (a stroke's width scaled with it) and its own commands (from
+    ``local`` when there)."""
     style = op.style  # type: ignore[union-attr]
     if style.stroke is not None:
         factor = _similarity_scale(transform)
@@ -156,12 +164,70 @@ def flatten(op: Op, transform: Affine = IDENTITY, local: dict[Op, list[tuple]] |
                           dash_mm=tuple(d * factor for d in style.dash_mm), line_cap=style.line_cap,
                           line_join=style.line_join, opacity=style.opacity, even_odd=style.even_odd)
     if local is None:
-        commands = _local_commands(op)
-    else:
-        commands = local.get(op)  # type: ignore[assignment]
-        if commands is None:
-            commands = local[op] = _local_commands(op)
-    return [(style, _transform(commands, transform))]
+        return style, _local_commands(op)
+    commands = local.get(op)
+    if commands is None:
+        commands = local[op] = _local_commands(op)
+    return style, commands
+
+
+def round_3(values: np.ndarray) -> np.ndarray:
+    """``round(v, 3)`` of every value, as Python's ``round`` gives it (the double nearest the value rounded half
+    to even in exact decimal): numpy's ``rint(v * 1000) / 1000``, except where ``v * 1000`` lies so close to a
+    half that its own rounding could have moved it across (those few are rounded by Python)."""
+    scaled = values * 1000.0
+    out = np.rint(scaled) / 1000.0
+    with np.errstate(invalid="ignore"):
+        doubtful = ~(np.abs(scaled) < 1e9) | (np.abs(scaled - np.floor(scaled) - 0.5) < 1e-6)
+    for index in np.flatnonzero(doubtful).tolist():
+        out.flat[index] = round(float(values.flat[index]), 3)
+    return out
+
+
+def _flatten_copies(op: Op, transform: Affine, local: dict[Op, list[tuple]], count: int
+                    ) -> list[tuple[Style, list[tuple[tuple, ...]]]]:
+    """``flatten`` for ``count`` transforms at once: ``transform`` holds arrays of ``count`` translations in e and
+    f (a, b, c and d are shared numbers). The same arithmetic in the same order, element by element."""
+    if isinstance(op, Group):
+        if op.clip is not None or op.opacity < 1.0:
+            raise NotFlatError("a clipped or translucent group")
+        inner = transform @ op.transform if op.transform is not None else transform
+        return [part for item in op.items for part in _flatten_copies(item, inner, local, count)]
+    style, commands = _leaf(op, transform, local)
+    xs = np.array([v for cmd in commands for v in cmd[1::2]], dtype=np.float64)
+    ys = np.array([v for cmd in commands for v in cmd[2::2]], dtype=np.float64)
+    t = transform
+    moved = np.empty((count, 2 * len(xs)))  # per copy x0, y0, x1, y1, ... as the commands list them
+    moved[:, 0::2] = (t.a * xs + t.c * ys)[None, :] + np.asarray(t.e, dtype=np.float64).reshape(-1, 1)
+    moved[:, 1::2] = (t.b * xs + t.d * ys)[None, :] + np.asarray(t.f, dtype=np.float64).reshape(-1, 1)
+    columns = round_3(moved).T.tolist()
+    per_command: list[Iterable[tuple]] = []  # each command of every copy, the tuples made by zip
+    at = 0
+    for cmd in commands:
+        end = at + len(cmd) - 1
+        per_command.append(repeat(cmd, count) if cmd[0] == "Z"
+                           else zip(repeat(cmd[0], count), *columns[at:end], strict=True))
+        at = end
+    copies: list[tuple[tuple, ...]] = (list(zip(*per_command, strict=True)) if per_command
+                                       else [() for _ in range(count)])
+    return [(style, copies)]
+
+
+def flatten_copies(op: Op, transforms: Sequence[Affine], local: dict[Op, list[tuple]] | None = None
+                   ) -> list[list[tuple[Style, tuple[tuple, ...]]]]:
+    """``[flatten(op, t, local) for t in transforms]`` (the same parts, numbers and styles), computed with arrays:
+    for many copies of one drawing that differ only in where they are (transforms that share a, b, c and d,
+    e.g. a zone's symbol on every cell of the zone). Raises ``NotFlatError`` as ``flatten`` does."""
+    if not transforms:
+        return []
+    first = transforms[0]
+    if any((t.a, t.b, t.c, t.d) != (first.a, first.b, first.c, first.d) for t in transforms):
+        return [flatten(op, t, local) for t in transforms]
+    e = np.array([t.e for t in transforms], dtype=np.float64)
+    f = np.array([t.f for t in transforms], dtype=np.float64)
+    many = Affine(first.a, first.b, first.c, first.d, e, f)  # type: ignore[arg-type]  # arrays of translations
+    parts = _flatten_copies(op, many, {} if local is None else local, len(transforms))
+    return [[(style, copies[i]) for style, copies in parts] for i in range(len(transforms))]
 
 
 def merge_parallel(copies: Sequence[Op], name: str = "") -> list[Op]:

@@ -11,6 +11,7 @@ lines on a layer of their own).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -322,6 +323,7 @@ def relative_luminance(colour: str) -> float:
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
 
+@functools.lru_cache(maxsize=1024)  # asked once per cell and symbol of a board, of a handful of colours
 def ink_on(colour: str, dark: str = "#1a1a1a", light: str = "#ffffff") -> str:
     """The text/symbol colour that reads best on a background colour (higher WCAG contrast)."""
     lum = relative_luminance(colour)

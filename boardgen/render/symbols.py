@@ -13,6 +13,7 @@ from dataclasses import replace as dc_replace
 
 from boardgen.config import ZONE_SYMBOLS
 from boardgen.render.scene import (
+    Affine,
     Circle,
     Group,
     Op,
@@ -152,11 +153,16 @@ def zone_symbol(name: str, cx: float, cy: float, size_mm: float, colour: str = "
     ops.extend(drawer(colour, detail))
     if min_stroke_mm > 0:
         ops = _widen(ops, min_stroke_mm / size_mm)
-    return Group(tuple(ops), name=f"symbol:{name}", transform=translate(cx, cy) @ scale(size_mm))
+    return Group(tuple(ops), name=f"symbol:{name}", transform=symbol_transform(cx, cy, size_mm))
+
+
+def symbol_transform(cx: float, cy: float, size_mm: float) -> Affine:
+    """Where ``zone_symbol`` puts its unit-box drawing: centred on (cx, cy), ``size_mm`` wide."""
+    return translate(cx, cy) @ scale(size_mm)
 
 
 def symbol_names() -> tuple[str, ...]:
     return ZONE_SYMBOLS
 
 
-__all__ = ["regular_polygon", "symbol_names", "zone_symbol"]
+__all__ = ["regular_polygon", "symbol_names", "symbol_transform", "zone_symbol"]

@@ -28,7 +28,8 @@ class GlobalWellbeing(GamePlugin):
     # claimed in this order, the longest first (CPU seconds on this machine, imports included: validate 0.55,
     # sections 0.55, leaflet, components and board about 0.45 each, cut and map 0.2). Validate comes first: with
     # a cached board the worker forks before the drawing modules are imported (GamePlugin.fork_first) and its
-    # games need none of them. The kits zip what the others made.
+    # games need none of them. The map needs not even the cut and legend prepare_stages adds: with a board
+    # to build, a worker starts it while they are made. The kits zip what the others made.
     stages = (
         ("validate", "boardgen.games.global_wellbeing.rules.validate:validate_stage", "parallel"),
         ("sections", "boardgen.games.global_wellbeing.board_stage:sections_stage", "parallel"),
@@ -36,7 +37,7 @@ class GlobalWellbeing(GamePlugin):
         ("components", "boardgen.games.global_wellbeing.kit:components_stage", "parallel"),
         ("board", "boardgen.games.global_wellbeing.board_stage:board_stage", "parallel"),
         ("cut", "boardgen.games.global_wellbeing.kit:cut_stage", "parallel"),
-        ("map", "boardgen.export:map_stage", "parallel"),
+        ("map", "boardgen.export:map_stage", "parallel", "board-only"),
         ("kits", "boardgen.games.global_wellbeing.kit:kits_stage"),
     )
     default_bots = ("greedy", "planner", "random")
