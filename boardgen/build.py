@@ -27,6 +27,7 @@ from boardgen import __version__
 from boardgen.cache import dumps
 from boardgen.errors import BoardgenError, blamed_on
 from boardgen.io import MANIFEST, Artifact, prepare_output, sha256_file, write_artifacts
+from boardgen.play.pool import end_with_parent
 from boardgen.plugin import BuildContext, Progress, load_stage
 
 __all__ = ["BuildContext", "build", "manifest_artifact", "run_stages"]
@@ -92,10 +93,14 @@ def _claim_and_run(ctx: BuildContext, group: list[_Entry], queue: list[int], cou
 
 
 def _worker(connection: Any, prepared: Any, ctx: BuildContext, group: list[_Entry], queues: list[list[int]],
-            counters: list[Any]) -> None:
+            counters: list[Any], parent_pid: int, parent_ends: list[Any]) -> None:
     """A forked worker of a parallel group: run claimed stages (the board-only queue first, then, with the values
     the parent prepared read from ``prepared`` if it is not None, the others), then send [(index, artifacts,
-    seconds, kept values)] and the progress it would have printed, or the error that stopped it."""
+    seconds, kept values)] and the progress it would have printed, or the error that stopped it. It ends with
+    the parent, and closes the parent's ends of the pipes it inherited."""
+    end_with_parent(parent_pid)
+    for end in parent_ends:
+        end.close()
     said: list[str] = []
     ctx.progress = said.append
     done: dict[int, tuple[list[Artifact], float, dict[str, Any]]] = {}
@@ -212,8 +217,10 @@ def _run_group(ctx: BuildContext, group: list[_Entry], later: list[_Entry]) -> l
         for _ in range(workers - 1):
             receive, send = context.Pipe(duplex=False)
             values_in, values_out = context.Pipe(duplex=False) if overlap else (None, None)
-            process = context.Process(target=_worker, args=(send, values_in, ctx, group, queues, counters),
-                                      daemon=True)
+            parent_ends = [receive, *([values_out] if values_out is not None else []),
+                           *(end for child in children for end in child[:2] if end is not None)]
+            process = context.Process(target=_worker, daemon=True, args=(
+                send, values_in, ctx, group, queues, counters, os.getpid(), parent_ends))
             process.start()
             send.close()
             if values_in is not None:

@@ -263,6 +263,23 @@ def _build(out_root: Path, fault: str | None = None) -> subprocess.Popen[bytes]:
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 
+def _processes_gone(marker: str, within_s: float = 5.0) -> bool:
+    """Whether, within ``within_s``, no process's command line names ``marker`` (zombies aside)."""
+    deadline = time.monotonic() + within_s
+    while True:
+        alive = []
+        for entry in Path("/proc").iterdir():
+            try:
+                if entry.name.isdigit() and marker in (entry / "cmdline").read_bytes().decode(errors="replace") \
+                        and (entry / "stat").read_text().split(") ")[1][0] != "Z":
+                    alive.append(entry.name)
+            except OSError:
+                continue
+        if not alive or time.monotonic() > deadline:
+            return not alive
+        time.sleep(0.1)
+
+
 @pytest.mark.slow
 def test_whole_builds_killed_at_random_moments(tmp_path: Path) -> None:
     """The real flagship build, killed by the hook at random write steps and from outside at random times."""
@@ -277,9 +294,10 @@ def test_whole_builds_killed_at_random_moments(tmp_path: Path) -> None:
             proc = _build(tmp_path, fault=f"kill:{rng.randint(1, 40)}")
         else:
             proc = _build(tmp_path)
-            time.sleep(rng.uniform(3.0, 9.0))
+            time.sleep(rng.uniform(0.5, 3.0))  # the build takes 2-3 s: stop it at any stage
             proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=300)
+        assert _processes_gone(str(tmp_path)), trial  # a killed build leaves no worker behind
         manifest = json.loads((out_dir / MANIFEST).read_text())
         for name, entry in manifest["outputs"].items():
             assert hashlib.sha256((out_dir / name).read_bytes()).hexdigest() == entry["sha256"], (trial, name)

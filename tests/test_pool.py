@@ -51,3 +51,38 @@ def test_claims_shrink_towards_the_end() -> None:
     while (bounds := claims.next()) is not None:
         sizes.append(bounds[1] - bounds[0])
     assert sizes[-1] == 1 and sizes == sorted(sizes, reverse=True)
+
+
+def test_a_worker_ends_with_the_process_that_forked_it(tmp_path) -> None:
+    """end_with_parent: a forked worker is killed when its parent is, instead of living on (a killed build's
+    worker once stayed blocked for ever writing its results into a pipe nobody read)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    code = ("import os, signal, time\n"
+            "from boardgen.play.pool import end_with_parent\n"
+            "parent = os.getpid()\n"
+            "child = os.fork()\n"
+            "if child == 0:\n"
+            "    end_with_parent(parent)\n"
+            "    time.sleep(60)\n"
+            "    os._exit(0)\n"
+            "print(child, flush=True)\n"
+            "time.sleep(0.5)\n"
+            "os.kill(parent, signal.SIGKILL)\n")
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    child = int(proc.stdout.readline())
+    proc.wait(timeout=30)
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        try:
+            os.kill(child, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.05)
+    else:
+        os.kill(child, signal.SIGKILL)
+        raise AssertionError("the worker outlived its parent")

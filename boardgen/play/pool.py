@@ -15,10 +15,15 @@ values that hold no cycles, and scanning hundreds of thousands of them again and
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import gc
 import multiprocessing
+import os
 import pickle
 import queue as queue_module
+import signal
+import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -35,6 +40,20 @@ _WAIT_SECONDS = 0.5  # how often a waiting parent checks that its workers are st
 
 def fork_available() -> bool:
     return "fork" in multiprocessing.get_all_start_methods()
+
+
+_PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def end_with_parent(parent_pid: int) -> None:
+    """In a forked worker: be killed as soon as the process that forked it ends, however it ends. A build or a
+    simulation killed from outside must not leave a worker behind, blocked for ever writing results nobody will
+    read. Linux only (prctl); elsewhere a worker ends when its work is done."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):  # a libc without prctl: as elsewhere
+            ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent_pid:  # the parent ended before the signal was asked for
+        os._exit(1)
 
 
 @contextmanager
@@ -82,7 +101,8 @@ class _Claims:
 
 
 def _worker(play: Callable[[Bounds], Any], setup: tuple[Callable[..., None], tuple[Any, ...]] | None,
-            counter: Any, games: int, jobs: int, results: Any) -> None:
+            counter: Any, games: int, jobs: int, results: Any, parent_pid: int) -> None:
+    end_with_parent(parent_pid)
     try:
         if setup is not None:
             setup[0](*setup[1])
@@ -113,7 +133,7 @@ def play_chunks(games: int, jobs: int, play: Callable[[Bounds], T], on_chunk: Ca
     counter = context.Value("q", 0)
     results = context.Queue()
     worker_setup = None if context.get_start_method() == "fork" else setup
-    workers = [context.Process(target=_worker, args=(play, worker_setup, counter, games, jobs, results),
+    workers = [context.Process(target=_worker, args=(play, worker_setup, counter, games, jobs, results, os.getpid()),
                                daemon=True, name=f"boardgen-games-{i + 1}") for i in range(max(0, jobs - 1))]
     running = len(workers)
 
