@@ -200,8 +200,8 @@ def _run_group(ctx: BuildContext, group: list[_Entry], later: list[_Entry]) -> l
         early, others = [], list(range(len(group)))
     if workers < 2:
         return [a for name, spec, *_options in group for a in _run_stage(ctx, name, spec)]
-    # the PDF and SVG backends (cairocffi, pikepdf): render.cairo_backend imports them only when it first writes
-    # a PDF or SVG (a simulate never does); imported here, once, rather than again in every worker
+    # pikepdf: render.cairo_backend imports it only when it first writes a PDF (a simulate never does);
+    # imported here, once, rather than again in every worker
     from boardgen.render.cairo_backend import pdf_backend
 
     pdf_backend()
@@ -285,7 +285,7 @@ def manifest_artifact(ctx: BuildContext) -> Artifact:
     import pyproj
     import shapely
 
-    from boardgen.render.cairo_backend import pdf_backend
+    from boardgen.render import cairo_lib
 
     manifest: dict[str, Any] = {
         "edition": config.edition,
@@ -299,7 +299,7 @@ def manifest_artifact(ctx: BuildContext) -> Artifact:
             "shapely": shapely.__version__,
             "pyproj": pyproj.__version__,
             "proj": pyproj.proj_version_str,
-            "cairo": pdf_backend().cairo_version_string(),
+            "cairo": cairo_lib.version_string(),
         },
         "outputs": {a.path: {"sha256": a.sha256, "bytes": len(a.data), **({"pages": a.pages} if a.pages else {})}
                     for a in sorted(ctx.artifacts, key=lambda a: a.path)},

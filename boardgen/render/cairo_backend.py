@@ -1,24 +1,21 @@
 """Pages of ``Scene`` -> PDF, SVG or PNG bytes (one drawing code path), and text measuring.
 
-Scenes are drawn and text is measured through ``boardgen.render.cairo_lib`` (a small cffi binding of cairo);
-cairocffi, which takes a tenth of a second to import, is imported only to make PDF and SVG surfaces, and
-pikepdf only for PDFs. PDFs are post-processed with pikepdf so every page carries its TrimBox/BleedBox and the
-file is the same bytes on every run (fixed creation/modification date, deterministic /ID). Fonts come from
-fontconfig via cairo's toy font API (DejaVu Sans by default) and are embedded as subsets.
+Scenes are drawn, written (PNG, PDF, SVG) and text is measured through ``boardgen.render.cairo_lib`` (a small
+pre-parsed cffi binding of cairo, quick to import); pikepdf is imported only for PDFs. PDFs are post-processed
+with pikepdf so every page carries its TrimBox/BleedBox and the file is the same bytes on every run (fixed
+creation/modification date, deterministic /ID). Fonts come from fontconfig via cairo's toy font API (DejaVu
+Sans by default) and are embedded as subsets.
 """
 
 from __future__ import annotations
 
-import ctypes.util
 import io
 import math
 import re
-import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
-from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -318,7 +315,7 @@ def _draw_group(p: object, op: Group) -> None:
 
 
 def draw_scene(ctx: Any, scene: Scene) -> None:
-    """Paint ``scene`` on a ``cairo_t *`` of ``cairo_lib`` (``cairo_lib.as_context`` for a cairocffi one)."""
+    """Paint ``scene`` on a ``cairo_t *`` of ``cairo_lib``."""
     draw_ops(ctx, scene.items)
 
 
@@ -389,27 +386,10 @@ def _mm_context(ctx: Any, pixels_per_mm: float) -> Any:
 # ------------------------------------------------------------------------------------------ PDF
 
 
-@lru_cache(maxsize=1)
-def pdf_backend() -> ModuleType:
-    """cairocffi (for PDF and SVG surfaces), and pikepdf imported beside it (a parallel build calls this before
-    it forks, so the workers share both). On Linux cairocffi is imported without its library search: it asks
-    ``ctypes.util.find_library`` for cairo under three names, each ask runs ldconfig (and gcc, for the two names
-    not found), 0.07 s; its fallback, ``dlopen("libcairo.so.2")``, finds the very library through the dynamic
-    loader's own search."""
+def pdf_backend() -> None:
+    """Import pikepdf, which every PDF is finished with (a parallel build calls this before it forks, so the
+    workers share it)."""
     import pikepdf  # noqa: F401
-
-    if not sys.platform.startswith("linux") or "cairocffi" in sys.modules:
-        import cairocffi
-
-        return cairocffi
-    search = ctypes.util.find_library
-    ctypes.util.find_library = lambda name: None
-    try:
-        import cairocffi
-    finally:
-        ctypes.util.find_library = search
-    return cairocffi
-
 
 
 def _box(page: Page, rect: Rect) -> pikepdf.Array:
@@ -425,26 +405,24 @@ def _box(page: Page, rect: Rect) -> pikepdf.Array:
 
 def render_pdf(pages: Sequence[Page], title: str = "", date: str = FIXED_PDF_DATE) -> bytes:
     """All pages into one PDF, boxes set, fonts embedded, the same bytes every time."""
-    cairocffi = pdf_backend()
-
     if not pages:
         raise ValueError("render_pdf needs at least one page")
-    raw = io.BytesIO()
     first = pages[0]
-    surface = cairocffi.PDFSurface(raw, first.width_mm * MM_TO_PT, first.height_mm * MM_TO_PT)
-    surface.set_metadata(cairocffi.PDF_METADATA_CREATE_DATE, date)
-    surface.set_metadata(cairocffi.PDF_METADATA_MOD_DATE, date)
-    surface.set_metadata(cairocffi.PDF_METADATA_CREATOR, "boardgen")
-    if title:
-        surface.set_metadata(cairocffi.PDF_METADATA_TITLE, title)
+    surface, stream = cairo.pdf_surface(first.width_mm * MM_TO_PT, first.height_mm * MM_TO_PT)
+    metadata = [(cairo.PDF_METADATA_CREATE_DATE, date), (cairo.PDF_METADATA_MOD_DATE, date),
+                (cairo.PDF_METADATA_CREATOR, "boardgen"), *([(cairo.PDF_METADATA_TITLE, title)] if title else [])]
+    for key, value in metadata:
+        _LIB.cairo_pdf_surface_set_metadata(surface, key, value.encode("utf-8"))
     with _reusing(pages):
         for page in pages:
-            surface.set_size(page.width_mm * MM_TO_PT, page.height_mm * MM_TO_PT)
-            ctx = cairocffi.Context(surface)
-            draw_scene(_mm_context(cairo.as_context(ctx), MM_TO_PT), page.scene)
-            ctx.show_page()
-        surface.finish()
-    return _postprocess_pdf(raw.getvalue(), pages, date)
+            _LIB.cairo_pdf_surface_set_size(surface, page.width_mm * MM_TO_PT, page.height_mm * MM_TO_PT)
+            ctx = cairo.context(surface)
+            draw_scene(_mm_context(ctx, MM_TO_PT), page.scene)
+            _LIB.cairo_show_page(ctx)
+            cairo.check(_LIB.cairo_status(ctx))
+        _LIB.cairo_surface_finish(surface)
+    cairo.check(_LIB.cairo_surface_status(surface))
+    return _postprocess_pdf(stream.getvalue(), pages, date)
 
 
 _XOBJECTS_RE = re.compile(rb"/XObject <<(.*?)>>", re.S)
@@ -531,17 +509,13 @@ _SVG_OPEN_RE = re.compile(r"<svg\b[^>]*>", re.S)
 
 
 def _svg_chunk(page: Page, items: Sequence[Op]) -> str:
-    cairocffi = pdf_backend()
-
-    raw = io.BytesIO()
     # cairo 1.16 writes the surface size with the document unit as is: sizes in mm, one user unit = 1 mm
-    surface = cairocffi.SVGSurface(raw, page.width_mm, page.height_mm)
-    surface.set_document_unit(cairocffi.SVG_UNIT_MM)
-    ctx = cairocffi.Context(surface)
-    draw_ops(_mm_context(cairo.as_context(ctx), 1.0), items)
-    surface.finish()
+    surface, stream = cairo.svg_surface(page.width_mm, page.height_mm, cairo.SVG_UNIT_MM)
+    draw_ops(_mm_context(cairo.context(surface), 1.0), items)
+    _LIB.cairo_surface_finish(surface)
+    cairo.check(_LIB.cairo_surface_status(surface))
     # cairo numbers surfaces with a process-wide counter; make the ids independent of what ran before
-    return re.sub(r"\bsurface\d+", "surface", raw.getvalue().decode("utf-8"))
+    return re.sub(r"\bsurface\d+", "surface", stream.getvalue().decode("utf-8"))
 
 
 def _prefix_ids(svg: str, prefix: str) -> str:

@@ -1,10 +1,9 @@
 """The cairo C functions our drawing calls, bound with a small cffi declaration (ABI mode, no compiler).
 
 cairocffi declares all of cairo's API and has cffi parse it on import (about 0.12 s with the library search);
-the scene drawing, text measuring and PNG output need a few dozen functions, which parse in a few
-milliseconds. ``boardgen.render.cairo_backend`` draws every scene through this binding; cairocffi is imported
-only to make PDF and SVG surfaces (``as_context`` turns its contexts into this binding's pointers). The
-constants are cairo's enum values, which are part of its stable ABI.
+the scene drawing, text measuring and PNG, PDF and SVG output need a few dozen functions, which parse in a few
+milliseconds. ``boardgen.render.cairo_backend`` draws and writes every scene through this binding, and
+boardgen no longer needs cairocffi. The constants are cairo's enum values, which are part of its stable ABI.
 """
 
 from __future__ import annotations
@@ -39,6 +38,15 @@ cairo_status_t cairo_surface_status(cairo_surface_t *surface);
 typedef cairo_status_t (*cairo_write_func_t)(void *closure, const unsigned char *data, unsigned int length);
 cairo_status_t cairo_surface_write_to_png_stream(cairo_surface_t *surface, cairo_write_func_t write_func,
                                                  void *closure);
+cairo_surface_t *cairo_pdf_surface_create_for_stream(cairo_write_func_t write_func, void *closure,
+                                                     double width_in_points, double height_in_points);
+void cairo_pdf_surface_set_size(cairo_surface_t *surface, double width_in_points, double height_in_points);
+void cairo_pdf_surface_set_metadata(cairo_surface_t *surface, int metadata, const char *utf8);
+cairo_surface_t *cairo_svg_surface_create_for_stream(cairo_write_func_t write_func, void *closure,
+                                                     double width_in_points, double height_in_points);
+void cairo_svg_surface_set_document_unit(cairo_surface_t *surface, int unit);
+void cairo_show_page(cairo_t *cr);
+const char *cairo_version_string(void);
 
 cairo_t *cairo_create(cairo_surface_t *target);
 void cairo_destroy(cairo_t *cr);
@@ -102,6 +110,8 @@ FONT_SLANT_NORMAL, FONT_SLANT_ITALIC = 0, 1
 FONT_WEIGHT_NORMAL, FONT_WEIGHT_BOLD = 0, 1
 HINT_STYLE_NONE = 1
 HINT_METRICS_OFF = 1
+PDF_METADATA_TITLE, PDF_METADATA_CREATOR, PDF_METADATA_CREATE_DATE, PDF_METADATA_MOD_DATE = 0, 4, 5, 6
+SVG_UNIT_MM = 6
 
 DECLARATIONS_SHA256 = hashlib.sha256(_DECLARATIONS.encode()).hexdigest()
 GENERATED = Path(__file__).with_name("_cairo_ffi.py")
@@ -167,11 +177,6 @@ def check(status: int) -> None:
         raise CairoError(f"cairo: {ffi.string(lib.cairo_status_to_string(status)).decode()}")
 
 
-def as_context(context: Any) -> Any:
-    """This binding's ``cairo_t *`` for a cairocffi ``Context`` (the same C object)."""
-    return ffi.cast("cairo_t *", context._pointer)
-
-
 def unhinted_font_options() -> Any:
     """Font options with hinting off (metrics must not depend on the output: PDF is unhinted), freed by GC."""
     options = ffi.gc(lib.cairo_font_options_create(), lib.cairo_font_options_destroy)
@@ -187,6 +192,52 @@ def image_context(format_: int, width_px: int, height_px: int) -> tuple[Any, Any
     context = ffi.gc(lib.cairo_create(surface), lib.cairo_destroy)
     check(lib.cairo_status(context))
     return surface, context
+
+
+class Stream:
+    """What a stream surface (PDF, SVG) writes, gathered in memory; keep it while the surface lives (it holds
+    the callback cairo calls)."""
+
+    def __init__(self) -> None:
+        self.chunks: list[bytes] = []
+        self.callback = ffi.callback("cairo_write_func_t", self._write)
+
+    def _write(self, _closure: Any, data: Any, length: int) -> int:
+        self.chunks.append(bytes(ffi.buffer(data, length)))
+        return STATUS_SUCCESS
+
+    def getvalue(self) -> bytes:
+        return b"".join(self.chunks)
+
+
+def pdf_surface(width_pt: float, height_pt: float) -> tuple[Any, Stream]:
+    """(surface, its stream) of a new PDF surface, the surface freed by GC."""
+    stream = Stream()
+    surface = ffi.gc(lib.cairo_pdf_surface_create_for_stream(stream.callback, ffi.NULL, width_pt, height_pt),
+                     lib.cairo_surface_destroy)
+    check(lib.cairo_surface_status(surface))
+    return surface, stream
+
+
+def svg_surface(width: float, height: float, unit: int = SVG_UNIT_MM) -> tuple[Any, Stream]:
+    """(surface, its stream) of a new SVG surface whose size is in ``unit``, the surface freed by GC."""
+    stream = Stream()
+    surface = ffi.gc(lib.cairo_svg_surface_create_for_stream(stream.callback, ffi.NULL, width, height),
+                     lib.cairo_surface_destroy)
+    check(lib.cairo_surface_status(surface))
+    lib.cairo_svg_surface_set_document_unit(surface, unit)
+    return surface, stream
+
+
+def context(surface: Any) -> Any:
+    """A new ``cairo_t *`` on ``surface``, freed by GC."""
+    ctx = ffi.gc(lib.cairo_create(surface), lib.cairo_destroy)
+    check(lib.cairo_status(ctx))
+    return ctx
+
+
+def version_string() -> str:
+    return ffi.string(lib.cairo_version_string()).decode()
 
 
 def write_png(surface: Any) -> bytes:
