@@ -251,6 +251,12 @@ def test_deterministic_zip() -> None:
     with zipfile.ZipFile(io.BytesIO(a)) as zf:
         assert zf.namelist() == ["a.txt", "b.txt"]
         assert zf.getinfo("a.txt").date_time == (2026, 1, 1, 0, 0, 0)
+    # text is deflated, PDFs (compressed inside already) are stored; both read back as they were
+    text, pdf = b"the same words again and again " * 50, b"%PDF-1.7 " + bytes(range(256)) * 8
+    with zipfile.ZipFile(io.BytesIO(deterministic_zip([("README.txt", text), ("kit.pdf", pdf)]))) as zf:
+        assert zf.getinfo("README.txt").compress_type == zipfile.ZIP_DEFLATED
+        assert zf.getinfo("kit.pdf").compress_type == zipfile.ZIP_STORED
+        assert zf.read("README.txt") == text and zf.read("kit.pdf") == pdf
 
 
 def _run_stage() -> dict[str, object]:
