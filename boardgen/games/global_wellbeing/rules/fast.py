@@ -36,10 +36,10 @@ ENGINE_ENV = "BOARDGEN_ENGINE"
 ENGINES = ("auto", "kernel", "reference")
 KERNEL_BOTS = ("random", "greedy", "planner")  # rules.kernel.BOT_KINDS
 # What loading the kernel costs, in reference games of 6 random bots on the default board (about 1 ms each):
-# importing numba and the cached machine code takes about 0.4-0.5 s; compiling it the first time, about 20 s
+# importing numba and the cached machine code takes about 0.3 s; compiling it the first time, about 15 s
 # (benchmarks/bench_rules.py prints both). A greedy game costs the reference engine about 2 such games, a
 # planner game 5.
-LOAD_COST_GAMES = 500
+LOAD_COST_GAMES = 300
 COMPILE_COST_GAMES = 20_000
 GAME_COST = {"random": 1.0, "greedy": 2.0, "planner": 5.0}
 MAX_VALUE = 1 << 40  # rule numbers beyond this could overflow the kernel's int64 arithmetic: reference engine
