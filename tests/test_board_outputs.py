@@ -281,3 +281,24 @@ def test_impossible_sections_are_one_line_errors(tmp_path, capsys, ctx):
         main(["build", "--template", str(template), "--out", str(tmp_path / "out"), "-q"])
     assert exit_info.value.code == 2
     assert "sections.knob_neck" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_section_sheets_have_no_hairline_of_art_along_a_bleed_edge(outputs, tmp_path, paper):
+    """Each piece paints the one board picture clipped to its outline and bleed. Painting it whole and covering
+    the rest with white left a one-pixel line of art down the bleed rectangle's sides, where the sheet's clip cut
+    both: no pixel column may be much darker than both its neighbours."""
+    import subprocess
+
+    import numpy as np
+    from PIL import Image
+
+    pdf = tmp_path / "sections.pdf"
+    pdf.write_bytes(outputs[f"board-sections-{paper}.pdf"])
+    subprocess.run(["pdftoppm", "-r", "150", "-png", str(pdf), str(tmp_path / "page")], check=True)
+    for png in sorted(tmp_path.glob("page-*.png")):
+        pixels = np.asarray(Image.open(png).convert("RGB"), dtype=np.int64)
+        inked = (pixels.sum(axis=2) < 762).sum(axis=0)  # per column: pixels not paper white
+        spikes = [x for x in range(1, len(inked) - 1)
+                  if inked[x] > 3 * max(inked[x - 1], inked[x + 1]) + 100]
+        assert not spikes, (png.name, spikes[:5])

@@ -137,27 +137,24 @@ def mark_ops(marks: Sequence[SectionMark]) -> list[Op]:
 def section_scene(art: BoardArt, section: Section, bleed_mm: float,
                   marks: Sequence[SectionMark] = ()) -> Scene:
     """The section's art in item mm (origin = its bounding box's top-left): the whole board picture (shared by
-    every piece: a renderer draws it once and paints it behind each), paper white beyond the piece's outline
-    plus bleed, the bleed washed out, and the piece's marks and cut line on top."""
-    x0, y0, x1, y1 = section.bounds_mm
+    every piece: a renderer draws it once and paints it behind each) clipped to the piece's outline plus bleed,
+    the bleed washed out, and the piece's marks and cut line on top."""
+    x0, y0, _x1, _y1 = section.bounds_mm
     with_bleed = piece_bleed(section.outline_mm, bleed_mm)
+    # one clip path per piece, around the shared picture (painting white beyond it instead left a hairline of
+    # art where the sheet's own clip, the bleed rectangle, cut both the art and the white)
     placed = Group(board_picture(art, bleed_mm).items, name=f"section-{section.number}-art",
-                   transform=translate(-x0, -y0))
+                   transform=translate(-x0, -y0),
+                   clip=outline_commands(with_bleed, 0.0, 0.0))
     own = Group(tuple(mark_ops([m for m in marks if m.section == section.number])),
                 name=f"section-{section.number}-marks", transform=translate(-x0, -y0))
-    # Beyond the bleed, paint paper white rather than clipping (a clip path this complex makes cairo's PDF
-    # output slow and large); the sheet clips the whole item to its bleed rectangle anyway.
-    margin = 2 * bleed_mm + 1.0
-    surround = shapely.difference(shapely.box(x0 - margin, y0 - margin, x1 + margin, y1 + margin), with_bleed)
-    mask = [Path(outline_commands(p, -x0, -y0), Style(fill="#ffffff", even_odd=True), name="beyond-bleed")
-            for p in getattr(surround, "geoms", [surround]) if p.geom_type == "Polygon"]
     # Wash out the bleed a little so the piece's shape reads at a glance (a slightly missed cut still shows art).
     outside = shapely.difference(with_bleed, section.outline_mm)
     wash = [Path(outline_commands(p, -x0, -y0), Style(fill="#ffffff", opacity=BLEED_WASH, even_odd=True),
                  name="bleed-wash") for p in getattr(outside, "geoms", [outside]) if p.geom_type == "Polygon"]
     cut = Path(outline_commands(section.outline_mm, -x0, -y0),
                Style(stroke=CUT_LINE, stroke_width_mm=CUT_WIDTH_MM, line_join="round"), name="cut-line")
-    return Scene((placed, *mask, *wash, own, cut))
+    return Scene((placed, *wash, own, cut))
 
 
 def section_page(art: BoardArt, section: Section, paper: Paper, scene: Scene | None = None) -> Page:
