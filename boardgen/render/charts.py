@@ -623,9 +623,12 @@ def _panel(frame: Frame, panel: StepPanel, y_ticks: Sequence[tuple[float, str]],
         cx, cy = frame.point(dx, dy)
         data.append(Circle(cx, cy, 3.2 * PX_MM, fill(dot_colour), name="dot"))
         width = text_width_mm(label, SMALL_FONT)
-        box = Rect(cx - 6 * PX_MM - width - 2 * PX_MM, cy - SMALL_FONT.size_mm * 0.7 - 2 * PX_MM,
-                   width + 4 * PX_MM, SMALL_FONT.size_mm + 2 * PX_MM)
-        box = box.translate(0.0, max(0.0, area.y + 1 * PX_MM - box.y))  # never above the plot area
+        height = SMALL_FONT.size_mm + 2 * PX_MM
+        # beside the dot on the side away from the mean line's last step, so the label never hides the line
+        below_line = bool(panel.mean) and cy > frame.y(panel.mean[-1])
+        top = cy + 2 * PX_MM if below_line else cy - 2 * PX_MM - height
+        top = min(max(top, area.y + 1 * PX_MM), area.bottom - 1 * PX_MM - height)  # inside the plot area
+        box = Rect(cx - 6 * PX_MM - width - 2 * PX_MM, top, width + 4 * PX_MM, height)
         data.append(RectOp(box, Style(fill="#ffffff", opacity=0.8), name="dot-label-box"))
         data.append(text(box.right - 2 * PX_MM, box.center[1], label, SMALL_FONT, dot_colour, align="right",
                          baseline="middle", name="dot-label"))

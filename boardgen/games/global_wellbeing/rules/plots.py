@@ -88,6 +88,9 @@ def trajectory_chart(sim: Simulation, colours: Sequence[str]) -> Chart:
     edges = [*turns, length]  # the value after the last turn is drawn over one more turn's width
     v_lines = [(float(t), TIPPING_COLOUR if t % rules.tipping_point_every == 0 else STEWARDSHIP_COLOUR)
                for t in turns[1:] if t % rules.tipping_point_every == 0 or t % rules.stewardship_every == 0]
+    # ticks on the stewardship phases when there are a few of them, else about five ticks
+    period = rules.stewardship_every
+    tick_step = period if 2 <= length // max(1, period) <= 8 else max(1, length // 5)
     panels = []
     for z, zone in enumerate(sim.board.zones):
         mean: list[float] = []
@@ -106,7 +109,7 @@ def trajectory_chart(sim: Simulation, colours: Sequence[str]) -> Chart:
         panels.append(StepPanel(
             f"{zone.name} (d{zone.die}, start {zone.start_index})", edges, mean, p10, p90,
             colours[z] if z < len(colours) else SEAT_COLOUR, min(top, 2 * zone.die + 2),
-            turns[:: max(1, length // 5)], v_lines, (zone.die, zone.minimum_index), dot))
+            list(range(0, length + 1, tick_step)), v_lines, (zone.die, zone.minimum_index), dot))
     return step_panels_chart(
         panels, title=[f"Bio-productivity index after every turn: mean (line) and 10-90% of {_games(n)} (band)",
                        "grey lines: stewardship, red lines: tipping point; dot: mean final index with badges"],
