@@ -120,3 +120,17 @@ def test_profile_provenance_is_documented() -> None:
     doc = (REPO / "docs" / "print-shop.md").read_text()
     assert "FOGRA39L-boardgen.icc" in doc and "CC0" in doc and "colprof" in doc
     assert PROFILE_PATH.name in doc
+
+
+def test_the_info_dictionary_and_the_xmp_name_the_same_producer(board_outputs) -> None:
+    """PDF/X preflights compare the document information with the XMP metadata."""
+    import io
+    import re
+
+    import pikepdf
+
+    with pikepdf.open(io.BytesIO(board_outputs["board-poster.pdf"])) as pdf:
+        xmp = pdf.Root.Metadata.read_bytes().decode()
+        producer = re.search(r"<pdf:Producer>(.*?)</pdf:Producer>", xmp)
+        assert producer is not None and str(pdf.docinfo["/Producer"]) == producer.group(1)
+        assert str(pdf.docinfo["/Title"]) in xmp

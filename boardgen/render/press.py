@@ -194,6 +194,9 @@ def _xmp_text(s: str) -> str:
     return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
+PRODUCER = "boardgen (cairo, pikepdf, LittleCMS)"
+
+
 def xmp_packet(title: str, date: str = FIXED_XMP_DATE) -> bytes:
     """The XMP metadata of a PDF/X-4 file (fixed dates and ids, so the bytes stay the same)."""
     return f"""<?xpacket begin="\ufeff" id="W5M0MpCehiHzreSzNTczkc9d"?>
@@ -215,7 +218,7 @@ def xmp_packet(title: str, date: str = FIXED_XMP_DATE) -> bytes:
    <xmpMM:InstanceID>uuid:00000000-0000-4000-8000-000000000001</xmpMM:InstanceID>
    <xmpMM:VersionID>1</xmpMM:VersionID>
    <xmpMM:RenditionClass>default</xmpMM:RenditionClass>
-   <pdf:Producer>boardgen (cairo, pikepdf, LittleCMS)</pdf:Producer>
+   <pdf:Producer>{PRODUCER}</pdf:Producer>
    <pdf:Trapped>False</pdf:Trapped>
    <pdfxid:GTS_PDFXVersion>PDF/X-4</pdfxid:GTS_PDFXVersion>
   </rdf:Description>
@@ -248,6 +251,7 @@ def to_pdfx4(data: bytes, title: str, converter: CmykConverter | None = None) ->
         metadata.Subtype = pikepdf.Name.XML
         pdf.Root.Metadata = metadata
         pdf.docinfo["/Title"] = pikepdf.String(title)
+        pdf.docinfo["/Producer"] = pikepdf.String(PRODUCER)  # as the XMP says: a preflight compares the two
         pdf.docinfo["/GTS_PDFXVersion"] = pikepdf.String("PDF/X-4")
         pdf.docinfo["/Trapped"] = pikepdf.Name("/False")
         out = io.BytesIO()
