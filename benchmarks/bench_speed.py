@@ -157,8 +157,8 @@ def measure_games(games: int, jobs_games: int) -> list[Row]:
         simulate(board, rules, jobs_games, 6, ["greedy", "planner", "random"], 3, jobs=jobs)
         return jobs_games / (time.perf_counter() - started)
 
-    def pair() -> list[float]:  # one and two jobs, taking turns three times (the median of each)
-        runs = [(jobs_rate(1), jobs_rate(2)) for _ in range(3)]
+    def pair() -> list[float]:  # one and two jobs, taking turns five times (the median of each)
+        runs = [(jobs_rate(1), jobs_rate(2)) for _ in range(5)]
         return [statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs)]
 
     jobs_rate(2)  # the first forked run warms up
