@@ -416,6 +416,11 @@ def histogram_chart(series: Sequence[Series], edges: Sequence[float], *, title: 
         points = tuple(step_outline(frame, drawn, c))
         style = Style(fill=s.colour, opacity=s.opacity) if s.filled else stroke(s.colour, 1.8 * PT, line_join="miter")
         data.append(Polygon(points, style, closed=s.filled, name="histogram"))
+    for s, c in zip(series, counts, strict=True):  # each filled one's outline on top: readable where they overlap
+        if s.filled:
+            data.append(Polygon(tuple(step_outline(frame, drawn, c))[1:-1], stroke(s.colour, 1.0 * PT,
+                                                                             line_join="miter"),
+                                closed=False, name="histogram-edge"))
     if reference_x is not None:
         x = frame.x(reference_x[0])
         data.append(line(x, area.y, x, area.bottom, dashed(reference_colour), name="reference"))
