@@ -202,9 +202,9 @@ def _run_group(ctx: BuildContext, group: list[_Entry], later: list[_Entry]) -> l
         return [a for name, spec, *_options in group for a in _run_stage(ctx, name, spec)]
     # pikepdf: render.cairo_backend imports it only when it first writes a PDF (a simulate never does);
     # imported here, once, rather than again in every worker
-    from boardgen.render.cairo_backend import pdf_backend
+    from boardgen.render.cairo_backend import preload_pdf_writer
 
-    pdf_backend()
+    preload_pdf_writer()
     context = multiprocessing.get_context("fork")
     queues = [early, others]
     counters = [context.Value("i", 0), context.Value("i", 0)]

@@ -121,7 +121,7 @@ _PATH_TYPE = {"M": cairo.PATH_MOVE_TO, "L": cairo.PATH_LINE_TO, "Z": cairo.PATH_
 _LINE_OPS = frozenset(_PATH_TYPE)
 
 
-def _append_lines_p(p: object, kinds: Sequence[int], points: np.ndarray) -> None:
+def append_lines(p: object, kinds: Sequence[int], points: np.ndarray) -> None:
     """Append a path of move/line/close segments in one call (cairo_path_data_t built with numpy).
 
     ``kinds``: one cairo path type per segment; ``points``: (n, 2) for the move/line segments, in order."""
@@ -172,7 +172,7 @@ def _path_p(p: object, commands: Sequence[PathCommand]) -> None:
         ops = [cmd[0] for cmd in commands]
         if _LINE_OPS.issuperset(ops):
             points = np.array([(cmd[1], cmd[2]) for cmd in commands if cmd[0] != "Z"], dtype=np.float64)
-            _append_lines_p(p, [_PATH_TYPE[op] for op in ops], points)
+            append_lines(p, [_PATH_TYPE[op] for op in ops], points)
             return
     for cmd in commands:
         op = cmd[0]
@@ -241,7 +241,7 @@ def _draw_ops(p: object, ops: Sequence[Op]) -> None:
                 kinds = [cairo.PATH_MOVE_TO] + [cairo.PATH_LINE_TO] * (n - 1)
                 if op.closed:  # type: ignore[union-attr]
                     kinds.append(cairo.PATH_CLOSE_PATH)
-                _append_lines_p(p, kinds, np.asarray(points, dtype=np.float64))
+                append_lines(p, kinds, np.asarray(points, dtype=np.float64))
             else:
                 lib.cairo_move_to(p, *points[0])
                 for x, y in points[1:]:
@@ -386,7 +386,7 @@ def _mm_context(ctx: Any, pixels_per_mm: float) -> Any:
 # ------------------------------------------------------------------------------------------ PDF
 
 
-def pdf_backend() -> None:
+def preload_pdf_writer() -> None:
     """Import pikepdf, which every PDF is finished with (a parallel build calls this before it forks, so the
     workers share it)."""
     import pikepdf  # noqa: F401

@@ -9,7 +9,7 @@ import shapely
 
 from boardgen.model import Board
 from boardgen.render import cairo_lib as cairo
-from boardgen.render.cairo_backend import _append_lines_p
+from boardgen.render.cairo_backend import append_lines
 
 PREVIEW_PX_PER_MM = 2.0
 OCEAN_RGB = (0.87, 0.93, 0.97)
@@ -95,7 +95,7 @@ def _rings_path(ctx: Any, rings: list[Any]) -> None:
     for points in coords:
         kinds += [cairo.PATH_MOVE_TO, *([cairo.PATH_LINE_TO] * (len(points) - 1)), cairo.PATH_CLOSE_PATH]
     if coords:
-        _append_lines_p(ctx, kinds, np.concatenate(coords))
+        append_lines(ctx, kinds, np.concatenate(coords))
 
 
 def _polygon_path(ctx: Any, points: list[tuple[float, float]] | list[Any]) -> None:
