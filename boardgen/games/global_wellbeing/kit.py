@@ -254,8 +254,9 @@ def isolated_cells(board: Board) -> list[str]:
     return sorted(label for g in groups[1:] for label in g)
 
 
-_BOARD_FILES = {"a4": ("board-sections-a4.pdf", "board-poster.pdf", "board-poster-rgb.pdf", "board-cut.svg"),
-                "letter": ("board-sections-letter.pdf", "board-poster.pdf", "board-poster-rgb.pdf", "board-cut.svg")}
+_BOARD_FILES = {slug: ("board-poster.pdf", "board-poster-rgb.pdf", f"board-sections-{slug}.pdf", "board-cut.svg")
+                for slug in ("a4", "letter")}
+"""The board files each paper's kit holds, in the order its README lists them (then the section cut files)."""
 
 
 def _board_files(slug: str, path: str) -> bool:
@@ -263,10 +264,10 @@ def _board_files(slug: str, path: str) -> bool:
 
 
 def _board_file_rank(slug: str, artifact: Artifact) -> int:
-    """The kit's order of the board files, whichever stage made them first: poster, RGB poster, section sheets,
-    cut lines, then the section cut files (a stable sort keeps those in section order)."""
-    order = ("board-poster.pdf", "board-poster-rgb.pdf", f"board-sections-{slug}.pdf", "board-cut.svg")
-    return order.index(artifact.path) if artifact.path in order else len(order)
+    """The kit's order of the board files, whichever stage made them first: as in _BOARD_FILES, then the section
+    cut files (a stable sort keeps those in section order)."""
+    files = _BOARD_FILES[slug]
+    return files.index(artifact.path) if artifact.path in files else len(files)
 
 
 def _component_sets(ctx: BuildContext) -> list[ComponentSet]:
