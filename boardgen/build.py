@@ -27,7 +27,6 @@ from boardgen import __version__
 from boardgen.cache import dumps
 from boardgen.errors import BoardgenError, blamed_on
 from boardgen.io import MANIFEST, Artifact, prepare_output, sha256_file, write_artifacts
-from boardgen.play.pool import end_with_parent
 from boardgen.plugin import BuildContext, Progress, load_stage
 
 __all__ = ["BuildContext", "build", "manifest_artifact", "run_stages"]
@@ -98,6 +97,8 @@ def _worker(connection: Any, prepared: Any, ctx: BuildContext, group: list[_Entr
     the parent prepared read from ``prepared`` if it is not None, the others), then send [(index, artifacts,
     seconds, kept values)] and the progress it would have printed, or the error that stopped it. It ends with
     the parent, and closes the parent's ends of the pipes it inherited."""
+    from boardgen.play.pool import end_with_parent  # not at the top: the CLI imports this module at start-up
+
     end_with_parent(parent_pid)
     for end in parent_ends:
         end.close()
