@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from boardgen.io import Artifact
     from boardgen.play.api import Game
     from boardgen.play.bots import BotFactory
+    from boardgen.play.columns import OutcomeColumns
     from boardgen.play.report import Finding, Report
 
 ENTRY_POINT_GROUP = "boardgen.games"
@@ -213,6 +214,13 @@ class GamePlugin:
         factories = self.bots()
         return [play_one(game, factories, lineup(bots, players, i, rotate), derive_seed(seed, "game", i))
                 for i in range(start, stop)]
+
+    def kernel_batch(self, ctx: BuildContext, players: int, bots: Sequence[str], seed: int, start: int, stop: int,
+                     rotate: bool) -> OutcomeColumns | None:
+        """Games ``start`` to ``stop`` played by the game's compiled kernel: the same games, field for field, as
+        ``play_batch`` plays through the rules API for the same seeds (a test per game compares them). None when
+        the game has no kernel, or its kernel does not play these bots or rule values: the API path plays."""
+        return None
 
     def batch_summary(self, ctx: BuildContext, players: int, bots: Sequence[str], seed: int, rotate: bool,
                       batches: Sequence[Any]) -> dict[str, Any]:

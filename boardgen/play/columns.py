@@ -1,0 +1,112 @@
+"""Simulated games' results as columns (numpy arrays), the form a compiled kernel returns a batch of games in.
+
+A batch of ``n`` games of ``players`` seats is a handful of arrays rather than ``n`` record objects: per-seat
+scores and winner flags, the length, and one array per metric and per counted event. ``from_records`` turns
+records played through the rules API into the same columns, so a kernel's batch and the API's games for the
+same seeds can be compared field by field, and ``records`` turns columns back into records for code that still
+reads them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from boardgen.play.api import Outcome
+from boardgen.play.simulate import GameRecord
+
+
+@dataclass(frozen=True)
+class OutcomeColumns:
+    """``n`` games: row ``i`` is game ``i`` of the batch, in game order."""
+
+    bot_names: tuple[str, ...]  # the names ``lineups`` indexes
+    seeds: np.ndarray  # (n,) int64: each game's seed (``derive_seed(seed, "game", i)``)
+    lineups: np.ndarray  # (n, players) int8: the bot in each seat, an index into ``bot_names``
+    scores: np.ndarray  # (n, players) float64
+    winners: np.ndarray  # (n, players) bool: several True is a tie, none is "everybody lost"
+    length: np.ndarray  # (n,) int64
+    metrics: Mapping[str, np.ndarray] = field(default_factory=dict)  # name -> (n,) float64
+    events: Mapping[str, np.ndarray] = field(default_factory=dict)  # name -> (n,) int64
+
+    @property
+    def games(self) -> int:
+        return int(self.length.shape[0])
+
+    @property
+    def players(self) -> int:
+        return int(self.scores.shape[1]) if self.scores.ndim == 2 else 0
+
+    @classmethod
+    def from_records(cls, records: Sequence[GameRecord], players: int,
+                     bot_names: Sequence[str] | None = None) -> OutcomeColumns:
+        names = tuple(bot_names) if bot_names is not None else tuple(sorted({b for r in records for b in r.bots}))
+        code = {name: i for i, name in enumerate(names)}
+        n = len(records)
+        scores = np.zeros((n, players), dtype=np.float64)
+        winners = np.zeros((n, players), dtype=np.bool_)
+        lineups = np.zeros((n, players), dtype=np.int8)
+        metric_names = sorted({k for r in records for k in r.outcome.metrics})
+        event_names = sorted({k for r in records for k in r.outcome.events})
+        metrics = {k: np.zeros(n, dtype=np.float64) for k in metric_names}
+        events = {k: np.zeros(n, dtype=np.int64) for k in event_names}
+        for i, record in enumerate(records):
+            out = record.outcome
+            scores[i, :len(out.scores)] = out.scores
+            winners[i, list(out.winners)] = True
+            lineups[i, :] = [code[b] for b in record.bots]
+            for k, v in out.metrics.items():
+                metrics[k][i] = float(v)
+            for k, c in out.events.items():
+                events[k][i] = int(c)
+        return cls(names, np.array([r.seed for r in records], dtype=np.int64), lineups, scores, winners,
+                   np.array([r.outcome.length for r in records], dtype=np.int64), metrics, events)
+
+    @classmethod
+    def concat(cls, parts: Sequence[OutcomeColumns]) -> OutcomeColumns:
+        """The batches one after the other (they must share bot names, players, metrics and events)."""
+        if not parts:
+            raise ValueError("no batches to join")
+        first = parts[0]
+        return cls(first.bot_names, np.concatenate([p.seeds for p in parts]),
+                   np.concatenate([p.lineups for p in parts]), np.concatenate([p.scores for p in parts]),
+                   np.concatenate([p.winners for p in parts]), np.concatenate([p.length for p in parts]),
+                   {k: np.concatenate([p.metrics[k] for p in parts]) for k in first.metrics},
+                   {k: np.concatenate([p.events[k] for p in parts]) for k in first.events})
+
+    def records(self) -> list[GameRecord]:
+        """The games as the API path's records (scores as floats, winners in seat order)."""
+        out = []
+        for i in range(self.games):
+            outcome = Outcome(tuple(float(s) for s in self.scores[i]),
+                              tuple(int(s) for s in np.flatnonzero(self.winners[i])), int(self.length[i]),
+                              {k: float(v[i]) for k, v in self.metrics.items()},
+                              {k: int(v[i]) for k, v in self.events.items()})
+            out.append(GameRecord(int(self.seeds[i]), tuple(self.bot_names[j] for j in self.lineups[i]), outcome))
+        return out
+
+    def differences(self, other: OutcomeColumns, limit: int = 5) -> list[str]:
+        """Where two batches of the same games differ (empty: every field of every game agrees)."""
+        found: list[str] = []
+        if self.games != other.games or self.players != other.players:
+            return [f"{self.games} games of {self.players} seats against {other.games} of {other.players}"]
+        own = [tuple(self.bot_names[j] for j in row) for row in self.lineups]
+        theirs = [tuple(other.bot_names[j] for j in row) for row in other.lineups]
+        columns: list[tuple[str, np.ndarray, np.ndarray]] = [
+            ("seed", self.seeds, other.seeds), ("scores", self.scores, other.scores),
+            ("winners", self.winners, other.winners), ("length", self.length, other.length)]
+        for kind, mine, yours in (("metric", self.metrics, other.metrics), ("event", self.events, other.events)):
+            if set(mine) != set(yours):
+                found.append(f"{kind}s {sorted(mine)} against {sorted(yours)}")
+            columns += [(f"{kind} {k}", mine[k], yours[k]) for k in sorted(set(mine) & set(yours))]
+        for i in range(self.games):
+            if own[i] != theirs[i]:
+                found.append(f"game {i}: bots {own[i]} against {theirs[i]}")
+            for name, a, b in columns:
+                if not np.array_equal(a[i], b[i]):
+                    found.append(f"game {i}: {name} {a[i].tolist()} against {b[i].tolist()}")
+            if len(found) >= limit:
+                break
+        return found[:limit]

@@ -1,0 +1,34 @@
+"""Simulated games as columns: records in, the same records out, and differences named game by game."""
+
+from __future__ import annotations
+
+from boardgen.play.api import Outcome
+from boardgen.play.columns import OutcomeColumns
+from boardgen.play.simulate import GameRecord
+
+RECORDS = [
+    GameRecord(5, ("greedy", "random"), Outcome((1.0, 2.0), (1,), 3, {"cubes": 1.5}, {"payday": 2})),
+    GameRecord(6, ("random", "greedy"), Outcome((2.0, 2.0), (0, 1), 4, {"cubes": 0.5}, {"payday": 0})),
+    GameRecord(7, ("greedy", "greedy"), Outcome((0.0, 0.0), (), 9, {"cubes": 0.0}, {"payday": 1})),
+]
+
+
+def test_records_come_back_unchanged() -> None:
+    columns = OutcomeColumns.from_records(RECORDS, 2)
+    assert columns.games == 3 and columns.players == 2
+    assert columns.winners.tolist() == [[False, True], [True, True], [False, False]]
+    assert columns.records() == RECORDS
+
+
+def test_joined_batches_equal_the_whole() -> None:
+    whole = OutcomeColumns.from_records(RECORDS, 2, ("greedy", "random"))
+    parts = [OutcomeColumns.from_records(RECORDS[:1], 2, ("greedy", "random")),
+             OutcomeColumns.from_records(RECORDS[1:], 2, ("greedy", "random"))]
+    assert whole.differences(OutcomeColumns.concat(parts)) == []
+
+
+def test_a_different_field_is_named_with_its_game() -> None:
+    changed = [*RECORDS[:2], GameRecord(7, ("greedy", "greedy"), Outcome((0.0, 1.0), (), 9, {"cubes": 0.0},
+                                                                          {"payday": 1}))]
+    diffs = OutcomeColumns.from_records(RECORDS, 2).differences(OutcomeColumns.from_records(changed, 2))
+    assert diffs == ["game 2: scores [0.0, 0.0] against [0.0, 1.0]"]
