@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Every speed figure of issue 11 in one run, each next to its goal, with the floors timed in the same run.
+"""Every speed figure of the build in one run, each next to its goal, with the floors timed in the same run.
 
     python benchmarks/bench_speed.py                 # print the table (about 3 minutes on 2 cores)
     python benchmarks/bench_speed.py --write-readme  # also replace the table in README.md

@@ -15,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import errno
-import fcntl
 import hashlib
 import json
 import os
@@ -154,8 +153,31 @@ def write_inside(root: Path, relative: str, data: bytes) -> Path:
 
 @contextlib.contextmanager
 def output_lock(out_root: Path, progress: Callable[[str], None] = lambda m: None) -> Iterator[None]:
-    """Hold an exclusive lock on the output folder (flock on the folder itself, released when the process
-    ends however it ends). A second build waits for the first, up to LOCK_WAIT_S."""
+    """Hold an exclusive lock on the output folder, released when the process ends however it ends. A second
+    build waits for the first, up to LOCK_WAIT_S. On POSIX the lock is flock on the folder itself; where there
+    is no fcntl (Windows) it is filelock's lock on ``.boardgen.lock`` in the folder."""
+    try:
+        import fcntl
+    except ImportError:
+        fcntl = None  # type: ignore[assignment]
+    if fcntl is None:
+        import filelock
+
+        lock = filelock.FileLock(str(out_root / ".boardgen.lock"))
+        try:
+            lock.acquire(timeout=0)
+        except filelock.Timeout:
+            progress(f"waiting for another boardgen writing into {out_root} ...")
+            try:
+                lock.acquire(timeout=LOCK_WAIT_S)
+            except filelock.Timeout:
+                raise OutputError(f"another boardgen has been writing into {out_root} for over "
+                                  f"{LOCK_WAIT_S:.0f} s; try again when it has finished") from None
+        try:
+            yield
+        finally:
+            lock.release()
+        return
     fd = os.open(out_root, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
     try:
         try:
@@ -241,7 +263,7 @@ def _exchange(a: Path, b: Path) -> bool:
     try:
         libc = ctypes.CDLL(None, use_errno=True)
         renameat2 = libc.renameat2
-    except (OSError, AttributeError):
+    except (OSError, AttributeError, TypeError):  # TypeError: Windows has no process-wide C library handle
         return False
     at_fdcwd, rename_exchange = -100, 2
     if renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange) == 0:

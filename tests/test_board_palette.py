@@ -36,7 +36,7 @@ def test_template_zone_colours_are_distinguishable_under_every_simulated_vision(
     report = {pair.vision: pair for pair in check_palette(colours)}
     assert set(report) == {"normal", "protanopia", "deuteranopia", "tritanopia"}
     minimum = min(pair.delta_e for pair in report.values())
-    # the minimum reached with the default template (colours re-tuned for greyscale prints, issue 9):
+    # the minimum reached with the default template (colours re-tuned for greyscale prints):
     # Temperate/Mountains under tritanopia
     assert minimum >= MIN_DELTA_E == 15.0
     assert minimum == pytest.approx(17.3, abs=0.1)

@@ -1,4 +1,4 @@
-"""The default Global Wellbeing Game map against the quality bar of issue 2 (real data, no mocks)."""
+"""The default Global Wellbeing Game map against its quality bar (real data, no mocks)."""
 
 from __future__ import annotations
 

@@ -132,7 +132,7 @@ def test_a_whole_game_with_chosen_dice() -> None:
     assert s.gs.badges[0][NAMES.index("Temperate")]
     # seat 1 moves the piece on c9 next to its other piece (c8): c7; harvest 2 + 4 < 10; invests on c6
     play(s, 1, PICK, "move the piece on c9")
-    assert sorted(s.legal_actions()) == [7]  # not c9: a piece never "moves" onto its own cell (issue 9)
+    assert sorted(s.legal_actions()) == [7]  # not c9: a piece never "moves" onto its own cell
     play(s, 1, DEST, "move it to c7")
     play(s, 1, INVEST, "invest in c6")
     assert s.gs.chips == [8, 7]

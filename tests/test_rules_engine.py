@@ -181,7 +181,7 @@ def test_move_must_land_next_to_another_own_piece() -> None:
     ok = play_game(board, quiet_rules(setup_rounds=3, variant="simple"), [ScriptBot([0, 1, 2], [(0, 3)])], seed=1)
     assert ok.occupied == (0, 1, 1, 1, 0, 0) and ok.events[EV["move"]] == 1
     # move c2 -> c3: c3 only touches the moving piece's old cell, which no longer counts; the piece has nowhere
-    # else to go (its own cell is no destination, issue 9), so it stays: a pass
+    # else to go (its own cell is no destination), so it stays: a pass
     stay = play_game(board, quiet_rules(setup_rounds=3, variant="simple"), [ScriptBot([0, 1, 2], [(2, 3)])], seed=1)
     assert stay.occupied == (1, 1, 1, 0, 0, 0) and stay.events[EV["move_pass"]] == 1 and stay.events[EV["move"]] == 0
     # move c0 -> c4: not next to an own piece while c3 is: refused

@@ -58,7 +58,7 @@ def _bleed(outline: Polygon, colour: str) -> Path:
 
 
 MIN_TEXT_PT = 6.0
-"""Nothing a player reads during play is set smaller (issue 9)."""
+"""Nothing a player reads during play is set smaller."""
 CONDENSED = "DejaVu Sans Condensed"
 
 

@@ -326,7 +326,7 @@ class WellbeingState(State):
                 self.pending = src
                 if game.rules.move_next_to_other_pieces:
                     gs.lift(p, src)
-                    gs.moving_from = src  # a piece never "moves" onto its own cell (issue 9)
+                    gs.moving_from = src  # a piece never "moves" onto its own cell
                     if not gs.destinations(p):  # nowhere else to go: it stays, a pass (as the engine)
                         gs.moving_from = -1
                         gs.place(p, src)

@@ -187,7 +187,7 @@ def harvest(state: GameState, p: int, divisor: int, capped: bool, events: list[i
         state.chips[p] += due
         if capped:
             state.bank -= due
-        if due > 0:  # an empty bank paid nothing: no harvest took place (issue 9)
+        if due > 0:  # an empty bank paid nothing: no harvest took place
             events[_HARVEST] += 1
     else:
         events[_HARVEST_ZERO] += 1

@@ -1,4 +1,4 @@
-"""Issue 9, the balance report: seat advantage and ties measured in the strongest bot's self-play, the idle
+"""The balance report: seat advantage and ties measured in the strongest bot's self-play, the idle
 economy said as a warning with its numbers, and the leaflet's economy variant chosen from simulation."""
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ def test_selfplay_seat_advantage_is_a_warning_with_intervals() -> None:
 
 
 def test_selfplay_ties_are_reported_with_their_interval() -> None:
-    winners = [(0, 1)] * 128 + [(s % 4,) for s in range(272)]  # 32% ties, as issue 9 measured with 3 players
+    winners = [(0, 1)] * 128 + [(s % 4,) for s in range(272)]  # 32% ties, as once measured with 3 players
     ties = _by_rule(selfplay_findings(_sim(winners)))["rules.selfplay-ties"]
     assert ties.severity == "warning" and "32.0% of games" in ties.message and "95% CI" in ties.message
 

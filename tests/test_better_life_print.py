@@ -1,4 +1,4 @@
-"""Fixes from the fresh-eyes review of the BETTER Life kit: cut files, leaflet fonts, printed texts."""
+"""The BETTER Life kit as printed: cut files, leaflet fonts, printed texts."""
 
 from __future__ import annotations
 

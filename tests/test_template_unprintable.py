@@ -1,4 +1,4 @@
-"""Issue 9, templates the build cannot print: one-line errors with exit code 2, not tracebacks."""
+"""Templates the build cannot print: one-line errors with exit code 2, not tracebacks."""
 
 from __future__ import annotations
 

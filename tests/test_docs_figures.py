@@ -1,4 +1,4 @@
-"""Issue 9: every simulated figure quoted in the docs comes from scripts/refresh_docs.py, and a test fails when
+"""Every simulated figure quoted in the docs comes from scripts/refresh_docs.py, and a test fails when
 they may have drifted (fast: the inputs' fingerprint; slow: the figures themselves)."""
 
 from __future__ import annotations

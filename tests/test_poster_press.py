@@ -1,4 +1,4 @@
-"""Issue 9, print shop: the poster is a CMYK PDF/X-4 file with a FOGRA39 OutputIntent, and its black text and
+"""Print shop: the poster is a CMYK PDF/X-4 file with a FOGRA39 OutputIntent, and its black text and
 thin lines use black ink only."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 9: `boardgen info` prints islands as labelled lon/lat with a place name; cells.csv's 0-based column and
+"""`boardgen info` prints islands as labelled lon/lat with a place name; cells.csv's 0-based column and
 row against the 1-based labels are documented (and hold)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 9, cut files: the whole-board cut layer cuts every section boundary, one closed outline per section,
+"""Cut files: the whole-board cut layer cuts every section boundary, one closed outline per section,
 and one print-then-cut file per component sheet with its registration marks."""
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ def test_board_cut_layer_cuts_every_section_boundary(board_outputs) -> None:
 
 
 def test_diagonal_sections_that_touch_are_cut(board_art) -> None:
-    """The two cuts issue 9 found missing: sections 2|6 and 5|7 meet along one hex side of a tab."""
+    """Two cuts once missing: sections 2|6 and 5|7 meet along one hex side of a tab."""
     layout = board_art.sections
     pairs = {(a + 1, b + 1) for a, b in layout.touching_pairs()}
     grid = {(e.first + 1, e.second + 1) for e in layout.edges}

@@ -1,4 +1,4 @@
-"""Issue 9, the rules engine: no move onto a piece's own cell, a mandatory move is enforced, an empty bank's
+"""The rules engine: no move onto a piece's own cell, a mandatory move is enforced, an empty bank's
 harvest is not counted as a harvest."""
 
 from __future__ import annotations
@@ -83,7 +83,7 @@ def test_the_own_cell_is_not_offered_as_a_destination() -> None:
 
 @pytest.mark.parametrize("bot", [PlannerBot, GreedyBot, RandomBot])
 def test_no_bot_wastes_a_move_and_every_move_counts(bot) -> None:
-    """Issue 9 measured 30% of the planner's 'moves' going back to the same cell."""
+    """Once 30% of the planner's 'moves' going back to the same cell."""
     config = load_template()
     badge_values = tuple(z.badge_value for z in config.zones.values())
     make = bot_factory(bot.name, config.rules.badge_threshold, badge_values,

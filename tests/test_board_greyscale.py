@@ -1,4 +1,4 @@
-"""Issue 9, a black-and-white print: every zone and the sea keep apart on a greyscale render of the board, and
+"""A black-and-white print: every zone and the sea keep apart on a greyscale render of the board, and
 the low-ink option saves ink."""
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ def test_zones_and_sea_stay_apart_in_greyscale(grey_levels, default_config) -> N
     assert set(grey_levels) == {*default_config.zones, "sea"}
     closest = min(itertools.combinations(grey_levels, 2), key=lambda p: abs(grey_levels[p[0]] - grey_levels[p[1]]))
     gap = abs(grey_levels[closest[0]] - grey_levels[closest[1]])
-    assert gap >= MIN_DELTA_L - 0.5, (closest, gap, grey_levels)  # issue 9: Temperate/Tropical 1.12:1, Arid ~ sea
+    assert gap >= MIN_DELTA_L - 0.5, (closest, gap, grey_levels)  # once Temperate/Tropical 1.12:1, Arid ~ sea
 
 
 def test_low_ink_board_leaves_sea_and_paper_white(board_art, grey_levels) -> None:

@@ -1,4 +1,4 @@
-"""Issue 9, what ends up on paper: font subsets each with their own tag, no stroke under 0.25 pt in any printed
+"""What ends up on paper: font subsets each with their own tag, no stroke under 0.25 pt in any printed
 PDF (the leaflet too), no text a player reads during play under 6 pt (read from the PDFs themselves)."""
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ def _program(font: pikepdf.Dictionary) -> bytes:
 
 
 def test_every_subset_has_its_own_tag(board_outputs, components_outputs) -> None:
-    """Two different subsets never share a name (issue 9: the leaflet's were all AAAAAA+); the same subset
+    """Two different subsets never share a name (the leaflet's were once all AAAAAA+); the same subset
     copied into a PDF twice may keep its one name."""
     seen = 0
     for name, data in _pdfs(board_outputs, components_outputs).items():
