@@ -161,5 +161,15 @@ class GlobalWellbeing(GamePlugin):
         return validate(ctx.board, ctx.config, games, jobs, seed, bots or DEFAULT_BOTS, players, progress,
                         sections_of=lambda: board_sections(ctx), legend_of=lambda _sections: board_legend(ctx))
 
+    def kit_parts(self, ctx: BuildContext) -> Any:
+        from boardgen.games.global_wellbeing.kit import kit_parts
+
+        return kit_parts(ctx)
+
+    def engine_part_counts(self, ctx: BuildContext) -> dict[str, int]:
+        from boardgen.games.global_wellbeing.kit import engine_part_counts
+
+        return engine_part_counts(ctx)
+
 
 plugin = GlobalWellbeing()

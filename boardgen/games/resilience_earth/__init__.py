@@ -74,5 +74,15 @@ class ResilienceEarth(GamePlugin):
 
         return plots(self.title, summary, records)
 
+    def kit_parts(self, ctx: BuildContext) -> Any:
+        from boardgen.games.resilience_earth.kit import kit_parts
+
+        return kit_parts(ctx)
+
+    def engine_part_counts(self, ctx: BuildContext) -> dict[str, int]:
+        from boardgen.games.resilience_earth.kit import engine_part_counts
+
+        return engine_part_counts(ctx)
+
 
 plugin = ResilienceEarth()

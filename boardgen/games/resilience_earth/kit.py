@@ -9,7 +9,6 @@ PNG previews, an inventory and a zip per paper.
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import replace
 from types import SimpleNamespace
@@ -25,9 +24,10 @@ from boardgen.cards.model import Component, ComponentSet, geometry_path
 from boardgen.cards.shapes import player_shape
 from boardgen.cards.sheets import LaidOut, lay_out
 from boardgen.io import Artifact
+from boardgen.kit.parts import KitParts, Part, board_part, board_piece, inventory_csv, page_spans, parts_from_sets
 from boardgen.plugin import BuildContext
 from boardgen.render.cairo_backend import fit_font, render_pdf, render_png
-from boardgen.render.imposition import A4, LETTER, Paper
+from boardgen.render.imposition import A4, DEFAULT_STYLE, LETTER, Paper
 from boardgen.render.scene import (
     Circle,
     Font,
@@ -349,6 +349,45 @@ def build_kit(config: Any, sets: list[ComponentSet], paper: Paper) -> PaperKit:
     return PaperKit(paper, tuple(laid), pages, pdf)
 
 
+STONE_COLOUR = "#d9b98c"  # unpainted wood
+
+
+def kit_parts(ctx: BuildContext) -> KitParts:
+    """Every part of the Resilience Earth box, declared once (``boardgen.kit.parts``): the field board, the
+    climate event deck, sabbatical and settlement-map cards, markers, RES and LQ tokens, buildings, the tower
+    tile, the leader's token, two paper dice and the tower's wooden stones (not printed)."""
+    from boardgen.games.resilience_earth.board import board_scene
+
+    config = ctx.config
+    players = config.rules.max_players
+    b = config.board
+    declared = [board_part("board", board_piece(board_scene(ctx, bleed_mm=DEFAULT_STYLE.bleed_mm), b.width_mm,
+                                                b.height_mm))]
+    dice_edge = config.components.dice_size_mm / math.sqrt(3)
+    for p in parts_from_sets(component_sets(config, players), "components-{paper}.pdf", kinds={"card": "deck"}):
+        if p.kind == "deck":
+            p = replace(p, deck=p.name)
+        if p.kind == "die":
+            p = replace(p, width_mm=dice_edge, height_mm=dice_edge, depth_mm=dice_edge, sides=6,
+                        colour="#f4c27a" if p.name.startswith("region") else "#ffffff")
+        declared.append(p)
+    t = config.tower
+    declared.append(Part("tower stone", "block", t.stones, t.block_length_mm, t.block_width_mm,
+                         depth_mm=t.block_width_mm, printed=False, colour=STONE_COLOUR))
+    return KitParts(config.game, config.title, tuple(declared),
+                    (f"{t.stones} {t.block_text} (a mini tumbling-tower game has them)",))
+
+
+def engine_part_counts(ctx: BuildContext) -> dict[str, int]:
+    """The engine's numbers: the stones of the countdown stacks, the event cards it draws from, the markers."""
+    from boardgen.games.resilience_earth.engine import ResilienceGame
+
+    config = ctx.config
+    game = ctx.plugin.new_game(ctx, config.rules.max_players)
+    assert isinstance(game, ResilienceGame)
+    return {"tower stone": game.tower.stones, "Climate events": len(game.cards), "marker": config.markers.count}
+
+
 def inventory(config: Any, players: int, sets: list[ComponentSet]) -> dict[str, Any]:
     per = config.components.per_colour
     colours = config.rules.max_players
@@ -392,8 +431,9 @@ def components_stage(ctx: BuildContext) -> list[Artifact]:
         artifacts.append(Artifact(f"preview/components-a4-{i:02d}.png", render_png(page, PREVIEW_DPI),
                                   f"preview of components-a4.pdf page {i}"))
     inv = inventory(config, players, sets)
-    inv_bytes = (json.dumps(inv, indent=1, ensure_ascii=False) + "\n").encode()
-    artifacts.append(Artifact("inventory.json", inv_bytes, "what is in the box"))
+    spans = page_spans({f"components-{slug}.pdf": kit.laid for slug, kit in kits.items()})
+    inv_bytes = inventory_csv(kit_parts(ctx), spans)
+    artifacts.append(Artifact("inventory.csv", inv_bytes, "every part: its count, size, sides and pages"))
     leaflets = {}
     for paper in (A4, LETTER):
         data, pages = leaflet_pdf(ctx, paper)
@@ -406,7 +446,7 @@ def components_stage(ctx: BuildContext) -> list[Artifact]:
         own = {a.path: a for a in artifacts}
         mine = [a for a in board_files if "sections" not in a.path or slug in a.path]
         files = [(f"components-{slug}.pdf", kits[slug].pdf), (f"leaflet-{slug}.pdf", leaflets[slug]),
-                 (cut_name, own[cut_name].data), ("inventory.json", inv_bytes),
+                 (cut_name, own[cut_name].data), ("inventory.csv", inv_bytes),
                  *((a.path, a.data) for a in mine),
                  ("README.txt", readme_text(config, kits[slug], inv).encode("utf-8"))]
         artifacts.append(Artifact(f"kit-{slug}.zip", deterministic_zip(files),
