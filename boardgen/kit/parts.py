@@ -15,21 +15,15 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from boardgen.cards.model import Component, ComponentSet
+from boardgen.kit.kinds import KINDS, SHAPES, UNPRINTED_KINDS
 from boardgen.render.scene import Rect, rect_path
 
-PRINTED_KINDS = ("board", "deck", "token", "chip", "coin", "tile", "marker", "badge", "die", "standee", "meeple",
-                 "pawn", "mat", "screen", "aid", "card")
-"""Kinds of printed parts. "deck": cards sharing one back; "card": a single printed card-like sheet (a table
-card, a turn counter); "aid": a player aid."""
-UNPRINTED_KINDS = ("block", "cube", "bag", "die")
-"""Kinds of parts the kit does not print (a real die may also be bought)."""
-KINDS = tuple(dict.fromkeys(PRINTED_KINDS + UNPRINTED_KINDS))
-SHAPES = ("rect", "round", "hex", "shaped")
 INVENTORY_COLUMNS = ("part", "kind", "count", "size_mm", "sides", "file_pages", "printed")
 
 
@@ -173,15 +167,27 @@ def die_sides(piece: Component) -> int:
 
 
 def outline_shape(piece: Component) -> str:
-    """rect when the cut outline is the piece's box, round when it is a circle (curves), else shaped."""
-    box = rect_path(Rect(0.0, 0.0, piece.width_mm, piece.height_mm))
-    if tuple(piece.outline) == tuple(box) or not piece.outline:
+    """rect when the cut outline is the piece's box, round when it is a circle (an arc, or a polygon of a
+    circle's area), hex for a six-cornered outline, else shaped."""
+    from boardgen.cards.sheets import path_polygon
+
+    w, h = piece.width_mm, piece.height_mm
+    if not piece.outline or tuple(piece.outline) == tuple(rect_path(Rect(0.0, 0.0, w, h))):
         return "rect"
-    if any(cmd[0] in ("A", "C") for cmd in piece.outline) and abs(piece.width_mm - piece.height_mm) < 1e-6:
+    if any(cmd[0] in ("A", "C") for cmd in piece.outline) and abs(w - h) < 1e-6:
         return "round"
-    if sum(1 for cmd in piece.outline if cmd[0] == "L") == 5 and piece.kind in ("badge", "hex"):
+    try:
+        poly = path_polygon(piece.outline)
+    except (ValueError, IndexError):
+        return "shaped"
+    corners = len(poly.exterior.coords) - 1 if poly.geom_type == "Polygon" else 0
+    if abs(w - h) < 0.01 * w and corners > 12 and abs(poly.area / (math.pi * w * h / 4) - 1) < 0.02:
+        return "round"
+    if corners == 4 and abs(poly.area / (w * h) - 1) < 0.01:
+        return "rect"
+    if corners == 6:
         return "hex"
-    return "shaped" if piece.kind != "card" else "rect"
+    return "shaped"
 
 
 def board_part(name: str, scene_piece: Component, file: str = "board-poster.pdf") -> Part:
