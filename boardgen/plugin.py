@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from boardgen.errors import ConfigError
 
 if TYPE_CHECKING:
+    from boardgen.export import GeoBoard
     from boardgen.io import Artifact
     from boardgen.kit.parts import KitParts
     from boardgen.play.api import Game
@@ -170,6 +171,11 @@ class GamePlugin:
         """{part name: how many the rules engine plays with}, read from the engine's own state or rule values;
         a conformance test holds ``kit_parts`` and the inventory to these numbers. Default: none."""
         return {}
+
+    def geo_board(self, ctx: BuildContext) -> GeoBoard | None:
+        """The game's board as a geographic map with its areas (``boardgen cells`` exports it as GeoJSON, CSV,
+        GeoPackage, FlatGeobuf), or None when the board is not a map. Default: None."""
+        return None
 
     # -- rules
     def player_range(self, config: Any) -> tuple[int, int, int]:
