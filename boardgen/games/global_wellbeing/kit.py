@@ -1,7 +1,8 @@
 """The components build stages: every printed part and the rules leaflet, on A4 and US Letter, plus the kits.
 
 Four stages, so the first three can run beside each other (and beside the board and validation):
-``components_stage`` writes components-{a4,letter}.pdf and preview/components-a4-NN.png (one per A4 sheet);
+``components_stage`` writes components-{a4,letter}.pdf, preview/components-a4-NN.png (one per A4 sheet) and
+inventory.csv;
 ``cut_stage`` cut/components-{a4,letter}.pdf (the print-then-cut edition) with one
 cut/components-{a4,letter}-page-NN.svg per front page; ``leaflet_stage`` leaflet-{a4,letter}.pdf; and
 ``kits_stage``, after them all, kit-{a4,letter}.zip with everything a print-and-play player needs (the board
@@ -28,7 +29,7 @@ from boardgen.errors import LayoutError
 from boardgen.games.global_wellbeing.rules.variants import player_counts
 from boardgen.games.global_wellbeing.tables import reference_cards, turn_grid
 from boardgen.io import Artifact
-from boardgen.kit.parts import KitParts, board_part, board_piece, inventory_csv, parts_from_sets
+from boardgen.kit.parts import KitParts, board_part, board_piece, inventory_csv, page_spans, parts_from_sets
 from boardgen.model import Board
 from boardgen.render.cairo_backend import Page, render_pdf, render_png, render_svg
 from boardgen.render.imposition import A4, DEFAULT_STYLE, LETTER, PRINT_CUT_MARKS, Paper, PrintCutMarks
@@ -318,7 +319,8 @@ def _report(ctx: BuildContext, stage: str, timings: dict[str, float]) -> None:
 
 
 def components_stage(ctx: BuildContext) -> list[Artifact]:
-    """components-{a4,letter}.pdf and the A4 previews (the kits stage reads what the README needs from
+    """components-{a4,letter}.pdf, the A4 previews and inventory.csv, from the parts declared once with the pages
+    that print them (the kits stage reads what the README needs from
     ``ctx.computed["kit-summary:<paper>"]``)."""
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
@@ -341,6 +343,11 @@ def components_stage(ctx: BuildContext) -> list[Artifact]:
         artifacts.append(Artifact(f"preview/components-a4-{i:02d}.png", render_png(page, PREVIEW_DPI),
                                   f"preview of components-a4.pdf page {i}"))
     timings["previews"] = time.perf_counter() - t
+    t = time.perf_counter()
+    spans = page_spans({f"components-{slug}.pdf": kit.laid for slug, kit in kits.items()})
+    artifacts.append(Artifact("inventory.csv", inventory_csv(kit_parts(ctx), spans),
+                              "every part: its count, size, sides and pages"))
+    timings["inventory"] = time.perf_counter() - t
     _report(ctx, "components", timings)
     return artifacts
 
@@ -381,11 +388,9 @@ def _cut_files(slug: str, path: str) -> bool:
 
 def kits_stage(ctx: BuildContext) -> list[Artifact]:
     """kit-{a4,letter}.zip: the components, leaflet, board and cut files of one paper with a README (after the
-    stages that make them), and inventory.csv from the parts declared once, with the pages that print them."""
-    spans = {(f"components-{slug}.pdf", kind): (f"p. {start}" if start == end else f"pp. {start}-{end}")
-             for slug in ("a4", "letter") for kind, _t, _n, start, end in ctx.computed[f"kit-summary:{slug}"].parts}
-    inventory = inventory_csv(kit_parts(ctx), spans)
-    artifacts: list[Artifact] = [Artifact("inventory.csv", inventory, "every part: its count, size, sides and pages")]
+    stages that make them)."""
+    inventory = ctx.artifact("inventory.csv").data
+    artifacts: list[Artifact] = []
     for paper in (A4, LETTER):
         slug = paper.slug
         extra = sorted((a for a in ctx.artifacts if _board_files(slug, a.path)),
