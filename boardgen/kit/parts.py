@@ -75,11 +75,15 @@ class Part:
 
     @property
     def size_text(self) -> str:
-        """'63.5 x 88.9' (mm); blocks and cubes with their depth; a round part by its diameter."""
-        if self.shape == "round" and abs(self.width_mm - self.height_mm) < 1e-6:
-            return f"{self.width_mm:g} diameter"
+        """'63.5 x 88.9' (mm, width x height; blocks and cubes with their depth)."""
         dims = [self.width_mm, self.height_mm] + ([self.depth_mm] if self.depth_mm else [])
         return " x ".join(f"{round(d, 1):g}" for d in dims)
+
+    @property
+    def described(self) -> str:
+        """'16 x 16 mm, round' / '45 x 15 x 15 mm, not printed': the size as a README says it."""
+        words = [f"{self.size_text} mm"] + ([self.shape] if self.shape in ("round", "hex") else [])
+        return ", ".join(words + ([] if self.printed else ["not printed"]))
 
     @property
     def numbered_faces(self) -> bool:

@@ -191,7 +191,7 @@ def components_stage(ctx: BuildContext) -> list[Artifact]:
     sections = len(printed(ctx).cut.sections)
     declared = kit_parts(ctx)
     inventory = inventory_csv(declared, inventory_spans(kits))
-    rows = [(p.name, p.count, f"{p.size_text} mm") for p in declared.parts]
+    rows = [(p.name, p.count, p.described) for p in declared.parts]
     rows.append(("rules leaflet", 1, "one sheet folded in half"))
     artifacts.append(Artifact("inventory.csv", inventory, "every part: its count, size, sides and pages"))
     leaflets: dict[str, bytes] = {}

@@ -388,28 +388,6 @@ def engine_part_counts(ctx: BuildContext) -> dict[str, int]:
     return {"tower stone": game.tower.stones, "Climate events": len(game.cards), "marker": config.markers.count}
 
 
-def inventory(config: Any, players: int, sets: list[ComponentSet]) -> dict[str, Any]:
-    per = config.components.per_colour
-    colours = config.rules.max_players
-    return {
-        "tower stones (wooden blocks, not printed)": config.tower.stones,
-        "tower block": config.tower.block_text,
-        "countdown stacks": list(config.tower.countdown_stacks),
-        "settlements": per["settlement"] * colours,
-        "towns": per["town"] * colours,
-        "industries": per["industry"] * colours,
-        "RES tokens": sum(config.components.res_tokens.values()),
-        "LQ tokens": sum(config.components.lq_tokens.values()),
-        "BLOCKED/DESTROYED markers": config.markers.count,
-        "climate event cards": len(config.events),
-        "sabbatical cards": players,
-        "settlement map cards": players,
-        "player token (round leader)": 1,
-        "dice (d6)": 2,
-        "printed parts by sheet set": {s.kind: len(s.components) for s in sets},
-    }
-
-
 def components_stage(ctx: BuildContext) -> list[Artifact]:
     from boardgen.games.resilience_earth.leaflet import leaflet_pdf
 
@@ -430,9 +408,9 @@ def components_stage(ctx: BuildContext) -> list[Artifact]:
     for i, page in enumerate(kits["a4"].pages, start=1):
         artifacts.append(Artifact(f"preview/components-a4-{i:02d}.png", render_png(page, PREVIEW_DPI),
                                   f"preview of components-a4.pdf page {i}"))
-    inv = inventory(config, players, sets)
     spans = page_spans({f"components-{slug}.pdf": kit.laid for slug, kit in kits.items()})
-    inv_bytes = inventory_csv(kit_parts(ctx), spans)
+    declared = kit_parts(ctx)
+    inv_bytes = inventory_csv(declared, spans)
     artifacts.append(Artifact("inventory.csv", inv_bytes, "every part: its count, size, sides and pages"))
     leaflets = {}
     for paper in (A4, LETTER):
@@ -448,13 +426,13 @@ def components_stage(ctx: BuildContext) -> list[Artifact]:
         files = [(f"components-{slug}.pdf", kits[slug].pdf), (f"leaflet-{slug}.pdf", leaflets[slug]),
                  (cut_name, own[cut_name].data), ("inventory.csv", inv_bytes),
                  *((a.path, a.data) for a in mine),
-                 ("README.txt", readme_text(config, kits[slug], inv).encode("utf-8"))]
+                 ("README.txt", readme_text(config, kits[slug], declared).encode("utf-8"))]
         artifacts.append(Artifact(f"kit-{slug}.zip", deterministic_zip(files),
                                   f"print-and-play kit on {paper.name} with README"))
     return artifacts
 
 
-def readme_text(config: Any, kit: PaperKit, inv: dict[str, Any]) -> str:
+def readme_text(config: Any, kit: PaperKit, declared: KitParts) -> str:
     lines = [f"{config.title} - print-and-play kit ({kit.paper.name})", "",
              "Print the components PDF at 100% (no 'fit to page'); check the 100 mm ruler on each sheet.",
              "Card and marker sheets are double-sided: print the back page on the reverse, flipping on the long "
@@ -469,6 +447,7 @@ def readme_text(config: Any, kit: PaperKit, inv: dict[str, Any]) -> str:
     for lo, start, end in kit.page_ranges():
         lines.append(f"  {start}-{end}: {lo.title}" if end > start else f"  {start}: {lo.title}")
     lines += ["", "In the box:"]
-    lines += [f"  {k}: {v}" for k, v in inv.items() if not isinstance(v, dict)]
+    lines += [f"  {p.count:>3} x {p.name} ({p.described})" for p in declared.parts]
+    lines += ["", "inventory.csv lists every part with its size, sides and the pages that print it."]
     return "\n".join(lines) + "\n"
 
