@@ -45,7 +45,7 @@ class Part:
     printed: bool = True
     pieces: tuple[Component, ...] = ()  # printed: one drawn piece per piece in the box (front, back)
     sides: int = 1  # printed faces per piece (2: front and back); a die: its number of faces
-    faces: tuple[str, ...] = ()  # a die's faces in order (numbers, words or symbols), as printed
+    faces: tuple[str, ...] = ()  # a die's faces by the number its paper net gives them (1, 2, ...), as printed
     colour: str = ""  # an unprinted part's colour, or a die's body colour ("#rrggbb")
     file: str = ""  # the kit file that prints it; "{paper}" stands for a4 / letter
     sheet_kind: str = ""  # the kinds (comma-separated) of the ComponentSets whose sheets carry it in ``file``

@@ -11,7 +11,7 @@ from typing import Any
 
 from boardgen.cards.kitfiles import PaperKit, cut_svg, deterministic_zip
 from boardgen.cards.model import Component, ComponentSet
-from boardgen.cards.piecepack import inventory, piecepack_sets, symbol_path
+from boardgen.cards.piecepack import DIE_RANK, inventory, piecepack_sets, symbol_path
 from boardgen.cards.sheets import LaidOut, lay_out
 from boardgen.errors import LayoutError
 from boardgen.io import Artifact
@@ -89,7 +89,7 @@ def kit_parts(ctx: BuildContext) -> KitParts:
     for p in parts_from_sets(piecepack_sets(spec), "piecepack-{paper}.pdf", name=name):
         if p.kind == "die":
             p = replace(p, width_mm=spec.die_size_mm, height_mm=spec.die_size_mm, depth_mm=spec.die_size_mm,
-                        faces=tuple(spec.rank_names), colour="#ffffff")
+                        faces=tuple(spec.rank_names[DIE_RANK[n]] for n in range(1, 7)), colour="#ffffff")
         if p.kind == "coin" and plays:
             p = replace(p, bag=COIN_BAG)
         declared.append(p)
