@@ -12,6 +12,7 @@ import click
 from boardgen import __version__
 from boardgen.commands.build import build_command
 from boardgen.commands.cells import cells_command, info_command
+from boardgen.commands.export import export_command
 from boardgen.commands.games import games_command, new_command, schema_command
 from boardgen.commands.sections import sections_command
 from boardgen.commands.simulate import simulate_command
@@ -41,6 +42,7 @@ cli.add_command(games_command)
 cli.add_command(new_command)
 cli.add_command(schema_command)
 cli.add_command(sweep_command)
+cli.add_command(export_command)
 
 
 def _fail(message: str, code: int = 2) -> None:

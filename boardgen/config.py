@@ -25,6 +25,7 @@ from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 import yaml
 
 from boardgen.errors import ConfigError
+from boardgen.kit.kinds import SHAPES
 
 KOPPEN_CLASSES: tuple[str, ...] = (
     "Af", "Am", "As", "Aw", "BSh", "BSk", "BWh", "BWk", "Cfa", "Cfb", "Cfc", "Csa", "Csb", "Csc",
@@ -200,6 +201,26 @@ class ComponentsConfig:
     dice_size_mm: Mm = Mm(34.0)  # each die's corner-to-corner diameter
 
 
+@dataclass(frozen=True)
+class PodProfileConfig:
+    """A print-on-demand shop's picture of one part (see boardgen/exports/pod_profiles.yaml for the keys)."""
+
+    kinds: tuple[str, ...]
+    shop: str = ""
+    shapes: tuple[str, ...] = SHAPES
+    trim_in: tuple[float, float] | None = None  # the finished size in inches; None: the part's own size
+    bleed_in: float = 0.125
+    safe_in: float = 0.125
+    dpi: int = 300
+
+
+@dataclass(frozen=True)
+class ExportConfig:
+    """What `boardgen export` reads besides the parts: the template's own print-on-demand profiles."""
+
+    pod_profiles: Mapping[str, PodProfileConfig] = field(default_factory=dict)
+
+
 PLAYER_SHAPES: tuple[str, ...] = ("circle", "square", "triangle", "diamond", "hexagon", "pentagon", "star", "octagon")
 PIECE_FORMS: tuple[str, ...] = ("tokens", "standees")
 
@@ -219,6 +240,7 @@ class Config:
     sections: SectionsConfig = field(default_factory=SectionsConfig)
     components: ComponentsConfig = field(default_factory=ComponentsConfig)
     rules: RulesConfig = field(default_factory=RulesConfig)
+    export: ExportConfig = field(default_factory=ExportConfig)
     source: str = "<template>"  # where the template came from (for messages); not a template key
     template_sha256: str = ""  # sha256 of the template bytes; not a template key
 

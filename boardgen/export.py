@@ -1,4 +1,6 @@
-"""Cell data for other tools and editions: GeoJSON (WGS84), CSV and an adjacency list, all deterministic."""
+"""Cell data for other tools and editions: GeoJSON (WGS84, rings counter-clockwise as RFC 7946 asks), CSV, an
+adjacency list, and GeoPackage / FlatGeobuf layers through pyogrio (cells, sections and land, in WGS84 and in the
+board's own millimetres), all deterministic."""
 
 from __future__ import annotations
 
@@ -7,6 +9,8 @@ import io
 import itertools
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -47,9 +51,16 @@ def cell_lonlat_geometry(board: Board, cell: Cell, projection: BoardProjection) 
     polygons = [g for part in parts for g in getattr(part, "geoms", [part]) if isinstance(g, Polygon)]
     geometry: Polygon | MultiPolygon = polygons[0] if len(polygons) == 1 else MultiPolygon(polygons)
     try:
-        return shapely.set_precision(geometry, 10**-COORD_DECIMALS)
+        rounded = shapely.set_precision(geometry, 10**-COORD_DECIMALS)
     except shapely.errors.GEOSException:  # as above: a cell folded over itself at a pole
-        return shapely.set_precision(shapely.make_valid(geometry), 10**-COORD_DECIMALS, mode="pointwise")
+        rounded = shapely.set_precision(shapely.make_valid(geometry), 10**-COORD_DECIMALS, mode="pointwise")
+    return counter_clockwise(rounded)
+
+
+def counter_clockwise(geometry: Any) -> Any:
+    """Polygons (one or an array) with their outer rings counter-clockwise and holes clockwise, as RFC 7946
+    asks of GeoJSON (the board's y axis points down, so hexes traced on the board come out clockwise)."""
+    return shapely.orient_polygons(geometry, exterior_cw=False)
 
 
 def _world_pieces(polygon: Any) -> list[Any]:
@@ -133,7 +144,7 @@ def cells_lonlat_geometries(board: Board, projection: BoardProjection) -> list[P
         # shapely.affinity.translate(piece, xoff=0.0)'s arithmetic, for all simple cells at once
         moved = shapely.transform(pieces[middle][simple], lambda c: np.column_stack(
             [1.0 * c[:, 0] + 0.0 * c[:, 1] + 0.0, 0.0 * c[:, 0] + 1.0 * c[:, 1] + 0.0]))
-        rounded = shapely.set_precision(moved, 10**-COORD_DECIMALS)
+        rounded = counter_clockwise(shapely.set_precision(moved, 10**-COORD_DECIMALS))
     except shapely.errors.GEOSException:
         return [cell_lonlat_geometry(board, cell, projection) for cell in cells]
     geometries: list[Polygon | MultiPolygon] = []
@@ -221,3 +232,105 @@ def cell_at_lonlat(board: Board, lon: float, lat: float) -> Cell | None:
     x, y = board_projection(board).to_mm(np.array([lon]), np.array([lat]))
     h = board.layout.point_to_hex(float(x[0]), float(y[0]))
     return next((c for c in board.cells if c.hex == h), None)
+
+
+# ------------------------------------------------------------------------------------------ GIS layers
+
+BOARD_MM_CRS = ('ENGCRS["board millimetres (x right, y down)",EDATUM["the trimmed board\'s top-left corner"],'
+                'CS[Cartesian,2],AXIS["x (right)",east,ORDER[1],LENGTHUNIT["millimetre",0.001]],'
+                'AXIS["y (down)",south,ORDER[2],LENGTHUNIT["millimetre",0.001]]]')
+"""The board's own coordinates as a CRS: millimetres from the trimmed board's top-left corner, y down."""
+WGS84 = "EPSG:4326"
+GIS_DATE = "2026-01-01T00:00:00.000Z"
+"""The date a GeoPackage says its layers changed (GDAL's OGR_CURRENT_DATE), so rebuilds are byte-identical."""
+GIS_FORMATS = {"gpkg": "GPKG", "fgb": "FlatGeobuf"}
+
+
+@dataclass(frozen=True)
+class GeoLayer:
+    """Named areas of a geographic board besides its cells (jigsaw sections, a game's fields), in board mm."""
+
+    name: str
+    properties: tuple[dict[str, Any], ...]
+    geometries_mm: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class GeoBoard:
+    """What ``boardgen cells`` exports of a game whose board is the geographic hex map: the map (cells and
+    land) and the game's areas on it (the flagship's jigsaw sections; Resilience Earth's fields)."""
+
+    board: Board
+    layers: tuple[GeoLayer, ...] = ()
+
+
+def mm_to_lonlat_geometry(geometry_mm: Any, projection: BoardProjection, densify_mm: float = 2.0) -> Any:
+    """A board-mm (Multi)Polygon on the globe: densified, back-projected, cut at 180 degrees, rounded like the
+    cells and wound counter-clockwise."""
+    dense = shapely.segmentize(geometry_mm, densify_mm)
+
+    def back(coords: np.ndarray) -> np.ndarray:
+        lon, lat = projection.to_lonlat(coords[:, 0], coords[:, 1])
+        return np.column_stack([lon, np.clip(lat, -90.0, 90.0)])
+
+    lonlat = shapely.make_valid(shapely.transform(dense, back))
+    parts = [g for p in _world_pieces(lonlat) for g in getattr(p, "geoms", [p]) if isinstance(g, Polygon)]
+    geometry = parts[0] if len(parts) == 1 else MultiPolygon(parts)
+    return counter_clockwise(shapely.set_precision(geometry, 10**-COORD_DECIMALS, mode="pointwise"))
+
+
+def _table(properties: Sequence[dict[str, Any]]) -> dict[str, list[Any]]:
+    """Columns from feature properties; nested values (lists, mappings) as the JSON the GeoJSON holds."""
+    columns: dict[str, list[Any]] = {}
+    for props in properties:
+        for key, value in props.items():
+            text = json.dumps(value, ensure_ascii=False) if isinstance(value, dict | list | tuple) else value
+            columns.setdefault(key, []).append(text)
+    return columns
+
+
+def gis_layers(geo: GeoBoard) -> dict[str, Any]:
+    """GeoDataFrames by layer name: ``cells``, each of the board's areas and ``land`` in WGS84, and the same
+    as ``<name>_board_mm`` in the board's own millimetres (``BOARD_MM_CRS``)."""
+    import geopandas as gpd
+
+    board = geo.board
+    projection = board_projection(board)
+    cell_props = _all_properties(board, projection)
+    hexes_mm = [Polygon(board.hex_corners_mm(c)) for c in board.cells]
+    land_mm = list(getattr(board.land_mm, "geoms", [board.land_mm]))
+    land_props = [{"part": i + 1, "area_mm2": round(p.area, 1)} for i, p in enumerate(land_mm)]
+    sources: list[tuple[str, list[dict[str, Any]], list[Any], list[Any] | None]] = [
+        ("cells", cell_props, hexes_mm, list(cells_lonlat_geometries(board, projection)))]
+    sources += [(layer.name, list(layer.properties), list(layer.geometries_mm), None) for layer in geo.layers]
+    sources.append(("land", land_props, land_mm, None))
+    frames: dict[str, Any] = {}
+    for name, props, mm, lonlat in sources:
+        table = _table(props)
+        world = lonlat if lonlat is not None else [mm_to_lonlat_geometry(g, projection) for g in mm]
+        frames[name] = gpd.GeoDataFrame(table, geometry=world, crs=WGS84)
+        frames[f"{name}_board_mm"] = gpd.GeoDataFrame(dict(table), geometry=counter_clockwise(np.array(mm)),
+                                                      crs=BOARD_MM_CRS)
+    return frames
+
+
+def write_gis(geo: GeoBoard, fmt: str, layer: str | None = None) -> bytes:
+    """The layers as a GeoPackage (all of them) or FlatGeobuf (one: ``layer``, default ``cells``) file's bytes,
+    written by GDAL through pyogrio into a temporary folder."""
+    import tempfile
+
+    import pyogrio
+
+    frames = gis_layers(geo)
+    if fmt == "fgb":
+        name = layer or "cells"
+        frames = {name: frames[name]}
+    elif layer is not None:
+        frames = {layer: frames[layer]}
+    pyogrio.set_gdal_config_options({"OGR_CURRENT_DATE": GIS_DATE, "OGR_SQLITE_JOURNAL": "OFF"})
+    with tempfile.TemporaryDirectory(prefix="boardgen-gis-") as tmp:
+        path = Path(tmp) / f"{geo.board.config.edition}.{fmt}"
+        for name, frame in frames.items():
+            pyogrio.write_dataframe(frame, path, layer=name, driver=GIS_FORMATS[fmt],
+                                    **({"append": True} if path.exists() and fmt == "gpkg" else {}))
+        return path.read_bytes()

@@ -20,7 +20,9 @@ from typing import TYPE_CHECKING, Any
 from boardgen.errors import ConfigError
 
 if TYPE_CHECKING:
+    from boardgen.export import GeoBoard
     from boardgen.io import Artifact
+    from boardgen.kit.parts import KitParts
     from boardgen.play.api import Game
     from boardgen.play.bots import BotFactory
     from boardgen.play.columns import OutcomeColumns
@@ -158,6 +160,22 @@ class GamePlugin:
         is quick to read (from the cache), so each process reads what its stages need and the imports that
         takes run on every core at once. Default: False."""
         return False
+
+    # -- the kit's parts, declared once (boardgen.kit.parts)
+    def kit_parts(self, ctx: BuildContext) -> KitParts:
+        """Every part in the box: what the inventory lists and the Tabletop Simulator and print-on-demand
+        exports draw. Each game declares its own in a small function of its package."""
+        raise NotImplementedError(f"{self.name} declares no kit parts")
+
+    def engine_part_counts(self, ctx: BuildContext) -> dict[str, int]:
+        """{part name: how many the rules engine plays with}, read from the engine's own state or rule values;
+        a conformance test holds ``kit_parts`` and the inventory to these numbers. Default: none."""
+        return {}
+
+    def geo_board(self, ctx: BuildContext) -> GeoBoard | None:
+        """The game's board as a geographic map with its areas (``boardgen cells`` exports it as GeoJSON, CSV,
+        GeoPackage, FlatGeobuf), or None when the board is not a map. Default: None."""
+        return None
 
     # -- rules
     def player_range(self, config: Any) -> tuple[int, int, int]:

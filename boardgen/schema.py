@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import difflib
 import math
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PrivateAttr, ValidationError, WithJsonSchema
 
 from boardgen.config import parse_length_mm
 from boardgen.errors import ConfigError
+from boardgen.kit.kinds import KINDS, SHAPES
 
 
 def _length(value: object) -> float:
@@ -52,6 +53,24 @@ class TemplateModel(BaseModel):
                               allow_inf_nan=False)
 
 
+class PodProfileSpec(TemplateModel):
+    """A print-on-demand shop's picture of one part (see boardgen/exports/pod_profiles.yaml for the keys)."""
+
+    kinds: tuple[Literal[KINDS], ...] = Field(min_length=1)  # type: ignore[valid-type]
+    shop: str = ""
+    shapes: tuple[Literal[SHAPES], ...] = SHAPES  # type: ignore[valid-type]
+    trim_in: tuple[float, float] | None = Field(None, description="finished size in inches; none: the part's own")
+    bleed_in: float = Field(0.125, ge=0, le=0.5)
+    safe_in: float = Field(0.125, ge=0, le=0.5)
+    dpi: int = Field(300, ge=72, le=1200)
+
+
+class ExportSection(TemplateModel):
+    """What `boardgen export` reads besides the parts: the template's own print-on-demand profiles."""
+
+    pod_profiles: dict[str, PodProfileSpec] = Field(default_factory=dict)
+
+
 class GameTemplate(TemplateModel):
     """The keys every game's template has. ``source`` and ``template_sha256`` are set by the loader."""
 
@@ -60,6 +79,8 @@ class GameTemplate(TemplateModel):
                          description="output folder name: OUT/<edition>/")
     title: str = Field(min_length=1, max_length=120)
     seed: int = Field(2026, ge=0, lt=2**63, description="seeds every random choice boardgen makes")
+    export: ExportSection = Field(default_factory=ExportSection,
+                                  description="print-on-demand profiles of this template (`boardgen export pod`)")
 
     _source: str = PrivateAttr(default="<template>")
     _template_sha256: str = PrivateAttr(default="")

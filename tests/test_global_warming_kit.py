@@ -158,7 +158,7 @@ def test_kit_stages_make_the_same_bytes_twice() -> None:
     import zipfile
 
     names = set(zipfile.ZipFile(io.BytesIO(first["kit-a4.zip"])).namelist())
-    assert {"piecepack-a4.pdf", "leaflet-a4.pdf", "README.txt", "inventory.txt"} <= names
+    assert {"piecepack-a4.pdf", "leaflet-a4.pdf", "README.txt", "inventory.csv"} <= names
 
 
 @pytest.mark.slow

@@ -10,9 +10,10 @@ import pytest
 from boardgen.cards.deck import card_back, card_front
 from boardgen.games.philanthropist import parts
 from boardgen.games.philanthropist.board import board_scene, printed_board
-from boardgen.games.philanthropist.kit import build_paper, component_sets, inventory_rows
+from boardgen.games.philanthropist.kit import build_paper, component_sets, kit_parts
 from boardgen.games.philanthropist.leaflet import choices, leaflet_pdf
 from boardgen.games.philanthropist.model import load_cards
+from boardgen.plugin import BuildContext
 from boardgen.render.imposition import A4, LETTER
 from boardgen.template import load
 
@@ -86,10 +87,9 @@ def test_sheets_and_inventory(t) -> None:  # type: ignore[no-untyped-def]
     kit = build_paper(t, component_sets(t), A4)
     assert [lo.kind for lo in kit.laid] == ["business-cards", "standee", "die", "token"]
     assert len(kit.pages) == 10  # 3 card sheets (fronts and backs), 2 standee sheets, 2 sheets of small parts
-    rows = inventory_rows(t, kit.laid, 12)
-    counts = {name: count for name, count, _size, _where in rows}
-    assert sum(v for k, v in counts.items() if "meeple standee" in k) == 51
-    assert counts["business card"] == 30 and counts["avatar chip"] == 4
+    counts = {p.name: p.count for p in kit_parts(BuildContext(t)).parts}
+    assert sum(v for k, v in counts.items() if k.endswith(" meeple")) == 51
+    assert counts["business card"] == 30 and sum(v for k, v in counts.items() if k.endswith(" avatar")) == 4
     assert counts["1-cube token"] == 55 and counts["5-cube token"] == 33
 
 

@@ -10,7 +10,7 @@ from boardgen.games.resilience_earth.kit import (
     build_kit,
     component_sets,
     event_deck,
-    inventory,
+    kit_parts,
     pattern_ops,
 )
 from boardgen.games.resilience_earth.schema import ResilienceTemplate
@@ -26,16 +26,19 @@ def config() -> ResilienceTemplate:
 
 
 def test_inventory_matches_the_seed() -> None:
+    from boardgen.plugin import BuildContext
+
     cfg = config()
     sets = component_sets(cfg, 4)
-    inv = inventory(cfg, 4, sets)
-    assert inv["tower stones (wooden blocks, not printed)"] == 31
-    assert (inv["settlements"], inv["towns"], inv["industries"]) == (56, 40, 28)
-    assert (inv["RES tokens"], inv["LQ tokens"]) == (96, 84)
-    assert inv["BLOCKED/DESTROYED markers"] == 21 and inv["climate event cards"] == 16
-    printed = inv["printed parts by sheet set"]
-    assert printed == {"climate-events": 16, "player-cards": 8, "marker": 21, "res": 96, "lq": 84,
-                       "building": 124, "misc": 4}
+    counts = {p.name: p.count for p in kit_parts(BuildContext(cfg)).parts}
+    assert counts["tower stone"] == 31
+    for kind, n in (("settlement", 14), ("town", 10), ("industry", 7)):
+        assert all(counts[f"P{seat} {kind}"] == n for seat in range(1, 5))
+    assert sum(v for k, v in counts.items() if k.startswith("RES ")) == 96
+    assert sum(v for k, v in counts.items() if k.startswith("LQ ")) == 84
+    assert counts["marker"] == 21 and counts["Climate events"] == 16
+    assert {s.kind: len(s.components) for s in sets} == {"climate-events": 16, "player-cards": 8, "marker": 21,
+                                                          "res": 96, "lq": 84, "building": 124, "misc": 4}
     res_values = sorted(int(p.label.split()[1]) for p in next(s for s in sets if s.kind == "res").components)
     assert sum(res_values) == 60 * 1 + 24 * 5 + 12 * 10
 

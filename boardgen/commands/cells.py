@@ -9,26 +9,47 @@ import click
 
 from boardgen.cache import cached_board as build_board
 from boardgen.commands.options import template_option
-from boardgen.export import adjacency_json, cells_csv, cells_geojson
+from boardgen.errors import ConfigError
+from boardgen.export import GeoBoard, adjacency_json, cells_csv, cells_geojson, write_gis
 from boardgen.io import check_replaceable, write_atomic
+from boardgen.plugin import BuildContext
 from boardgen.projection.places import format_lonlat, island_name
+from boardgen.template import load
 from boardgen.template import load_map_template as load_template
 
 _FORMATS = {"geojson": cells_geojson, "csv": cells_csv, "adjacency": adjacency_json}
+_GIS = ("gpkg", "fgb")
+LAYERS = ("cells", "sections", "land")
+
+
+def geo_board(template_path: Path | None) -> GeoBoard:
+    """The template's geographic board (any game whose plug-in has one), or a one-line error."""
+    plugin, config = load(template_path)
+    geo = plugin.geo_board(BuildContext(config, plugin))
+    if geo is None:
+        raise ConfigError(config.source, "game", f"{plugin.name!r} has no geographic hex map for this command "
+                          "(see `boardgen build` and `boardgen validate`)")
+    return geo
 
 
 @click.command("cells")
 @template_option
-@click.option("--format", "-f", "fmt", type=click.Choice(sorted(_FORMATS)), default="geojson", show_default=True,
+@click.option("--format", "-f", "fmt", type=click.Choice(sorted([*_FORMATS, *_GIS])), default="geojson",
+              show_default=True,
               help="geojson: WGS84 hex polygons with properties; csv: one row per cell (column and row are 0-based, "
-                   "labels 1-based: column 0 is A, row 0 is 1); adjacency: neighbour lists.")
+                   "labels 1-based: column 0 is A, row 0 is 1); adjacency: neighbour lists; gpkg: a GeoPackage "
+                   "with the layers cells, sections and land in WGS84 and again in board mm (<layer>_board_mm); "
+                   "fgb: FlatGeobuf of one layer (--layer).")
+@click.option("--layer", type=click.Choice([*LAYERS, *(f"{n}_board_mm" for n in LAYERS)]), default=None,
+              help="gpkg/fgb: write only this layer (fgb default: cells).")
 @click.option("--output", "-o", type=click.Path(path_type=Path, dir_okay=False), default=None,
               help="Write to this file instead of standard output.")
-def cells_command(template_path: Path | None, fmt: str, output: Path | None) -> None:
+def cells_command(template_path: Path | None, fmt: str, layer: str | None, output: Path | None) -> None:
     """Export the land cells (label, zone, shares, neighbours) for other tools and editions."""
     if output is not None:
         check_replaceable(output)  # before the work: never replace a device, FIFO or link
-    data = _FORMATS[fmt](build_board(load_template(template_path)))
+    geo = geo_board(template_path)
+    data = write_gis(geo, fmt, layer) if fmt in _GIS else _FORMATS[fmt](geo.board)
     if output is None:
         sys.stdout.buffer.write(data)
     else:

@@ -474,6 +474,33 @@ def _postprocess_pdf(data: bytes, pages: Sequence[Page], date: str) -> bytes:
 # ------------------------------------------------------------------------------------------ PNG
 
 
+def render_pixels(page: Page, width_px: int, height_px: int, area: Rect | None = None,
+                  background: str = "#ffffff") -> np.ndarray:
+    """``area`` of the page (page mm; default the whole page) drawn into exactly ``width_px`` x ``height_px``
+    pixels: a (height, width, 3) uint8 RGB array. The area is stretched to the pixel box, so a caller that
+    wants square pixels picks the area to match."""
+    area = area or Rect(0.0, 0.0, page.width_mm, page.height_mm)
+    surface, ctx = cairo.image_context(cairo.FORMAT_RGB24, width_px, height_px)
+    _LIB.cairo_set_source_rgb(ctx, *rgb(background))
+    _LIB.cairo_paint(ctx)
+    _LIB.cairo_scale(ctx, width_px / area.width, height_px / area.height)
+    _LIB.cairo_set_font_options(ctx, cairo.unhinted_font_options())
+    _LIB.cairo_translate(ctx, -area.x, -area.y)
+    with _reusing([page]):
+        draw_scene(ctx, page.scene)
+    _LIB.cairo_surface_flush(surface)
+    return _rgb_array(surface, width_px, height_px)
+
+
+def _rgb_array(surface: Any, width_px: int, height_px: int) -> np.ndarray:
+    stride = _LIB.cairo_image_surface_get_stride(surface)
+    data = _FFI.buffer(_LIB.cairo_image_surface_get_data(surface), stride * height_px)
+    pixels = np.frombuffer(data, dtype=np.uint8).reshape(height_px, stride)[:, : width_px * 4]
+    # RGB24 is one native-endian 32-bit word per pixel, 0x00RRGGBB
+    words = pixels.reshape(height_px, width_px, 4)
+    return np.array(words[:, :, 2::-1] if np.little_endian else words[:, :, 1:])
+
+
 def render_png(page: Page, dpi: float = 60.0, background: str = "#ffffff", area: Rect | None = None,
                compress_level: int | None = None) -> bytes:
     """The page (or ``area`` of it, in page mm) as an RGB PNG at ``dpi``.
@@ -494,12 +521,7 @@ def render_png(page: Page, dpi: float = 60.0, background: str = "#ffffff", area:
     _LIB.cairo_surface_flush(surface)
     if compress_level is None:
         return cairo.write_png(surface)
-    stride = _LIB.cairo_image_surface_get_stride(surface)
-    data = _FFI.buffer(_LIB.cairo_image_surface_get_data(surface), stride * height_px)
-    pixels = np.frombuffer(data, dtype=np.uint8).reshape(height_px, stride)[:, : width_px * 4]
-    # RGB24 is one native-endian 32-bit word per pixel, 0x00RRGGBB
-    words = pixels.reshape(height_px, width_px, 4)
-    return encode_png(words[:, :, 2::-1] if np.little_endian else words[:, :, 1:], compress_level)
+    return encode_png(_rgb_array(surface, width_px, height_px), compress_level)
 
 
 # ------------------------------------------------------------------------------------------ SVG

@@ -27,3 +27,16 @@ def encode_png(rgb: np.ndarray, compress_level: int = 3) -> bytes:
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8 bits, truecolour, deflate, no interlace
     return (_SIGNATURE + _chunk(b"IHDR", header) + _chunk(b"IDAT", zlib.compress(rows.tobytes(), compress_level))
             + _chunk(b"IEND", b""))
+
+
+def encode_png_rgba(rgba: np.ndarray, compress_level: int = 6) -> bytes:
+    """``rgba``: (height, width, 4) uint8 -> an 8-bit truecolour PNG with alpha (same rules as ``encode_png``)."""
+    if rgba.ndim != 3 or rgba.shape[2] != 4 or rgba.dtype != np.uint8:
+        raise ValueError(f"expected a (height, width, 4) uint8 array, got {rgba.shape} {rgba.dtype}")
+    height, width, _ = rgba.shape
+    rows = np.empty((height, 1 + 4 * width), dtype=np.uint8)
+    rows[:, 0] = 0
+    rows[:, 1:].reshape(height, width, 4)[...] = rgba
+    header = struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)  # 8 bits, truecolour with alpha
+    return (_SIGNATURE + _chunk(b"IHDR", header) + _chunk(b"IDAT", zlib.compress(rows.tobytes(), compress_level))
+            + _chunk(b"IEND", b""))

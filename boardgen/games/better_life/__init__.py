@@ -120,5 +120,15 @@ class BetterLife(GamePlugin):
 
         return plots(self.title, ctx, summary, records)
 
+    def kit_parts(self, ctx: BuildContext) -> Any:
+        from boardgen.games.better_life.kit import kit_parts
+
+        return kit_parts(ctx)
+
+    def engine_part_counts(self, ctx: BuildContext) -> dict[str, int]:
+        from boardgen.games.better_life.kit import engine_part_counts
+
+        return engine_part_counts(ctx)
+
 
 plugin = BetterLife()

@@ -4,17 +4,18 @@ an inventory and a zip per paper (A4, US Letter).
 
 Outputs: cards-{a4,letter}.pdf, cards-cut-{a4,letter}.svg, components-{a4,letter}.pdf,
 components-cut-{a4,letter}.svg,
-leaflet-{a4,letter}.pdf, inventory.txt, preview/*.png and kit-{a4,letter}.zip.
+leaflet-{a4,letter}.pdf, inventory.csv, preview/*.png and kit-{a4,letter}.zip.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from types import SimpleNamespace
 from typing import Any
 
 from boardgen import __version__
-from boardgen.cards.deck import CardLayout, Deck, deck_sheets, draw_text, fit_text
+from boardgen.cards.deck import CardLayout, Deck, deck_components, deck_sheets, draw_text, fit_text
 from boardgen.cards.dice import die_component
 from boardgen.cards.kitfiles import PaperKit, deterministic_zip
 from boardgen.cards.kitfiles import cut_svg as _cut_svg
@@ -24,6 +25,16 @@ from boardgen.games.better_life.board import GREEN, INK, register_icons
 from boardgen.games.better_life.cards import Decks
 from boardgen.games.better_life.model import BetterLifeTemplate
 from boardgen.io import Artifact
+from boardgen.kit.parts import (
+    KitParts,
+    board_part,
+    board_piece,
+    deck_part,
+    default_name,
+    inventory_csv,
+    page_spans,
+    parts_from_sets,
+)
 from boardgen.plugin import BuildContext
 from boardgen.render.cairo_backend import fit_font, render_pdf, render_png
 from boardgen.render.imposition import A4, LETTER, Paper
@@ -287,6 +298,42 @@ def _paper_kit(config: BetterLifeTemplate, laid: Sequence[LaidOut], paper: Paper
     return PaperKit(paper, tuple(laid), pages, render_pdf(pages, title=f"{config.title}: {what} ({paper.name})"))
 
 
+def kit_parts(ctx: BuildContext) -> KitParts:
+    """Every part of the BETTER Life box, declared once (``boardgen.kit.parts``): the track board, the six
+    decks, role mats, voting screens, IP tokens, pawns, meter markers and the paper dice."""
+    from boardgen.games.better_life.board import board_scene
+
+    config: BetterLifeTemplate = ctx.config
+    decks: Decks = ctx.plugin.decks(ctx)  # type: ignore[attr-defined]
+    register_icons()
+    board = ctx.board
+    scene, _avoid = board_scene(config, board)
+    declared = [board_part("board", board_piece(scene, board.width_mm, board.height_mm))]
+    for deck in decks_for_print(config, decks):
+        cards = deck_components(deck)
+        declared.append(deck_part(deck.name, cards, "cards-{paper}.pdf", cards.kind))
+    for p in parts_from_sets(component_sets(config, decks), "components-{paper}.pdf",
+                             name=lambda c: f"d{config.die_sides}" if c.kind == "die" else default_name(c)):
+        if p.kind == "die":
+            edge = config.kit.dice_size_mm / 2
+            p = replace(p, sides=config.die_sides, width_mm=edge, height_mm=edge, depth_mm=edge)
+        declared.append(p)
+    return KitParts(config.game, config.title, tuple(declared),
+                    ("scissors or a craft knife and ruler, glue for the dice; a real die and coins or beads can "
+                     "stand in for the paper ones",))
+
+
+def engine_part_counts(ctx: BuildContext) -> dict[str, int]:
+    """The engine's piles: action, event and policy-target cards by their copies, policies, roles, dice."""
+    config: BetterLifeTemplate = ctx.config
+    rules = ctx.plugin.new_game(ctx, config.players).rules  # type: ignore[attr-defined]
+    counts = {"Action cards": sum(rules.action_counts), "Event cards": sum(rules.event_counts),
+              "Policy Target cards": sum(rules.target_counts), "Policy cards": len(rules.decks.policies),
+              "Role cards": len(config.roles)}
+    counts.update({f"{r.name} pawn": 1 for r in config.roles})
+    return counts
+
+
 def inventory(config: BetterLifeTemplate, decks: Decks, board: Any) -> list[tuple[str, int, str]]:
     """(part, count, note) for everything in the box."""
     ip = config.ip
@@ -345,7 +392,7 @@ def readme_text(config: BetterLifeTemplate, paper: Paper, cards: PaperKit, parts
     lines.append(f"  components-{slug}.pdf  ({len(parts.pages)} pages) mats, screens, tokens, pawns, dice.")
     lines.append(f"  cards-cut-{slug}.svg  cut lines (red) of the card sheets, one frame per front sheet.")
     lines.append(f"  components-cut-{slug}.svg  cut (red) and score (blue) lines of the component sheets.")
-    lines.append("  inventory.txt  what is in the box.")
+    lines.append("  inventory.csv  every part in the box: count, size, sides, the pages that print it.")
     lines += ["", f"cards-{slug}.pdf, page by page:"]
     for lo, first, last in cards.page_ranges():
         lines.append(f"  pages {first}-{last}  {lo.title}")
@@ -396,8 +443,10 @@ def components_stage(ctx: BuildContext) -> list[Artifact]:
     for i, page in enumerate(part_kits["a4"].pages, start=1):
         artifacts.append(Artifact(f"preview/components-a4-{i:02d}.png", render_png(page, PREVIEW_DPI),
                                   f"preview of components-a4.pdf page {i}"))
-    inv = inventory_text(config, decks, board).encode()
-    artifacts.append(Artifact("inventory.txt", inv, "what is in the box"))
+    spans = page_spans({f"{what}-{kit.paper.slug}.pdf": kit.laid
+                        for what, kits in (("cards", card_kits), ("components", part_kits)) for kit in kits.values()})
+    inv = inventory_csv(kit_parts(ctx), spans)
+    artifacts.append(Artifact("inventory.csv", inv, "every part: its count, size, sides and pages"))
     for paper in (A4, LETTER):
         slug = paper.slug
         board_files = [a for a in ctx.artifacts if a.path in ("board-poster.pdf", f"board-sections-{slug}.pdf",
@@ -406,7 +455,7 @@ def components_stage(ctx: BuildContext) -> list[Artifact]:
         files = [(f"cards-{slug}.pdf", card_kits[slug].pdf), (f"components-{slug}.pdf", part_kits[slug].pdf),
                  (f"cards-cut-{slug}.svg", own[f"cards-cut-{slug}.svg"]),
                  (f"components-cut-{slug}.svg", own[f"components-cut-{slug}.svg"]),
-                 (f"leaflet-{slug}.pdf", leaflets[slug][0]), ("inventory.txt", inv),
+                 (f"leaflet-{slug}.pdf", leaflets[slug][0]), ("inventory.csv", inv),
                  *((a.path, a.data) for a in board_files),
                  ("README.txt", readme_text(config, paper, card_kits[slug], part_kits[slug], leaflets[slug][1],
                                             board_files).encode())]

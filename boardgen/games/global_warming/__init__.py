@@ -70,5 +70,15 @@ class GlobalWarming(GamePlugin):
 
         return report_plots(ctx, summary, records)
 
+    def kit_parts(self, ctx: BuildContext) -> Any:
+        from boardgen.games.global_warming.kit import kit_parts
+
+        return kit_parts(ctx)
+
+    def engine_part_counts(self, ctx: BuildContext) -> dict[str, int]:
+        from boardgen.games.global_warming.kit import engine_part_counts
+
+        return engine_part_counts(ctx)
+
 
 plugin = GlobalWarming()

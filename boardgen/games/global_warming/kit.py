@@ -4,22 +4,22 @@ Warming's own kit (a table sheet with the island plans and the coin line, the le
 
 from __future__ import annotations
 
-import csv
-import io
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from boardgen.cards.kitfiles import PaperKit, cut_svg, deterministic_zip
-from boardgen.cards.model import ComponentSet
-from boardgen.cards.piecepack import inventory, piecepack_sets, symbol_path
+from boardgen.cards.model import Component, ComponentSet
+from boardgen.cards.piecepack import DIE_RANK, inventory, piecepack_sets, symbol_path
 from boardgen.cards.sheets import LaidOut, lay_out
 from boardgen.errors import LayoutError
 from boardgen.io import Artifact
+from boardgen.kit.parts import KitParts, Part, inventory_csv, page_spans, parts_from_sets
 from boardgen.plugin import BuildContext
 from boardgen.render.cairo_backend import Page, render_pdf, render_png
 from boardgen.render.imposition import PAPERS, Paper, Placement, compose_sheet, content_area
-from boardgen.render.scene import Circle, Font, Op, Path, Rect, RectOp, Scene, Style, Text
+from boardgen.render.scene import Circle, Font, Op, Path, Rect, RectOp, Scene, Style, Text, rect_path
 
 PREVIEW_DPI = 40
 INK = "#1a1a1a"
@@ -71,18 +71,49 @@ def piecepack_kit(ctx: BuildContext) -> PiecepackKit:
     return kit
 
 
-def inventory_csv(spec: Any) -> bytes:
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["piece", "suit", "rank", "count", "description"])
-    for s in spec.suits:
-        for name in spec.rank_names:
-            w.writerow(["tile", s.name, name, 1, f"{spec.tile_size_mm:g} mm square, gridded back"])
-        for name in spec.rank_names:
-            w.writerow(["coin", s.name, name, 1, f"{spec.coin_diameter_mm:g} mm, value side and suit side"])
-        w.writerow(["pawn", s.name, "", 1, "fold-over standee"])
-        w.writerow(["die", s.name, "", 1, "faces " + ", ".join(spec.rank_names)])
-    return buf.getvalue().encode()
+COIN_BAG = "coin bag"
+
+
+def kit_parts(ctx: BuildContext) -> KitParts:
+    """The piecepack's parts, declared once (``boardgen.kit.parts``): tiles and coins by suit, pawns, dice; for
+    Global Warming also its table sheet and the bag the coins are drawn from (not printed)."""
+    config = ctx.config
+    spec = config.piecepack
+    game = getattr(config, "game", "piecepack")
+    plays = game != "piecepack"
+
+    def name(c: Component) -> str:  # "tile 3 of Suns" -> "tile of Suns": the six ranks of a suit make one part
+        return re.sub(r"^(tile|coin) \S+ of ", r"\1 of ", c.label)
+
+    declared = []
+    for p in parts_from_sets(piecepack_sets(spec), "piecepack-{paper}.pdf", name=name):
+        if p.kind == "die":
+            p = replace(p, width_mm=spec.die_size_mm, height_mm=spec.die_size_mm, depth_mm=spec.die_size_mm,
+                        faces=tuple(spec.rank_names[DIE_RANK[n]] for n in range(1, 7)), colour="#ffffff")
+        if p.kind == "coin" and plays:
+            p = replace(p, bag=COIN_BAG)
+        declared.append(p)
+    notes: tuple[str, ...] = ("scissors or a craft knife and ruler, glue for the pawns and dice",)
+    if plays:
+        page = table_sheet(config, PAPERS[config.print.papers[0]])
+        sheet = Component("mat", "table sheet", page.width_mm, page.height_mm, page.scene,
+                          rect_path(Rect(0.0, 0.0, page.width_mm, page.height_mm)))
+        declared.append(Part("table sheet", "mat", 1, page.width_mm, page.height_mm, pieces=(sheet,),
+                             file="table-sheet-{paper}.pdf"))
+        declared.append(Part(COIN_BAG, "bag", 1, 120.0, 160.0, printed=False, colour="#7a5c3a"))
+        notes += ("a cup or bag to draw the coins from",)
+    return KitParts(game, config.title, tuple(declared), notes)
+
+
+def engine_part_counts(ctx: BuildContext) -> dict[str, int]:
+    """The engine's numbers: its tiles and coins (one per suit and rank) and the coins in its bag."""
+    from boardgen.games.global_warming.engine import RANKS, SUITS, TILES
+
+    spec = ctx.config.piecepack
+    counts = {f"{kind} of {s.name}": RANKS for s in spec.suits[:SUITS] for kind in ("tile", "coin")}
+    if getattr(ctx.config, "game", "piecepack") != "piecepack":
+        counts[COIN_BAG] = 1 if len(spec.suits) * len(spec.ranks) == TILES else 0
+    return counts
 
 
 def inventory_text(spec: Any) -> str:
@@ -113,8 +144,9 @@ def piecepack_stage(ctx: BuildContext) -> list[Artifact]:
     for i, page in enumerate(first.pages, start=1):
         out.append(Artifact(f"preview/piecepack-{first.paper.slug}-{i:02d}.png", render_png(page, PREVIEW_DPI),
                             f"preview of piecepack page {i}"))
-    out.append(Artifact("inventory.txt", inventory_text(config.piecepack).encode(), "what the piecepack holds"))
-    out.append(Artifact("inventory.csv", inventory_csv(config.piecepack), "every piece, one a row"))
+    spans = page_spans({f"piecepack-{slug}.pdf": pk.laid for slug, pk in kit.papers.items()})
+    out.append(Artifact("inventory.csv", inventory_csv(kit_parts(ctx), spans),
+                        "every part: its count, size, sides and pages"))
     if getattr(config, "game", "") == "piecepack":
         out.extend(_zips(ctx, kit, out, leaflets={}, extra_pages={}))
     return out
@@ -251,7 +283,7 @@ def _zips(ctx: BuildContext, kit: PiecepackKit, artifacts: Sequence[Artifact], l
     out = []
     for slug, pk in kit.papers.items():
         files = [(f"piecepack-{slug}.pdf", pk.pdf), (f"piecepack-cut-{slug}.svg", by_path[f"piecepack-cut-{slug}.svg"]),
-                 ("inventory.txt", by_path["inventory.txt"]), ("inventory.csv", by_path["inventory.csv"])]
+                 ("inventory.csv", by_path["inventory.csv"])]
         if slug in kit.fold:
             files.append((f"piecepack-fold-{slug}.pdf", kit.fold[slug].pdf))
             files.append((f"piecepack-fold-cut-{slug}.svg", by_path[f"piecepack-fold-cut-{slug}.svg"]))

@@ -35,5 +35,15 @@ class Piecepack(GamePlugin):
     def validate_games(self, config: Any) -> int:
         return 0
 
+    def kit_parts(self, ctx: BuildContext) -> Any:
+        from boardgen.games.global_warming.kit import kit_parts
+
+        return kit_parts(ctx)
+
+    def engine_part_counts(self, ctx: BuildContext) -> dict[str, int]:
+        from boardgen.games.global_warming.kit import engine_part_counts
+
+        return engine_part_counts(ctx)
+
 
 plugin = Piecepack()

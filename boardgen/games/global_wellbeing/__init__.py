@@ -161,5 +161,26 @@ class GlobalWellbeing(GamePlugin):
         return validate(ctx.board, ctx.config, games, jobs, seed, bots or DEFAULT_BOTS, players, progress,
                         sections_of=lambda: board_sections(ctx), legend_of=lambda _sections: board_legend(ctx))
 
+    def kit_parts(self, ctx: BuildContext) -> Any:
+        from boardgen.games.global_wellbeing.kit import kit_parts
+
+        return kit_parts(ctx)
+
+    def engine_part_counts(self, ctx: BuildContext) -> dict[str, int]:
+        from boardgen.games.global_wellbeing.kit import engine_part_counts
+
+        return engine_part_counts(ctx)
+
+    def geo_board(self, ctx: BuildContext) -> Any:
+        """The hex map and its jigsaw sections."""
+        from boardgen.export import GeoBoard, GeoLayer
+        from boardgen.games.global_wellbeing.board_stage import board_sections
+
+        layout = board_sections(ctx)
+        props = tuple({"section": s.number, "row": s.row + 1, "column": s.column + 1, "cell_count": len(s.cells),
+                       "cells": list(s.cells), "neighbours": dict(s.neighbours),
+                       "area_mm2": round(s.outline_mm.area, 1)} for s in layout.sections)
+        return GeoBoard(ctx.board, (GeoLayer("sections", props, tuple(s.outline_mm for s in layout.sections)),))
+
 
 plugin = GlobalWellbeing()

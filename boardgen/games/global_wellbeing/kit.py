@@ -1,7 +1,8 @@
 """The components build stages: every printed part and the rules leaflet, on A4 and US Letter, plus the kits.
 
 Four stages, so the first three can run beside each other (and beside the board and validation):
-``components_stage`` writes components-{a4,letter}.pdf and preview/components-a4-NN.png (one per A4 sheet);
+``components_stage`` writes components-{a4,letter}.pdf, preview/components-a4-NN.png (one per A4 sheet) and
+inventory.csv;
 ``cut_stage`` cut/components-{a4,letter}.pdf (the print-then-cut edition) with one
 cut/components-{a4,letter}-page-NN.svg per front page; ``leaflet_stage`` leaflet-{a4,letter}.pdf; and
 ``kits_stage``, after them all, kit-{a4,letter}.zip with everything a print-and-play player needs (the board
@@ -28,6 +29,7 @@ from boardgen.errors import LayoutError
 from boardgen.games.global_wellbeing.rules.variants import player_counts
 from boardgen.games.global_wellbeing.tables import reference_cards, turn_grid
 from boardgen.io import Artifact
+from boardgen.kit.parts import KitParts, board_part, board_piece, inventory_csv, page_spans, parts_from_sets
 from boardgen.model import Board
 from boardgen.render.cairo_backend import Page, render_pdf, render_png, render_svg
 from boardgen.render.imposition import A4, DEFAULT_STYLE, LETTER, PRINT_CUT_MARKS, Paper, PrintCutMarks
@@ -165,6 +167,7 @@ def readme_text(config: Config, kit: KitSummary, leaflet_pages: int, extra: Sequ
                               if leaflet_pages <= 2 else
                               "each sheet in half and nest them in order (sheet 1 outside), title page on top."),
         f"  components-{paper}.pdf  ({_pages(kit.pages)}) every playing part, page by page below.",
+        "  inventory.csv  every part in the box: count, size, sides, the pages that print it.",
     ]
     for a in extra:
         if a.path.startswith("cut/board-section-"):
@@ -275,12 +278,49 @@ def _component_sets(ctx: BuildContext) -> list[ComponentSet]:
                      lambda: component_sets(ctx.config, ctx.board.layout.size_mm))
 
 
+def kit_parts(ctx: BuildContext) -> KitParts:
+    """Every part of the flagship's box, declared once (``boardgen.kit.parts``): the map board, the index
+    table card, zone markers, turn counter and marker, the paper dice, chips, zone badges and each player's
+    tokens and standees."""
+    from boardgen.games.global_wellbeing.board_stage import board_picture, build_board_art
+
+    config: Config = ctx.config
+    b = config.board
+    art = ctx.value("board-art", lambda: build_board_art(ctx))
+    declared = [board_part("board", board_piece(board_picture(art), b.width_mm, b.height_mm))]
+    edge = config.components.dice_size_mm / 2
+    for p in parts_from_sets(_component_sets(ctx), "components-{paper}.pdf"):
+        if p.kind == "die":
+            p = replace(p, width_mm=edge, height_mm=edge, depth_mm=edge)
+        declared.append(p)
+    return KitParts(config.game, config.title, tuple(declared),
+                    ("scissors (a craft knife and metal ruler for straight cuts), glue; real dice can replace the "
+                     "paper ones",))
+
+
+def engine_part_counts(ctx: BuildContext) -> dict[str, int]:
+    """The rules' numbers: the bank's chips, each seat's pieces (as tokens and again as standees), the badges
+    (one per zone for each seat) and a die for every zone's die size."""
+    config: Config = ctx.config
+    r = config.rules
+    counts = {"chip": r.bank_chips}
+    for seat in range(1, r.max_players + 1):
+        counts[f"P{seat} token"] = r.pieces_per_player
+        counts[f"P{seat} standee"] = r.pieces_per_player
+    for zone in config.zone_names:
+        counts[f"{zone} badge"] = r.max_players
+    for sides in sorted({z.die for z in config.zones.values()}):
+        counts[f"d{sides}"] = 1
+    return counts
+
+
 def _report(ctx: BuildContext, stage: str, timings: dict[str, float]) -> None:
     ctx.progress(f"{stage} timings: " + ", ".join(f"{k} {v:.2f} s" for k, v in timings.items()))
 
 
 def components_stage(ctx: BuildContext) -> list[Artifact]:
-    """components-{a4,letter}.pdf and the A4 previews (the kits stage reads what the README needs from
+    """components-{a4,letter}.pdf, the A4 previews and inventory.csv, from the parts declared once with the pages
+    that print them (the kits stage reads what the README needs from
     ``ctx.computed["kit-summary:<paper>"]``)."""
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
@@ -303,6 +343,11 @@ def components_stage(ctx: BuildContext) -> list[Artifact]:
         artifacts.append(Artifact(f"preview/components-a4-{i:02d}.png", render_png(page, PREVIEW_DPI),
                                   f"preview of components-a4.pdf page {i}"))
     timings["previews"] = time.perf_counter() - t
+    t = time.perf_counter()
+    spans = page_spans({f"components-{slug}.pdf": kit.laid for slug, kit in kits.items()})
+    artifacts.append(Artifact("inventory.csv", inventory_csv(kit_parts(ctx), spans),
+                              "every part: its count, size, sides and pages"))
+    timings["inventory"] = time.perf_counter() - t
     _report(ctx, "components", timings)
     return artifacts
 
@@ -344,6 +389,7 @@ def _cut_files(slug: str, path: str) -> bool:
 def kits_stage(ctx: BuildContext) -> list[Artifact]:
     """kit-{a4,letter}.zip: the components, leaflet, board and cut files of one paper with a README (after the
     stages that make them)."""
+    inventory = ctx.artifact("inventory.csv").data
     artifacts: list[Artifact] = []
     for paper in (A4, LETTER):
         slug = paper.slug
@@ -351,7 +397,7 @@ def kits_stage(ctx: BuildContext) -> list[Artifact]:
                        key=functools.partial(_board_file_rank, slug))
         leaflet = ctx.artifact(f"leaflet-{slug}.pdf")
         readme = readme_text(ctx.config, ctx.computed[f"kit-summary:{slug}"], leaflet.pages or 0, extra)
-        zipped = [(f"components-{slug}.pdf", ctx.artifact(f"components-{slug}.pdf").data),
+        zipped = [(f"components-{slug}.pdf", ctx.artifact(f"components-{slug}.pdf").data), ("inventory.csv", inventory),
                   (leaflet.path, leaflet.data), *((a.path, a.data) for a in extra),
                   *((a.path, a.data) for a in ctx.artifacts if _cut_files(slug, a.path)),
                   ("README.txt", readme.encode("utf-8"))]

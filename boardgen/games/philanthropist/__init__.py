@@ -88,5 +88,15 @@ class Philanthropist(GamePlugin):
 
         return rule_findings(ctx, summary)
 
+    def kit_parts(self, ctx: BuildContext) -> Any:
+        from boardgen.games.philanthropist.kit import kit_parts
+
+        return kit_parts(ctx)
+
+    def engine_part_counts(self, ctx: BuildContext) -> dict[str, int]:
+        from boardgen.games.philanthropist.kit import engine_part_counts
+
+        return engine_part_counts(ctx)
+
 
 plugin = Philanthropist()

@@ -3,21 +3,31 @@
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Sequence
+from dataclasses import replace
 
 from boardgen import __version__
-from boardgen.cards.deck import deck_sheets
+from boardgen.cards.deck import deck_components, deck_sheets
 from boardgen.cards.kitfiles import PaperKit, cut_svg, deterministic_zip
 from boardgen.cards.model import ComponentSet
 from boardgen.cards.sheets import LaidOut, lay_out
 from boardgen.errors import LayoutError
 from boardgen.games.philanthropist import parts
 from boardgen.games.philanthropist.board import printed_board
+from boardgen.games.philanthropist.engine import Rules
 from boardgen.games.philanthropist.leaflet import choices, leaflet_pdf
 from boardgen.games.philanthropist.model import PhilanthropistTemplate, load_cards
+from boardgen.games.philanthropist.parts import ACTION_WORDS
 from boardgen.io import Artifact
+from boardgen.kit.parts import (
+    KitParts,
+    board_part,
+    board_piece,
+    deck_part,
+    inventory_csv,
+    page_spans,
+    parts_from_sets,
+)
 from boardgen.plugin import BuildContext
 from boardgen.render.board_print import BoardPrint
 from boardgen.render.cairo_backend import Page, render_pdf, render_png
@@ -61,49 +71,41 @@ def component_sets(t: PhilanthropistTemplate) -> list[ComponentSet]:
     return [parts.meeples(t), mixed, counters]
 
 
-def _page_span(start: int, end: int) -> str:
-    return f"p. {start}" if start == end else f"pp. {start}-{end}"
+def kit_parts(ctx: BuildContext) -> KitParts:
+    """Every part of The Philanthropist's box, declared once (``boardgen.kit.parts``): the board, the business
+    cards, the meeple standees, avatar chips, cube tokens, the two paper dice and the player aids."""
+    t: PhilanthropistTemplate = ctx.config
+    size = t.board.size_mm
+    deck = deck_components(parts.business_deck(t, load_cards(t)))
+    declared = [board_part("board", board_piece(ctx.board, size, size)),
+                deck_part("business card", deck, "components-{paper}.pdf", "business-cards")]
+    for p in parts_from_sets(component_sets(t), "components-{paper}.pdf"):
+        if p.kind == "die":
+            action = p.name == "action die"
+            faces = tuple(ACTION_WORDS[f] for f in t.action_die.faces) if action else ()
+            edge = t.action_die.size_mm
+            p = replace(p, width_mm=edge, height_mm=edge, depth_mm=edge, sides=6, faces=faces,
+                        colour=t.action_die.colour if action else "#ffffff")
+        declared.append(p)
+    return KitParts(t.game, t.title, tuple(declared),
+                    ("scissors, a craft knife and metal ruler, glue; real dice and cubes (or coins) can replace "
+                     "the paper ones",))
 
 
-def inventory_rows(t: PhilanthropistTemplate, laid: Sequence[LaidOut], sections: int,
-                   letter: Sequence[LaidOut] = ()) -> list[tuple[str, int, str, str]]:
-    """(part, count, size, where) for every part in the box; where: the pages of components-a4.pdf (and of
-    components-letter.pdf when ``letter`` is given)."""
-    spans: dict[str, list[str]] = {}
-    for paper, laid_out in (("A4", laid), ("Letter", letter)):
-        start = 1
-        for lo in laid_out:
-            end = start + len(lo.pages) - 1
-            spans.setdefault(lo.kind, []).append(f"{paper} {_page_span(start, end)}")
-            start = end + 1
-    pages = {kind: "components " + ", ".join(where) for kind, where in spans.items()}
-    b = t.board
-    m = t.meeples
-    rows: list[tuple[str, int, str, str]] = [
-        ("board", 1, f"{b.size_mm:.1f} x {b.size_mm:.1f} mm, {b.squares} x {b.squares} squares",
-         f"board-poster.pdf, or {sections} jigsaw sections in board-sections-*.pdf")]
-    for kind in m.kinds:
-        rows.append((f"{kind.name} meeple standee (cost {kind.cost})", kind.count + t.kit.spare_meeples,
-                     f"{m.standee_width_mm:g} x {m.standee_height_mm:g} mm", pages["standee"]))
-    rows.append(("avatar chip", len(t.players.seats), f"{t.kit.avatar_chip_mm:g} mm",
-                 pages["die"]))
-    for value in sorted(t.cubes.supply):
-        rows.append((f"{value}-cube token", t.cubes.supply[value], f"{t.cubes.token_mm:g} mm", pages["token"]))
-    rows.append(("coloured action die (paper d6)", 1, f"{t.action_die.size_mm:g} mm", pages["die"]))
-    rows.append(("white die (paper d6)", 1, f"{t.action_die.size_mm:g} mm", pages["die"]))
-    rows.append(("business card", t.cards.count, f"{t.cards.width_mm:.1f} x {t.cards.height_mm:.1f} mm",
-                 pages["business-cards"]))
-    rows.append(("player aid", t.players.max, "63.5 x 88.9 mm", f"{pages['die']}; {pages['token']}"))
-    rows.append(("rules leaflet", 1, "one sheet folded in half", "leaflet-*.pdf"))
-    return rows
+def engine_part_counts(ctx: BuildContext) -> dict[str, int]:
+    """The engine's numbers: the meeples it sets out per kind (plus the template's spares), its business cards
+    and its two dice."""
+    t: PhilanthropistTemplate = ctx.config
+    rules = Rules.from_template(t, load_cards(t))
+    counts = {f"{name} meeple": sum(1 for k in rules.place_order if k == i) + t.kit.spare_meeples
+              for i, name in enumerate(rules.kind_names)}
+    counts["business card"] = sum(c.quantity for c in rules.cards)
+    counts["action die"] = 1 if len(rules.faces) == 6 else 0
+    return counts
 
 
-def inventory_csv(rows: Sequence[tuple[str, int, str, str]]) -> bytes:
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["component", "count", "size", "sheet"])
-    w.writerows(rows)
-    return buf.getvalue().encode()
+def inventory_spans(kits: dict[str, PaperKit]) -> dict[tuple[str, str], str]:
+    return page_spans({f"components-{slug}.pdf": kit.laid for slug, kit in kits.items()})
 
 
 def build_paper(t: PhilanthropistTemplate, sets: Sequence[ComponentSet], paper: Paper) -> PaperKit:
@@ -136,7 +138,7 @@ _PRINT = {
 }
 
 
-def readme_text(t: PhilanthropistTemplate, kit: PaperKit, rows: Sequence[tuple[str, int, str, str]],
+def readme_text(t: PhilanthropistTemplate, kit: PaperKit, rows: Sequence[tuple[str, int, str]],
                 sections: int) -> str:
     slug = kit.paper.slug
     lines = [f"{t.title}: print-and-play kit ({kit.paper.name})",
@@ -163,7 +165,7 @@ def readme_text(t: PhilanthropistTemplate, kit: PaperKit, rows: Sequence[tuple[s
               "and real cubes (or coins) can replace the paper ones.", "", "Choices this edition makes where the "
               "original rules are silent (template keys):"]
     lines += [f"  {key}: {text}" for key, text in choices(t)]
-    lines += ["", "In the box:"] + [f"  {count:>3} x {name} ({size})" for name, count, size, _ in rows]
+    lines += ["", "In the box:"] + [f"  {count:>3} x {name} ({size})" for name, count, size in rows]
     return "\n".join(lines) + "\n"
 
 
@@ -187,12 +189,14 @@ def components_stage(ctx: BuildContext) -> list[Artifact]:
         artifacts.append(Artifact(f"preview/components-a4-{i:02d}.png", render_png(page, PREVIEW_DPI),
                                   f"preview of components-a4.pdf page {i}"))
     sections = len(printed(ctx).cut.sections)
-    rows = inventory_rows(t, kits["a4"].laid, sections, kits["letter"].laid)
-    inventory = inventory_csv(rows)
-    artifacts.append(Artifact("inventory.csv", inventory, "every component, its count, size and sheet"))
+    declared = kit_parts(ctx)
+    inventory = inventory_csv(declared, inventory_spans(kits))
+    rows = [(p.name, p.count, p.described) for p in declared.parts]
+    rows.append(("rules leaflet", 1, "one sheet folded in half"))
+    artifacts.append(Artifact("inventory.csv", inventory, "every part: its count, size, sides and pages"))
     leaflets: dict[str, bytes] = {}
     for paper in (A4, LETTER):
-        data, sides = leaflet_pdf(t, cards, paper, [(n, c, s) for n, c, s, _ in rows],
+        data, sides = leaflet_pdf(t, cards, paper, rows,
                                   card_flip=card_flip_edge(kits[paper.slug]))
         leaflets[paper.slug] = data
         artifacts.append(Artifact(f"leaflet-{paper.slug}.pdf", data, f"rules leaflet ({paper.name})", sides))

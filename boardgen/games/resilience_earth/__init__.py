@@ -74,5 +74,27 @@ class ResilienceEarth(GamePlugin):
 
         return plots(self.title, summary, records)
 
+    def kit_parts(self, ctx: BuildContext) -> Any:
+        from boardgen.games.resilience_earth.kit import kit_parts
+
+        return kit_parts(ctx)
+
+    def engine_part_counts(self, ctx: BuildContext) -> dict[str, int]:
+        from boardgen.games.resilience_earth.kit import engine_part_counts
+
+        return engine_part_counts(ctx)
+
+    def geo_board(self, ctx: BuildContext) -> Any:
+        """The core's hex map the fields are grown on, and the fields (the dice-addressed areas) as its
+        sections layer: the printed board's jigsaw cut is a plain grid of paper pieces, not a map layer."""
+        from boardgen.export import GeoBoard, GeoLayer
+
+        fm = ctx.board
+        props = tuple({"field": f.number, "region": f.region, "cell_count": len(f.cells), "cells": list(f.cells),
+                       "neighbours": list(f.neighbours), "climate": dict(f.climate), "high_ground": f.high_ground,
+                       "points": f.points, "level": f.level, "land_connected": f.land_connected}
+                      for f in fm.fields)
+        return GeoBoard(fm.board, (GeoLayer("sections", props, tuple(fm.outlines[f.number] for f in fm.fields)),))
+
 
 plugin = ResilienceEarth()

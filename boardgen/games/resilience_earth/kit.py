@@ -9,7 +9,6 @@ PNG previews, an inventory and a zip per paper.
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import replace
 from types import SimpleNamespace
@@ -25,9 +24,10 @@ from boardgen.cards.model import Component, ComponentSet, geometry_path
 from boardgen.cards.shapes import player_shape
 from boardgen.cards.sheets import LaidOut, lay_out
 from boardgen.io import Artifact
+from boardgen.kit.parts import KitParts, Part, board_part, board_piece, inventory_csv, page_spans, parts_from_sets
 from boardgen.plugin import BuildContext
 from boardgen.render.cairo_backend import fit_font, render_pdf, render_png
-from boardgen.render.imposition import A4, LETTER, Paper
+from boardgen.render.imposition import A4, DEFAULT_STYLE, LETTER, Paper
 from boardgen.render.scene import (
     Circle,
     Font,
@@ -349,26 +349,43 @@ def build_kit(config: Any, sets: list[ComponentSet], paper: Paper) -> PaperKit:
     return PaperKit(paper, tuple(laid), pages, pdf)
 
 
-def inventory(config: Any, players: int, sets: list[ComponentSet]) -> dict[str, Any]:
-    per = config.components.per_colour
-    colours = config.rules.max_players
-    return {
-        "tower stones (wooden blocks, not printed)": config.tower.stones,
-        "tower block": config.tower.block_text,
-        "countdown stacks": list(config.tower.countdown_stacks),
-        "settlements": per["settlement"] * colours,
-        "towns": per["town"] * colours,
-        "industries": per["industry"] * colours,
-        "RES tokens": sum(config.components.res_tokens.values()),
-        "LQ tokens": sum(config.components.lq_tokens.values()),
-        "BLOCKED/DESTROYED markers": config.markers.count,
-        "climate event cards": len(config.events),
-        "sabbatical cards": players,
-        "settlement map cards": players,
-        "player token (round leader)": 1,
-        "dice (d6)": 2,
-        "printed parts by sheet set": {s.kind: len(s.components) for s in sets},
-    }
+STONE_COLOUR = "#d9b98c"  # unpainted wood
+
+
+def kit_parts(ctx: BuildContext) -> KitParts:
+    """Every part of the Resilience Earth box, declared once (``boardgen.kit.parts``): the field board, the
+    climate event deck, sabbatical and settlement-map cards, markers, RES and LQ tokens, buildings, the tower
+    tile, the leader's token, two paper dice and the tower's wooden stones (not printed)."""
+    from boardgen.games.resilience_earth.board import board_scene
+
+    config = ctx.config
+    players = config.rules.max_players
+    b = config.board
+    declared = [board_part("board", board_piece(board_scene(ctx, bleed_mm=DEFAULT_STYLE.bleed_mm), b.width_mm,
+                                                b.height_mm))]
+    dice_edge = config.components.dice_size_mm / math.sqrt(3)
+    for p in parts_from_sets(component_sets(config, players), "components-{paper}.pdf", kinds={"card": "deck"}):
+        if p.kind == "deck":
+            p = replace(p, deck=p.name)
+        if p.kind == "die":
+            p = replace(p, width_mm=dice_edge, height_mm=dice_edge, depth_mm=dice_edge, sides=6,
+                        colour="#f4c27a" if p.name.startswith("region") else "#ffffff")
+        declared.append(p)
+    t = config.tower
+    declared.append(Part("tower stone", "block", t.stones, t.block_length_mm, t.block_width_mm,
+                         depth_mm=t.block_width_mm, printed=False, colour=STONE_COLOUR))
+    return KitParts(config.game, config.title, tuple(declared),
+                    (f"{t.stones} {t.block_text} (a mini tumbling-tower game has them)",))
+
+
+def engine_part_counts(ctx: BuildContext) -> dict[str, int]:
+    """The engine's numbers: the stones of the countdown stacks, the event cards it draws from, the markers."""
+    from boardgen.games.resilience_earth.engine import ResilienceGame
+
+    config = ctx.config
+    game = ctx.plugin.new_game(ctx, config.rules.max_players)
+    assert isinstance(game, ResilienceGame)
+    return {"tower stone": game.tower.stones, "Climate events": len(game.cards), "marker": config.markers.count}
 
 
 def components_stage(ctx: BuildContext) -> list[Artifact]:
@@ -391,9 +408,10 @@ def components_stage(ctx: BuildContext) -> list[Artifact]:
     for i, page in enumerate(kits["a4"].pages, start=1):
         artifacts.append(Artifact(f"preview/components-a4-{i:02d}.png", render_png(page, PREVIEW_DPI),
                                   f"preview of components-a4.pdf page {i}"))
-    inv = inventory(config, players, sets)
-    inv_bytes = (json.dumps(inv, indent=1, ensure_ascii=False) + "\n").encode()
-    artifacts.append(Artifact("inventory.json", inv_bytes, "what is in the box"))
+    spans = page_spans({f"components-{slug}.pdf": kit.laid for slug, kit in kits.items()})
+    declared = kit_parts(ctx)
+    inv_bytes = inventory_csv(declared, spans)
+    artifacts.append(Artifact("inventory.csv", inv_bytes, "every part: its count, size, sides and pages"))
     leaflets = {}
     for paper in (A4, LETTER):
         data, pages = leaflet_pdf(ctx, paper)
@@ -406,15 +424,15 @@ def components_stage(ctx: BuildContext) -> list[Artifact]:
         own = {a.path: a for a in artifacts}
         mine = [a for a in board_files if "sections" not in a.path or slug in a.path]
         files = [(f"components-{slug}.pdf", kits[slug].pdf), (f"leaflet-{slug}.pdf", leaflets[slug]),
-                 (cut_name, own[cut_name].data), ("inventory.json", inv_bytes),
+                 (cut_name, own[cut_name].data), ("inventory.csv", inv_bytes),
                  *((a.path, a.data) for a in mine),
-                 ("README.txt", readme_text(config, kits[slug], inv).encode("utf-8"))]
+                 ("README.txt", readme_text(config, kits[slug], declared).encode("utf-8"))]
         artifacts.append(Artifact(f"kit-{slug}.zip", deterministic_zip(files),
                                   f"print-and-play kit on {paper.name} with README"))
     return artifacts
 
 
-def readme_text(config: Any, kit: PaperKit, inv: dict[str, Any]) -> str:
+def readme_text(config: Any, kit: PaperKit, declared: KitParts) -> str:
     lines = [f"{config.title} - print-and-play kit ({kit.paper.name})", "",
              "Print the components PDF at 100% (no 'fit to page'); check the 100 mm ruler on each sheet.",
              "Card and marker sheets are double-sided: print the back page on the reverse, flipping on the long "
@@ -429,6 +447,7 @@ def readme_text(config: Any, kit: PaperKit, inv: dict[str, Any]) -> str:
     for lo, start, end in kit.page_ranges():
         lines.append(f"  {start}-{end}: {lo.title}" if end > start else f"  {start}: {lo.title}")
     lines += ["", "In the box:"]
-    lines += [f"  {k}: {v}" for k, v in inv.items() if not isinstance(v, dict)]
+    lines += [f"  {p.count:>3} x {p.name} ({p.described})" for p in declared.parts]
+    lines += ["", "inventory.csv lists every part with its size, sides and the pages that print it."]
     return "\n".join(lines) + "\n"
 
