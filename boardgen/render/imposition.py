@@ -257,6 +257,33 @@ def mirror_placements(paper: Paper, placements: Sequence[Placement]) -> list[Pla
             for p in placements]
 
 
+DUPLEX_LINE = "{file}: print double-sided, flip on the {edge} edge"
+"""How a kit README states a double-sided file's flip edge (the print checks read it back)."""
+
+
+def flip_edge(width_mm: float, height_mm: float) -> str:
+    """The duplex flip that brings a back mirrored left-right (as every sheet's backs are laid out) under its
+    front: about the page's upright edge, the sheet's long edge when the page is portrait, short when landscape."""
+    return "long" if height_mm >= width_mm else "short"
+
+
+def duplex_readme_lines(files: Sequence[tuple[str, Sequence[Page]]]) -> list[str]:
+    """A kit README's lines for its double-sided files, each with the flip edge its pages need (taken from the
+    pages themselves, so a landscape file is never told to flip on the long edge). [] when none is double-sided.
+    Raises ValueError for a double-sided file whose pages are not all one orientation."""
+    lines = []
+    for name, pages in files:
+        if not any(p.side == "back" for p in pages):
+            continue
+        edges = {flip_edge(p.width_mm, p.height_mm) for p in pages}
+        if len(edges) != 1:
+            raise ValueError(f"{name}: a double-sided file with portrait and landscape pages")
+        shape = "portrait" if pages[0].height_mm >= pages[0].width_mm else "landscape"
+        lines.append("  " + DUPLEX_LINE.format(file=name, edge=edges.pop())
+                     + f" (its pages are {shape})")
+    return ["Double-sided printing: the printer's flip edge for each file", *lines] if lines else []
+
+
 def compose_sheet(paper: Paper, placements: Sequence[Placement], title: str, page_label: str = "",
                   style: SheetStyle = DEFAULT_STYLE, *, back: bool = False, duplex: bool = False,
                   marks: bool | Sequence[bool] = True, extra: Sequence[Op] = (), cut_layer: Sequence[Op] = ()) -> Page:

@@ -39,9 +39,24 @@ class Mark:
     # of a stroked path's points, or a text run's origin (a point)
 
 
+Box = tuple[float, float, float, float]
+
+
+def _clipped(box: Box | None, clip: Box | None) -> Box | None:
+    """``box`` cut to ``clip`` (None when nothing of it is left: the mark is not printed)."""
+    if box is None or clip is None:
+        return box
+    x0, y0 = max(box[0], clip[0]), max(box[1], clip[1])
+    x1, y1 = min(box[2], clip[2]), min(box[3], clip[3])
+    if x0 > x1 + 1e-6 or y0 > y1 + 1e-6:
+        return None
+    return (x0, y0, x1, y1)
+
+
 def _walk(owner: pikepdf.Object, resources: pikepdf.Object, ctm: Matrix, page: int,
-          trim: tuple[float, float, float, float], depth: int = 0) -> Iterator[Mark]:
-    stack: list[tuple[Matrix, float, tuple | None, tuple | None]] = []
+          trim: tuple[float, float, float, float], depth: int = 0, clip: Box | None = None) -> Iterator[Mark]:
+    stack: list[tuple[Matrix, float, tuple | None, tuple | None, Box | None]] = []
+    clip_next = False
     width = 1.0
     fill: tuple | None = None
     stroke: tuple | None = None
@@ -56,9 +71,11 @@ def _walk(owner: pikepdf.Object, resources: pikepdf.Object, ctm: Matrix, page: i
     for operands, operator in pikepdf.parse_content_stream(owner):
         op = str(operator)
         if op == "q":
-            stack.append((ctm, width, fill, stroke))
+            stack.append((ctm, width, fill, stroke, clip))
         elif op == "Q":
-            ctm, width, fill, stroke = stack.pop()
+            ctm, width, fill, stroke, clip = stack.pop()
+        elif op in ("W", "W*"):
+            clip_next = True
         elif op == "cm":
             ctm = _mul(tuple(float(v) for v in operands), ctm)  # type: ignore[arg-type]
         elif op == "w":
@@ -78,8 +95,14 @@ def _walk(owner: pikepdf.Object, resources: pikepdf.Object, ctm: Matrix, page: i
         elif op in ("S", "s", "B", "B*", "b", "b*"):
             box = _bounds(points)
             points = []
-            yield Mark("stroke", width * _scale(ctm), page, fill, stroke, bounds=box)
+            visible = _clipped(box, clip)
+            if box is None or visible is not None:
+                yield Mark("stroke", width * _scale(ctm), page, fill, stroke, bounds=visible)
         elif op in ("f", "F", "f*", "n"):
+            if clip_next:
+                path_box = _bounds(points)
+                clip = path_box if clip is None else _clipped(path_box, clip) or (0.0, 0.0, 0.0, 0.0)
+            clip_next = False
             points = []
         elif op == "BT":
             tm = line_start = IDENTITY
@@ -103,14 +126,16 @@ def _walk(owner: pikepdf.Object, resources: pikepdf.Object, ctm: Matrix, page: i
             if text.strip():
                 m = _mul(tm, ctm)
                 inside = trim[0] <= m[4] <= trim[2] and trim[1] <= m[5] <= trim[3]
-                yield Mark("text", font_size * _scale(m), page, fill, stroke, text, inside,
-                           (m[4], m[5], m[4], m[5]))
+                origin = _clipped((m[4], m[5], m[4], m[5]), clip)
+                if origin is not None or clip is None:
+                    yield Mark("text", font_size * _scale(m), page, fill, stroke, text, inside, origin)
         elif op == "Do" and depth < 8:
             xobject = resources.XObject[operands[0]]
             if xobject.get("/Subtype") == pikepdf.Name.Form:
                 matrix = tuple(float(v) for v in xobject.get("/Matrix", IDENTITY))
                 inner = xobject.get("/Resources", resources)
-                yield from _walk(xobject, inner, _mul(matrix, ctm), page, trim, depth + 1)  # type: ignore[arg-type]
+                yield from _walk(xobject, inner, _mul(matrix, ctm), page, trim, depth + 1,  # type: ignore[arg-type]
+                                 clip)
 
 
 def _bounds(points: list[tuple[float, float]]) -> tuple[float, float, float, float] | None:
