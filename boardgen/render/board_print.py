@@ -171,6 +171,51 @@ def _even_cuts(length: float, parts: int, snap_mm: float | None) -> list[float]:
     return [round(c, 4) for c in cuts]
 
 
+SEAM_CLEARANCE_MM = 0.5
+"""A seam may run this close to a space it must keep whole (on a shared edge it runs exactly between two)."""
+
+
+def seam_positions(length: float, parts: int, keep_whole: Sequence[tuple[float, float]],
+                   snap_mm: float | None = None) -> list[float]:
+    """The inner cuts along one axis of a board ``length`` long cut into ``parts``: each as near its even
+    place as it can be without running through any interval of ``keep_whole`` (the extents of spaces along
+    this axis: a seam at x crosses a space when it lies strictly inside its extent). Raises LayoutError when
+    no such place is left for a cut."""
+    cuts = _even_cuts(length, parts, snap_mm)
+    if not keep_whole:
+        return cuts
+    blocked = sorted((lo + SEAM_CLEARANCE_MM, hi - SEAM_CLEARANCE_MM) for lo, hi in keep_whole
+                     if hi - lo > 2 * SEAM_CLEARANCE_MM)
+    merged: list[list[float]] = []
+    for lo, hi in blocked:
+        if merged and lo < merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], hi)
+        else:
+            merged.append([lo, hi])
+    out: list[float] = []
+    for c in cuts:
+        inside = next(((lo, hi) for lo, hi in merged if lo < c < hi), None)
+        if inside is not None:
+            lo, hi = inside
+            options = [v for v in (lo - SEAM_CLEARANCE_MM, hi + SEAM_CLEARANCE_MM) if 0.0 < v < length]
+            options = [v for v in options if not out or v > out[-1] + 1.0]
+            if not options:
+                raise LayoutError(f"board sections: no seam place near {c:.0f} mm keeps the spaces whole")
+            c = min(options, key=lambda v: (abs(v - c), v))
+        out.append(round(c, 4))
+    return out
+
+
+def spaces_cut(cut: BoardCut, keep_whole: Sequence[Rect]) -> list[int]:
+    """Indices of the ``keep_whole`` rectangles an inner seam of ``cut`` runs through."""
+    out = []
+    for k, r in enumerate(keep_whole):
+        if any(r.x + SEAM_CLEARANCE_MM < x < r.right - SEAM_CLEARANCE_MM for x in cut.cuts_x_mm) or \
+                any(r.y + SEAM_CLEARANCE_MM < y < r.bottom - SEAM_CLEARANCE_MM for y in cut.cuts_y_mm):
+            out.append(k)
+    return out
+
+
 def _edges(xs: Sequence[float], ys: Sequence[float]) -> list[Edge]:
     """Inner edges between neighbouring cells of the grid with borders ``xs`` x ``ys`` (reading order)."""
     columns, rows = len(xs) - 1, len(ys) - 1
@@ -191,12 +236,17 @@ def _owner_offset(edge: Edge, along: float, owner: int) -> float:
 
 def cut_board(width_mm: float, height_mm: float, rows: int, columns: int, knobs: Knobs = Knobs(),
               avoid: Sequence[Rect] = (), max_piece_mm: tuple[float, float] | None = None,
-              snap_mm: float | None = None) -> BoardCut:
+              snap_mm: float | None = None, keep_whole: Sequence[Rect] = ()) -> BoardCut:
     """The board cut into ``rows`` x ``columns`` sections with one knob per inner edge, proven to assemble
     one way only. ``max_piece_mm``: every piece (knobs included) must fit it; knob owners are chosen to keep
-    within it. Raises LayoutError when a knob has no room or the proof fails."""
-    xs = [0.0, *_even_cuts(width_mm, columns, snap_mm), width_mm]
-    ys = [0.0, *_even_cuts(height_mm, rows, snap_mm), height_mm]
+    within it. ``keep_whole``: spaces (board mm) no seam may run through: the seams move off their even
+    places to the nearest gap between them (grid lines, gaps between track spaces). Raises LayoutError when a
+    knob has no room, a seam no place, a piece outgrows the page or the proof fails."""
+    xs = [0.0, *seam_positions(width_mm, columns, [(r.x, r.right) for r in keep_whole], snap_mm), width_mm]
+    ys = [0.0, *seam_positions(height_mm, rows, [(r.y, r.bottom) for r in keep_whole], snap_mm), height_mm]
+    if max_piece_mm is not None and (max(b - a for a, b in zip(xs, xs[1:], strict=False)) > max_piece_mm[0] + 1e-6
+                                     or max(b - a for a, b in zip(ys, ys[1:], strict=False)) > max_piece_mm[1] + 1e-6):
+        raise LayoutError("board sections: with the seams off the spaces a piece outgrows the page")
     edges = _edges(xs, ys)
     settings = knobs.settings(rows, columns)
     shape = knob_shape(settings)
@@ -279,7 +329,7 @@ def printable_piece_mm(papers: Sequence[Paper], style: SheetStyle = COMPACT_STYL
 
 def plan_cut(width_mm: float, height_mm: float, papers: Sequence[Paper] = (A4, LETTER), knobs: Knobs = Knobs(),
              avoid: Sequence[Rect] = (), style: SheetStyle = COMPACT_STYLE, snap_mm: float | None = None,
-             max_sections: int = 30) -> tuple[BoardCut, bool]:
+             max_sections: int = 30, keep_whole: Sequence[Rect] = ()) -> tuple[BoardCut, bool]:
     """The cut with the fewest sections (then the squarest pieces) that fits ``papers``, landscape or
     portrait pages: (cut, landscape)."""
     tried: list[tuple[int, float, bool, int, int]] = []
@@ -296,7 +346,7 @@ def plan_cut(width_mm: float, height_mm: float, papers: Sequence[Paper] = (A4, L
     for _count, _shape, portrait, rows, columns in sorted(tried):
         max_piece = printable_piece_mm(papers, style, not portrait)
         try:
-            cut = cut_board(width_mm, height_mm, rows, columns, knobs, avoid, max_piece, snap_mm)
+            cut = cut_board(width_mm, height_mm, rows, columns, knobs, avoid, max_piece, snap_mm, keep_whole)
         except LayoutError as exc:
             errors.append(f"{rows} x {columns}: {exc}")
             continue
@@ -463,17 +513,19 @@ def cut_svg(cut: BoardCut) -> bytes:
 def print_board(scene: Scene, width_mm: float, height_mm: float, title: str,
                 papers: Sequence[Paper] = (A4, LETTER), avoid: Sequence[Rect] = (), prefix: str = "board",
                 knobs: Knobs = Knobs(), style: SheetStyle = COMPACT_STYLE, snap_mm: float | None = None,
-                marks: bool = False) -> BoardPrint:
+                marks: bool = False, keep_whole: Sequence[Rect] = ()) -> BoardPrint:
     """The poster, the jigsaw section sheets for every paper and the cut SVG (see the module's docstring).
 
-    ``avoid``: rectangles (board mm) no knob may touch; ``snap_mm``: cut lines at multiples of this (e.g. a
-    grid's cell size, so cuts run along grid lines); ``marks``: crop marks at each piece's bounding box."""
+    ``avoid``: rectangles (board mm) no knob may touch; ``snap_mm``: cut lines at multiples of this;
+    ``keep_whole``: the play spaces and marked areas (board mm) no seam may run through, so on a square grid
+    the seams run along grid lines and on a track between spaces; ``marks``: crop marks at each piece's
+    bounding box."""
     bleed = style.bleed_mm
     poster = single_item_page(scene, width_mm, height_mm, style)
     artifacts = [Artifact(f"{prefix}-poster.pdf", render_pdf([poster], title=f"{title}: board"),
                           f"the board as one {width_mm:g} x {height_mm:g} mm page with {bleed:g} mm bleed, "
                           "for a print shop", pages=1)]
-    cut, landscape = plan_cut(width_mm, height_mm, papers, knobs, avoid, style, snap_mm)
+    cut, landscape = plan_cut(width_mm, height_mm, papers, knobs, avoid, style, snap_mm, keep_whole=keep_whole)
     scenes = [section_scene(scene, s, bleed) for s in cut.sections]
     pages: dict[str, tuple[Page, ...]] = {}
     total = len(cut.sections)

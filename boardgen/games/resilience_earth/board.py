@@ -184,6 +184,16 @@ def avoid_rects(ctx: BuildContext) -> list[Rect]:
     return rects
 
 
+def marked_areas(ctx: BuildContext) -> list[Rect]:
+    """What no section seam may run through: the tower base with its ring and every countdown space."""
+    t = ctx.config.tower
+    geo = tower_geometry(ctx)
+    cx, cy = geo["centre"]
+    r = t.base_diameter_mm / 2 + 4.0
+    rs = t.stack_diameter_mm / 2
+    return [Rect(cx - r, cy - r, 2 * r, 2 * r), *(Rect(x - rs, y - rs, 2 * rs, 2 * rs) for x, y, _s in geo["spaces"])]
+
+
 def fields_json(ctx: BuildContext) -> bytes:
     fm = ctx.board
     doc = {
@@ -205,7 +215,8 @@ def board_stage(ctx: BuildContext) -> list[Artifact]:
     cfg = ctx.config
     b = cfg.board
     scene = board_scene(ctx, bleed_mm=DEFAULT_STYLE.bleed_mm)
-    printed = print_board(scene, b.width_mm, b.height_mm, cfg.title, avoid=avoid_rects(ctx))
+    printed = print_board(scene, b.width_mm, b.height_mm, cfg.title, avoid=avoid_rects(ctx),
+                          keep_whole=marked_areas(ctx))
     ctx.progress(f"board: {printed.cut.rows} x {printed.cut.columns} jigsaw sections")
     artifacts = list(printed.artifacts)
     artifacts.append(Artifact("fields.json", fields_json(ctx), "the 36 fields: cells, neighbours, climate, level"))
