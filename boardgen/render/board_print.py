@@ -21,6 +21,7 @@ number and a small assembly diagram in the footer, and the 100 mm scale ruler.
 from __future__ import annotations
 
 import io
+import itertools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -244,8 +245,8 @@ def cut_board(width_mm: float, height_mm: float, rows: int, columns: int, knobs:
     knob has no room, a seam no place, a piece outgrows the page or the proof fails."""
     xs = [0.0, *seam_positions(width_mm, columns, [(r.x, r.right) for r in keep_whole], snap_mm), width_mm]
     ys = [0.0, *seam_positions(height_mm, rows, [(r.y, r.bottom) for r in keep_whole], snap_mm), height_mm]
-    if max_piece_mm is not None and (max(b - a for a, b in zip(xs, xs[1:], strict=False)) > max_piece_mm[0] + 1e-6
-                                     or max(b - a for a, b in zip(ys, ys[1:], strict=False)) > max_piece_mm[1] + 1e-6):
+    if max_piece_mm is not None and (max(b - a for a, b in itertools.pairwise(xs)) > max_piece_mm[0] + 1e-6
+                                     or max(b - a for a, b in itertools.pairwise(ys)) > max_piece_mm[1] + 1e-6):
         raise LayoutError("board sections: with the seams off the spaces a piece outgrows the page")
     edges = _edges(xs, ys)
     settings = knobs.settings(rows, columns)

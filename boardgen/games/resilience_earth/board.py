@@ -12,6 +12,7 @@ from shapely.geometry import MultiPolygon
 from shapely.geometry import Polygon as ShapelyPolygon
 
 from boardgen.io import Artifact
+from boardgen.layout.spaces import SpaceNeed
 from boardgen.plugin import BuildContext
 from boardgen.render.cairo_backend import render_png
 from boardgen.render.imposition import DEFAULT_STYLE
@@ -86,7 +87,7 @@ def tower_ops(ctx: BuildContext) -> list[Op]:
     ops: list[Op] = [Circle(cx, cy, r + 4.0, fill_stroke("#ffffff", INK, 0.5), "tower-ring"),
                      Circle(cx, cy, r, fill_stroke("#efe6d6", INK, 0.8), "tower-base")]
     # the footprint of the first layer of blocks: two blocks side by side
-    side = min(t.block_length_mm, r * 1.3)
+    side = min(max(t.block_length_mm, t.blocks_per_layer * t.block_width_mm), r * math.sqrt(2))
     ops.append(RectOp(Rect(cx - side / 2, cy - side / 2, side, side), Style(stroke=TOWER_GREY, stroke_width_mm=0.4,
                                                                            dash_mm=(1.5, 1.0)), "tower-footprint"))
     ops.append(Text(cx, cy - r + 5.0, "CLIMATE TOWER", Font(size_pt=8, bold=True), INK, "center", "middle",
@@ -182,6 +183,16 @@ def avoid_rects(ctx: BuildContext) -> list[Rect]:
         x, y = f.centre_mm
         rects.append(Rect(x - 7.0, y - 8.0, 14.0, 18.0))
     return rects
+
+
+def space_needs(ctx: BuildContext) -> list[SpaceNeed]:
+    """The tower base holds the tower's footprint (layers of blocks laid across each other: a square one block
+    long); a countdown space holds its stack of blocks lying flat."""
+    t = ctx.config.tower
+    return [SpaceNeed("Climate Tower base", t.base_diameter_mm, t.base_diameter_mm, "the tower's layers of blocks",
+                      t.block_length_mm, max(t.block_length_mm, t.blocks_per_layer * t.block_width_mm), round=True),
+            SpaceNeed("countdown space", t.stack_diameter_mm, t.stack_diameter_mm, "a stack of blocks",
+                      t.block_length_mm, t.block_width_mm, round=True)]
 
 
 def marked_areas(ctx: BuildContext) -> list[Rect]:

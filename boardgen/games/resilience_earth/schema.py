@@ -122,7 +122,7 @@ class TowerSection(TemplateModel):
     collapse_spread: float = Field(3.0, gt=0)
     lon: float = Field(-165.0, ge=-180, le=180)
     lat: float = Field(2.0, ge=-60, le=80)
-    base_diameter_mm: Length = 60.0
+    base_diameter_mm: Length = 66.0  # holds the 45 x 45 mm square of crossed layers of blocks
     stack_ring_mm: Length = 62.0
     stack_diameter_mm: Length = 26.0
     block_length_mm: Length = 45.0
