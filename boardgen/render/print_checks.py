@@ -240,6 +240,8 @@ def pdf_findings(name: str, data: bytes, readme_edges: Mapping[str, str] | None 
         out = [*font_findings(name, pdf), *page_box_findings(name, pdf), *mark_findings(name, data, pdf)]
     if readme_edges is not None:
         out += duplex_findings(name, pages, readme_edges.get(Path(name).name))
+    elif pages:  # a set of parts with no kit README: the backs checked against the edge their pages need
+        out += duplex_findings(name, pages, flip_edge(pages[0].width_mm, pages[0].height_mm))
     out += fill_findings(name, pages)
     return out
 
@@ -300,7 +302,7 @@ def kit_findings(files: Mapping[str, bytes]) -> list[Finding]:
     sizes: set[tuple[float, float]] = set()
     for name, data in sorted(files.items()):
         if name.endswith(".pdf"):
-            out += pdf_findings(name, data, edges)
+            out += pdf_findings(name, data, edges if readmes else None)
             with pikepdf.open(io.BytesIO(data)) as pdf:
                 for page in pdf.pages:
                     for box in (page.obj.MediaBox, page.obj.get("/TrimBox", page.obj.MediaBox)):

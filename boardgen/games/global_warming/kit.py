@@ -18,7 +18,7 @@ from boardgen.errors import LayoutError
 from boardgen.io import Artifact
 from boardgen.plugin import BuildContext
 from boardgen.render.cairo_backend import Page, render_pdf, render_png
-from boardgen.render.imposition import PAPERS, Paper, Placement, compose_sheet, content_area
+from boardgen.render.imposition import PAPERS, Paper, Placement, compose_sheet, content_area, duplex_readme_lines
 from boardgen.render.scene import Circle, Font, Op, Path, Rect, RectOp, Scene, Style, Text
 
 PREVIEW_DPI = 40
@@ -234,6 +234,7 @@ def readme(config: Any, kit: PiecepackKit, slug: str, names: Sequence[str]) -> s
         where = f"page {start}" if end == start else f"pages {start}-{end}"
         lines.append(f"  {where}: {plural[lo.kind]}. {HOW_TO[lo.kind]}")
         start = end + 1
+    lines += ["", *duplex_readme_lines([(f"piecepack-{slug}.pdf", pk.pages)])]
     if slug in kit.fold:
         lines += ["", f"piecepack-fold-{slug}.pdf: the same pieces for single-sided printers. Each tile and coin is "
                   "printed with its back below it; cut around the pair, fold on the dashed line, glue."]
