@@ -8,6 +8,7 @@ import io
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import pikepdf
 
@@ -68,8 +69,10 @@ def _walk(owner: pikepdf.Object, resources: pikepdf.Object, ctm: Matrix, page: i
 
     def at(x: float, y: float) -> tuple[float, float]:
         return (ctm[0] * x + ctm[2] * y + ctm[4], ctm[1] * x + ctm[3] * y + ctm[5])
-    for operands, operator in pikepdf.parse_content_stream(owner):
-        op = str(operator)
+
+    for instruction in pikepdf.parse_content_stream(owner):
+        operands: list[Any] = list(instruction.operands)
+        op = str(instruction.operator)
         if op == "q":
             stack.append((ctm, width, fill, stroke, clip))
         elif op == "Q":

@@ -62,15 +62,19 @@ def _pages(pdf: pikepdf.Pdf) -> list[SheetPage]:
     out = []
     for number, page in enumerate(pdf.pages, start=1):
         x0, y0, x1, y1 = (float(v) for v in page.obj.MediaBox)
-        info = page.obj.get("/PieceInfo", {}).get(PIECE_INFO_KEY)
-        side, part_set, pieces = "single", "", ()
+        piece_info = page.obj.get("/PieceInfo")
+        info = None if piece_info is None else piece_info.get(PIECE_INFO_KEY)
+        side, part_set = "single", ""
+        pieces: list[tuple[str, tuple[float, float, float, float]]] = []
         if info is not None:
             private = info.Private
             side = str(private.Side)[1:]
             part_set = str(private.Set)
-            pieces = tuple((str(p[0]), tuple(float(v) for v in p[1:5])) for p in private.Pieces)  # type: ignore[misc]
+            for p in private.Pieces:
+                x_0, y_0, x_1, y_1 = (float(v) for v in list(p)[1:5])
+                pieces.append((str(p[0]), (x_0, y_0, x_1, y_1)))
         out.append(SheetPage(number, abs(x1 - x0) * MM_PER_PT, abs(y1 - y0) * MM_PER_PT, side, part_set,
-                             pieces))  # type: ignore[arg-type]
+                             tuple(pieces)))
     return out
 
 

@@ -376,8 +376,10 @@ def components_stage(ctx: BuildContext) -> list[Artifact]:
     part_kits: dict[str, PaperKit] = {}
     leaflets: dict[str, tuple[bytes, int]] = {}
     for paper in (A4, LETTER):
-        laid_cards = one_orientation(lambda pp, given=paper: [deck_sheets(d, pp, mode, keep_orientation=pp is not given)
-                                                              for d in printed], paper)
+        def lay_cards(pp: Paper, given: Paper = paper) -> list[LaidOut]:
+            return [deck_sheets(d, pp, mode, keep_orientation=pp is not given) for d in printed]
+
+        laid_cards = one_orientation(lay_cards, paper)
         card_kits[paper.slug] = ck = _paper_kit(config, laid_cards, paper, "cards")
         artifacts.append(Artifact(f"cards-{paper.slug}.pdf", ck.pdf, f"every deck on {paper.name}", len(ck.pages)))
         artifacts.append(Artifact(f"cards-cut-{paper.slug}.svg", _cut_svg(ck),  # type: ignore[arg-type]
