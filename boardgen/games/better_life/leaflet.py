@@ -250,7 +250,7 @@ def _panels(config: BetterLifeTemplate, decks: Decks, board: Any, panel_w: float
 
     def number(canvas: Canvas, d: Any) -> None:
         canvas.setFont(FONT, 6.5)
-        canvas.drawCentredString(panel_w / 2, (MARGIN_MM + 1) * mm, str(d.page))
+        canvas.drawCentredString(panel_w / 2, (MARGIN_MM + 3) * mm, str(d.page))
 
     doc.addPageTemplates([PageTemplate("panel", [frame], onPage=number)])
     story: list[Any] = []
