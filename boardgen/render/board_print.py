@@ -176,35 +176,76 @@ SEAM_CLEARANCE_MM = 0.5
 """A seam may run this close to a space it must keep whole (on a shared edge it runs exactly between two)."""
 
 
+def _free(length: float, keep_whole: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The open intervals a seam may not lie in (each space's extent less the clearance), merged."""
+    blocked = sorted((lo + SEAM_CLEARANCE_MM, hi - SEAM_CLEARANCE_MM) for lo, hi in keep_whole
+                     if hi - lo > 2 * SEAM_CLEARANCE_MM)
+    merged: list[tuple[float, float]] = []
+    for lo, hi in blocked:
+        if merged and lo < merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], hi))
+        else:
+            merged.append((lo, hi))
+    return merged
+
+
+def _allowed(v: float, blocked: Sequence[tuple[float, float]]) -> bool:
+    return not any(lo < v < hi for lo, hi in blocked)
+
+
+def _nearest_allowed(c: float, blocked: Sequence[tuple[float, float]], low: float, high: float) -> float | None:
+    """The place nearest ``c`` in [low, high] that lies in no blocked interval, or None."""
+    if low > high:
+        return None
+    c = min(max(c, low), high)
+    if _allowed(c, blocked):
+        return c
+    options = [v for lo, hi in blocked if lo < c < hi
+               for v in (lo - SEAM_CLEARANCE_MM, hi + SEAM_CLEARANCE_MM)]
+    options = [v for v in options if low <= v <= high and _allowed(v, blocked)]
+    return min(options, key=lambda v: (abs(v - c), v)) if options else None
+
+
 def seam_positions(length: float, parts: int, keep_whole: Sequence[tuple[float, float]],
-                   snap_mm: float | None = None) -> list[float]:
-    """The inner cuts along one axis of a board ``length`` long cut into ``parts``: each as near its even
-    place as it can be without running through any interval of ``keep_whole`` (the extents of spaces along
-    this axis: a seam at x crosses a space when it lies strictly inside its extent). Raises LayoutError when
-    no such place is left for a cut."""
+                   snap_mm: float | None = None, max_part_mm: float | None = None) -> list[float]:
+    """The inner cuts along one axis of a board ``length`` long cut into ``parts``, none strictly inside an
+    interval of ``keep_whole`` (the extents of spaces along this axis: a straight seam at x runs through a space
+    when x lies inside its extent). Each cut goes as near its even place as it can; when that makes a part
+    longer than ``max_part_mm``, the cuts are placed so that no part is (as far along as each may go, then the
+    longest parts split again). Raises LayoutError when no such cuts exist."""
     cuts = _even_cuts(length, parts, snap_mm)
     if not keep_whole:
         return cuts
-    blocked = sorted((lo + SEAM_CLEARANCE_MM, hi - SEAM_CLEARANCE_MM) for lo, hi in keep_whole
-                     if hi - lo > 2 * SEAM_CLEARANCE_MM)
-    merged: list[list[float]] = []
-    for lo, hi in blocked:
-        if merged and lo < merged[-1][1]:
-            merged[-1][1] = max(merged[-1][1], hi)
-        else:
-            merged.append([lo, hi])
+    blocked = _free(length, keep_whole)
     out: list[float] = []
     for c in cuts:
-        inside = next(((lo, hi) for lo, hi in merged if lo < c < hi), None)
-        if inside is not None:
-            lo, hi = inside
-            options = [v for v in (lo - SEAM_CLEARANCE_MM, hi + SEAM_CLEARANCE_MM) if 0.0 < v < length]
-            options = [v for v in options if not out or v > out[-1] + 1.0]
-            if not options:
-                raise LayoutError(f"board sections: no seam place near {c:.0f} mm keeps the spaces whole")
-            c = min(options, key=lambda v: (abs(v - c), v))
-        out.append(round(c, 4))
-    return out
+        v = _nearest_allowed(c, blocked, (out[-1] if out else 0.0) + 1.0, length - 1.0)
+        if v is None:
+            raise LayoutError(f"board sections: no seam place near {c:.0f} mm keeps the spaces whole")
+        out.append(round(v, 4))
+    edges = [0.0, *out, length]
+    if max_part_mm is None or max(b - a for a, b in itertools.pairwise(edges)) <= max_part_mm + 1e-6:
+        return out
+    greedy: list[float] = []  # each cut as far along as the part before it may reach
+    at = 0.0
+    while length - at > max_part_mm + 1e-6:
+        limit = at + max_part_mm
+        inside = next(((lo, hi) for lo, hi in blocked if lo < limit < hi), None)
+        v = limit if inside is None else inside[0] - SEAM_CLEARANCE_MM
+        if v <= at + 1.0:
+            raise LayoutError("board sections: the spaces leave no seam places for parts that fit the page")
+        greedy.append(round(v, 4))
+        at = v
+    if len(greedy) + 1 > parts:
+        raise LayoutError(f"board sections: {parts} parts cannot keep the spaces whole and fit the page")
+    while len(greedy) + 1 < parts:  # split the longest part again, as near its middle as the spaces allow
+        edges = [0.0, *greedy, length]
+        k = max(range(len(edges) - 1), key=lambda i: edges[i + 1] - edges[i])
+        v = _nearest_allowed((edges[k] + edges[k + 1]) / 2, blocked, edges[k] + 1.0, edges[k + 1] - 1.0)
+        if v is None:
+            raise LayoutError(f"board sections: {parts} parts cannot keep the spaces whole")
+        greedy = sorted([*greedy, round(v, 4)])
+    return greedy
 
 
 def spaces_cut(cut: BoardCut, keep_whole: Sequence[Rect]) -> list[int]:
@@ -243,8 +284,10 @@ def cut_board(width_mm: float, height_mm: float, rows: int, columns: int, knobs:
     within it. ``keep_whole``: spaces (board mm) no seam may run through: the seams move off their even
     places to the nearest gap between them (grid lines, gaps between track spaces). Raises LayoutError when a
     knob has no room, a seam no place, a piece outgrows the page or the proof fails."""
-    xs = [0.0, *seam_positions(width_mm, columns, [(r.x, r.right) for r in keep_whole], snap_mm), width_mm]
-    ys = [0.0, *seam_positions(height_mm, rows, [(r.y, r.bottom) for r in keep_whole], snap_mm), height_mm]
+    room_x = None if max_piece_mm is None else max_piece_mm[0] - (knobs.depth_mm if columns > 1 else 0.0)
+    room_y = None if max_piece_mm is None else max_piece_mm[1] - (knobs.depth_mm if rows > 1 else 0.0)
+    xs = [0.0, *seam_positions(width_mm, columns, [(r.x, r.right) for r in keep_whole], snap_mm, room_x), width_mm]
+    ys = [0.0, *seam_positions(height_mm, rows, [(r.y, r.bottom) for r in keep_whole], snap_mm, room_y), height_mm]
     if max_piece_mm is not None and (max(b - a for a, b in itertools.pairwise(xs)) > max_piece_mm[0] + 1e-6
                                      or max(b - a for a, b in itertools.pairwise(ys)) > max_piece_mm[1] + 1e-6):
         raise LayoutError("board sections: with the seams off the spaces a piece outgrows the page")
