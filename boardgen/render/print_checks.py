@@ -253,7 +253,9 @@ def pdf_findings(name: str, data: bytes, readme_edges: Mapping[str, str] | None 
 # ------------------------------------------------------------------------------------------ cut files
 
 _SVG_SIZE = re.compile(rb'<svg[^>]*\swidth="([\d.]+)mm"[^>]*\sheight="([\d.]+)mm"', re.S)
-_LAYER = re.compile(rb'<g id="cut"[^>]*>(.*?)</g>\s*(?=<g id=|</svg>)', re.S)
+_CUT_LAYER = re.compile(rb'<g id="cut"[^>]*>(.*?)</g>\s*(?=<g id=|</svg>)', re.S)
+_PATH_D = re.compile(rb'<path[^>]*\sd="([^"]*)"')
+_SHEET_SVG = re.compile(r"^(?P<stem>.+)-page-(?P<page>\d+)\.svg$")
 
 
 def svg_size_mm(data: bytes) -> tuple[float, float] | None:
@@ -272,6 +274,26 @@ def cut_file_findings(name: str, data: bytes, sheet_sizes: Iterable[tuple[float,
         return [Finding("cut-file-size", "error", name, f"{size[0]:.1f} x {size[1]:.1f} mm: not the size of a "
                         "printed sheet, so a cutting machine cannot register it")]
     return []
+
+
+def cut_outlines(data: bytes) -> list[bytes]:
+    """The path data of every outline on an SVG's "cut" layer."""
+    layer = _CUT_LAYER.search(data)
+    return [] if layer is None else _PATH_D.findall(layer.group(1))
+
+
+def outline_findings(name: str, data: bytes, pieces: int) -> list[Finding]:
+    """A sheet's cut file: one closed outline (a single ring, ending in Z) per part on its printed sheet."""
+    outlines = cut_outlines(data)
+    out = []
+    open_or_many = [d for d in outlines if not d.rstrip().endswith(b"Z") or d.count(b"M") != 1]
+    if open_or_many:
+        out.append(Finding("cut-outlines", "error", name, f"{len(open_or_many)} cut paths are open or hold more "
+                           "than one outline"))
+    if len(outlines) != pieces:
+        out.append(Finding("cut-outlines", "error", name, f"{len(outlines)} cut outlines for the {pieces} parts on "
+                           "its sheet"))
+    return out
 
 
 # ------------------------------------------------------------------------------------------ a kit
@@ -315,4 +337,14 @@ def kit_findings(files: Mapping[str, bytes]) -> list[Finding]:
     for name, data in sorted(files.items()):
         if name.endswith(".svg") and b'id="cut"' in data:
             out += cut_file_findings(name, data, sizes)
+            sheet = _SHEET_SVG.match(name)
+            pdf_name = f"{sheet.group('stem').rsplit('-', 1)[0]}.pdf" if sheet else ""
+            if sheet and pdf_name not in files:
+                pdf_name = f"{sheet.group('stem')}.pdf"
+            if sheet and pdf_name in files:
+                with pikepdf.open(io.BytesIO(files[pdf_name])) as pdf:
+                    pages = _pages(pdf)
+                number = int(sheet.group("page"))
+                if 1 <= number <= len(pages):
+                    out += outline_findings(name, data, len(pages[number - 1].pieces))
     return out
