@@ -191,3 +191,28 @@ def test_readme_lines_state_the_edge_the_pages_need() -> None:
     assert stated_edges("\n".join(lines)) == {"p.pdf": "long", "l.pdf": "short"}
     with pytest.raises(ValueError, match="portrait and landscape"):
         duplex_readme_lines([("m.pdf", [portrait, landscape])])
+
+
+@pytest.mark.slow
+def test_validate_reports_the_print_checks_of_a_built_kit(kit_root: Path) -> None:
+    from click.testing import CliRunner
+
+    from boardgen.cli import cli
+
+    out, findings = built("better-life", kit_root)
+    template = installed_games()["better-life"].default_template()
+    result = CliRunner().invoke(cli, ["validate", "-t", str(template), "-n", "0", "--json", "--kit", str(out)],
+                                catch_exceptions=False)
+    assert result.exit_code == (1 if any(f.severity == "error" for f in findings) else 0), result.output
+    import json
+
+    rules = {f["rule"] for f in json.loads(result.output)["findings"]}
+    assert {f.rule for f in findings} <= rules  # the same findings the conformance tests read
+    broken = out.parent / "broken"
+    broken.mkdir(exist_ok=True)
+    with pikepdf.open(out / "leaflet-a4.pdf") as pdf:
+        for page in pdf.pages:
+            del page.obj["/TrimBox"]
+        pdf.save(broken / "leaflet-a4.pdf")
+    result = CliRunner().invoke(cli, ["validate", "-t", str(template), "-n", "0", "--kit", str(broken)])
+    assert result.exit_code == 1 and "page-boxes" in result.output
