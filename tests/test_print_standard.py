@@ -216,3 +216,10 @@ def test_validate_reports_the_print_checks_of_a_built_kit(kit_root: Path) -> Non
         pdf.save(broken / "leaflet-a4.pdf")
     result = CliRunner().invoke(cli, ["validate", "-t", str(template), "-n", "0", "--kit", str(broken)])
     assert result.exit_code == 1 and "page-boxes" in result.output
+
+
+def test_a_space_larger_than_a_page_still_gets_a_cut() -> None:
+    """Spaces no page can hold whole do not stop the build: the seams go to their even places."""
+    huge = Rect(100.0, 50.0, 400.0, 300.0)
+    cut, _landscape = plan_cut(600.0, 400.0, keep_whole=[huge])
+    assert cut.fit.unique and spaces_cut(cut, [huge]) == [0]

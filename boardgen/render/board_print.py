@@ -375,7 +375,8 @@ def plan_cut(width_mm: float, height_mm: float, papers: Sequence[Paper] = (A4, L
              avoid: Sequence[Rect] = (), style: SheetStyle = COMPACT_STYLE, snap_mm: float | None = None,
              max_sections: int = 30, keep_whole: Sequence[Rect] = ()) -> tuple[BoardCut, bool]:
     """The cut with the fewest sections (then the squarest pieces) that fits ``papers``, landscape or
-    portrait pages: (cut, landscape)."""
+    portrait pages: (cut, landscape). With ``keep_whole``, only cuts whose seams run through none of those
+    spaces; if no such cut fits the pages (a space larger than a page), the seams go to their even places."""
     tried: list[tuple[int, float, bool, int, int]] = []
     for landscape in (True, False):
         max_w, max_h = printable_piece_mm(papers, style, landscape)
@@ -395,6 +396,8 @@ def plan_cut(width_mm: float, height_mm: float, papers: Sequence[Paper] = (A4, L
             errors.append(f"{rows} x {columns}: {exc}")
             continue
         return cut, not portrait
+    if keep_whole:  # spaces too big for any page: straight seams at their even places (spaces_cut names them)
+        return plan_cut(width_mm, height_mm, papers, knobs, avoid, style, snap_mm, max_sections)
     detail = f" ({errors[0]})" if errors else ""
     raise LayoutError(f"board: a {width_mm:g} x {height_mm:g} mm board cannot be cut into at most {max_sections} "
                       f"sections that fit {', '.join(p.name for p in papers)}{detail}")
