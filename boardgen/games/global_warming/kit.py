@@ -18,7 +18,15 @@ from boardgen.errors import LayoutError
 from boardgen.io import Artifact
 from boardgen.plugin import BuildContext
 from boardgen.render.cairo_backend import Page, render_pdf, render_png
-from boardgen.render.imposition import PAPERS, Paper, Placement, compose_sheet, content_area, duplex_readme_lines
+from boardgen.render.imposition import (
+    PAPERS,
+    Paper,
+    Placement,
+    compose_sheet,
+    content_area,
+    duplex_readme_lines,
+    flip_edge,
+)
 from boardgen.render.scene import Circle, Font, Op, Path, Rect, RectOp, Scene, Style, Text
 
 PREVIEW_DPI = 40
@@ -239,8 +247,9 @@ def readme(config: Any, kit: PiecepackKit, slug: str, names: Sequence[str]) -> s
         lines += ["", f"piecepack-fold-{slug}.pdf: the same pieces for single-sided printers. Each tile and coin is "
                   "printed with its back below it; cut around the pair, fold on the dashed line, glue."]
     if any(n.startswith("leaflet") for n in names):
-        lines += ["", f"leaflet-{slug}.pdf: the rules, one sheet printed on both sides. table-sheet-{slug}.pdf: "
-                  "the island plans and a mat for the line of coins."]
+        edge = flip_edge(pk.paper.portrait().width_mm, pk.paper.portrait().height_mm)  # the leaflet's pages
+        lines += ["", f"leaflet-{slug}.pdf: the rules, one sheet printed on both sides (flip on the {edge} edge). "
+                  f"table-sheet-{slug}.pdf: the island plans and a mat for the line of coins."]
     lines += ["", inventory_text(config.piecepack)]
     return "\n".join(lines) + "\n"
 
