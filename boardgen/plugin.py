@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from boardgen.export import GeoBoard
     from boardgen.io import Artifact
     from boardgen.kit.parts import KitParts
+    from boardgen.layout.spaces import SpaceNeed
     from boardgen.play.api import Game
     from boardgen.play.bots import BotFactory
     from boardgen.play.columns import OutcomeColumns
@@ -197,6 +198,11 @@ class GamePlugin:
     def board_findings(self, ctx: BuildContext) -> list[Finding]:
         """Checks of the built board and components that need no simulated game."""
         return []
+
+    def space_needs(self, ctx: BuildContext) -> Sequence[SpaceNeed]:
+        """Each kind of board space (or marked area) with the largest piece that stands on it, for the check
+        that spaces hold their pieces (``boardgen validate`` reports any that does not). Default: none."""
+        return ()
 
     def rule_findings(self, ctx: BuildContext, summary: Mapping[str, Any]) -> list[Finding]:
         """Checks of the simulated games (the generic seat, tie and length checks are added by the core)."""

@@ -46,18 +46,20 @@ def test_no_type_under_8_pt_and_the_kit_is_explained(paper: Paper, tmp_path: Pat
 
 @pytest.mark.parametrize("paper", [A4, LETTER], ids=["a4", "letter"])
 def test_card_duplex_instructions_match_the_sheet_orientation(paper: Paper) -> None:
-    """The backs are mirrored left-right; the card sheets are landscape, so they flip on the SHORT edge (the
-    kit said "long edge", which on a landscape sheet puts every back 28 mm off its front)."""
+    """The backs are mirrored left-right, so a landscape card sheet flips on the SHORT edge and a portrait one
+    on the long edge (the kit once said "long edge" of landscape sheets, which put every back 28 mm off its
+    front). The components file has backs, so all its pages are one way round."""
     from boardgen.games.philanthropist.kit import build_paper, card_flip_edge, component_sets, readme_text
 
     t = load(ROOT / "templates" / "philanthropist.yaml")[1]
     kit = build_paper(t, component_sets(t), paper)
     cards = next(lo for lo in kit.laid if lo.kind == "business-cards")
     front, back = cards.pages[0], cards.pages[1]
-    assert front.width_mm > front.height_mm  # landscape card sheets
-    assert card_flip_edge(kit) == "short"
-    assert "flip on the short edge" in " ".join(back.scene.texts())
-    assert "flipping on the short edge" in readme_text(t, kit, [], 12)
+    edge = "short" if front.width_mm > front.height_mm else "long"
+    assert len({p.width_mm > p.height_mm for p in kit.pages}) == 1
+    assert card_flip_edge(kit) == edge
+    assert f"flip on the {edge} edge" in " ".join(back.scene.texts())
+    assert f"flipping on the {edge} edge" in readme_text(t, kit, [], 12)
     data, _ = leaflet_pdf(t, load_cards(t), paper, [], card_flip=card_flip_edge(kit))
     with pikepdf.open(io.BytesIO(data)) as doc:
         assert len(doc.pages) == 2

@@ -36,7 +36,7 @@ from boardgen.cards.sheets import LaidOut, cut_svg, lay_out
 from boardgen.errors import ConfigError, LayoutError
 from boardgen.io import Artifact
 from boardgen.render.cairo_backend import cap_height_mm, render_pdf, text_width_mm
-from boardgen.render.imposition import A4, COMPACT_STYLE, LETTER, Paper, SheetStyle
+from boardgen.render.imposition import A4, COMPACT_STYLE, LETTER, Paper, SheetStyle, flip_edge
 from boardgen.render.scene import (
     Affine,
     Circle,
@@ -566,16 +566,18 @@ def turned(part: Component) -> Component:
 
 
 def deck_sheets(deck: Deck, paper: Paper, mode: str = "duplex", style: SheetStyle = DECK_STYLE,
-                title: str | None = None) -> LaidOut:
+                title: str | None = None, keep_orientation: bool = False) -> LaidOut:
     """The deck on ``paper`` in the orientation (paper portrait or landscape, cards upright or turned) that
-    needs the fewest sheets; ``mode``: "duplex" (backs on the reverse, flip on the long edge), "gutter"
-    (fronts and backs side by side, fold down the middle) or "fold" (each card a fold-over pair)."""
+    needs the fewest sheets; ``mode``: "duplex" (backs on the reverse, flip on the edge the page orientation
+    needs), "gutter" (fronts and backs side by side, fold down the middle) or "fold" (each card a fold-over
+    pair). ``keep_orientation``: the paper stays as given (only the cards may turn), for a file whose pages
+    must all be one way round (``sheets.one_orientation``)."""
     cset = deck_components(deck)
     title = title or cset.title
     best: LaidOut | None = None
     for turn in (False, True):
         s = replace(cset, components=tuple(turned(p) for p in cset.components)) if turn else cset
-        for p in (paper.portrait(), paper.landscape()):
+        for p in ((paper,) if keep_orientation else (paper.portrait(), paper.landscape())):
             try:
                 laid = lay_out(s, p, title, mode, style)
             except ValueError:
@@ -595,7 +597,8 @@ def deck_artifacts(deck: Deck, prefix: str, papers: Iterable[Paper] = (A4, LETTE
     out = []
     for paper in papers:
         laid = deck_sheets(deck, paper, mode, title=title)
-        how = {"duplex": "double-sided, flip on the long edge", "gutter": "fold each sheet down the middle",
+        edge = flip_edge(laid.pages[0].width_mm, laid.pages[0].height_mm)
+        how = {"duplex": f"double-sided, flip on the {edge} edge", "gutter": "fold each sheet down the middle",
                "fold": "fold each card over"}.get(mode, mode)
         out.append(Artifact(f"{prefix}-{paper.slug}.pdf", render_pdf(list(laid.pages), title=laid.title),
                             f"{laid.title} on {laid.front_sheets} {paper.name} sheets ({how})",

@@ -9,7 +9,7 @@ mirrored left-right for a long-edge flip, with a registration target) or are pri
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from shapely.geometry import Polygon, box
@@ -319,6 +319,30 @@ def lay_out(cset: ComponentSet, paper: Paper, title: str, mode: str = "duplex",
             back_label = f"{cset.kind} sheet {k + 1} of {n} (back: print on the reverse, flip on the {edge} edge)"
             pages.append(compose_sheet(paper, backs, title, back_label, style, marks=marks, back=True))
     return LaidOut(cset.kind, cset.title, tuple(pages), tuple(cut_sheets), n, per_sheet)
+
+
+def one_orientation(lay: Callable[[Paper], Sequence[LaidOut]], paper: Paper) -> list[LaidOut]:
+    """A file's part sets, all on ``paper`` turned one way, when any of them is double-sided: ``lay(p)`` lays
+    every set out on ``p``; it is tried on the paper portrait and landscape and the way round needing fewer
+    sheets wins (portrait on a tie). A duplex printer has one flip setting per file, so a file with backs may
+    not mix portrait and landscape pages. A file with no backs keeps what ``lay(paper)`` chose."""
+    natural = list(lay(paper))
+    pages = [pg for lo in natural for pg in lo.pages]
+    if not any(pg.side == "back" for pg in pages) or len({pg.height_mm >= pg.width_mm for pg in pages}) == 1:
+        return natural
+    best: list[LaidOut] | None = None
+    for p in (paper.portrait(), paper.landscape()):
+        try:
+            laid = list(lay(p))
+        except ValueError:
+            continue
+        if len({pg.height_mm >= pg.width_mm for lo in laid for pg in lo.pages}) != 1:
+            continue
+        if best is None or sum(lo.front_sheets for lo in laid) < sum(lo.front_sheets for lo in best):
+            best = laid
+    if best is None:
+        raise ValueError(f"the parts cannot all be laid out on {paper.name} turned one way")
+    return best
 
 
 def cut_svg(sheets: Sequence[CutSheet], paper: Paper, labels: Sequence[str] | None = None,

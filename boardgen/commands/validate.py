@@ -18,8 +18,11 @@ from boardgen.commands.options import MAX_GAMES, MAX_JOBS, seed_type, template_o
 @click.option("--seed", "-s", type=seed_type, default=None, help="Master seed (default: the template's seed).")
 @click.option("--json", "as_json", is_flag=True, help="Print the findings as JSON instead of text.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.option("--kit", "kit_dir", type=click.Path(exists=True, file_okay=False, path_type=Path), default=None,
+              help="A built kit folder (OUT/<edition>) whose print files to check too: fonts, type sizes, line "
+                   "widths, page boxes, duplex backs, edge clearance, sheet fill, cut files.")
 def validate_command(template_path: Path | None, games: int | None, jobs: int,
-                     seed: int | None, as_json: bool, quiet: bool) -> None:
+                     seed: int | None, as_json: bool, quiet: bool, kit_dir: Path | None) -> None:
     """Check that the board makes a playable, fair game (exit code 1 on any error finding)."""
     from boardgen.commands.simulate import progress_bar
     from boardgen.plugin import BuildContext
@@ -33,6 +36,12 @@ def validate_command(template_path: Path | None, games: int | None, jobs: int,
     else:
         with progress_bar(n_games, f"validating with {n_games} games") as bar:
             report = plugin.validate(ctx, n_games, jobs=jobs, seed=seed, progress=bar.update)
+    if kit_dir is not None:
+        from boardgen.play.report import Report
+        from boardgen.render.print_checks import kit_files, kit_findings
+
+        report = Report(report.edition, [*report.findings, *kit_findings(kit_files(kit_dir))],
+                        report.simulation).sorted()
     if as_json:
         sys.stdout.buffer.write(report.json_bytes())
     else:

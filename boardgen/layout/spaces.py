@@ -417,3 +417,36 @@ def render(graph: BoardGraph, styles: Mapping[str, SpaceStyle] | None = None,
 
 def outline_path(space: Space) -> tuple[tuple, ...]:
     return polygon_path(space.outline_mm)
+
+
+# ------------------------------------------------------------------------------------------ room for the pieces
+
+
+@dataclass(frozen=True)
+class SpaceNeed:
+    """A space (or marked area) and the piece footprint it must hold: ``round`` spaces are discs of diameter
+    ``width_mm``; a footprint is a ``piece_length_mm`` x ``piece_width_mm`` rectangle (a disc: both its
+    diameter and ``piece_round``)."""
+
+    space: str
+    width_mm: float
+    height_mm: float
+    piece: str
+    piece_length_mm: float
+    piece_width_mm: float
+    round: bool = False
+    piece_round: bool = False
+
+    @property
+    def fits(self) -> bool:
+        length, width = max(self.piece_length_mm, self.piece_width_mm), min(self.piece_length_mm, self.piece_width_mm)
+        if self.round:
+            need = length if self.piece_round else math.hypot(length, width)
+            return need <= self.width_mm + 1e-6
+        w, h = max(self.width_mm, self.height_mm), min(self.width_mm, self.height_mm)
+        return length <= w + 1e-6 and width <= h + 1e-6
+
+    def finding_text(self) -> str:
+        shape = f"{self.width_mm:g} mm across" if self.round else f"{self.width_mm:g} x {self.height_mm:g} mm"
+        return (f"{self.space} ({shape}) is too small for {self.piece} "
+                f"({self.piece_length_mm:g} x {self.piece_width_mm:g} mm)")

@@ -88,6 +88,8 @@ def generic_validate(plugin: GamePlugin, ctx: BuildContext, games: int | None, j
                      bots: Sequence[str] | None, players: int | None,
                      progress: Callable[[int], None] | None) -> Report:
     findings = list(plugin.board_findings(ctx))
+    findings += [Finding("space-size", "error", need.space, need.finding_text())
+                 for need in plugin.space_needs(ctx) if not need.fits]
     games = plugin.validate_games(ctx.config) if games is None else games
     summ = None
     if games > 0:

@@ -21,6 +21,7 @@ number and a small assembly diagram in the footer, and the 100 mm scale ruler.
 from __future__ import annotations
 
 import io
+import itertools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -171,6 +172,92 @@ def _even_cuts(length: float, parts: int, snap_mm: float | None) -> list[float]:
     return [round(c, 4) for c in cuts]
 
 
+SEAM_CLEARANCE_MM = 0.5
+"""A seam may run this close to a space it must keep whole (on a shared edge it runs exactly between two)."""
+
+
+def _free(length: float, keep_whole: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The open intervals a seam may not lie in (each space's extent less the clearance), merged."""
+    blocked = sorted((lo + SEAM_CLEARANCE_MM, hi - SEAM_CLEARANCE_MM) for lo, hi in keep_whole
+                     if hi - lo > 2 * SEAM_CLEARANCE_MM)
+    merged: list[tuple[float, float]] = []
+    for lo, hi in blocked:
+        if merged and lo < merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], hi))
+        else:
+            merged.append((lo, hi))
+    return merged
+
+
+def _allowed(v: float, blocked: Sequence[tuple[float, float]]) -> bool:
+    return not any(lo < v < hi for lo, hi in blocked)
+
+
+def _nearest_allowed(c: float, blocked: Sequence[tuple[float, float]], low: float, high: float) -> float | None:
+    """The place nearest ``c`` in [low, high] that lies in no blocked interval, or None."""
+    if low > high:
+        return None
+    c = min(max(c, low), high)
+    if _allowed(c, blocked):
+        return c
+    options = [v for lo, hi in blocked if lo < c < hi
+               for v in (lo - SEAM_CLEARANCE_MM, hi + SEAM_CLEARANCE_MM)]
+    options = [v for v in options if low <= v <= high and _allowed(v, blocked)]
+    return min(options, key=lambda v: (abs(v - c), v)) if options else None
+
+
+def seam_positions(length: float, parts: int, keep_whole: Sequence[tuple[float, float]],
+                   snap_mm: float | None = None, max_part_mm: float | None = None) -> list[float]:
+    """The inner cuts along one axis of a board ``length`` long cut into ``parts``, none strictly inside an
+    interval of ``keep_whole`` (the extents of spaces along this axis: a straight seam at x runs through a space
+    when x lies inside its extent). Each cut goes as near its even place as it can; when that makes a part
+    longer than ``max_part_mm``, the cuts are placed so that no part is (as far along as each may go, then the
+    longest parts split again). Raises LayoutError when no such cuts exist."""
+    cuts = _even_cuts(length, parts, snap_mm)
+    if not keep_whole:
+        return cuts
+    blocked = _free(length, keep_whole)
+    out: list[float] = []
+    for c in cuts:
+        v = _nearest_allowed(c, blocked, (out[-1] if out else 0.0) + 1.0, length - 1.0)
+        if v is None:
+            raise LayoutError(f"board sections: no seam place near {c:.0f} mm keeps the spaces whole")
+        out.append(round(v, 4))
+    edges = [0.0, *out, length]
+    if max_part_mm is None or max(b - a for a, b in itertools.pairwise(edges)) <= max_part_mm + 1e-6:
+        return out
+    greedy: list[float] = []  # each cut as far along as the part before it may reach
+    at = 0.0
+    while length - at > max_part_mm + 1e-6:
+        limit = at + max_part_mm
+        inside = next(((lo, hi) for lo, hi in blocked if lo < limit < hi), None)
+        v = limit if inside is None else inside[0] - SEAM_CLEARANCE_MM
+        if v <= at + 1.0:
+            raise LayoutError("board sections: the spaces leave no seam places for parts that fit the page")
+        greedy.append(round(v, 4))
+        at = v
+    if len(greedy) + 1 > parts:
+        raise LayoutError(f"board sections: {parts} parts cannot keep the spaces whole and fit the page")
+    while len(greedy) + 1 < parts:  # split the longest part again, as near its middle as the spaces allow
+        edges = [0.0, *greedy, length]
+        k = max(range(len(edges) - 1), key=lambda i: edges[i + 1] - edges[i])
+        v = _nearest_allowed((edges[k] + edges[k + 1]) / 2, blocked, edges[k] + 1.0, edges[k + 1] - 1.0)
+        if v is None:
+            raise LayoutError(f"board sections: {parts} parts cannot keep the spaces whole")
+        greedy = sorted([*greedy, round(v, 4)])
+    return greedy
+
+
+def spaces_cut(cut: BoardCut, keep_whole: Sequence[Rect]) -> list[int]:
+    """Indices of the ``keep_whole`` rectangles an inner seam of ``cut`` runs through."""
+    out = []
+    for k, r in enumerate(keep_whole):
+        if any(r.x + SEAM_CLEARANCE_MM < x < r.right - SEAM_CLEARANCE_MM for x in cut.cuts_x_mm) or \
+                any(r.y + SEAM_CLEARANCE_MM < y < r.bottom - SEAM_CLEARANCE_MM for y in cut.cuts_y_mm):
+            out.append(k)
+    return out
+
+
 def _edges(xs: Sequence[float], ys: Sequence[float]) -> list[Edge]:
     """Inner edges between neighbouring cells of the grid with borders ``xs`` x ``ys`` (reading order)."""
     columns, rows = len(xs) - 1, len(ys) - 1
@@ -191,12 +278,19 @@ def _owner_offset(edge: Edge, along: float, owner: int) -> float:
 
 def cut_board(width_mm: float, height_mm: float, rows: int, columns: int, knobs: Knobs = Knobs(),
               avoid: Sequence[Rect] = (), max_piece_mm: tuple[float, float] | None = None,
-              snap_mm: float | None = None) -> BoardCut:
+              snap_mm: float | None = None, keep_whole: Sequence[Rect] = ()) -> BoardCut:
     """The board cut into ``rows`` x ``columns`` sections with one knob per inner edge, proven to assemble
     one way only. ``max_piece_mm``: every piece (knobs included) must fit it; knob owners are chosen to keep
-    within it. Raises LayoutError when a knob has no room or the proof fails."""
-    xs = [0.0, *_even_cuts(width_mm, columns, snap_mm), width_mm]
-    ys = [0.0, *_even_cuts(height_mm, rows, snap_mm), height_mm]
+    within it. ``keep_whole``: spaces (board mm) no seam may run through: the seams move off their even
+    places to the nearest gap between them (grid lines, gaps between track spaces). Raises LayoutError when a
+    knob has no room, a seam no place, a piece outgrows the page or the proof fails."""
+    room_x = None if max_piece_mm is None else max_piece_mm[0] - (knobs.depth_mm if columns > 1 else 0.0)
+    room_y = None if max_piece_mm is None else max_piece_mm[1] - (knobs.depth_mm if rows > 1 else 0.0)
+    xs = [0.0, *seam_positions(width_mm, columns, [(r.x, r.right) for r in keep_whole], snap_mm, room_x), width_mm]
+    ys = [0.0, *seam_positions(height_mm, rows, [(r.y, r.bottom) for r in keep_whole], snap_mm, room_y), height_mm]
+    if max_piece_mm is not None and (max(b - a for a, b in itertools.pairwise(xs)) > max_piece_mm[0] + 1e-6
+                                     or max(b - a for a, b in itertools.pairwise(ys)) > max_piece_mm[1] + 1e-6):
+        raise LayoutError("board sections: with the seams off the spaces a piece outgrows the page")
     edges = _edges(xs, ys)
     settings = knobs.settings(rows, columns)
     shape = knob_shape(settings)
@@ -279,9 +373,10 @@ def printable_piece_mm(papers: Sequence[Paper], style: SheetStyle = COMPACT_STYL
 
 def plan_cut(width_mm: float, height_mm: float, papers: Sequence[Paper] = (A4, LETTER), knobs: Knobs = Knobs(),
              avoid: Sequence[Rect] = (), style: SheetStyle = COMPACT_STYLE, snap_mm: float | None = None,
-             max_sections: int = 30) -> tuple[BoardCut, bool]:
+             max_sections: int = 30, keep_whole: Sequence[Rect] = ()) -> tuple[BoardCut, bool]:
     """The cut with the fewest sections (then the squarest pieces) that fits ``papers``, landscape or
-    portrait pages: (cut, landscape)."""
+    portrait pages: (cut, landscape). With ``keep_whole``, only cuts whose seams run through none of those
+    spaces; if no such cut fits the pages (a space larger than a page), the seams go to their even places."""
     tried: list[tuple[int, float, bool, int, int]] = []
     for landscape in (True, False):
         max_w, max_h = printable_piece_mm(papers, style, landscape)
@@ -296,11 +391,13 @@ def plan_cut(width_mm: float, height_mm: float, papers: Sequence[Paper] = (A4, L
     for _count, _shape, portrait, rows, columns in sorted(tried):
         max_piece = printable_piece_mm(papers, style, not portrait)
         try:
-            cut = cut_board(width_mm, height_mm, rows, columns, knobs, avoid, max_piece, snap_mm)
+            cut = cut_board(width_mm, height_mm, rows, columns, knobs, avoid, max_piece, snap_mm, keep_whole)
         except LayoutError as exc:
             errors.append(f"{rows} x {columns}: {exc}")
             continue
         return cut, not portrait
+    if keep_whole:  # spaces too big for any page: straight seams at their even places (spaces_cut names them)
+        return plan_cut(width_mm, height_mm, papers, knobs, avoid, style, snap_mm, max_sections)
     detail = f" ({errors[0]})" if errors else ""
     raise LayoutError(f"board: a {width_mm:g} x {height_mm:g} mm board cannot be cut into at most {max_sections} "
                       f"sections that fit {', '.join(p.name for p in papers)}{detail}")
@@ -463,17 +560,19 @@ def cut_svg(cut: BoardCut) -> bytes:
 def print_board(scene: Scene, width_mm: float, height_mm: float, title: str,
                 papers: Sequence[Paper] = (A4, LETTER), avoid: Sequence[Rect] = (), prefix: str = "board",
                 knobs: Knobs = Knobs(), style: SheetStyle = COMPACT_STYLE, snap_mm: float | None = None,
-                marks: bool = False) -> BoardPrint:
+                marks: bool = False, keep_whole: Sequence[Rect] = ()) -> BoardPrint:
     """The poster, the jigsaw section sheets for every paper and the cut SVG (see the module's docstring).
 
-    ``avoid``: rectangles (board mm) no knob may touch; ``snap_mm``: cut lines at multiples of this (e.g. a
-    grid's cell size, so cuts run along grid lines); ``marks``: crop marks at each piece's bounding box."""
+    ``avoid``: rectangles (board mm) no knob may touch; ``snap_mm``: cut lines at multiples of this;
+    ``keep_whole``: the play spaces and marked areas (board mm) no seam may run through, so on a square grid
+    the seams run along grid lines and on a track between spaces; ``marks``: crop marks at each piece's
+    bounding box."""
     bleed = style.bleed_mm
     poster = single_item_page(scene, width_mm, height_mm, style)
     artifacts = [Artifact(f"{prefix}-poster.pdf", render_pdf([poster], title=f"{title}: board"),
                           f"the board as one {width_mm:g} x {height_mm:g} mm page with {bleed:g} mm bleed, "
                           "for a print shop", pages=1)]
-    cut, landscape = plan_cut(width_mm, height_mm, papers, knobs, avoid, style, snap_mm)
+    cut, landscape = plan_cut(width_mm, height_mm, papers, knobs, avoid, style, snap_mm, keep_whole=keep_whole)
     scenes = [section_scene(scene, s, bleed) for s in cut.sections]
     pages: dict[str, tuple[Page, ...]] = {}
     total = len(cut.sections)

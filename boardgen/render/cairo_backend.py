@@ -58,6 +58,9 @@ class Page:
     trim_box_mm: Rect | None = None  # the finished size; defaults to the whole page
     bleed_box_mm: Rect | None = None  # trim plus bleed; defaults to the trim box
     label: str = ""  # for tests and PNG names
+    pieces: tuple[tuple[str, Rect], ...] = ()  # the parts placed on the page: (name, trim in page mm)
+    side: str = ""  # "front" or "back" of a duplex sheet, "" for a single-sided page
+    part_set: str = ""  # what kind of part the page holds (its sheet title): pages of one set share it
 
 
 # ------------------------------------------------------------------------------------------ drawing
@@ -108,8 +111,15 @@ def font_descent_mm(font: Font = DEFAULT_FONT) -> float:
     return float(extents.descent)
 
 
-def fit_font(text: str, font: Font, max_width_mm: float, min_size_pt: float = 4.0) -> Font:
-    """``font`` shrunk (never below ``min_size_pt``) until ``text`` fits ``max_width_mm``."""
+MIN_TEXT_PT = 6.0
+"""Nothing is printed smaller: below 6 pt, text blurs on home printers and print shops refuse it."""
+
+
+def fit_font(text: str, font: Font, max_width_mm: float, min_size_pt: float = MIN_TEXT_PT) -> Font:
+    """``font`` shrunk (never below ``min_size_pt``) until ``text`` fits ``max_width_mm``; a font asked for
+    smaller than ``min_size_pt`` grows to it."""
+    if font.size_pt < min_size_pt:
+        font = Font(font.family, min_size_pt, font.bold, font.italic)
     width = text_width_mm(text, font)
     if width <= max_width_mm or width == 0:
         return font
@@ -449,6 +459,25 @@ def _one_entry_per_xobject(data: bytes) -> bytes:
     return _XOBJECTS_RE.sub(_without_repeated_entries, data)
 
 
+PIECE_INFO_KEY = "/boardgen"
+"""The page's /PieceInfo entry (PDF 32000-1, 14.5) that names the parts on a sheet: /Side (front, back or
+single), /Set (the sheet's title) and /Pieces, an array of [name x0 y0 x1 y1] with each part's trim in page mm
+from the top-left corner, y down. The print checks read it to pair each front with its back."""
+
+
+def _piece_info(page: Page, date: str) -> pikepdf.Dictionary:
+    import pikepdf
+
+    pieces = pikepdf.Array([pikepdf.Array([pikepdf.String(name), *(round(v, 3) for v in (r.x, r.y, r.right,
+                                                                                            r.bottom))])
+                            for name, r in page.pieces])
+    private = pikepdf.Dictionary(Side=pikepdf.Name("/" + (page.side or "single")), Set=pikepdf.String(page.part_set),
+                                 Pieces=pieces)
+    stamp = "D:" + re.sub(r"[^0-9]", "", date)[:14] + "Z"
+    return pikepdf.Dictionary({PIECE_INFO_KEY: pikepdf.Dictionary(LastModified=pikepdf.String(stamp),
+                                                                  Private=private)})
+
+
 def _postprocess_pdf(data: bytes, pages: Sequence[Page], date: str) -> bytes:
     import pikepdf
 
@@ -462,6 +491,8 @@ def _postprocess_pdf(data: bytes, pages: Sequence[Page], date: str) -> bytes:
             pdf_page.obj.MediaBox = _box(page, media)
             pdf_page.obj.BleedBox = _box(page, bleed)
             pdf_page.obj.TrimBox = _box(page, trim)
+            if page.pieces or page.side:
+                pdf_page.obj.PieceInfo = _piece_info(page, date)
         # cairo 1.16 writes the date without the "D:" prefix the PDF spec asks for; write it properly
         stamp = "D:" + re.sub(r"[^0-9]", "", date)[:14] + "Z"
         pdf.docinfo["/CreationDate"] = pikepdf.String(stamp)

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from boardgen.render.cairo_backend import Page, fit_font, text_width_mm
+from boardgen.render.cairo_backend import MIN_TEXT_PT, Page, fit_font, text_width_mm
 from boardgen.render.scene import (
     HAIRLINE_MM,
     Circle,
@@ -163,7 +163,7 @@ def scale_ruler(x: float, y: float, length_mm: float = 100.0, font: Font = DEFAU
     for mm in range(int(length_mm) + 1):
         tick = 2.6 if mm % 10 == 0 else 1.8 if mm % 5 == 0 else 1.0
         ops.append(line(x + mm, y, x + mm, y - tick, st, name="ruler-tick"))
-    label_font = Font(font.family, 5.0)
+    label_font = Font(font.family, MIN_TEXT_PT)
     for mm in (0, int(length_mm) // 2, int(length_mm)):
         ops.append(Text(x + mm, y - 3.0, f"{mm}", label_font, align="center"))
     inches = length_mm / 25.4
@@ -171,6 +171,31 @@ def scale_ruler(x: float, y: float, length_mm: float = 100.0, font: Font = DEFAU
                     f"Print at 100% / actual size: this bar must measure {length_mm:g} mm ({inches:.2f} in).",
                     font))
     return group(ops, "scale-ruler")
+
+
+TITLE_LINE_MM = 2.6
+"""Baseline to baseline of a sheet title that takes two lines."""
+
+
+def title_lines(title: str, font: Font, room_mm: float) -> list[tuple[str, Font]]:
+    """A sheet title in ``room_mm``: one line, shrunk no smaller than 6 pt; if it does not fit so, two lines
+    broken between words (the second ends in an ellipsis if even two are too short)."""
+    one = fit_font(title, font, room_mm)
+    if text_width_mm(title, one) <= room_mm + 1e-6:
+        return [(title, one)]
+    small = Font(font.family, MIN_TEXT_PT, font.bold, font.italic)
+    words = title.split(" ")
+    first: list[str] = []
+    while words and text_width_mm(" ".join([*first, words[0]]), small) <= room_mm:
+        first.append(words.pop(0))
+    if not first:
+        first.append(words.pop(0))
+    rest = " ".join(words)
+    while rest and text_width_mm(rest, small) > room_mm:
+        rest = rest[:-2].rstrip() + "\u2026"
+        if len(rest) <= 1:
+            break
+    return [(" ".join(first), small)] + ([(rest, small)] if rest else [])
 
 
 def registration_mark(cx: float, cy: float, r: float = 1.8) -> Group:
@@ -193,8 +218,10 @@ def sheet_frame(paper: Paper, title: str, page_label: str = "", style: SheetStyl
                         name="page-label"))
         label_width = text_width_mm(page_label, label_font)
     title_room = half if registration else paper.width_mm - 2 * style.edge_mm - 4.0 - label_width - 4.0
-    ops.append(Text(style.edge_mm + 2.0, baseline, title, fit_font(title, style.title_font, title_room),
-                    name="sheet-title"))
+    lines = title_lines(title, style.title_font, title_room)
+    first_baseline = baseline - (1.0 if len(lines) > 1 else 0.0)
+    for k, (text, font) in enumerate(lines):
+        ops.append(Text(style.edge_mm + 2.0, first_baseline + k * TITLE_LINE_MM, text, font, name="sheet-title"))
     if registration:
         ops.append(registration_mark(paper.width_mm / 2, style.edge_mm + 2.0))
     if ruler:
@@ -230,6 +257,33 @@ def mirror_placements(paper: Paper, placements: Sequence[Placement]) -> list[Pla
             for p in placements]
 
 
+DUPLEX_LINE = "{file}: print double-sided, flip on the {edge} edge"
+"""How a kit README states a double-sided file's flip edge (the print checks read it back)."""
+
+
+def flip_edge(width_mm: float, height_mm: float) -> str:
+    """The duplex flip that brings a back mirrored left-right (as every sheet's backs are laid out) under its
+    front: about the page's upright edge, the sheet's long edge when the page is portrait, short when landscape."""
+    return "long" if height_mm >= width_mm else "short"
+
+
+def duplex_readme_lines(files: Sequence[tuple[str, Sequence[Page]]]) -> list[str]:
+    """A kit README's lines for its double-sided files, each with the flip edge its pages need (taken from the
+    pages themselves, so a landscape file is never told to flip on the long edge). [] when none is double-sided.
+    Raises ValueError for a double-sided file whose pages are not all one orientation."""
+    lines = []
+    for name, pages in files:
+        if not any(p.side == "back" for p in pages):
+            continue
+        edges = {flip_edge(p.width_mm, p.height_mm) for p in pages}
+        if len(edges) != 1:
+            raise ValueError(f"{name}: a double-sided file with portrait and landscape pages")
+        shape = "portrait" if pages[0].height_mm >= pages[0].width_mm else "landscape"
+        lines.append("  " + DUPLEX_LINE.format(file=name, edge=edges.pop())
+                     + f" (its pages are {shape})")
+    return ["Double-sided printing: the printer's flip edge for each file", *lines] if lines else []
+
+
 def compose_sheet(paper: Paper, placements: Sequence[Placement], title: str, page_label: str = "",
                   style: SheetStyle = DEFAULT_STYLE, *, back: bool = False, duplex: bool = False,
                   marks: bool | Sequence[bool] = True, extra: Sequence[Op] = (), cut_layer: Sequence[Op] = ()) -> Page:
@@ -262,7 +316,8 @@ def compose_sheet(paper: Paper, placements: Sequence[Placement], title: str, pag
     trim_box = bounding_rect(trims) if trims else None
     bleed_box = trim_box.outset(style.bleed_mm) if trim_box is not None else None
     return Page(paper.width_mm, paper.height_mm, Scene(tuple(ops)), trim_box_mm=trim_box, bleed_box_mm=bleed_box,
-                label=page_label)
+                label=page_label, pieces=tuple((p.name, p.trim) for p in placements),
+                side="back" if back else "front" if duplex else "", part_set=title)
 
 
 def single_item_page(scene: Scene, trim_width_mm: float, trim_height_mm: float, style: SheetStyle = DEFAULT_STYLE,

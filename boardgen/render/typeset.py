@@ -106,3 +106,27 @@ def booklet_order(pages: int) -> list[tuple[int, int]]:
         sides.append((outer_left, outer_right))
         sides.append((outer_right + 1, outer_left - 1))
     return sides
+
+
+def finished_leaflet(data: bytes) -> bytes:
+    """A leaflet PDF as every game ships it: each font subset under a tag of its own (reportlab tags the first
+    subset of every font ``AAAAAA+``) and every page's TrimBox and BleedBox set (the whole sheet: a leaflet is
+    printed to the paper's size, with no bleed), written with the same bytes on every run."""
+    import io
+
+    import pikepdf
+
+    from boardgen.render.pdf_fonts import retag_subsets
+
+    with pikepdf.open(io.BytesIO(data)) as pdf:
+        for page in pdf.pages:
+            media = page.obj.MediaBox
+            if "/TrimBox" not in page.obj:
+                page.obj.TrimBox = media
+            if "/BleedBox" not in page.obj:
+                page.obj.BleedBox = page.obj.TrimBox
+        retag_subsets(pdf)
+        out = io.BytesIO()
+        pdf.save(out, deterministic_id=True, compress_streams=True,
+                 object_stream_mode=pikepdf.ObjectStreamMode.generate)
+    return out.getvalue()

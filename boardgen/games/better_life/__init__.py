@@ -95,6 +95,12 @@ class BetterLife(GamePlugin):
 
         return all_bots()
 
+    def space_needs(self, ctx: BuildContext) -> Sequence[Any]:
+        from boardgen.layout.spaces import SpaceNeed
+
+        k = ctx.config.kit
+        return [SpaceNeed("track space", k.space_mm, k.space_mm, "a pawn", k.pawn_mm, k.pawn_mm, piece_round=True)]
+
     def rule_findings(self, ctx: BuildContext, summary: Mapping[str, Any]) -> list[Any]:
         from boardgen.games.better_life.report import rule_findings
 

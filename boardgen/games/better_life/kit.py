@@ -20,7 +20,7 @@ from boardgen.cards.dice import die_component
 from boardgen.cards.kitfiles import PaperKit, deterministic_zip
 from boardgen.cards.kitfiles import cut_svg as _cut_svg
 from boardgen.cards.model import Component, ComponentSet
-from boardgen.cards.sheets import LaidOut, lay_out
+from boardgen.cards.sheets import LaidOut, lay_out, one_orientation
 from boardgen.games.better_life.board import GREEN, INK, register_icons
 from boardgen.games.better_life.cards import Decks
 from boardgen.games.better_life.model import BetterLifeTemplate
@@ -37,7 +37,7 @@ from boardgen.kit.parts import (
 )
 from boardgen.plugin import BuildContext
 from boardgen.render.cairo_backend import fit_font, render_pdf, render_png
-from boardgen.render.imposition import A4, LETTER, Paper
+from boardgen.render.imposition import A4, LETTER, Paper, duplex_readme_lines, flip_edge
 from boardgen.render.scene import (
     Circle,
     Font,
@@ -376,7 +376,8 @@ _HOW_TO = {
 def readme_text(config: BetterLifeTemplate, paper: Paper, cards: PaperKit, parts: PaperKit, leaflet_pages: int,
                 board_files: Sequence[Artifact]) -> str:
     slug = paper.slug
-    mode = {"duplex": "print double-sided, flipping on the long edge",
+    edge = flip_edge(cards.pages[0].width_mm, cards.pages[0].height_mm)
+    mode = {"duplex": f"print double-sided, flipping on the {edge} edge",
             "gutter": "print single-sided, fold each sheet down the middle, glue, then cut",
             "fold": "print single-sided, fold each card pair over"}[config.kit.double_sided]
     lines = [f"{config.title}: print-and-play kit ({paper.name})",
@@ -400,6 +401,8 @@ def readme_text(config: BetterLifeTemplate, paper: Paper, cards: PaperKit, parts
     for lo, first, last in parts.page_ranges():
         pages = f"page {first}" if first == last else f"pages {first}-{last}"
         lines.append(f"  {pages:<12} {lo.title}. {_HOW_TO.get(lo.kind, '')}.")
+    duplex = duplex_readme_lines([(f"cards-{slug}.pdf", cards.pages), (f"components-{slug}.pdf", parts.pages)])
+    lines += ["", *duplex] if duplex else []
     lines += ["", "You also need: scissors or a craft knife and ruler, glue for the dice. A real six-sided die",
               "and coins or beads can stand in for the paper ones."]
     return "\n".join(lines) + "\n"
@@ -420,7 +423,10 @@ def components_stage(ctx: BuildContext) -> list[Artifact]:
     part_kits: dict[str, PaperKit] = {}
     leaflets: dict[str, tuple[bytes, int]] = {}
     for paper in (A4, LETTER):
-        laid_cards = [deck_sheets(d, paper, mode) for d in printed]
+        def lay_cards(pp: Paper, given: Paper = paper) -> list[LaidOut]:
+            return [deck_sheets(d, pp, mode, keep_orientation=pp is not given) for d in printed]
+
+        laid_cards = one_orientation(lay_cards, paper)
         card_kits[paper.slug] = ck = _paper_kit(config, laid_cards, paper, "cards")
         artifacts.append(Artifact(f"cards-{paper.slug}.pdf", ck.pdf, f"every deck on {paper.name}", len(ck.pages)))
         artifacts.append(Artifact(f"cards-cut-{paper.slug}.svg", _cut_svg(ck),  # type: ignore[arg-type]

@@ -27,7 +27,7 @@ from boardgen.games.better_life.board import KIND_NAMES
 from boardgen.games.better_life.cards import Decks
 from boardgen.games.better_life.model import BetterLifeTemplate
 from boardgen.render.imposition import Paper
-from boardgen.render.typeset import FONT, booklet_order, register_fonts
+from boardgen.render.typeset import FONT, booklet_order, finished_leaflet, register_fonts
 
 GREEN = colors.HexColor("#2e7d32")
 SHADE = colors.HexColor("#eef5ea")
@@ -250,7 +250,7 @@ def _panels(config: BetterLifeTemplate, decks: Decks, board: Any, panel_w: float
 
     def number(canvas: Canvas, d: Any) -> None:
         canvas.setFont(FONT, 6.5)
-        canvas.drawCentredString(panel_w / 2, (MARGIN_MM + 1) * mm, str(d.page))
+        canvas.drawCentredString(panel_w / 2, (MARGIN_MM + 3) * mm, str(d.page))
 
     doc.addPageTemplates([PageTemplate("panel", [frame], onPage=number)])
     story: list[Any] = []
@@ -279,17 +279,17 @@ def _decor(sheet: Paper, sides: int, title: str) -> bytes:
     for side in range(sides):
         c.setLineWidth(0.4)
         c.setDash(2, 2)
-        c.line(w / 2, h - 2 * mm, w / 2, h - 7 * mm)
-        c.line(w / 2, 2 * mm, w / 2, 7 * mm)
+        c.line(w / 2, h - 5 * mm, w / 2, h - 9 * mm)  # fold marks: 5 mm in from the edge, where printers print
+        c.line(w / 2, 5 * mm, w / 2, 9 * mm)
         c.setDash()
         if side % 2 == 0:  # outside: the ruler at the foot of the back cover
-            x0, y0 = 12 * mm, 5.0 * mm
+            x0, y0 = 12 * mm, 8.5 * mm
             c.setLineWidth(0.3)
             c.line(x0, y0, x0 + 100 * mm, y0)
             for k in range(0, 101, 5):
                 c.line(x0 + k * mm, y0, x0 + k * mm, y0 + (2.2 if k % 10 == 0 else 1.2) * mm)
-            c.setFont(FONT, 5)
-            c.drawString(x0, 2.2 * mm, "This bar must measure 100 mm: print at 100%, double-sided, flip on the "
+            c.setFont(FONT, 6)
+            c.drawString(x0, 5.5 * mm, "This bar must measure 100 mm: print at 100%, double-sided, flip on the "
                          "short edge, fold in half.")
         c.showPage()
     c.save()
@@ -328,7 +328,7 @@ def _impose(config: BetterLifeTemplate, sheet: Paper, panels: bytes, count: int)
     buf = io.BytesIO()
     out.save(buf, deterministic_id=True, compress_streams=True,
              object_stream_mode=pikepdf.ObjectStreamMode.generate)
-    return buf.getvalue(), len(order)
+    return finished_leaflet(buf.getvalue()), len(order)
 
 
 def leaflet_pdf(config: BetterLifeTemplate, decks: Decks, paper: Paper, board: Any) -> tuple[bytes, int]:

@@ -18,7 +18,15 @@ from boardgen.io import Artifact
 from boardgen.kit.parts import KitParts, Part, inventory_csv, page_spans, parts_from_sets
 from boardgen.plugin import BuildContext
 from boardgen.render.cairo_backend import Page, render_pdf, render_png
-from boardgen.render.imposition import PAPERS, Paper, Placement, compose_sheet, content_area
+from boardgen.render.imposition import (
+    PAPERS,
+    Paper,
+    Placement,
+    compose_sheet,
+    content_area,
+    duplex_readme_lines,
+    flip_edge,
+)
 from boardgen.render.scene import Circle, Font, Op, Path, Rect, RectOp, Scene, Style, Text, rect_path
 
 PREVIEW_DPI = 40
@@ -266,12 +274,14 @@ def readme(config: Any, kit: PiecepackKit, slug: str, names: Sequence[str]) -> s
         where = f"page {start}" if end == start else f"pages {start}-{end}"
         lines.append(f"  {where}: {plural[lo.kind]}. {HOW_TO[lo.kind]}")
         start = end + 1
+    lines += ["", *duplex_readme_lines([(f"piecepack-{slug}.pdf", pk.pages)])]
     if slug in kit.fold:
         lines += ["", f"piecepack-fold-{slug}.pdf: the same pieces for single-sided printers. Each tile and coin is "
                   "printed with its back below it; cut around the pair, fold on the dashed line, glue."]
     if any(n.startswith("leaflet") for n in names):
-        lines += ["", f"leaflet-{slug}.pdf: the rules, one sheet printed on both sides. table-sheet-{slug}.pdf: "
-                  "the island plans and a mat for the line of coins."]
+        edge = flip_edge(pk.paper.portrait().width_mm, pk.paper.portrait().height_mm)  # the leaflet's pages
+        lines += ["", f"leaflet-{slug}.pdf: the rules, one sheet printed on both sides (flip on the {edge} edge). "
+                  f"table-sheet-{slug}.pdf: the island plans and a mat for the line of coins."]
     lines += ["", inventory_text(config.piecepack)]
     return "\n".join(lines) + "\n"
 

@@ -22,7 +22,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, Image, PageTemplate, Paragraph, Spacer
 
 from boardgen.render.imposition import Paper
-from boardgen.render.typeset import register_fonts
+from boardgen.render.typeset import finished_leaflet, register_fonts
 
 INK = "#1a1a1a"
 SEA = "#6b8fb3"
@@ -392,7 +392,7 @@ def leaflet_pdf(config: Any, paper: Paper, body_pts: Sequence[float] = (9.0, 8.6
         doc.addPageTemplates([PageTemplate(id="two", frames=frames, onPage=footer)])
         doc.build(_story(config, body, column_w))
         pages = doc.page
-        best = (buf.getvalue(), pages)
+        best = (finished_leaflet(buf.getvalue()), pages)
         if pages <= 2:
             break
     assert best is not None

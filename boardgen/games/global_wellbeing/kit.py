@@ -32,7 +32,15 @@ from boardgen.io import Artifact
 from boardgen.kit.parts import KitParts, board_part, board_piece, inventory_csv, page_spans, parts_from_sets
 from boardgen.model import Board
 from boardgen.render.cairo_backend import Page, render_pdf, render_png, render_svg
-from boardgen.render.imposition import A4, DEFAULT_STYLE, LETTER, PRINT_CUT_MARKS, Paper, PrintCutMarks
+from boardgen.render.imposition import (
+    A4,
+    DEFAULT_STYLE,
+    LETTER,
+    PRINT_CUT_MARKS,
+    Paper,
+    PrintCutMarks,
+    duplex_readme_lines,
+)
 from boardgen.render.scene import Op, Path, Rect, RectOp, Scene, Style, layer
 
 PREVIEW_DPI = 40
@@ -144,11 +152,13 @@ class KitSummary:
     paper: Paper
     pages: int
     parts: tuple[tuple[str, str, int, int, int], ...]
+    duplex: tuple[str, ...] = ()  # the README's flip-edge lines (``imposition.duplex_readme_lines``)
 
     @staticmethod
     def of(kit: PaperKit) -> KitSummary:
+        duplex = duplex_readme_lines([(f"components-{kit.paper.slug}.pdf", kit.pages)])
         return KitSummary(kit.paper, len(kit.pages), tuple((lo.kind, lo.title, len(lo.cut_sheets), start, end)
-                                                           for lo, start, end in kit.page_ranges()))
+                                                           for lo, start, end in kit.page_ranges()), tuple(duplex))
 
 
 def readme_text(config: Config, kit: KitSummary, leaflet_pages: int, extra: Sequence[Artifact]) -> str:
@@ -199,6 +209,7 @@ def readme_text(config: Config, kit: KitSummary, leaflet_pages: int, extra: Sequ
     if {"token", "standee"} <= kinds:
         lines += ["", "Player pieces come twice, as flat tokens and as standees: print the kind you like."]
     lines += ["The simpler game (see the leaflet) needs no chips and no badges."]
+    lines += ["", *kit.duplex] if kit.duplex else []
     lines += [
         "",
         "You also need: scissors (a craft knife and metal ruler for straight cuts), glue, and matchsticks or",

@@ -514,8 +514,8 @@ def _sheet_decor(config: Config, sheet: Paper, sides: int, geometry: PanelGeomet
     for side in range(sides):
         c.setLineWidth(0.4)
         c.setDash(2, 2)
-        c.line(w / 2, h - 3 * mm, w / 2, h - 8 * mm)
-        c.line(w / 2, 3 * mm, w / 2, 8 * mm)
+        c.line(w / 2, h - 5 * mm, w / 2, h - 9 * mm)  # fold marks: 5 mm in from the edge, where printers print
+        c.line(w / 2, 5 * mm, w / 2, 9 * mm)
         c.setDash()
         x0, y0 = geometry.side_mm * mm, 9.5 * mm
         c.setLineWidth(0.3)
@@ -523,16 +523,16 @@ def _sheet_decor(config: Config, sheet: Paper, sides: int, geometry: PanelGeomet
         for k in range(0, 101):
             tick = 2.6 if k % 10 == 0 else 1.8 if k % 5 == 0 else 1.0
             c.line(x0 + k * mm, y0, x0 + k * mm, y0 + tick * mm)
-        c.setFont(FONT, 5)
+        c.setFont(FONT, 6)
         for k in (0, 50, 100):
             c.drawCentredString(x0 + k * mm, y0 + 3.2 * mm, str(k))
         sheet_no, inside = divmod(side, 2)
         where = "inside" if inside else "outside"
-        c.setFont(FONT, 5.5)
+        c.setFont(FONT, 6)
         c.drawString(x0, y0 - 3.4 * mm, "Print at 100%: this bar must measure 100 mm. Double-sided, flip on "
                      "the short edge.")
-        c.setFont(FONT, 5)
-        c.drawString(w / 2 + 1.5 * mm, h - 6.5 * mm, f"fold · sheet {sheet_no + 1}, {where}")
+        c.setFont(FONT, 6)
+        c.drawString(w / 2 + 1.5 * mm, h - 7 * mm, f"fold · sheet {sheet_no + 1}, {where}")
         c.showPage()
     c.save()
     return buf.getvalue()

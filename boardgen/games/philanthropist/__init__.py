@@ -50,6 +50,16 @@ class Philanthropist(GamePlugin):
 
         return board_scene(ctx.config)
 
+    def space_needs(self, ctx: BuildContext) -> Sequence[Any]:
+        from boardgen.layout.spaces import SpaceNeed
+
+        t = ctx.config
+        sq, m = t.board.square_mm, t.meeples
+        return [SpaceNeed("grid square", sq, sq, "a meeple standee, feet folded out", m.standee_width_mm,
+                          2 * m.base_depth_mm),
+                SpaceNeed("grid square", sq, sq, "an avatar chip", t.kit.avatar_chip_mm, t.kit.avatar_chip_mm,
+                          piece_round=True)]
+
     def player_range(self, config: Any) -> tuple[int, int, int]:
         p = config.players
         return p.min, p.usual, p.max

@@ -119,4 +119,5 @@ def printed_board(t: PhilanthropistTemplate, scene: Scene) -> BoardPrint:
     sq = b.square_mm
     n = b.squares
     avoid = [Rect(b.border_mm + c * sq, b.border_mm + r * sq, sq, sq) for c, r in corner_squares(n)]
-    return print_board(scene, b.size_mm, b.size_mm, t.title, avoid=avoid, prefix="board")
+    squares = [space.bounds_mm for space in board_graph(t).spaces]  # seams run along grid lines
+    return print_board(scene, b.size_mm, b.size_mm, t.title, avoid=avoid, prefix="board", keep_whole=squares)

@@ -10,7 +10,7 @@ from boardgen import __version__
 from boardgen.cards.deck import deck_components, deck_sheets
 from boardgen.cards.kitfiles import PaperKit, cut_svg, deterministic_zip
 from boardgen.cards.model import ComponentSet
-from boardgen.cards.sheets import LaidOut, lay_out
+from boardgen.cards.sheets import LaidOut, lay_out, one_orientation
 from boardgen.errors import LayoutError
 from boardgen.games.philanthropist import parts
 from boardgen.games.philanthropist.board import printed_board
@@ -31,7 +31,7 @@ from boardgen.kit.parts import (
 from boardgen.plugin import BuildContext
 from boardgen.render.board_print import BoardPrint
 from boardgen.render.cairo_backend import Page, render_pdf, render_png
-from boardgen.render.imposition import A4, LETTER, Paper
+from boardgen.render.imposition import A4, LETTER, Paper, duplex_readme_lines
 
 PREVIEW_DPI = 40
 
@@ -110,14 +110,19 @@ def inventory_spans(kits: dict[str, PaperKit]) -> dict[tuple[str, str], str]:
 
 def build_paper(t: PhilanthropistTemplate, sets: Sequence[ComponentSet], paper: Paper) -> PaperKit:
     deck = parts.business_deck(t, load_cards(t))
-    laid: list[LaidOut] = [deck_sheets(deck, paper, "duplex", title=f"{t.title}: {deck.name} "
-                                       f"({t.cards.count} cards, fronts then backs)")]
-    for s in sets:
-        try:
-            laid.append(lay_out(s, paper, f"{t.title}: {s.title}", "duplex"))
-        except ValueError as exc:
-            raise LayoutError(f"{t.source}: components: cannot lay out the {s.kind} parts on {paper.name}: "
-                              f"{exc}") from None
+
+    def lay(pp: Paper) -> list[LaidOut]:
+        title = f"{t.title}: {deck.name} ({t.cards.count} cards, fronts then backs)"
+        laid: list[LaidOut] = [deck_sheets(deck, pp, "duplex", title=title, keep_orientation=pp is not paper)]
+        for s in sets:
+            try:
+                laid.append(lay_out(s, pp, f"{t.title}: {s.title}", "duplex"))
+            except ValueError as exc:
+                raise LayoutError(f"{t.source}: components: cannot lay out the {s.kind} parts on {pp.name}: "
+                                  f"{exc}") from None
+        return laid
+
+    laid = one_orientation(lay, paper)
     pages = tuple(p for lo in laid for p in lo.pages)
     return PaperKit(paper, tuple(laid), pages, render_pdf(pages, title=f"{t.title}: components ({paper.name})"))
 
@@ -161,6 +166,8 @@ def readme_text(t: PhilanthropistTemplate, kit: PaperKit, rows: Sequence[tuple[s
         how = _PRINT.get(lo.kind, "single-sided").format(edge=card_flip_edge(kit))
         lines.append(f"  {pages:<12} {lo.title}. Print {how}.")
         start = end + 1
+    duplex = duplex_readme_lines([(f"components-{slug}.pdf", kit.pages)])
+    lines += ["", *duplex] if duplex else []
     lines += ["", "You also need: scissors (a craft knife and metal ruler for the straight cuts), glue. Real dice",
               "and real cubes (or coins) can replace the paper ones.", "", "Choices this edition makes where the "
               "original rules are silent (template keys):"]

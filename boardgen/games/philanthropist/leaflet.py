@@ -30,7 +30,7 @@ from reportlab.platypus.doctemplate import FrameBreak
 from boardgen.errors import LayoutError
 from boardgen.games.philanthropist.model import Card, PhilanthropistTemplate, deck_stats
 from boardgen.render.imposition import Paper
-from boardgen.render.typeset import register_fonts
+from boardgen.render.typeset import finished_leaflet, register_fonts
 
 INK = colors.HexColor("#1a1a1a")
 BOX = colors.HexColor("#eef3f7")
@@ -329,4 +329,4 @@ def leaflet_pdf(t: PhilanthropistTemplate, cards: Sequence[Card], paper: Paper,
     if pages > 2:
         raise LayoutError(f"{t.source}: leaflet: the rules need {pages} sheet sides on {paper.name}; one folded "
                           "sheet holds 2")
-    return buf.getvalue(), pages
+    return finished_leaflet(buf.getvalue()), pages

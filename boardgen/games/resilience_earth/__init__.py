@@ -64,6 +64,11 @@ class ResilienceEarth(GamePlugin):
 
         return board_findings(ctx)
 
+    def space_needs(self, ctx: BuildContext) -> Sequence[Any]:
+        from boardgen.games.resilience_earth.board import space_needs
+
+        return space_needs(ctx)
+
     def rule_findings(self, ctx: BuildContext, summary: Mapping[str, Any]) -> list[Any]:
         from boardgen.games.resilience_earth.report import rule_findings
 

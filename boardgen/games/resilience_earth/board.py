@@ -11,13 +11,16 @@ from typing import Any
 from shapely.geometry import MultiPolygon
 from shapely.geometry import Polygon as ShapelyPolygon
 
+from boardgen.games.resilience_earth.schema import TOWER_RING_MM
 from boardgen.io import Artifact
+from boardgen.layout.spaces import SpaceNeed
 from boardgen.plugin import BuildContext
 from boardgen.render.cairo_backend import render_png
 from boardgen.render.imposition import DEFAULT_STYLE
 from boardgen.render.scene import (
     Circle,
     Font,
+    Group,
     Op,
     Path,
     Polygon,
@@ -30,6 +33,8 @@ from boardgen.render.scene import (
     fill_stroke,
     ink_on,
     mix,
+    rotate,
+    translate,
 )
 
 SEA = "#dbeaf3"
@@ -71,11 +76,24 @@ def tower_geometry(ctx: BuildContext) -> dict[str, Any]:
     cx, cy = fm.tower_mm
     n = len(t.countdown_stacks)
     spaces = []
+    angles = []
     for i, stones in enumerate(t.countdown_stacks):
-        a = math.radians(-90.0 + 360.0 * i / n)
+        degrees = -90.0 + 360.0 * i / n
+        a = math.radians(degrees)
         spaces.append((round(cx + t.stack_ring_mm * math.cos(a), 3), round(cy + t.stack_ring_mm * math.sin(a), 3),
                        stones))
-    return {"centre": (cx, cy), "spaces": spaces}
+        angles.append(round(degrees, 3))
+    length, width = t.stack_space_mm
+    return {"centre": (cx, cy), "spaces": spaces, "angles_deg": angles, "space_mm": [length, width]}
+
+
+def countdown_bounds(x: float, y: float, degrees: float, length_mm: float, width_mm: float, grow_mm: float = 0.0
+                     ) -> Rect:
+    """The box round a countdown space (a rectangle centred on (x, y), its length along ``degrees``)."""
+    a = math.radians(degrees)
+    hx = abs(length_mm / 2 * math.cos(a)) + abs(width_mm / 2 * math.sin(a)) + grow_mm
+    hy = abs(length_mm / 2 * math.sin(a)) + abs(width_mm / 2 * math.cos(a)) + grow_mm
+    return Rect(x - hx, y - hy, 2 * hx, 2 * hy)
 
 
 def tower_ops(ctx: BuildContext) -> list[Op]:
@@ -83,25 +101,29 @@ def tower_ops(ctx: BuildContext) -> list[Op]:
     geo = tower_geometry(ctx)
     cx, cy = geo["centre"]
     r = t.base_diameter_mm / 2
-    ops: list[Op] = [Circle(cx, cy, r + 4.0, fill_stroke("#ffffff", INK, 0.5), "tower-ring"),
+    ops: list[Op] = [Circle(cx, cy, r + TOWER_RING_MM, fill_stroke("#ffffff", INK, 0.5), "tower-ring"),
                      Circle(cx, cy, r, fill_stroke("#efe6d6", INK, 0.8), "tower-base")]
     # the footprint of the first layer of blocks: two blocks side by side
-    side = min(t.block_length_mm, r * 1.3)
+    side = min(max(t.block_length_mm, t.blocks_per_layer * t.block_width_mm), r * math.sqrt(2))
     ops.append(RectOp(Rect(cx - side / 2, cy - side / 2, side, side), Style(stroke=TOWER_GREY, stroke_width_mm=0.4,
                                                                            dash_mm=(1.5, 1.0)), "tower-footprint"))
     ops.append(Text(cx, cy - r + 5.0, "CLIMATE TOWER", Font(size_pt=8, bold=True), INK, "center", "middle",
                     name="tower-title"))
     ops.append(Text(cx, cy + r - 5.0, "topple it: you lose", Font(size_pt=7), INK, "center",
                     "middle"))
-    rs = t.stack_diameter_mm / 2
-    for i, (x, y, stones) in enumerate(geo["spaces"], start=1):
-        ops.append(Circle(x, y, rs, fill_stroke("#fbe3c4", INK, 0.6), "countdown-space"))
-        ops.append(Circle(x, y, rs * 0.55, fill_stroke("#d9531e", INK, 0.4), "event-space"))
-        ops.append(Text(x, y, "!", Font(size_pt=12, bold=True), "#ffffff", "center", "middle"))
-        ops.append(Text(x, y - rs + 2.6, f"{i}", Font(size_pt=7, bold=True), INK, "center", "middle",
+    length, width = t.stack_space_mm
+    for i, ((x, y, stones), degrees) in enumerate(zip(geo["spaces"], geo["angles_deg"], strict=True), start=1):
+        # a stack of blocks lies flat on its space, pointing at the tower: order outside, count inside
+        ops.append(Group((RectOp(Rect(-length / 2, -width / 2, length, width), fill_stroke("#fbe3c4", INK, 0.6)),),
+                         name="countdown-space", transform=translate(x, y) @ rotate(degrees)))
+        dx, dy = math.cos(math.radians(degrees)), math.sin(math.radians(degrees))
+        ops.append(Circle(x, y, width * 0.32, fill_stroke("#d9531e", INK, 0.4), "event-space"))
+        ops.append(Text(x, y, "!", Font(size_pt=11, bold=True), "#ffffff", "center", "middle"))
+        reach = length / 2 - 6.0
+        ops.append(Text(x + dx * reach, y + dy * reach, f"{i}", Font(size_pt=8, bold=True), INK, "center", "middle",
                         name="stack-order"))
-        ops.append(Text(x, y + rs - 2.6, f"{stones} stone{'s' if stones > 1 else ''}", Font(size_pt=7), INK,
-                        "center", "middle", name="stack-count"))
+        ops.append(Text(x - dx * (reach - 1.0), y - dy * (reach - 1.0), f"{stones} stone{'s' if stones > 1 else ''}",
+                        Font(size_pt=6.5), INK, "center", "middle", name="stack-count"))
     return ops
 
 
@@ -171,10 +193,11 @@ def avoid_rects(ctx: BuildContext) -> list[Rect]:
     cfg = ctx.config
     geo = tower_geometry(ctx)
     cx, cy = geo["centre"]
-    r = cfg.tower.base_diameter_mm / 2 + 5.0
+    r = cfg.tower.base_diameter_mm / 2 + TOWER_RING_MM + 1.0
     rects = [Rect(cx - r, cy - r, 2 * r, 2 * r)]
-    rs = cfg.tower.stack_diameter_mm / 2 + 1.0
-    rects.extend(Rect(x - rs, y - rs, 2 * rs, 2 * rs) for x, y, _stones in geo["spaces"])
+    length, width = cfg.tower.stack_space_mm
+    rects.extend(countdown_bounds(x, y, a, length, width, 1.0)
+                 for (x, y, _stones), a in zip(geo["spaces"], geo["angles_deg"], strict=True))
     b = cfg.board
     x0, y0 = b.margin_mm + 6.0, b.height_mm - b.margin_mm - 50.0
     rects.append(Rect(x0 - 5, y0 - 8, 118, 54))
@@ -182,6 +205,28 @@ def avoid_rects(ctx: BuildContext) -> list[Rect]:
         x, y = f.centre_mm
         rects.append(Rect(x - 7.0, y - 8.0, 14.0, 18.0))
     return rects
+
+
+def space_needs(ctx: BuildContext) -> list[SpaceNeed]:
+    """The tower base holds the tower's footprint (layers of blocks laid across each other: a square one block
+    long); a countdown space holds its stack of blocks lying flat."""
+    t = ctx.config.tower
+    return [SpaceNeed("Climate Tower base", t.base_diameter_mm, t.base_diameter_mm, "the tower's layers of blocks",
+                      t.block_length_mm, max(t.block_length_mm, t.blocks_per_layer * t.block_width_mm), round=True),
+            SpaceNeed("countdown space", t.stack_space_mm[0], t.stack_space_mm[1], "a stack of blocks lying flat",
+                      t.block_length_mm, t.block_width_mm)]
+
+
+def marked_areas(ctx: BuildContext) -> list[Rect]:
+    """What no section seam may run through: the tower base with its ring and every countdown space."""
+    t = ctx.config.tower
+    geo = tower_geometry(ctx)
+    cx, cy = geo["centre"]
+    r = t.base_diameter_mm / 2 + TOWER_RING_MM
+    length, width = t.stack_space_mm
+    return [Rect(cx - r, cy - r, 2 * r, 2 * r),
+            *(countdown_bounds(x, y, a, length, width) for (x, y, _s), a in zip(geo["spaces"], geo["angles_deg"],
+                                                                                strict=True))]
 
 
 def fields_json(ctx: BuildContext) -> bytes:
@@ -205,7 +250,8 @@ def board_stage(ctx: BuildContext) -> list[Artifact]:
     cfg = ctx.config
     b = cfg.board
     scene = board_scene(ctx, bleed_mm=DEFAULT_STYLE.bleed_mm)
-    printed = print_board(scene, b.width_mm, b.height_mm, cfg.title, avoid=avoid_rects(ctx))
+    printed = print_board(scene, b.width_mm, b.height_mm, cfg.title, avoid=avoid_rects(ctx),
+                          keep_whole=marked_areas(ctx))
     ctx.progress(f"board: {printed.cut.rows} x {printed.cut.columns} jigsaw sections")
     artifacts = list(printed.artifacts)
     artifacts.append(Artifact("fields.json", fields_json(ctx), "the 36 fields: cells, neighbours, climate, level"))

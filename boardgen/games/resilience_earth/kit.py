@@ -22,12 +22,12 @@ from boardgen.cards.dice import die_component
 from boardgen.cards.kitfiles import PaperKit, cut_svg, deterministic_zip
 from boardgen.cards.model import Component, ComponentSet, geometry_path
 from boardgen.cards.shapes import player_shape
-from boardgen.cards.sheets import LaidOut, lay_out
+from boardgen.cards.sheets import LaidOut, lay_out, one_orientation
 from boardgen.io import Artifact
 from boardgen.kit.parts import KitParts, Part, board_part, board_piece, inventory_csv, page_spans, parts_from_sets
 from boardgen.plugin import BuildContext
 from boardgen.render.cairo_backend import fit_font, render_pdf, render_png
-from boardgen.render.imposition import A4, DEFAULT_STYLE, LETTER, Paper
+from boardgen.render.imposition import A4, DEFAULT_STYLE, LETTER, Paper, duplex_readme_lines, flip_edge
 from boardgen.render.scene import (
     Circle,
     Font,
@@ -321,15 +321,16 @@ def component_sets(config: Any, players: int) -> list[ComponentSet]:
 CARD_KINDS = ("climate-events", "player-cards")
 
 
-def best_layout(cset: ComponentSet, paper: Paper, title: str) -> LaidOut:
+def best_layout(cset: ComponentSet, paper: Paper, title: str, keep_orientation: bool = False) -> LaidOut:
     """Cards: the orientation (paper and cards, upright or turned) that needs the fewest sheets, as the deck
-    vocabulary's ``deck_sheets`` does; other parts: the paper upright."""
+    vocabulary's ``deck_sheets`` does; other parts: the paper upright. ``keep_orientation``: the paper stays
+    as given (the file's pages all one way round, see ``sheets.one_orientation``)."""
     if cset.kind not in CARD_KINDS:
         return lay_out(cset, paper, title, "duplex")
     best: LaidOut | None = None
     for turn in (False, True):
         s = replace(cset, components=tuple(turned(p) for p in cset.components)) if turn else cset
-        for pp in (paper.portrait(), paper.landscape()):
+        for pp in ((paper,) if keep_orientation else (paper.portrait(), paper.landscape())):
             try:
                 laid = lay_out(s, pp, title, "duplex", DECK_STYLE)
             except ValueError:
@@ -341,9 +342,8 @@ def best_layout(cset: ComponentSet, paper: Paper, title: str) -> LaidOut:
 
 
 def build_kit(config: Any, sets: list[ComponentSet], paper: Paper) -> PaperKit:
-    laid: list[LaidOut] = []
-    for s in sets:
-        laid.append(best_layout(s, paper, f"{config.title}: {s.title}"))
+    laid = one_orientation(lambda pp: [best_layout(s, pp, f"{config.title}: {s.title}", pp is not paper)
+                                       for s in sets], paper)
     pages = tuple(p for lo in laid for p in lo.pages)
     pdf = render_pdf(pages, title=f"{config.title}: components ({paper.name})")
     return PaperKit(paper, tuple(laid), pages, pdf)
@@ -435,8 +435,9 @@ def components_stage(ctx: BuildContext) -> list[Artifact]:
 def readme_text(config: Any, kit: PaperKit, declared: KitParts) -> str:
     lines = [f"{config.title} - print-and-play kit ({kit.paper.name})", "",
              "Print the components PDF at 100% (no 'fit to page'); check the 100 mm ruler on each sheet.",
-             "Card and marker sheets are double-sided: print the back page on the reverse, flipping on the long "
-             "edge. Cut on the crop marks (cards, markers, RES tokens) or on the dark outline (shaped parts).",
+             "Card and marker sheets are double-sided: print the back page on the reverse, flipping on the "
+             f"{flip_edge(kit.pages[0].width_mm, kit.pages[0].height_mm)} edge. Cut on the crop marks (cards, "
+             "markers, RES tokens) or on the dark outline (shaped parts).",
              f"The board: board-poster.pdf ({config.board.width_mm:g} x {config.board.height_mm:g} mm) for a print "
              f"shop, or board-sections-{kit.paper.slug}.pdf: jigsaw sections at 1:1 that fit together one way "
              "only (cut on the dark line; board-cut.svg for a cutting machine).",
@@ -446,6 +447,7 @@ def readme_text(config: Any, kit: PaperKit, declared: KitParts) -> str:
              "tumbling-tower game has them); build on the tower base in the middle of the board.", "", "Pages:"]
     for lo, start, end in kit.page_ranges():
         lines.append(f"  {start}-{end}: {lo.title}" if end > start else f"  {start}: {lo.title}")
+    lines += ["", *duplex_readme_lines([(f"components-{kit.paper.slug}.pdf", kit.pages)])]
     lines += ["", "In the box:"]
     lines += [f"  {p.count:>3} x {p.name} ({p.described})" for p in declared.parts]
     lines += ["", "inventory.csv lists every part with its size, sides and the pages that print it."]

@@ -23,7 +23,7 @@ from reportlab.platypus import (
 
 from boardgen.plugin import BuildContext
 from boardgen.render.imposition import Paper
-from boardgen.render.typeset import register_fonts
+from boardgen.render.typeset import finished_leaflet, register_fonts
 
 INK = colors.HexColor("#1a1a1a")
 BOX = colors.HexColor("#eef3f7")
@@ -283,12 +283,12 @@ def _render(ctx: BuildContext, paper: Paper, body_pt: float) -> tuple[bytes, int
         canvas.setDash(2, 2)
         for i in (1, 2):
             x = margin + i * (col_w + gutter) - gutter / 2
-            canvas.line(x, 2 * mm, x, 6 * mm)
-            canvas.line(x, h - 6 * mm, x, h - 2 * mm)
+            canvas.line(x, 5 * mm, x, 9 * mm)  # fold marks: 5 mm in from the edge, where printers print
+            canvas.line(x, h - 9 * mm, x, h - 5 * mm)
         canvas.setFont(register_fonts(), 7)
         canvas.setFillColor(colors.HexColor("#6b6b6b"))
         side = "outside" if doc.page == 1 else "inside"
-        canvas.drawRightString(w - margin, 3 * mm, f"Rules, {side}: fold zigzag at the marks, title in front")
+        canvas.drawRightString(w - margin, 5.5 * mm, f"Rules, {side}: fold zigzag at the marks, title in front")
         canvas.restoreState()
 
     buf = io.BytesIO()
@@ -297,7 +297,7 @@ def _render(ctx: BuildContext, paper: Paper, body_pt: float) -> tuple[bytes, int
                           invariant=1, initialFontName=register_fonts(), initialFontSize=body_pt)
     doc.addPageTemplates([PageTemplate(id="panels", frames=frames, onPage=folds)])
     doc.build(_story(ctx, body_pt, col_w))
-    return buf.getvalue(), doc.page
+    return finished_leaflet(buf.getvalue()), doc.page
 
 
 def leaflet_pdf(ctx: BuildContext, paper: Paper) -> tuple[bytes, int]:

@@ -3,6 +3,7 @@ simulated games (collapse share, endings, LQ spread, the lopsided penalty)."""
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -32,7 +33,8 @@ def board_findings(ctx: Any) -> list[Finding]:
         if not f.neighbours:
             out.append(Finding("field-isolated", "error", f"field {f.number}", "borders no other field"))
     t = cfg.tower
-    reach = t.stack_ring_mm + t.stack_diameter_mm / 2 + fm.board.layout.size_mm
+    length, width = t.stack_space_mm
+    reach = math.hypot(t.stack_ring_mm + length / 2, width / 2) + fm.board.layout.size_mm
     cx, cy = fm.tower_mm
     under = [c.label for c in fm.board.cells
              if (c.center_mm[0] - cx) ** 2 + (c.center_mm[1] - cy) ** 2 < reach**2]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Literal
 
 from pydantic import Field, model_validator
@@ -115,6 +116,10 @@ class RulesSection(TemplateModel):
         return self
 
 
+TOWER_RING_MM = 2.0
+"""The white band round the tower base, inside the countdown spaces."""
+
+
 class TowerSection(TemplateModel):
     countdown_stacks: tuple[int, ...] = (5, 4, 4, 3, 3, 3, 2, 2, 2, 1, 1, 1)
     collapse_ceiling: float = Field(0.5, ge=0, le=1)
@@ -122,9 +127,9 @@ class TowerSection(TemplateModel):
     collapse_spread: float = Field(3.0, gt=0)
     lon: float = Field(-165.0, ge=-180, le=180)
     lat: float = Field(2.0, ge=-60, le=80)
-    base_diameter_mm: Length = 60.0
-    stack_ring_mm: Length = 62.0
-    stack_diameter_mm: Length = 26.0
+    base_diameter_mm: Length = 66.0  # holds the 45 x 45 mm square of crossed layers of blocks
+    stack_ring_mm: Length = 59.5  # from the base's centre to each countdown space's centre
+    stack_margin_mm: Length = Field(1.0, le=10.0)  # room round a stack of blocks lying flat on its space
     block_length_mm: Length = 45.0
     block_width_mm: Length = 15.0
     blocks_per_layer: int = Field(2, ge=1, le=4)
@@ -133,7 +138,25 @@ class TowerSection(TemplateModel):
     def _check(self) -> TowerSection:
         if not self.countdown_stacks or min(self.countdown_stacks) < 1 or len(self.countdown_stacks) > 24:
             raise ValueError("countdown_stacks: 1 to 24 stacks of at least one stone")
+        if self.block_width_mm > self.block_length_mm:
+            raise ValueError("block_width must not exceed block_length")
+        length, width = self.stack_space_mm
+        inner = self.stack_ring_mm - length / 2  # the inner ends of the countdown spaces
+        if inner < self.base_diameter_mm / 2 + TOWER_RING_MM + 1.0:
+            raise ValueError(f"stack_ring: the countdown spaces ({length:g} mm long, pointing at the tower) reach "
+                             f"into the tower base; give stack_ring at least "
+                             f"{self.base_diameter_mm / 2 + TOWER_RING_MM + 1.0 + length / 2:g}mm")
+        if 2 * math.pi * inner / len(self.countdown_stacks) < width + 1.0:
+            need = (width + 1.0) * len(self.countdown_stacks) / (2 * math.pi) + length / 2
+            raise ValueError(f"stack_ring: {len(self.countdown_stacks)} countdown spaces {width:g} mm wide overlap "
+                             f"on a ring of {self.stack_ring_mm:g} mm; give stack_ring at least {need:.0f}mm")
         return self
+
+    @property
+    def stack_space_mm(self) -> tuple[float, float]:
+        """A countdown space: a stack of blocks lying flat with ``stack_margin_mm`` round it (length, width),
+        its length pointing at the tower."""
+        return (self.block_length_mm + 2 * self.stack_margin_mm, self.block_width_mm + 2 * self.stack_margin_mm)
 
     @property
     def stones(self) -> int:
