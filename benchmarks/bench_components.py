@@ -19,13 +19,13 @@ from boardgen.config import load_template
 from boardgen.games.global_wellbeing.kit import (
     build_components,
     component_sets,
-    cut_sheet_svgs,
     deterministic_zip,
     isolated_cells,
     kit_files,
 )
 from boardgen.games.global_wellbeing.leaflet import leaflet_pdf
 from boardgen.games.global_wellbeing.minimap import leaflet_pictures
+from boardgen.kit.cut_edition import cut_sheet_svgs
 from boardgen.render.cairo_backend import render_png
 from boardgen.render.imposition import A4, LETTER, PRINT_CUT_MARKS
 

@@ -104,11 +104,7 @@ def test_no_sheet_is_mostly_empty_unless_last_of_its_set(game: str, kit_root: Pa
 @pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_cut_files_are_the_size_of_a_sheet(game: str, kit_root: Path) -> None:
-    problems = _rule(game, kit_root, "cut-file-size")
-    if problems and game != "global-wellbeing":
-        pytest.xfail("the newer kits still write one stacked cut SVG per paper (one sheet-sized SVG per sheet "
-                     "comes with the single kit assembler)")
-    assert problems == []
+    assert _rule(game, kit_root, "cut-file-size", "cut-outlines") == []
 
 
 @pytest.mark.parametrize("game", GAMES)

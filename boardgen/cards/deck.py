@@ -32,7 +32,7 @@ from pydantic import Field, field_validator, model_validator
 
 from boardgen.cards.icons import ICONS, draw_icon
 from boardgen.cards.model import Component, ComponentSet
-from boardgen.cards.sheets import LaidOut, cut_svg, lay_out
+from boardgen.cards.sheets import LaidOut, cut_svg, lay_out, layout_rank
 from boardgen.errors import ConfigError, LayoutError
 from boardgen.io import Artifact
 from boardgen.render.cairo_backend import cap_height_mm, render_pdf, text_width_mm
@@ -582,7 +582,7 @@ def deck_sheets(deck: Deck, paper: Paper, mode: str = "duplex", style: SheetStyl
                 laid = lay_out(s, p, title, mode, style)
             except ValueError:
                 continue
-            if best is None or laid.front_sheets < best.front_sheets:
+            if best is None or layout_rank(laid) < layout_rank(best):
                 best = laid
     if best is None:
         w, h = deck.size_mm

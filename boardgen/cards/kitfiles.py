@@ -1,5 +1,5 @@
 """The files every game's kit is made of, whatever the game: component sheets laid out on one paper as a PDF
-(``PaperKit``), the cut file of those sheets, and zips whose bytes depend only on their contents."""
+(``PaperKit``), where each cut sheet's front is printed, and zips whose bytes depend only on their contents."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from boardgen.cards.sheets import CutSheet, LaidOut
-from boardgen.cards.sheets import cut_svg as sheets_cut_svg
 from boardgen.render.cairo_backend import Page
 from boardgen.render.imposition import Paper
 
@@ -31,17 +30,8 @@ class PaperKit:
         return out
 
 
-def cut_svg(kit: PaperKit) -> bytes:
-    """All front sheets stacked top to bottom: layer "cut" (cut lines), "score" (folds), "guides" (sheet edges)."""
-    sheets: list[CutSheet] = [cs for lo in kit.laid for cs in lo.cut_sheets]
-    # each sheet at its own page size: a kit may mix landscape sheets (cards) with portrait ones
-    sizes = [(lo.pages[0].width_mm, lo.pages[0].height_mm) if lo.pages else (kit.paper.width_mm, kit.paper.height_mm)
-             for lo in kit.laid for _ in lo.cut_sheets]
-    return sheets_cut_svg(sheets, kit.paper, [f"page {_front_page_number(kit, s)}: {s.label}" for s in sheets],
-                          sizes)
-
-
-def _front_page_number(kit: PaperKit, sheet: CutSheet) -> int:
+def front_page_number(kit: PaperKit, sheet: CutSheet) -> int:
+    """The page of ``kit``'s PDF that prints the front of ``sheet``."""
     for lo, start, _end in kit.page_ranges():
         for i, cs in enumerate(lo.cut_sheets):
             if cs is sheet:

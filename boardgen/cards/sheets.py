@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from shapely.geometry import Polygon, box
 from shapely.ops import unary_union
@@ -21,10 +21,12 @@ from boardgen.render.imposition import (
     DEFAULT_STYLE,
     Paper,
     Placement,
+    PrintCutMarks,
     SheetStyle,
     compose_sheet,
     content_area,
     mirror_placements,
+    print_cut_marks,
 )
 from boardgen.render.scene import (
     Font,
@@ -65,6 +67,8 @@ class LaidOut:
     cut_sheets: tuple[CutSheet, ...]
     front_sheets: int  # sheets of paper (a duplex front and back is one sheet)
     per_sheet: int  # parts on a full sheet
+    registered: bool = True  # in the print-then-cut edition: its fronts carry the registration marks (False: a
+    # part too big for the marked sheet, laid out with the ordinary margins, to be cut by hand)
 
 
 def path_polygon(commands: Sequence[PathCommand]) -> Polygon:
@@ -114,6 +118,14 @@ def _cut_ops(parts: Sequence[Component], trims: Sequence[Rect]) -> CutSheet:
         cuts.append(tuple(_moved(c, t.x, t.y) for c in part.outline))
         folds.extend(tuple((x + t.x, y + t.y) for x, y in f) for f in part.folds)
     return CutSheet("", tuple(cuts), tuple(folds))
+
+
+def with_print_cut_marks(page: Page, paper: Paper, marks: PrintCutMarks | None) -> Page:
+    """``page`` with the print-then-cut registration marks on top (a front sheet of that edition), or as it is
+    when ``marks`` is None."""
+    if marks is None:
+        return page
+    return replace(page, scene=Scene((*page.scene.items, layer("print-cut-marks", [marks.ops(paper)]))))
 
 
 def grid_sheets(count: int, width_mm: float, height_mm: float, paper: Paper, style: SheetStyle, gap_mm: float,
@@ -232,10 +244,12 @@ def side_bleeds(trims: Sequence[Rect], bleed_mm: float) -> list[Rect]:
     return out
 
 
-def gutter_fold(cset: ComponentSet, paper: Paper, title: str, style: SheetStyle = DEFAULT_STYLE) -> LaidOut:
+def gutter_fold(cset: ComponentSet, paper: Paper, title: str, style: SheetStyle = DEFAULT_STYLE,
+                edition: PrintCutMarks | None = None) -> LaidOut:
     """Double-sided parts of one size for single-sided printing: fronts on the left half of the sheet, each
     back at the mirrored place on the right half (upright, like a long-edge duplex back), a fold line down the
-    middle. Fold along it (printed sides out), glue the halves, then cut the parts through both layers."""
+    middle. Fold along it (printed sides out), glue the halves, then cut the parts through both layers.
+    ``edition``: the print-then-cut marks printed on every sheet (``style`` already leaves room for them)."""
     parts = list(cset.components)
     if len({(p.width_mm, p.height_mm) for p in parts}) != 1:
         raise ValueError("gutter-fold needs parts of one size")
@@ -264,7 +278,7 @@ def gutter_fold(cset: ComponentSet, paper: Paper, title: str, style: SheetStyle 
         label = f"{cset.kind} sheet {k + 1} of {n} (gutter-fold: fold on the dashed line, glue, then cut)"
         page = compose_sheet(paper, [*fronts, *backs], title, label, style, marks=[p.marks for p in chosen] * 2,
                              extra=[fold_line])
-        pages.append(page)
+        pages.append(with_print_cut_marks(page, paper, edition))
         cut = _cut_ops(chosen, trims)
         cut_sheets.append(CutSheet(label, cut.cuts, (*cut.folds, fold)))
     return LaidOut(cset.kind, cset.title, tuple(pages), tuple(cut_sheets), n, per_sheet)
@@ -273,11 +287,27 @@ def gutter_fold(cset: ComponentSet, paper: Paper, title: str, style: SheetStyle 
 def lay_out(cset: ComponentSet, paper: Paper, title: str, mode: str = "duplex",
             style: SheetStyle = DEFAULT_STYLE) -> LaidOut:
     """Pages for one component set on ``paper`` (``mode`` for double-sided parts: "duplex", "fold" (each part
-    a fold-over pair) or "gutter" (fronts and backs on the two halves of one sheet, see ``gutter_fold``))."""
+    a fold-over pair) or "gutter" (fronts and backs on the two halves of one sheet, see ``gutter_fold``)).
+
+    Inside ``imposition.print_then_cut`` the sheets are that edition's: margins wide enough for the registration
+    marks, which every front carries. A part too big for those margins is laid out with the ordinary ones and
+    no marks (``LaidOut.registered`` False: cut by hand), so a template that builds also builds that edition.
+    Raises ValueError when a part does not fit the sheet at all."""
+    edition = print_cut_marks()
+    if edition is None:
+        return _lay_out(cset, paper, title, mode, style, None)
+    try:
+        return _lay_out(cset, paper, title, mode, edition.sheet_style(style), edition)
+    except ValueError:
+        return replace(_lay_out(cset, paper, title, mode, style, None), registered=False)
+
+
+def _lay_out(cset: ComponentSet, paper: Paper, title: str, mode: str, style: SheetStyle,
+             edition: PrintCutMarks | None) -> LaidOut:
     parts = list(cset.components)
     double = cset.double_sided and any(p.back is not None for p in parts)
     if double and mode == "gutter":
-        return gutter_fold(cset, paper, title, style)
+        return gutter_fold(cset, paper, title, style, edition)
     if double and mode == "fold":
         parts = [fold_pair(p) for p in parts]
         double = False
@@ -307,7 +337,8 @@ def lay_out(cset: ComponentSet, paper: Paper, title: str, mode: str = "duplex",
         marks = [p.marks for p in chosen]
         side = " (front)" if double else ""
         label = f"{cset.kind} sheet {k + 1} of {n}{side}"
-        pages.append(compose_sheet(paper, fronts, title, label, style, marks=marks, duplex=double))
+        pages.append(with_print_cut_marks(compose_sheet(paper, fronts, title, label, style, marks=marks,
+                                                        duplex=double), paper, edition))
         cut = _cut_ops(chosen, trims)
         cut_sheets.append(CutSheet(label, cut.cuts, cut.folds))
         if double:
@@ -321,15 +352,31 @@ def lay_out(cset: ComponentSet, paper: Paper, title: str, mode: str = "duplex",
     return LaidOut(cset.kind, cset.title, tuple(pages), tuple(cut_sheets), n, per_sheet)
 
 
+def layout_rank(laid: LaidOut) -> tuple[bool, int, int]:
+    """How the ways of laying out one set (paper or parts turned) are ranked, lowest first: with registration
+    marks before without (print-then-cut), then fewer sheets; in the print-then-cut edition, whose wide margins
+    make ties common, then more parts on a full sheet (its first sheets fuller)."""
+    return not laid.registered, laid.front_sheets, -laid.per_sheet if print_cut_marks() is not None else 0
+
+
+def _cost(laid: Sequence[LaidOut]) -> tuple[int, int]:
+    """How a way round is ranked: sets left without registration marks first (print-then-cut), then sheets."""
+    return sum(1 for lo in laid if not lo.registered), sum(lo.front_sheets for lo in laid)
+
+
 def one_orientation(lay: Callable[[Paper], Sequence[LaidOut]], paper: Paper) -> list[LaidOut]:
     """A file's part sets, all on ``paper`` turned one way, when any of them is double-sided: ``lay(p)`` lays
     every set out on ``p``; it is tried on the paper portrait and landscape and the way round needing fewer
     sheets wins (portrait on a tie). A duplex printer has one flip setting per file, so a file with backs may
     not mix portrait and landscape pages. A file with no backs keeps what ``lay(paper)`` chose."""
-    natural = list(lay(paper))
-    pages = [pg for lo in natural for pg in lo.pages]
-    if not any(pg.side == "back" for pg in pages) or len({pg.height_mm >= pg.width_mm for pg in pages}) == 1:
-        return natural
+    try:
+        natural: list[LaidOut] | None = list(lay(paper))
+    except ValueError:  # some part does not fit ``paper`` this way round: the search below turns it
+        natural = None
+    if natural is not None:
+        pages = [pg for lo in natural for pg in lo.pages]
+        if not any(pg.side == "back" for pg in pages) or len({pg.height_mm >= pg.width_mm for pg in pages}) == 1:
+            return natural
     best: list[LaidOut] | None = None
     for p in (paper.portrait(), paper.landscape()):
         try:
@@ -338,7 +385,7 @@ def one_orientation(lay: Callable[[Paper], Sequence[LaidOut]], paper: Paper) -> 
             continue
         if len({pg.height_mm >= pg.width_mm for lo in laid for pg in lo.pages}) != 1:
             continue
-        if best is None or sum(lo.front_sheets for lo in laid) < sum(lo.front_sheets for lo in best):
+        if best is None or _cost(laid) < _cost(best):
             best = laid
     if best is None:
         raise ValueError(f"the parts cannot all be laid out on {paper.name} turned one way")

@@ -15,7 +15,9 @@ Layout of a sheet (defaults, ``SheetStyle``):
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -259,6 +261,7 @@ def mirror_placements(paper: Paper, placements: Sequence[Placement]) -> list[Pla
 
 DUPLEX_LINE = "{file}: print double-sided, flip on the {edge} edge"
 """How a kit README states a double-sided file's flip edge (the print checks read it back)."""
+DUPLEX_HEADING = "Double-sided printing: the printer's flip edge for each file"
 
 
 def flip_edge(width_mm: float, height_mm: float) -> str:
@@ -281,7 +284,7 @@ def duplex_readme_lines(files: Sequence[tuple[str, Sequence[Page]]]) -> list[str
         shape = "portrait" if pages[0].height_mm >= pages[0].width_mm else "landscape"
         lines.append("  " + DUPLEX_LINE.format(file=name, edge=edges.pop())
                      + f" (its pages are {shape})")
-    return ["Double-sided printing: the printer's flip edge for each file", *lines] if lines else []
+    return [DUPLEX_HEADING, *lines] if lines else []
 
 
 def compose_sheet(paper: Paper, placements: Sequence[Placement], title: str, page_label: str = "",
@@ -521,3 +524,23 @@ class PrintCutMarks:
 
 
 PRINT_CUT_MARKS = PrintCutMarks()
+
+_PRINT_THEN_CUT: ContextVar[PrintCutMarks | None] = ContextVar("print_then_cut", default=None)
+
+
+@contextmanager
+def print_then_cut(marks: PrintCutMarks = PRINT_CUT_MARKS) -> Iterator[PrintCutMarks]:
+    """Within the block, every sheet ``cards.sheets.lay_out`` lays out is the print-then-cut edition's: its
+    margins widened to keep ``marks`` clear (``PrintCutMarks.sheet_style``) and the marks printed on every
+    front (the side a cutting machine reads). One switch for every game's layout code, however its sheet
+    styles are threaded."""
+    token = _PRINT_THEN_CUT.set(marks)
+    try:
+        yield marks
+    finally:
+        _PRINT_THEN_CUT.reset(token)
+
+
+def print_cut_marks() -> PrintCutMarks | None:
+    """The marks of the print-then-cut edition being laid out (``print_then_cut``), or None."""
+    return _PRINT_THEN_CUT.get()

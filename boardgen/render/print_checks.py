@@ -243,7 +243,7 @@ def pdf_findings(name: str, data: bytes, readme_edges: Mapping[str, str] | None 
         pages = _pages(pdf)
         out = [*font_findings(name, pdf), *page_box_findings(name, pdf), *mark_findings(name, data, pdf)]
     if readme_edges is not None:
-        out += duplex_findings(name, pages, readme_edges.get(Path(name).name))
+        out += duplex_findings(name, pages, readme_edges.get(name, readme_edges.get(Path(name).name)))
     elif pages:  # a set of parts with no kit README: the backs checked against the edge their pages need
         out += duplex_findings(name, pages, flip_edge(pages[0].width_mm, pages[0].height_mm))
     out += fill_findings(name, pages)
@@ -345,6 +345,7 @@ def kit_findings(files: Mapping[str, bytes]) -> list[Finding]:
                 with pikepdf.open(io.BytesIO(files[pdf_name])) as pdf:
                     pages = _pages(pdf)
                 number = int(sheet.group("page"))
-                if 1 <= number <= len(pages):
-                    out += outline_findings(name, data, len(pages[number - 1].pieces))
+                if 1 <= number <= len(pages):  # backs on the same sheet (gutter folds) are cut with their fronts
+                    fronts = [n for n, _box in pages[number - 1].pieces if not n.endswith("-back")]
+                    out += outline_findings(name, data, len(fronts))
     return out

@@ -2,13 +2,14 @@
 the engine plays, five role mats, five voting screens, IP tokens, pawns, meter markers, paper dice, the leaflet,
 an inventory and a zip per paper (A4, US Letter).
 
-Outputs: cards-{a4,letter}.pdf, cards-cut-{a4,letter}.svg, components-{a4,letter}.pdf,
-components-cut-{a4,letter}.svg,
-leaflet-{a4,letter}.pdf, inventory.csv, preview/*.png and kit-{a4,letter}.zip.
+Outputs: cards-{a4,letter}.pdf, components-{a4,letter}.pdf, the print-then-cut edition of both (cards first)
+cut/components-{a4,letter}.pdf with cut/components-{a4,letter}-page-NN.svg, leaflet-{a4,letter}.pdf,
+inventory.csv, preview/*.png and kit-{a4,letter}.zip.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import replace
 from types import SimpleNamespace
@@ -18,13 +19,14 @@ from boardgen import __version__
 from boardgen.cards.deck import CardLayout, Deck, deck_components, deck_sheets, draw_text, fit_text
 from boardgen.cards.dice import die_component
 from boardgen.cards.kitfiles import PaperKit, deterministic_zip
-from boardgen.cards.kitfiles import cut_svg as _cut_svg
 from boardgen.cards.model import Component, ComponentSet
 from boardgen.cards.sheets import LaidOut, lay_out, one_orientation
 from boardgen.games.better_life.board import GREEN, INK, register_icons
 from boardgen.games.better_life.cards import Decks
 from boardgen.games.better_life.model import BetterLifeTemplate
 from boardgen.io import Artifact
+from boardgen.kit.cut_edition import CutEdition, cut_edition
+from boardgen.kit.cut_edition import pdf_name as cut_pdf_name
 from boardgen.kit.parts import (
     KitParts,
     board_part,
@@ -374,7 +376,7 @@ _HOW_TO = {
 
 
 def readme_text(config: BetterLifeTemplate, paper: Paper, cards: PaperKit, parts: PaperKit, leaflet_pages: int,
-                board_files: Sequence[Artifact]) -> str:
+                board_files: Sequence[Artifact], cut: CutEdition) -> str:
     slug = paper.slug
     edge = flip_edge(cards.pages[0].width_mm, cards.pages[0].height_mm)
     mode = {"duplex": f"print double-sided, flipping on the {edge} edge",
@@ -391,8 +393,8 @@ def readme_text(config: BetterLifeTemplate, paper: Paper, cards: PaperKit, parts
         count = "" if not a.pages else f"({a.pages} page) " if a.pages == 1 else f"({a.pages} pages) "
         lines.append(f"  {a.path}  {count}{a.description}")
     lines.append(f"  components-{slug}.pdf  ({len(parts.pages)} pages) mats, screens, tokens, pawns, dice.")
-    lines.append(f"  cards-cut-{slug}.svg  cut lines (red) of the card sheets, one frame per front sheet.")
-    lines.append(f"  components-cut-{slug}.svg  cut (red) and score (blue) lines of the component sheets.")
+    lines += cut.readme
+    lines.append(f"      (the cards first, then the components; {len(cut.kit.pages)} pages)")
     lines.append("  inventory.csv  every part in the box: count, size, sides, the pages that print it.")
     lines += ["", f"cards-{slug}.pdf, page by page:"]
     for lo, first, last in cards.page_ranges():
@@ -401,7 +403,8 @@ def readme_text(config: BetterLifeTemplate, paper: Paper, cards: PaperKit, parts
     for lo, first, last in parts.page_ranges():
         pages = f"page {first}" if first == last else f"pages {first}-{last}"
         lines.append(f"  {pages:<12} {lo.title}. {_HOW_TO.get(lo.kind, '')}.")
-    duplex = duplex_readme_lines([(f"cards-{slug}.pdf", cards.pages), (f"components-{slug}.pdf", parts.pages)])
+    duplex = duplex_readme_lines([(f"cards-{slug}.pdf", cards.pages), (f"components-{slug}.pdf", parts.pages),
+                                  (cut_pdf_name(slug), cut.kit.pages)])
     lines += ["", *duplex] if duplex else []
     lines += ["", "You also need: scissors or a craft knife and ruler, glue for the dice. A real six-sided die",
               "and coins or beads can stand in for the paper ones."]
@@ -422,22 +425,26 @@ def components_stage(ctx: BuildContext) -> list[Artifact]:
     card_kits: dict[str, PaperKit] = {}
     part_kits: dict[str, PaperKit] = {}
     leaflets: dict[str, tuple[bytes, int]] = {}
+    cuts: dict[str, CutEdition] = {}
     for paper in (A4, LETTER):
         def lay_cards(pp: Paper, given: Paper = paper) -> list[LaidOut]:
             return [deck_sheets(d, pp, mode, keep_orientation=pp is not given) for d in printed]
 
+        def lay_everything(pp: Paper, given: Paper = paper) -> list[LaidOut]:
+            """Cards and components in one file, every page one way round (the cards have backs)."""
+            return [*lay_cards(pp, given), *(lay_out(s, pp, f"{config.title}: {s.title}", "duplex") for s in sets)]
+
         laid_cards = one_orientation(lay_cards, paper)
         card_kits[paper.slug] = ck = _paper_kit(config, laid_cards, paper, "cards")
         artifacts.append(Artifact(f"cards-{paper.slug}.pdf", ck.pdf, f"every deck on {paper.name}", len(ck.pages)))
-        artifacts.append(Artifact(f"cards-cut-{paper.slug}.svg", _cut_svg(ck),  # type: ignore[arg-type]
-                                  f"cut lines of the {paper.name} card sheets (fronts)"))
+        cuts[paper.slug] = cut_edition(config.title,
+                                       functools.partial(one_orientation, lay_everything), paper)
+        artifacts.extend(cuts[paper.slug].artifacts)
         laid_parts = [lay_out(s, paper.landscape() if s.kind == "mat" else paper, f"{config.title}: {s.title}",
                               "duplex") for s in sets]
         part_kits[paper.slug] = pk = _paper_kit(config, laid_parts, paper, "components")
         artifacts.append(Artifact(f"components-{paper.slug}.pdf", pk.pdf, f"mats, screens, tokens, pawns and dice "
                                   f"on {paper.name}", len(pk.pages)))
-        artifacts.append(Artifact(f"components-cut-{paper.slug}.svg", _cut_svg(pk),  # type: ignore[arg-type]
-                                  f"cut and score lines of the {paper.name} component sheets"))
         leaflets[paper.slug] = leaflet_pdf(config, decks, paper, board)
         data, sides = leaflets[paper.slug]
         artifacts.append(Artifact(f"leaflet-{paper.slug}.pdf", data, f"rules leaflet ({paper.name})", sides))
@@ -457,14 +464,12 @@ def components_stage(ctx: BuildContext) -> list[Artifact]:
         slug = paper.slug
         board_files = [a for a in ctx.artifacts if a.path in ("board-poster.pdf", f"board-sections-{slug}.pdf",
                                                               "board-cut.svg")]
-        own = {a.path: a.data for a in artifacts}
         files = [(f"cards-{slug}.pdf", card_kits[slug].pdf), (f"components-{slug}.pdf", part_kits[slug].pdf),
-                 (f"cards-cut-{slug}.svg", own[f"cards-cut-{slug}.svg"]),
-                 (f"components-cut-{slug}.svg", own[f"components-cut-{slug}.svg"]),
+                 *((a.path, a.data) for a in cuts[slug].artifacts),
                  (f"leaflet-{slug}.pdf", leaflets[slug][0]), ("inventory.csv", inv),
                  *((a.path, a.data) for a in board_files),
                  ("README.txt", readme_text(config, paper, card_kits[slug], part_kits[slug], leaflets[slug][1],
-                                            board_files).encode())]
+                                            board_files, cuts[slug]).encode())]
         artifacts.append(Artifact(f"kit-{slug}.zip", deterministic_zip(files),
                                   f"print-and-play kit on {paper.name} with README"))
     return artifacts

@@ -4,17 +4,19 @@ Warming's own kit (a table sheet with the island plans and the coin line, the le
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from boardgen.cards.kitfiles import PaperKit, cut_svg, deterministic_zip
+from boardgen.cards.kitfiles import PaperKit, deterministic_zip
 from boardgen.cards.model import Component, ComponentSet
 from boardgen.cards.piecepack import DIE_RANK, inventory, piecepack_sets, symbol_path
 from boardgen.cards.sheets import LaidOut, lay_out
 from boardgen.errors import LayoutError
 from boardgen.io import Artifact
+from boardgen.kit.cut_edition import cut_edition, is_cut_file
 from boardgen.kit.parts import KitParts, Part, inventory_csv, page_spans, parts_from_sets
 from boardgen.plugin import BuildContext
 from boardgen.render.cairo_backend import Page, render_pdf, render_png
@@ -50,7 +52,8 @@ class PiecepackKit:
     fold: dict[str, PaperKit]
 
 
-def _lay(config: Any, sets: Sequence[ComponentSet], paper: Paper, mode: str) -> PaperKit:
+def lay_piecepack(config: Any, sets: Sequence[ComponentSet], paper: Paper, mode: str) -> list[LaidOut]:
+    """Every piecepack part on ``paper``, double-sided parts as ``mode`` (duplex or fold) asks."""
     laid: list[LaidOut] = []
     for s in sets:
         if mode == "fold" and s.double_sided:
@@ -60,6 +63,11 @@ def _lay(config: Any, sets: Sequence[ComponentSet], paper: Paper, mode: str) -> 
         except ValueError as exc:
             raise LayoutError(f"{config.source}: piecepack: cannot lay out the {s.kind}s on {paper.name}: "
                               f"{exc}") from None
+    return laid
+
+
+def _lay(config: Any, sets: Sequence[ComponentSet], paper: Paper, mode: str) -> PaperKit:
+    laid = lay_piecepack(config, sets, paper, mode)
     pages = tuple(p for lo in laid for p in lo.pages)
     title = f"{config.title}: piecepack ({paper.name}{', fold-over' if mode == 'fold' else ''})"
     return PaperKit(paper, tuple(laid), pages, render_pdf(pages, title=title))
@@ -140,14 +148,15 @@ def piecepack_stage(ctx: BuildContext) -> list[Artifact]:
     for slug, pk in kit.papers.items():
         out.append(Artifact(f"piecepack-{slug}.pdf", pk.pdf, f"the piecepack on {pk.paper.name} "
                             f"({config.print.backs} backs)", len(pk.pages)))
-        out.append(Artifact(f"piecepack-cut-{slug}.svg", cut_svg(pk), f"cut and score lines, {pk.paper.name}"))
+        edition = cut_edition(config.title, functools.partial(lay_piecepack, config, piecepack_sets(config.piecepack),
+                                                              mode=config.print.backs), pk.paper)
+        ctx.keep(f"cut-readme:{slug}", (edition.readme, edition.duplex))
+        out.extend(edition.artifacts)
         summary = ", ".join(f"{lo.kind} {len(lo.pages)}" for lo in pk.laid)
         ctx.progress(f"piecepack ({pk.paper.name}): {len(pk.pages)} pages ({summary})")
     for slug, pk in kit.fold.items():
         out.append(Artifact(f"piecepack-fold-{slug}.pdf", pk.pdf, f"the piecepack on {pk.paper.name}, fold-over "
                             "backs for single-sided printers", len(pk.pages)))
-        out.append(Artifact(f"piecepack-fold-cut-{slug}.svg", cut_svg(pk),
-                            f"cut and score lines of the fold-over sheets, {pk.paper.name}"))
     first = next(iter(kit.papers.values()))
     for i, page in enumerate(first.pages, start=1):
         out.append(Artifact(f"preview/piecepack-{first.paper.slug}-{i:02d}.png", render_png(page, PREVIEW_DPI),
@@ -261,11 +270,15 @@ def game_stage(ctx: BuildContext) -> list[Artifact]:
     return out
 
 
-def readme(config: Any, kit: PiecepackKit, slug: str, names: Sequence[str]) -> str:
+def readme(config: Any, kit: PiecepackKit, slug: str, names: Sequence[str],
+           cut: tuple[Sequence[str], Sequence[str]] = ((), ())) -> str:
+    """The kit README; ``cut``: the print-then-cut edition's lines (``CutEdition.readme`` and ``.duplex``)."""
     pk = kit.papers[slug]
+    cut_readme, cut_duplex = cut
     lines = [f"{config.title}: print-and-play kit ({pk.paper.name})", "",
              "Print at 100% / actual size: the 100 mm bar on each sheet must measure 100 mm.", "", "Files:"]
-    lines += [f"  {n}" for n in sorted(names)]
+    lines += [f"  {n}" for n in sorted(names) if not n.startswith("cut/")]
+    lines += cut_readme
     lines += ["", f"How to print the piecepack (piecepack-{slug}.pdf):"]
     start = 1
     plural = {"tile": "tiles", "coin": "coins", "pawn": "pawns", "die": "dice"}
@@ -274,7 +287,7 @@ def readme(config: Any, kit: PiecepackKit, slug: str, names: Sequence[str]) -> s
         where = f"page {start}" if end == start else f"pages {start}-{end}"
         lines.append(f"  {where}: {plural[lo.kind]}. {HOW_TO[lo.kind]}")
         start = end + 1
-    lines += ["", *duplex_readme_lines([(f"piecepack-{slug}.pdf", pk.pages)])]
+    lines += ["", *duplex_readme_lines([(f"piecepack-{slug}.pdf", pk.pages)]), *cut_duplex]
     if slug in kit.fold:
         lines += ["", f"piecepack-fold-{slug}.pdf: the same pieces for single-sided printers. Each tile and coin is "
                   "printed with its back below it; cut around the pair, fold on the dashed line, glue."]
@@ -292,17 +305,17 @@ def _zips(ctx: BuildContext, kit: PiecepackKit, artifacts: Sequence[Artifact], l
     by_path = {a.path: a.data for a in artifacts}
     out = []
     for slug, pk in kit.papers.items():
-        files = [(f"piecepack-{slug}.pdf", pk.pdf), (f"piecepack-cut-{slug}.svg", by_path[f"piecepack-cut-{slug}.svg"]),
-                 ("inventory.csv", by_path["inventory.csv"])]
+        files = [(f"piecepack-{slug}.pdf", pk.pdf), ("inventory.csv", by_path["inventory.csv"]),
+                 *((path, data) for path, data in by_path.items() if is_cut_file(slug, path))]
         if slug in kit.fold:
             files.append((f"piecepack-fold-{slug}.pdf", kit.fold[slug].pdf))
-            files.append((f"piecepack-fold-cut-{slug}.svg", by_path[f"piecepack-fold-cut-{slug}.svg"]))
         if slug in leaflets:
             files.append((f"leaflet-{slug}.pdf", leaflets[slug][0]))
         if slug in extra_pages:
             files.append((f"table-sheet-{slug}.pdf", extra_pages[slug]))
         if "rules.txt" in by_path:
             files.append(("rules.txt", by_path["rules.txt"]))
-        files.append(("README.txt", readme(config, kit, slug, [n for n, _ in files]).encode()))
+        files.append(("README.txt", readme(config, kit, slug, [n for n, _ in files],
+                                           ctx.computed[f"cut-readme:{slug}"]).encode()))
         out.append(Artifact(f"kit-{slug}.zip", deterministic_zip(files), f"print-and-play kit on {pk.paper.name}"))
     return out

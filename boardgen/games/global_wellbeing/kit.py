@@ -22,26 +22,26 @@ from boardgen.cards.dice import dice
 from boardgen.cards.kitfiles import PaperKit, deterministic_zip
 from boardgen.cards.model import ComponentSet
 from boardgen.cards.shapes import piece_size_mm
-from boardgen.cards.sheets import CutSheet, LaidOut, lay_out
+from boardgen.cards.sheets import LaidOut, lay_out
 from boardgen.cards.tokens import badges, chips, markers, player_pieces
 from boardgen.config import Config
 from boardgen.errors import LayoutError
 from boardgen.games.global_wellbeing.rules.variants import player_counts
 from boardgen.games.global_wellbeing.tables import reference_cards, turn_grid
 from boardgen.io import Artifact
+from boardgen.kit.cut_edition import cut_edition, is_cut_file
 from boardgen.kit.parts import KitParts, board_part, board_piece, inventory_csv, page_spans, parts_from_sets
 from boardgen.model import Board
-from boardgen.render.cairo_backend import Page, render_pdf, render_png, render_svg
+from boardgen.render.cairo_backend import render_pdf, render_png
 from boardgen.render.imposition import (
     A4,
-    DEFAULT_STYLE,
+    DUPLEX_HEADING,
     LETTER,
-    PRINT_CUT_MARKS,
     Paper,
     PrintCutMarks,
     duplex_readme_lines,
+    print_then_cut,
 )
-from boardgen.render.scene import Op, Path, Rect, RectOp, Scene, Style, layer
 
 PREVIEW_DPI = 40
 
@@ -65,68 +65,27 @@ def build_components(config: Config, sets: Sequence[ComponentSet], paper: Paper,
                      print_cut: PrintCutMarks | None = None) -> PaperKit:
     """Every part's sheets on ``paper``. ``print_cut``: the print-then-cut edition: margins widened to keep the
     marks clear, and the marks on every front sheet (the side a cutting machine reads)."""
-    mode = config.components.double_sided
-    style = DEFAULT_STYLE if print_cut is None else print_cut.sheet_style(DEFAULT_STYLE)
-    laid_out: list[LaidOut] = []
-    for s in sets:
-        try:
-            lo = lay_out(s, paper, f"{config.title}: {s.title}", mode, style)
-            if print_cut is not None:
-                lo = _with_marks(lo, paper, print_cut)
-            laid_out.append(lo)
-        except ValueError as exc:  # a part bigger than the sheet: say which and where, in one line
-            raise LayoutError(f"{config.source}: components: cannot lay out the {s.kind} parts on {paper.name}: "
-                              f"{exc}") from None
-    laid = tuple(laid_out)
+    if print_cut is not None:
+        with print_then_cut(print_cut):
+            laid = tuple(lay_components(config, sets, paper))
+    else:
+        laid = tuple(lay_components(config, sets, paper))
     pages = tuple(p for lo in laid for p in lo.pages)
     edition = "" if print_cut is None else ", print then cut"
     pdf = render_pdf(pages, title=f"{config.title}: components ({paper.name}{edition})")
     return PaperKit(paper, laid, pages, pdf)
 
 
-def front_indices(lo: LaidOut) -> list[int]:
-    """Indices into ``lo.pages`` of the front of each cut sheet (duplex sets alternate front and back)."""
-    step = 2 if len(lo.pages) == 2 * len(lo.cut_sheets) else 1
-    return [k * step for k in range(len(lo.cut_sheets))]
-
-
-def _with_marks(lo: LaidOut, paper: Paper, marks: PrintCutMarks) -> LaidOut:
-    pages = list(lo.pages)
-    for i in front_indices(lo):
-        page = pages[i]
-        pages[i] = replace(page, scene=Scene((*page.scene.items, layer("print-cut-marks", [marks.ops(paper)]))))
-    return replace(lo, pages=tuple(pages))
-
-
-def cut_sheet_svgs(kit: PaperKit, marks: PrintCutMarks = PRINT_CUT_MARKS) -> list[tuple[int, bytes]]:
-    """One SVG per printed front sheet, the size of the paper, in the sheet's own mm: layer "guides" (the
-    print-then-cut marks as printed and the paper's edge: not to be cut), "cut" (one closed outline per part)
-    and "score" (folds). [(page number in the PDF, svg bytes)]."""
-    w, h = kit.paper.width_mm, kit.paper.height_mm
-    cut_style = Style(stroke="#ff0000", stroke_width_mm=0.1)
-    score_style = Style(stroke="#0000ff", stroke_width_mm=0.1)
-    out: list[tuple[int, bytes]] = []
-    for lo in kit.laid:
-        for sheet in lo.cut_sheets:
-            guides: list[Op] = [RectOp(Rect(0, 0, w, h), Style(stroke="#999999", stroke_width_mm=0.2),
-                                       name="paper-edge"), marks.ops(kit.paper)]
-            cuts = [Path(c, cut_style, "cut") for c in sheet.cuts]
-            folds = [Path((("M", *f[0]), *(("L", *p) for p in f[1:])), score_style, "score") for f in sheet.folds]
-            layers = [layer("guides", guides), layer("cut", cuts)]
-            if folds:
-                layers.append(layer("score", folds))
-            svg = render_svg(Page(w, h, Scene(tuple(layers))), exact_layers=("cut", "score"))
-            out.append((_front_page_number(kit, sheet), svg))
-    return out
-
-
-def _front_page_number(kit: PaperKit, sheet: CutSheet) -> int:
-    for lo, start, _end in kit.page_ranges():
-        for i, cs in enumerate(lo.cut_sheets):
-            if cs is sheet:
-                per = 2 if len(lo.pages) == 2 * len(lo.cut_sheets) else 1
-                return start + i * per
-    return 0
+def lay_components(config: Config, sets: Sequence[ComponentSet], paper: Paper) -> list[LaidOut]:
+    """Every part's sheets on ``paper`` (inside ``imposition.print_then_cut``: the print-then-cut edition's)."""
+    laid: list[LaidOut] = []
+    for s in sets:
+        try:
+            laid.append(lay_out(s, paper, f"{config.title}: {s.title}", config.components.double_sided))
+        except ValueError as exc:  # a part bigger than the sheet: say which and where, in one line
+            raise LayoutError(f"{config.source}: components: cannot lay out the {s.kind} parts on {paper.name}: "
+                              f"{exc}") from None
+    return laid
 
 
 _HOW_TO = {
@@ -161,7 +120,10 @@ class KitSummary:
                                                            for lo, start, end in kit.page_ranges()), tuple(duplex))
 
 
-def readme_text(config: Config, kit: KitSummary, leaflet_pages: int, extra: Sequence[Artifact]) -> str:
+def readme_text(config: Config, kit: KitSummary, leaflet_pages: int, extra: Sequence[Artifact],
+                cut_readme: Sequence[str] = (), cut_duplex: Sequence[str] = ()) -> str:
+    """The kit README; ``cut_readme`` and ``cut_duplex``: the print-then-cut edition's lines
+    (``CutEdition.readme`` and ``.duplex``)."""
     paper = kit.paper.slug
     fold = config.components.double_sided == "fold"
     lines = [
@@ -187,12 +149,7 @@ def readme_text(config: Config, kit: KitSummary, leaflet_pages: int, extra: Sequ
     if any(a.path.startswith("cut/board-section-") for a in extra):
         lines.append(f"  cut/board-section-N-{paper}.svg  one closed outline per board section, where page N of "
                      f"board-sections-{paper}.pdf prints it (layer 'cut').")
-    lines += [
-        f"  cut/components-{paper}.pdf  the parts laid out for a cutting machine (Silhouette-style print-then-cut",
-        "      marks in three corners of every front page: Type 1, length 20 mm, thickness 0.5 mm, inset 6 mm).",
-        f"  cut/components-{paper}-page-NN.svg  one per front page of cut/components-{paper}.pdf, paper-sized:",
-        "      layer 'cut' (red, one closed outline per part), 'score' (blue folds), 'guides' (marks; do not cut).",
-    ]
+    lines += cut_readme
     lines += ["", f"components-{paper}.pdf, page by page:"]
     for kind, title, cut_sheets, start, end in kit.parts:
         pages = f"page {start}" if start == end else f"pages {start}-{end}"
@@ -209,7 +166,10 @@ def readme_text(config: Config, kit: KitSummary, leaflet_pages: int, extra: Sequ
     if {"token", "standee"} <= kinds:
         lines += ["", "Player pieces come twice, as flat tokens and as standees: print the kind you like."]
     lines += ["The simpler game (see the leaflet) needs no chips and no badges."]
-    lines += ["", *kit.duplex] if kit.duplex else []
+    duplex = [*kit.duplex, *cut_duplex]
+    if duplex and not kit.duplex:
+        duplex.insert(0, DUPLEX_HEADING)
+    lines += ["", *duplex] if duplex else []
     lines += [
         "",
         "You also need: scissors (a craft knife and metal ruler for straight cuts), glue, and matchsticks or",
@@ -365,17 +325,13 @@ def components_stage(ctx: BuildContext) -> list[Artifact]:
 
 def cut_stage(ctx: BuildContext) -> list[Artifact]:
     """The print-then-cut edition: cut/components-{a4,letter}.pdf and one SVG per front page."""
+    config: Config = ctx.config
     sets = _component_sets(ctx)
     artifacts: list[Artifact] = []
     for paper in (A4, LETTER):
-        slug = paper.slug
-        printed = build_components(ctx.config, sets, paper, PRINT_CUT_MARKS)
-        artifacts.append(Artifact(f"cut/components-{slug}.pdf", printed.pdf,
-                                  f"every playing part on {paper.name} with print-then-cut registration marks "
-                                  "(print this for a cutting machine)", len(printed.pages)))
-        for number, svg in cut_sheet_svgs(printed):
-            artifacts.append(Artifact(f"cut/components-{slug}-page-{number:02d}.svg", svg,
-                                      f"cut and score lines of page {number} of cut/components-{slug}.pdf"))
+        edition = cut_edition(config.title, functools.partial(lay_components, config, sets), paper)
+        ctx.keep(f"cut-readme:{paper.slug}", (edition.readme, edition.duplex))
+        artifacts.extend(edition.artifacts)
     return artifacts
 
 
@@ -393,10 +349,6 @@ def leaflet_stage(ctx: BuildContext) -> list[Artifact]:
     return artifacts
 
 
-def _cut_files(slug: str, path: str) -> bool:
-    return path == f"cut/components-{slug}.pdf" or path.startswith(f"cut/components-{slug}-page-")
-
-
 def kits_stage(ctx: BuildContext) -> list[Artifact]:
     """kit-{a4,letter}.zip: the components, leaflet, board and cut files of one paper with a README (after the
     stages that make them)."""
@@ -407,10 +359,12 @@ def kits_stage(ctx: BuildContext) -> list[Artifact]:
         extra = sorted((a for a in ctx.artifacts if _board_files(slug, a.path)),
                        key=functools.partial(_board_file_rank, slug))
         leaflet = ctx.artifact(f"leaflet-{slug}.pdf")
-        readme = readme_text(ctx.config, ctx.computed[f"kit-summary:{slug}"], leaflet.pages or 0, extra)
+        cut_readme, cut_duplex = ctx.computed[f"cut-readme:{slug}"]
+        readme = readme_text(ctx.config, ctx.computed[f"kit-summary:{slug}"], leaflet.pages or 0, extra, cut_readme,
+                             cut_duplex)
         zipped = [(f"components-{slug}.pdf", ctx.artifact(f"components-{slug}.pdf").data), ("inventory.csv", inventory),
                   (leaflet.path, leaflet.data), *((a.path, a.data) for a in extra),
-                  *((a.path, a.data) for a in ctx.artifacts if _cut_files(slug, a.path)),
+                  *((a.path, a.data) for a in ctx.artifacts if is_cut_file(slug, a.path)),
                   ("README.txt", readme.encode("utf-8"))]
         artifacts.append(Artifact(f"kit-{slug}.zip", deterministic_zip(zipped),
                                   f"print-and-play kit on {paper.name} with README"))

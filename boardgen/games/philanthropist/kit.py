@@ -1,14 +1,15 @@
 """The Philanthropist's build stages: the board (poster, tiles on A4 and Letter, preview) and the components
-(every part on A4 and Letter, cut files, previews, the leaflet, inventory.csv and the two kit zips)."""
+(every part on A4 and Letter, the print-then-cut edition, previews, the leaflet, inventory.csv and the two kit zips)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import replace
 
 from boardgen import __version__
 from boardgen.cards.deck import deck_components, deck_sheets
-from boardgen.cards.kitfiles import PaperKit, cut_svg, deterministic_zip
+from boardgen.cards.kitfiles import PaperKit, deterministic_zip
 from boardgen.cards.model import ComponentSet
 from boardgen.cards.sheets import LaidOut, lay_out, one_orientation
 from boardgen.errors import LayoutError
@@ -19,6 +20,8 @@ from boardgen.games.philanthropist.leaflet import choices, leaflet_pdf
 from boardgen.games.philanthropist.model import PhilanthropistTemplate, load_cards
 from boardgen.games.philanthropist.parts import ACTION_WORDS
 from boardgen.io import Artifact
+from boardgen.kit.cut_edition import CutEdition, cut_edition
+from boardgen.kit.cut_edition import pdf_name as cut_pdf_name
 from boardgen.kit.parts import (
     KitParts,
     board_part,
@@ -108,7 +111,8 @@ def inventory_spans(kits: dict[str, PaperKit]) -> dict[tuple[str, str], str]:
     return page_spans({f"components-{slug}.pdf": kit.laid for slug, kit in kits.items()})
 
 
-def build_paper(t: PhilanthropistTemplate, sets: Sequence[ComponentSet], paper: Paper) -> PaperKit:
+def lay_paper(t: PhilanthropistTemplate, sets: Sequence[ComponentSet], paper: Paper) -> list[LaidOut]:
+    """The business cards and every other part on ``paper``, all pages turned one way (the file is duplex)."""
     deck = parts.business_deck(t, load_cards(t))
 
     def lay(pp: Paper) -> list[LaidOut]:
@@ -122,7 +126,11 @@ def build_paper(t: PhilanthropistTemplate, sets: Sequence[ComponentSet], paper: 
                                   f"{exc}") from None
         return laid
 
-    laid = one_orientation(lay, paper)
+    return one_orientation(lay, paper)
+
+
+def build_paper(t: PhilanthropistTemplate, sets: Sequence[ComponentSet], paper: Paper) -> PaperKit:
+    laid = lay_paper(t, sets, paper)
     pages = tuple(p for lo in laid for p in lo.pages)
     return PaperKit(paper, tuple(laid), pages, render_pdf(pages, title=f"{t.title}: components ({paper.name})"))
 
@@ -144,7 +152,7 @@ _PRINT = {
 
 
 def readme_text(t: PhilanthropistTemplate, kit: PaperKit, rows: Sequence[tuple[str, int, str]],
-                sections: int) -> str:
+                sections: int, cut: CutEdition) -> str:
     slug = kit.paper.slug
     lines = [f"{t.title}: print-and-play kit ({kit.paper.name})",
              f"edition {t.edition}, made by boardgen {__version__}, template sha256 {t.template_sha256[:16]}", "",
@@ -157,7 +165,7 @@ def readme_text(t: PhilanthropistTemplate, kit: PaperKit, rows: Sequence[tuple[s
              "  board-cut.svg  the sections' outlines laid out on the whole 24-inch board (609.6 mm): for cutting a "
              "printed poster into the jigsaw with a machine; the A4/Letter section pages carry their own cut line.",
              f"  components-{slug}.pdf  every playing part, page by page below.",
-             "  components-cut*.svg  cut (red) and score (blue) lines, for cutting machines, in mm.",
+             *cut.readme,
              "  inventory.csv  what the box holds.", "", f"components-{slug}.pdf, page by page:"]
     start = 1
     for lo in kit.laid:
@@ -166,7 +174,7 @@ def readme_text(t: PhilanthropistTemplate, kit: PaperKit, rows: Sequence[tuple[s
         how = _PRINT.get(lo.kind, "single-sided").format(edge=card_flip_edge(kit))
         lines.append(f"  {pages:<12} {lo.title}. Print {how}.")
         start = end + 1
-    duplex = duplex_readme_lines([(f"components-{slug}.pdf", kit.pages)])
+    duplex = duplex_readme_lines([(f"components-{slug}.pdf", kit.pages), (cut_pdf_name(slug), cut.kit.pages)])
     lines += ["", *duplex] if duplex else []
     lines += ["", "You also need: scissors (a craft knife and metal ruler for the straight cuts), glue. Real dice",
               "and real cubes (or coins) can replace the paper ones.", "", "Choices this edition makes where the "
@@ -189,9 +197,9 @@ def components_stage(ctx: BuildContext) -> list[Artifact]:
                                   len(kit.pages)))
         ctx.progress(f"components ({paper.name}): {len(kit.pages)} pages; "
                      + ", ".join(f"{lo.kind} {len(lo.pages)}" for lo in kit.laid))
-    cut_names = {"a4": "components-cut.svg", "letter": "components-cut-letter.svg"}
-    for slug, name in cut_names.items():
-        artifacts.append(Artifact(name, cut_svg(kits[slug]), f"cut and score lines of the {slug} sheets"))
+    cuts = {paper.slug: cut_edition(t.title, functools.partial(lay_paper, t, sets), paper) for paper in (A4, LETTER)}
+    for edition in cuts.values():
+        artifacts.extend(edition.artifacts)
     for i, page in enumerate(kits["a4"].pages, start=1):
         artifacts.append(Artifact(f"preview/components-a4-{i:02d}.png", render_png(page, PREVIEW_DPI),
                                   f"preview of components-a4.pdf page {i}"))
@@ -211,8 +219,8 @@ def components_stage(ctx: BuildContext) -> list[Artifact]:
     for paper in (A4, LETTER):
         slug = paper.slug
         files = [(f"components-{slug}.pdf", kits[slug].pdf), (f"leaflet-{slug}.pdf", leaflets[slug]),
-                 (cut_names[slug], cut_svg(kits[slug])), ("inventory.csv", inventory),
-                 ("README.txt", readme_text(t, kits[slug], rows, sections).encode())]
+                 *((a.path, a.data) for a in cuts[slug].artifacts), ("inventory.csv", inventory),
+                 ("README.txt", readme_text(t, kits[slug], rows, sections, cuts[slug]).encode())]
         for name in ("board-poster.pdf", f"board-sections-{slug}.pdf", "board-cut.svg"):
             if name in own:
                 files.append((name, own[name].data))

@@ -3,12 +3,13 @@
 Buildings (settlements, towns, industries in player colours and shapes), RES and LQ tokens, two-sided
 BLOCKED/DESTROYED markers, the round leader's token, a tower base tile, two paper d6, and three card decks made
 with the shared deck vocabulary (``boardgen.cards.deck``): climate events (each showing its spread pattern),
-sabbatical cards and settlement maps (costs and production). Sheets on A4 and Letter, a cut file per paper,
+sabbatical cards and settlement maps (costs and production). Sheets on A4 and Letter, the print-then-cut edition,
 PNG previews, an inventory and a zip per paper.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import replace
 from types import SimpleNamespace
@@ -19,11 +20,13 @@ from shapely.geometry import Polygon as ShapelyPolygon
 
 from boardgen.cards.deck import DECK_STYLE, CardLayout, Deck, deck_components, front_boxes, turned
 from boardgen.cards.dice import die_component
-from boardgen.cards.kitfiles import PaperKit, cut_svg, deterministic_zip
+from boardgen.cards.kitfiles import PaperKit, deterministic_zip
 from boardgen.cards.model import Component, ComponentSet, geometry_path
 from boardgen.cards.shapes import player_shape
-from boardgen.cards.sheets import LaidOut, lay_out, one_orientation
+from boardgen.cards.sheets import LaidOut, lay_out, layout_rank, one_orientation
 from boardgen.io import Artifact
+from boardgen.kit.cut_edition import CutEdition, cut_edition
+from boardgen.kit.cut_edition import pdf_name as cut_pdf_name
 from boardgen.kit.parts import KitParts, Part, board_part, board_piece, inventory_csv, page_spans, parts_from_sets
 from boardgen.plugin import BuildContext
 from boardgen.render.cairo_backend import fit_font, render_pdf, render_png
@@ -335,15 +338,20 @@ def best_layout(cset: ComponentSet, paper: Paper, title: str, keep_orientation: 
                 laid = lay_out(s, pp, title, "duplex", DECK_STYLE)
             except ValueError:
                 continue
-            if best is None or laid.front_sheets < best.front_sheets:
+            if best is None or layout_rank(laid) < layout_rank(best):
                 best = laid
     assert best is not None
     return best
 
 
-def build_kit(config: Any, sets: list[ComponentSet], paper: Paper) -> PaperKit:
-    laid = one_orientation(lambda pp: [best_layout(s, pp, f"{config.title}: {s.title}", pp is not paper)
+def lay_kit(config: Any, sets: list[ComponentSet], paper: Paper) -> list[LaidOut]:
+    """Every part on ``paper``, all pages turned one way (the file has backs)."""
+    return one_orientation(lambda pp: [best_layout(s, pp, f"{config.title}: {s.title}", pp is not paper)
                                        for s in sets], paper)
+
+
+def build_kit(config: Any, sets: list[ComponentSet], paper: Paper) -> PaperKit:
+    laid = lay_kit(config, sets, paper)
     pages = tuple(p for lo in laid for p in lo.pages)
     pdf = render_pdf(pages, title=f"{config.title}: components ({paper.name})")
     return PaperKit(paper, tuple(laid), pages, pdf)
@@ -402,9 +410,10 @@ def components_stage(ctx: BuildContext) -> list[Artifact]:
         artifacts.append(Artifact(f"components-{paper.slug}.pdf", kit.pdf, f"every printed part on {paper.name}",
                                   len(kit.pages)))
         ctx.progress(f"components ({paper.name}): {len(kit.pages)} pages")
-    artifacts.append(Artifact("components-cut.svg", cut_svg(kits["a4"]), "cut and score lines of the A4 sheets"))
-    artifacts.append(Artifact("components-cut-letter.svg", cut_svg(kits["letter"]),
-                              "cut and score lines of the Letter sheets"))
+    cuts = {paper.slug: cut_edition(config.title, functools.partial(lay_kit, config, sets), paper)
+            for paper in (A4, LETTER)}
+    for edition in cuts.values():
+        artifacts.extend(edition.artifacts)
     for i, page in enumerate(kits["a4"].pages, start=1):
         artifacts.append(Artifact(f"preview/components-a4-{i:02d}.png", render_png(page, PREVIEW_DPI),
                                   f"preview of components-a4.pdf page {i}"))
@@ -420,19 +429,17 @@ def components_stage(ctx: BuildContext) -> list[Artifact]:
     board_files = [a for a in ctx.artifacts if a.path.endswith((".pdf", ".svg")) and a.path.startswith("board")]
     for paper in (A4, LETTER):
         slug = paper.slug
-        cut_name = "components-cut.svg" if slug == "a4" else "components-cut-letter.svg"
-        own = {a.path: a for a in artifacts}
         mine = [a for a in board_files if "sections" not in a.path or slug in a.path]
         files = [(f"components-{slug}.pdf", kits[slug].pdf), (f"leaflet-{slug}.pdf", leaflets[slug]),
-                 (cut_name, own[cut_name].data), ("inventory.csv", inv_bytes),
+                 *((a.path, a.data) for a in cuts[slug].artifacts), ("inventory.csv", inv_bytes),
                  *((a.path, a.data) for a in mine),
-                 ("README.txt", readme_text(config, kits[slug], declared).encode("utf-8"))]
+                 ("README.txt", readme_text(config, kits[slug], declared, cuts[slug]).encode("utf-8"))]
         artifacts.append(Artifact(f"kit-{slug}.zip", deterministic_zip(files),
                                   f"print-and-play kit on {paper.name} with README"))
     return artifacts
 
 
-def readme_text(config: Any, kit: PaperKit, declared: KitParts) -> str:
+def readme_text(config: Any, kit: PaperKit, declared: KitParts, cut: CutEdition) -> str:
     lines = [f"{config.title} - print-and-play kit ({kit.paper.name})", "",
              "Print the components PDF at 100% (no 'fit to page'); check the 100 mm ruler on each sheet.",
              "Card and marker sheets are double-sided: print the back page on the reverse, flipping on the "
@@ -447,7 +454,9 @@ def readme_text(config: Any, kit: PaperKit, declared: KitParts) -> str:
              "tumbling-tower game has them); build on the tower base in the middle of the board.", "", "Pages:"]
     for lo, start, end in kit.page_ranges():
         lines.append(f"  {start}-{end}: {lo.title}" if end > start else f"  {start}: {lo.title}")
-    lines += ["", *duplex_readme_lines([(f"components-{kit.paper.slug}.pdf", kit.pages)])]
+    lines += ["", "For a cutting machine:", *cut.readme]
+    lines += ["", *duplex_readme_lines([(f"components-{kit.paper.slug}.pdf", kit.pages),
+                                        (cut_pdf_name(kit.paper.slug), cut.kit.pages)])]
     lines += ["", "In the box:"]
     lines += [f"  {p.count:>3} x {p.name} ({p.described})" for p in declared.parts]
     lines += ["", "inventory.csv lists every part with its size, sides and the pages that print it."]

@@ -1,0 +1,110 @@
+"""The print-then-cut edition of a kit, the same for every game: ``cut/components-{paper}.pdf`` (every part's
+sheets laid out again with margins wide enough for a cutting machine's registration marks, which are printed on
+every front sheet) and ``cut/components-{paper}-page-NN.svg``, one per front page, the size of that sheet, in its
+own mm: layer "guides" (the marks as printed and the paper's edge, not to be cut), "cut" (one closed outline
+per part) and "score" (folds).
+
+A game hands ``cut_edition`` the function that lays its parts out on a paper (the one its components file is
+made with); laying out inside ``imposition.print_then_cut`` makes those sheets the edition's. The kit README
+states the files and the cutting software's settings with ``readme_lines``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from boardgen.cards.kitfiles import PaperKit, front_page_number
+from boardgen.cards.sheets import LaidOut
+from boardgen.io import Artifact
+from boardgen.render.cairo_backend import Page, render_pdf, render_svg
+from boardgen.render.imposition import PRINT_CUT_MARKS, Paper, PrintCutMarks, duplex_readme_lines, print_then_cut
+from boardgen.render.scene import Op, Path, Rect, RectOp, Scene, Style, layer
+
+CUT_STYLE = Style(stroke="#ff0000", stroke_width_mm=0.1)
+SCORE_STYLE = Style(stroke="#0000ff", stroke_width_mm=0.1)
+
+
+def pdf_name(slug: str) -> str:
+    return f"cut/components-{slug}.pdf"
+
+
+def svg_name(slug: str, page: int) -> str:
+    return f"cut/components-{slug}-page-{page:02d}.svg"
+
+
+def is_cut_file(slug: str, path: str) -> bool:
+    """Whether ``path`` is a file of the print-then-cut edition on the paper ``slug``."""
+    return path == pdf_name(slug) or path.startswith(f"cut/components-{slug}-page-")
+
+
+def front_indices(lo: LaidOut) -> list[int]:
+    """Indices into ``lo.pages`` of the front of each cut sheet (duplex sets alternate front and back)."""
+    step = 2 if len(lo.pages) == 2 * len(lo.cut_sheets) else 1
+    return [k * step for k in range(len(lo.cut_sheets))]
+
+
+def cut_sheet_svgs(kit: PaperKit, marks: PrintCutMarks = PRINT_CUT_MARKS) -> list[tuple[int, bytes]]:
+    """One SVG per printed front sheet, the size of that sheet (portrait or landscape), in the sheet's own mm:
+    layer "guides" (the print-then-cut marks as printed and the paper's edge: not to be cut), "cut" (one closed
+    outline per part) and "score" (folds). [(page number in the PDF, svg bytes)]."""
+    out: list[tuple[int, bytes]] = []
+    for lo in kit.laid:
+        if not lo.registered:
+            continue
+        for i, sheet in zip(front_indices(lo), lo.cut_sheets, strict=True):
+            w, h = lo.pages[i].width_mm, lo.pages[i].height_mm
+            guides: list[Op] = [RectOp(Rect(0, 0, w, h), Style(stroke="#999999", stroke_width_mm=0.2),
+                                       name="paper-edge"), marks.ops(Paper(kit.paper.name, w, h))]
+            cuts = [Path(c, CUT_STYLE, "cut") for c in sheet.cuts]
+            folds = [Path((("M", *f[0]), *(("L", *p) for p in f[1:])), SCORE_STYLE, "score") for f in sheet.folds]
+            layers = [layer("guides", guides), layer("cut", cuts)]
+            if folds:
+                layers.append(layer("score", folds))
+            svg = render_svg(Page(w, h, Scene(tuple(layers))), exact_layers=("cut", "score"))
+            out.append((front_page_number(kit, sheet), svg))
+    return out
+
+
+@dataclass(frozen=True)
+class CutEdition:
+    """One paper's print-then-cut files and the kit README's lines for them."""
+
+    paper: Paper
+    kit: PaperKit
+    artifacts: tuple[Artifact, ...]
+    readme: tuple[str, ...]  # the files and the cutting software's settings
+    duplex: tuple[str, ...]  # the PDF's flip-edge line, for the README's double-sided list (none if no backs)
+
+
+def cut_edition(title: str, lay: Callable[[Paper], Sequence[LaidOut]], paper: Paper,
+                marks: PrintCutMarks = PRINT_CUT_MARKS) -> CutEdition:
+    """The print-then-cut edition of the parts ``lay(paper)`` lays out (the same function that makes the kit's
+    components file): the PDF and one SVG per front sheet."""
+    with print_then_cut(marks):
+        laid = tuple(lay(paper))
+    pages = tuple(p for lo in laid for p in lo.pages)
+    pdf = render_pdf(pages, title=f"{title}: components ({paper.name}, print then cut)")
+    kit = PaperKit(paper, laid, pages, pdf)
+    slug = paper.slug
+    artifacts = [Artifact(pdf_name(slug), pdf, f"every playing part on {paper.name} with print-then-cut "
+                          "registration marks (print this for a cutting machine)", len(pages))]
+    for number, svg in cut_sheet_svgs(kit, marks):
+        artifacts.append(Artifact(svg_name(slug, number), svg,
+                                  f"cut and score lines of page {number} of {pdf_name(slug)}"))
+    duplex = duplex_readme_lines([(pdf_name(slug), pages)])[1:]
+    by_hand = [f"      pages {first}-{last}: {lo.title} (too big for the marked sheet: no marks, no SVG; cut by hand)"
+               for lo, first, last in kit.page_ranges() if not lo.registered]
+    return CutEdition(paper, kit, tuple(artifacts), tuple(readme_lines(slug, marks) + by_hand), tuple(duplex))
+
+
+def readme_lines(slug: str, marks: PrintCutMarks = PRINT_CUT_MARKS) -> list[str]:
+    """The kit README's lines for the edition's files and the marks to set in the cutting software (its flip
+    edge, when its sheets have backs, is ``CutEdition.duplex``)."""
+    return [
+        f"  {pdf_name(slug)}  the parts laid out for a cutting machine (Silhouette-style print-then-cut",
+        f"      marks in three corners of every front page: Type 1, length {marks.length_mm:g} mm, thickness "
+        f"{marks.thickness_mm:g} mm, inset {marks.inset_mm:g} mm).",
+        f"  cut/components-{slug}-page-NN.svg  one per front page of {pdf_name(slug)}, paper-sized:",
+        "      layer 'cut' (red, one closed outline per part), 'score' (blue folds), 'guides' (marks; do not cut).",
+    ]
