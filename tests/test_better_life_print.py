@@ -15,9 +15,8 @@ import pytest
 from reportlab.platypus import KeepTogether, Paragraph
 
 from boardgen.cards.deck import Deck, card_front, deck_sheets
-from boardgen.cards.kitfiles import PaperKit, cut_svg
+from boardgen.cards.kitfiles import PaperKit
 from boardgen.cards.sheets import lay_out
-from boardgen.games.better_life import kit as kit_module
 from boardgen.games.better_life.board import KIND_ICONS, board_scene, track_board
 from boardgen.games.better_life.cards import Decks, load_decks
 from boardgen.games.better_life.kit import (
@@ -32,6 +31,7 @@ from boardgen.games.better_life.kit import (
 from boardgen.games.better_life.leaflet import leaflet_pdf, leaflet_story
 from boardgen.games.better_life.model import BetterLifeTemplate
 from boardgen.games.better_life.report import rule_findings
+from boardgen.kit.cut_edition import cut_sheet_svgs
 from boardgen.render.imposition import A4, LETTER, Paper
 from boardgen.render.scene import RectOp, Text
 from boardgen.template import load
@@ -169,36 +169,41 @@ def _flat(items: list[object]) -> list[object]:
     return out
 
 
-def test_cut_file_frames_landscape_mats_in_their_own_size(loaded: tuple[BetterLifeTemplate, Decks]) -> None:
-    """The mats are laid on landscape sheets; the cut file drew them in portrait frames, so each mat's cut
-    rectangle ran 40 mm past its frame into the next one."""
+def test_cut_files_are_the_size_of_each_sheet_landscape_mats_included(
+        loaded: tuple[BetterLifeTemplate, Decks]) -> None:
+    """The mats are laid on landscape sheets, the tokens on portrait ones: each sheet's cut file is the size of
+    that sheet, and every mat's outline lies on it (a stacked file once framed the mats as portrait sheets and
+    their cuts ran into the next frame)."""
     config, decks = loaded
     sets = {s.kind: s for s in component_sets(config, decks)}
     laid = [lay_out(sets["mat"], LETTER.landscape(), "mats", "duplex"),
             lay_out(sets["token"], LETTER, "tokens", "duplex")]
     kit = PaperKit(LETTER, tuple(laid), tuple(p for lo in laid for p in lo.pages), b"")
-    svg = cut_svg(kit).decode()
-    root = ET.fromstring(svg)
-    assert float(root.get("width", "0").removesuffix("mm")) == pytest.approx(LETTER.height_mm)  # landscape width
-    frames = [lo.pages[0] for lo in laid for _s in lo.cut_sheets]
-    expected_h = sum(p.height_mm for p in frames) + 10.0 * (len(frames) - 1)
-    assert float(root.get("height", "0").removesuffix("mm")) == pytest.approx(expected_h, abs=0.01)
-    mats = laid[0]
-    for sheet in mats.cut_sheets:  # every mat's cut lies inside its landscape sheet
-        xs = [c[k] for path in sheet.cuts for c in path if c[0] in ("M", "L") for k in (1,)]
+    svgs = cut_sheet_svgs(kit)
+    assert len(svgs) == sum(len(lo.cut_sheets) for lo in laid)
+    sizes = []
+    for _number, svg in svgs:
+        root = ET.fromstring(svg)
+        sizes.append((float(root.get("width", "0").removesuffix("mm")),
+                      float(root.get("height", "0").removesuffix("mm"))))
+    mats = len(laid[0].cut_sheets)
+    assert sizes[:mats] == [(pytest.approx(LETTER.height_mm), pytest.approx(LETTER.width_mm))] * mats
+    assert sizes[mats:] == [(pytest.approx(LETTER.width_mm), pytest.approx(LETTER.height_mm))] * (len(sizes) - mats)
+    for sheet in laid[0].cut_sheets:  # every mat's cut lies inside its landscape sheet
+        xs = [c[1] for path in sheet.cuts for c in path if c[0] in ("M", "L")]
         assert max(xs) <= LETTER.height_mm and min(xs) >= 0
-    assert max(xs) > LETTER.width_mm  # ... and wider than a portrait frame
+    assert max(xs) > LETTER.width_mm  # ... and wider than a portrait sheet
 
 
-def test_kit_has_a_cut_file_for_the_cards(loaded: tuple[BetterLifeTemplate, Decks]) -> None:
+def test_kit_has_cut_files_for_the_cards(loaded: tuple[BetterLifeTemplate, Decks]) -> None:
     config, decks = loaded
     printed = decks_for_print(config, decks)
     deck = next(d for d in printed if d.name == "Policy cards")
     laid = deck_sheets(deck, A4, "duplex")
     kit = PaperKit(A4, (laid,), laid.pages, b"")
-    svg = cut_svg(kit).decode()
-    assert svg.count('id="cut"') == 1 and len(laid.cut_sheets[0].cuts) == len(deck.cards())
-    assert 'cards-cut-{slug}.svg' in Path(kit_module.__file__).read_text()
+    svgs = cut_sheet_svgs(kit)
+    assert [svg.decode().count('id="cut"') for _n, svg in svgs] == [1] * len(laid.cut_sheets)
+    assert sum(len(s.cuts) for s in laid.cut_sheets) == len(deck.cards())
 
 
 def test_meter_markers_fit_the_meter_cells(loaded: tuple[BetterLifeTemplate, Decks]) -> None:

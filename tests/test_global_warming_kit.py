@@ -153,12 +153,14 @@ def test_kit_stages_make_the_same_bytes_twice() -> None:
     first, second = run(), run()
     assert first == second
     assert {"piecepack-a4.pdf", "leaflet-a4.pdf", "table-sheet-a4.pdf", "kit-a4.zip", "inventory.csv",
-            "rules.txt", "piecepack-cut-a4.svg"} <= set(first)
+            "rules.txt", "cut/components-a4.pdf", "cut/components-a4-page-01.svg"} <= set(first)
+    assert not any(n.startswith("piecepack-") and n.endswith(".svg") for n in first)  # no stacked cut files
     import io
     import zipfile
 
     names = set(zipfile.ZipFile(io.BytesIO(first["kit-a4.zip"])).namelist())
-    assert {"piecepack-a4.pdf", "leaflet-a4.pdf", "README.txt", "inventory.csv"} <= names
+    assert {"piecepack-a4.pdf", "leaflet-a4.pdf", "README.txt", "inventory.csv", "cut/components-a4.pdf",
+            "cut/components-a4-page-01.svg"} <= names
 
 
 @pytest.mark.slow
@@ -178,4 +180,4 @@ def test_whole_build_twice_is_byte_identical(tmp_path: Path) -> None:
     names = set(out[0])
     for paper in ("a4", "letter"):
         assert {f"piecepack-{paper}.pdf", f"piecepack-fold-{paper}.pdf", f"leaflet-{paper}.pdf",
-                f"table-sheet-{paper}.pdf", f"kit-{paper}.zip", f"piecepack-cut-{paper}.svg"} <= names
+                f"table-sheet-{paper}.pdf", f"kit-{paper}.zip", f"cut/components-{paper}.pdf"} <= names

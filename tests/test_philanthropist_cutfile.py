@@ -1,17 +1,18 @@
-"""The Philanthropist's components cut file: every printed piece has its one closed outline, inside its own
-sheet, even though the card sheets are landscape and the others portrait."""
+"""The Philanthropist's print-then-cut edition: every printed piece has its one closed outline in the cut file
+of the sheet that prints it, inside that sheet and clear of the registration marks' band."""
 
 from __future__ import annotations
 
+import functools
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 
-from boardgen.cards.kitfiles import cut_svg
-from boardgen.games.philanthropist.kit import build_paper, component_sets
-from boardgen.render.imposition import A4, LETTER, Paper
+from boardgen.games.philanthropist.kit import component_sets, lay_paper
+from boardgen.kit.cut_edition import cut_edition
+from boardgen.render.imposition import A4, LETTER, PRINT_CUT_MARKS, Paper
 from boardgen.template import load
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -47,18 +48,23 @@ def _pieces(svg: bytes) -> tuple[list[tuple[float, float, float, float]], list[t
 @pytest.mark.parametrize("paper", [A4, LETTER], ids=["a4", "letter"])
 def test_every_piece_is_one_closed_outline_inside_its_sheet(paper: Paper) -> None:
     t = load(ROOT / "templates" / "philanthropist.yaml")[1]
-    kit = build_paper(t, component_sets(t), paper)
-    cuts, guides, width = _pieces(cut_svg(kit))
+    edition = cut_edition(t.title, functools.partial(lay_paper, t, component_sets(t)), paper)
+    svgs = [a for a in edition.artifacts if a.path.endswith(".svg")]
+    assert len(svgs) == sum(len(lo.cut_sheets) for lo in edition.kit.laid)
+    everything = []
+    band = PRINT_CUT_MARKS.band_mm
+    for svg in svgs:
+        cuts, guides, width = _pieces(svg.data)
+        sheet = guides[0]  # the paper's edge
+        assert width == pytest.approx(sheet[2], abs=0.1)
+        for x0, y0, x1, y1 in cuts:  # on the sheet and clear of the marks (dice tabs and bleed included)
+            assert band - 0.01 <= x0 and x1 <= sheet[2] - band + 0.01, (svg.path, x0, x1)
+            assert band - 0.01 <= y0 and y1 <= sheet[3] - band + 0.01, (svg.path, y0, y1)
+        everything += cuts
     pieces = t.cards.count + t.meeples.total + len(t.players.seats) + sum(t.cubes.supply.values()) + 2 \
         + t.players.max
-    assert len(cuts) == pieces
+    assert len(everything) == pieces
     w, h = t.cards.width_mm, t.cards.height_mm
-    cards = [c for c in cuts if sorted((c[2] - c[0], c[3] - c[1])) == pytest.approx(sorted((w, h)), abs=0.2)]
+    cards = [c for c in everything if sorted((c[2] - c[0], c[3] - c[1])) == pytest.approx(sorted((w, h)), abs=0.2)]
     assert len(cards) == t.cards.count  # upright or turned: the file's pages are all one way round (duplex)
-    sheet = kit.pages[0]
-    assert width == pytest.approx(sheet.width_mm, abs=0.1)
-    assert len({p.width_mm for p in kit.pages}) == 1
-    assert len(guides) == sum(len(lo.cut_sheets) for lo in kit.laid)
-    for x0, y0, x1, y1 in cuts:  # inside one sheet's edges (dice tabs and bleed stay on the sheet)
-        assert any(g[0] - 0.01 <= x0 and x1 <= g[2] + 0.01 and g[1] - 0.01 <= y0 and y1 <= g[3] + 0.01
-                   for g in guides), (x0, y0, x1, y1)
+    assert len({p.width_mm for p in edition.kit.pages}) == 1

@@ -78,9 +78,9 @@ class CutEdition:
 
 
 def cut_edition(title: str, lay: Callable[[Paper], Sequence[LaidOut]], paper: Paper,
-                marks: PrintCutMarks = PRINT_CUT_MARKS) -> CutEdition:
+                marks: PrintCutMarks = PRINT_CUT_MARKS, contents: str = "the parts") -> CutEdition:
     """The print-then-cut edition of the parts ``lay(paper)`` lays out (the same function that makes the kit's
-    components file): the PDF and one SVG per front sheet."""
+    components file): the PDF and one SVG per front sheet. ``contents``: what the README says it holds."""
     with print_then_cut(marks):
         laid = tuple(lay(paper))
     pages = tuple(p for lo in laid for p in lo.pages)
@@ -93,18 +93,25 @@ def cut_edition(title: str, lay: Callable[[Paper], Sequence[LaidOut]], paper: Pa
         artifacts.append(Artifact(svg_name(slug, number), svg,
                                   f"cut and score lines of page {number} of {pdf_name(slug)}"))
     duplex = duplex_readme_lines([(pdf_name(slug), pages)])[1:]
-    by_hand = [f"      pages {first}-{last}: {lo.title} (too big for the marked sheet: no marks, no SVG; cut by hand)"
+    by_hand = [f"      {_pages(first, last)}: {lo.title} (too big for the marked sheet: no marks, no SVG; cut by hand)"
                for lo, first, last in kit.page_ranges() if not lo.registered]
-    return CutEdition(paper, kit, tuple(artifacts), tuple(readme_lines(slug, marks) + by_hand), tuple(duplex))
+    readme = readme_lines(slug, marks, len(pages), contents) + by_hand
+    return CutEdition(paper, kit, tuple(artifacts), tuple(readme), tuple(duplex))
 
 
-def readme_lines(slug: str, marks: PrintCutMarks = PRINT_CUT_MARKS) -> list[str]:
+def _pages(first: int, last: int) -> str:
+    return f"page {first}" if first == last else f"pages {first}-{last}"
+
+
+def readme_lines(slug: str, marks: PrintCutMarks = PRINT_CUT_MARKS, pages: int = 0,
+                 contents: str = "the parts") -> list[str]:
     """The kit README's lines for the edition's files and the marks to set in the cutting software (its flip
     edge, when its sheets have backs, is ``CutEdition.duplex``)."""
+    count = "" if not pages else "(1 page) " if pages == 1 else f"({pages} pages) "
     return [
-        f"  {pdf_name(slug)}  the parts laid out for a cutting machine (Silhouette-style print-then-cut",
-        f"      marks in three corners of every front page: Type 1, length {marks.length_mm:g} mm, thickness "
-        f"{marks.thickness_mm:g} mm, inset {marks.inset_mm:g} mm).",
-        f"  cut/components-{slug}-page-NN.svg  one per front page of {pdf_name(slug)}, paper-sized:",
+        f"  {pdf_name(slug)}  {count}{contents} laid out for a cutting machine (Silhouette-style",
+        "      print-then-cut marks in three corners of every front page: Type 1, length "
+        f"{marks.length_mm:g} mm, thickness {marks.thickness_mm:g} mm, inset {marks.inset_mm:g} mm).",
+        f"  cut/components-{slug}-page-NN.svg  one per marked front page of {pdf_name(slug)}, paper-sized:",
         "      layer 'cut' (red, one closed outline per part), 'score' (blue folds), 'guides' (marks; do not cut).",
     ]

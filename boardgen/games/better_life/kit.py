@@ -394,7 +394,6 @@ def readme_text(config: BetterLifeTemplate, paper: Paper, cards: PaperKit, parts
         lines.append(f"  {a.path}  {count}{a.description}")
     lines.append(f"  components-{slug}.pdf  ({len(parts.pages)} pages) mats, screens, tokens, pawns, dice.")
     lines += cut.readme
-    lines.append(f"      (the cards first, then the components; {len(cut.kit.pages)} pages)")
     lines.append("  inventory.csv  every part in the box: count, size, sides, the pages that print it.")
     lines += ["", f"cards-{slug}.pdf, page by page:"]
     for lo, first, last in cards.page_ranges():
@@ -438,7 +437,8 @@ def components_stage(ctx: BuildContext) -> list[Artifact]:
         card_kits[paper.slug] = ck = _paper_kit(config, laid_cards, paper, "cards")
         artifacts.append(Artifact(f"cards-{paper.slug}.pdf", ck.pdf, f"every deck on {paper.name}", len(ck.pages)))
         cuts[paper.slug] = cut_edition(config.title,
-                                       functools.partial(one_orientation, lay_everything), paper)
+                                       functools.partial(one_orientation, lay_everything), paper,
+                                       contents="the cards, then the components,")
         artifacts.extend(cuts[paper.slug].artifacts)
         laid_parts = [lay_out(s, paper.landscape() if s.kind == "mat" else paper, f"{config.title}: {s.title}",
                               "duplex") for s in sets]
