@@ -4,10 +4,14 @@ checks ``boardgen validate --kit`` reports. Each test names one rule of the stan
 
 from __future__ import annotations
 
+import io
+import re
+import subprocess
 from pathlib import Path
 
 import pikepdf
 import pytest
+from PIL import Image
 
 from boardgen.build import build
 from boardgen.errors import LayoutError
@@ -15,12 +19,15 @@ from boardgen.play.report import Finding
 from boardgen.plugin import BuildContext, installed_games
 from boardgen.render.board_print import plan_cut, seam_positions, spaces_cut
 from boardgen.render.cairo_backend import Page
-from boardgen.render.imposition import A4, duplex_readme_lines, flip_edge
+from boardgen.render.imposition import A4, PRINT_CUT_MARKS, Paper, duplex_readme_lines, flip_edge
 from boardgen.render.print_checks import (
+    EDGE_CLEAR_MM,
     SheetPage,
+    cut_outlines,
     duplex_findings,
     kit_files,
     kit_findings,
+    sheet_pages,
     stated_edges,
 )
 from boardgen.render.scene import Rect, Scene
@@ -105,6 +112,81 @@ def test_no_sheet_is_mostly_empty_unless_last_of_its_set(game: str, kit_root: Pa
 @pytest.mark.parametrize("game", GAMES)
 def test_cut_files_are_the_size_of_a_sheet(game: str, kit_root: Path) -> None:
     assert _rule(game, kit_root, "cut-file-size", "cut-outlines") == []
+
+
+def _outline_box(d: bytes) -> tuple[float, float, float, float]:
+    """The box around an outline's points (an arc's end points only: a circle's arcs end on the circle)."""
+    tokens = re.findall(rb"[MLZA]|-?\d+(?:\.\d+)?(?:e-?\d+)?", d)
+    points: list[tuple[float, float]] = []
+    k = 0
+    while k < len(tokens):
+        op = tokens[k]
+        k += 1
+        if op in (b"M", b"L"):
+            points.append((float(tokens[k]), float(tokens[k + 1])))
+            k += 2
+        elif op == b"A":
+            points.append((float(tokens[k + 5]), float(tokens[k + 6])))
+            k += 7
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", GAMES)
+def test_every_kit_has_the_print_then_cut_edition(game: str, kit_root: Path, tmp_path: Path) -> None:
+    """cut/components-{a4,letter}.pdf with one sheet-sized SVG per marked front page: the marks printed on the
+    page where the SVG's guides put them (at least 5 mm from the paper edge), each outline on one printed part
+    of that page and each part under one outline, all clear of the marks' band; a front page with no SVG is
+    one the README sends to be cut by hand."""
+    out, _findings = built(game, kit_root)
+    readmes = [n for n in kit_files(out) if n.endswith("README.txt")]
+    assert not [p.name for p in out.glob("*.svg") if p.name != "board-cut.svg"]  # no stacked cut files
+    for slug in ("a4", "letter"):
+        data = (out / f"cut/components-{slug}.pdf").read_bytes()
+        with pikepdf.open(io.BytesIO(data)) as pdf:
+            pages = sheet_pages(pdf)
+        readme = kit_files(out)[next(n for n in readmes if f"kit-{slug}" in n)].decode()
+        by_hand = {n for m in re.finditer(r"pages? (\d+)(?:-(\d+))?: [^\n]*cut by hand", readme)
+                   for n in range(int(m.group(1)), int(m.group(2) or m.group(1)) + 1)}
+        svgs = {int(p.stem.rsplit("-", 1)[1]): p.read_bytes()
+                for p in (out / "cut").glob(f"components-{slug}-page-*.svg")}
+        fronts = [p for p in pages if p.side != "back" and p.pieces]
+        assert svgs and set(svgs) == {p.number for p in fronts} - by_hand
+        (tmp_path / "cut.pdf").write_bytes(data)
+        subprocess.run(["pdftoppm", "-r", "100", "-gray", "-png", str(tmp_path / "cut.pdf"), str(tmp_path / slug)],
+                       check=True)
+        for number, svg in sorted(svgs.items()):
+            page = pages[number - 1]
+            marks = PRINT_CUT_MARKS.rects(Paper(slug, page.width_mm, page.height_mm))
+            gaps = [min(r.x, r.y, page.width_mm - r.right, page.height_mm - r.bottom) for r in marks]
+            assert min(gaps) >= EDGE_CLEAR_MM
+            guides = svg[svg.index(b'<g id="guides"'):svg.index(b'<g id="cut"')]
+            drawn = [_outline_box(d) for d in re.findall(rb' d="([^"]*)"', guides)]
+            for r in marks:
+                assert any(max(abs(a - b) for a, b in zip(box, (r.x, r.y, r.right, r.bottom), strict=True)) < 0.01
+                           for box in drawn), (number, r)
+            png = tmp_path / f"{slug}-{number:0{len(str(len(pages)))}d}.png"
+            im = Image.open(png).convert("L")
+            px = 100 / 25.4
+            for r in marks:  # inked inside every mark, white 1 mm outside it
+                cx, cy = r.center
+                assert im.getpixel((int(cx * px), int(cy * px))) < 100, (game, slug, number, r)
+                assert im.getpixel((int((r.right + 1) * px), int(cy * px))) > 200, (game, slug, number, r)
+            band = PRINT_CUT_MARKS.band_mm
+            parts = [b for n, b in page.pieces if not n.endswith("-back")]
+            hits = [0] * len(parts)
+            for d in cut_outlines(svg):
+                x0, y0, x1, y1 = _outline_box(d)
+                assert band <= x0 and x1 <= page.width_mm - band and band <= y0 and y1 <= page.height_mm - band
+                # on its part: its middle inside the part's trim and no point more than 1 mm beyond it (a
+                # triangle token's apex stands 0.3 mm over its trim; the print's bleed covers that)
+                cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+                inside = [k for k, b in enumerate(parts) if b[0] < cx < b[2] and b[1] < cy < b[3]
+                          and b[0] - 1 <= x0 and x1 <= b[2] + 1 and b[1] - 1 <= y0 and y1 <= b[3] + 1]
+                assert inside, (game, slug, number, (x0, y0, x1, y1))
+                hits[inside[0]] += 1
+            assert hits == [1] * len(parts), (game, slug, number)
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -58,7 +58,8 @@ class SheetPage:
     pieces: tuple[tuple[str, tuple[float, float, float, float]], ...]  # name, (x0, y0, x1, y1) page mm y down
 
 
-def _pages(pdf: pikepdf.Pdf) -> list[SheetPage]:
+def sheet_pages(pdf: pikepdf.Pdf) -> list[SheetPage]:
+    """Each page of ``pdf``: its size and, from its /PieceInfo, its side, part set and parts."""
     out = []
     for number, page in enumerate(pdf.pages, start=1):
         x0, y0, x1, y1 = (float(v) for v in page.obj.MediaBox)
@@ -240,7 +241,7 @@ def mark_findings(name: str, data: bytes, pdf: pikepdf.Pdf) -> list[Finding]:
 def pdf_findings(name: str, data: bytes, readme_edges: Mapping[str, str] | None = None) -> list[Finding]:
     """Every check of one PDF; ``readme_edges``: the flip edges its kit README states (``stated_edges``)."""
     with pikepdf.open(io.BytesIO(data)) as pdf:
-        pages = _pages(pdf)
+        pages = sheet_pages(pdf)
         out = [*font_findings(name, pdf), *page_box_findings(name, pdf), *mark_findings(name, data, pdf)]
     if readme_edges is not None:
         out += duplex_findings(name, pages, readme_edges.get(name, readme_edges.get(Path(name).name)))
@@ -343,7 +344,7 @@ def kit_findings(files: Mapping[str, bytes]) -> list[Finding]:
                 pdf_name = f"{sheet.group('stem')}.pdf"
             if sheet and pdf_name in files:
                 with pikepdf.open(io.BytesIO(files[pdf_name])) as pdf:
-                    pages = _pages(pdf)
+                    pages = sheet_pages(pdf)
                 number = int(sheet.group("page"))
                 if 1 <= number <= len(pages):  # backs on the same sheet (gutter folds) are cut with their fronts
                     fronts = [n for n, _box in pages[number - 1].pieces if not n.endswith("-back")]
