@@ -70,6 +70,15 @@ class Rules:
     def end(self) -> int:
         return len(self.track) - 1
 
+    @property
+    def bid_cap(self) -> int:
+        """The largest bid: the template's ``ip.max_bid`` house rule, else every IP a player can hold (the
+        players' IP never grow beyond the box, or what they started with if that is more)."""
+        ip = self.config.ip
+        if ip.max_bid is not None:
+            return ip.max_bid
+        return max(ip.box, ip.start * self.config.players)
+
 
 class BetterLifeGame(Game):
     def __init__(self, config: BetterLifeTemplate, decks: Decks) -> None:
@@ -79,7 +88,7 @@ class BetterLifeGame(Game):
         turns_bound = config.rounds * n * (len(self.rules.track) + 4) * 6
         self.info = GameInfo(
             short_name="better_life", long_name="BETTER Life", num_players=n,
-            num_distinct_actions=BID_BASE + config.ip.max_bid + 1,
+            num_distinct_actions=BID_BASE + self.rules.bid_cap + 1,
             max_chance_outcomes=max(config.die_sides + 1, len(decks.actions), len(decks.events) + 1,
                                     len(decks.policies), len(decks.targets), n),
             max_game_length=turns_bound, min_utility=-1.0, max_utility=1.0, utility="general_sum",
@@ -184,7 +193,7 @@ class BetterLifeState(State):
             return [a for a, _ in self.chance_outcomes()]
         if cp == SIMULTANEOUS:
             assert player is not None
-            return [BID_BASE + b for b in range(min(self.ip[player], self.g.config.ip.max_bid) + 1)]
+            return [BID_BASE + b for b in range(min(self.ip[player], self.g.rules.bid_cap) + 1)]
         if player is not None and player != cp:
             return []
         r = self.g.rules
