@@ -83,7 +83,7 @@ def play_columns(game: PhilanthropistGame, lineups: Sequence[Sequence[str]], see
     kernel = LOADER.load()
     if kernel is None:
         raise RuntimeError(LOADER.failed)
-    if kernel.EVENTS != tuple(game.new_initial_state().events) or kernel.PHASES_CHECK != PHASES:
+    if tuple(game.new_initial_state().events) != kernel.EVENTS or kernel.PHASES_CHECK != PHASES:
         raise RuntimeError("philanthropist.kernel is out of step with the engine's events or phases")
     players = game.info.num_players
     n = len(seeds)
@@ -131,6 +131,7 @@ def warm_kernel() -> bool:
         return False
     _plugin, config = load(plugin.default_template())
     game = plugin.new_game(BuildContext(config, plugin), 2)
+    assert isinstance(game, PhilanthropistGame)
     play_columns(game, [("collector", "random"), ("planner", "uniform")], [1, 2])
     return LOADER.cached()
 

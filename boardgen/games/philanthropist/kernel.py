@@ -156,9 +156,11 @@ def _planner_value(prm: np.ndarray, costs: np.ndarray, pos: np.ndarray, cubes: n
 
 
 @_jit
-def _bot_step(kind: int, prm: np.ndarray, costs: np.ndarray, meeple_at: np.ndarray, pos: np.ndarray,
-              cubes: np.ndarray, seat: int, white: int, legal: np.ndarray, m: int, st: np.ndarray) -> int:
-    """The action the seat's bot picks from ``legal[:m]`` (``bots.py``, draw for draw)."""
+def _bot_step(kind: int, prm: np.ndarray, costs: np.ndarray, meeple_at: np.ndarray, msq: np.ndarray, mcount: int,
+              pos: np.ndarray, cubes: np.ndarray, seat: int, white: int, legal: np.ndarray, m: int, st: np.ndarray
+              ) -> int:
+    """The action the seat's bot picks from ``legal[:m]`` (``bots.py``, draw for draw); ``msq[:mcount]``: the
+    squares holding a meeple, in square order (as the bots enumerate the board)."""
     n = prm[P_N]
     nn = n * n
     if kind == UNIFORM:
@@ -172,20 +174,9 @@ def _bot_step(kind: int, prm: np.ndarray, costs: np.ndarray, meeple_at: np.ndarr
     if kind == RANDOM:
         if collects > 0:
             return legal[first_collect + kr.random_index(st, collects)]
-        count = 0
-        for sq in range(nn):
-            if meeple_at[sq] >= 0:
-                count += 1
-        if count == 0:
+        if mcount == 0:
             return legal[kr.random_index(st, m)]
-        pick = kr.random_index(st, count)
-        target = -1
-        for sq in range(nn):
-            if meeple_at[sq] >= 0:
-                if pick == 0:
-                    target = sq
-                    break
-                pick -= 1
+        target = msq[kr.random_index(st, mcount)]
         now = _king(n, pos[seat], target)
         closer = 0
         for i in range(m):
@@ -215,10 +206,9 @@ def _bot_step(kind: int, prm: np.ndarray, costs: np.ndarray, meeple_at: np.ndarr
         target = -1
         best_d = 0
         best_r = 0.0
-        for sq in range(nn):
+        for j in range(mcount):
+            sq = msq[j]
             k = meeple_at[sq]
-            if k < 0:
-                continue
             d = _king(n, here, sq) + costs[k]
             r = kr.random(st)
             if target < 0 or d < best_d or (d == best_d and r < best_r):
@@ -230,10 +220,9 @@ def _bot_step(kind: int, prm: np.ndarray, costs: np.ndarray, meeple_at: np.ndarr
     target = -1
     best_v = 0.0
     best_r = 0.0
-    for sq in range(nn):
+    for j in range(mcount):
+        sq = msq[j]
         k = meeple_at[sq]
-        if k < 0:
-            continue
         v = _planner_value(prm, costs, pos, cubes, seat, sq, k)
         r = kr.random(st)
         if target < 0 or v > best_v or (v == best_v and (r > best_r or (r == best_r and sq > target))):
@@ -281,6 +270,8 @@ def play_games(prm: np.ndarray, costs: np.ndarray, place_order: np.ndarray, face
     for s in range(nn):
         n_blocks = max(n_blocks, block_of[s] + 1)
     meeple_at = np.empty(nn, dtype=np.int64)
+    msq = np.empty(nn, dtype=np.int64)  # the squares holding a meeple, ascending
+    free_in_block = np.empty(n_blocks, dtype=np.int64)  # empty squares a meeple may be set on, per area
     block_fill = np.empty(n_blocks, dtype=np.int64)
     pos = np.empty(players, dtype=np.int64)
     cubes = np.empty(players, dtype=np.int64)
@@ -300,6 +291,11 @@ def play_games(prm: np.ndarray, costs: np.ndarray, place_order: np.ndarray, face
         chance = rng[0]
         meeple_at[:] = -1
         block_fill[:] = 0
+        free_in_block[:] = 0
+        for s in range(nn):
+            if no_meeple[s] == 0:
+                free_in_block[block_of[s]] += 1
+        mcount = 0
         for p in range(players):
             pos[p] = corners[p]
             cubes[p] = prm[P_START]
@@ -339,20 +335,32 @@ def play_games(prm: np.ndarray, costs: np.ndarray, place_order: np.ndarray, face
                 break
             end_turn = False
             if phase == PLACE:
+                # PhilState._free_squares: the empty squares of the least-filled areas, in square order
                 low = -1
-                for s in range(nn):
-                    if meeple_at[s] < 0 and no_meeple[s] == 0:
-                        f = block_fill[block_of[s]]
-                        if low < 0 or f < low:
-                            low = f
+                for b in range(n_blocks):
+                    if free_in_block[b] > 0 and (low < 0 or block_fill[b] < low):
+                        low = block_fill[b]
                 count = 0
-                for s in range(nn):
-                    if meeple_at[s] < 0 and no_meeple[s] == 0 and block_fill[block_of[s]] == low:
-                        scratch[count] = s
-                        count += 1
-                s = scratch[kr.sample_uniform_chance(chance, count)]
+                for b in range(n_blocks):
+                    if free_in_block[b] > 0 and block_fill[b] == low:
+                        count += free_in_block[b]
+                pick = kr.sample_uniform_chance(chance, count)
+                s = -1
+                for t in range(nn):
+                    if meeple_at[t] < 0 and no_meeple[t] == 0 and block_fill[block_of[t]] == low:
+                        if pick == 0:
+                            s = t
+                            break
+                        pick -= 1
                 meeple_at[s] = place_order[placed]
                 block_fill[block_of[s]] += 1
+                free_in_block[block_of[s]] -= 1
+                j = mcount
+                while j > 0 and msq[j - 1] > s:
+                    msq[j] = msq[j - 1]
+                    j -= 1
+                msq[j] = s
+                mcount += 1
                 placed += 1
                 if placed == n_place:
                     phase = FIRST
@@ -422,8 +430,8 @@ def play_games(prm: np.ndarray, costs: np.ndarray, place_order: np.ndarray, face
                 end_turn = True
             else:  # MOVE: the seat's bot decides
                 m = _legal(prm, costs, meeple_at, pos, cubes, player, white, legal, scratch)
-                action = _bot_step(kinds[g, player], prm, costs, meeple_at, pos, cubes, player, white, legal, m,
-                                   rng[1 + player])
+                action = _bot_step(kinds[g, player], prm, costs, meeple_at, msq, mcount, pos, cubes, player, white,
+                                   legal, m, rng[1 + player])
                 collect = action >= nn
                 sq = action - nn if collect else action
                 pos[player] = sq
@@ -434,6 +442,13 @@ def play_games(prm: np.ndarray, costs: np.ndarray, place_order: np.ndarray, face
                     meeples[player] += 1
                     donated[player] += cost
                     meeple_at[sq] = -1
+                    j = 0
+                    while msq[j] != sq:
+                        j += 1
+                    mcount -= 1
+                    while j < mcount:
+                        msq[j] = msq[j + 1]
+                        j += 1
                     left -= 1
                     ev[E_COLLECT] += 1
                 if (not collect or prm[P_INCOME_COLLECTING] != 0) and prm[P_INCOME] != 0:
