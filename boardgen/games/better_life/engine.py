@@ -39,6 +39,12 @@ PICK_BASE = 50
 DISCARD_BASE = 90
 BID_BASE = 130
 MAX_DESIGNS = 40
+# what ``Outcome.events`` counts (every name from the start, so a rule no game used shows as 0), before the
+# vote bands ("vote-<band>") and the event cards ("event-<id>")
+RULE_EVENTS = ("role-card", "action-card", "event-cancelled", "event-bought-off", "market-pick", "hand-limit-discard",
+               "team-loss-policy", "team-loss-meter", "action-reshuffle", "event-reshuffle", "turn-skipped",
+               "reserve-empty", "space-role-own", "space-role-other", "space-skip", "space-ip", "space-plus-one",
+               "space-bonus", "space-empty", "space-fund", "space-payout", "space-event", "finish", "restored")
 
 
 @dataclass(frozen=True)
@@ -69,6 +75,11 @@ class Rules:
     @property
     def end(self) -> int:
         return len(self.track) - 1
+
+    @property
+    def event_names(self) -> tuple[str, ...]:
+        """Every rule count of ``Outcome.events``, in this order."""
+        return (*RULE_EVENTS, *(f"vote-{b.name}" for b in self.config.votes), *(f"event-{e.id}" for e in self.events))
 
     @property
     def bid_cap(self) -> int:
@@ -155,7 +166,7 @@ class BetterLifeState(State):
         self.turns = 0
         self.over = False
         self.reason = ""  # "", "loss", "policy"
-        self.counts: Counter[str] = Counter()
+        self.counts: Counter[str] = Counter(dict.fromkeys(r.event_names, 0))
         self.pending = [("role", s) for s in range(n)] + [("target", s) for s in range(n)]
         self.pending += [("draw", s) for _ in range(c.start_hand) for s in range(n)]
 
