@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _timing import timed  # noqa: E402
+from _timing import timed
 
 REPO = Path(__file__).resolve().parent.parent
 GAMES = {
