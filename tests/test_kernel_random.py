@@ -132,3 +132,18 @@ def test_a_python_generator_continues_in_the_kernel_and_back() -> None:
     assert kr.random(state) == rng.random()
     back = kr.to_python(state)
     assert back.random() == rng.random()
+
+
+@SETTINGS
+@given(st.integers(min_value=0, max_value=2**63 - 1), st.integers(min_value=0, max_value=5000),
+       st.integers(min_value=1, max_value=7))
+def test_kernel_seeds_are_the_simulation_seeds(seed: int, start: int, players: int) -> None:
+    """The helpers kernels seed their generators with derive them as simulate and play_one do."""
+    from boardgen.play.kernels import game_seeds, generator_seeds
+    from boardgen.play.simulate import derive_seed
+
+    games = game_seeds(seed, start, start + 3)
+    assert games == [derive_seed(seed, "game", i) for i in range(start, start + 3)]
+    rows = generator_seeds(games, players)
+    assert rows.tolist() == [[derive_seed(g, "chance"), *(derive_seed(g, "seat", p) for p in range(players))]
+                             for g in games]

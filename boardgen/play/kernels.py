@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from hashlib import sha256
 from pathlib import Path
 from types import ModuleType
@@ -80,6 +80,24 @@ def compiled(*sources: str | Path, **options: Any) -> Callable[[F], F]:
             numba.config.CACHE_DIR = before  # type: ignore[attr-defined]
 
     return decorate
+
+
+def game_seeds(seed: int, start: int, stop: int) -> list[int]:
+    """``derive_seed(seed, "game", i)`` for i in start..stop: each game's seed as ``simulate`` derives it."""
+    head = f"{seed}:game:".encode()
+    return [int.from_bytes(sha256(head + str(i).encode()).digest()[:8], "big") >> 1 for i in range(start, stop)]
+
+
+def generator_seeds(seeds: Sequence[int], players: int) -> Any:
+    """(games, 1 + players) int64: the seeds of each game's generators as ``play_one`` derives them, column 0
+    ``derive_seed(s, "chance")`` and column 1 + p ``derive_seed(s, "seat", p)`` (a kernel seeds
+    ``kernel_random`` states with them)."""
+    import numpy as np
+
+    tails = [b":chance", *(b":seat:%d" % p for p in range(players))]
+    flat = [int.from_bytes(sha256(head + tail).digest()[:8], "big") >> 1
+            for head in (str(s).encode() for s in seeds) for tail in tails]
+    return np.array(flat, dtype=np.int64).reshape(len(seeds), players + 1)
 
 
 class KernelLoader:
@@ -147,4 +165,5 @@ class KernelLoader:
         return True
 
 
-__all__ = ["ENGINES", "ENGINE_ENV", "KernelLoader", "compiled", "engine_setting", "numba_cache_dir"]
+__all__ = ["ENGINES", "ENGINE_ENV", "KernelLoader", "compiled", "engine_setting", "game_seeds", "generator_seeds",
+           "numba_cache_dir"]

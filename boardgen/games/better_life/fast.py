@@ -30,8 +30,8 @@ from boardgen.games.better_life.engine import (
     BetterLifeGame,
 )
 from boardgen.play.columns import OutcomeColumns
-from boardgen.play.kernels import KernelLoader
-from boardgen.play.simulate import derive_seed, lineup
+from boardgen.play.kernels import KernelLoader, game_seeds, generator_seeds
+from boardgen.play.simulate import lineup
 
 KERNEL_BOTS = ("random", "free-rider", "fair-share", "target-seeker", "meter-reader")  # kernel.BOT_KINDS
 # Loading numba and the cached kernel takes about 0.4 s, some 60 games of the API path; compiling it about 20 s.
@@ -154,8 +154,7 @@ def play_columns(game: BetterLifeGame, lineups: Sequence[Sequence[str]], seeds: 
     names = tuple(sorted({b for line in lineups for b in line}))
     kinds = np.array([[kernel.BOT_KINDS.index(b) for b in line] for line in lineups],
                      dtype=np.int64).reshape(n, players)
-    gen_seeds = np.array([[derive_seed(s, "chance"), *(derive_seed(s, "seat", p) for p in range(players))]
-                          for s in seeds], dtype=np.int64).reshape(n, players + 1)
+    gen_seeds = generator_seeds(seeds, players)
     metric_keys = metric_names(game)
     event_keys = game.rules.event_names
     scores = np.zeros((n, players), dtype=np.float64)
@@ -180,7 +179,7 @@ def kernel_batch(game: BetterLifeGame, bots: Sequence[str], seed: int, start: in
     if stop <= start or unsupported(game, bots) or not LOADER.wanted(stop - start):
         return None
     lineups = [lineup(bots, 5, i, rotate) for i in range(start, stop)]
-    return play_columns(game, lineups, [derive_seed(seed, "game", i) for i in range(start, stop)])
+    return play_columns(game, lineups, game_seeds(seed, start, stop))
 
 
 def warm_kernel() -> bool:

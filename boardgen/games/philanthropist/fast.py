@@ -29,8 +29,8 @@ from boardgen.games.philanthropist.engine import (
     effect_kind,
 )
 from boardgen.play.columns import OutcomeColumns
-from boardgen.play.kernels import KernelLoader
-from boardgen.play.simulate import derive_seed, lineup
+from boardgen.play.kernels import KernelLoader, game_seeds, generator_seeds
+from boardgen.play.simulate import lineup
 
 KERNEL_BOTS = ("uniform", "random", "collector", "planner")  # kernel.BOT_KINDS
 # Loading numba and the cached kernel takes about 0.4 s, some 40 games of the API path with its default bots;
@@ -90,8 +90,7 @@ def play_columns(game: PhilanthropistGame, lineups: Sequence[Sequence[str]], see
     names = tuple(sorted({b for line in lineups for b in line}))
     code = {name: kernel.BOT_KINDS.index(name) for name in names}
     kinds = np.array([[code[b] for b in line] for line in lineups], dtype=np.int64).reshape(n, players)
-    gen_seeds = np.array([[derive_seed(s, "chance"), *(derive_seed(s, "seat", p) for p in range(players))]
-                          for s in seeds], dtype=np.int64).reshape(n, players + 1)
+    gen_seeds = generator_seeds(seeds, players)
     scores = np.zeros((n, players), dtype=np.float64)
     winners = np.zeros((n, players), dtype=np.bool_)
     length = np.zeros(n, dtype=np.int64)
@@ -117,7 +116,7 @@ def kernel_batch(game: PhilanthropistGame, bots: Sequence[str], seed: int, start
     if stop <= start or unsupported(game, bots) or not LOADER.wanted(stop - start):
         return None
     lineups = [lineup(bots, players, i, rotate) for i in range(start, stop)]
-    return play_columns(game, lineups, [derive_seed(seed, "game", i) for i in range(start, stop)])
+    return play_columns(game, lineups, game_seeds(seed, start, stop))
 
 
 def warm_kernel() -> bool:
