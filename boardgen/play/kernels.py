@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import os
+import sys
 from collections.abc import Callable, Sequence
 from hashlib import sha256
 from pathlib import Path
@@ -100,6 +101,23 @@ def generator_seeds(seeds: Sequence[int], players: int) -> Any:
     return np.array(flat, dtype=np.int64).reshape(len(seeds), players + 1)
 
 
+_BLAS_MODULE = "scipy.linalg.cython_blas"
+
+
+def import_arraymath_without_blas() -> None:
+    """Import numba's array maths (which loading the kernel needs) with its BLAS probe answered "absent".
+    The probe imports scipy.linalg when scipy is installed (open_spiel brings it), 0.4 s of a 0.9 s kernel
+    load; no kernel does linear algebra. The probe runs once, at that module's import, so the block is
+    lifted straight after: later imports of scipy.linalg work as usual."""
+    if _BLAS_MODULE in sys.modules:
+        return
+    sys.modules[_BLAS_MODULE] = None  # type: ignore[assignment]  # None in sys.modules: "import halted"
+    try:
+        import numba.np.arraymath  # noqa: F401
+    finally:
+        del sys.modules[_BLAS_MODULE]
+
+
 class KernelLoader:
     """A game's compiled kernel module, imported (its machine code loaded from the disk cache, or compiled) the
     first time a batch goes through it. ``wanted(games)`` says whether the next ``games`` games should: in auto
@@ -144,6 +162,7 @@ class KernelLoader:
         try:
             import importlib
 
+            import_arraymath_without_blas()
             self.module = importlib.import_module(self.module_name)
         except ImportError as error:
             self.failed = f"numba is not available ({type(error).__name__}: {error})"
@@ -166,4 +185,4 @@ class KernelLoader:
 
 
 __all__ = ["ENGINES", "ENGINE_ENV", "KernelLoader", "compiled", "engine_setting", "game_seeds", "generator_seeds",
-           "numba_cache_dir"]
+           "import_arraymath_without_blas", "numba_cache_dir"]
