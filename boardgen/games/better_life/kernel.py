@@ -879,7 +879,8 @@ def play_games(prm: np.ndarray, at: np.ndarray, tb: np.ndarray, size: int, kinds
     designs = prm[P_A]
     for g in range(seeds.shape[0]):
         for r in range(1 + PLAYERS):
-            kr.seed(rng[r], seeds[g, r])
+            if r == 0 or kinds[g, r - 1] == B_RANDOM:  # the game's own bots never draw: no generator to seed
+                kr.seed(rng[r], seeds[g, r])
         gs[:] = 0
         for s in range(PLAYERS):
             gs[at[O_ROLE] + s] = -1
