@@ -60,7 +60,8 @@ def numba_cache_dir(*sources: str | Path) -> Path:
     for source in sources:
         path = Path(source)
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
-    name = Path(sources[0]).stem if sources else "kernel"
+    first = Path(sources[0]) if sources else Path("kernel")
+    name = f"{first.parent.name}-{first.stem}"  # e.g. philanthropist-kernel
     return cache_dir() / "numba" / f"{name}-{digest.hexdigest()[:16]}-numba{_numba_version()}"
 
 

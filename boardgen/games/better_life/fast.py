@@ -34,9 +34,10 @@ from boardgen.play.kernels import KernelLoader, game_seeds, generator_seeds
 from boardgen.play.simulate import lineup
 
 KERNEL_BOTS = ("random", "free-rider", "fair-share", "target-seeker", "meter-reader")  # kernel.BOT_KINDS
-# Loading numba and the cached kernel takes about 0.4 s, some 60 games of the API path; compiling it about 20 s.
-LOAD_COST_GAMES = 60
-COMPILE_COST_GAMES = 3000
+# Importing numba and loading the cached kernel takes about 0.45 s of CPU, some 120 games of the API path with the
+# default bots (250 games/s); compiling it the first time about 17 s, some 4,000 games.
+LOAD_COST_GAMES = 120
+COMPILE_COST_GAMES = 4000
 HERE = Path(__file__).resolve().parent
 SOURCES = (HERE / "kernel.py", HERE.parents[1] / "play" / "kernel_random.py")
 LOADER = KernelLoader("boardgen.games.better_life.kernel", SOURCES, LOAD_COST_GAMES, COMPILE_COST_GAMES)

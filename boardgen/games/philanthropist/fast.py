@@ -33,9 +33,9 @@ from boardgen.play.kernels import KernelLoader, game_seeds, generator_seeds
 from boardgen.play.simulate import lineup
 
 KERNEL_BOTS = ("uniform", "random", "collector", "planner")  # kernel.BOT_KINDS
-# Loading numba and the cached kernel takes about 0.4 s, some 40 games of the API path with its default bots;
-# compiling it the first time about 15 s.
-LOAD_COST_GAMES = 40
+# Importing numba and loading the cached kernel takes about 0.45 s of CPU, some 60 games of the API path with the
+# default bots (140 games/s); compiling it the first time about 11 s, some 1,500 games.
+LOAD_COST_GAMES = 60
 COMPILE_COST_GAMES = 1500
 HERE = Path(__file__).resolve().parent
 SOURCES = (HERE / "kernel.py", HERE.parents[1] / "play" / "kernel_random.py")
