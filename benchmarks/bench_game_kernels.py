@@ -4,7 +4,8 @@ plain ``random.choice`` playout through the API timed in the same run as the ref
 
     PYTHONPATH=. python benchmarks/bench_game_kernels.py [--games 10000] [--ref-games 200] [--game philanthropist]
 
-For each game prints (one job, this machine as it is; ``uptime`` first):
+For each game prints (one job, this machine as it is; ``uptime`` first; in-process rates also per CPU second,
+which a machine busy with other work distorts less than wall time):
 - the reference: a playout picking ``random.choice`` of the legal actions through the rules API (games/s);
 - for each bot kind the kernel compiles: the API path (``GamePlugin.play_batch``, ``--ref-games`` games) and the
   kernel alone (``kernel_batch``, ``--games`` games), games/s, and the kernel's speed-up;
@@ -36,8 +37,22 @@ GAMES = {
 }
 
 
-def playout_rate(name: str, games: int) -> float:
-    """Games/s of a plain random.choice playout through the rules API (chance by ``sample_chance``)."""
+class Clock:
+    """Wall and CPU seconds of a block."""
+
+    def __enter__(self) -> Clock:
+        self.wall, self.cpu = time.perf_counter(), time.process_time()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.wall, self.cpu = time.perf_counter() - self.wall, time.process_time() - self.cpu
+
+    def rates(self, games: int) -> tuple[float, float]:
+        return games / self.wall, games / max(self.cpu, 1e-9)
+
+
+def playout_rate(name: str, games: int) -> tuple[float, float]:
+    """(wall, CPU) games/s of a plain random.choice playout through the rules API (chance by ``sample_chance``)."""
     from boardgen.play.api import CHANCE, SIMULTANEOUS, TERMINAL, sample_chance
     from boardgen.plugin import BuildContext, get_game
     from boardgen.template import load
@@ -47,21 +62,22 @@ def playout_rate(name: str, games: int) -> float:
     ctx = BuildContext(config, plugin)
     game = plugin.new_game(ctx, plugin.player_range(config)[1])
     rng = random.Random(1)
-    started = time.perf_counter()
-    for i in range(games):
-        state = game.new_initial_state(i)
-        while (player := state.current_player()) != TERMINAL:
-            if player == CHANCE:
-                state.apply_action(sample_chance(state, rng))
-            elif player == SIMULTANEOUS:
-                state.apply_actions([rng.choice(state.legal_actions(p)) for p in range(game.info.num_players)])
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
-    return games / (time.perf_counter() - started)
+    with Clock() as clock:
+        for i in range(games):
+            state = game.new_initial_state(i)
+            while (player := state.current_player()) != TERMINAL:
+                if player == CHANCE:
+                    state.apply_action(sample_chance(state, rng))
+                elif player == SIMULTANEOUS:
+                    state.apply_actions([rng.choice(state.legal_actions(p)) for p in range(game.info.num_players)])
+                else:
+                    state.apply_action(rng.choice(state.legal_actions()))
+    return clock.rates(games)
 
 
-def path_rates(name: str, bots: tuple[str, ...], games: int, ref_games: int) -> tuple[float, float]:
-    """(API games/s, kernel games/s) of ``bots`` (the kernel loaded beforehand)."""
+def path_rates(name: str, bots: tuple[str, ...], games: int, ref_games: int
+               ) -> tuple[tuple[float, float], tuple[float, float]]:
+    """((wall, CPU) games/s of the API path, the same of the kernel) for ``bots`` (the kernel loaded first)."""
     from boardgen.plugin import BuildContext, get_game
     from boardgen.template import load
 
@@ -69,16 +85,14 @@ def path_rates(name: str, bots: tuple[str, ...], games: int, ref_games: int) -> 
     _plugin, config = load(REPO / GAMES[name][0])
     ctx = BuildContext(config, plugin)
     players = plugin.player_range(config)[1]
-    started = time.perf_counter()
-    plugin.play_batch(ctx, players, bots, 1, 0, ref_games, True)
-    api = ref_games / (time.perf_counter() - started)
+    with Clock() as api:
+        plugin.play_batch(ctx, players, bots, 1, 0, ref_games, True)
     os.environ["BOARDGEN_ENGINE"] = "kernel"
     plugin.kernel_batch(ctx, players, bots, 1, 0, 2, True)  # load it
-    started = time.perf_counter()
-    plugin.kernel_batch(ctx, players, bots, 2, 0, games, True)
-    kernel = games / (time.perf_counter() - started)
+    with Clock() as kernel:
+        plugin.kernel_batch(ctx, players, bots, 2, 0, games, True)
     del os.environ["BOARDGEN_ENGINE"]
-    return api, kernel
+    return api.rates(ref_games), kernel.rates(games)
 
 
 def cli_rate(template: str, games: int, bots: str | None) -> tuple[float, float]:
@@ -101,11 +115,13 @@ def main() -> int:
     print(subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())
     for name in args.game or sorted(GAMES):
         template, kinds = GAMES[name]
-        reference = playout_rate(name, args.ref_games)
-        print(f"{name}: plain random.choice playout through the API {reference:,.0f} games/s")
+        reference, reference_cpu = playout_rate(name, args.ref_games)
+        print(f"{name}: plain random.choice playout through the API {reference:,.0f} games/s "
+              f"({reference_cpu:,.0f} per CPU s)")
         for kind in kinds:
-            api, kernel = path_rates(name, (kind,), args.games, args.ref_games)
-            print(f"  {kind:<14} API {api:8,.0f} games/s   kernel {kernel:9,.0f} games/s   x{kernel / api:,.0f}")
+            (api, api_cpu), (kernel, kernel_cpu) = path_rates(name, (kind,), args.games, args.ref_games)
+            print(f"  {kind:<14} API {api:7,.0f} games/s ({api_cpu:6,.0f} per CPU s)   kernel {kernel:8,.0f} "
+                  f"games/s ({kernel_cpu:7,.0f} per CPU s)   x{kernel_cpu / api_cpu:,.0f} per CPU s")
         for label, bots in (("default bots", None), ("random bots", "random")):
             rate, _wall = cli_rate(template, args.games, bots)
             print(f"  simulate --games {args.games} --jobs 1, {label}: {rate:,.0f} games/s "
