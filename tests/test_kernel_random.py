@@ -147,3 +147,13 @@ def test_kernel_seeds_are_the_simulation_seeds(seed: int, start: int, players: i
     rows = generator_seeds(games, players)
     assert rows.tolist() == [[derive_seed(g, "chance"), *(derive_seed(g, "seat", p) for p in range(players))]
                              for g in games]
+
+
+@SETTINGS
+@given(st.lists(seeds, min_size=1, max_size=9))
+def test_seeding_rows_at_once_is_seeding_each(values: list[int]) -> None:
+    states = kr.new_states(len(values) + 1)
+    kr.seed_rows(states, np.array(values, dtype=np.int64), len(values))
+    for row, seed in zip(states, values, strict=False):
+        assert row.tolist() == kr.state_of(random.Random(seed)).tolist()
+    assert not states[len(values)].any()  # rows past count untouched

@@ -7,7 +7,8 @@ array of ``STATE_WORDS`` int64 (the 624 words of the twister, then the position 
 ``random.getstate()[1]``), so ``state_of(random.Random(s))`` and ``seed(new_state(), s)`` hold the same numbers.
 
 - ``seed(st, n)``: ``random.Random(n)`` for an int64 ``n`` (CPython keys the twister with the 32-bit words of
-  ``abs(n)``); ``seed_key(st, words)`` for any int's words (``key_words``);
+  ``abs(n)``); ``seed_key(st, words)`` for any int's words (``key_words``); ``seed_rows(states, seeds, count)``
+  seeds several generators at once (a game's chance and seats), faster than one by one;
 - ``genrand(st)`` (one tempered 32-bit word), ``random(st)``, ``getrandbits(st, k)`` for k <= 63, ``uniform``;
 - ``randbelow(st, n)`` is CPython's ``_randbelow`` (``getrandbits(n.bit_length())`` until below n), which
   ``randrange``, ``randint``, ``choice`` (``choice_index``), ``shuffle`` and ``sample`` (``sample_indices``) use;
@@ -132,6 +133,47 @@ def seed(st: np.ndarray, n: int) -> None:
     key[0] = a & MASK32
     key[1] = a >> 32
     seed_key(st, key[:1] if key[1] == 0 else key)
+
+
+@_jit
+def seed_rows(states: np.ndarray, seeds: np.ndarray, count: int) -> None:
+    """``seed(states[r], seeds[r])`` for every r < count, the rows in lock step: seeding is a chain of dependent
+    steps, and several independent chains interleaved run a few times faster than one after another."""
+    key0 = np.empty(count, dtype=np.int64)
+    key1 = np.empty(count, dtype=np.int64)
+    lengths = np.empty(count, dtype=np.int64)
+    j = np.zeros(count, dtype=np.int64)
+    for r in range(count):
+        a = -seeds[r] if seeds[r] < 0 else seeds[r]
+        key0[r] = a & MASK32
+        key1[r] = a >> 32
+        lengths[r] = 1 if key1[r] == 0 else 2
+        for i in range(MT_N):
+            states[r, i] = BASE[i]
+    i = 1
+    for _ in range(MT_N):  # max(MT_N, key length) steps: keys of an int64 have one or two words
+        for r in range(count):
+            prev = states[r, i - 1]
+            key = key0[r] if j[r] == 0 else key1[r]
+            states[r, i] = ((states[r, i] ^ ((prev ^ (prev >> 30)) * 1664525)) + key + j[r]) & MASK32
+            j[r] = j[r] + 1 if j[r] + 1 < lengths[r] else 0
+        i += 1
+        if i >= MT_N:
+            for r in range(count):
+                states[r, 0] = states[r, MT_N - 1]
+            i = 1
+    for _ in range(MT_N - 1):
+        for r in range(count):
+            prev = states[r, i - 1]
+            states[r, i] = ((states[r, i] ^ ((prev ^ (prev >> 30)) * 1566083941)) - i) & MASK32
+        i += 1
+        if i >= MT_N:
+            for r in range(count):
+                states[r, 0] = states[r, MT_N - 1]
+            i = 1
+    for r in range(count):
+        states[r, 0] = 0x80000000
+        states[r, POS] = MT_N
 
 
 # ---------------------------------------------------------------------------------------------- words
@@ -335,5 +377,5 @@ __all__ = [
     "BASE", "MT_N", "POS", "STATE_WORDS", "bisect_right", "bit_length", "choice_index", "choices_indices",
     "choices_weighted", "genrand", "getrandbits", "key_words", "new_state", "new_states", "randbelow",
     "randint", "random", "random_index", "randrange", "sample_chance", "sample_indices", "sample_uniform_chance",
-    "seed", "seed_key", "shuffle", "state_of", "to_python", "uniform",
+    "seed", "seed_key", "seed_rows", "shuffle", "state_of", "to_python", "uniform",
 ]  # fmt: skip

@@ -878,9 +878,14 @@ def play_games(prm: np.ndarray, at: np.ndarray, tb: np.ndarray, size: int, kinds
     rng = np.empty((1 + PLAYERS, kr.STATE_WORDS), dtype=np.int64)
     designs = prm[P_A]
     for g in range(seeds.shape[0]):
-        for r in range(1 + PLAYERS):
-            if r == 0 or kinds[g, r - 1] == B_RANDOM:  # the game's own bots never draw: no generator to seed
-                kr.seed(rng[r], seeds[g, r])
+        drawing = 0  # the game's own bots never draw: seat generators only for random bots
+        for s in range(PLAYERS):
+            if kinds[g, s] == B_RANDOM:
+                drawing += 1
+        if drawing:
+            kr.seed_rows(rng, seeds[g], 1 + PLAYERS)
+        else:
+            kr.seed(rng[0], seeds[g, 0])
         gs[:] = 0
         for s in range(PLAYERS):
             gs[at[O_ROLE] + s] = -1

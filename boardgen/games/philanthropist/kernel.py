@@ -286,8 +286,7 @@ def play_games(prm: np.ndarray, costs: np.ndarray, place_order: np.ndarray, face
     probs = np.empty(max(n_cards, 1), dtype=np.float64)
     rng = np.empty((1 + players, kr.STATE_WORDS), dtype=np.int64)
     for g in range(seeds.shape[0]):
-        for r in range(1 + players):
-            kr.seed(rng[r], seeds[g, r])
+        kr.seed_rows(rng, seeds[g], 1 + players)
         chance = rng[0]
         meeple_at[:] = -1
         block_fill[:] = 0
