@@ -11,7 +11,7 @@ which a machine busy with other work distorts less than wall time):
   kernel alone (``kernel_batch``, ``--games`` games), games/s, and the kernel's speed-up;
 - ``boardgen simulate --games N --jobs 1 -q`` as the CLI reports it, with the default bots and with random bots,
   and its ratio to the reference (issue goal: random bots at least 20x the reference, default bots at least
-  1,000 games/s);
+  1,000 games/s), beside the same command through the API path alone (``BOARDGEN_ENGINE=reference``);
 - the wall time of ``boardgen simulate --games 1`` (goal: at most 1 s on an idle machine).
 """
 
@@ -95,13 +95,14 @@ def path_rates(name: str, bots: tuple[str, ...], games: int, ref_games: int
     return api.rates(ref_games), kernel.rates(games)
 
 
-def cli_rate(template: str, games: int, bots: str | None) -> tuple[float, float]:
-    """(games/s the CLI reports, wall s) of ``boardgen simulate`` with one job."""
+def cli_rate(template: str, games: int, bots: str | None, engine: str = "auto") -> tuple[float, float]:
+    """(games/s the CLI reports, wall s) of ``boardgen simulate`` with one job (``BOARDGEN_ENGINE=engine``)."""
     command = [sys.executable, "-m", "boardgen.cli", "simulate", "-t", str(REPO / template), "-o",
                str(REPO / "build" / "bench"), "--games", str(games), "--jobs", "1", "-q"]
     if bots:
         command += ["--bots", bots]
-    wall, _cpu, done = timed(command, env={**os.environ, "PYTHONPATH": str(REPO)}, cwd="/")
+    wall, _cpu, done = timed(command, env={**os.environ, "PYTHONPATH": str(REPO), "BOARDGEN_ENGINE": engine},
+                             cwd="/")
     found = re.search(r"\(([\d,.]+) games/s", done.stdout + done.stderr)
     return (float(found.group(1).replace(",", "")) if found else float("nan")), wall
 
@@ -123,9 +124,11 @@ def main() -> int:
             print(f"  {kind:<14} API {api:7,.0f} games/s ({api_cpu:6,.0f} per CPU s)   kernel {kernel:8,.0f} "
                   f"games/s ({kernel_cpu:7,.0f} per CPU s)   x{kernel_cpu / api_cpu:,.0f} per CPU s")
         for label, bots in (("default bots", None), ("random bots", "random")):
+            before, _wall = cli_rate(template, args.ref_games, bots, "reference")
             rate, _wall = cli_rate(template, args.games, bots)
-            print(f"  simulate --games {args.games} --jobs 1, {label}: {rate:,.0f} games/s "
-                  f"({rate / reference:.1f}x the plain playout)")
+            print(f"  simulate --jobs 1, {label}: {rate:,.0f} games/s of {args.games} "
+                  f"({rate / reference:.1f}x the plain playout); the API path alone (BOARDGEN_ENGINE=reference, "
+                  f"{args.ref_games} games): {before:,.0f} games/s")
         _rate, wall = cli_rate(template, 1, None)
         print(f"  simulate --games 1: {wall:.2f} s wall")
     return 0
