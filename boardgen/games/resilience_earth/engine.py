@@ -23,6 +23,15 @@ EMPTY, SETTLEMENT, TOWN, INDUSTRY = 0, 1, 2, 3
 KIND_NAMES = {SETTLEMENT: "settlement", TOWN: "town", INDUSTRY: "industry"}
 PERMANENT = 10**6
 
+RULE_EVENTS = (
+    "settle", "settle far", "town", "industry", "dismantle settlement", "dismantle town", "dismantle industry",
+    "sabbatical", "did nothing", "stones removed", "event blocked", "event destroyed", "event missed",
+    "buildings destroyed", "markers short", "deck reshuffled", "industry LQ loss", "collapse", "ended by collapse",
+    "ended by timer", "ended by stones",
+)  # fmt: skip
+"""Every rule a game's outcome counts (``Outcome.events``), so a rule no bot ever used shows as 0; the few
+that cannot happen under a template's numbers are left out (``ResilienceGame.rule_events``)."""
+
 # phases
 TURN, STONE, CARD, DIE1, DIE2, TIMER, OVER = range(7)
 
@@ -102,6 +111,12 @@ class ResilienceGame(Game):
                                                  self.tower.collapse_spread) for h in range(stones + 1))
         per = config.components.per_colour
         self.supply = {SETTLEMENT: per["settlement"], TOWN: per["town"], INDUSTRY: per["industry"]}
+        left_out = set()
+        if all(r * 10 + d in self.index for r in range(1, 7) for d in range(1, 7)):
+            left_out.add("event missed")  # every pair of dice names a field
+        if len(self.cards) >= len(self.tower.countdown_stacks):
+            left_out.add("deck reshuffled")  # one event per emptied stack: the deck never runs out
+        self.rule_events = tuple(e for e in RULE_EVENTS if e not in left_out)
         max_rounds = self.rules.last_end_round
         self.info = GameInfo(
             short_name="resilience_earth", long_name="Resilience Earth", num_players=players,
@@ -495,6 +510,7 @@ class ResilienceState(State):
         return value(p) - others - 60.0 * risk
 
     def outcome(self) -> Outcome:
+        g = self.game
         scores = self.scores()
         lq = self.lq
         metrics = {
@@ -512,7 +528,7 @@ class ResilienceState(State):
             "fields_settled": float(sum(1 for o in self.owner if o >= 0)),
         }
         return Outcome(scores=tuple(scores), winners=self.winners(), length=self.round, metrics=metrics,
-                       events=dict(sorted(self.counts.items())))
+                       events={k: self.counts.get(k, 0) for k in sorted(g.rule_events)})
 
     # ------------------------------------------------------------------ views
     def observation(self, player: int) -> dict[str, Any]:
@@ -530,7 +546,17 @@ class ResilienceState(State):
             "covered": {g.facts.numbers[f]: (self.cover_effect[f], self.cover_until[f])
                         for f in range(g.F) if self.cover_effect[f]},
             "ended": self.ended,
+            # what the board prints: each field's production pips and the fields it borders (numbers)
+            "fields": {g.facts.numbers[f]: {"level": g.facts.levels[f],
+                                            "borders": sorted(g.facts.numbers[n] for n in g.facts.neighbours[f])}
+                       for f in range(g.F)},
         }
+
+    def action_kind(self, action: int) -> int:
+        """0 settle, 1 town, 2 industry, 3 dismantle, 4 sabbatical, 5 end the turn (a chance outcome: 0)."""
+        if self.phase != TURN:
+            return 0
+        return min(action // self.game.F, 4) + (1 if action == self.game.END else 0)
 
     def action_to_string(self, player: int, action: int) -> str:
         g = self.game
