@@ -10,6 +10,7 @@ import pytest
 import yaml
 
 from boardgen.play.columns import OutcomeColumns
+from boardgen.play.simulate import derive_seed, lineup, play_one
 from boardgen.plugin import BuildContext, get_game
 
 TEMPLATE = Path(__file__).resolve().parent.parent / "templates" / "global-warming.yaml"
@@ -28,8 +29,10 @@ def compare(ctx: BuildContext, players: int, bots: tuple[str, ...], games: int, 
     plugin = ctx.plugin
     game = ctx.value(f"game:{players}", lambda: plugin.new_game(ctx, players))
     kernel = fast.play(game, bots, seed, 0, games, True)
-    api = OutcomeColumns.from_records(plugin.play_batch(ctx, players, bots, seed, 0, games, True), players,
-                                      kernel.bot_names)
+    factories = plugin.bots()
+    records = [play_one(game, factories, lineup(bots, players, i, True), derive_seed(seed, "game", i))
+               for i in range(games)]  # the rules API's games, as GamePlugin.play_batch seeds them
+    api = OutcomeColumns.from_records(records, players, kernel.bot_names)
     assert kernel.games == games
     assert kernel.differences(api) == []
 
@@ -51,6 +54,7 @@ def test_kernel_batch_leaves_bots_it_does_not_play_and_small_batches_to_the_api(
     plugin = ctx.plugin
     assert plugin.kernel_batch(ctx, 4, ("search", "random"), 1, 0, 500, True) is None
     assert plugin.kernel_batch(ctx, 4, ("random",), 1, 0, 2, True) is None  # cheaper through the API
+    assert plugin.kernel_batch(ctx, 4, ("cautious",), 1, 0, 1, True) is None  # simulate --games 1: no numba
     batch = plugin.kernel_batch(ctx, 4, ("random",), 1, 100, 400, True)
     assert batch is not None and batch.games == 300
 

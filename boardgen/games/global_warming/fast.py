@@ -9,6 +9,7 @@ kernel until a batch is played.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -18,13 +19,51 @@ from boardgen.play.simulate import derive_seed, lineup
 
 KERNEL_BOTS = ("random", "greedy", "cautious")  # kernel.BOT_KINDS
 LOAD_COST_S = 0.6  # importing numba and loading the cached kernel
-API_GAMES_PER_S = {"random": 120.0, "greedy": 15.0, "cautious": 6.0}  # the API path, one core (issue figures)
+COMPILE_COST_S = 60.0  # compiling it the first time
+API_GAMES_PER_S = {"random": 120.0, "greedy": 15.0, "cautious": 6.0}  # the API path on one core
+WHOLE_RUN_GAMES = 25  # simulate's first run of games (boardgen.play.simulate.CHUNK_GAMES): a run this long or
+# longer is worth the kernel; the answer for the first run holds for the whole simulation
 
 
-def kernel_games(bots: Sequence[str]) -> int:
-    """The fewest games for which loading the kernel beats playing them through the API."""
-    rate = min(API_GAMES_PER_S[b] for b in bots)
-    return max(1, int(LOAD_COST_S * rate))
+def kernel_sources() -> tuple[Path, Path]:
+    from boardgen.play import kernel_random
+
+    return Path(__file__).with_name("kernel.py"), Path(kernel_random.__file__)
+
+
+def kernel_compiled() -> bool:
+    """Whether the kernel's machine code is in numba's disk cache (else the first use compiles it)."""
+    from boardgen.play.kernels import numba_cache_dir
+
+    folder = numba_cache_dir(*kernel_sources())
+    return folder.is_dir() and any(folder.rglob("kernel.play_games-*.nbi"))
+
+
+def use_kernel(bots: Sequence[str], games: int) -> bool:
+    """Whether ``games`` games with these bots are worth the kernel: they would take the API longer than
+    loading it (or, not compiled yet, than compiling it), or they are a whole simulation's first run. So
+    ``simulate --games 1`` never loads numba."""
+    if any(b not in KERNEL_BOTS for b in bots) or games <= 0:
+        return False
+    api_s = sum(games / API_GAMES_PER_S[b] for b in bots) / len(bots)
+    if not kernel_compiled():
+        return api_s > COMPILE_COST_S
+    return api_s > LOAD_COST_S or games >= WHOLE_RUN_GAMES
+
+
+def warm() -> bool:
+    """Compile the kernel into its disk cache (or load it): a few games of every bot kind (scripts/setup.sh)."""
+    import yaml
+
+    from boardgen.config import templates_dir
+    from boardgen.plugin import BuildContext, get_game
+
+    plugin = get_game("global-warming")
+    path = templates_dir() / plugin.template_file
+    ctx = BuildContext(plugin.load_config(yaml.safe_load(path.read_text(encoding="utf-8")), str(path), ""), plugin)
+    game = plugin.new_game(ctx, plugin.player_range(ctx.config)[1])
+    play(game, KERNEL_BOTS, 0, 0, 3, True)
+    return kernel_compiled()
 
 
 def game_arrays(game: Any) -> tuple[np.ndarray, ...]:
@@ -126,8 +165,8 @@ def columns(names: tuple[str, ...], players: int, seeds: np.ndarray, kinds: np.n
 
 def kernel_batch(game: Any, bots: Sequence[str], seed: int, start: int, stop: int,
                  rotate: bool) -> OutcomeColumns | None:
-    if any(b not in KERNEL_BOTS for b in bots):
-        return None
-    if stop - start < kernel_games(bots):
+    """The games by the kernel, or None (the API plays them) when it does not play these bots or the batch is
+    too small to pay for loading it (``use_kernel``)."""
+    if not use_kernel(bots, stop - start):
         return None
     return play(game, bots, seed, start, stop, rotate)
