@@ -50,8 +50,14 @@ class ResilienceEarth(GamePlugin):
 
     def new_game(self, ctx: BuildContext, players: int) -> Any:
         from boardgen.games.resilience_earth.engine import FieldFacts, ResilienceGame
+        from boardgen.games.resilience_earth.fieldmap import cached_field_facts
 
-        facts = ctx.value("field_facts", lambda: FieldFacts.from_field_map(ctx.board))
+        def facts_of_map() -> FieldFacts:  # a build has the map already; simulate reads the cache
+            if "board" in ctx.computed:
+                return FieldFacts.from_field_map(ctx.computed["board"])
+            return cached_field_facts(ctx.config)  # type: ignore[no-any-return]
+
+        facts = ctx.value("field_facts", facts_of_map)
         return ResilienceGame(facts, ctx.config, players)
 
     def bots(self) -> Mapping[str, Any]:

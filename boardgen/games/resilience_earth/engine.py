@@ -223,35 +223,44 @@ class ResilienceState(State):
         p = self.seat_to_move()
         if player is not None and player != p:
             return []
-        acts: list[int] = []
         limit = g.rules.builds_per_turn
         can_build = not limit or self.actions_this_turn < limit
         res = self.res[p]
+        settle: list[int] = []
+        town: list[int] = []
+        industry: list[int] = []
+        dismantle: list[int] = []
         if can_build:
             supply = g.supply
             placed = self.placed[p]
+            owner, kind, cover = self.owner, self.kind, self.cover_effect
+            # the costs and limits checked once per call, not once per field
+            base = g.costs.settlement
+            far = base + g.costs.travel
+            own = [f for f in range(g.F) if owner[f] == p]
+            nb = g.facts.neighbours
+            may_settle = placed[SETTLEMENT] < supply[SETTLEMENT] and res >= base
+            anywhere = not own or res >= far  # the first settlement goes anywhere at base cost
             stones_ok = self.stones_left()
-            for f in range(g.F):
-                owner = self.owner[f]
-                if owner == -1:
-                    if (not self.cover_effect[f] and placed[SETTLEMENT] < supply[SETTLEMENT]
-                            and res >= self.settle_cost(p, f)):
-                        acts.append(g.SETTLE + f)
-                elif owner == p:
-                    k = self.kind[f]
-                    if k == SETTLEMENT and not self.cover_effect[f]:
-                        if (res >= g.costs.town and placed[TOWN] < supply[TOWN]
-                                and stones_ok >= g.costs.town_stones):
-                            acts.append(g.TOWN + f)
-                        if (res >= g.costs.industry and placed[INDUSTRY] < supply[INDUSTRY]
-                                and stones_ok >= g.costs.industry_stones):
-                            acts.append(g.INDUSTRY + f)
-                    acts.append(g.DISMANTLE + f)
+            may_town = res >= g.costs.town and placed[TOWN] < supply[TOWN] and stones_ok >= g.costs.town_stones
+            may_industry = (res >= g.costs.industry and placed[INDUSTRY] < supply[INDUSTRY]
+                            and stones_ok >= g.costs.industry_stones)
+            if may_settle:
+                settle = [f for f in range(g.F) if owner[f] == -1 and not cover[f]
+                          and (anywhere or any(owner[n] == p for n in nb[f]))]
+            for f in own:
+                if kind[f] == SETTLEMENT and not cover[f]:
+                    if may_town:
+                        town.append(g.TOWN + f)
+                    if may_industry:
+                        industry.append(g.INDUSTRY + f)
+                dismantle.append(g.DISMANTLE + f)
+        acts = [g.SETTLE + f for f in settle] + town + industry + dismantle
         if (self.actions_this_turn == 0 and res >= g.rules.sabbatical_cost
                 and (not g.rules.sabbatical_limit or self.sabbaticals[p] < g.rules.sabbatical_limit)):
             acts.append(g.SABBATICAL)
         acts.append(g.END)
-        return sorted(acts)
+        return acts
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         g = self.game
