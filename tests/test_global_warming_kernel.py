@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from boardgen.play.columns import OutcomeColumns
-from boardgen.play.simulate import derive_seed, lineup, play_one
+from boardgen.play.simulate import derive_seed, lineup, play_one, simulate
 from boardgen.plugin import BuildContext, get_game
 
 TEMPLATE = Path(__file__).resolve().parent.parent / "templates" / "global-warming.yaml"
@@ -23,15 +23,18 @@ def context(**rules: object) -> BuildContext:
     return BuildContext(plugin.load_config(data, str(TEMPLATE), "test"), plugin)
 
 
-def compare(ctx: BuildContext, players: int, bots: tuple[str, ...], games: int, seed: int = 11) -> None:
+def compare(ctx: BuildContext, players: int, bots: tuple[str, ...], games: int, seed: int = 11, jobs: int = 1) -> None:
     from boardgen.games.global_warming import fast
 
     plugin = ctx.plugin
     game = ctx.value(f"game:{players}", lambda: plugin.new_game(ctx, players))
     kernel = fast.play(game, bots, seed, 0, games, True)
-    factories = plugin.bots()
-    records = [play_one(game, factories, lineup(bots, players, i, True), derive_seed(seed, "game", i))
-               for i in range(games)]  # the rules API's games, as GamePlugin.play_batch seeds them
+    if jobs == 1:
+        factories = plugin.bots()
+        records = [play_one(game, factories, lineup(bots, players, i, True), derive_seed(seed, "game", i))
+                   for i in range(games)]  # the rules API's games, as GamePlugin.play_batch seeds them
+    else:  # the same games on several processes (results do not depend on jobs)
+        records = list(simulate(game, plugin.bots(), games, bots, seed, jobs=jobs).records)
     api = OutcomeColumns.from_records(records, players, kernel.bot_names)
     assert kernel.games == games
     assert kernel.differences(api) == []
@@ -60,8 +63,8 @@ def test_kernel_batch_leaves_bots_it_does_not_play_and_small_batches_to_the_api(
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("bots", [("random",), ("cautious", "greedy", "random")])
-def test_kernel_plays_a_thousand_api_games(bots: tuple[str, ...]) -> None:
-    """1,000 games: all random; and the default mix, where each of cautious, greedy and random has a seat in
-    every game."""
-    compare(context(), 4, bots, 1000, seed=2026)
+@pytest.mark.parametrize("players,bots", [(4, ("random",)), (3, ("cautious", "greedy", "random"))])
+def test_kernel_plays_a_thousand_api_games(players: int, bots: tuple[str, ...]) -> None:
+    """1,000 games: four random bots; and three players of the default mix, where cautious, greedy and random
+    each have a seat in every game (the API's side on two processes)."""
+    compare(context(), players, bots, 1000, seed=2026, jobs=2)

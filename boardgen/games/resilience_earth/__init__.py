@@ -60,6 +60,14 @@ class ResilienceEarth(GamePlugin):
         facts = ctx.value("field_facts", facts_of_map)
         return ResilienceGame(facts, ctx.config, players)
 
+    def kernel_batch(self, ctx: BuildContext, players: int, bots: Sequence[str], seed: int, start: int, stop: int,
+                     rotate: bool) -> Any:
+        """The games through the compiled kernel (``fast``): the random bot and the game's own bots."""
+        from boardgen.games.resilience_earth.fast import kernel_batch
+
+        game = ctx.value(f"game:{players}", lambda: self.new_game(ctx, players))
+        return kernel_batch(game, bots, seed, start, stop, rotate)
+
     def bots(self) -> Mapping[str, Any]:
         from boardgen.games.resilience_earth.bots import all_bots
 

@@ -37,7 +37,8 @@ class PolicyBot(Bot):
     def step(self, state: State) -> int:
         assert isinstance(state, ResilienceState)
         s, g, p = state, self.g, self.seat
-        legal = set(s.legal_actions())
+        actions = s.legal_actions()  # in order: the bot's draws follow it (a set's order is CPython's secret)
+        legal = set(actions)
         if g.SABBATICAL in legal and self.wants_sabbatical(s):
             return g.SABBATICAL
         risk = self.risk(s)
@@ -53,7 +54,7 @@ class PolicyBot(Bot):
             if poor:
                 self.dismantled_in = s.round
                 return g.DISMANTLE + poor[0]
-        settles = [a - g.SETTLE for a in legal if g.SETTLE <= a < g.TOWN]
+        settles = [a - g.SETTLE for a in actions if g.SETTLE <= a < g.TOWN]
         if self.drops_poor_fields:  # nor settles one
             settles = [f for f in settles if g.facts.levels[f] > 1
                        or not any(s.kind[n] == INDUSTRY for n in g.facts.neighbours[f])]
@@ -62,11 +63,11 @@ class PolicyBot(Bot):
             return g.SETTLE + max(settles, key=lambda f: self.settle_value(s, f))
         if risk < self.build_below and self.dismantled_in != s.round:
             if self.industries:
-                ind = [a - g.INDUSTRY for a in legal if g.INDUSTRY <= a < g.DISMANTLE]
+                ind = [a - g.INDUSTRY for a in actions if g.INDUSTRY <= a < g.DISMANTLE]
                 if ind:
                     return g.INDUSTRY + max(ind, key=lambda f: (g.facts.levels[f], -f))
             if self.towns:
-                towns = [a - g.TOWN for a in legal if g.TOWN <= a < g.INDUSTRY]
+                towns = [a - g.TOWN for a in actions if g.TOWN <= a < g.INDUSTRY]
                 if towns:
                     return g.TOWN + max(towns, key=lambda f: (g.facts.levels[f], -f))
         return g.END
