@@ -5,7 +5,8 @@ short; otherwise the most Victory Points win.
 
 Parts: ``model`` (the template), ``cards`` (the four decks from CSV rows), ``engine`` (the rules on the shared
 API), ``bots`` (four attitudes to the commons), ``report`` (findings), ``board`` (the track board),
-``kit`` (decks, mats, tokens, dice, screens, zips), ``leaflet`` (the rules in our words).
+``kit`` (decks, mats, tokens, dice, screens, zips), ``leaflet`` (the rules in our words), ``kernel`` and
+``fast`` (the same rules and bots compiled with numba, which ``kernel_batch`` plays big batches with).
 """
 
 from __future__ import annotations
@@ -99,6 +100,15 @@ class BetterLife(GamePlugin):
         from boardgen.games.better_life.report import rule_findings
 
         return rule_findings(ctx, summary)
+
+    def kernel_batch(self, ctx: BuildContext, players: int, bots: Sequence[str], seed: int, start: int, stop: int,
+                     rotate: bool) -> Any:
+        """The compiled kernel's games (``fast``): the same as ``play_batch``'s for the same seeds, or None
+        when a bot has no compiled form or too few games are asked for to pay for loading it."""
+        from boardgen.games.better_life.fast import kernel_batch
+
+        game = ctx.value(f"game:{players}", lambda: self.new_game(ctx, players))
+        return kernel_batch(game, bots, seed, start, stop, rotate)
 
     def validate(self, ctx: BuildContext, games: int | None = None, jobs: int = 1, seed: int | None = None,
                  bots: Sequence[str] | None = None, players: int | None = None,
