@@ -4,6 +4,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -52,14 +55,20 @@ def test_kernel_plays_the_api_games_of_other_rules() -> None:
     compare(ctx, 2, ("cautious", "greedy", "random"), 30)
 
 
-def test_kernel_batch_leaves_bots_it_does_not_play_and_small_batches_to_the_api() -> None:
+def test_kernel_batch_leaves_bots_it_does_not_play_to_the_api() -> None:
     ctx = context()
     plugin = ctx.plugin
     assert plugin.kernel_batch(ctx, 4, ("search", "random"), 1, 0, 500, True) is None
-    assert plugin.kernel_batch(ctx, 4, ("random",), 1, 0, 2, True) is None  # cheaper through the API
-    assert plugin.kernel_batch(ctx, 4, ("cautious",), 1, 0, 1, True) is None  # simulate --games 1: no numba
     batch = plugin.kernel_batch(ctx, 4, ("random",), 1, 100, 400, True)
     assert batch is not None and batch.games == 300
+
+
+def test_one_game_never_loads_numba() -> None:
+    """``simulate --games 1``: the API plays it, and numba is not even imported."""
+    script = ("import sys; from boardgen.games.global_warming import fast; "
+              "assert fast.kernel_batch(None, ('cautious', 'greedy', 'random'), 1, 0, 1, True) is None; "
+              "assert 'numba' not in sys.modules")
+    subprocess.run([sys.executable, "-c", script], check=True, env={**os.environ, "BOARDGEN_ENGINE": "auto"})
 
 
 @pytest.mark.slow

@@ -5,6 +5,9 @@ of fields (no map) and on the real field map."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -61,9 +64,22 @@ def test_kernel_plays_the_api_games_of_other_rules() -> None:
 def test_kernel_batch_leaves_what_it_does_not_play_to_the_api() -> None:
     game = ResilienceGame(fast.grid_facts(), config(), 4)
     assert fast.kernel_batch(game, ("greedy", "grower"), 1, 0, 500, True) is None
-    assert fast.kernel_batch(game, ("grower",), 1, 0, 1, True) is None  # simulate --games 1: no numba
     limited = ResilienceGame(fast.grid_facts(), config(builds_per_turn=2), 4)
+    assert fast.unsupported(limited, ("grower",)) == "a limit of builds per turn"
     assert fast.kernel_batch(limited, ("grower",), 1, 0, 500, True) is None
+
+
+def test_one_game_never_loads_numba() -> None:
+    """``simulate --games 1``: the API plays it, and numba is not even imported."""
+    script = ("import sys; from boardgen.games.resilience_earth import fast; "
+              "from boardgen.games.resilience_earth.engine import ResilienceGame; "
+              "from boardgen.games.resilience_earth.schema import ResilienceTemplate; "
+              "from boardgen.schema import validate_template; import yaml; "
+              f"cfg = validate_template(ResilienceTemplate, yaml.safe_load(open({str(TEMPLATE)!r})), 't'); "
+              "game = ResilienceGame(fast.grid_facts(), cfg, 4); "
+              "assert fast.kernel_batch(game, ('grower', 'steward'), 1, 0, 1, True) is None; "
+              "assert 'numba' not in sys.modules")
+    subprocess.run([sys.executable, "-c", script], check=True, env={**os.environ, "BOARDGEN_ENGINE": "auto"})
 
 
 @pytest.mark.slow

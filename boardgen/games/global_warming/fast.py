@@ -2,8 +2,8 @@
 and seeds turned into the kernel's arrays and its results into ``OutcomeColumns``.
 
 ``kernel_batch`` answers None (the rules API plays) for bots the kernel does not play (search, mcts) and for
-batches too small to pay for loading numba (``kernel_games``); this module itself imports neither numba nor the
-kernel until a batch is played.
+runs too small to pay for loading numba (``LOADER``); this module itself imports neither numba nor the kernel
+until a batch is played.
 """
 
 from __future__ import annotations
@@ -15,43 +15,31 @@ from typing import Any
 import numpy as np
 
 from boardgen.play.columns import OutcomeColumns
+from boardgen.play.kernels import KernelLoader
 from boardgen.play.simulate import derive_seed, lineup
 
 KERNEL_BOTS = ("random", "greedy", "cautious")  # kernel.BOT_KINDS
-LOAD_COST_S = 0.6  # importing numba and loading the cached kernel
-COMPILE_COST_S = 60.0  # compiling it the first time
-API_GAMES_PER_S = {"random": 120.0, "greedy": 15.0, "cautious": 6.0}  # the API path on one core
-WHOLE_RUN_GAMES = 25  # simulate's first run of games (boardgen.play.simulate.CHUNK_GAMES): a run this long or
-# longer is worth the kernel; the answer for the first run holds for the whole simulation
+# what a game costs through the rules API on one core, in random-bot games (about 120 a second)
+API_COST = {"random": 1.0, "greedy": 8.0, "cautious": 20.0}
+LOAD_COST_GAMES = 70.0  # loading the cached kernel (about 0.6 s), in random-bot API games
+COMPILE_COST_GAMES = 7000.0  # compiling it (about a minute)
 
 
 def kernel_sources() -> tuple[Path, Path]:
-    from boardgen.play import kernel_random
-
-    return Path(__file__).with_name("kernel.py"), Path(kernel_random.__file__)
-
-
-def kernel_compiled() -> bool:
-    """Whether the kernel's machine code is in numba's disk cache (else the first use compiles it)."""
-    from boardgen.play.kernels import numba_cache_dir
-
-    folder = numba_cache_dir(*kernel_sources())
-    return folder.is_dir() and any(folder.rglob("kernel.play_games-*.nbi"))
+    """The kernel's source and the random streams' it compiles in (named, not imported: importing them
+    imports numba)."""
+    here = Path(__file__).resolve()
+    return here.with_name("kernel.py"), here.parents[2] / "play" / "kernel_random.py"
 
 
-def use_kernel(bots: Sequence[str], games: int) -> bool:
-    """Whether ``games`` games with these bots are worth the kernel: they would take the API longer than
-    loading it (or, not compiled yet, than compiling it), or they are a whole simulation's first run. So
-    ``simulate --games 1`` never loads numba."""
-    if any(b not in KERNEL_BOTS for b in bots) or games <= 0:
-        return False
-    api_s = sum(games / API_GAMES_PER_S[b] for b in bots) / len(bots)
-    if not kernel_compiled():
-        return api_s > COMPILE_COST_S
-    return api_s > LOAD_COST_S or games >= WHOLE_RUN_GAMES
+LOADER = KernelLoader("boardgen.games.global_warming.kernel", kernel_sources(), LOAD_COST_GAMES,
+                      COMPILE_COST_GAMES)
+"""Loads the kernel once the games asked for in this process are worth it (``simulate --games 1`` never
+imports numba); ``BOARDGEN_ENGINE`` forces either path."""
 
 
-def warm() -> bool:
+
+def warm_kernel() -> bool:
     """Compile the kernel into its disk cache (or load it): a few games of every bot kind (scripts/setup.sh)."""
     import yaml
 
@@ -63,7 +51,7 @@ def warm() -> bool:
     ctx = BuildContext(plugin.load_config(yaml.safe_load(path.read_text(encoding="utf-8")), str(path), ""), plugin)
     game = plugin.new_game(ctx, plugin.player_range(ctx.config)[1])
     play(game, KERNEL_BOTS, 0, 0, 3, True)
-    return kernel_compiled()
+    return LOADER.cached()
 
 
 def game_arrays(game: Any) -> tuple[np.ndarray, ...]:
@@ -98,7 +86,9 @@ def game_arrays(game: Any) -> tuple[np.ndarray, ...]:
 
 def play(game: Any, bots: Sequence[str], seed: int, start: int, stop: int, rotate: bool) -> OutcomeColumns:
     """Games ``start`` to ``stop`` as ``GamePlugin.play_batch`` seeds them, played by the kernel."""
-    from . import kernel as k
+    k = LOADER.load()
+    if k is None:
+        raise RuntimeError(LOADER.failed)
 
     players = game.players
     gi, gf, nbr, shape, inner = game_arrays(game)
@@ -118,6 +108,7 @@ def play(game: Any, bots: Sequence[str], seed: int, start: int, stop: int, rotat
     out_i = np.zeros((count, 16), dtype=np.int64)
     out_events = np.zeros((count, k.N_EVENTS), dtype=np.int64)
     k.play_games(gi, gf, nbr, kinds, keys, k.work(shape, inner, players), out_i, out_events)
+    LOADER.mark_compiled()
     return columns(names, players, seeds, kinds, out_i, out_events)
 
 
@@ -165,8 +156,10 @@ def columns(names: tuple[str, ...], players: int, seeds: np.ndarray, kinds: np.n
 
 def kernel_batch(game: Any, bots: Sequence[str], seed: int, start: int, stop: int,
                  rotate: bool) -> OutcomeColumns | None:
-    """The games by the kernel, or None (the API plays them) when it does not play these bots or the batch is
-    too small to pay for loading it (``use_kernel``)."""
-    if not use_kernel(bots, stop - start):
+    """The games by the kernel, or None (the API plays them) when it does not play these bots or the games asked
+    for so far are not worth loading it (``LOADER``; a cautious game counts as 20 random ones)."""
+    if stop <= start or any(b not in KERNEL_BOTS for b in bots):
+        return None
+    if not LOADER.wanted((stop - start) * sum(API_COST[b] for b in bots) / len(bots)):
         return None
     return play(game, bots, seed, start, stop, rotate)

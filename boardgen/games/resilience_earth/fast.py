@@ -16,38 +16,26 @@ from typing import Any
 import numpy as np
 
 from boardgen.play.columns import OutcomeColumns
+from boardgen.play.kernels import KernelLoader
 from boardgen.play.simulate import derive_seed, lineup
 
 KERNEL_BOTS = ("random", "grower", "steward", "keeper", "sabbatical", "mixed")  # kernel.BOT_KINDS
-LOAD_COST_S = 0.6
-COMPILE_COST_S = 60.0
-API_GAMES_PER_S = 100.0  # random or policy bots through the API, one core
-WHOLE_RUN_GAMES = 25  # simulate's first run of games: the answer for it holds for the whole simulation
+LOAD_COST_GAMES = 60.0  # loading the cached kernel (about 0.6 s), in API games (about 100 a second)
+COMPILE_COST_GAMES = 6000.0  # compiling it (about a minute)
 
 
 def kernel_sources() -> tuple[Path, Path]:
-    from boardgen.play import kernel_random
-
-    return Path(__file__).with_name("kernel.py"), Path(kernel_random.__file__)
-
-
-def kernel_compiled() -> bool:
-    """Whether the kernel's machine code is in numba's disk cache."""
-    from boardgen.play.kernels import numba_cache_dir
-
-    folder = numba_cache_dir(*kernel_sources())
-    return folder.is_dir() and any(folder.rglob("kernel.play_games-*.nbi"))
+    """The kernel's source and the random streams' it compiles in (named, not imported: importing them
+    imports numba)."""
+    here = Path(__file__).resolve()
+    return here.with_name("kernel.py"), here.parents[2] / "play" / "kernel_random.py"
 
 
-def use_kernel(game: Any, bots: Sequence[str], games: int) -> bool:
-    if any(b not in KERNEL_BOTS for b in bots) or games <= 0 or game.rules.builds_per_turn:
-        return False
-    if game.F > 36 or game.players > 4 or len(game.cards) > 60 or len(game.tower.countdown_stacks) > 24:
-        return False
-    api_s = games / API_GAMES_PER_S
-    if not kernel_compiled():
-        return api_s > COMPILE_COST_S
-    return api_s > LOAD_COST_S or games >= WHOLE_RUN_GAMES
+LOADER = KernelLoader("boardgen.games.resilience_earth.kernel", kernel_sources(), LOAD_COST_GAMES,
+                      COMPILE_COST_GAMES)
+"""Loads the kernel once the games asked for in this process are worth it (``simulate --games 1`` never
+imports numba); ``BOARDGEN_ENGINE`` forces either path."""
+
 
 
 def bot_table() -> np.ndarray:
@@ -126,7 +114,9 @@ def game_arrays(game: Any) -> dict[str, Any]:
 
 def play(game: Any, bots: Sequence[str], seed: int, start: int, stop: int, rotate: bool) -> OutcomeColumns:
     """Games ``start`` to ``stop`` as ``GamePlugin.play_batch`` seeds them, played by the kernel."""
-    from . import kernel as k
+    k = LOADER.load()
+    if k is None:
+        raise RuntimeError(LOADER.failed)
 
     players = game.players
     a = game_arrays(game)
@@ -147,6 +137,7 @@ def play(game: Any, bots: Sequence[str], seed: int, start: int, stop: int, rotat
     w = k.work(players, a["index_of"], a["cover"], a["cover_len"], a["effect"], a["rounds"])
     k.play_games(a["gi"], a["gf"], a["nbr"], a["levels"], a["hazard"], a["stacks"], bot_table(), kinds, keys, w,
                  out_i, counts)
+    LOADER.mark_compiled()
     return columns(game, names, seeds, kinds, out_i, counts)
 
 
@@ -191,15 +182,28 @@ def columns(game: Any, names: tuple[str, ...], seeds: np.ndarray, kinds: np.ndar
                           dict(sorted(ev.items())))
 
 
+def unsupported(game: Any, bots: Sequence[str]) -> str:
+    """Why the kernel does not play these games ('' when it does)."""
+    other = [b for b in bots if b not in KERNEL_BOTS]
+    if other:
+        return f"bot {other[0]!r}"
+    if game.rules.builds_per_turn:
+        return "a limit of builds per turn"  # a policy bot may then answer with an action the API refuses
+    if game.F > 36 or game.players > 4 or len(game.cards) > 60 or len(game.tower.countdown_stacks) > 24:
+        return "more fields, players, cards or stacks than the kernel's arrays hold"
+    return ""
+
+
 def kernel_batch(game: Any, bots: Sequence[str], seed: int, start: int, stop: int,
                  rotate: bool) -> OutcomeColumns | None:
-    """The games by the kernel, or None (the API plays them)."""
-    if not use_kernel(game, bots, stop - start):
+    """The games by the kernel, or None (the API plays them): ``unsupported``, or the games asked for so far are
+    not worth loading it (``LOADER``)."""
+    if stop <= start or unsupported(game, bots) or not LOADER.wanted(stop - start):
         return None
     return play(game, bots, seed, start, stop, rotate)
 
 
-def warm() -> bool:
+def warm_kernel() -> bool:
     """Compile the kernel into its disk cache (or load it) with a few games on a grid of fields
     (scripts/setup.sh); the kernel does not depend on the map."""
     import yaml
@@ -216,7 +220,7 @@ def warm() -> bool:
     config = validate_template(ResilienceTemplate, yaml.safe_load(path.read_text(encoding="utf-8")), str(path))
     facts = grid_facts()
     play(ResilienceGame(facts, config, 4), KERNEL_BOTS, 0, 0, 3, True)
-    return kernel_compiled()
+    return LOADER.cached()
 
 
 def grid_facts() -> Any:
