@@ -124,19 +124,46 @@ def destinations(s: np.ndarray, gi: np.ndarray, nbr: np.ndarray, tile: int, out:
     return n
 
 
+FRONT = 128  # the frontier (empty cells beside a tile) holds at most 4 x 24 cells
+
+
 @_jit
-def has_destination(s: np.ndarray, gi: np.ndarray, nbr: np.ndarray, tile: int) -> bool:
-    cells = gi[G_SIZE] * gi[G_SIZE]
-    for cell in range(cells):
+def frontier(s: np.ndarray, gi: np.ndarray, nbr: np.ndarray, cells: np.ndarray, counts: np.ndarray) -> int:
+    """The empty cells beside at least one tile, ascending, each with how many tiles it touches: a tile's
+    destinations are those that touch a tile other than it (``tile_destinations``), one pass for all tiles."""
+    m = 0
+    for cell in range(gi[G_SIZE] * gi[G_SIZE]):
         if s[CELL_TILE + cell] >= 0:
             continue
+        k = 0
         for d in range(4):
-            other = nbr[cell, d]
-            if other >= 0:
-                o = s[CELL_TILE + other]
-                if o >= 0 and o != tile:
-                    return True
-    return False
+            o = nbr[cell, d]
+            if o >= 0 and s[CELL_TILE + o] >= 0:
+                k += 1
+        if k:
+            cells[m] = cell
+            counts[m] = k
+            m += 1
+    return m
+
+
+@_jit
+def tile_destinations(s: np.ndarray, nbr: np.ndarray, tile: int, cells: np.ndarray, counts: np.ndarray, m: int,
+                      out: np.ndarray) -> int:
+    """``destinations(tile)`` from the ``frontier``: its cells that touch a tile besides ``tile`` itself."""
+    tc = s[TILE_CELL + tile]
+    n = 0
+    for i in range(m):
+        c = cells[i]
+        k = counts[i]
+        for d in range(4):
+            if nbr[c, d] == tc:
+                k -= 1
+                break
+        if k > 0:
+            out[n] = c
+            n += 1
+    return n
 
 
 @_jit
@@ -167,10 +194,24 @@ def act_legal(s: np.ndarray, gi: np.ndarray, nbr: np.ndarray, out: np.ndarray, s
         if s[PICKED] < 0:
             n = 0
             first = 1 if gi[G_BLANK_MAY_PASS] else 0
+            fc = scratch[:FRONT]
+            fk = scratch[FRONT:2 * FRONT]
+            m = frontier(s, gi, nbr, fc, fk)
             for t in range(TILES):
-                if s[TILE_CELL + t] >= 0 and s[TILE_PAWN + t] < 0 and has_destination(s, gi, nbr, t):
-                    out[first + n] = PICK_BASE + t
-                    n += 1
+                tc = s[TILE_CELL + t]
+                if tc < 0 or s[TILE_PAWN + t] >= 0:
+                    continue
+                for i in range(m):  # has a destination: a frontier cell touching a tile besides t
+                    k = fk[i]
+                    c = fc[i]
+                    for d in range(4):
+                        if nbr[c, d] == tc:
+                            k -= 1
+                            break
+                    if k > 0:
+                        out[first + n] = PICK_BASE + t
+                        n += 1
+                        break
             if n and first:
                 out[0] = PASS
                 return n + 1
@@ -498,11 +539,10 @@ def evaluate(s: np.ndarray, gi: np.ndarray, gf: np.ndarray, nbr: np.ndarray, sea
 
 @_jit
 def _best_place(s: np.ndarray, gi: np.ndarray, gf: np.ndarray, nbr: np.ndarray, tile: int, seat: int,
-                dang: np.ndarray, cells: np.ndarray, out: np.ndarray) -> float:
-    """``bots._best_place``: the best destination (out[0]) and its value."""
+                dang: np.ndarray, cells: np.ndarray, n: int, out: np.ndarray) -> float:
+    """``bots._best_place`` over the tile's destinations ``cells[:n]``: the best (out[0]) and its value."""
     best = -1
     best_v = -math.inf
-    n = destinations(s, gi, nbr, tile, cells)
     for i in range(n):
         cell = cells[i]
         old = s[TILE_CELL + tile]
@@ -532,11 +572,15 @@ def best_action(s: np.ndarray, gi: np.ndarray, gf: np.ndarray, nbr: np.ndarray, 
     if actions[0] == PASS or (PICK_BASE <= actions[0] < PLACE_BASE):
         best = PASS
         best_v = position_value(s, gi, gf, nbr, seat, dang) if actions[0] == PASS else -math.inf
+        fc = scratch[:FRONT]
+        fk = scratch[FRONT:2 * FRONT]
+        m = frontier(s, gi, nbr, fc, fk)  # the moves below put each tile back: one frontier serves all
         for i in range(n):
             a = actions[i]
             if a == PASS:
                 continue
-            v = _best_place(s, gi, gf, nbr, a - PICK_BASE, seat, dang, cells, one)
+            k = tile_destinations(s, nbr, a - PICK_BASE, fc, fk, m, cells)
+            v = _best_place(s, gi, gf, nbr, a - PICK_BASE, seat, dang, cells, k, one)
             if v > best_v + 1e-9:
                 best = a
                 best_v = v
@@ -569,7 +613,8 @@ def best_action(s: np.ndarray, gi: np.ndarray, gf: np.ndarray, nbr: np.ndarray, 
 @_jit
 def place_action(s: np.ndarray, gi: np.ndarray, gf: np.ndarray, nbr: np.ndarray, seat: int, w: Any) -> int:
     danger(s, gf, w.dang)
-    _best_place(s, gi, gf, nbr, s[PICKED], seat, w.dang, w.cells, w.one)
+    n = destinations(s, gi, nbr, s[PICKED], w.cells)
+    _best_place(s, gi, gf, nbr, s[PICKED], seat, w.dang, w.cells, n, w.one)
     return w.one[0]
 
 
@@ -581,8 +626,9 @@ def cautious_face(s: np.ndarray, gi: np.ndarray, gf: np.ndarray, nbr: np.ndarray
         return PASS
     trial = w.trial
     scores = w.scores
+    used = CELL_TILE + gi[G_SIZE] * gi[G_SIZE]
     for face in range(FACES):
-        trial[:] = s
+        trial[:used] = s[:used]
         trial[Q_LEN] = 1
         trial[Q_HEAD] = 0
         trial[Q_SEAT] = seat
@@ -676,14 +722,23 @@ def greedy_step(s: np.ndarray, gi: np.ndarray, gf: np.ndarray, nbr: np.ndarray, 
             return own[0]
     child = w.child
     joint = w.joint
+    drew = False
+    value = 0.0
     best = w.best
     nbest = 0
     best_value = -math.inf
+    used = CELL_TILE + gi[G_SIZE] * gi[G_SIZE]  # the cells past the table are never read
     for i in range(n):
         action = own[i]
         total = 0.0
-        for _ in range(3):
-            child[:] = s
+        for sample in range(3):
+            if sample and not simultaneous and not drew:
+                # a step that drew nothing (no rivals' dice, no coin after it) gives the same position again:
+                # add its value as the Python bot adds each sample's
+                total += value
+                continue
+            drew = False
+            child[:used] = s[:used]
             if simultaneous:
                 for p in range(players):
                     if p == seat:
@@ -699,7 +754,9 @@ def greedy_step(s: np.ndarray, gi: np.ndarray, gf: np.ndarray, nbr: np.ndarray, 
             while child[PHASE] == PH_DRAW or child[PHASE] == PH_LINE:
                 a = sample_outcome(child, gf, st, w.chance_actions, w.probs)
                 apply_chance(child, gi, w.shape, w.inner, a)
-            total += evaluate(child, gi, gf, nbr, seat, w.dang)
+                drew = True
+            value = evaluate(child, gi, gf, nbr, seat, w.dang)
+            total += value
         if total > best_value + 1e-12:
             best[0] = action
             nbest = 1
