@@ -45,7 +45,7 @@ def compare(ctx: BuildContext, players: int, bots: tuple[str, ...], games: int, 
 
 @pytest.mark.parametrize("bots", [("random",), ("greedy", "random"), ("cautious", "greedy", "random")])
 def test_kernel_plays_the_api_games(bots: tuple[str, ...]) -> None:
-    compare(context(), 4, bots, 50 if "random" in bots and len(bots) == 1 else 20)
+    compare(context(), 4, bots, 50)
 
 
 def test_kernel_plays_the_api_games_of_other_rules() -> None:
