@@ -1,6 +1,7 @@
 #!/usr/bin/env python
-"""Games per second of the compiled kernels of The Philanthropist and BETTER Life against the rules API, with the
-plain ``random.choice`` playout through the API timed in the same run as the reference.
+"""Games per second of the compiled kernels of The Philanthropist, BETTER Life, Global Warming and Resilience Earth
+against the rules API, with the plain ``random.choice`` playout through the API timed in the same run as the
+reference.
 
     PYTHONPATH=. python benchmarks/bench_game_kernels.py [--games 10000] [--ref-games 200] [--game philanthropist]
 
@@ -34,6 +35,9 @@ GAMES = {
     "philanthropist": ("templates/philanthropist.yaml", ("uniform", "random", "collector", "planner")),
     "better-life": ("templates/better-life.yaml", ("random", "free-rider", "fair-share", "target-seeker",
                                                    "meter-reader")),
+    "global-warming": ("templates/global-warming.yaml", ("random", "greedy", "cautious")),
+    "resilience-earth": ("templates/resilience-earth.yaml", ("random", "grower", "steward", "keeper", "sabbatical",
+                                                             "mixed")),
 }
 
 

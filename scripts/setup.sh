@@ -41,3 +41,6 @@ python -c 'from boardgen.games.global_wellbeing.rules.fast import warm_kernel; w
 # The same for the compiled kernels of The Philanthropist and BETTER Life (about 15 s each).
 python -c 'from boardgen.games.philanthropist.fast import warm_kernel; warm_kernel()'
 python -c 'from boardgen.games.better_life.fast import warm_kernel; warm_kernel()'
+# And of Global Warming and Resilience Earth (about a minute each the first time).
+python -c 'from boardgen.games.global_warming.fast import warm_kernel; warm_kernel()'
+python -c 'from boardgen.games.resilience_earth.fast import warm_kernel; warm_kernel()'

@@ -55,6 +55,14 @@ class GlobalWarming(GamePlugin):
 
         return game_bots()
 
+    def kernel_batch(self, ctx: BuildContext, players: int, bots: Sequence[str], seed: int, start: int, stop: int,
+                     rotate: bool) -> Any:
+        """The games through the compiled kernel (``fast``): random, greedy and cautious bots."""
+        from .fast import kernel_batch
+
+        game = ctx.value(f"game:{players}", lambda: self.new_game(ctx, players))
+        return kernel_batch(game, bots, seed, start, stop, rotate)
+
     def board_findings(self, ctx: BuildContext) -> list[Any]:
         from .report import board_findings
 

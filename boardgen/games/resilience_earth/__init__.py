@@ -50,9 +50,23 @@ class ResilienceEarth(GamePlugin):
 
     def new_game(self, ctx: BuildContext, players: int) -> Any:
         from boardgen.games.resilience_earth.engine import FieldFacts, ResilienceGame
+        from boardgen.games.resilience_earth.fieldmap import cached_field_facts
 
-        facts = ctx.value("field_facts", lambda: FieldFacts.from_field_map(ctx.board))
+        def facts_of_map() -> FieldFacts:  # a build has the map already; simulate reads the cache
+            if "board" in ctx.computed:
+                return FieldFacts.from_field_map(ctx.computed["board"])
+            return cached_field_facts(ctx.config)  # type: ignore[no-any-return]
+
+        facts = ctx.value("field_facts", facts_of_map)
         return ResilienceGame(facts, ctx.config, players)
+
+    def kernel_batch(self, ctx: BuildContext, players: int, bots: Sequence[str], seed: int, start: int, stop: int,
+                     rotate: bool) -> Any:
+        """The games through the compiled kernel (``fast``): the random bot and the game's own bots."""
+        from boardgen.games.resilience_earth.fast import kernel_batch
+
+        game = ctx.value(f"game:{players}", lambda: self.new_game(ctx, players))
+        return kernel_batch(game, bots, seed, start, stop, rotate)
 
     def bots(self) -> Mapping[str, Any]:
         from boardgen.games.resilience_earth.bots import all_bots
