@@ -149,6 +149,18 @@ class GamePlugin:
         """The game's board as its stages and engine read it (computed once per context)."""
         raise NotImplementedError(f"{self.name} has no board")
 
+    def board_graph(self, ctx: BuildContext) -> Any:
+        """The board as a ``boardgen.layout.spaces.BoardGraph`` (board mm, as the poster's trim box places it), or
+        None for a game with no fixed board. The live preview shows each space's data, and play in the browser
+        puts actions that name a space on it. Default: the board itself, or its ``graph``, when that is one."""
+        from boardgen.layout.spaces import BoardGraph
+
+        board = ctx.board
+        for candidate in (board, getattr(board, "graph", None)):
+            if isinstance(candidate, BoardGraph):
+                return candidate
+        return None
+
     def prepare_stages(self, ctx: BuildContext) -> None:
         """Compute the values a group of "parallel" stages all read, once, before they are forked (else each
         process would compute them). Default: nothing."""

@@ -73,6 +73,11 @@ class GlobalWellbeing(GamePlugin):
 
         return cached_board(ctx.config)
 
+    def board_graph(self, ctx: BuildContext) -> Any:
+        from boardgen.layout.spaces import cells_graph
+
+        return ctx.value("board_graph", lambda: cells_graph(ctx.board))
+
     def prepare_stages(self, ctx: BuildContext) -> None:
         from boardgen.games.global_wellbeing.board_stage import board_legend
 

@@ -50,6 +50,11 @@ class Philanthropist(GamePlugin):
 
         return board_scene(ctx.config)
 
+    def board_graph(self, ctx: BuildContext) -> Any:
+        from boardgen.games.philanthropist.board import board_graph
+
+        return ctx.value("board_graph", lambda: board_graph(ctx.config))
+
     def player_range(self, config: Any) -> tuple[int, int, int]:
         p = config.players
         return p.min, p.usual, p.max

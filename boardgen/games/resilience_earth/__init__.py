@@ -41,6 +41,11 @@ class ResilienceEarth(GamePlugin):
 
         return build_field_map(ctx.config)
 
+    def board_graph(self, ctx: BuildContext) -> Any:
+        from boardgen.games.resilience_earth.fieldmap import fields_graph
+
+        return ctx.value("board_graph", lambda: fields_graph(ctx.board))
+
     def player_range(self, config: Any) -> tuple[int, int, int]:
         r = config.rules
         return r.min_players, r.players, r.max_players
