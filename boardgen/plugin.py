@@ -184,6 +184,17 @@ class GamePlugin:
 
         return GENERIC_BOTS
 
+    def chance_is_public(self, state: Any, action: int) -> bool:
+        """Whether every seat sees this chance outcome as it happens (a die roll on the table: yes; a card drawn
+        into a hand: no). Play in the browser shows only public outcomes in its log. Default: all of them in a
+        game of perfect information, none in any other game (which should say which are public)."""
+        return bool(state.game.info.information == "perfect")
+
+    def action_space(self, state: Any, player: int, action: int) -> str | None:
+        """The id of the board space ``action`` is played on, for play in the browser; None: found from the
+        action's text (its last word that names a space), which serves games whose actions name their space."""
+        return None
+
     def validate_games(self, config: Any) -> int:
         return 200
 

@@ -79,6 +79,12 @@ class BetterLife(GamePlugin):
 
         return track_board(ctx.config)
 
+    def chance_is_public(self, state: Any, action: int) -> bool:
+        # dice, roles, the policy of the year, events and the market are on the table; a target card and an
+        # action card drawn into a hand are seen by their holder only
+        pending = getattr(state, "pending", None)
+        return bool(pending) and pending[0][0] in ("roll", "role", "policy", "event", "market")
+
     def player_range(self, config: Any) -> tuple[int, int, int]:
         return config.players, config.players, config.players
 

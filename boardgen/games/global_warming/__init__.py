@@ -35,6 +35,9 @@ class GlobalWarming(GamePlugin):
 
         return island_shape(ctx.config.rules.setup, ctx.config.rules.sea_margin)
 
+    def chance_is_public(self, state: Any, action: int) -> bool:
+        return True  # tiles laid and coins drawn are all face up; the secret dice are a simultaneous node
+
     def player_range(self, config: Any) -> tuple[int, int, int]:
         r = config.rules
         return r.min_players, r.players, r.max_players

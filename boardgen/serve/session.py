@@ -1,0 +1,357 @@
+"""Games played in the browser through the rules API (boardgen.play.api), and replays of finished games.
+
+A ``PlaySession`` holds one game: which seats are people and which are bots, the state, and the log of every
+action applied (chance outcomes included), so the same seed and log replay to the same outcome in the engine
+alone. Bots and chance are seeded exactly as ``boardgen simulate`` seeds a game (``play_one``): a session with
+bots in every seat plays the simulated game of that seed.
+
+What a person's browser is sent is ``view(seat)``: the game's ``observation(seat)`` and nothing else of the state,
+the legal actions of that seat only, and a log in which a chance outcome the game does not call public
+(``GamePlugin.chance_is_public``) reads "chance: (hidden)". At a simultaneous node each human seat chooses in
+turn; the choices are applied together once all are in, and only then do the action strings appear in the log.
+The full log (every hidden draw and bid) is given out only when the game is over.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+import re
+import secrets
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from boardgen.play.api import CHANCE, SIMULTANEOUS, TERMINAL, Game, IllegalActionError, State, sample_chance
+from boardgen.play.bots import Bot, BotFactory
+from boardgen.play.simulate import derive_seed, lineup
+from boardgen.plugin import GamePlugin
+
+HUMAN = "human"
+MAX_STEPS_PER_REQUEST = 200_000  # bots and chance between two human decisions (a game is far shorter)
+LOG_FORMAT = "boardgen-game-log"
+
+
+class SessionError(ValueError):
+    """A request a session cannot honour (an illegal action, a seat that is not to move): answered with a 4xx."""
+
+
+def _jsonable(value: Any, depth: int = 0) -> Any:
+    """Observation values as JSON (tuples as lists, keys as strings, sets sorted, other objects as text)."""
+    if depth > 20:
+        return str(value)
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v, depth + 1) for v in value]
+    if isinstance(value, (set, frozenset)):
+        return sorted((_jsonable(v, depth + 1) for v in value), key=str)
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    if hasattr(value, "item"):  # numpy scalars
+        return value.item()
+    return str(value)
+
+
+_TOKEN = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def action_space(state: State, player: int, action: int, text: str, spaces: Mapping[str, str],
+                 plugin: GamePlugin) -> str | None:
+    """The board space ``action`` belongs to: the game's own declaration (``GamePlugin.action_space``) if it
+    makes one, else the last word of its text that is a space's id or label ("move to E4" -> "E4")."""
+    declared = plugin.action_space(state, player, action)
+    if declared is not None:
+        return declared if declared in spaces.values() else None
+    for token in reversed(_TOKEN.findall(text)):
+        if token in spaces:
+            return spaces[token]
+    return None
+
+
+@dataclass
+class Step:
+    """One node of the game as it was played: who moved (a seat, CHANCE or SIMULTANEOUS) and the action(s)."""
+
+    player: int
+    actions: tuple[int, ...]
+    texts: tuple[str, ...]
+    public: bool = True  # False: a chance outcome the game keeps hidden
+
+    def as_log(self) -> list[Any]:
+        return [self.player, list(self.actions)]
+
+
+@dataclass
+class _Snapshot:
+    steps: int
+    state: State
+    rng_state: Any
+    bots: list[Bot | None]
+    pending: dict[int, int]
+
+
+@dataclass
+class PlaySession:
+    """One open game. ``seats[i]`` is "human" or a bot's name."""
+
+    plugin: GamePlugin
+    game: Game
+    seats: tuple[str, ...]
+    seed: int
+    spaces: Mapping[str, str] = field(default_factory=dict)  # space id or label -> space id
+    id: str = field(default_factory=lambda: secrets.token_urlsafe(12))
+    state: State = field(init=False)
+    steps: list[Step] = field(default_factory=list)
+    pending: dict[int, int] = field(default_factory=dict)  # human choices made at the current simultaneous node
+    touched: float = field(default_factory=time.monotonic)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    last_seat: int = 0
+    _undo: list[_Snapshot] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        factories: Mapping[str, BotFactory] = self.plugin.bots()
+        n = self.game.info.num_players
+        if len(self.seats) != n:
+            raise SessionError(f"expected {n} seats, got {len(self.seats)}")
+        for name in self.seats:
+            if name != HUMAN and name not in factories:
+                raise SessionError(f"unknown bot {name!r} (this game has: {', '.join(factories)})")
+        self.state = self.game.new_initial_state(derive_seed(self.seed, "setup"))
+        self.rng = random.Random(derive_seed(self.seed, "chance"))
+        self.bots: list[Bot | None] = [
+            None if name == HUMAN else factories[name](self.game, seat, random.Random(derive_seed(self.seed, "seat", seat)))
+            for seat, name in enumerate(self.seats)]
+        humans = self.humans()
+        self.last_seat = humans[0] if humans else 0
+        self.advance()
+
+    # ------------------------------------------------------------------ who decides
+    def humans(self) -> list[int]:
+        return [i for i, name in enumerate(self.seats) if name == HUMAN]
+
+    def deciding_seat(self) -> int | None:
+        """The human seat whose choice the game waits for, or None (over, or nothing waits for a person)."""
+        player = self.state.current_player()
+        if player == SIMULTANEOUS:
+            return next((s for s in self.humans() if s not in self.pending), None)
+        if player >= 0 and self.seats[player] == HUMAN:
+            return player
+        return None
+
+    # ------------------------------------------------------------------ moving
+    def _record(self, player: int, actions: Sequence[int]) -> None:
+        state = self.state
+        if player == SIMULTANEOUS:
+            texts = tuple(state.action_to_string(seat, a) for seat, a in enumerate(actions))
+            state.apply_actions(list(actions))
+            self.steps.append(Step(player, tuple(actions), texts))
+            return
+        text = state.action_to_string(player, actions[0])
+        public = True if player != CHANCE else bool(self.plugin.chance_is_public(state, actions[0]))
+        state.apply_action(actions[0])
+        self.steps.append(Step(player, (actions[0],), (text,), public))
+
+    def advance(self) -> None:
+        """Resolve chance and bots until a person must choose or the game is over."""
+        for _ in range(MAX_STEPS_PER_REQUEST):
+            player = self.state.current_player()
+            if player == TERMINAL:
+                return
+            if player == CHANCE:
+                self._record(CHANCE, [sample_chance(self.state, self.rng)])
+            elif player == SIMULTANEOUS:
+                if any(s not in self.pending for s in self.humans()):
+                    return
+                actions = [self.pending[s] if name == HUMAN else self._bot(s).step(self.state)
+                           for s, name in enumerate(self.seats)]
+                self.pending.clear()
+                self._record(SIMULTANEOUS, actions)
+            elif self.seats[player] == HUMAN:
+                return
+            else:
+                self._record(player, [self._bot(player).step(self.state)])
+        raise SessionError("the game did not reach a decision within the step limit")
+
+    def _bot(self, seat: int) -> Bot:
+        bot = self.bots[seat]
+        assert bot is not None
+        return bot
+
+    def _snapshot(self) -> _Snapshot:
+        memo = {id(self.game): self.game}
+        return _Snapshot(len(self.steps), self.state.clone(), self.rng.getstate(), copy.deepcopy(self.bots, memo),
+                         dict(self.pending))
+
+    def act(self, seat: int, action: int) -> None:
+        """Seat ``seat`` (a person) chooses ``action``; then bots and chance move on."""
+        if self.deciding_seat() != seat:
+            raise SessionError(f"seat {seat + 1} is not to choose now")
+        if action not in self.state.legal_actions(seat):
+            raise SessionError(f"action {action} is not legal for seat {seat + 1} now")
+        self._undo.append(self._snapshot())
+        if len(self._undo) > 500:
+            del self._undo[0]
+        self.last_seat = seat
+        try:
+            if self.state.current_player() == SIMULTANEOUS:
+                self.pending[seat] = action
+            else:
+                self._record(seat, [action])
+            self.advance()
+        except IllegalActionError as exc:
+            raise SessionError(str(exc)) from None
+
+    def undo(self) -> None:
+        """Back to before the last choice a person made (bots and chance drawn again from the same place)."""
+        if not self._undo:
+            raise SessionError("nothing to undo")
+        snap = self._undo.pop()
+        del self.steps[snap.steps:]
+        self.state = snap.state
+        self.rng.setstate(snap.rng_state)
+        self.bots = snap.bots
+        self.pending = snap.pending
+
+    # ------------------------------------------------------------------ what a browser may see
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        """What seat ``seat`` may see (default: the person to choose now, else the last one who chose)."""
+        deciding = self.deciding_seat()
+        if seat is None:
+            seat = deciding if deciding is not None else self.last_seat
+        state = self.state
+        player = state.current_player()
+        legal: list[dict[str, Any]] = []
+        if deciding == seat:
+            for a in state.legal_actions(seat):
+                text = state.action_to_string(seat, a)
+                legal.append({"action": a, "text": text,
+                              "space": action_space(state, seat, a, text, self.spaces, self.plugin)})
+        out: dict[str, Any] = {
+            "id": self.id, "game": self.plugin.name, "title": self.plugin.title, "seed": self.seed,
+            "seats": [{"seat": i, "who": name} for i, name in enumerate(self.seats)],
+            "viewer": seat, "deciding": deciding, "terminal": player == TERMINAL,
+            "to_move": ("over" if player == TERMINAL else "chance" if player == CHANCE else
+                        "everyone at once" if player == SIMULTANEOUS else f"seat {player + 1}"),
+            "simultaneous": player == SIMULTANEOUS, "chosen": sorted(self.pending) if player == SIMULTANEOUS else [],
+            "observation": _jsonable(state.observation(seat)),
+            "legal": legal, "log": self.public_log(), "steps": len(self.steps), "can_undo": bool(self._undo),
+        }
+        if player == TERMINAL:
+            o = state.outcome()
+            out["outcome"] = {"scores": list(o.scores), "winners": list(o.winners), "length": o.length,
+                              "returns": list(state.returns())}
+        return out
+
+    def public_log(self, last: int = 400) -> list[str]:
+        lines: list[str] = []
+        for step in self.steps[-last:]:
+            if step.player == CHANCE:
+                lines.append(f"chance: {step.texts[0]}" if step.public else "chance: (hidden)")
+            elif step.player == SIMULTANEOUS:
+                lines.append("together: " + "; ".join(f"seat {i + 1} {t}" for i, t in enumerate(step.texts)))
+            else:
+                lines.append(f"seat {step.player + 1}: {step.texts[0]}")
+        return lines
+
+    def full_log(self, template: str) -> dict[str, Any]:
+        """Everything needed to replay the game in the engine alone (only once the game is over)."""
+        if not self.state.is_terminal():
+            raise SessionError("the full log (with every hidden draw) is given out when the game is over")
+        return {"format": LOG_FORMAT, "version": 1, "game": self.plugin.name, "template": template,
+                "players": self.game.info.num_players, "seats": list(self.seats), "seed": self.seed,
+                "steps": [s.as_log() for s in self.steps],
+                "outcome": self.view()["outcome"]}
+
+
+def replay_state(game: Game, seed: int, steps: Sequence[Sequence[Any]], upto: int | None = None) -> State:
+    """The state after the first ``upto`` logged steps ([player, [actions]]) from the setup of ``seed``."""
+    state = game.new_initial_state(derive_seed(seed, "setup"))
+    for player, actions in list(steps)[:upto]:
+        if int(player) == SIMULTANEOUS:
+            state.apply_actions([int(a) for a in actions])
+        else:
+            state.apply_action(int(actions[0]))
+    return state
+
+
+def simulated_game_log(plugin: GamePlugin, game: Game, master_seed: int, index: int, bots: Sequence[str],
+                       rotate: bool = True) -> dict[str, Any]:
+    """Game ``index`` of ``boardgen simulate --seed master_seed`` with these bots, played again action by action
+    (seeded as ``play_one`` seeds it): its log, for the replay page."""
+    names = lineup(bots, game.info.num_players, index, rotate)
+    session = PlaySession(plugin, game, names, derive_seed(master_seed, "game", index))
+    log = session.full_log("")
+    log.update(master_seed=master_seed, index=index)
+    return log
+
+
+@dataclass
+class Replay:
+    """A finished game's log, stepped through: the state after any step, seen from any seat."""
+
+    plugin: GamePlugin
+    game: Game
+    log: Mapping[str, Any]
+    id: str = field(default_factory=lambda: secrets.token_urlsafe(12))
+    touched: float = field(default_factory=time.monotonic)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    _states: dict[int, State] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        steps = self.log.get("steps")
+        if not isinstance(steps, list) or len(steps) > self.game.info.max_game_length * 4 + 10_000:
+            raise SessionError("a game log's steps: expected a list of [player, [actions]]")
+        try:
+            end = replay_state(self.game, int(self.log["seed"]), steps)
+        except (IllegalActionError, TypeError, ValueError, IndexError, KeyError) as exc:
+            raise SessionError(f"the game log does not replay: {exc}") from None
+        self._states[len(steps)] = end
+
+    @property
+    def length(self) -> int:
+        return len(self.log["steps"])
+
+    def state_at(self, step: int) -> State:
+        step = max(0, min(step, self.length))
+        if step not in self._states:
+            base = max((k for k in self._states if k <= step), default=None)
+            if base is None:
+                state = replay_state(self.game, int(self.log["seed"]), self.log["steps"], step)
+            else:
+                state = self._states[base].clone()
+                for player, actions in self.log["steps"][base:step]:
+                    if int(player) == SIMULTANEOUS:
+                        state.apply_actions([int(a) for a in actions])
+                    else:
+                        state.apply_action(int(actions[0]))
+            if len(self._states) < 64:
+                self._states[step] = state.clone()
+            return state
+        return self._states[step].clone()
+
+    def view(self, step: int, seat: int) -> dict[str, Any]:
+        step = max(0, min(step, self.length))
+        seat = max(0, min(seat, self.game.info.num_players - 1))
+        state = self.state_at(step)
+        before = self.state_at(step - 1) if step > 0 else None
+        text = ""
+        if before is not None:
+            player, actions = self.log["steps"][step - 1]
+            player = int(player)
+            if player == SIMULTANEOUS:
+                text = "together: " + "; ".join(f"seat {i + 1} {before.action_to_string(i, int(a))}"
+                                                for i, a in enumerate(actions))
+            else:
+                who = "chance" if player == CHANCE else f"seat {player + 1}"
+                text = f"{who}: {before.action_to_string(player, int(actions[0]))}"
+        out: dict[str, Any] = {"id": self.id, "game": self.plugin.name, "step": step, "length": self.length,
+                               "seat": seat, "seats": list(self.log.get("seats", [])), "last": text,
+                               "observation": _jsonable(state.observation(seat)),
+                               "terminal": state.is_terminal()}
+        if state.is_terminal():
+            o = state.outcome()
+            out["outcome"] = {"scores": list(o.scores), "winners": list(o.winners), "length": o.length}
+        return out
