@@ -1,0 +1,239 @@
+"""The `boardgen serve` application over HTTP (no browser): files served only from the template's and the build's
+folders, malformed requests answered with a 4xx, bounded bodies and open games, each seat seeing only its own
+observation, games and replays giving the engine's outcome for the same seed and actions."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+
+from boardgen.play.api import SIMULTANEOUS
+from boardgen.play.simulate import derive_seed, lineup, play_one
+from boardgen.plugin import BuildContext, installed_games
+from boardgen.serve import app as serve_app
+from boardgen.serve.session import PlaySession, replay_state
+from boardgen.template import load
+
+ROOT = Path(__file__).resolve().parents[1]
+RULE_GAMES = sorted(name for name, p in installed_games().items() if p.has_rules)
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[TestClient, Path]]:
+    folder = tmp_path_factory.mktemp("template")
+    template = folder / "better-life.yaml"
+    shutil.copy(ROOT / "templates" / "better-life.yaml", template)
+    (folder / "notes.txt").write_text("inside the template folder")
+    (folder.parent / "secret.txt").write_text("outside")
+    build = tmp_path_factory.mktemp("build")
+    (build / "made.txt").write_text("built")
+    app = serve_app.create_app(template, build, watch_files=False)
+    with TestClient(app, base_url="http://127.0.0.1") as client:
+        yield client, folder
+
+
+def test_kit_is_built_and_pages_are_svg(served: tuple[TestClient, Path]) -> None:
+    client, _ = served
+    status = client.get("/api/kit").json()
+    assert status["error"] is None
+    kit = status["kit"]
+    assert kit["game"] == "better-life" and len(kit["pages"]) > 10
+    board = kit["board"]
+    assert board["page"] is not None and len(board["spaces"]) == 28
+    assert board["spaces"][0]["neighbours"]
+    assert any(p["hotspots"] for p in kit["pages"])  # card rows found on the card sheets
+    svg = client.get(f"/api/kit/page/{board['page']}.svg")
+    assert svg.status_code == 200 and svg.headers["content-type"].startswith("image/svg+xml")
+    assert svg.content.lstrip().startswith(b"<?xml") and b"<svg" in svg.content[:500]
+
+
+@pytest.mark.parametrize("path", ["../secret.txt", "..%2Fsecret.txt", "%2e%2e/secret.txt", "/etc/passwd",
+                                  "..%5Csecret.txt", "notes.txt%00.png", "sub/../../secret.txt"])
+def test_nothing_outside_the_template_folder_is_served(served: tuple[TestClient, Path], path: str) -> None:
+    client, _ = served
+    response = client.get(f"/files/template/{path}")
+    assert response.status_code == 404
+    assert b"outside" not in response.content
+
+
+def test_files_inside_are_served(served: tuple[TestClient, Path]) -> None:
+    client, _ = served
+    assert client.get("/files/template/notes.txt").text == "inside the template folder"
+    assert client.get("/files/build/made.txt").text == "built"
+
+
+def test_other_hosts_are_refused(served: tuple[TestClient, Path]) -> None:
+    client, _ = served
+    assert client.get("/api/kit", headers={"host": "attacker.example"}).status_code == 400
+
+
+@pytest.mark.parametrize("body", [b"not json", b"[1, 2]", b'{"game": 5}', b'{"game": "nope", "seats": []}',
+                                  b'{"game": "better-life", "seats": "human"}',
+                                  b'{"game": "better-life", "seats": ["human", "ghost", "random", "random", "random"]}',
+                                  b'{"game": "better-life", "seats": ["human"], "seed": 1}',
+                                  b'{"game": "better-life", "seats": ["human","random","random","random","random"], '
+                                  b'"seed": -4}', b"\xff\xfe"])
+def test_malformed_requests_get_4xx(served: tuple[TestClient, Path], body: bytes) -> None:
+    client, _ = served
+    response = client.post("/api/games", content=body)
+    assert 400 <= response.status_code < 500
+    assert "error" in response.json() and "\n" not in response.json()["error"]
+    assert client.get("/api/kit").status_code == 200  # still serving
+
+
+def test_bad_ids_pages_and_actions(served: tuple[TestClient, Path]) -> None:
+    client, _ = served
+    assert client.get("/api/kit/page/99999.svg").status_code == 400
+    assert client.get("/api/kit/page/x.svg").status_code == 400
+    assert client.get("/api/games/nope").status_code == 404
+    assert client.get("/api/replays/nope").status_code == 404
+    view = client.post("/api/games", json={"game": "better-life", "seats": ["human"] + ["random"] * 4}).json()
+    gid = view["id"]
+    assert client.post(f"/api/games/{gid}/act", json={"seat": 0, "action": 10**9}).status_code == 400
+    assert client.post(f"/api/games/{gid}/act", json={"seat": 3, "action": 0}).status_code == 403
+    illegal = next(a for a in range(1000) if a not in {x["action"] for x in view["legal"]})
+    assert client.post(f"/api/games/{gid}/act", json={"seat": 0, "action": illegal}).status_code == 409
+    assert client.get(f"/api/games/{gid}?seat=2").status_code == 403  # a bot's seat: its view is not shown
+    assert client.get(f"/api/games/{gid}/log").status_code == 409  # not before the game is over
+    assert client.post(f"/api/replays", json={"log": {"format": "boardgen-game-log", "game": "better-life",
+                                                       "seats": ["random"] * 5, "seed": 1,
+                                                       "steps": [[0, [99999]]]}}).status_code == 409
+
+
+def test_request_bodies_are_bounded(served: tuple[TestClient, Path]) -> None:
+    client, _ = served
+    big = b'{"game": "' + b"x" * (serve_app.MAX_BODY_BYTES + 10) + b'"}'
+    assert client.post("/api/games", content=big).status_code == 413
+
+    def chunks() -> Iterator[bytes]:
+        for _ in range(serve_app.MAX_BODY_BYTES // 65536 + 2):
+            yield b" " * 65536
+
+    assert client.post("/api/games", content=chunks()).status_code == 413
+    assert client.get("/api/kit").status_code == 200
+
+
+def test_open_games_are_bounded(served: tuple[TestClient, Path]) -> None:
+    client, _ = served
+    ids = [client.post("/api/games", json={"game": "philanthropist", "seats": ["human"] + ["random"] * 3,
+                                           "seed": k}).json()["id"] for k in range(serve_app.MAX_OPEN_GAMES + 3)]
+    state = client.app.state.serve  # type: ignore[attr-defined]
+    assert len(state.sessions) == serve_app.MAX_OPEN_GAMES
+    assert client.get(f"/api/games/{ids[0]}").status_code == 404  # the least recently used was closed
+    assert client.get(f"/api/games/{ids[-1]}").status_code == 200
+
+
+def _play_through_api(client: TestClient, game: str, seats: list[str], seed: int) -> tuple[dict, list[dict]]:
+    rng = random.Random(seed)
+    view = client.post("/api/games", json={"game": game, "seats": seats, "seed": seed}).json()
+    views = [view]
+    for _ in range(5000):
+        if view["terminal"]:
+            break
+        choice = rng.choice(view["legal"])
+        response = client.post(f"/api/games/{view['id']}/act", json={"seat": view["deciding"],
+                                                                       "action": choice["action"]})
+        assert response.status_code == 200, response.text
+        view = response.json()
+        views.append(view)
+    assert view["terminal"]
+    return view, views
+
+
+def test_better_life_never_shows_another_seats_hand_or_ip(served: tuple[TestClient, Path]) -> None:
+    client, _ = served
+    final, views = _play_through_api(client, "better-life", ["human", "random", "random", "random", "random"], 5)
+    state = client.app.state.serve.sessions[final["id"]].state  # type: ignore[attr-defined]
+    for view in views:
+        obs = view["observation"]
+        assert obs["seat"] == 0 and view["viewer"] == 0
+        text = json.dumps(view)
+        assert "draws target card" not in text and "chance: draw:" not in text
+    # the other seats' private numbers are in the engine's observation of them, never in what seat 1 got
+    for seat in range(1, 5):
+        private = state.observation(seat)
+        assert private["seat"] == seat
+    assert client.get(f"/api/games/{final['id']}/log").status_code == 200  # the full log, once the game is over
+
+
+@pytest.mark.parametrize("game", RULE_GAMES)
+def test_a_game_in_the_browser_api_ends_as_the_engine_says(served: tuple[TestClient, Path], game: str) -> None:
+    client, _ = served
+    plugin = installed_games()[game]
+    _plugin, config = load(plugin.default_template())
+    players = plugin.player_range(config)[1]
+    bot = "random" if "random" in plugin.bots() else next(iter(plugin.bots()))
+    final, _views = _play_through_api(client, game, ["human"] + [bot] * (players - 1), 11)
+    log = client.get(f"/api/games/{final['id']}/log").json()
+    engine = plugin.new_game(BuildContext(config, plugin), players)
+    end = replay_state(engine, log["seed"], log["steps"])
+    outcome = end.outcome()
+    assert list(outcome.scores) == final["outcome"]["scores"] == log["outcome"]["scores"]
+    assert list(outcome.winners) == final["outcome"]["winners"]
+
+
+@pytest.mark.parametrize("game", RULE_GAMES)
+def test_a_replayed_simulated_game_is_the_simulated_game(served: tuple[TestClient, Path], game: str) -> None:
+    client, _ = served
+    plugin = installed_games()[game]
+    _plugin, config = load(plugin.default_template())
+    players = plugin.player_range(config)[1]
+    bots = ["random"]
+    view = client.post("/api/replays", json={"game": game, "seed": 7, "index": 3, "bots": bots}).json()
+    last = client.get(f"/api/replays/{view['id']}?step={view['length']}&seat=1").json()
+    engine = plugin.new_game(BuildContext(config, plugin), players)
+    record = play_one(engine, plugin.bots(), lineup(bots, players, 3, True), derive_seed(7, "game", 3))
+    assert last["terminal"] and last["outcome"]["scores"] == list(record.outcome.scores)
+    middle = client.get(f"/api/replays/{view['id']}?step={view['length'] // 2}&seat=0").json()
+    assert middle["step"] == view["length"] // 2 and middle["last"]
+
+
+def test_undo_goes_back_to_before_the_last_choice() -> None:
+    plugin = installed_games()["philanthropist"]
+    _plugin, config = load(plugin.default_template())
+    game = plugin.new_game(BuildContext(config, plugin), 4)
+    session = PlaySession(plugin, game, ("human", "random", "random", "random"), 3)
+    before = json.dumps(session.view())
+    first = session.view()["legal"][0]["action"]
+    session.act(0, first)
+    assert json.dumps(session.view()) != before
+    session.undo()
+    assert json.dumps(session.view()).replace('"can_undo": true', '"can_undo": false') == before
+    session.act(0, first)  # the same choice gives the same game: bots and chance drawn from the same place
+    again = session.view()
+    session.undo()
+    session.act(0, first)
+    assert session.view() == again
+
+
+def test_simultaneous_choices_are_asked_in_turn_and_revealed_together() -> None:
+    plugin = installed_games()["global-warming"]
+    _plugin, config = load(plugin.default_template())
+    players = plugin.player_range(config)[1]
+    game = plugin.new_game(BuildContext(config, plugin), players)
+    session = PlaySession(plugin, game, tuple(["human"] * players), 2)
+    rng = random.Random(2)
+    for _ in range(400):
+        if session.state.current_player() == SIMULTANEOUS:
+            break
+        seat = session.deciding_seat()
+        assert seat is not None
+        session.act(seat, rng.choice(session.state.legal_actions(seat)))
+    assert session.state.current_player() == SIMULTANEOUS
+    steps = len(session.steps)
+    seen = []
+    while session.state.current_player() == SIMULTANEOUS and len(session.steps) == steps:
+        seat = session.deciding_seat()
+        assert seat is not None and seat not in seen
+        seen.append(seat)
+        view = session.view()
+        assert all(str(seat + 1) not in line or "together" not in line for line in view["log"][-1:])
+        session.act(seat, session.state.legal_actions(seat)[0])
+    assert seen == list(range(players))
+    assert session.steps[steps].player == SIMULTANEOUS
