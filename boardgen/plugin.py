@@ -195,6 +195,11 @@ class GamePlugin:
         action's text (its last word that names a space), which serves games whose actions name their space."""
         return None
 
+    def board_marks(self, ctx: BuildContext, observation: Mapping[str, Any]) -> list[tuple[str, str]]:
+        """What stands on the board in ``observation`` (one seat's view), as (space id, short text) pairs: play
+        in the browser draws them on the board's spaces (seat numbers for pieces). Default: none."""
+        return []
+
     def validate_games(self, config: Any) -> int:
         return 200
 

@@ -101,7 +101,7 @@ def test_bad_ids_pages_and_actions(served: tuple[TestClient, Path]) -> None:
     assert client.post(f"/api/games/{gid}/act", json={"seat": 0, "action": illegal}).status_code == 409
     assert client.get(f"/api/games/{gid}?seat=2").status_code == 403  # a bot's seat: its view is not shown
     assert client.get(f"/api/games/{gid}/log").status_code == 409  # not before the game is over
-    assert client.post(f"/api/replays", json={"log": {"format": "boardgen-game-log", "game": "better-life",
+    assert client.post("/api/replays", json={"log": {"format": "boardgen-game-log", "game": "better-life",
                                                        "seats": ["random"] * 5, "seed": 1,
                                                        "steps": [[0, [99999]]]}}).status_code == 409
 

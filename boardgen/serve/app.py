@@ -86,16 +86,16 @@ class BodyLimit:
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
                 if seen > self.limit:
-                    raise _TooLarge()
+                    raise _BodyTooLargeError()
             return message
 
         try:
             await self.app(scope, limited, send)
-        except _TooLarge:
+        except _BodyTooLargeError:
             await _plain(413, f"request body over {self.limit} bytes")(scope, receive, send)
 
 
-class _TooLarge(Exception):
+class _BodyTooLargeError(Exception):
     pass
 
 
@@ -163,7 +163,7 @@ class ServeState:
             self.generation += 1
             try:
                 kit, ctx = build_kit(self.template, self.generation)
-            except BaseException as exc:  # noqa: BLE001 - every failure becomes the CLI's one line
+            except BaseException as exc:
                 if isinstance(exc, (KeyboardInterrupt, SystemExit)):
                     raise
                 self.error = error_line(exc)
@@ -374,7 +374,7 @@ def _new_session(state: ServeState, data: dict[str, Any]) -> PlaySession:
         raise HttpError(400, "game: expected the name of an installed game")
     table = state.table(name)
     seats = data.get("seats")
-    lo, usual, hi = _game_players(table)
+    lo, _usual, hi = _game_players(table)
     if not isinstance(seats, list) or not lo <= len(seats) <= hi or not all(isinstance(s, str) for s in seats):
         raise HttpError(400, f"seats: expected {lo} to {hi} names, each 'human' or a bot")
     bots = table.plugin.bots()
@@ -383,7 +383,7 @@ def _new_session(state: ServeState, data: dict[str, Any]) -> PlaySession:
             raise HttpError(400, f"seats: unknown bot {s[:40]!r} (this game has: {', '.join(bots)})")
     seed = _int(data.get("seed", 1), "seed", 0, MAX_SEED)
     game = table.ctx.value(f"game:{len(seats)}", lambda: table.plugin.new_game(table.ctx, len(seats)))
-    return PlaySession(table.plugin, game, tuple(seats), seed, table.spaces())
+    return PlaySession(table.plugin, game, tuple(seats), seed, table.spaces(), table.ctx)
 
 
 @endpoint
@@ -514,7 +514,7 @@ def _new_replay(state: ServeState, data: dict[str, Any]) -> Replay:
         lo, _usual, hi = _game_players(table)
         players = _int(log.get("players", len(seats)), "log.players", lo, hi)
         game = table.ctx.value(f"game:{players}", lambda: table.plugin.new_game(table.ctx, players))
-        return Replay(table.plugin, game, log)
+        return Replay(table.plugin, game, log, table.ctx, table.spaces())
     name = data.get("game")
     if not isinstance(name, str):
         raise HttpError(400, "expected {log} or {game, seed, index, bots}")
@@ -528,7 +528,7 @@ def _new_replay(state: ServeState, data: dict[str, Any]) -> Replay:
     index = _int(data.get("index", 0), "index", 0, 10_000_000)
     game = table.ctx.value(f"game:{players}", lambda: table.plugin.new_game(table.ctx, players))
     log = simulated_game_log(table.plugin, game, seed, index, bots, bool(data.get("rotate", True)))
-    return Replay(table.plugin, game, log)
+    return Replay(table.plugin, game, log, table.ctx, table.spaces())
 
 
 @endpoint

@@ -44,7 +44,8 @@ def error_line(exc: BaseException) -> str:
         where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
         return f"boardgen: error: {one_line(f'cannot write or read a file{where}: {exc.strerror or exc}')}"
     kind = f"{type(exc).__name__}: {exc}"
-    return (f"boardgen: error: {one_line(f'unexpected error ({kind}); please report it with the template (BOARDGEN_DEBUG=1 shows the traceback)')}")
+    return ("boardgen: error: " + one_line(f"unexpected error ({kind}); please report it with the template "
+                                           "(BOARDGEN_DEBUG=1 shows the traceback)"))
 
 
 @dataclass(frozen=True)
@@ -173,15 +174,15 @@ def card_hotspots(page: Page, rows: Sequence[Mapping[str, str]]) -> tuple[dict[s
     if not rows:
         return ()
     by_name: dict[str, Mapping[str, str]] = {}
-    for row in rows:
-        for name in _row_names(row):
-            by_name.setdefault(name, row)
+    for each in rows:
+        for name in _row_names(each):
+            by_name.setdefault(name, each)
     out: list[dict[str, Any]] = []
     for op in page.scene.items:
         if not (isinstance(op, Group) and op.name.startswith("item:") and op.transform is not None):
             continue
         texts = set(_texts(op.items))
-        row = next((by_name[t] for t in sorted(texts) if t in by_name), None)
+        row: Mapping[str, str] | None = next((by_name[t] for t in sorted(texts) if t in by_name), None)
         if row is None:
             continue
         xs: list[float] = []

@@ -71,6 +71,18 @@ def action_space(state: State, player: int, action: int, text: str, spaces: Mapp
     return None
 
 
+def marks(plugin: GamePlugin, ctx: Any, observation: Mapping[str, Any], spaces: Mapping[str, str]
+          ) -> list[list[str]]:
+    """What the game says stands on which space in this view (``GamePlugin.board_marks``), known spaces only."""
+    if ctx is None or not spaces:
+        return []
+    known = set(spaces.values())
+    try:
+        return [[space, text] for space, text in plugin.board_marks(ctx, observation) if space in known][:2000]
+    except (KeyError, IndexError, TypeError, ValueError):
+        return []
+
+
 @dataclass
 class Step:
     """One node of the game as it was played: who moved (a seat, CHANCE or SIMULTANEOUS) and the action(s)."""
@@ -102,6 +114,7 @@ class PlaySession:
     seats: tuple[str, ...]
     seed: int
     spaces: Mapping[str, str] = field(default_factory=dict)  # space id or label -> space id
+    ctx: Any = None  # the build context the game was made from (for GamePlugin.board_marks)
     id: str = field(default_factory=lambda: secrets.token_urlsafe(12))
     state: State = field(init=False)
     steps: list[Step] = field(default_factory=list)
@@ -122,7 +135,8 @@ class PlaySession:
         self.state = self.game.new_initial_state(derive_seed(self.seed, "setup"))
         self.rng = random.Random(derive_seed(self.seed, "chance"))
         self.bots: list[Bot | None] = [
-            None if name == HUMAN else factories[name](self.game, seat, random.Random(derive_seed(self.seed, "seat", seat)))
+            None if name == HUMAN
+            else factories[name](self.game, seat, random.Random(derive_seed(self.seed, "seat", seat)))
             for seat, name in enumerate(self.seats)]
         humans = self.humans()
         self.last_seat = humans[0] if humans else 0
@@ -237,6 +251,7 @@ class PlaySession:
                         "everyone at once" if player == SIMULTANEOUS else f"seat {player + 1}"),
             "simultaneous": player == SIMULTANEOUS, "chosen": sorted(self.pending) if player == SIMULTANEOUS else [],
             "observation": _jsonable(state.observation(seat)),
+            "marks": marks(self.plugin, self.ctx, state.observation(seat), self.spaces),
             "legal": legal, "log": self.public_log(), "steps": len(self.steps), "can_undo": bool(self._undo),
         }
         if player == TERMINAL:
@@ -295,6 +310,8 @@ class Replay:
     plugin: GamePlugin
     game: Game
     log: Mapping[str, Any]
+    ctx: Any = None
+    spaces: Mapping[str, str] = field(default_factory=dict)
     id: str = field(default_factory=lambda: secrets.token_urlsafe(12))
     touched: float = field(default_factory=time.monotonic)
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -350,6 +367,7 @@ class Replay:
         out: dict[str, Any] = {"id": self.id, "game": self.plugin.name, "step": step, "length": self.length,
                                "seat": seat, "seats": list(self.log.get("seats", [])), "last": text,
                                "observation": _jsonable(state.observation(seat)),
+                               "marks": marks(self.plugin, self.ctx, state.observation(seat), self.spaces),
                                "terminal": state.is_terminal()}
         if state.is_terminal():
             o = state.outcome()

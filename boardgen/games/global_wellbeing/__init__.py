@@ -78,6 +78,10 @@ class GlobalWellbeing(GamePlugin):
 
         return ctx.value("board_graph", lambda: cells_graph(ctx.board))
 
+    def board_marks(self, ctx: BuildContext, observation: Mapping[str, Any]) -> list[tuple[str, str]]:
+        return [(str(label), f"P{seat + 1}") for seat, labels in enumerate(observation.get("pieces", ()))
+                for label in labels]
+
     def prepare_stages(self, ctx: BuildContext) -> None:
         from boardgen.games.global_wellbeing.board_stage import board_legend
 

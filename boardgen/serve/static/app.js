@@ -52,9 +52,11 @@ function showError(message) {
   box.textContent = message || "";
 }
 
-function spaceOverlay(board, widthMm, heightMm, legal = null, onPick = null) {
+function spaceOverlay(board, widthMm, heightMm, legal = null, onPick = null, marks = []) {
   const svg = el("svg:svg", { class: "overlay", viewBox: `0 0 ${widthMm} ${heightMm}` });
   const [ox, oy] = board.offset_mm;
+  const byId = new Map(board.spaces.map((s) => [s.id, s]));
+  const stacked = new Map();
   for (const s of board.spaces) {
     const pts = s.outline_mm.length ? s.outline_mm : [[s.position_mm[0] - 3, s.position_mm[1] - 3], [s.position_mm[0] + 3, s.position_mm[1] - 3], [s.position_mm[0] + 3, s.position_mm[1] + 3], [s.position_mm[0] - 3, s.position_mm[1] + 3]];
     const poly = el("svg:polygon", { class: "space", "data-space": s.id, points: pts.map(([x, y]) => `${x + ox},${y + oy}`).join(" ") });
@@ -63,6 +65,20 @@ function spaceOverlay(board, widthMm, heightMm, legal = null, onPick = null) {
     poly.addEventListener("mouseenter", () => onPick && onPick(s, false));
     poly.addEventListener("click", () => onPick && onPick(s, true));
     svg.append(poly);
+  }
+  const seatColours = ["#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"];
+  for (const [id, text] of marks) {
+    const s = byId.get(id);
+    if (!s) continue;
+    const k = stacked.get(id) || 0;
+    stacked.set(id, k + 1);
+    const seat = /^P(\d+)$/.exec(text);
+    const colour = seat ? seatColours[(Number(seat[1]) - 1) % seatColours.length] : "#333";
+    const x = s.position_mm[0] + ox + (k % 3 - 1) * 5, y = s.position_mm[1] + oy + Math.floor(k / 3) * 5;
+    const g = el("svg:g", { class: "mark", "pointer-events": "none" });
+    g.append(el("svg:circle", { cx: x, cy: y, r: seat ? 3.2 : 1.6, fill: colour, stroke: "#fff", "stroke-width": 0.5 }));
+    if (seat) g.append(el("svg:text", { x, y: y + 1.2, "font-size": 3.4, "text-anchor": "middle", fill: "#fff" }, seat[1]));
+    svg.append(g);
   }
   return svg;
 }
@@ -208,7 +224,8 @@ function showPlay(view) {
   if (b && b.page !== null) {
     const img = el("img", { src: `/api/games/${view.id}/board.svg`, alt: "board" });
     const w = (b.width_mm || 300) + 2 * b.offset_mm[0], h = (b.height_mm || 300) + 2 * b.offset_mm[1];
-    const scale = Math.min(1.6, ($("#play-board-wrap").clientWidth - 20) / w);
+    const area = $("#play-board-wrap");
+    const scale = Math.min(1.6, (area.clientWidth - 20) / w, Math.max(200, area.clientHeight - 20) / h);
     wrap.style.width = `${w * scale}px`; wrap.style.height = `${h * scale}px`;
     const layers = [wrap.querySelector("img") || img];
     if (b.spaces.length) {
@@ -217,7 +234,7 @@ function showPlay(view) {
         const choices = bySpace.get(space.id) || [];
         if (choices.length === 1) act(choices[0].action);
         else if (choices.length > 1) listActions(choices, `on ${space.label}`);
-      }));
+      }, view.marks || []));
     }
     wrap.replaceChildren(...layers);
     wrap.hidden = false;
@@ -225,12 +242,16 @@ function showPlay(view) {
     wrap.hidden = true;
   }
   listActions(view.legal, "");
-  $("#play-obs").textContent = JSON.stringify(view.observation, null, 1);
+  $("#play-obs").textContent = compact(view.observation);
   $("#play-log").replaceChildren(...view.log.slice(-200).map((line) => el("li", {}, line)));
   $("#play-log").scrollTop = 1e9;
   $("#play-undo").disabled = !view.can_undo;
   $("#play-save").disabled = !view.terminal;
   $("#play-outcome").textContent = view.outcome ? `Scores ${view.outcome.scores.join(" / ")} · winners ${view.outcome.winners.map((s) => `seat ${s + 1}`).join(", ") || "none"}` : "";
+}
+
+function compact(observation) {
+  return Object.entries(observation).map(([k, v]) => `${k}: ${typeof v === "string" && v.includes("\n") ? `\n${v}` : JSON.stringify(v)}`).join("\n");
 }
 
 function listActions(actions, where) {
@@ -261,7 +282,7 @@ async function showReplay(step) {
   $("#replay-step").value = view.step;
   $("#replay-where").textContent = `step ${view.step} of ${view.length}${view.outcome ? ` · scores ${view.outcome.scores.join(" / ")}` : ""}`;
   $("#replay-last-action").textContent = view.last || "(the start)";
-  $("#replay-obs").textContent = JSON.stringify(view.observation, null, 1);
+  $("#replay-obs").textContent = compact(view.observation);
   document.body.dataset.replayStep = view.step;
 }
 

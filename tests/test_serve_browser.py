@@ -1,0 +1,301 @@
+"""`boardgen serve` in a real headless browser (Playwright driving Debian's chromium): every shipped template's
+preview loads, an edit to a template copy reaches the page within 5 s (and a broken edit shows the CLI's one line
+while the last good kit stays), a whole game of each game is played by clicking (bots in the other seats) and
+ends as the engine says for the same seed and actions, and no response carries another seat's hidden hand or IP.
+
+Screenshots of each part go to ``BOARDGEN_SCREENSHOTS`` (a folder; docs/ for the README) when it is set.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import socket
+import statistics
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("playwright")
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from boardgen.plugin import BuildContext, installed_games
+from boardgen.serve.app import create_app
+from boardgen.serve.session import replay_state
+from boardgen.template import load
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+SHIPPED = sorted(p.name for p in (ROOT / "templates").glob("*.yaml"))
+FIVE_GAMES = ["global-wellbeing", "philanthropist", "better-life", "global-warming", "resilience-earth"]
+SHOTS = os.environ.get("BOARDGEN_SCREENSHOTS", "")
+
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium")]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """uvicorn in a thread of the test process, on 127.0.0.1 only; ``stop()`` ends it."""
+
+    def __init__(self, template: Path, build: Path, watch: bool = False) -> None:
+        import uvicorn
+
+        self.app = create_app(template, build, watch_files=watch)
+        self.port = _free_port()
+        self.server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
+                                                    timeout_graceful_shutdown=1))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 120
+        while not self.server.started:
+            assert time.monotonic() < deadline, "the server did not start"
+            assert self.thread.is_alive(), "the server stopped while starting"
+            time.sleep(0.05)
+        self.url = f"http://127.0.0.1:{self.port}/"
+
+    @property
+    def state(self) -> Any:
+        return self.app.state.serve
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=30)
+        assert not self.thread.is_alive()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def _shot(page: Page, name: str) -> None:
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SHOTS) / f"serve-{name}.png"))
+
+
+def _wait_for_kit(page: Page, server: Server) -> None:
+    page.goto(server.url)
+    page.wait_for_function("() => window.boardgen && window.boardgen.kit && window.boardgen.loadedAt > 0",
+                           timeout=60_000)
+
+
+@pytest.mark.parametrize("template", SHIPPED)
+def test_the_preview_of_each_shipped_template_loads(browser: Browser, tmp_path: Path, template: str) -> None:
+    server = Server(ROOT / "templates" / template, tmp_path)
+    page = browser.new_page(viewport={"width": 1200, "height": 760})
+    try:
+        started = time.perf_counter()
+        _wait_for_kit(page, server)
+        load_s = time.perf_counter() - started
+        kit = page.evaluate("() => window.boardgen.kit")
+        assert kit["pages"] and page.locator("#pages button").count() == len(kit["pages"])
+        assert page.locator("#error").is_hidden()
+        assert page.evaluate("() => document.querySelector('#page-image').naturalWidth") > 0
+        print(f"\n{template}: kit page shown {load_s:.2f} s after navigation (server build before it)")
+        if kit["board"] and kit["board"]["spaces"]:
+            space = page.locator("svg.overlay .space").nth(len(kit["board"]["spaces"]) // 2)
+            space.dispatch_event("click")
+            assert page.locator("#details h3").inner_text().startswith("Space ")
+            assert "neighbours" in page.locator("#details").inner_text()
+            if template == "global-wellbeing.yaml":
+                _shot(page, "preview-board")
+        cards = [i for i, p in enumerate(kit["pages"]) if p["hotspots"]]
+        if cards:
+            page.locator(f"#pages button[data-index='{cards[0]}']").click()
+            page.wait_for_function(f"() => document.querySelector('#page-image').src.includes('/page/{cards[0]}.svg')")
+            page.locator("svg.overlay .card").first.click()
+            assert page.locator("#details h3").inner_text() == "Card row"
+            if template == "better-life.yaml":
+                _shot(page, "preview-card")
+    finally:
+        page.close()
+        server.stop()
+
+
+def test_an_edit_reaches_the_page_within_5_s_and_an_error_keeps_the_last_kit(browser: Browser, tmp_path: Path) -> None:
+    folder = tmp_path / "design"
+    folder.mkdir()
+    template = folder / "better-life.yaml"
+    text = (ROOT / "templates" / "better-life.yaml").read_text()
+    assert "board_columns: 9" in text
+    template.write_text(text)
+    server = Server(template, tmp_path / "build", watch=True)
+    page = browser.new_page(viewport={"width": 1200, "height": 760})
+    try:
+        _wait_for_kit(page, server)
+        width_before = page.evaluate("() => window.boardgen.kit.board.width_mm")
+        generation = page.evaluate("() => window.boardgen.kit.generation")
+        time.sleep(0.3)  # the watcher is watching
+        saved = time.perf_counter()
+        template.write_text(text.replace("board_columns: 9", "board_columns: 11"))
+        page.wait_for_function(f"() => window.boardgen.kit.generation > {generation} && window.boardgen.loadedAt > 0",
+                               timeout=5_000)
+        page.wait_for_function("() => document.querySelector('#page-image').complete")
+        seconds = time.perf_counter() - saved
+        assert page.evaluate("() => window.boardgen.kit.board.width_mm") > width_before
+        print(f"\nedit to updated board on the page: {seconds:.2f} s")
+        assert seconds < 5.0
+        # a broken edit: the CLI's one line on the page, the last good kit still shown
+        generation = page.evaluate("() => window.boardgen.kit.generation")
+        template.write_text(text.replace("board_columns: 9", "board_columns: banana"))
+        page.wait_for_selector("#error:not([hidden])", timeout=5_000)
+        message = page.locator("#error").inner_text()
+        assert message.startswith("boardgen: error: ") and "board_columns" in message and "\n" not in message
+        assert page.evaluate("() => window.boardgen.kit.generation") == generation
+        assert page.evaluate("() => document.querySelector('#page-image').naturalWidth") > 0
+        _shot(page, "preview-error")
+        template.write_text(text)
+        page.wait_for_selector("#error[hidden]", state="attached", timeout=5_000)
+    finally:
+        page.close()
+        server.stop()
+
+
+def _observations(body: Any) -> Iterator[dict[str, Any]]:
+    if isinstance(body, dict):
+        if isinstance(body.get("observation"), dict):
+            yield body["observation"]
+        for value in body.values():
+            yield from _observations(value)
+    elif isinstance(body, list):
+        for value in body:
+            yield from _observations(value)
+
+
+@pytest.mark.parametrize("game", FIVE_GAMES)
+def test_a_whole_game_is_played_by_clicking(browser: Browser, tmp_path: Path, game: str) -> None:
+    plugin = installed_games()[game]
+    server = Server(plugin.default_template(), tmp_path)
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    bodies: list[tuple[str, str]] = []
+
+    def keep(response: Any) -> None:
+        if "/api/" in response.url and response.headers.get("content-type", "").startswith("application/json"):
+            with contextlib.suppress(Exception):  # a body the browser no longer holds
+                bodies.append((response.url, response.text()))
+
+    page.on("response", keep)
+    try:
+        _wait_for_kit(page, server)
+        page.locator("button.tab[data-tab='play']").click()
+        page.locator("#play-game").select_option(game)
+        page.wait_for_function("() => document.querySelectorAll('#play-seats select').length > 0")
+        seats = page.locator("#play-seats select")
+        bot = "random" if "random" in plugin.bots() else next(iter(plugin.bots()))
+        for k in range(1, seats.count()):
+            seats.nth(k).select_option(bot)
+        page.locator("#play-seed").fill("21")
+        with page.expect_response(lambda r: r.url.endswith("/api/games") and r.request.method == "POST"):
+            page.locator("#play-start").click()
+        page.wait_for_function("() => window.boardgenPlay.view !== null && window.boardgenPlay.board !== null")
+        rng = random.Random(21)
+        round_trips: list[float] = []
+        board_clicks = 0
+        for move in range(3000):
+            view = page.evaluate("() => window.boardgenPlay.view")
+            if view["terminal"]:
+                break
+            assert view["deciding"] == 0
+            legal = view["legal"]
+            choice = rng.choice(legal)
+            on_board = page.locator(f"svg.overlay .space.legal[data-space='{choice['space']}']") \
+                if choice["space"] else None
+            steps = view["steps"]
+            started = time.perf_counter()
+            if on_board is not None and on_board.count() and game in ("philanthropist", "global-wellbeing"):
+                on_board.first.click(force=True)
+                board_clicks += 1
+                # one action on that space is played at once; several are listed to choose from
+                page.wait_for_function(f"() => window.boardgenPlay.view.steps !== {steps} || "
+                                       "window.boardgenPlay.view.terminal || document.querySelector('#actions em')")
+                if page.locator("#actions em").count():
+                    page.locator(f"#actions button[data-action='{choice['action']}']").click()
+            else:
+                page.locator(f"#actions button[data-action='{choice['action']}']").click()
+            page.wait_for_function(f"() => window.boardgenPlay.view.steps !== {steps} || "
+                                   "window.boardgenPlay.view.terminal")
+            round_trips.append((time.perf_counter() - started) * 1000)
+            if move == 6 and game == "philanthropist":
+                _shot(page, "play")
+        view = page.evaluate("() => window.boardgenPlay.view")
+        assert view["terminal"], "the game did not end"
+        if game in ("philanthropist", "global-wellbeing"):
+            assert board_clicks > 0
+        # the outcome on the page is the engine's for the same seed and actions
+        log = json.loads(page.request.get(f"{server.url}api/games/{view['id']}/log").text())
+        _plugin, config = load(plugin.default_template())
+        engine = plugin.new_game(BuildContext(config, plugin), log["players"])
+        outcome = replay_state(engine, log["seed"], log["steps"]).outcome()
+        assert view["outcome"]["scores"] == list(outcome.scores)
+        assert view["outcome"]["winners"] == list(outcome.winners)
+        shown = page.locator("#play-outcome").inner_text()
+        assert " / ".join(f"{s:g}" if isinstance(s, float) else str(s) for s in outcome.scores) in shown \
+            or all(str(int(s)) in shown for s in outcome.scores)
+        print(f"\n{game}: {len(round_trips)} moves clicked, round trip median "
+              f"{statistics.median(round_trips):.0f} ms, max {max(round_trips):.0f} ms "
+              f"(server: {statistics.median(server.state.timings_ms.get('act', [0])):.1f} ms)")
+        # hidden information: every observation the page received is seat 1's own
+        observed = [obs for url, text in bodies if not url.endswith("/log")
+                    for obs in _observations(json.loads(text))]
+        assert observed
+        if game == "better-life":
+            assert all(obs["seat"] == 0 for obs in observed)
+            for url, text in bodies:
+                if not url.endswith("/log"):
+                    assert "draws target card" not in text and "chance: draw:" not in text
+            _shot(page, "play-better-life")
+    finally:
+        page.close()
+        server.stop()
+
+
+def test_a_simulated_game_is_stepped_through(browser: Browser, tmp_path: Path) -> None:
+    server = Server(ROOT / "templates" / "philanthropist.yaml", tmp_path)
+    page = browser.new_page(viewport={"width": 1200, "height": 760})
+    try:
+        _wait_for_kit(page, server)
+        page.locator("button.tab[data-tab='replay']").click()
+        page.locator("#replay-game").select_option("philanthropist")
+        page.locator("#replay-index").fill("4")
+        page.locator("#replay-open").click()
+        page.wait_for_function("() => window.boardgenReplay.view !== null")
+        for step in range(1, 31):
+            page.locator("#replay-next").click()
+            page.wait_for_function(f"() => window.boardgenReplay.view.step === {step}")
+        assert page.locator("#replay-last-action").inner_text()
+        _shot(page, "replay")
+        page.locator("#replay-last").click()
+        page.wait_for_function("() => window.boardgenReplay.view.terminal")
+    finally:
+        page.close()
+        server.stop()
+
+
+def test_the_server_binds_only_the_loopback(tmp_path: Path) -> None:
+    server = Server(ROOT / "templates" / "philanthropist.yaml", tmp_path)
+    try:
+        listening = [s for s in server.server.servers for s in s.sockets]
+        assert listening and all(s.getsockname()[0] == "127.0.0.1" for s in listening)
+    finally:
+        server.stop()
+    with pytest.raises(OSError), socket.create_connection(("127.0.0.1", server.port), timeout=1):
+        pass
