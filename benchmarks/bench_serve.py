@@ -11,9 +11,12 @@ import argparse
 import random
 import statistics
 import time
+import warnings
 from pathlib import Path
 
-from starlette.testclient import TestClient
+with warnings.catch_warnings():  # starlette 1.x asks for httpx2; httpx is what Debian and PyPI users have
+    warnings.simplefilter("ignore", DeprecationWarning)
+    from starlette.testclient import TestClient
 
 from boardgen.serve.app import create_app
 

@@ -244,7 +244,7 @@ def test_a_whole_game_is_played_by_clicking(browser: Browser, tmp_path: Path, ga
         log = json.loads(page.request.get(f"{server.url}api/games/{view['id']}/log").text())
         _plugin, config = load(plugin.default_template())
         engine = plugin.new_game(BuildContext(config, plugin), log["players"])
-        outcome = replay_state(engine, log["seed"], log["steps"]).outcome()
+        outcome = replay_state(engine, log["setup_seed"], log["steps"]).outcome()
         assert view["outcome"]["scores"] == list(outcome.scores)
         assert view["outcome"]["winners"] == list(outcome.winners)
         shown = page.locator("#play-outcome").inner_text()

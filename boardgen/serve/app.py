@@ -12,7 +12,8 @@ Routes (JSON unless said):
   GET  /api/games/ID?seat=N      what seat N may see; POST .../act {seat, action}; POST .../undo;
   GET  /api/games/ID/log         the full log, once the game is over; DELETE /api/games/ID closes it
   GET  /api/games/ID/board       the board the game is played on: poster page and spaces
-  POST /api/replays              {log} (a saved game) or {game, seed, index, bots, rotate} (a simulated game)
+  POST /api/replays              {log} (a saved game), {game, seed, index, bots, rotate} (game INDEX of
+                                 `boardgen simulate --seed SEED`) or {game, game_seed, lineup} (a results.json sample)
   GET  /api/replays/ID?step=K&seat=N
 
 Safe by default: bound to 127.0.0.1 by the command, Host headers other than localhost refused (DNS rebinding),
@@ -44,7 +45,14 @@ from starlette.staticfiles import StaticFiles
 from boardgen.errors import one_line
 from boardgen.plugin import BuildContext, GamePlugin, installed_games
 from boardgen.serve.preview import Kit, build_kit, error_line
-from boardgen.serve.session import HUMAN, PlaySession, Replay, SessionError, simulated_game_log
+from boardgen.serve.session import (
+    HUMAN,
+    PlaySession,
+    Replay,
+    SessionError,
+    sample_game_log,
+    simulated_game_log,
+)
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY_BYTES = 1024 * 1024  # a saved game log of the longest game fits many times over
@@ -511,19 +519,32 @@ def _new_replay(state: ServeState, data: dict[str, Any]) -> Replay:
         if not isinstance(seats, list):
             raise HttpError(400, "log.seats: expected a list")
         _int(log.get("seed"), "log.seed", 0, MAX_SEED)
+        _int(log.get("setup_seed"), "log.setup_seed", 0, 2**64 - 1)
         lo, _usual, hi = _game_players(table)
         players = _int(log.get("players", len(seats)), "log.players", lo, hi)
         game = table.ctx.value(f"game:{players}", lambda: table.plugin.new_game(table.ctx, players))
         return Replay(table.plugin, game, log, table.ctx, table.spaces())
     name = data.get("game")
     if not isinstance(name, str):
-        raise HttpError(400, "expected {log} or {game, seed, index, bots}")
+        raise HttpError(400, "expected {log}, {game, seed, index, bots} or {game, game_seed, lineup}")
     table = state.table(name[:100])
     lo, usual, hi = _game_players(table)
+    known = table.plugin.bots()
+    names = data.get("lineup")
+    if names is not None:  # a sample of results.json: the game's own seed and its line-up
+        if not isinstance(names, list) or not lo <= len(names) <= hi or any(b not in known for b in names):
+            raise HttpError(400, f"lineup: expected {lo} to {hi} bot names from {', '.join(known)}")
+        game_seed = _int(data.get("game_seed"), "game_seed", 0, MAX_SEED)
+        simulation_bots = data.get("bots") or names
+        if not isinstance(simulation_bots, list) or any(b not in known for b in simulation_bots):
+            raise HttpError(400, f"bots: expected names from {', '.join(known)}")
+        game = table.ctx.value(f"game:{len(names)}", lambda: table.plugin.new_game(table.ctx, len(names)))
+        log = sample_game_log(table.plugin, game, game_seed, names, simulation_bots)
+        return Replay(table.plugin, game, log, table.ctx, table.spaces())
     players = _int(data.get("players", usual), "players", lo, hi)
     bots = data.get("bots") or list(table.plugin.default_bots)
-    if not isinstance(bots, list) or not bots or len(bots) > 16 or any(b not in table.plugin.bots() for b in bots):
-        raise HttpError(400, f"bots: expected names from {', '.join(table.plugin.bots())}")
+    if not isinstance(bots, list) or not bots or len(bots) > 16 or any(b not in known for b in bots):
+        raise HttpError(400, f"bots: expected names from {', '.join(known)}")
     seed = _int(data.get("seed", 1), "seed", 0, MAX_SEED)
     index = _int(data.get("index", 0), "index", 0, 10_000_000)
     game = table.ctx.value(f"game:{players}", lambda: table.plugin.new_game(table.ctx, players))

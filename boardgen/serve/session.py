@@ -2,8 +2,9 @@
 
 A ``PlaySession`` holds one game: which seats are people and which are bots, the state, and the log of every
 action applied (chance outcomes included), so the same seed and log replay to the same outcome in the engine
-alone. Bots and chance are seeded exactly as ``boardgen simulate`` seeds a game (``play_one``): a session with
-bots in every seat plays the simulated game of that seed.
+alone. Bots and chance are seeded exactly as ``boardgen simulate`` seeds a game (``play_one``, and
+``GamePlugin.game_seeds`` where a game has it): a session with bots in every seat plays the simulated game of that
+seed, so a simulation's sample games (results.json) are replayed from their seed and line-up.
 
 What a person's browser is sent is ``view(seat)``: the game's ``observation(seat)`` and nothing else of the state,
 the legal actions of that seat only, and a log in which a chance outcome the game does not call public
@@ -112,7 +113,7 @@ class PlaySession:
     plugin: GamePlugin
     game: Game
     seats: tuple[str, ...]
-    seed: int
+    seed: int  # the game's seed, as ``play_one`` gets it
     spaces: Mapping[str, str] = field(default_factory=dict)  # space id or label -> space id
     ctx: Any = None  # the build context the game was made from (for GamePlugin.board_marks)
     id: str = field(default_factory=lambda: secrets.token_urlsafe(12))
@@ -122,6 +123,7 @@ class PlaySession:
     touched: float = field(default_factory=time.monotonic)
     lock: threading.Lock = field(default_factory=threading.Lock)
     last_seat: int = 0
+    simulation_bots: tuple[str, ...] = ()  # the bots of the simulation this game is from (for game_seeds)
     _undo: list[_Snapshot] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -132,8 +134,9 @@ class PlaySession:
         for name in self.seats:
             if name != HUMAN and name not in factories:
                 raise SessionError(f"unknown bot {name!r} (this game has: {', '.join(factories)})")
-        self.state = self.game.new_initial_state(derive_seed(self.seed, "setup"))
-        self.rng = random.Random(derive_seed(self.seed, "chance"))
+        self.setup_seed, chance_seed = game_seeds(self.plugin, self.simulation_bots or self.seats, self.seed)
+        self.state = self.game.new_initial_state(self.setup_seed)
+        self.rng = random.Random(chance_seed)
         self.bots: list[Bot | None] = [
             None if name == HUMAN
             else factories[name](self.game, seat, random.Random(derive_seed(self.seed, "seat", seat)))
@@ -277,13 +280,24 @@ class PlaySession:
             raise SessionError("the full log (with every hidden draw) is given out when the game is over")
         return {"format": LOG_FORMAT, "version": 1, "game": self.plugin.name, "template": template,
                 "players": self.game.info.num_players, "seats": list(self.seats), "seed": self.seed,
+                "setup_seed": self.setup_seed,
                 "steps": [s.as_log() for s in self.steps],
                 "outcome": self.view()["outcome"]}
 
 
-def replay_state(game: Game, seed: int, steps: Sequence[Sequence[Any]], upto: int | None = None) -> State:
-    """The state after the first ``upto`` logged steps ([player, [actions]]) from the setup of ``seed``."""
-    state = game.new_initial_state(derive_seed(seed, "setup"))
+def game_seeds(plugin: GamePlugin, bots: Sequence[str], seed: int) -> tuple[int, int]:
+    """(initial state's seed, chance generator's seed) of the game ``seed``, as a simulation seeds it."""
+    own = getattr(plugin, "game_seeds", None)  # GamePlugin.game_seeds, where the installed boardgen has it
+    if own is not None:
+        setup, chance = own(tuple(bots), seed)
+        return int(setup), int(chance)
+    return derive_seed(seed, "setup"), derive_seed(seed, "chance")
+
+
+def replay_state(game: Game, setup_seed: int, steps: Sequence[Sequence[Any]], upto: int | None = None) -> State:
+    """The state after the first ``upto`` logged steps ([player, [actions]]) from the initial state of
+    ``setup_seed`` (a log's "setup_seed")."""
+    state = game.new_initial_state(setup_seed)
     for player, actions in list(steps)[:upto]:
         if int(player) == SIMULTANEOUS:
             state.apply_actions([int(a) for a in actions])
@@ -295,12 +309,18 @@ def replay_state(game: Game, seed: int, steps: Sequence[Sequence[Any]], upto: in
 def simulated_game_log(plugin: GamePlugin, game: Game, master_seed: int, index: int, bots: Sequence[str],
                        rotate: bool = True) -> dict[str, Any]:
     """Game ``index`` of ``boardgen simulate --seed master_seed`` with these bots, played again action by action
-    (seeded as ``play_one`` seeds it): its log, for the replay page."""
+    (seeded as the simulation seeded it): its log, for the replay page."""
     names = lineup(bots, game.info.num_players, index, rotate)
-    session = PlaySession(plugin, game, names, derive_seed(master_seed, "game", index))
-    log = session.full_log("")
+    log = sample_game_log(plugin, game, derive_seed(master_seed, "game", index), names, bots)
     log.update(master_seed=master_seed, index=index)
     return log
+
+
+def sample_game_log(plugin: GamePlugin, game: Game, game_seed: int, names: Sequence[str],
+                    simulation_bots: Sequence[str] = ()) -> dict[str, Any]:
+    """The log of the game a simulation played with this game seed and line-up (a results.json sample)."""
+    session = PlaySession(plugin, game, tuple(names), game_seed, simulation_bots=tuple(simulation_bots or names))
+    return session.full_log("")
 
 
 @dataclass
@@ -317,12 +337,16 @@ class Replay:
     lock: threading.Lock = field(default_factory=threading.Lock)
     _states: dict[int, State] = field(default_factory=dict)
 
+    @property
+    def setup_seed(self) -> int:
+        return int(self.log["setup_seed"])
+
     def __post_init__(self) -> None:
         steps = self.log.get("steps")
         if not isinstance(steps, list) or len(steps) > self.game.info.max_game_length * 4 + 10_000:
             raise SessionError("a game log's steps: expected a list of [player, [actions]]")
         try:
-            end = replay_state(self.game, int(self.log["seed"]), steps)
+            end = replay_state(self.game, self.setup_seed, steps)
         except (IllegalActionError, TypeError, ValueError, IndexError, KeyError) as exc:
             raise SessionError(f"the game log does not replay: {exc}") from None
         self._states[len(steps)] = end
@@ -336,7 +360,7 @@ class Replay:
         if step not in self._states:
             base = max((k for k in self._states if k <= step), default=None)
             if base is None:
-                state = replay_state(self.game, int(self.log["seed"]), self.log["steps"], step)
+                state = replay_state(self.game, self.setup_seed, self.log["steps"], step)
             else:
                 state = self._states[base].clone()
                 for player, actions in self.log["steps"][base:step]:

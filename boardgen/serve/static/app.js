@@ -143,6 +143,10 @@ async function loadKit() {
     const first = !kitView.kit;
     kitView.kit = status.kit;
     if (first && status.kit.board && status.kit.board.page !== null) kitView.page = status.kit.board.page;
+    if (first) {  // the first page shown fits the width of the window
+      const p = status.kit.pages[Math.min(kitView.page, status.kit.pages.length - 1)];
+      if (p) kitView.zoom = Math.min(1, ($("#viewport").clientWidth - 20) / (p.width_mm * 3.78));
+    }
     renderKit();
   }
   document.body.dataset.generation = status.generation;
@@ -301,7 +305,19 @@ $("#replay-open").addEventListener("click", () => {
 });
 $("#replay-file").addEventListener("change", async (event) => {
   const file = event.target.files[0];
-  if (file) openReplay({ log: JSON.parse(await file.text()) });
+  if (!file) return;
+  let doc;
+  try { doc = JSON.parse(await file.text()); } catch (e) { showError(`${file.name}: not a JSON file`); return; }
+  if (doc.format === "boardgen-game-log") { openReplay({ log: doc }); return; }
+  // results.json of `boardgen simulate`: its sample games (the longest, the shortest, a 0-point seat, a few at random)
+  const samples = Array.isArray(doc.samples) ? doc.samples : [];
+  if (!samples.length) { showError(`${file.name}: neither a saved game nor a results.json with sample games`); return; }
+  const game = doc.game || "global-wellbeing";
+  const bots = doc.summary && Array.isArray(doc.summary.bots) ? doc.summary.bots : undefined;
+  $("#replay-samples").replaceChildren(...samples.map((s) => el("button", {
+    "data-index": s.index,
+    onclick: () => openReplay({ game, game_seed: s.seed, lineup: s.lineup, ...(bots ? { bots } : {}) }),
+  }, `game ${s.index}: ${(s.why || []).join(", ")}${s.scores ? ` · scores ${s.scores.join(" / ")}` : ""}`)));
 });
 $("#replay-first").addEventListener("click", () => showReplay(0));
 $("#replay-prev").addEventListener("click", () => showReplay(Math.max(0, (replay.view?.step || 0) - 1)));
