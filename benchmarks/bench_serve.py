@@ -15,7 +15,7 @@ import warnings
 from pathlib import Path
 
 with warnings.catch_warnings():  # starlette 1.x asks for httpx2; httpx is what Debian and PyPI users have
-    warnings.simplefilter("ignore", DeprecationWarning)
+    warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
 from boardgen.serve.app import create_app

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 with warnings.catch_warnings():  # starlette 1.x asks for httpx2; httpx is what Debian and PyPI users have
-    warnings.simplefilter("ignore", DeprecationWarning)
+    warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
 from boardgen.play.api import SIMULTANEOUS
