@@ -12,7 +12,7 @@ from __future__ import annotations
 import io
 import math
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
@@ -416,6 +416,17 @@ def recording_pages() -> Iterator[list[tuple[str, tuple[Page, ...]]]]:
         yield record
     finally:
         _PAGE_RECORDERS.remove(record)
+
+
+def note_pages(title: str, pages: Callable[[], Sequence[Page]]) -> None:
+    """Record pages that are printed by merging PDFs rather than drawn as they are (a jigsaw section sheet is its
+    furniture's PDF with the piece's PDF placed under it): while ``recording_pages`` is on, ``pages()`` (the
+    sheets as they look, art included) is recorded under ``title`` ahead of the furniture's own ``render_pdf``.
+    Costs nothing when nobody records."""
+    if _PAGE_RECORDERS:
+        made = tuple(pages())
+        for record in _PAGE_RECORDERS:
+            record.append((title, made))
 
 
 def render_pdf(pages: Sequence[Page], title: str = "", date: str = FIXED_PDF_DATE) -> bytes:

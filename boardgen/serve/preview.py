@@ -228,9 +228,11 @@ def build_kit(template: Path, generation: int) -> tuple[Kit, BuildContext]:
         recorded = _run_stages(ctx)
     rows = card_rows(plugin, config)
     pages: list[PreviewPage] = []
+    shown: set[str] = set()
     for title, doc_pages in recorded:
-        if not _wanted(title):
+        if not _wanted(title) or title in shown:  # the first record of a title: sheets as printed (note_pages)
             continue
+        shown.add(title)
         for number, page in enumerate(doc_pages, start=1):
             pages.append(PreviewPage(title, number, page.width_mm, page.height_mm, page,
                                      hotspots=card_hotspots(page, rows)))
