@@ -66,6 +66,9 @@ function spaceOverlay(board, widthMm, heightMm, legal = null, onPick = null, mar
     poly.addEventListener("click", () => onPick && onPick(s, true));
     svg.append(poly);
   }
+  // marks are sized by the board's spaces (a hex of 10 mm, a square of 36 mm)
+  const sizes = board.spaces.slice(0, 50).map((s) => { const xs = s.outline_mm.map((p) => p[0]); return xs.length ? Math.max(...xs) - Math.min(...xs) : 8; }).sort((a, b) => a - b);
+  const unit = Math.max(0.6, (sizes.length ? sizes[Math.floor(sizes.length / 2)] : 10) / 12);
   const seatColours = ["#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"];
   for (const [id, text] of marks) {
     const s = byId.get(id);
@@ -74,10 +77,10 @@ function spaceOverlay(board, widthMm, heightMm, legal = null, onPick = null, mar
     stacked.set(id, k + 1);
     const seat = /^P(\d+)$/.exec(text);
     const colour = seat ? seatColours[(Number(seat[1]) - 1) % seatColours.length] : "#333";
-    const x = s.position_mm[0] + ox + (k % 3 - 1) * 5, y = s.position_mm[1] + oy + Math.floor(k / 3) * 5;
+    const x = s.position_mm[0] + ox + (k % 3 - 1) * 4 * unit, y = s.position_mm[1] + oy + Math.floor(k / 3) * 4 * unit;
     const g = el("svg:g", { class: "mark", "pointer-events": "none" });
-    g.append(el("svg:circle", { cx: x, cy: y, r: seat ? 3.2 : 1.6, fill: colour, stroke: "#fff", "stroke-width": 0.5 }));
-    if (seat) g.append(el("svg:text", { x, y: y + 1.2, "font-size": 3.4, "text-anchor": "middle", fill: "#fff" }, seat[1]));
+    g.append(el("svg:circle", { cx: x, cy: y, r: (seat ? 2.4 : 1.2) * unit, fill: colour, stroke: "#fff", "stroke-width": 0.4 * unit }));
+    if (seat) g.append(el("svg:text", { x, y: y + 0.9 * unit, "font-size": 2.6 * unit, "text-anchor": "middle", fill: "#fff", "font-weight": "bold" }, seat[1]));
     svg.append(g);
   }
   return svg;
@@ -164,7 +167,7 @@ const events = new EventSource("/api/events");
 events.addEventListener("kit", () => loadKit().catch((e) => showError(String(e))));
 
 // ------------------------------------------------------------------------------------------ play
-const play = { game: null, view: null, board: null, types: [] };
+const play = { game: null, view: null, board: null, types: [], seen: new Map(), lastDeciding: null };
 window.boardgenPlay = play;
 
 async function loadGames() {
@@ -197,6 +200,8 @@ $("#play-start").addEventListener("click", async () => {
   try {
     const view = await api("/api/games", { method: "POST", body: JSON.stringify({ game: $("#play-game").value, seats, seed: Number($("#play-seed").value) }) });
     play.game = view.id;
+    play.seen = new Map();
+    play.lastDeciding = null;
     play.board = await api(`/api/games/${view.id}/board`);
     showPlay(view);
   } catch (e) { showError(String(e.message || e)); }
@@ -223,28 +228,23 @@ function showPlay(view) {
   document.body.dataset.playSteps = view.steps;
   document.body.dataset.playTerminal = view.terminal ? "1" : "0";
   // the board
-  const wrap = $("#play-board");
-  const b = play.board && play.board.board;
-  if (b && b.page !== null) {
-    const img = el("img", { src: `/api/games/${view.id}/board.svg`, alt: "board" });
-    const w = (b.width_mm || 300) + 2 * b.offset_mm[0], h = (b.height_mm || 300) + 2 * b.offset_mm[1];
-    const area = $("#play-board-wrap");
-    const scale = Math.min(1.6, (area.clientWidth - 20) / w, Math.max(200, area.clientHeight - 20) / h);
-    wrap.style.width = `${w * scale}px`; wrap.style.height = `${h * scale}px`;
-    const layers = [wrap.querySelector("img") || img];
-    if (b.spaces.length) {
-      layers.push(spaceOverlay(b, w, h, new Set(bySpace.keys()), (space, clicked) => {
-        if (!clicked) return;
-        const choices = bySpace.get(space.id) || [];
-        if (choices.length === 1) act(choices[0].action);
-        else if (choices.length > 1) listActions(choices, `on ${space.label}`);
-      }, view.marks || []));
-    }
-    wrap.replaceChildren(...layers);
-    wrap.hidden = false;
-  } else {
-    wrap.hidden = true;
-  }
+  drawBoard($("#play-board"), $("#play-board-wrap"), play.board, view.id, new Set(bySpace.keys()), (space, clicked) => {
+    if (!clicked) return;
+    const choices = bySpace.get(space.id) || [];
+    if (choices.length === 1) act(choices[0].action);
+    else if (choices.length > 1) listActions(choices, `on ${space.label}`);
+  }, view.marks || []);
+  // what happened since this seat last looked: dice, draws and the other seats' moves, as they happened
+  const seen = play.seen.get(view.viewer);
+  const fresh = seen === undefined ? [] : view.log.slice(Math.max(0, view.log.length - (view.steps - seen)));
+  play.seen.set(view.viewer, view.steps);
+  $("#play-recent").textContent = fresh.length ? `Since seat ${view.viewer + 1} last chose: ${fresh.slice(-12).join(" · ")}` : "";
+  // hot-seat: another person's turn hides this one's view until they say they are at the screen
+  const humans = view.seats.filter((s) => s.who === "human").length;
+  const handOver = humans > 1 && view.deciding !== null && play.lastDeciding !== null && view.deciding !== play.lastDeciding;
+  play.lastDeciding = view.deciding;
+  $("#play-cover").hidden = !handOver;
+  $("#play-cover-text").textContent = handOver ? `Pass the screen to seat ${view.deciding + 1}.` : "";
   listActions(view.legal, "");
   $("#play-obs").textContent = compact(view.observation);
   $("#play-log").replaceChildren(...view.log.slice(-200).map((line) => el("li", {}, line)));
@@ -256,6 +256,21 @@ function showPlay(view) {
 
 function compact(observation) {
   return Object.entries(observation).map(([k, v]) => `${k}: ${typeof v === "string" && v.includes("\n") ? `\n${v}` : JSON.stringify(v)}`).join("\n");
+}
+
+function drawBoard(wrap, area, boardInfo, sessionId, legalSpaces, onPick, marks) {
+  const b = boardInfo && boardInfo.board;
+  if (!b || b.page === null) { wrap.hidden = true; return; }
+  const src = `/api/games/${sessionId}/board.svg`;
+  const old = wrap.querySelector("img");
+  const img = old && old.getAttribute("src") === src ? old : el("img", { src, alt: "board" });
+  const w = (b.width_mm || 300) + 2 * b.offset_mm[0], h = (b.height_mm || 300) + 2 * b.offset_mm[1];
+  const scale = Math.min(1.6, (area.clientWidth - 20) / w, Math.max(200, area.clientHeight - 20) / h);
+  wrap.style.width = `${w * scale}px`; wrap.style.height = `${h * scale}px`;
+  const layers = [img];
+  if (b.spaces.length) layers.push(spaceOverlay(b, w, h, legalSpaces, onPick, marks));
+  wrap.replaceChildren(...layers);
+  wrap.hidden = false;
 }
 
 function listActions(actions, where) {
@@ -274,7 +289,7 @@ $("#play-save").addEventListener("click", async () => {
 });
 
 // ------------------------------------------------------------------------------------------ replays
-const replay = { id: null, view: null };
+const replay = { id: null, view: null, board: null };
 window.boardgenReplay = replay;
 
 async function showReplay(step) {
@@ -287,6 +302,7 @@ async function showReplay(step) {
   $("#replay-where").textContent = `step ${view.step} of ${view.length}${view.outcome ? ` · scores ${view.outcome.scores.join(" / ")}` : ""}`;
   $("#replay-last-action").textContent = view.last || "(the start)";
   $("#replay-obs").textContent = compact(view.observation);
+  drawBoard($("#replay-board"), $("#replay-board-wrap"), replay.board, replay.id, new Set(), null, view.marks || []);
   document.body.dataset.replayStep = view.step;
 }
 
@@ -294,6 +310,7 @@ async function openReplay(body) {
   try {
     const view = await api("/api/replays", { method: "POST", body: JSON.stringify(body) });
     replay.id = view.id;
+    replay.board = await api(`/api/games/${view.id}/board`);
     $("#replay-seat").replaceChildren(...view.seats.map((s, i) => el("option", { value: i }, `seat ${i + 1} (${s})`)));
     await showReplay(0);
   } catch (e) { showError(String(e.message || e)); }
@@ -327,3 +344,4 @@ $("#replay-step").addEventListener("input", (e) => showReplay(Number(e.target.va
 $("#replay-seat").addEventListener("change", () => showReplay(replay.view?.step || 0));
 
 loadKit().then(loadGames).catch((e) => showError(String(e.message || e)));
+$("#play-cover-ok").addEventListener("click", () => { $("#play-cover").hidden = true; });
