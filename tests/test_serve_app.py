@@ -5,8 +5,15 @@ observation, games and replays giving the engine's outcome for the same seed and
 from __future__ import annotations
 
 import json
+import os
 import random
 import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,7 +28,7 @@ from boardgen.play.api import SIMULTANEOUS
 from boardgen.play.simulate import derive_seed, lineup, play_one
 from boardgen.plugin import BuildContext, installed_games
 from boardgen.serve import app as serve_app
-from boardgen.serve.session import PlaySession, replay_state
+from boardgen.serve.session import PlaySession, jsonable, replay_state
 from boardgen.template import load
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -153,8 +160,25 @@ def _play_through_api(client: TestClient, game: str, seats: list[str], seed: int
 def test_better_life_never_shows_another_seats_hand_or_ip(served: tuple[TestClient, Path]) -> None:
     client, _ = served
     final, views = _play_through_api(client, "better-life", ["human", "random", "random", "random", "random"], 5)
-    state = client.app.state.serve.sessions[final["id"]].state  # type: ignore[attr-defined]
+    session = client.app.state.serve.sessions[final["id"]]  # type: ignore[attr-defined]
+    state = session.state
+    log = [s.as_log() for s in session.steps]
+    leaks_checked = 0
+    for view in views[::10]:  # each view is seat 1's observation at that point, and no other seat's hand or IP
+        then = replay_state(session.game, session.setup_seed, log, view["steps"])
+        assert view["observation"] == jsonable(then.observation(0))
+        text = json.dumps(view)
+        for k in range(1, 5):
+            theirs = jsonable(then.observation(k))
+            if theirs["my_hand"] != view["observation"]["my_hand"] and theirs["my_hand"]:
+                assert json.dumps({"my_hand": theirs["my_hand"]})[1:-1] not in text
+                leaks_checked += 1
+            if theirs["my_ip"] != view["observation"]["my_ip"]:
+                assert f'"my_ip": {theirs["my_ip"]}' not in text
+    assert leaks_checked > 0
     for view in views:
+        for key in ("my_hand", "my_ip", "my_target"):
+            assert json.dumps(view).count(f'"{key}"') == 1  # seat 1's own, in its observation, nothing more
         obs = view["observation"]
         assert obs["seat"] == 0 and view["viewer"] == 0
         text = json.dumps(view)
@@ -264,3 +288,56 @@ def test_a_results_json_sample_replays_the_simulated_game(served: tuple[TestClie
     else:
         replayed = replay_game(plugin, BuildContext(config, plugin), players, bots, 9, 2)
         assert last["outcome"]["scores"] == list(replayed.outcome.scores)
+
+
+def _run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "boardgen.cli", *args], capture_output=True, text=True, timeout=120,
+                          cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
+@pytest.mark.parametrize(("args", "expected"), [
+    (["serve", "--host", "0.0.0.0", "--no-open"], "--host"),
+    (["serve", "--port", "70000", "--no-open"], "--port"),
+    (["serve", "-t", "no-such-template.yaml", "--no-open"], "no-such-template.yaml"),
+])
+def test_serve_refuses_bad_options_in_one_line(args: list[str], expected: str) -> None:
+    result = _run_cli(*args)
+    assert result.returncode == 2
+    assert result.stderr.startswith("boardgen: error: ") and expected in result.stderr
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+
+
+@pytest.mark.slow
+def test_the_serve_command_listens_on_127_0_0_1_and_stops(tmp_path: Path) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    process = subprocess.Popen([sys.executable, "-m", "boardgen.cli", "serve", "-t", "templates/philanthropist.yaml",
+                                "--port", str(port), "--no-open", "--no-watch", "--out", str(tmp_path)],
+                               cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            assert process.poll() is None, process.stderr.read() if process.stderr else ""
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/kit", timeout=5) as response:
+                    status = json.loads(response.read())
+                if status["kit"] is not None:
+                    break
+            except OSError:
+                pass
+            assert time.monotonic() < deadline, "the server did not answer"
+            time.sleep(0.3)
+        assert status["kit"]["game"] == "philanthropist"
+        listening = subprocess.run(["ss", "-ltnH", f"sport = :{port}"], capture_output=True, text=True)
+        if listening.returncode == 0 and listening.stdout.strip():
+            assert all("127.0.0.1:" in line for line in listening.stdout.strip().splitlines())
+    finally:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+    assert process.returncode is not None

@@ -9,6 +9,7 @@ Screenshots of each part go to ``BOARDGEN_SCREENSHOTS`` (a folder; docs/ for the
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import os
 import random
@@ -87,9 +88,14 @@ def browser() -> Iterator[Browser]:
 
 
 def _shot(page: Page, name: str) -> None:
+    """A screenshot for the README, as a small palette PNG (when BOARDGEN_SCREENSHOTS names a folder)."""
     if SHOTS:
+        from PIL import Image
+
         Path(SHOTS).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(SHOTS) / f"serve-{name}.png"))
+        image = Image.open(io.BytesIO(page.screenshot())).convert("RGB")
+        image.quantize(colors=96, method=Image.Quantize.MEDIANCUT).save(Path(SHOTS) / f"serve-{name}.png",
+                                                                       optimize=True)
 
 
 def _wait_for_kit(page: Page, server: Server) -> None:

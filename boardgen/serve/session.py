@@ -39,16 +39,16 @@ class SessionError(ValueError):
     """A request a session cannot honour (an illegal action, a seat that is not to move): answered with a 4xx."""
 
 
-def _jsonable(value: Any, depth: int = 0) -> Any:
+def jsonable(value: Any, depth: int = 0) -> Any:
     """Observation values as JSON (tuples as lists, keys as strings, sets sorted, other objects as text)."""
     if depth > 20:
         return str(value)
     if isinstance(value, Mapping):
-        return {str(k): _jsonable(v, depth + 1) for k, v in value.items()}
+        return {str(k): jsonable(v, depth + 1) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_jsonable(v, depth + 1) for v in value]
+        return [jsonable(v, depth + 1) for v in value]
     if isinstance(value, (set, frozenset)):
-        return sorted((_jsonable(v, depth + 1) for v in value), key=str)
+        return sorted((jsonable(v, depth + 1) for v in value), key=str)
     if isinstance(value, (str, int, float, bool)) or value is None:
         return value
     if hasattr(value, "item"):  # numpy scalars
@@ -253,7 +253,7 @@ class PlaySession:
             "to_move": ("over" if player == TERMINAL else "chance" if player == CHANCE else
                         "everyone at once" if player == SIMULTANEOUS else f"seat {player + 1}"),
             "simultaneous": player == SIMULTANEOUS, "chosen": sorted(self.pending) if player == SIMULTANEOUS else [],
-            "observation": _jsonable(state.observation(seat)),
+            "observation": jsonable(state.observation(seat)),
             "marks": marks(self.plugin, self.ctx, state.observation(seat), self.spaces),
             "legal": legal, "log": self.public_log(), "steps": len(self.steps), "can_undo": bool(self._undo),
         }
@@ -390,7 +390,7 @@ class Replay:
                 text = f"{who}: {before.action_to_string(player, int(actions[0]))}"
         out: dict[str, Any] = {"id": self.id, "game": self.plugin.name, "step": step, "length": self.length,
                                "seat": seat, "seats": list(self.log.get("seats", [])), "last": text,
-                               "observation": _jsonable(state.observation(seat)),
+                               "observation": jsonable(state.observation(seat)),
                                "marks": marks(self.plugin, self.ctx, state.observation(seat), self.spaces),
                                "terminal": state.is_terminal()}
         if state.is_terminal():
