@@ -195,9 +195,15 @@ class GamePlugin:
         action's text (its last word that names a space), which serves games whose actions name their space."""
         return None
 
+    def table_graph(self, state: Any, player: int) -> Any:
+        """For a game whose board is laid out during play (a piecepack island of tiles): the table as it stands
+        in ``state`` as a ``BoardGraph`` of what every seat sees, which play in the browser draws in place of a
+        printed board. Default: None (the game is played on its printed board, ``board_graph``)."""
+        return None
+
     def board_marks(self, ctx: BuildContext, observation: Mapping[str, Any]) -> list[tuple[str, str]]:
-        """What stands on the board in ``observation`` (one seat's view), as (space id, short text) pairs: play
-        in the browser draws them on the board's spaces (seat numbers for pieces). Default: none."""
+        """What stands on the board in ``observation`` (one seat's view), as (space id or label, short text) pairs:
+        play in the browser draws them on the board's spaces ("P2": seat 2's piece). Default: none."""
         return []
 
     def validate_games(self, config: Any) -> int:

@@ -12,6 +12,7 @@ Routes (JSON unless said):
   GET  /api/games/ID?seat=N      what seat N may see; POST .../act {seat, action}; POST .../undo;
   GET  /api/games/ID/log         the full log, once the game is over; DELETE /api/games/ID closes it
   GET  /api/games/ID/board       the board the game is played on: poster page and spaces
+  GET  /api/games/ID/table.svg   the table of a game laid out during play (a piecepack island), as it stands
   POST /api/replays              {log} (a saved game), {game, seed, index, bots, rotate} (game INDEX of
                                  `boardgen simulate --seed SEED`) or {game, game_seed, lineup} (a results.json sample)
   GET  /api/replays/ID?step=K&seat=N
@@ -506,6 +507,43 @@ async def game_board_svg(request: Request) -> Response:
     return Response(data, media_type="image/svg+xml")
 
 
+TABLE_STYLES_PALETTE = ("#f2c14e", "#8fb8de", "#d98c6c", "#9ccc8a", "#c9a0dc", "#e6e6e6")
+
+
+def table_svg(plugin: GamePlugin, state: Any, seat: int) -> bytes:
+    """The table a game lays out during play, drawn by the board machinery (``spaces.render``) as SVG."""
+    from boardgen.layout.spaces import SpaceStyle, render
+    from boardgen.render.cairo_backend import Page, render_svg
+
+    graph = plugin.table_graph(state, seat)
+    if graph is None:
+        raise HttpError(404, "this game is played on its printed board")
+    kinds = sorted({s.kind for s in graph.spaces} - {"sea"})
+    styles = {kind: SpaceStyle(fill=TABLE_STYLES_PALETTE[i % len(TABLE_STYLES_PALETTE)], label="center", label_pt=6.0)
+              for i, kind in enumerate(kinds)}
+    styles["sea"] = SpaceStyle(fill="#dbeaf5", stroke="#b7cfe0", label="none")
+    scene = render(graph, styles, background="#dbeaf5", bleed_mm=0.0)
+    return render_svg(Page(graph.width_mm, graph.height_mm, scene))
+
+
+@endpoint
+async def game_table_svg(request: Request) -> Response:
+    state = _state(request)
+    session = state.session(request.path_params["id"])
+    if isinstance(session, PlaySession):
+        deciding = session.deciding_seat()
+        seat = deciding if deciding is not None else session.last_seat
+        with session.lock:
+            game_state = session.state.clone()
+    else:
+        seat = _int(request.query_params.get("seat", "0"), "seat", 0, session.game.info.num_players - 1)
+        step = _int(request.query_params.get("step", "0"), "step", 0, 10_000_000)
+        with session.lock:
+            game_state = session.state_at(step)
+    data = await asyncio.to_thread(table_svg, session.plugin, game_state, seat)
+    return Response(data, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
+
+
 # ---------------------------------------------------------------------------------------------- replays
 
 
@@ -648,6 +686,7 @@ def create_app(template: Path, build_root: Path | None = None, watch_files: bool
         Route("/api/games/{id}/log", game_log),
         Route("/api/games/{id}/board", game_board),
         Route("/api/games/{id}/board.svg", game_board_svg),
+        Route("/api/games/{id}/table.svg", game_table_svg),
         Route("/api/replays", open_replay, methods=["POST"]),
         Route("/api/replays/{id}", replay_view),
         Route("/api/timings", timings),

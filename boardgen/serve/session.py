@@ -77,11 +77,24 @@ def marks(plugin: GamePlugin, ctx: Any, observation: Mapping[str, Any], spaces: 
     """What the game says stands on which space in this view (``GamePlugin.board_marks``), known spaces only."""
     if ctx is None or not spaces:
         return []
-    known = set(spaces.values())
     try:
-        return [[space, text] for space, text in plugin.board_marks(ctx, observation) if space in known][:2000]
-    except (KeyError, IndexError, TypeError, ValueError):
+        return [[spaces[space], text] for space, text in plugin.board_marks(ctx, observation) if space in spaces][:2000]
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError):
         return []
+
+
+def table(plugin: GamePlugin, state: State, seat: int) -> tuple[dict[str, Any] | None, dict[str, str]]:
+    """The table a game lays out during play (``GamePlugin.table_graph``) as JSON, and its space names (labels
+    and ids -> ids); (None, {}) for a game played on its printed board."""
+    try:
+        graph = plugin.table_graph(state, seat)
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError):
+        graph = None
+    if graph is None:
+        return None, {}
+    names = {s.label: s.id for s in graph.spaces if s.label}
+    names.update({s.id: s.id for s in graph.spaces})
+    return graph.as_dict(), names
 
 
 @dataclass
@@ -240,12 +253,14 @@ class PlaySession:
             seat = deciding if deciding is not None else self.last_seat
         state = self.state
         player = state.current_player()
+        laid, laid_names = table(self.plugin, state, seat)
+        spaces = laid_names or self.spaces
         legal: list[dict[str, Any]] = []
         if deciding == seat:
             for a in state.legal_actions(seat):
                 text = state.action_to_string(seat, a)
                 legal.append({"action": a, "text": text,
-                              "space": action_space(state, seat, a, text, self.spaces, self.plugin)})
+                              "space": action_space(state, seat, a, text, spaces, self.plugin)})
         out: dict[str, Any] = {
             "id": self.id, "game": self.plugin.name, "title": self.plugin.title, "seed": self.seed,
             "seats": [{"seat": i, "who": name} for i, name in enumerate(self.seats)],
@@ -254,7 +269,8 @@ class PlaySession:
                         "everyone at once" if player == SIMULTANEOUS else f"seat {player + 1}"),
             "simultaneous": player == SIMULTANEOUS, "chosen": sorted(self.pending) if player == SIMULTANEOUS else [],
             "observation": jsonable(state.observation(seat)),
-            "marks": marks(self.plugin, self.ctx, state.observation(seat), self.spaces),
+            "marks": marks(self.plugin, self.ctx, state.observation(seat), spaces),
+            "table": laid,
             "legal": legal, "log": self.public_log(), "steps": len(self.steps), "can_undo": bool(self._undo),
         }
         if player == TERMINAL:
@@ -388,11 +404,13 @@ class Replay:
             else:
                 who = "chance" if player == CHANCE else f"seat {player + 1}"
                 text = f"{who}: {before.action_to_string(player, int(actions[0]))}"
+        laid, laid_names = table(self.plugin, state, seat)
         out: dict[str, Any] = {"id": self.id, "game": self.plugin.name, "step": step, "length": self.length,
                                "seat": seat, "seats": list(self.log.get("seats", [])), "last": text,
                                "observation": jsonable(state.observation(seat)),
-                               "marks": marks(self.plugin, self.ctx, state.observation(seat), self.spaces),
-                               "terminal": state.is_terminal()}
+                               "marks": marks(self.plugin, self.ctx, state.observation(seat),
+                                              laid_names or self.spaces),
+                               "table": laid, "terminal": state.is_terminal()}
         if state.is_terminal():
             o = state.outcome()
             out["outcome"] = {"scores": list(o.scores), "winners": list(o.winners), "length": o.length}

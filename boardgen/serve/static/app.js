@@ -59,7 +59,7 @@ function spaceOverlay(board, widthMm, heightMm, legal = null, onPick = null, mar
   const stacked = new Map();
   for (const s of board.spaces) {
     const pts = s.outline_mm.length ? s.outline_mm : [[s.position_mm[0] - 3, s.position_mm[1] - 3], [s.position_mm[0] + 3, s.position_mm[1] - 3], [s.position_mm[0] + 3, s.position_mm[1] + 3], [s.position_mm[0] - 3, s.position_mm[1] + 3]];
-    const poly = el("svg:polygon", { class: "space", "data-space": s.id, points: pts.map(([x, y]) => `${x + ox},${y + oy}`).join(" ") });
+    const poly = el("svg:polygon", { class: "space", "data-space": s.id, "data-x": s.position_mm[0] + ox, "data-y": s.position_mm[1] + oy, points: pts.map(([x, y]) => `${x + ox},${y + oy}`).join(" ") });
     if (legal && legal.has(s.id)) poly.classList.add("legal");
     poly.append(el("svg:title", {}, `${s.label} (${s.kind})`));
     poly.addEventListener("mouseenter", () => onPick && onPick(s, false));
@@ -88,7 +88,7 @@ function spaceOverlay(board, widthMm, heightMm, legal = null, onPick = null, mar
 
 function showSpace(space, pinned) {
   const box = $("#details");
-  box.replaceChildren(el("h3", {}, `Space ${space.label}`), table({ id: space.id, kind: space.kind, neighbours: space.neighbours.join(", "), ...space.data }));
+  box.replaceChildren(el("h3", {}, `Space ${space.label || space.id}`), table({ id: space.id, kind: space.kind, neighbours: space.neighbours.join(", "), ...space.data }));
   box.dataset.pinned = pinned ? space.id : "";
 }
 
@@ -232,8 +232,8 @@ function showPlay(view) {
     if (!clicked) return;
     const choices = bySpace.get(space.id) || [];
     if (choices.length === 1) act(choices[0].action);
-    else if (choices.length > 1) listActions(choices, `on ${space.label}`);
-  }, view.marks || []);
+    else if (choices.length > 1) listActions(choices, `on ${space.label || space.id}`);
+  }, view.marks || [], view.table, `steps=${view.steps}`);
   // what happened since this seat last looked: dice, draws and the other seats' moves, as they happened
   const seen = play.seen.get(view.viewer);
   const fresh = seen === undefined ? [] : view.log.slice(Math.max(0, view.log.length - (view.steps - seen)));
@@ -258,10 +258,12 @@ function compact(observation) {
   return Object.entries(observation).map(([k, v]) => `${k}: ${typeof v === "string" && v.includes("\n") ? `\n${v}` : JSON.stringify(v)}`).join("\n");
 }
 
-function drawBoard(wrap, area, boardInfo, sessionId, legalSpaces, onPick, marks) {
-  const b = boardInfo && boardInfo.board;
+function drawBoard(wrap, area, boardInfo, sessionId, legalSpaces, onPick, marks, laid = null, query = "") {
+  // a game laid out during play (a piecepack island) is drawn as its table stands; others on their printed board
+  const b = laid ? { page: "table", offset_mm: [0, 0], spaces: laid.spaces, width_mm: laid.width_mm, height_mm: laid.height_mm }
+    : boardInfo && boardInfo.board;
   if (!b || b.page === null) { wrap.hidden = true; return; }
-  const src = `/api/games/${sessionId}/board.svg`;
+  const src = laid ? `/api/games/${sessionId}/table.svg?${query}` : `/api/games/${sessionId}/board.svg`;
   const old = wrap.querySelector("img");
   const img = old && old.getAttribute("src") === src ? old : el("img", { src, alt: "board" });
   const w = (b.width_mm || 300) + 2 * b.offset_mm[0], h = (b.height_mm || 300) + 2 * b.offset_mm[1];
@@ -302,7 +304,8 @@ async function showReplay(step) {
   $("#replay-where").textContent = `step ${view.step} of ${view.length}${view.outcome ? ` · scores ${view.outcome.scores.join(" / ")}` : ""}`;
   $("#replay-last-action").textContent = view.last || "(the start)";
   $("#replay-obs").textContent = compact(view.observation);
-  drawBoard($("#replay-board"), $("#replay-board-wrap"), replay.board, replay.id, new Set(), null, view.marks || []);
+  drawBoard($("#replay-board"), $("#replay-board-wrap"), replay.board, replay.id, new Set(), null, view.marks || [],
+    view.table, `step=${view.step}&seat=${view.seat}`);
   document.body.dataset.replayStep = view.step;
 }
 
