@@ -316,3 +316,54 @@ def test_the_server_binds_only_the_loopback(tmp_path: Path) -> None:
         server.stop()
     with pytest.raises(OSError), socket.create_connection(("127.0.0.1", server.port), timeout=1):
         pass
+
+
+def test_hot_seat_asks_each_person_in_turn_and_reveals_together(browser: Browser, tmp_path: Path) -> None:
+    """Global Warming's secret dice with two people at one screen: each is asked in turn behind a hand-over
+    screen, and the dice appear in the log only once both have chosen."""
+    server = Server(ROOT / "templates" / "global-warming.yaml", tmp_path)
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    try:
+        _wait_for_kit(page, server)
+        page.locator("button.tab[data-tab='play']").click()
+        page.locator("#play-game").select_option("global-warming")
+        page.wait_for_function("() => document.querySelectorAll('#play-seats select').length > 0")
+        seats = page.locator("#play-seats select")
+        seats.nth(1).select_option("human")
+        for k in range(2, seats.count()):
+            seats.nth(k).select_option("random")
+        page.locator("#play-start").click()
+        page.wait_for_function("() => window.boardgenPlay.view !== null && window.boardgenPlay.board !== null")
+        asked_at_secret_dice: list[int] = []
+        handovers = 0
+        held = 0
+        steps_when_first_chose = -1
+        for _ in range(60):
+            view = page.evaluate("() => window.boardgenPlay.view")
+            if view["terminal"]:
+                break
+            if page.locator("#play-cover").is_visible():
+                handovers += 1
+                page.locator("#play-cover-ok").click()
+            if view["simultaneous"]:
+                asked_at_secret_dice.append(view["deciding"])
+                if view["chosen"]:  # the first person's die is held, not applied nor shown, until all have chosen
+                    assert view["steps"] == steps_when_first_chose
+                    assert "pending" not in json.dumps(view)
+                    held += 1
+                else:
+                    steps_when_first_chose = view["steps"]
+            choice = view["legal"][0]
+            steps, deciding = view["steps"], view["deciding"]
+            page.locator(f"#actions button[data-action='{choice['action']}']").click()
+            page.wait_for_function(f"() => window.boardgenPlay.view.steps !== {steps} || "
+                                   f"window.boardgenPlay.view.deciding !== {deciding} || "
+                                   "window.boardgenPlay.view.terminal")
+        assert 0 in asked_at_secret_dice and 1 in asked_at_secret_dice
+        assert handovers > 0 and held > 0
+        session = next(iter(server.state.sessions.values()))
+        together = [s for s in session.steps if s.player == -2]
+        assert together and all(len(s.actions) == 4 for s in together)
+    finally:
+        page.close()
+        server.stop()
