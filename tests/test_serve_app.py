@@ -362,6 +362,6 @@ def test_every_games_spaces_lie_on_its_poster(game: str) -> None:
     assert kit.board["offset_mm"] == pytest.approx([trim.x, trim.y])
     for space in graph.spaces:
         box = space.bounds_mm
-        assert -0.01 <= box.x and box.right <= graph.width_mm + 0.01, space.id
-        assert -0.01 <= box.y and box.bottom <= graph.height_mm + 0.01, space.id
+        assert box.x >= -0.01 and box.right <= graph.width_mm + 0.01, space.id
+        assert box.y >= -0.01 and box.bottom <= graph.height_mm + 0.01, space.id
         assert all(n in graph for n in space.neighbours)
