@@ -365,3 +365,21 @@ def test_every_games_spaces_lie_on_its_poster(game: str) -> None:
         assert box.x >= -0.01 and box.right <= graph.width_mm + 0.01, space.id
         assert box.y >= -0.01 and box.bottom <= graph.height_mm + 0.01, space.id
         assert all(n in graph for n in space.neighbours)
+
+
+@pytest.mark.parametrize(("good", "bad"), [("board_columns: 9", "board_columns: banana"),
+                                          ("board_columns: 9", "board_columns: 9\n  unknown_key: 1")])
+def test_a_build_error_is_the_line_the_cli_prints_and_the_last_kit_stays(tmp_path: Path, good: str, bad: str) -> None:
+    template = tmp_path / "better-life.yaml"
+    text = (ROOT / "templates" / "better-life.yaml").read_text()
+    template.write_text(text)
+    state = serve_app.ServeState(template, tmp_path / "build")
+    state.rebuild()
+    assert state.error is None and state.kit is not None
+    kit = state.kit
+    template.write_text(text.replace(good, bad))
+    state.rebuild()
+    cli = _run_cli("build", "-t", str(template), "-o", str(tmp_path / "cli-build"), "-q")
+    assert cli.returncode == 2
+    assert state.error == cli.stderr.strip()
+    assert state.kit is kit  # the last good kit is still the one shown
