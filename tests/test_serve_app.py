@@ -89,7 +89,9 @@ def test_other_hosts_are_refused(served: tuple[TestClient, Path]) -> None:
                                   b'{"game": "better-life", "seats": ["human", "ghost", "random", "random", "random"]}',
                                   b'{"game": "better-life", "seats": ["human"], "seed": 1}',
                                   b'{"game": "better-life", "seats": ["human","random","random","random","random"], '
-                                  b'"seed": -4}', b"\xff\xfe"])
+                                  b'"seed": -4}', b"\xff\xfe", b"[" * 200_000 + b"]" * 200_000,
+                                  b'{"game": "better-life", "seed": 1' + b"0" * 5000 + b"}",
+                                  b'{"game": "better-life", "seats": [' + b'"human",' * 20_000 + b'"human"]}'])
 def test_malformed_requests_get_4xx(served: tuple[TestClient, Path], body: bytes) -> None:
     client, _ = served
     response = client.post("/api/games", content=body)
@@ -383,3 +385,21 @@ def test_a_build_error_is_the_line_the_cli_prints_and_the_last_kit_stays(tmp_pat
     assert cli.returncode == 2
     assert state.error == cli.stderr.strip()
     assert state.kit is kit  # the last good kit is still the one shown
+
+
+_LOG = {"format": "boardgen-game-log", "game": "better-life", "players": 5, "seats": ["random"] * 5, "seed": 1,
+        "setup_seed": 1}
+
+
+@pytest.mark.parametrize("body", [
+    {"log": {**_LOG, "steps": [[0, "x"]]}}, {"log": {**_LOG, "steps": "abc"}}, {"log": {**_LOG, "steps": [[-2, [1]]]}},
+    {"log": {**_LOG, "steps": [[0, [2**80]]]}}, {"log": {**_LOG, "steps": [None]}}, {"log": {**_LOG, "steps": [[]]}},
+    {"log": {k: v for k, v in _LOG.items() if k != "setup_seed"} | {"steps": []}}, {"log": "text"},
+    {"log": {**_LOG, "game": "../../etc", "steps": []}}, {"game": "better-life", "lineup": ["ghost"] * 5},
+    {"game": "better-life", "index": -1}, {"game": "better-life", "bots": ["random"] * 100},
+    {"game": "better-life", "players": 99}, {"game": ["better-life"]}, {}])
+def test_malformed_replays_get_4xx(served: tuple[TestClient, Path], body: dict) -> None:
+    client, _ = served
+    response = client.post("/api/replays", json=body)
+    assert 400 <= response.status_code < 500, response.text
+    assert client.get("/api/kit").status_code == 200

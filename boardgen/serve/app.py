@@ -244,7 +244,7 @@ async def _json_body(request: Request) -> dict[str, Any]:
     try:
         body = await request.body()
         data = json.loads(body or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError):
+    except (ValueError, RecursionError):  # not JSON, not UTF-8, nested too deeply, a number too long
         raise HttpError(400, "expected a JSON object as the request body") from None
     if not isinstance(data, dict):
         raise HttpError(400, "expected a JSON object as the request body")
