@@ -17,7 +17,7 @@ import socket
 import statistics
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +77,28 @@ class Server:
         assert not self.thread.is_alive()
 
 
+Servers = Callable[[Path], Server]
+
+
+@pytest.fixture(scope="module")
+def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Servers]:
+    """One server per template, started when a test first asks for it and shared by the module's tests (a
+    build is the slow part of starting one); all stopped at the end, and their ports checked closed."""
+    started: dict[Path, Server] = {}
+
+    def get(template: Path) -> Server:
+        if template not in started:
+            started[template] = Server(template, tmp_path_factory.mktemp("build"))
+        return started[template]
+
+    yield get
+    for server in started.values():
+        server.stop()
+    for server in started.values():
+        with pytest.raises(OSError), socket.create_connection(("127.0.0.1", server.port), timeout=1):
+            pass
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     with sync_playwright() as p:
@@ -105,8 +127,8 @@ def _wait_for_kit(page: Page, server: Server) -> None:
 
 
 @pytest.mark.parametrize("template", SHIPPED)
-def test_the_preview_of_each_shipped_template_loads(browser: Browser, tmp_path: Path, template: str) -> None:
-    server = Server(ROOT / "templates" / template, tmp_path)
+def test_the_preview_of_each_shipped_template_loads(browser: Browser, servers: Servers, template: str) -> None:
+    server = servers(ROOT / "templates" / template)
     page = browser.new_page(viewport={"width": 1200, "height": 760})
     try:
         started = time.perf_counter()
@@ -134,7 +156,6 @@ def test_the_preview_of_each_shipped_template_loads(browser: Browser, tmp_path: 
                 _shot(page, "preview-card")
     finally:
         page.close()
-        server.stop()
 
 
 def test_an_edit_reaches_the_page_within_5_s_and_an_error_keeps_the_last_kit(browser: Browser, tmp_path: Path) -> None:
@@ -198,9 +219,9 @@ def _observations(body: Any) -> Iterator[dict[str, Any]]:
 
 
 @pytest.mark.parametrize("game", FIVE_GAMES)
-def test_a_whole_game_is_played_by_clicking(browser: Browser, tmp_path: Path, game: str) -> None:
+def test_a_whole_game_is_played_by_clicking(browser: Browser, servers: Servers, game: str) -> None:
     plugin = installed_games()[game]
-    server = Server(plugin.default_template(), tmp_path)
+    server = servers(plugin.default_template())
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     bodies: list[tuple[str, str]] = []
 
@@ -282,11 +303,10 @@ def test_a_whole_game_is_played_by_clicking(browser: Browser, tmp_path: Path, ga
             _shot(page, "play-better-life")
     finally:
         page.close()
-        server.stop()
 
 
-def test_a_simulated_game_is_stepped_through(browser: Browser, tmp_path: Path) -> None:
-    server = Server(ROOT / "templates" / "philanthropist.yaml", tmp_path)
+def test_a_simulated_game_is_stepped_through(browser: Browser, servers: Servers) -> None:
+    server = servers(ROOT / "templates" / "philanthropist.yaml")
     page = browser.new_page(viewport={"width": 1200, "height": 760})
     try:
         _wait_for_kit(page, server)
@@ -304,24 +324,19 @@ def test_a_simulated_game_is_stepped_through(browser: Browser, tmp_path: Path) -
         page.wait_for_function("() => window.boardgenReplay.view.terminal")
     finally:
         page.close()
-        server.stop()
 
 
-def test_the_server_binds_only_the_loopback(tmp_path: Path) -> None:
-    server = Server(ROOT / "templates" / "philanthropist.yaml", tmp_path)
-    try:
-        listening = [s for s in server.server.servers for s in s.sockets]
-        assert listening and all(s.getsockname()[0] == "127.0.0.1" for s in listening)
-    finally:
-        server.stop()
-    with pytest.raises(OSError), socket.create_connection(("127.0.0.1", server.port), timeout=1):
-        pass
+def test_the_server_binds_only_the_loopback(servers: Servers) -> None:
+    server = servers(ROOT / "templates" / "philanthropist.yaml")
+    listening = [s for s in server.server.servers for s in s.sockets]
+    assert listening and all(s.getsockname()[0] == "127.0.0.1" for s in listening)
+    # the fixture stops every server it started and checks that nothing listens on their ports any more
 
 
-def test_hot_seat_asks_each_person_in_turn_and_reveals_together(browser: Browser, tmp_path: Path) -> None:
+def test_hot_seat_asks_each_person_in_turn_and_reveals_together(browser: Browser, servers: Servers) -> None:
     """Global Warming's secret dice with two people at one screen: each is asked in turn behind a hand-over
     screen, and the dice appear in the log only once both have chosen."""
-    server = Server(ROOT / "templates" / "global-warming.yaml", tmp_path)
+    server = servers(ROOT / "templates" / "global-warming.yaml")
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     try:
         _wait_for_kit(page, server)
@@ -361,9 +376,8 @@ def test_hot_seat_asks_each_person_in_turn_and_reveals_together(browser: Browser
                                    "window.boardgenPlay.view.terminal")
         assert 0 in asked_at_secret_dice and 1 in asked_at_secret_dice
         assert handovers > 0 and held > 0
-        session = next(iter(server.state.sessions.values()))
+        session = server.state.sessions[page.evaluate("() => window.boardgenPlay.view.id")]
         together = [s for s in session.steps if s.player == -2]
         assert together and all(len(s.actions) == 4 for s in together)
     finally:
         page.close()
-        server.stop()
