@@ -345,30 +345,6 @@ def test_the_serve_command_listens_on_127_0_0_1_and_stops(tmp_path: Path) -> Non
     assert process.returncode is not None
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("game", sorted(installed_games()))
-def test_every_games_spaces_lie_on_its_poster(game: str) -> None:
-    """The preview and play draw a board's spaces over its poster page: the graph is the size of the poster's
-    trim box and every space lies inside it (games with no printed board, such as the piecepack, have none)."""
-    from boardgen.serve.preview import build_kit
-
-    plugin = installed_games()[game]
-    kit, ctx = build_kit(plugin.default_template(), 1)
-    graph = plugin.board_graph(ctx)
-    if graph is None:
-        return
-    assert kit.board is not None and kit.board["page"] is not None
-    trim = kit.pages[kit.board["page"]].page.trim_box_mm  # type: ignore[union-attr]
-    assert trim is not None
-    assert (trim.width, trim.height) == pytest.approx((graph.width_mm, graph.height_mm), abs=0.01)
-    assert kit.board["offset_mm"] == pytest.approx([trim.x, trim.y])
-    for space in graph.spaces:
-        box = space.bounds_mm
-        assert box.x >= -0.01 and box.right <= graph.width_mm + 0.01, space.id
-        assert box.y >= -0.01 and box.bottom <= graph.height_mm + 0.01, space.id
-        assert all(n in graph for n in space.neighbours)
-
-
 @pytest.mark.parametrize(("good", "bad"), [("board_columns: 9", "board_columns: banana"),
                                           ("board_columns: 9", "board_columns: 9\n  unknown_key: 1")])
 def test_a_build_error_is_the_line_the_cli_prints_and_the_last_kit_stays(tmp_path: Path, good: str, bad: str) -> None:

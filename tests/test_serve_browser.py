@@ -139,7 +139,16 @@ def test_the_preview_of_each_shipped_template_loads(browser: Browser, servers: S
         assert page.locator("#error").is_hidden()
         assert page.evaluate("() => document.querySelector('#page-image').naturalWidth") > 0
         print(f"\n{template}: kit page shown {load_s:.2f} s after navigation (server build before it)")
-        if kit["board"] and kit["board"]["spaces"]:
+        board = kit["board"]
+        if board and board["spaces"]:  # the spaces lie on the poster page, whose trim box is the board
+            poster = server.state.kit.pages[board["page"]].page
+            trim = poster.trim_box_mm
+            assert (trim.width, trim.height) == pytest.approx((board["width_mm"], board["height_mm"]), abs=0.01)
+            assert board["offset_mm"] == pytest.approx([trim.x, trim.y])
+            for s in board["spaces"]:
+                xs, ys = [p[0] for p in s["outline_mm"]], [p[1] for p in s["outline_mm"]]
+                assert min(xs) >= -0.01 and max(xs) <= trim.width + 0.01, s["id"]
+                assert min(ys) >= -0.01 and max(ys) <= trim.height + 0.01, s["id"]
             space = page.locator("svg.overlay .space").nth(len(kit["board"]["spaces"]) // 2)
             space.dispatch_event("click")
             assert page.locator("#details h3").inner_text().startswith("Space ")
