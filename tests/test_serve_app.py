@@ -79,6 +79,14 @@ def test_files_inside_are_served(served: tuple[TestClient, Path]) -> None:
     assert client.get("/files/build/made.txt").text == "built"
 
 
+def test_pages_may_run_only_this_servers_scripts(served: tuple[TestClient, Path]) -> None:
+    client, _ = served
+    for path in ("/", "/api/kit", "/files/template/notes.txt", "/api/games/nope"):
+        headers = client.get(path).headers
+        assert "script-src 'self'" in headers["content-security-policy"]
+        assert headers["x-content-type-options"] == "nosniff"
+
+
 def test_other_hosts_are_refused(served: tuple[TestClient, Path]) -> None:
     client, _ = served
     assert client.get("/api/kit", headers={"host": "attacker.example"}).status_code == 400
@@ -379,3 +387,28 @@ def test_malformed_replays_get_4xx(served: tuple[TestClient, Path], body: dict) 
     response = client.post("/api/replays", json=body)
     assert 400 <= response.status_code < 500, response.text
     assert client.get("/api/kit").status_code == 200
+
+
+@pytest.mark.slow
+def test_saving_a_card_file_rebuilds_the_kit_with_the_new_row(tmp_path: Path) -> None:
+    """The watcher follows the template's data files too: a card's new text reaches its hotspot's row."""
+    shutil.copy(ROOT / "templates" / "philanthropist.yaml", tmp_path / "philanthropist.yaml")
+    shutil.copytree(ROOT / "templates" / "philanthropist", tmp_path / "philanthropist")
+    cards = tmp_path / "philanthropist" / "business-cards.csv"
+    text = cards.read_text()
+    assert "Your year-end bonus comes through." in text
+    app = serve_app.create_app(tmp_path / "philanthropist.yaml", tmp_path / "build", watch_files=True)
+    with TestClient(app, base_url="http://127.0.0.1") as client:
+        generation = client.get("/api/kit").json()["kit"]["generation"]
+        time.sleep(0.5)  # the watcher is watching
+        cards.write_text(text.replace("Your year-end bonus comes through.", "A windfall from an old friend."))
+        deadline = time.monotonic() + 60
+        while True:
+            status = client.get("/api/kit").json()
+            if status["kit"]["generation"] > generation:
+                break
+            assert time.monotonic() < deadline, "no rebuild after the card file was saved"
+            time.sleep(0.2)
+        rows = [h["row"] for p in status["kit"]["pages"] for h in p["hotspots"]]
+        assert any(r.get("text", "").startswith("A windfall from an old friend.") for r in rows)
+        assert not any("year-end bonus" in r.get("text", "") for r in rows)

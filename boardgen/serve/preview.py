@@ -236,8 +236,7 @@ def build_kit(template: Path, generation: int) -> tuple[Kit, BuildContext]:
         for number, page in enumerate(doc_pages, start=1):
             pages.append(PreviewPage(title, number, page.width_mm, page.height_mm, page,
                                      hotspots=card_hotspots(page, rows)))
-    recorded_titles = {title for title, _ in recorded}
-    for artifact in _sceneless_pdfs(ctx.artifacts, recorded_titles):
+    for artifact in _sceneless_pdfs(ctx.artifacts):
         for number in range(1, _pdf_pages(artifact.data) + 1):
             pages.append(PreviewPage(f"{config.title}: {artifact.path}", number, 210.0, 297.0, None, artifact.data))
     board = board_summary(ctx, pages)
@@ -246,7 +245,7 @@ def build_kit(template: Path, generation: int) -> tuple[Kit, BuildContext]:
     return kit, ctx
 
 
-def _sceneless_pdfs(artifacts: Sequence[Artifact], recorded: set[str]) -> Iterator[Artifact]:
+def _sceneless_pdfs(artifacts: Sequence[Artifact]) -> Iterator[Artifact]:
     """The leaflet PDFs (typeset without scenes), one paper each (the first one written)."""
     seen = False
     for a in artifacts:

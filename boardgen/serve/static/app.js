@@ -158,6 +158,12 @@ async function loadKit() {
 
 $("#zoom-in").addEventListener("click", () => { kitView.zoom *= 1.25; renderPage(); });
 $("#zoom-out").addEventListener("click", () => { kitView.zoom /= 1.25; renderPage(); });
+$("#viewport").addEventListener("wheel", (event) => {  // ctrl + wheel (or a pinch) zooms the page
+  if (!event.ctrlKey) return;
+  event.preventDefault();
+  kitView.zoom *= event.deltaY < 0 ? 1.15 : 1 / 1.15;
+  renderPage();
+}, { passive: false });
 $("#zoom-fit").addEventListener("click", () => {
   const p = kitView.kit && kitView.kit.pages[kitView.page];
   if (p) { kitView.zoom = ($("#viewport").clientWidth - 20) / (p.width_mm * 3.78); renderPage(); }
