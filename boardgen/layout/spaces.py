@@ -417,21 +417,3 @@ def render(graph: BoardGraph, styles: Mapping[str, SpaceStyle] | None = None,
 
 def outline_path(space: Space) -> tuple[tuple, ...]:
     return polygon_path(space.outline_mm)
-
-
-def cells_graph(board: Any) -> BoardGraph:
-    """The geographic hex map (``boardgen.model.Board``) as a graph of spaces: one space per land cell, its label
-    as id, its zone as kind, its hexagon as outline, and the classifier's facts (land share, climate shares,
-    elevation, why it got its zone) as data. Neighbours are kept only where both cells list each other."""
-    cells = {c.label: c for c in board.cells}
-    spaces = []
-    for c in board.cells:
-        neighbours = tuple(n for n in c.neighbours if n in cells and c.label in cells[n].neighbours)
-        data = {"column": c.column, "row": c.row, "land_share": round(c.land_share, 3),
-                "zone_shares": {k: round(v, 3) for k, v in c.zone_shares.items()},
-                "climate_shares": {k: round(v, 3) for k, v in c.koppen_shares.items() if v},
-                "high_ground_share": round(c.high_ground_share, 3), "mean_elevation_m": round(c.mean_elevation_m),
-                "zone_reason": c.zone_reason, **({"kept_as_island": c.kept_as_island} if c.kept_as_island else {})}
-        spaces.append(Space(c.label, c.label, c.zone, c.center_mm, neighbours, data,
-                            tuple(board.hex_corners_mm(c))))
-    return BoardGraph(tuple(spaces), board.config.board.width_mm, board.config.board.height_mm)

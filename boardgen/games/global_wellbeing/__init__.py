@@ -74,9 +74,7 @@ class GlobalWellbeing(GamePlugin):
         return cached_board(ctx.config)
 
     def board_graph(self, ctx: BuildContext) -> Any:
-        from boardgen.layout.spaces import cells_graph
-
-        return ctx.value("board_graph", lambda: cells_graph(ctx.board))
+        return ctx.value("board_graph", lambda: ctx.board.spaces_graph())
 
     def board_marks(self, ctx: BuildContext, observation: Mapping[str, Any]) -> list[tuple[str, str]]:
         return [(str(label), f"P{seat + 1}") for seat, labels in enumerate(observation.get("pieces", ()))
