@@ -214,6 +214,10 @@ def test_a_game_in_the_browser_api_ends_as_the_engine_says(served: tuple[TestCli
     outcome = end.outcome()
     assert list(outcome.scores) == final["outcome"]["scores"] == log["outcome"]["scores"]
     assert list(outcome.winners) == final["outcome"]["winners"]
+    # the saved log opens as a replay that ends the same way
+    replay = client.post("/api/replays", json={"log": log}).json()
+    end_view = client.get(f"/api/replays/{replay['id']}?step={replay['length']}").json()
+    assert end_view["terminal"] and end_view["outcome"]["scores"] == list(outcome.scores)
 
 
 @pytest.mark.parametrize("game", RULE_GAMES)
