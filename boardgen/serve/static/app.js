@@ -235,7 +235,11 @@ function showPlay(view) {
   document.body.dataset.playTerminal = view.terminal ? "1" : "0";
   // the board
   drawBoard($("#play-board"), $("#play-board-wrap"), play.board, view.id, new Set(bySpace.keys()), (space, clicked) => {
-    if (!clicked) return;
+    if (!clicked) {  // hovering a space shows what it is and what can be played there
+      const here = (bySpace.get(space.id) || []).map((a) => a.text).join("; ");
+      $("#play-space").textContent = `${space.label || space.id} (${space.kind}) · neighbours ${space.neighbours.join(", ")}${here ? ` · here: ${here}` : ""}`;
+      return;
+    }
     const choices = bySpace.get(space.id) || [];
     if (choices.length === 1) act(choices[0].action);
     else if (choices.length > 1) listActions(choices, `on ${space.label || space.id}`);
