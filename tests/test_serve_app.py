@@ -17,6 +17,7 @@ import urllib.request
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -220,6 +221,19 @@ def test_a_game_in_the_browser_api_ends_as_the_engine_says(served: tuple[TestCli
     assert end_view["terminal"] and end_view["outcome"]["scores"] == list(outcome.scores)
 
 
+def _simulated_scores(plugin: Any, config: Any, players: int, bots: list[str], seed: int, index: int) -> list:
+    """The scores of game ``index`` of ``boardgen simulate --seed seed``: from boardgen's own replay of it where
+    boardgen has one (boardgen.play.replay, which a game's compiled path is tested against), else from
+    ``play_one`` seeded as the simulation seeds it."""
+    try:
+        from boardgen.play.replay import replay_game  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        engine = plugin.new_game(BuildContext(config, plugin), players)
+        record = play_one(engine, plugin.bots(), lineup(bots, players, index, True), derive_seed(seed, "game", index))
+        return list(record.outcome.scores)
+    return list(replay_game(plugin, BuildContext(config, plugin), players, bots, seed, index).outcome.scores)
+
+
 @pytest.mark.parametrize("game", RULE_GAMES)
 def test_a_replayed_simulated_game_is_the_simulated_game(served: tuple[TestClient, Path], game: str) -> None:
     client, _ = served
@@ -229,9 +243,8 @@ def test_a_replayed_simulated_game_is_the_simulated_game(served: tuple[TestClien
     bots = ["random"]
     view = client.post("/api/replays", json={"game": game, "seed": 7, "index": 3, "bots": bots}).json()
     last = client.get(f"/api/replays/{view['id']}?step={view['length']}&seat=1").json()
-    engine = plugin.new_game(BuildContext(config, plugin), players)
-    record = play_one(engine, plugin.bots(), lineup(bots, players, 3, True), derive_seed(7, "game", 3))
-    assert last["terminal"] and last["outcome"]["scores"] == list(record.outcome.scores)
+    assert last["terminal"]
+    assert last["outcome"]["scores"] == _simulated_scores(plugin, config, players, bots, 7, 3)
     middle = client.get(f"/api/replays/{view['id']}?step={view['length'] // 2}&seat=0").json()
     assert middle["step"] == view["length"] // 2 and middle["last"]
 
@@ -293,15 +306,7 @@ def test_a_results_json_sample_replays_the_simulated_game(served: tuple[TestClie
     game_seed = derive_seed(9, "game", 2)
     view = client.post("/api/replays", json={"game": game, "game_seed": game_seed, "lineup": names}).json()
     last = client.get(f"/api/replays/{view['id']}?step={view['length']}").json()
-    engine = plugin.new_game(BuildContext(config, plugin), players)
-    try:
-        from boardgen.play.replay import replay_game  # where boardgen has it: the simulation's own replay
-    except ImportError:
-        record = play_one(engine, plugin.bots(), names, game_seed)
-        assert last["outcome"]["scores"] == list(record.outcome.scores)
-    else:
-        replayed = replay_game(plugin, BuildContext(config, plugin), players, bots, 9, 2)
-        assert last["outcome"]["scores"] == list(replayed.outcome.scores)
+    assert last["outcome"]["scores"] == _simulated_scores(plugin, config, players, bots, 9, 2)
 
 
 def _run_cli(*args: str) -> subprocess.CompletedProcess[str]:
