@@ -73,13 +73,6 @@ class GlobalWellbeing(GamePlugin):
 
         return cached_board(ctx.config)
 
-    def board_graph(self, ctx: BuildContext) -> Any:
-        return ctx.value("board_graph", lambda: ctx.board.spaces_graph())
-
-    def board_marks(self, ctx: BuildContext, observation: Mapping[str, Any]) -> list[tuple[str, str]]:
-        return [(str(label), f"P{seat + 1}") for seat, labels in enumerate(observation.get("pieces", ()))
-                for label in labels]
-
     def prepare_stages(self, ctx: BuildContext) -> None:
         from boardgen.games.global_wellbeing.board_stage import board_legend
 
@@ -167,6 +160,14 @@ class GlobalWellbeing(GamePlugin):
 
         return validate(ctx.board, ctx.config, games, jobs, seed, bots or DEFAULT_BOTS, players, progress,
                         sections_of=lambda: board_sections(ctx), legend_of=lambda _sections: board_legend(ctx))
+
+    # -- play in the browser (boardgen serve)
+    def board_graph(self, ctx: BuildContext) -> Any:
+        return ctx.value("board_graph", lambda: ctx.board.spaces_graph())
+
+    def board_marks(self, ctx: BuildContext, observation: Mapping[str, Any]) -> list[tuple[str, str]]:
+        return [(str(label), f"P{seat + 1}") for seat, labels in enumerate(observation.get("pieces", ()))
+                for label in labels]
 
 
 plugin = GlobalWellbeing()

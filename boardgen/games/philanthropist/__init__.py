@@ -50,19 +50,6 @@ class Philanthropist(GamePlugin):
 
         return board_scene(ctx.config)
 
-    def board_graph(self, ctx: BuildContext) -> Any:
-        from boardgen.games.philanthropist.board import board_graph
-
-        return ctx.value("board_graph", lambda: board_graph(ctx.config))
-
-    def board_marks(self, ctx: BuildContext, observation: Mapping[str, Any]) -> list[tuple[str, str]]:
-        graph = self.board_graph(ctx)
-        ids = [s.id for s in graph.spaces]  # reading order, as the engine numbers its squares
-        marks = [(ids[k], "•") for k, ch in enumerate(str(observation.get("board", ""))[:len(ids)]) if ch != "."]
-        marks += [(ids[pos], f"P{seat + 1}") for seat, pos in enumerate(observation.get("avatars", ()))
-                  if 0 <= pos < len(ids)]
-        return marks
-
     def player_range(self, config: Any) -> tuple[int, int, int]:
         p = config.players
         return p.min, p.usual, p.max
@@ -100,6 +87,20 @@ class Philanthropist(GamePlugin):
         from boardgen.games.philanthropist.findings import rule_findings
 
         return rule_findings(ctx, summary)
+
+    # -- play in the browser (boardgen serve)
+    def board_graph(self, ctx: BuildContext) -> Any:
+        from boardgen.games.philanthropist.board import board_graph
+
+        return ctx.value("board_graph", lambda: board_graph(ctx.config))
+
+    def board_marks(self, ctx: BuildContext, observation: Mapping[str, Any]) -> list[tuple[str, str]]:
+        graph = self.board_graph(ctx)
+        ids = [s.id for s in graph.spaces]  # reading order, as the engine numbers its squares
+        marks = [(ids[k], "•") for k, ch in enumerate(str(observation.get("board", ""))[:len(ids)]) if ch != "."]
+        marks += [(ids[pos], f"P{seat + 1}") for seat, pos in enumerate(observation.get("avatars", ()))
+                  if 0 <= pos < len(ids)]
+        return marks
 
 
 plugin = Philanthropist()

@@ -41,11 +41,6 @@ class ResilienceEarth(GamePlugin):
 
         return build_field_map(ctx.config)
 
-    def board_graph(self, ctx: BuildContext) -> Any:
-        from boardgen.games.resilience_earth.fieldmap import fields_graph
-
-        return ctx.value("board_graph", lambda: fields_graph(ctx.board))
-
     def player_range(self, config: Any) -> tuple[int, int, int]:
         r = config.rules
         return r.min_players, r.players, r.max_players
@@ -78,6 +73,12 @@ class ResilienceEarth(GamePlugin):
         from boardgen.games.resilience_earth.report import plots
 
         return plots(self.title, summary, records)
+
+    # -- play in the browser (boardgen serve)
+    def board_graph(self, ctx: BuildContext) -> Any:
+        from boardgen.games.resilience_earth.spaces import fields_graph
+
+        return ctx.value("board_graph", lambda: fields_graph(ctx.board))
 
 
 plugin = ResilienceEarth()
