@@ -59,6 +59,12 @@ class ResilienceEarth(GamePlugin):
 
         return all_bots()
 
+    # -- play in the browser (boardgen serve)
+    def board_graph(self, ctx: BuildContext) -> Any:
+        from boardgen.games.resilience_earth.spaces import fields_graph
+
+        return ctx.value("board_graph", lambda: fields_graph(ctx.board))
+
     def board_findings(self, ctx: BuildContext) -> list[Any]:
         from boardgen.games.resilience_earth.report import board_findings
 
@@ -73,12 +79,6 @@ class ResilienceEarth(GamePlugin):
         from boardgen.games.resilience_earth.report import plots
 
         return plots(self.title, summary, records)
-
-    # -- play in the browser (boardgen serve)
-    def board_graph(self, ctx: BuildContext) -> Any:
-        from boardgen.games.resilience_earth.spaces import fields_graph
-
-        return ctx.value("board_graph", lambda: fields_graph(ctx.board))
 
 
 plugin = ResilienceEarth()
