@@ -9,6 +9,8 @@ need=()
 ldconfig -p 2>/dev/null | grep -q 'libcairo\.so\.2' || need+=(libcairo2)
 fc-list 2>/dev/null | grep -qi 'DejaVuSans\.ttf' || need+=(fonts-dejavu-core fontconfig)
 command -v pdftoppm >/dev/null 2>&1 || need+=(poppler-utils)
+# the browser tests of `boardgen serve` drive Debian's chromium through Playwright (never `playwright install`)
+[ -x /usr/bin/chromium ] || need+=(chromium)
 if [ ${#need[@]} -gt 0 ]; then
   if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
     echo "setup: installing system packages: ${need[*]}"

@@ -86,6 +86,18 @@ class BetterLife(GamePlugin):
     def validate_games(self, config: Any) -> int:
         return int(config.simulation.validate_games)
 
+    # -- play in the browser (boardgen serve)
+    def board_marks(self, ctx: BuildContext, observation: Mapping[str, Any]) -> list[tuple[str, str]]:
+        ids = [s.id for s in self.board_graph(ctx).spaces]  # Start, then the track in order
+        return [(ids[pos], f"P{seat + 1}") for seat, pos in enumerate(observation.get("positions", ()))
+                if isinstance(pos, int) and 0 <= pos < len(ids)]
+
+    def chance_is_public(self, state: Any, action: int) -> bool:
+        # dice, roles, the policy of the year, events and the market are on the table; a target card and an
+        # action card drawn into a hand are seen by their holder only
+        pending: list[Any] = list(getattr(state, "pending", None) or [])
+        return bool(pending) and pending[0][0] in ("roll", "role", "policy", "event", "market")
+
     def new_game(self, ctx: BuildContext, players: int) -> Any:
         from boardgen.games.better_life.engine import BetterLifeGame
 

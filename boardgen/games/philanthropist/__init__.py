@@ -68,6 +68,20 @@ class Philanthropist(GamePlugin):
     def validate_games(self, config: Any) -> int:
         return int(config.simulate.validate_games)
 
+    # -- play in the browser (boardgen serve)
+    def board_graph(self, ctx: BuildContext) -> Any:
+        from boardgen.games.philanthropist.board import board_graph
+
+        return ctx.value("board_graph", lambda: board_graph(ctx.config))
+
+    def board_marks(self, ctx: BuildContext, observation: Mapping[str, Any]) -> list[tuple[str, str]]:
+        graph = self.board_graph(ctx)
+        ids = [s.id for s in graph.spaces]  # reading order, as the engine numbers its squares
+        marks = [(ids[k], "•") for k, ch in enumerate(str(observation.get("board", ""))[:len(ids)]) if ch != "."]
+        marks += [(ids[pos], f"P{seat + 1}") for seat, pos in enumerate(observation.get("avatars", ()))
+                  if 0 <= pos < len(ids)]
+        return marks
+
     def new_game(self, ctx: BuildContext, players: int) -> Any:
         from boardgen.games.philanthropist.engine import PhilanthropistGame, Rules
         from boardgen.games.philanthropist.model import load_cards

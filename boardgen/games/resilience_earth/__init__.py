@@ -73,6 +73,17 @@ class ResilienceEarth(GamePlugin):
 
         return all_bots()
 
+    # -- play in the browser (boardgen serve)
+    def board_graph(self, ctx: BuildContext) -> Any:
+        from boardgen.games.resilience_earth.spaces import fields_graph
+
+        return ctx.value("board_graph", lambda: fields_graph(ctx.board))
+
+    def board_marks(self, ctx: BuildContext, observation: Mapping[str, Any]) -> list[tuple[str, str]]:
+        # a settlement, town or industry on a field, by its owner's seat (fields are spaces named by number)
+        return [(str(field), f"P{int(owner) + 1}") for field, (owner, _kind) in
+                dict(observation.get("buildings", {})).items()]
+
     def board_findings(self, ctx: BuildContext) -> list[Any]:
         from boardgen.games.resilience_earth.report import board_findings
 
