@@ -15,6 +15,7 @@ from boardgen.commands.cells import cells_command, info_command
 from boardgen.commands.export import export_command
 from boardgen.commands.games import games_command, new_command, schema_command
 from boardgen.commands.sections import sections_command
+from boardgen.commands.serve import serve_command
 from boardgen.commands.simulate import simulate_command
 from boardgen.commands.sweep import sweep_command
 from boardgen.commands.validate import validate_command
@@ -36,6 +37,7 @@ cli.add_command(build_command)
 cli.add_command(cells_command)
 cli.add_command(info_command)
 cli.add_command(sections_command)
+cli.add_command(serve_command)
 cli.add_command(simulate_command)
 cli.add_command(validate_command)
 cli.add_command(games_command)

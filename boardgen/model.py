@@ -73,3 +73,23 @@ class Board:
 
     def hex_corners_mm(self, cell: Cell) -> list[tuple[float, float]]:
         return self.layout.corners(cell.hex)
+
+    def spaces_graph(self) -> Any:
+        """The map as a ``boardgen.layout.spaces.BoardGraph``: one space per land cell, its label as id, its zone as
+        kind, its hexagon as outline, and the classifier's facts (land share, climate shares, elevation, why it
+        got its zone) as data; neighbours only where both cells list each other."""
+        from boardgen.layout.spaces import BoardGraph, Space
+
+        cells = {c.label: c for c in self.cells}
+        spaces = []
+        for c in self.cells:
+            neighbours = tuple(n for n in c.neighbours if n in cells and c.label in cells[n].neighbours)
+            data = {"column": c.column, "row": c.row, "land_share": round(c.land_share, 3),
+                    "zone_shares": {k: round(v, 3) for k, v in c.zone_shares.items()},
+                    "climate_shares": {k: round(v, 3) for k, v in c.koppen_shares.items() if v},
+                    "high_ground_share": round(c.high_ground_share, 3),
+                    "mean_elevation_m": round(c.mean_elevation_m), "zone_reason": c.zone_reason,
+                    **({"kept_as_island": c.kept_as_island} if c.kept_as_island else {})}
+            spaces.append(Space(c.label, c.label, c.zone, c.center_mm, neighbours, data,
+                                tuple(self.hex_corners_mm(c))))
+        return BoardGraph(tuple(spaces), self.config.board.width_mm, self.config.board.height_mm)

@@ -152,6 +152,18 @@ class GamePlugin:
         """The game's board as its stages and engine read it (computed once per context)."""
         raise NotImplementedError(f"{self.name} has no board")
 
+    def board_graph(self, ctx: BuildContext) -> Any:
+        """The board as a ``boardgen.layout.spaces.BoardGraph`` (board mm, as the poster's trim box places it), or
+        None for a game with no fixed board. The live preview shows each space's data, and play in the browser
+        puts actions that name a space on it. Default: the board itself, or its ``graph``, when that is one."""
+        from boardgen.layout.spaces import BoardGraph
+
+        board = ctx.board
+        for candidate in (board, getattr(board, "graph", None)):
+            if isinstance(candidate, BoardGraph):
+                return candidate
+        return None
+
     def prepare_stages(self, ctx: BuildContext) -> None:
         """Compute the values a group of "parallel" stages all read, once, before they are forked (else each
         process would compute them). Default: nothing."""
@@ -190,6 +202,28 @@ class GamePlugin:
         from boardgen.play.bots import GENERIC_BOTS
 
         return GENERIC_BOTS
+
+    def chance_is_public(self, state: Any, action: int) -> bool:
+        """Whether every seat sees this chance outcome as it happens (a die roll on the table: yes; a card drawn
+        into a hand: no). Play in the browser shows only public outcomes in its log. Default: all of them in a
+        game of perfect information, none in any other game (which should say which are public)."""
+        return bool(state.game.info.information == "perfect")
+
+    def action_space(self, state: Any, player: int, action: int) -> str | None:
+        """The id of the board space ``action`` is played on, for play in the browser; None: found from the
+        action's text (its last word that names a space), which serves games whose actions name their space."""
+        return None
+
+    def table_graph(self, state: Any, player: int) -> Any:
+        """For a game whose board is laid out during play (a piecepack island of tiles): the table as it stands
+        in ``state`` as a ``BoardGraph`` of what every seat sees, which play in the browser draws in place of a
+        printed board. Default: None (the game is played on its printed board, ``board_graph``)."""
+        return None
+
+    def board_marks(self, ctx: BuildContext, observation: Mapping[str, Any]) -> list[tuple[str, str]]:
+        """What stands on the board in ``observation`` (one seat's view), as (space id or label, short text) pairs:
+        play in the browser draws them on the board's spaces ("P2": seat 2's piece). Default: none."""
+        return []
 
     def validate_games(self, config: Any) -> int:
         return 200

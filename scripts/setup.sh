@@ -9,6 +9,8 @@ need=()
 ldconfig -p 2>/dev/null | grep -q 'libcairo\.so\.2' || need+=(libcairo2)
 fc-list 2>/dev/null | grep -qi 'DejaVuSans\.ttf' || need+=(fonts-dejavu-core fontconfig)
 command -v pdftoppm >/dev/null 2>&1 || need+=(poppler-utils)
+# the browser tests of `boardgen serve` drive Debian's chromium through Playwright (never `playwright install`)
+[ -x /usr/bin/chromium ] || need+=(chromium)
 if [ ${#need[@]} -gt 0 ]; then
   if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
     echo "setup: installing system packages: ${need[*]}"
@@ -38,3 +40,9 @@ boardgen build
 # Compile the flagship's rules kernel (numba) into the cache once, about 20 s, so that simulate, validate and
 # sweep play on it from their first large run instead of waiting for a run big enough to pay for compiling it.
 python -c 'from boardgen.games.global_wellbeing.rules.fast import warm_kernel; warm_kernel()'
+# The same for the compiled kernels of The Philanthropist and BETTER Life (about 15 s each).
+python -c 'from boardgen.games.philanthropist.fast import warm_kernel; warm_kernel()'
+python -c 'from boardgen.games.better_life.fast import warm_kernel; warm_kernel()'
+# And of Global Warming and Resilience Earth (about a minute each the first time).
+python -c 'from boardgen.games.global_warming.fast import warm_kernel; warm_kernel()'
+python -c 'from boardgen.games.resilience_earth.fast import warm_kernel; warm_kernel()'

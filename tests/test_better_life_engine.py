@@ -380,3 +380,56 @@ def test_reputation_events_follow_the_last_vote(game: BetterLifeGame) -> None:
     paid = [b - a for a, b in zip(state.ip, before, strict=True)]
     assert paid == [0, min(2, before[1]), 0, 0, min(2, before[4])]
     assert state.fund == fund + sum(paid)
+
+
+def test_a_vote_may_take_any_number_of_the_ip_held(game: BetterLifeGame) -> None:
+    """The seed: each player contributes "however many IP they wish"; a seat holding 56 IP may give all 56."""
+    state = dealt(game)
+    finish_round(state)
+    state.ip = [56, 3, 0, 9, 7]
+    assert state.legal_actions(0) == [BID_BASE + b for b in range(57)]
+    assert state.legal_actions(2) == [BID_BASE]
+    state.apply_actions([BID_BASE + 56, BID_BASE + 3, BID_BASE, BID_BASE, BID_BASE])
+    assert state.pools == [59] and state.ip[0] == 0 and state.results[0] == "success"
+    assert game.info.num_distinct_actions > BID_BASE + 160  # room for every IP of the box
+
+
+def test_a_bid_cap_is_only_a_house_rule() -> None:
+    plugin, config = load(TEMPLATE)
+    assert config.ip.max_bid is None
+    capped = config.model_copy(update={"ip": config.ip.model_copy(update={"max_bid": 12})})
+    g = plugin.new_game(BuildContext(capped, plugin), 5)
+    assert isinstance(g, BetterLifeGame)
+    state = dealt(g)
+    finish_round(state)
+    state.ip[0] = 30
+    assert max(state.legal_actions(0)) == BID_BASE + 12
+    assert g.info.num_distinct_actions == BID_BASE + 13
+
+
+def test_risk_plan_cancels_an_event_after_it_is_read(game: BetterLifeGame) -> None:
+    """The card's text and the engine agree: the drawer reads the event out (it is in every player's view),
+    then may discard it with a Risk Plan, and nothing happens."""
+    risk = [c.id for c in game.rules.actions].index("risk-plan")
+    assert "read it out" in game.rules.actions[risk].text and "unread" not in game.rules.actions[risk].text
+    state = dealt(game)
+    state.hand[0] = [risk]
+    roll_to(state, space(game, "event"))
+    state.apply_action(_event_index(game, "wildfire"))
+    assert state.phase == "event" and CANCEL_EVENT in state.legal_actions()
+    assert state.observation(0)["event"] == "wildfire" and state.observation(3)["event"] == "wildfire"
+    state.apply_action(CANCEL_EVENT)
+    assert state.loss == 0 and state.hand[0] == [] and state.counts["event-cancelled"] == 1
+
+
+def test_an_empty_reserve_pays_only_what_it_holds(game: BetterLifeGame) -> None:
+    """With the box's IP all in players' hands, finishing IP and IP spaces pay nothing (counted)."""
+    state = dealt(game)
+    box = game.config.ip.box
+    state.ip = [box - 4 * 5, 5, 5, 5, 5]
+    assert state.reserve == 0
+    roll_to(state, space(game, "ip"))
+    assert state.ip[0] == box - 20 and state.counts["reserve-empty"] == 1
+    state.ip[1] -= 1  # one IP back in the reserve: a 2-IP payment pays 1
+    assert state.reserve == 1
+    assert state._gain(1, 2) == 1 and state.reserve == 0 and state.counts["reserve-empty"] == 2

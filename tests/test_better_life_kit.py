@@ -119,3 +119,19 @@ def test_leaflet_is_one_folded_sheet_and_repeats(loaded: tuple[BetterLifeTemplat
     assert w > h  # landscape sheet
     assert abs(w / 72 * 25.4 - paper.landscape().width_mm) < 0.5
     assert leaflet_pdf(config, decks, paper, board)[0] == data
+
+
+def test_leaflet_says_any_number_of_ip_and_what_an_empty_reserve_does(
+        loaded: tuple[BetterLifeTemplate, Decks]) -> None:
+    """The vote takes any number of one's IP (the seed), unless the template caps a bid; the reserve running
+    dry (it does in about one default game in eight) is a rule the players read, not an engine secret."""
+    config, decks = loaded
+    board = track_board(config)
+    text = " ".join(_texts(leaflet_story(config, decks, board, 9.0, 300.0)).split())
+    assert "takes any number of their IP" in text
+    assert "When the reserve is empty, nothing is taken from it" in text
+    assert "paid only as far as it goes" in text
+    assert "once you have read it out" in text
+    capped = config.model_copy(update={"ip": config.ip.model_copy(update={"max_bid": 12})})
+    text2 = " ".join(_texts(leaflet_story(capped, decks, board, 9.0, 300.0)).split())
+    assert "takes up to 12 of their IP" in text2

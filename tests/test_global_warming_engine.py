@@ -289,3 +289,57 @@ def test_search_bot_plays_a_short_game() -> None:
     bots = [SearchBot(game, 0, random.Random(1)), RandomBot(game, 1, random.Random(2))]
     st = play_with_bots(game.new_initial_state(), bots, random.Random(3))
     assert st.is_terminal() and len(st.outcome().winners) == 1
+
+
+@pytest.mark.parametrize("phase_actions,bad", [
+    ((), 24),  # a tile 24 to lay: tiles are 0-23
+    ((), -1),
+    (tuple(range(24)), 24),  # a starting coin 24
+    (tuple(range(24)) + (0, 4, 20, 23), 48),  # coin 24 drawn for the line (48 = 24 * 2)
+    (tuple(range(24)) + (0, 4, 20, 23), 1000),
+])
+def test_out_of_range_chance_outcomes_are_illegal_actions(phase_actions: tuple[int, ...], bad: int) -> None:
+    state = GlobalWarmingGame(RulesSpec(), 4).new_initial_state()
+    for a in phase_actions:
+        state.apply_action(a)
+    assert state.current_player() == CHANCE
+    with pytest.raises(IllegalActionError, match=rf"action {bad} \(no (tile|coin|coin draw) {bad}"):
+        state.apply_action(bad)
+
+
+def test_out_of_range_player_actions_are_illegal_actions() -> None:
+    s = setup(players=2, pawns=(0, 23))
+    with pytest.raises(IllegalActionError, match="no action 9999"):
+        s.apply_actions([9999, 1])
+    with pytest.raises(IllegalActionError, match="seat 0-1, not 5"):
+        s.legal_actions(5)
+    s.apply_actions([2, 1])  # seat 0 acts with a 2: pawn steps
+    assert s.current_player() == 0
+    with pytest.raises(IllegalActionError, match=r"pawn 3 up \(no such pawn: 2 players\)"):
+        s.apply_action(pawn(2, UP))
+    with pytest.raises(IllegalActionError, match=r"action -3 \(no action -3"):
+        s.apply_action(-3)
+    with pytest.raises(IllegalActionError, match=r"action 3 \(die 3\) is not legal for seat 0"):
+        s.apply_action(3)
+
+
+def test_observation_keeps_a_channel_of_sunk_tiles_and_gives_coordinates() -> None:
+    """Sink the whole middle row (y = 2): the picture keeps it as water and the tile list names every place."""
+    s = setup(players=2, pawns=(0, 23), line=(2 * tile_at(0, 2) + VALUE_UP, 2 * tile_at(1, 2) + VALUE_UP,
+                                              2 * tile_at(3, 2) + VALUE_UP))
+    s.apply_actions([3, 3])
+    s.apply_action(2 * tile_at(4, 2) + VALUE_UP)
+    for _ in range(3):
+        s.apply_actions([3, 3])
+        s.apply_action(2 * s.bag[2] + VALUE_UP)  # none of the coins of row 2
+    assert s.retired == [tile_at(x, 2) for x in (0, 1, 3, 4)]
+    obs = s.observation(0)
+    rows = obs["island_picture"].split("\n")[1:]
+    assert len(rows) == 5 and rows[2].strip(" .") == ""  # the channel is there, all water
+    places = {(t["x"], t["y"]) for t in obs["island"]}
+    assert len(obs["island"]) == len(places) == 24 - 4
+    assert not any(y == 2 for _, y in places)
+    assert (0, 0) in places and (4, 4) in places
+    first = obs["island"][0]
+    assert first == {"x": 0, "y": 0, "tile": "null of Suns", "suit": "Suns", "rank": "null", "moved": False,
+                     "pawn": 1}

@@ -369,3 +369,50 @@ def test_a_card_edge_decides_only_when_the_winner_needed_those_cubes(setup: tupl
     assert m["winner_cubes_left"] == winner_left
     assert m["decided_by_card_gain"] == decided
     assert m["decided_by_card_lose"] == 0.0  # an edge of 2 cubes from losses: no more than the 2 cubes left
+
+
+@pytest.mark.parametrize(("phase_steps", "action", "words"), [
+    ((), 7, "action die 7 (its faces are 1-6)"),
+    ((), 0, "action die 0 (its faces are 1-6)"),
+    ((), -1, "action die -1 (its faces are 1-6)"),
+    ((1,), 7, "white die 7 (its faces are 1-6)"),
+    ((3,), 0, "white die 0 (its faces are 1-6)"),
+    ((6,), 13, "card row 13 (the deck has rows 0-"),
+    ((1, 2), 512, "move 512 (moves are 0-511)"),
+    ((1, 2), -3, "move -3 (moves are 0-511)"),
+])
+def test_out_of_range_actions_are_illegal_with_the_right_words(setup: tuple, phase_steps: tuple[int, ...],
+                                                               action: int, words: str) -> None:
+    """Die value 7, move 512, card row 13 and the like raise IllegalActionError (not a look-up error), and the
+    message names the value as out of range rather than reading it as another face ("action die 0: card")."""
+    s = empty_board(set_out(game(setup)), {100: 0})
+    for step in phase_steps:
+        s.apply_action(step)
+    with pytest.raises(IllegalActionError) as caught:
+        s.apply_action(action)
+    assert words in str(caught.value)
+
+
+def test_a_collect_where_no_meeple_stands_is_illegal_and_says_so(setup: tuple) -> None:
+    s = empty_board(set_out(game(setup)), {100: 0})
+    s.apply_action(1)
+    s.apply_action(2)
+    with pytest.raises(IllegalActionError, match="no meeple stands there"):
+        s.apply_action(256 + 1)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_bots_play_the_game_to_its_own_end(setup: tuple, players: int) -> None:
+    """The game's random bot helps every meeple before the turn limit, so its games use every rule."""
+    from boardgen.games.philanthropist.bots import philanthropist_bots
+    from boardgen.play.simulate import play_one
+
+    g = game(setup, players=players)
+    records = [play_one(g, philanthropist_bots(), ["random"] * players, seed) for seed in range(40)]
+    assert all(r.outcome.metrics["meeples_left"] == 0 and r.outcome.events["all-helped"] == 1 for r in records)
+    assert all(r.outcome.metrics["turn_limit_hit"] == 0 for r in records)
+    used = {k for r in records for k, v in r.outcome.events.items() if v}
+    assert used >= {"move", "payday", "card", "collect", "income", "card-floor", "all-helped"}
+    # the generic uniform pick never gets there: the reason the game has its own random bot
+    uniform = play_one(g, philanthropist_bots(), ["uniform"] * players, 1)
+    assert uniform.outcome.metrics["turn_limit_hit"] == 1

@@ -379,3 +379,43 @@ def test_a_refusal_in_a_worker_stops_the_group_at_once(tiny_installed: Path, mon
     with pytest.raises(LayoutError, match=r"rules\.stones: no room for the pile"):
         run_stages(BuildContext(config, plugin))
     assert time.perf_counter() - started < 1.6  # all seven slow stages would take 2.8 s in one process
+
+
+def test_out_of_range_actions_raise_illegal_action_error_in_every_game() -> None:
+    """An action number no node offers (negative, past the action or chance range) is an IllegalActionError
+    in every installed game, at chance and player nodes alike, never a look-up error from reading it."""
+    import random
+
+    from boardgen.play.api import CHANCE, SIMULTANEOUS, TERMINAL, IllegalActionError, sample_chance
+    from boardgen.template import load
+
+    for name, plugin in installed_games().items():
+        if not plugin.has_rules:
+            continue
+        _plugin, config = load(plugin.default_template())
+        ctx = BuildContext(config, plugin)
+        game = plugin.new_game(ctx, plugin.player_range(config)[1])
+        info = game.info
+        state = game.new_initial_state(1)
+        rng = random.Random(5)
+        seen: set[int] = set()
+        for _ in range(3000):
+            player = state.current_player()
+            if player == TERMINAL or len(seen) == 2:
+                break
+            kind = CHANCE if player == CHANCE else 0
+            if player != SIMULTANEOUS and kind not in seen:
+                seen.add(kind)
+                for bad in (-1, info.num_distinct_actions, info.max_chance_outcomes + 7, 10**6):
+                    if bad in state.legal_actions():
+                        continue
+                    with pytest.raises(IllegalActionError):
+                        state.apply_action(bad)
+            if player == CHANCE:
+                state.apply_action(sample_chance(state, rng))
+            elif player == SIMULTANEOUS:
+                state.apply_actions([state.legal_actions(p)[0] for p in range(info.num_players)])
+            else:
+                options = state.legal_actions()
+                state.apply_action(options[int(rng.random() * len(options))])
+        assert CHANCE in seen, name  # (a game may decide only at simultaneous nodes)

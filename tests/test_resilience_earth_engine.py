@@ -316,3 +316,85 @@ def test_whole_games_end_and_are_reproducible() -> None:
                 state.apply_action(action)
                 assert twin.history() != state.history()
         assert state.outcome().length >= 1
+
+
+def test_a_town_or_industry_needs_enough_stones_left() -> None:
+    s = new_state()
+    g = s.game
+    act(s, "settle", 11)
+    s.res[0] = 30
+    s.stacks = [0] * 11 + [1]  # one stone left in all
+    s.stack_at = 11
+    legal = s.legal_actions()
+    assert g.TOWN + f(s, 11) in legal  # a town takes one stone
+    assert g.INDUSTRY + f(s, 11) not in legal  # an industry takes two: not enough left
+    s.reserve = 1
+    assert g.INDUSTRY + f(s, 11) in s.legal_actions()  # a lifted-off stone counts too
+
+
+def test_an_industry_puts_both_stones_on_before_the_event_is_drawn() -> None:
+    s = new_state()
+    act(s, "settle", 11)
+    s.res[0] = 30
+    s.stacks[0] = 1  # the first stone empties the first countdown space
+    act(s, "industry", 11)
+    stand(s)
+    assert s.phase == STONE and s.pending_events == 1  # the second stone first
+    stand(s)
+    assert s.phase == CARD and s.height == 2 and s.stacks[:2] == [0, 3]
+
+
+def test_lq_never_goes_below_zero() -> None:
+    s = new_state()
+    g = s.game
+    s.owner[f(s, 22)], s.kind[f(s, 22)] = 0, SETTLEMENT
+    s.owner[f(s, 21)], s.kind[f(s, 21)] = 1, INDUSTRY
+    s.lq = [0, 0]
+    s.apply_action(g.END)
+    s.apply_action(g.END)
+    assert s.lq[0] == 0  # the loss beside the industry finds no LQ to take
+    s.apply_action(g.END)  # seat 1 leads round 2
+    s.apply_action(g.DISMANTLE + f(s, 22))  # a settlement leaving takes LQ the player no longer has
+    assert s.lq[0] == 0
+
+
+def test_observation_gives_the_fields_printed_on_the_board() -> None:
+    s = new_state()
+    obs = s.observation(0)
+    facts = grid_facts()
+    assert set(obs["fields"]) == set(facts.numbers)
+    assert obs["fields"][11] == {"level": 1, "borders": [12, 21]}
+    assert obs["fields"][36] == {"level": facts.levels[facts.numbers.index(36)], "borders": [26, 35, 46]}
+
+
+def test_the_random_bot_picks_an_action_kind_first() -> None:
+    """With 30 fields to settle and one town to build, the town is still chosen about a quarter of the time
+    (kinds open: settle, town, dismantle, end)."""
+    s = new_state()
+    g = s.game
+    act(s, "settle", 11)
+    s.res[0] = g.costs.town
+    assert g.costs.town < g.costs.industry
+    legal = s.legal_actions()
+    kinds = {s.action_kind(a) for a in legal}
+    assert kinds == {0, 1, 3, 5}  # settle, town, dismantle, end (no industry yet; sabbatical: acted)
+    rng = random.Random(5)
+    bot = RandomBot(g, 0, rng)
+    towns = sum(bot.step(s) == g.TOWN + f(s, 11) for _ in range(2000))
+    assert 400 < towns < 600
+
+
+def test_every_bot_rule_fires_in_default_games_and_events_list_unused_rules() -> None:
+    game = ResilienceGame(grid_facts(), config(), 4)
+    totals: dict[str, int] = {}
+    for seed in range(30):
+        bots = [OWN_BOTS[name](game, i, random.Random(seed * 10 + i)) for i, name in
+                enumerate(("grower", "steward", "sabbatical", "mixed"))]
+        end = play_with_bots(game.new_initial_state(), bots, random.Random(seed))
+        for k, v in end.outcome().events.items():
+            totals[k] = totals.get(k, 0) + v
+    assert set(totals) == set(game.rule_events)
+    assert "event missed" not in totals and "deck reshuffled" not in totals  # cannot happen with these numbers
+    for rule in ("dismantle industry", "dismantle town", "dismantle settlement", "town", "industry",
+                 "sabbatical", "settle far"):
+        assert totals[rule] > 0, rule

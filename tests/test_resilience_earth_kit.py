@@ -67,3 +67,40 @@ def test_sheets_on_both_papers() -> None:
         assert by_kind["player-cards"].front_sheets == 1
         assert len(by_kind["marker"].pages) == 2  # BLOCKED fronts, DESTROYED backs
         assert kit.pdf.startswith(b"%PDF") and len(kit.pages) <= 14
+
+
+def _grid_field_map() -> object:
+    """A stand-in for the field map (6 x 6 grid of fields): what the leaflet's words read of it."""
+    from types import SimpleNamespace
+
+    fields = []
+    for r in range(6):
+        for c in range(6):
+            nb = [(r + dr + 1) * 10 + c + dc + 1 for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
+                  if 0 <= r + dr < 6 and 0 <= c + dc < 6]
+            fields.append(SimpleNamespace(number=(r + 1) * 10 + c + 1, neighbours=tuple(sorted(nb)),
+                                          level=1 + (r * 6 + c) % 3, centre_mm=(c * 10.0, r * 10.0)))
+    return SimpleNamespace(fields=tuple(fields))
+
+
+def test_leaflet_and_settlement_map_state_the_rules_with_the_templates_numbers() -> None:
+    from types import SimpleNamespace
+
+    from boardgen.games.resilience_earth.kit import aid_decks
+    from boardgen.games.resilience_earth.leaflet import leaflet_blocks
+
+    data = yaml.safe_load(TEMPLATE.read_text())
+    data["components"]["per_colour"] = {"settlement": 13, "town": 9, "industry": 6}
+    data["costs"].update({"settlement": 3, "industry_stones": 3})
+    cfg = validate_template(ResilienceTemplate, data, str(TEMPLATE))
+    text = " ".join(p for _h, paras, _t in leaflet_blocks(SimpleNamespace(config=cfg, board=_grid_field_map()))
+                    for p in paras)
+    assert "You have 13 settlements, 9 towns and 6 industries of your colour" in text
+    assert "built only while the stones it needs are still left" in text
+    assert "an industry's 3 stones all go on before the event of a space its first stone emptied" in text
+    assert "When the last space is emptied its event is still played; then, if the tower stands, the game ends" in text
+    assert "LQ never drops below 0" in text
+    assert "your first settlement goes anywhere for 3)" in text
+    card = aid_decks(cfg, 2)[0].components[-1]
+    words = " ".join(card.front.texts())
+    assert "first settlement goes anywhere for 3 RES" in " ".join(words.split())

@@ -102,7 +102,7 @@ class State(ABC):
         if player == TERMINAL:
             raise IllegalActionError("the game is over")
         if action not in self.legal_actions():
-            raise IllegalActionError(f"action {action} ({self.action_to_string(player, action)}) is not legal "
+            raise IllegalActionError(f"action {action} ({self._describe(player, action)}) is not legal "
                                      f"for {'chance' if player == CHANCE else f'seat {player}'}")
         self._history.append(action)
         self._apply_action(action)
@@ -114,10 +114,18 @@ class State(ABC):
             raise IllegalActionError(f"expected {self.game.info.num_players} actions, got {len(actions)}")
         for seat, action in enumerate(actions):
             if action not in self.legal_actions(seat):
-                raise IllegalActionError(f"action {action} ({self.action_to_string(seat, action)}) is not legal "
+                raise IllegalActionError(f"action {action} ({self._describe(seat, action)}) is not legal "
                                          f"for seat {seat}")
         self._history.extend(actions)
         self._apply_actions(actions)
+
+    def _describe(self, player: int, action: int) -> str:
+        """``action_to_string`` for an illegal action's message: a game whose reading of an out-of-range value
+        fails (a table look-up) still gets ``IllegalActionError``, not the look-up's error."""
+        try:
+            return self.action_to_string(player, action)
+        except (IndexError, KeyError, ValueError, TypeError):
+            return "no such action here"
 
     # -------------------------------------------------------------------- results and views
     @abstractmethod

@@ -32,12 +32,25 @@ BotFactory = Callable[[Game, int, random.Random], Bot]
 
 
 class RandomBot(Bot):
-    """Any legal action, uniformly."""
+    """Any legal action, uniformly; in a game whose State names its actions' kinds (``action_kind(action)``:
+    settle, build, dismantle, end the turn...), first a kind uniformly among the kinds open, then an action of
+    that kind. Without it a rule with few actions (one town against thirty fields to settle) is almost never
+    played, and the report could not judge it."""
 
     name = "random"
 
     def step(self, state: State) -> int:
         actions = state.legal_actions(self.seat)
+        kind_of = getattr(state, "action_kind", None)
+        if kind_of is not None and len(actions) > 1:
+            kinds: list[int] = []
+            for a in actions:
+                k = kind_of(a)
+                if k not in kinds:
+                    kinds.append(k)
+            if len(kinds) > 1:
+                chosen = kinds[int(self.rng.random() * len(kinds))]
+                actions = [a for a in actions if kind_of(a) == chosen]
         return actions[int(self.rng.random() * len(actions))]
 
 

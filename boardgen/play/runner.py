@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from boardgen.play.report import Finding, Report
-from boardgen.play.simulate import seat_spread, simulate, summary
+from boardgen.play.simulate import Simulation, seat_spread, simulate, summary
 
 if TYPE_CHECKING:
     from boardgen.plugin import BuildContext, GamePlugin
@@ -30,8 +30,16 @@ def run(plugin: GamePlugin, ctx: BuildContext, games: int, players: int | None, 
     players = players or plugin.player_range(ctx.config)[1]
     _check_players(plugin, ctx, players)
     game = plugin.new_game(ctx, players)
-    sim = simulate(game, plugin.bots(), games, bots or plugin.default_bots,
-                   ctx.config.seed if seed is None else seed, jobs=jobs, rotate=rotate, progress=progress)
+    bots = tuple(bots or plugin.default_bots)
+    seed = ctx.config.seed if seed is None else seed
+    # a game's compiled kernel plays the same games as the API when it can (GamePlugin.kernel_batch)
+    columns = plugin.kernel_batch(ctx, players, bots, seed, 0, games, rotate) if games > 0 else None
+    if columns is not None:
+        sim = Simulation(game.info.short_name, players, bots, seed, rotate, columns.records())
+        if progress is not None:
+            progress(games)
+    else:
+        sim = simulate(game, plugin.bots(), games, bots, seed, jobs=jobs, rotate=rotate, progress=progress)
     return {"summary": summary(sim), "records": sim.records}
 
 

@@ -40,7 +40,7 @@ from boardgen.layout import fit_solver
 from boardgen.layout.jigsaw import GRID_MM, Edge, Knob, candidate_positions, knob_shape, place_knob_shape, spaced_choice
 from boardgen.layout.section_marks import ARROWS
 from boardgen.layout.sections import piece_signatures
-from boardgen.render.cairo_backend import MM_TO_PT, Page, render_pdf, render_svg, text_width_mm
+from boardgen.render.cairo_backend import MM_TO_PT, Page, note_pages, render_pdf, render_svg, text_width_mm
 from boardgen.render.imposition import (
     A4,
     COMPACT_STYLE,
@@ -590,6 +590,7 @@ def print_board(scene: Scene, width_mm: float, height_mm: float, title: str,
                                  style, marks)
 
         pages[paper.slug] = tuple(sheet(s, sc) for s, sc in zip(cut.sections, scenes, strict=True))
+        note_pages(f"{title}: board sections ({paper.name})", lambda slug=paper.slug: pages[slug])  # type: ignore[misc]
         furniture = [sheet(s, empty) for s in cut.sections]
         data = underlay_pieces(render_pdf(furniture, title=f"{title}: board sections ({paper.name})"), pieces_pdf,
                                furniture, bleed)

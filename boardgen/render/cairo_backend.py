@@ -12,7 +12,7 @@ from __future__ import annotations
 import io
 import math
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
@@ -413,10 +413,38 @@ def _box(page: Page, rect: Rect) -> pikepdf.Array:
     return pikepdf.Array([round(v, 3) for v in (llx, lly, urx, ury)])
 
 
+_PAGE_RECORDERS: list[list[tuple[str, tuple[Page, ...]]]] = []
+
+
+@contextmanager
+def recording_pages() -> Iterator[list[tuple[str, tuple[Page, ...]]]]:
+    """Within the block, every ``render_pdf`` call also appends (title, pages) to the list it yields: the live
+    preview (boardgen serve) draws the very pages a build prints as SVG, without reading the PDFs back."""
+    record: list[tuple[str, tuple[Page, ...]]] = []
+    _PAGE_RECORDERS.append(record)
+    try:
+        yield record
+    finally:
+        _PAGE_RECORDERS.remove(record)
+
+
+def note_pages(title: str, pages: Callable[[], Sequence[Page]]) -> None:
+    """Record pages that are printed by merging PDFs rather than drawn as they are (a jigsaw section sheet is its
+    furniture's PDF with the piece's PDF placed under it): while ``recording_pages`` is on, ``pages()`` (the
+    sheets as they look, art included) is recorded under ``title`` ahead of the furniture's own ``render_pdf``.
+    Costs nothing when nobody records."""
+    if _PAGE_RECORDERS:
+        made = tuple(pages())
+        for record in _PAGE_RECORDERS:
+            record.append((title, made))
+
+
 def render_pdf(pages: Sequence[Page], title: str = "", date: str = FIXED_PDF_DATE) -> bytes:
     """All pages into one PDF, boxes set, fonts embedded, the same bytes every time."""
     if not pages:
         raise ValueError("render_pdf needs at least one page")
+    for record in _PAGE_RECORDERS:
+        record.append((title, tuple(pages)))
     first = pages[0]
     surface, stream = cairo.pdf_surface(first.width_mm * MM_TO_PT, first.height_mm * MM_TO_PT)
     metadata = [(cairo.PDF_METADATA_CREATE_DATE, date), (cairo.PDF_METADATA_MOD_DATE, date),

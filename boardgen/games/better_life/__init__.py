@@ -5,7 +5,8 @@ short; otherwise the most Victory Points win.
 
 Parts: ``model`` (the template), ``cards`` (the four decks from CSV rows), ``engine`` (the rules on the shared
 API), ``bots`` (four attitudes to the commons), ``report`` (findings), ``board`` (the track board),
-``kit`` (decks, mats, tokens, dice, screens, zips), ``leaflet`` (the rules in our words).
+``kit`` (decks, mats, tokens, dice, screens, zips), ``leaflet`` (the rules in our words), ``kernel`` and
+``fast`` (the same rules and bots compiled with numba, which ``kernel_batch`` plays big batches with).
 """
 
 from __future__ import annotations
@@ -85,6 +86,18 @@ class BetterLife(GamePlugin):
     def validate_games(self, config: Any) -> int:
         return int(config.simulation.validate_games)
 
+    # -- play in the browser (boardgen serve)
+    def board_marks(self, ctx: BuildContext, observation: Mapping[str, Any]) -> list[tuple[str, str]]:
+        ids = [s.id for s in self.board_graph(ctx).spaces]  # Start, then the track in order
+        return [(ids[pos], f"P{seat + 1}") for seat, pos in enumerate(observation.get("positions", ()))
+                if isinstance(pos, int) and 0 <= pos < len(ids)]
+
+    def chance_is_public(self, state: Any, action: int) -> bool:
+        # dice, roles, the policy of the year, events and the market are on the table; a target card and an
+        # action card drawn into a hand are seen by their holder only
+        pending: list[Any] = list(getattr(state, "pending", None) or [])
+        return bool(pending) and pending[0][0] in ("roll", "role", "policy", "event", "market")
+
     def new_game(self, ctx: BuildContext, players: int) -> Any:
         from boardgen.games.better_life.engine import BetterLifeGame
 
@@ -105,6 +118,15 @@ class BetterLife(GamePlugin):
         from boardgen.games.better_life.report import rule_findings
 
         return rule_findings(ctx, summary)
+
+    def kernel_batch(self, ctx: BuildContext, players: int, bots: Sequence[str], seed: int, start: int, stop: int,
+                     rotate: bool) -> Any:
+        """The compiled kernel's games (``fast``): the same as ``play_batch``'s for the same seeds, or None
+        when a bot has no compiled form or too few games are asked for to pay for loading it."""
+        from boardgen.games.better_life.fast import kernel_batch
+
+        game = ctx.value(f"game:{players}", lambda: self.new_game(ctx, players))
+        return kernel_batch(game, bots, seed, start, stop, rotate)
 
     def validate(self, ctx: BuildContext, games: int | None = None, jobs: int = 1, seed: int | None = None,
                  bots: Sequence[str] | None = None, players: int | None = None,

@@ -39,6 +39,12 @@ PICK_BASE = 50
 DISCARD_BASE = 90
 BID_BASE = 130
 MAX_DESIGNS = 40
+# what ``Outcome.events`` counts (every name from the start, so a rule no game used shows as 0), before the
+# vote bands ("vote-<band>") and the event cards ("event-<id>")
+RULE_EVENTS = ("role-card", "action-card", "event-cancelled", "event-bought-off", "market-pick", "hand-limit-discard",
+               "team-loss-policy", "team-loss-meter", "action-reshuffle", "event-reshuffle", "turn-skipped",
+               "reserve-empty", "space-role-own", "space-role-other", "space-skip", "space-ip", "space-plus-one",
+               "space-bonus", "space-empty", "space-fund", "space-payout", "space-event", "finish", "restored")
 
 
 @dataclass(frozen=True)
@@ -70,6 +76,20 @@ class Rules:
     def end(self) -> int:
         return len(self.track) - 1
 
+    @property
+    def event_names(self) -> tuple[str, ...]:
+        """Every rule count of ``Outcome.events``, in this order."""
+        return (*RULE_EVENTS, *(f"vote-{b.name}" for b in self.config.votes), *(f"event-{e.id}" for e in self.events))
+
+    @property
+    def bid_cap(self) -> int:
+        """The largest bid: the template's ``ip.max_bid`` house rule, else every IP a player can hold (the
+        players' IP never grow beyond the box, or what they started with if that is more)."""
+        ip = self.config.ip
+        if ip.max_bid is not None:
+            return ip.max_bid
+        return max(ip.box, ip.start * self.config.players)
+
 
 class BetterLifeGame(Game):
     def __init__(self, config: BetterLifeTemplate, decks: Decks) -> None:
@@ -79,7 +99,7 @@ class BetterLifeGame(Game):
         turns_bound = config.rounds * n * (len(self.rules.track) + 4) * 6
         self.info = GameInfo(
             short_name="better_life", long_name="BETTER Life", num_players=n,
-            num_distinct_actions=BID_BASE + config.ip.max_bid + 1,
+            num_distinct_actions=BID_BASE + self.rules.bid_cap + 1,
             max_chance_outcomes=max(config.die_sides + 1, len(decks.actions), len(decks.events) + 1,
                                     len(decks.policies), len(decks.targets), n),
             max_game_length=turns_bound, min_utility=-1.0, max_utility=1.0, utility="general_sum",
@@ -146,7 +166,7 @@ class BetterLifeState(State):
         self.turns = 0
         self.over = False
         self.reason = ""  # "", "loss", "policy"
-        self.counts: Counter[str] = Counter()
+        self.counts: Counter[str] = Counter(dict.fromkeys(r.event_names, 0))
         self.pending = [("role", s) for s in range(n)] + [("target", s) for s in range(n)]
         self.pending += [("draw", s) for _ in range(c.start_hand) for s in range(n)]
 
@@ -184,7 +204,7 @@ class BetterLifeState(State):
             return [a for a, _ in self.chance_outcomes()]
         if cp == SIMULTANEOUS:
             assert player is not None
-            return [BID_BASE + b for b in range(min(self.ip[player], self.g.config.ip.max_bid) + 1)]
+            return [BID_BASE + b for b in range(min(self.ip[player], self.g.rules.bid_cap) + 1)]
         if player is not None and player != cp:
             return []
         r = self.g.rules

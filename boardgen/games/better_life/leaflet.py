@@ -153,12 +153,17 @@ def leaflet_story(config: BetterLifeTemplate, decks: Decks, board: Any, body: fl
           + ("An event that shows a buy-off price can be cancelled by its drawer paying that many IP to the "
              "reserve. "
              if c.event_buy_off else "Events cannot be bought off. ")
-          + "A <i>Risk Plan</i> card cancels any event you draw. When the action deck runs out, shuffle its "
-          "discards.", st["body"]),
+          + "A <i>Risk Plan</i> card cancels an event you drew once you have read it out. When the action deck "
+          "runs out, shuffle its discards.", st["body"]),
+        P("<b>An empty reserve.</b> The IP in play never exceed the box. When the reserve is empty, nothing is "
+          "taken from it: a payment it owes (finishing IP, a space, a card or an event) is paid only as far as "
+          "it goes and the rest is lost. IP come back to the reserve "
+          "with every vote's pool, every payment to the reserve and every card that returns IP.", st["body"]),
         P("The End of Year vote", st["h2"]),
         P("When every pawn stands on End of Year, the region votes on the policy card on the board. Talk for "
-          "two minutes: promise, bargain, bluff; nothing said is binding. Then each player takes any number of "
-          "IP from behind their screen into a closed fist, zero included. Everyone opens at the same moment; "
+          "two minutes: promise, bargain, bluff; nothing said is binding. Then each player takes "
+          + ("any number of their IP" if c.ip.max_bid is None else f"up to {c.ip.max_bid} of their IP")
+          + " from behind their screen into a closed fist, zero included. Everyone opens at the same moment; "
           "the IP go into the communal pool, are counted and return to the reserve, never to the players. "
           "Remember who gave the most and who gave nothing: two events ask about the last vote. Deals are "
           "words only: IP and cards change hands only as the rules say.", st["body"]),

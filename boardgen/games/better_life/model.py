@@ -109,7 +109,9 @@ class IP(TemplateModel):
     box: int = Field(160, ge=10, le=1000, description="IP the box holds (1-IP and 5-IP tokens together)")
     denominations: dict[int, int] = Field(default_factory=lambda: {1: 60, 5: 20},
                                           description="token value -> how many tokens of it are printed")
-    max_bid: int = Field(40, ge=1, le=200, description="the largest sealed bid the engine offers")
+    max_bid: int | None = Field(None, ge=1, le=1000,
+                                description="a house rule capping one sealed bid; unset (the rules as written): any "
+                                            "number of the IP you hold")
 
     @model_validator(mode="after")
     def _box(self) -> IP:

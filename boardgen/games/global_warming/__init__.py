@@ -35,6 +35,25 @@ class GlobalWarming(GamePlugin):
 
         return island_shape(ctx.config.rules.setup, ctx.config.rules.sea_margin)
 
+    # -- play in the browser (boardgen serve)
+    def table_graph(self, state: Any, player: int) -> Any:
+        from .table import table_graph
+
+        return table_graph(state)
+
+    def action_space(self, state: Any, player: int, action: int) -> str | None:
+        from .table import action_cell
+
+        return action_cell(state, action)
+
+    def board_marks(self, ctx: BuildContext, observation: Mapping[str, Any]) -> list[tuple[str, str]]:
+        # pawns stand on tiles, named as the table's spaces are labelled
+        return [(str(tile), f"P{seat}") for seat, tile in dict(observation.get("pawns", {})).items()
+                if tile != "drowned"]
+
+    def chance_is_public(self, state: Any, action: int) -> bool:
+        return True  # tiles laid and coins drawn are all face up; the secret dice are a simultaneous node
+
     def player_range(self, config: Any) -> tuple[int, int, int]:
         r = config.rules
         return r.min_players, r.players, r.max_players
@@ -54,6 +73,14 @@ class GlobalWarming(GamePlugin):
         from .bots import game_bots
 
         return game_bots()
+
+    def kernel_batch(self, ctx: BuildContext, players: int, bots: Sequence[str], seed: int, start: int, stop: int,
+                     rotate: bool) -> Any:
+        """The games through the compiled kernel (``fast``): random, greedy and cautious bots."""
+        from .fast import kernel_batch
+
+        game = ctx.value(f"game:{players}", lambda: self.new_game(ctx, players))
+        return kernel_batch(game, bots, seed, start, stop, rotate)
 
     def board_findings(self, ctx: BuildContext) -> list[Any]:
         from .report import board_findings

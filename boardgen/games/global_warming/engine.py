@@ -185,8 +185,8 @@ class GWState(State):
         if phase in (PLACE, PAWNS, LINE, DRAW):
             return [a for a, _ in self.chance_outcomes()]
         if phase == CHOOSE:
-            if player is None or player < 0:
-                raise IllegalActionError("a simultaneous node needs the player")
+            if player is None or not 0 <= player < self.game.players:
+                raise IllegalActionError(f"a simultaneous node needs a seat 0-{self.game.players - 1}, not {player}")
             return list(range(FACES)) if self.alive[player] else [PASS]
         if phase == ACT:
             seat = self.queue[0][0]
@@ -440,7 +440,24 @@ class GWState(State):
             return f"value {g.rank_names[rank_of(coin)]}"
         return f"suit {g.suit_names[suit_of(coin)]}"
 
-    def observation(self, player: int) -> dict[str, Any]:
+    def island_tiles(self) -> list[dict[str, Any]]:
+        """Every tile on the table with its place, row by row: x and y count from the original island's top-left
+        tile (negative or beyond 4 in the sea margin), with the tile's suit and rank and the pawn on it."""
+        g = self.game
+        n, m = g.size, g.rules.sea_margin
+        out = []
+        for cell, t in enumerate(self.cell_tile):
+            if t < 0:
+                continue
+            seat = self.tile_pawn[t]
+            out.append({"x": cell % n - m, "y": cell // n - m, "tile": g.tile_name(t),
+                        "suit": g.suit_names[suit_of(t)], "rank": g.rank_names[rank_of(t)],
+                        "moved": t in self.moved, "pawn": seat + 1 if seat >= 0 else None})
+        return out
+
+    def island_picture(self) -> str:
+        """The table as text, one row per table row from the first to the last row holding a tile: a row of
+        sunk tiles stays, as water, so a channel through the island shows."""
         g = self.game
         n = g.size
         rows = []
@@ -454,10 +471,16 @@ class GWState(State):
                     mark = str(self.tile_pawn[t] + 1) if self.tile_pawn[t] >= 0 else " "
                     row.append(f"{g.rank_names[rank_of(t)][:1] or 'n'}{g.suit_names[suit_of(t)][:2]}{mark} ")
             rows.append("".join(row).rstrip())
+        used = [y for y in range(n) if any(self.cell_tile[y * n + x] >= 0 for x in range(n))]
+        return "\n" + "\n".join(rows[used[0]:used[-1] + 1]) if used else ""
+
+    def observation(self, player: int) -> dict[str, Any]:
+        g = self.game
         obs: dict[str, Any] = {
             "turn": self.turn,
             "phase": self.phase,
-            "island": "\n" + "\n".join(r for r in rows if r.strip(" .")),
+            "island": self.island_tiles(),
+            "island_picture": self.island_picture(),
             "pawns": {s + 1: (g.tile_name(t) if t >= 0 else "drowned") for s, t in enumerate(self.pawn_tile)},
             "line": [self.face_text(c, f) for c, f in self.line],  # the up faces only
             "coins_in_bag": len(self.bag),
@@ -473,20 +496,35 @@ class GWState(State):
         return f"seat {player + 1}\n" + self.observation_string(player) + f"\nhistory-length {len(self._history)}"
 
     def action_to_string(self, player: int, action: int) -> str:
+        """The action read in the terms of this node: a chance outcome as a tile or coin of this phase, a
+        seat's action as a die face, pass, pawn step, tile or cell; a number outside the node's table says
+        so instead of failing (the message of an illegal action names it)."""
         g = self.game
         if player == CHANCE:
             if self.phase == PLACE:
+                if not 0 <= action < TILES:
+                    return f"no tile {action} (tiles are 0-{TILES - 1})"
                 return f"lay {g.tile_name(action)} at slot {TILES - len(self.unplaced) + 1}"
             if self.phase == PAWNS:
+                if not 0 <= action < TILES:
+                    return f"no coin {action} (coins are 0-{TILES - 1})"
                 return f"draw coin {g.tile_name(action)} for a pawn"
-            coin, face = divmod(action, 2)
-            return f"draw coin {g.tile_name(coin)}, {'value' if face == VALUE_UP else 'suit'} up"
+            if self.phase in (LINE, DRAW):
+                if not 0 <= action < 2 * TILES:
+                    return f"no coin draw {action} (draws are 0-{2 * TILES - 1}: coin * 2 + face)"
+                coin, face = divmod(action, 2)
+                return f"draw coin {g.tile_name(coin)}, {'value' if face == VALUE_UP else 'suit'} up"
+            return f"chance outcome {action} at no chance node ({self.phase})"
+        if not 0 <= action < g.info.num_distinct_actions:
+            return f"no action {action} (actions are 0-{g.info.num_distinct_actions - 1})"
         if action < FACES:
             return f"die {g.rank_names[action]}"
         if action == PASS:
             return "pass"
         if action < PICK_BASE:
             pawn, d = divmod(action - PAWN_BASE, 4)
+            if pawn >= g.players:
+                return f"pawn {pawn + 1} {DIR_NAMES[d]} (no such pawn: {g.players} players)"
             return f"pawn {pawn + 1} {DIR_NAMES[d]}"
         if action < PLACE_BASE:
             return f"take tile {g.tile_name(action - PICK_BASE)}"

@@ -86,6 +86,14 @@ class GlobalWellbeing(GamePlugin):
         # a cached board comes with its cut and legend beside it: each process reads them in a few ms
         return board_cached(ctx.config)
 
+    # -- play in the browser (boardgen serve)
+    def board_graph(self, ctx: BuildContext) -> Any:
+        return ctx.value("board_graph", lambda: ctx.board.spaces_graph())
+
+    def board_marks(self, ctx: BuildContext, observation: Mapping[str, Any]) -> list[tuple[str, str]]:
+        return [(str(label), f"P{seat + 1}") for seat, labels in enumerate(observation.get("pieces", ()))
+                for label in labels]
+
     def player_range(self, config: Any) -> tuple[int, int, int]:
         rules = config.rules
         return rules.min_players, rules.players, rules.max_players

@@ -48,7 +48,7 @@ from boardgen.render.board_print import (
     section_sheet,
     underlay_pieces,
 )
-from boardgen.render.cairo_backend import Page, render_pdf, render_png, render_svg
+from boardgen.render.cairo_backend import Page, note_pages, render_pdf, render_png, render_svg
 from boardgen.render.imposition import (
     A4,
     DEFAULT_STYLE,
@@ -198,7 +198,10 @@ def sections_pdfs(art: BoardArt, papers: Sequence[Paper] = SECTION_PAPERS, scene
     result: dict[str, tuple[bytes, int]] = {}
     for paper in papers:
         sheets = [section_page(art, s, paper, empty) for s in sections]
-        furniture = render_pdf(sheets, title=f"{art.config.title}: board sections ({paper.name})")
+        title = f"{art.config.title}: board sections ({paper.name})"
+        note_pages(title, lambda paper=paper: [section_page(art, s, paper, scene)  # type: ignore[misc]
+                                               for s, scene in zip(sections, scenes, strict=True)])
+        furniture = render_pdf(sheets, title=title)
         result[paper.slug] = (underlay_pieces(furniture, pieces_pdf, sheets, bleed), len(sheets))
     return result
 

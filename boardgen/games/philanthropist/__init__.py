@@ -5,7 +5,8 @@ This module is the game's plug-in object; its parts live beside it:
 
 - ``model``: the template (pydantic) and the business-card rows (CSV) with their effects;
 - ``engine``: the rules through the OpenSpiel-shaped API (every die, card draw and setup choice a chance node);
-- ``bots``: the collector and planner bots; ``findings``: the game's checks and metrics for validate;
+- ``bots``: the random, collector and planner bots; ``kernel`` and ``fast``: the same rules and bots compiled
+  (numba), which ``kernel_batch`` plays big batches with; ``findings``: the game's checks and metrics for validate;
 - ``board``: the board Scene, poster and jigsaw sections; ``parts``: meeples, avatars, cube tokens, dice,
   cards and the player aid; ``leaflet``: the rules in our own words; ``kit``: the build stages and zips.
 """
@@ -67,6 +68,20 @@ class Philanthropist(GamePlugin):
     def validate_games(self, config: Any) -> int:
         return int(config.simulate.validate_games)
 
+    # -- play in the browser (boardgen serve)
+    def board_graph(self, ctx: BuildContext) -> Any:
+        from boardgen.games.philanthropist.board import board_graph
+
+        return ctx.value("board_graph", lambda: board_graph(ctx.config))
+
+    def board_marks(self, ctx: BuildContext, observation: Mapping[str, Any]) -> list[tuple[str, str]]:
+        graph = self.board_graph(ctx)
+        ids = [s.id for s in graph.spaces]  # reading order, as the engine numbers its squares
+        marks = [(ids[k], "•") for k, ch in enumerate(str(observation.get("board", ""))[:len(ids)]) if ch != "."]
+        marks += [(ids[pos], f"P{seat + 1}") for seat, pos in enumerate(observation.get("avatars", ()))
+                  if 0 <= pos < len(ids)]
+        return marks
+
     def new_game(self, ctx: BuildContext, players: int) -> Any:
         from boardgen.games.philanthropist.engine import PhilanthropistGame, Rules
         from boardgen.games.philanthropist.model import load_cards
@@ -78,6 +93,15 @@ class Philanthropist(GamePlugin):
         from boardgen.games.philanthropist.bots import philanthropist_bots
 
         return philanthropist_bots()
+
+    def kernel_batch(self, ctx: BuildContext, players: int, bots: Sequence[str], seed: int, start: int, stop: int,
+                     rotate: bool) -> Any:
+        """The compiled kernel's games (``fast``): the same as ``play_batch``'s for the same seeds, or None
+        when a bot has no compiled form or too few games are asked for to pay for loading it."""
+        from boardgen.games.philanthropist.fast import kernel_batch
+
+        game = ctx.value(f"game:{players}", lambda: self.new_game(ctx, players))
+        return kernel_batch(game, bots, seed, start, stop, rotate)
 
     def validate(self, ctx: BuildContext, games: int | None = None, jobs: int = 1, seed: int | None = None,
                  bots: Sequence[str] | None = None, players: int | None = None,

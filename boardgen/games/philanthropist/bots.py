@@ -2,6 +2,10 @@
 
 - ``collector``: the sensible greedy player. If it can pay for a meeple within reach it collects the cheapest
   one; otherwise it heads for the meeple that is cheapest to reach (steps plus cost) and banks the income.
+- ``random``: a player with no plan. It helps a meeple within reach it can pay for (a random one of them) and
+  otherwise steps toward a meeple picked at random this turn (a random one of the squares that bring it closer).
+  The generic uniform pick over all actions (``uniform``) almost never finds the last meeples: every such game
+  ran into the turn limit with about 32 of 51 meeples left, so the game's own ending was never played.
 - ``planner``: values each meeple by one over what it costs in cubes and in turns (travel, plus the turns needed
   to earn missing cubes) and adds a premium for meeples a rival could take on their next turn (blocking them);
   it always helps a meeple within reach when it can pay (waiting for a better one lost in simulation), the one
@@ -37,6 +41,25 @@ def _toward(state: PhilState, target: int, legal: list[int], rng: random.Random)
         return best
     plain = [a for a in legal if a < nn] or legal
     return min(plain, key=lambda a: (king_steps(n, a % nn, target), rng.random()))
+
+
+class RandomPhilanthropist(Bot):
+    name = "random"
+
+    def step(self, state: State) -> int:
+        assert isinstance(state, PhilState)
+        legal = state.legal_actions(self.seat)
+        nn = state.n * state.n
+        collects = [a for a in legal if a >= nn]
+        if collects:
+            return collects[int(self.rng.random() * len(collects))]
+        meeples = [sq for sq, k in enumerate(state.meeple_at) if k >= 0]
+        if not meeples:
+            return legal[int(self.rng.random() * len(legal))]
+        target = meeples[int(self.rng.random() * len(meeples))]
+        now = king_steps(state.n, state.pos[self.seat], target)
+        closer = [a for a in legal if king_steps(state.n, a % nn, target) < now] or legal
+        return closer[int(self.rng.random() * len(closer))]
 
 
 class CollectorBot(Bot):
@@ -97,8 +120,8 @@ class PlannerBot(Bot):
 
 
 def philanthropist_bots() -> dict[str, BotFactory]:
-    return {"random": RandomBot, "greedy": GreedyBot, "mcts": MCTSBot, "collector": CollectorBot,
-            "planner": PlannerBot}
+    return {"random": RandomPhilanthropist, "uniform": RandomBot, "greedy": GreedyBot, "mcts": MCTSBot,
+            "collector": CollectorBot, "planner": PlannerBot}
 
 
 def make_bot(name: str, game: PhilanthropistGame, seat: int, seed: int = 0) -> Bot:

@@ -156,7 +156,7 @@ class PhilState(State):
         self.peak_cubes = sum(self.cubes)
         self.card_net = [[0] * len(EFFECT_KINDS) for _ in range(p)]
         self.events: dict[str, int] = {"move": 0, "payday": 0, "card": 0, "collect": 0, "income": 0,
-                                       "reshuffle": 0, "card-floor": 0}
+                                       "reshuffle": 0, "card-floor": 0, "all-helped": 0}
         if self.phase == FIRST and not r.random_first:
             self._start(0)
 
@@ -330,6 +330,7 @@ class PhilState(State):
         p = self.game.info.num_players
         self.turns[self.player] += 1
         if self.left == 0:
+            self.events["all-helped"] += 1  # the seed's own end: every meeple helped
             self.phase = END
             return
         self.player = (self.player + 1) % p
@@ -417,24 +418,37 @@ class PhilState(State):
         return f"{column_name(col)}{row + 1}"
 
     def action_to_string(self, player: int, action: int) -> str:
+        """The action read at this node; a value no action of this node has is named as such (never a
+        look-up error: ``apply_action`` describes illegal actions with this)."""
+        nn = self.n * self.n
         if player == CHANCE or self.phase != MOVE:
             if self.phase == PLACE:
                 placing = self.rules.kind_names[self.rules.place_order[self.placed]]
+                if not 0 <= action < nn:
+                    return f"square {action} (the board has squares 0-{nn - 1})"
                 return f"set a {placing} meeple on {self.square_name(action)}"
             if self.phase == FIRST:
                 return f"seat {action + 1} starts"
             if self.phase == ACTION:
+                if not 1 <= action <= len(self.rules.faces):
+                    return f"action die {action} (its faces are 1-{len(self.rules.faces)})"
                 return f"action die {action}: {self.rules.faces[action - 1]}"
             if self.phase in (WHITE_MOVE, WHITE_PAY):
+                if not 1 <= action <= 6:
+                    return f"white die {action} (its faces are 1-6)"
                 return f"white die {action}"
             if self.phase == DRAW:
+                if not 0 <= action < len(self.rules.cards):
+                    return f"card row {action} (the deck has rows 0-{len(self.rules.cards) - 1})"
                 card = self.rules.cards[action]
                 return f"card {card.title!r} ({card.effect})"
             return str(action)
-        nn = self.n * self.n
+        if not 0 <= action < 2 * nn:
+            return f"move {action} (moves are 0-{2 * nn - 1})"
         if action >= nn:
             sq = action - nn
             kind = self.meeple_at[sq]
-            kind_name = self.rules.kind_names[kind] if kind >= 0 else "?"
-            return f"move to {self.square_name(sq)} and collect the {kind_name} meeple"
+            if kind < 0:
+                return f"move to {self.square_name(sq)} and collect a meeple (no meeple stands there)"
+            return f"move to {self.square_name(sq)} and collect the {self.rules.kind_names[kind]} meeple"
         return f"move to {self.square_name(action)}"

@@ -162,11 +162,11 @@ class SimSpec(TemplateModel):
     validate_games: int = Field(default=300, ge=0, le=100_000)
     bots: tuple[str, ...] = Field(default=("collector", "planner"), min_length=1,
                                   description="bots `boardgen validate` (and the build's validate stage) seats, "
-                                  "in turn: collector, planner, greedy, random, mcts")
+                                  "in turn: collector, planner, greedy, random, uniform, mcts")
 
     @model_validator(mode="after")
     def _bots(self) -> SimSpec:
-        known = ("collector", "planner", "greedy", "random", "mcts")
+        known = ("collector", "planner", "greedy", "random", "uniform", "mcts")
         unknown = [b for b in self.bots if b not in known]
         if unknown:
             raise ValueError(f"unknown bot {unknown[0]!r}; expected one of {', '.join(known)}")

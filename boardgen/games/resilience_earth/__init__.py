@@ -50,14 +50,39 @@ class ResilienceEarth(GamePlugin):
 
     def new_game(self, ctx: BuildContext, players: int) -> Any:
         from boardgen.games.resilience_earth.engine import FieldFacts, ResilienceGame
+        from boardgen.games.resilience_earth.fieldmap import cached_field_facts
 
-        facts = ctx.value("field_facts", lambda: FieldFacts.from_field_map(ctx.board))
+        def facts_of_map() -> FieldFacts:  # a build has the map already; simulate reads the cache
+            if "board" in ctx.computed:
+                return FieldFacts.from_field_map(ctx.computed["board"])
+            return cached_field_facts(ctx.config)  # type: ignore[no-any-return]
+
+        facts = ctx.value("field_facts", facts_of_map)
         return ResilienceGame(facts, ctx.config, players)
+
+    def kernel_batch(self, ctx: BuildContext, players: int, bots: Sequence[str], seed: int, start: int, stop: int,
+                     rotate: bool) -> Any:
+        """The games through the compiled kernel (``fast``): the random bot and the game's own bots."""
+        from boardgen.games.resilience_earth.fast import kernel_batch
+
+        game = ctx.value(f"game:{players}", lambda: self.new_game(ctx, players))
+        return kernel_batch(game, bots, seed, start, stop, rotate)
 
     def bots(self) -> Mapping[str, Any]:
         from boardgen.games.resilience_earth.bots import all_bots
 
         return all_bots()
+
+    # -- play in the browser (boardgen serve)
+    def board_graph(self, ctx: BuildContext) -> Any:
+        from boardgen.games.resilience_earth.spaces import fields_graph
+
+        return ctx.value("board_graph", lambda: fields_graph(ctx.board))
+
+    def board_marks(self, ctx: BuildContext, observation: Mapping[str, Any]) -> list[tuple[str, str]]:
+        # a settlement, town or industry on a field, by its owner's seat (fields are spaces named by number)
+        return [(str(field), f"P{int(owner) + 1}") for field, (owner, _kind) in
+                dict(observation.get("buildings", {})).items()]
 
     def board_findings(self, ctx: BuildContext) -> list[Any]:
         from boardgen.games.resilience_earth.report import board_findings

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 
-from boardgen.games.resilience_earth.engine import INDUSTRY, TOWN, ResilienceGame, ResilienceState
+from boardgen.games.resilience_earth.engine import INDUSTRY, SETTLEMENT, TOWN, ResilienceGame, ResilienceState
 from boardgen.play.api import Game, State
 from boardgen.play.bots import GENERIC_BOTS, Bot, BotFactory
 
@@ -23,11 +23,13 @@ class PolicyBot(Bot):
     max_fields = 99  # stop settling at this many fields
     sabbatical_when_production_below = -1  # take a sabbatical when the round would pay less RES than this
     sabbatical_when_lopsided = False
+    drops_poor_fields = False  # give up a 1-pip settlement beside an industry (it pays less than the LQ it costs)
 
     def __init__(self, game: Game, seat: int, rng: random.Random) -> None:
         super().__init__(game, seat, rng)
         assert isinstance(game, ResilienceGame)
         self.g: ResilienceGame = game
+        self.dismantled_in = 0  # the round this bot last dismantled in: it builds no stones back that round
 
     def risk(self, s: ResilienceState) -> float:
         return self.g.hazard[min(s.height, len(self.g.hazard) - 1)]
@@ -35,7 +37,8 @@ class PolicyBot(Bot):
     def step(self, state: State) -> int:
         assert isinstance(state, ResilienceState)
         s, g, p = state, self.g, self.seat
-        legal = set(s.legal_actions())
+        actions = s.legal_actions()  # in order: the bot's draws follow it (a set's order is CPython's secret)
+        legal = set(actions)
         if g.SABBATICAL in legal and self.wants_sabbatical(s):
             return g.SABBATICAL
         risk = self.risk(s)
@@ -43,18 +46,28 @@ class PolicyBot(Bot):
             mine = [f for f in range(g.F) if s.owner[f] == p and s.kind[f] in (TOWN, INDUSTRY)]
             if mine:
                 f = max(mine, key=lambda f: (s.kind[f], -g.facts.levels[f], f))
+                self.dismantled_in = s.round
                 return g.DISMANTLE + f
-        settles = [a - g.SETTLE for a in legal if g.SETTLE <= a < g.TOWN]
+        if self.drops_poor_fields:
+            poor = [f for f in range(g.F) if s.owner[f] == p and s.kind[f] == SETTLEMENT and g.facts.levels[f] == 1
+                    and g.DISMANTLE + f in legal and any(s.kind[n] == INDUSTRY for n in g.facts.neighbours[f])]
+            if poor:
+                self.dismantled_in = s.round
+                return g.DISMANTLE + poor[0]
+        settles = [a - g.SETTLE for a in actions if g.SETTLE <= a < g.TOWN]
+        if self.drops_poor_fields:  # nor settles one
+            settles = [f for f in settles if g.facts.levels[f] > 1
+                       or not any(s.kind[n] == INDUSTRY for n in g.facts.neighbours[f])]
         owned = sum(1 for o in s.owner if o == p)
         if settles and owned < self.max_fields:
             return g.SETTLE + max(settles, key=lambda f: self.settle_value(s, f))
-        if risk < self.build_below:
+        if risk < self.build_below and self.dismantled_in != s.round:
             if self.industries:
-                ind = [a - g.INDUSTRY for a in legal if g.INDUSTRY <= a < g.DISMANTLE]
+                ind = [a - g.INDUSTRY for a in actions if g.INDUSTRY <= a < g.DISMANTLE]
                 if ind:
                     return g.INDUSTRY + max(ind, key=lambda f: (g.facts.levels[f], -f))
             if self.towns:
-                towns = [a - g.TOWN for a in legal if g.TOWN <= a < g.INDUSTRY]
+                towns = [a - g.TOWN for a in actions if g.TOWN <= a < g.INDUSTRY]
                 if towns:
                     return g.TOWN + max(towns, key=lambda f: (g.facts.levels[f], -f))
         return g.END
@@ -89,10 +102,12 @@ class GrowerBot(PolicyBot):
 
 
 class StewardBot(PolicyBot):
-    """Settles for LQ, builds towns only while the tower is safe, no industries, dismantles when it is not."""
+    """Settles for LQ, builds towns only while the tower is safe, no industries, dismantles when it is not, and
+    gives up a poor settlement that loses LQ beside an industry."""
 
     name = "steward"
     industries = False
+    drops_poor_fields = True
     build_below = 0.03
     dismantle_at = 0.08
 
@@ -116,11 +131,12 @@ class SabbaticalBot(PolicyBot):
 
 
 class MixedBot(PolicyBot):
-    """Grows while the tower is low, turns steward as it rises, and rests when its score gets lopsided."""
+    """Grows while the tower is low (industries first), turns steward as it rises - taking its industries down
+    first, two stones each - and rests when its score gets lopsided."""
 
     name = "mixed"
-    build_below = 0.08
-    dismantle_at = 0.15
+    build_below = 0.06
+    dismantle_at = 0.08
     sabbatical_when_lopsided = True
 
 

@@ -23,6 +23,15 @@ EMPTY, SETTLEMENT, TOWN, INDUSTRY = 0, 1, 2, 3
 KIND_NAMES = {SETTLEMENT: "settlement", TOWN: "town", INDUSTRY: "industry"}
 PERMANENT = 10**6
 
+RULE_EVENTS = (
+    "settle", "settle far", "town", "industry", "dismantle settlement", "dismantle town", "dismantle industry",
+    "sabbatical", "did nothing", "stones removed", "event blocked", "event destroyed", "event missed",
+    "buildings destroyed", "markers short", "deck reshuffled", "industry LQ loss", "collapse", "ended by collapse",
+    "ended by timer", "ended by stones",
+)  # fmt: skip
+"""Every rule a game's outcome counts (``Outcome.events``), so a rule no bot ever used shows as 0; the few
+that cannot happen under a template's numbers are left out (``ResilienceGame.rule_events``)."""
+
 # phases
 TURN, STONE, CARD, DIE1, DIE2, TIMER, OVER = range(7)
 
@@ -102,6 +111,12 @@ class ResilienceGame(Game):
                                                  self.tower.collapse_spread) for h in range(stones + 1))
         per = config.components.per_colour
         self.supply = {SETTLEMENT: per["settlement"], TOWN: per["town"], INDUSTRY: per["industry"]}
+        left_out = set()
+        if all(r * 10 + d in self.index for r in range(1, 7) for d in range(1, 7)):
+            left_out.add("event missed")  # every pair of dice names a field
+        if len(self.cards) >= len(self.tower.countdown_stacks):
+            left_out.add("deck reshuffled")  # one event per emptied stack: the deck never runs out
+        self.rule_events = tuple(e for e in RULE_EVENTS if e not in left_out)
         max_rounds = self.rules.last_end_round
         self.info = GameInfo(
             short_name="resilience_earth", long_name="Resilience Earth", num_players=players,
@@ -208,35 +223,44 @@ class ResilienceState(State):
         p = self.seat_to_move()
         if player is not None and player != p:
             return []
-        acts: list[int] = []
         limit = g.rules.builds_per_turn
         can_build = not limit or self.actions_this_turn < limit
         res = self.res[p]
+        settle: list[int] = []
+        town: list[int] = []
+        industry: list[int] = []
+        dismantle: list[int] = []
         if can_build:
             supply = g.supply
             placed = self.placed[p]
+            owner, kind, cover = self.owner, self.kind, self.cover_effect
+            # the costs and limits checked once per call, not once per field
+            base = g.costs.settlement
+            far = base + g.costs.travel
+            own = [f for f in range(g.F) if owner[f] == p]
+            nb = g.facts.neighbours
+            may_settle = placed[SETTLEMENT] < supply[SETTLEMENT] and res >= base
+            anywhere = not own or res >= far  # the first settlement goes anywhere at base cost
             stones_ok = self.stones_left()
-            for f in range(g.F):
-                owner = self.owner[f]
-                if owner == -1:
-                    if (not self.cover_effect[f] and placed[SETTLEMENT] < supply[SETTLEMENT]
-                            and res >= self.settle_cost(p, f)):
-                        acts.append(g.SETTLE + f)
-                elif owner == p:
-                    k = self.kind[f]
-                    if k == SETTLEMENT and not self.cover_effect[f]:
-                        if (res >= g.costs.town and placed[TOWN] < supply[TOWN]
-                                and stones_ok >= g.costs.town_stones):
-                            acts.append(g.TOWN + f)
-                        if (res >= g.costs.industry and placed[INDUSTRY] < supply[INDUSTRY]
-                                and stones_ok >= g.costs.industry_stones):
-                            acts.append(g.INDUSTRY + f)
-                    acts.append(g.DISMANTLE + f)
+            may_town = res >= g.costs.town and placed[TOWN] < supply[TOWN] and stones_ok >= g.costs.town_stones
+            may_industry = (res >= g.costs.industry and placed[INDUSTRY] < supply[INDUSTRY]
+                            and stones_ok >= g.costs.industry_stones)
+            if may_settle:
+                settle = [f for f in range(g.F) if owner[f] == -1 and not cover[f]
+                          and (anywhere or any(owner[n] == p for n in nb[f]))]
+            for f in own:
+                if kind[f] == SETTLEMENT and not cover[f]:
+                    if may_town:
+                        town.append(g.TOWN + f)
+                    if may_industry:
+                        industry.append(g.INDUSTRY + f)
+                dismantle.append(g.DISMANTLE + f)
+        acts = [g.SETTLE + f for f in settle] + town + industry + dismantle
         if (self.actions_this_turn == 0 and res >= g.rules.sabbatical_cost
                 and (not g.rules.sabbatical_limit or self.sabbaticals[p] < g.rules.sabbatical_limit)):
             acts.append(g.SABBATICAL)
         acts.append(g.END)
-        return sorted(acts)
+        return acts
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         g = self.game
@@ -495,6 +519,7 @@ class ResilienceState(State):
         return value(p) - others - 60.0 * risk
 
     def outcome(self) -> Outcome:
+        g = self.game
         scores = self.scores()
         lq = self.lq
         metrics = {
@@ -512,7 +537,7 @@ class ResilienceState(State):
             "fields_settled": float(sum(1 for o in self.owner if o >= 0)),
         }
         return Outcome(scores=tuple(scores), winners=self.winners(), length=self.round, metrics=metrics,
-                       events=dict(sorted(self.counts.items())))
+                       events={k: self.counts.get(k, 0) for k in sorted(g.rule_events)})
 
     # ------------------------------------------------------------------ views
     def observation(self, player: int) -> dict[str, Any]:
@@ -530,7 +555,17 @@ class ResilienceState(State):
             "covered": {g.facts.numbers[f]: (self.cover_effect[f], self.cover_until[f])
                         for f in range(g.F) if self.cover_effect[f]},
             "ended": self.ended,
+            # what the board prints: each field's production pips and the fields it borders (numbers)
+            "fields": {g.facts.numbers[f]: {"level": g.facts.levels[f],
+                                            "borders": sorted(g.facts.numbers[n] for n in g.facts.neighbours[f])}
+                       for f in range(g.F)},
         }
+
+    def action_kind(self, action: int) -> int:
+        """0 settle, 1 town, 2 industry, 3 dismantle, 4 sabbatical, 5 end the turn (a chance outcome: 0)."""
+        if self.phase != TURN:
+            return 0
+        return min(action // self.game.F, 4) + (1 if action == self.game.END else 0)
 
     def action_to_string(self, player: int, action: int) -> str:
         g = self.game

@@ -347,3 +347,25 @@ def _components_subset(part: list[int], adj: dict[int, set[int]]) -> list[int]:
     pos = {c: i for i, c in enumerate(part)}
     local = [{pos[j] for j in adj[c]} for c in part]
     return _components(len(part), local)
+
+
+FIELD_FACTS_SOURCES = ("games/resilience_earth/fieldmap.py", "games/resilience_earth/engine.py")
+
+
+def field_facts_key(config: Any) -> str:
+    """The cache key of a template's field facts: the flagship board key of its map (data files, versions,
+    boardgen's map code) plus the keys that group and rate the fields, and the files that do it."""
+    from boardgen.cache import board_key, make_key
+
+    inputs = (f"{board_key(flagship_config(config))} {config.board!r} {config.map!r} {config.fields!r} "
+              f"{config.production!r}")
+    return make_key("field-facts", inputs, {}, FIELD_FACTS_SOURCES)
+
+
+def cached_field_facts(config: Any) -> Any:
+    """What the rules read of the field map (``engine.FieldFacts``), from boardgen's disk cache while nothing it
+    depends on changed: `simulate` and `validate` skip building the map (2-3 s of CPU) after the first run."""
+    from boardgen.cache import cached
+    from boardgen.games.resilience_earth.engine import FieldFacts
+
+    return cached("field-facts", field_facts_key(config), lambda: FieldFacts.from_field_map(build_field_map(config)))

@@ -290,7 +290,8 @@ def aid_decks(config: Any, players: int) -> list[ComponentSet]:
                                                             r.sabbatical_limit else "")}
                 for i in range(players)]
     level = " / ".join
-    map_text = (f"Settle: {c.settlement} RES (+{c.travel} RES if it borders none of your fields).\n"
+    map_text = (f"Settle: {c.settlement} RES (+{c.travel} RES if it borders none of your fields; your first "
+                f"settlement goes anywhere for {c.settlement} RES).\n"
                 f"Town: {c.town} RES on your settlement, +{c.town_stones} tower stone.\n"
                 f"Industry: {c.industry} RES on your settlement, +{c.industry_stones} tower stones.\n"
                 f"RES each round on a field with 1 / 2 / 3 pips: settlement {level(map(str, p.settlement))}, "

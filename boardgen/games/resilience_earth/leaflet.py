@@ -100,7 +100,11 @@ def leaflet_blocks(ctx: BuildContext) -> list[tuple[str, list[str], list[list[st
         f"settlement goes anywhere for {c.settlement}); a new settlement gives {r.settlement_lq} LQ once. "
         f"Turn one of your settlements into a <b>town</b> for {c.town} RES (put {_plural(c.town_stones, 'stone')} "
         f"on the tower) or into an <b>industry</b> for {c.industry} RES ({_plural(c.industry_stones, 'stone')}). "
-        f"One building per field. <b>Dismantle</b>: a town or industry becomes a settlement again and you lift "
+        f"One building per field. A town or industry is built only while the stones it needs are still left "
+        f"(lifted-off stones and countdown spaces together). You have {per['settlement']} settlements, "
+        f"{per['town']} towns and {per['industry']} industries of your colour: with every piece of a kind on the "
+        "board you build no more of it until one comes back (dismantled or destroyed). "
+        f"<b>Dismantle</b>: a town or industry becomes a settlement again and you lift "
         f"its stones off the tower; a settlement leaves the board and takes its {r.settlement_lq} LQ with it.",
         f"<b>Sabbatical</b>: hand in {r.sabbatical_cost} RES and take {r.sabbatical_lq} LQ; you build nothing "
         "and get no RES this round" + (f" (at most {r.sabbatical_limit} times a game)." if r.sabbatical_limit
@@ -113,7 +117,12 @@ def leaflet_blocks(ctx: BuildContext) -> list[tuple[str, list[str], list[list[st
         f"{t.blocks_per_layer} to a layer and each layer across the one below. If the tower falls, the game "
         "ends at once.",
         "When a countdown space is emptied, its event space shows: draw a climate event card and roll both "
-        "dice. The dice name the field hit (the coloured region die first, the white field die second). The "
+        "dice, once every stone of the building is on"
+        + (f" (an industry's {c.industry_stones} stones all go on before the event of a space its first stone "
+           "emptied)" if c.industry_stones > 1 else "")
+        + ". When the last space is emptied its event is still played; then, if the tower stands, the game ends "
+        "(the last stone). The dice name the field hit (the coloured region die first, the white field die "
+        "second). The "
         "card shows which neighbouring fields are hit too: turn the card to the board's north and follow the "
         "compass arrows from the field hit to the bordering field that lies most nearly that way.",
     ], None))
@@ -129,8 +138,8 @@ def leaflet_blocks(ctx: BuildContext) -> list[tuple[str, list[str], list[list[st
         f"(the settlement map): settlement {'/'.join(map(str, p.settlement))}, town "
         f"{'/'.join(map(str, p.town))}, industry {'/'.join(map(str, p.industry))} RES on a field with 1/2/3 pips.",
         f"Then each player hands in {r.industry_lq_loss} LQ for every field of theirs that borders an industry "
-        "(anybody's) - at most one per field however many industries it borders. Pass the leader's token "
-        "left.",
+        "(anybody's) - at most one per field however many industries it borders. LQ never drops below 0: "
+        "a loss you cannot pay is simply dropped. Pass the leader's token left.",
     ], None))
     out.append(("The end", [
         "<b>The tower falls</b>: whoever added the stone loses. RES are worth nothing: the most LQ wins.",

@@ -16,6 +16,7 @@ from typing import Any
 
 from boardgen.games.resilience_earth.bots import all_bots
 from boardgen.games.resilience_earth.engine import FieldFacts, ResilienceGame
+from boardgen.games.resilience_earth.fieldmap import cached_field_facts
 from boardgen.play.report import wilson_interval
 from boardgen.play.simulate import simulate
 from boardgen.plugin import BuildContext
@@ -39,11 +40,16 @@ def variant(config: Any, section: str, **changes: Any) -> Any:
 
 
 def run(facts: FieldFacts, config: Any, bots: Sequence[str], games: int, jobs: int, seed: int) -> dict[str, Any]:
+    from boardgen.games.resilience_earth import fast
+
     game = ResilienceGame(facts, config, config.rules.players)
     started = time.perf_counter()
-    sim = simulate(game, all_bots(), games, bots, seed, jobs=jobs, rotate=True)
+    if fast.unsupported(game, bots):
+        records = list(simulate(game, all_bots(), games, bots, seed, jobs=jobs, rotate=True).records)
+    else:  # the compiled kernel: the same games as the rules API's (tests/test_resilience_earth_kernel.py)
+        records = fast.play(game, bots, seed, 0, games, True).records()
     seconds = time.perf_counter() - started
-    n = sim.games
+    n = len(records)
     endings: dict[str, int] = {"collapse": 0, "timer": 0, "stones": 0}
     wins_by_ending: dict[str, dict[str, float]] = {k: {} for k in endings}
     bot_wins: dict[str, float] = {}
@@ -51,7 +57,7 @@ def run(facts: FieldFacts, config: Any, bots: Sequence[str], games: int, jobs: i
     seat_wins = [0.0] * game.players
     sums: dict[str, float] = {}
     topplers: dict[str, int] = {}
-    for rec in sim.records:
+    for rec in records:
         out = rec.outcome
         ending = "collapse" if out.metrics["collapse"] else "timer" if out.metrics["ended_by_timer"] else "stones"
         endings[ending] += 1
@@ -146,7 +152,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = ap.parse_args(argv)
     plugin, config = load(args.template)
     ctx = BuildContext(config, plugin)
-    facts = FieldFacts.from_field_map(ctx.board)
+    facts = cached_field_facts(config) if "board" not in ctx.computed else FieldFacts.from_field_map(ctx.board)
     seed = config.seed
     results: dict[str, dict[str, Any]] = {}
     for name, bots in MIXES:

@@ -19,7 +19,6 @@ from __future__ import annotations
 import functools
 import gc
 import os
-import sys
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -31,6 +30,7 @@ from typing import Any
 from boardgen.config import RulesConfig
 from boardgen.games.global_wellbeing.rules.board import RulesBoard
 from boardgen.games.global_wellbeing.rules.engine import EVENTS, GameResult
+from boardgen.play.kernels import import_arraymath_without_blas
 
 ENGINE_ENV = "BOARDGEN_ENGINE"
 ENGINES = ("auto", "kernel", "reference")
@@ -92,23 +92,6 @@ def kernel_cached() -> bool:
         return False
 
 
-_BLAS_MODULE = "scipy.linalg.cython_blas"
-
-
-def _import_arraymath_without_blas() -> None:
-    """Import numba's array maths (which loading the kernel needs) with its BLAS probe answered "absent".
-    The probe imports scipy.linalg when scipy is installed (open_spiel brings it), 0.4 s of a 0.9 s kernel
-    load; the kernel does no linear algebra. The probe runs once, at that module's import, so the block is
-    lifted straight after: later imports of scipy.linalg work as usual."""
-    if _BLAS_MODULE in sys.modules:
-        return
-    sys.modules[_BLAS_MODULE] = None  # type: ignore[assignment]  # None in sys.modules: "import halted"
-    try:
-        import numba.np.arraymath  # noqa: F401
-    finally:
-        del sys.modules[_BLAS_MODULE]
-
-
 def load_kernel() -> ModuleType | None:
     """The kernel module, its machine code loaded or compiled; None when numba is not installed (said once)."""
     global _kernel, _kernel_failed
@@ -119,7 +102,7 @@ def load_kernel() -> ModuleType | None:
         import numba
 
         numba.config.CACHE_DIR = str(folder)  # type: ignore[attr-defined]  # read as the kernel is defined
-        _import_arraymath_without_blas()
+        import_arraymath_without_blas()
         from boardgen.games.global_wellbeing.rules import kernel
     except Exception as error:  # not installed, or a numba that does not take the kernel's options
         _kernel_failed = f"numba is not available ({type(error).__name__}: {error})"
