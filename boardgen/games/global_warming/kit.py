@@ -316,6 +316,6 @@ def _zips(ctx: BuildContext, kit: PiecepackKit, artifacts: Sequence[Artifact], l
         if "rules.txt" in by_path:
             files.append(("rules.txt", by_path["rules.txt"]))
         files.append(("README.txt", readme(config, kit, slug, [n for n, _ in files],
-                                           ctx.computed[f"cut-readme:{slug}"]).encode()))
+                                           ctx.computed.get(f"cut-readme:{slug}", ((), ()))).encode()))
         out.append(Artifact(f"kit-{slug}.zip", deterministic_zip(files), f"print-and-play kit on {pk.paper.name}"))
     return out

@@ -359,7 +359,8 @@ def kits_stage(ctx: BuildContext) -> list[Artifact]:
         extra = sorted((a for a in ctx.artifacts if _board_files(slug, a.path)),
                        key=functools.partial(_board_file_rank, slug))
         leaflet = ctx.artifact(f"leaflet-{slug}.pdf")
-        cut_readme, cut_duplex = ctx.computed[f"cut-readme:{slug}"]
+        cut_readme, cut_duplex = ctx.computed.get(f"cut-readme:{slug}", ((), ()))  # none when the cut stage is
+        # left out of the build
         readme = readme_text(ctx.config, ctx.computed[f"kit-summary:{slug}"], leaflet.pages or 0, extra, cut_readme,
                              cut_duplex)
         zipped = [(f"components-{slug}.pdf", ctx.artifact(f"components-{slug}.pdf").data), ("inventory.csv", inventory),
