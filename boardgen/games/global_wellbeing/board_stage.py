@@ -77,6 +77,8 @@ from boardgen.render.scene import (
 )
 
 SECTION_PAPERS: tuple[Paper, ...] = (A4.landscape(), LETTER.landscape())
+"""The papers every section sheet prints on, landscape (a board cut into tall pieces prints them in portrait:
+``section_papers``)."""
 MARK_INK = "#3d5566"  # in-piece section numbers and neighbour hints: quiet on the sea, readable at 1:1
 MARK_NUMBER_FONT = Font("DejaVu Sans", 8.0, bold=True)
 MARK_HINT_FONT = Font("DejaVu Sans", 6.5, bold=True)
@@ -87,6 +89,21 @@ def max_section_size_mm() -> tuple[float, float]:
     areas = [content_area(p, DEFAULT_STYLE) for p in SECTION_PAPERS]
     # to the micrometre, so that float noise (251.39999999999998) does not make it differ from the default
     return (round(min(a.width for a in areas), 3), round(min(a.height for a in areas), 3))
+
+
+def section_page_sizes_mm() -> tuple[tuple[float, float], ...]:
+    """The largest section that fits every section paper in landscape, then in portrait: the sizes
+    ``cut_sections`` may cut the board to (``sections: auto`` takes the fewest pieces, landscape first)."""
+    portrait = [content_area(p.portrait(), DEFAULT_STYLE) for p in SECTION_PAPERS]
+    return (max_section_size_mm(),
+            (round(min(a.width for a in portrait), 3), round(min(a.height for a in portrait), 3)))
+
+
+def section_papers(layout: SectionLayout) -> tuple[Paper, ...]:
+    """``SECTION_PAPERS`` turned the way the board's sections were cut to fit (landscape unless they are tall)."""
+    if layout.page_mm is None or layout.page_mm == section_page_sizes_mm()[0]:
+        return SECTION_PAPERS
+    return tuple(p.portrait() for p in SECTION_PAPERS)
 
 
 # ------------------------------------------------------------------------------------------ poster
@@ -327,7 +344,7 @@ def exploded_page(art: BoardArt, gap_mm: float = 28.0, scenes: list[Scene] | Non
 def board_sections(ctx: BuildContext) -> SectionLayout:
     """The board's jigsaw cut, computed once per build (the board stage and validation both read it) and kept in
     the board cache (boardgen/cache.py) beside the board it was cut from."""
-    return ctx.value("sections", lambda: cached_sections(ctx.board, max_section_size_mm()))  # type: ignore[no-any-return]
+    return ctx.value("sections", lambda: cached_sections(ctx.board, section_page_sizes_mm()))  # type: ignore[no-any-return]
 
 
 ART_SOURCES = ("render/board_art.py", "games/global_wellbeing/board_stage.py")
@@ -340,7 +357,7 @@ def board_legend(ctx: BuildContext) -> tuple[PlacedBlock, ...]:
     def make() -> tuple[PlacedBlock, ...]:
         board, layout = ctx.board, board_sections(ctx)
         specs = legend_specs(board, layout.sections[0].bounds_mm)
-        return cached_for_board("legend", board, f"{max_section_size_mm()!r} {specs!r}",
+        return cached_for_board("legend", board, f"{section_page_sizes_mm()!r} {specs!r}",
                                 lambda: plan_legend(board, layout, board_coast(ctx), specs), ART_SOURCES)
 
     return ctx.value("legend", make)  # type: ignore[no-any-return]
@@ -348,7 +365,7 @@ def board_legend(ctx: BuildContext) -> tuple[PlacedBlock, ...]:
 
 def board_marks(art: BoardArt) -> tuple[SectionMark, ...]:
     """``section_marks(art)``, kept in the board cache (they depend on the board, its cut and the legend)."""
-    return cached_for_board("section-marks", art.board, f"{max_section_size_mm()!r} {art.legend!r}",
+    return cached_for_board("section-marks", art.board, f"{section_page_sizes_mm()!r} {art.legend!r}",
                             lambda: section_marks(art), ART_SOURCES)
 
 
@@ -388,13 +405,14 @@ def sections_stage(ctx: BuildContext) -> list[Artifact]:
     artifacts: list[Artifact] = []
     marks = board_marks(art)
     scenes = section_scenes(art, marks)
-    sheets = sections_pdfs(art, SECTION_PAPERS, scenes)
-    for paper in SECTION_PAPERS:
+    papers = section_papers(art.sections)
+    sheets = sections_pdfs(art, papers, scenes)
+    for paper in papers:
         data, pages = sheets[paper.slug]
         artifacts.append(Artifact(f"board-sections-{paper.slug}.pdf", data,
                                   f"the board in {pages} jigsaw sections at 1:1 on {paper.name}", pages=pages))
     artifacts.append(Artifact("board-cut.svg", cut_svg(art), "section cut lines in board mm (layer 'cut')"))
-    for paper in SECTION_PAPERS:
+    for paper in papers:
         for s in art.sections.sections:
             artifacts.append(Artifact(
                 f"cut/board-section-{s.number}-{paper.slug}.svg", section_cut_svg(s, paper),
