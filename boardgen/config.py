@@ -73,6 +73,7 @@ class BoardConfig:
     height_mm: Mm = Mm(440.0)
     margin_mm: Mm = Mm(6.0)
     low_ink: bool = False  # sea, land and paper left white (coastlines drawn); zone colours kept
+    panel_strip_mm: Mm | None = None  # map-free strip on the left for the legend panels; auto: only when needed
 
 
 @dataclass(frozen=True)
@@ -394,6 +395,10 @@ def _validate(config: Config) -> None:
     _check(-90 <= south < north <= 90 and north - south >= 30, src, "map.frame_latitudes",
            f"expected [south, north] latitudes with -90 <= south < north <= 90, at least 30 degrees apart, "
            f"got {list(m.frame_latitudes)}")
+    if b.panel_strip_mm is not None:
+        _check(0 <= b.panel_strip_mm <= b.width_mm / 2, src, "board.panel_strip",
+               f"expected auto or a length from 0 to half the board's width ({b.width_mm / 2:g}mm), "
+               f"got {b.panel_strip_mm:g}mm")
     h = config.hexes
     _check(0.01 <= h.land_threshold <= 1, src, "hexes.land_threshold",
            f"expected a share between 0.01 and 1, got {h.land_threshold:g}")

@@ -11,6 +11,7 @@ page carries its own part of the coastlines rather than the whole world.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
@@ -201,10 +202,20 @@ def _title_size(title: str, edition: str, note: str, big: Font, small: Font) -> 
             + SCALE_BAR_ROOM_MM)
 
 
-def legend_specs(board: Board, section_bounds: tuple[float, float, float, float]) -> list[BlockSpec]:
+COMPACT_TABLE_ROWS_MM = (8.0, 7.0, 6.0)
+"""The table's row heights when the full-size table finds no room (the panels scaled down): the text keeps its
+size (nothing under MIN_PLAY_TEXT_PT), only the boxes get shorter; 6 mm still holds a matchstick marker."""
+
+
+def legend_specs(board: Board, section_bounds: tuple[float, float, float, float], compact: bool = False
+                 ) -> list[BlockSpec]:
+    """The title, zone key and table as blocks for ``place_blocks``; ``compact``: the scaled-down panels (the
+    table's rows shorter, the title at its smaller sizes first)."""
     config = board.config
     low, high = _table_rows(config)
-    table = table_geometry(config).size_mm(len(config.zones), high - low + 1)
+    geometry = table_geometry(config)
+    rows_mm = COMPACT_TABLE_ROWS_MM if compact else (geometry.row_mm,)
+    tables = tuple(replace(geometry, row_mm=r).size_mm(len(config.zones), high - low + 1) for r in rows_mm)
     names = list(config.zones)
     key_row = 5.2
     key_text = max(text_width_mm(f"{n}  (d{config.zones[n].die})", KEY_FONT) for n in names)
@@ -218,19 +229,48 @@ def legend_specs(board: Board, section_bounds: tuple[float, float, float, float]
                          for big, small in zip(TITLE_FONTS, SUBTITLE_FONTS, strict=True))
     x0, y0, x1, y1 = section_bounds
     return [
-        BlockSpec("bio-productivity table", (table,), (x0, y1)),
+        BlockSpec("bio-productivity table", tables, (x0, y1)),
         BlockSpec("zone key", (two_columns, one_column), (x0, y0)),
         BlockSpec("title", title_shapes, (x0 + (x1 - x0) / 2, y0)),
     ]
 
 
+LEGEND_FALLBACKS = (
+    "the title, key and table at full size in open sea on section 1 (the top-left section)",
+    "the same panels scaled down (table rows 8, 7 or 6 mm, the title at 18 or 15 pt; no text under 6 pt)",
+    "a strip along the board's left edge kept free of the map (the projection frame fitted into the rest of "
+    "the board, cells searched again for hexes.target_cells), the panels in it, full size then scaled down",
+)
+"""Where the legend panels go, in the order tried; never over a land cell. The central meridian is never moved
+(map.projection's lon_0 is the designer's)."""
+
+
+def legend_tiers(board: Board, section_bounds: tuple[float, float, float, float]) -> list[list[BlockSpec]]:
+    """The legend's block specs in the order tried: full size, then scaled down."""
+    return [legend_specs(board, section_bounds), legend_specs(board, section_bounds, compact=True)]
+
+
 def plan_legend(board: Board, sections: SectionLayout, coast: tuple[ShapelyPolygon, ...] | None = None,
-                specs: Sequence[BlockSpec] | None = None) -> tuple[PlacedBlock, ...]:
-    """Place title, key and table in open sea on the top-left section (LayoutError if there is no room).
-    ``coast``: the board's ``simplified_coast``, ``specs``: its ``legend_specs`` when the caller has them already."""
+                specs: Sequence[Sequence[BlockSpec]] | None = None) -> tuple[PlacedBlock, ...]:
+    """Place title, key and table in open sea on the top-left section, full size or else scaled down
+    (LayoutError, from the full-size attempt, if there is no room). ``coast``: the board's ``simplified_coast``,
+    ``specs``: its ``legend_tiers`` when the caller has them already."""
     first = sections.sections[0]
-    specs = legend_specs(board, first.bounds_mm) if specs is None else specs
-    return _plan_legend(board, sections, simplified_coast(board) if coast is None else coast, specs)
+    tiers = legend_tiers(board, first.bounds_mm) if specs is None else specs
+    coast = simplified_coast(board) if coast is None else coast
+    error: LayoutError | None = None
+    for tier in tiers:
+        # the blocks are placed one by one, each nearest its corner: another order may leave room for all
+        for order in itertools.permutations(range(len(tier))):
+            try:
+                placed = _plan_legend(board, sections, coast, [tier[i] for i in order])
+            except LayoutError as exc:
+                error = error or exc
+                continue
+            by_name = {b.name: b for b in placed}
+            return tuple(by_name[spec.name] for spec in tier)
+    assert error is not None
+    raise error
 
 
 def _plan_legend(board: Board, sections: SectionLayout, coast: tuple[ShapelyPolygon, ...],
@@ -361,6 +401,9 @@ def table_ops(config: Config, block: PlacedBlock) -> list[Op]:
     named in a row under each column."""
     low, high = _table_rows(config)
     g = table_geometry(config)
+    full_height = g.size_mm(len(config.zones), high - low + 1)[1]
+    if abs(block.height_mm - full_height) > 1e-6:  # a scaled-down table: shorter rows, the same text
+        g = replace(g, row_mm=round((block.height_mm - full_height) / (high - low + 1) + g.row_mm, 4))
     ops: list[Op] = [_panel(block),
                      Text(block.x_mm + PAD_MM, block.y_mm + PAD_MM + 3.6, TABLE_CAPTION, CAPTION_FONT,
                           INK, name="table-caption")]

@@ -69,9 +69,10 @@ class GlobalWellbeing(GamePlugin):
                 for key in ("land_data", "koppen_data", "elevation_data")}
 
     def build_board(self, ctx: BuildContext) -> Any:
-        from boardgen.cache import cached_board
+        from boardgen.games.global_wellbeing.board_stage import panelled_board
 
-        return cached_board(ctx.config)
+        # the template's map, or (when the legend panels find no room in open sea) the map beside a panel strip
+        return panelled_board(ctx.config)
 
     def prepare_stages(self, ctx: BuildContext) -> None:
         from boardgen.games.global_wellbeing.board_stage import board_legend

@@ -16,6 +16,7 @@ Files (relative to build/<edition>/):
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from collections.abc import Sequence
@@ -24,17 +25,21 @@ from typing import Any
 import shapely
 
 from boardgen.build import BuildContext
-from boardgen.cache import cached_for_board, cached_sections
+from boardgen.cache import cached_board, cached_for_board, cached_sections
+from boardgen.config import Config
 from boardgen.errors import LayoutError
 from boardgen.io import Artifact
 from boardgen.layout.legend import PlacedBlock
 from boardgen.layout.section_marks import SectionMark, plan_section_marks
 from boardgen.layout.sections import Section, SectionLayout, hex_polygons
+from boardgen.model import Board
 from boardgen.render.board_art import (
     BoardArt,
     board_scene,
     check_legend_clear,
+    LEGEND_FALLBACKS,
     legend_specs,
+    legend_tiers,
     make_art,
     plan_legend,
     simplified_coast,
@@ -354,13 +359,54 @@ ART_SOURCES = ("render/board_art.py", "games/global_wellbeing/board_stage.py")
 def board_legend(ctx: BuildContext) -> tuple[PlacedBlock, ...]:
     """Where the title, zone key and table sit, computed once per build and kept in the board cache: the key
     holds the blocks' sizes as the installed fonts measure them, so a font change places them again."""
-    def make() -> tuple[PlacedBlock, ...]:
-        board, layout = ctx.board, board_sections(ctx)
-        specs = legend_specs(board, layout.sections[0].bounds_mm)
-        return cached_for_board("legend", board, f"{section_page_sizes_mm()!r} {specs!r}",
-                                lambda: plan_legend(board, layout, board_coast(ctx), specs), ART_SOURCES)
+    return ctx.value("legend", lambda: legend_for(ctx.board, board_sections(ctx), board_coast(ctx)))  # type: ignore[no-any-return]
 
-    return ctx.value("legend", make)  # type: ignore[no-any-return]
+
+def legend_for(board: Board, layout: SectionLayout | None = None, coast: tuple[Any, ...] | None = None
+               ) -> tuple[PlacedBlock, ...]:
+    """``plan_legend`` of ``board`` on its cut (``layout``, else the cached one), kept in the board cache."""
+    layout = cached_sections(board, section_page_sizes_mm()) if layout is None else layout
+    specs = legend_tiers(board, layout.sections[0].bounds_mm)
+    return cached_for_board(  # type: ignore[no-any-return]
+        "legend", board, f"{section_page_sizes_mm()!r} {specs!r}",
+        lambda: plan_legend(board, layout, simplified_coast(board) if coast is None else coast, specs),
+        ART_SOURCES)
+
+
+def panel_strip_widths_mm(board: Board) -> list[float]:
+    """The map-free strips tried on the board's left edge when the legend finds no room in open sea: room for
+    the table, then for the table and the key side by side (each with the board's edge margin and a gap)."""
+    specs = legend_specs(board, (0.0, 0.0, 0.0, 0.0))
+    table_w = max(w for w, _ in specs[0].shapes_mm)
+    key_w = min(w for w, _ in specs[1].shapes_mm)
+    title_w = min(w for w, _ in specs[2].shapes_mm)
+    edge = 6.0 + 4.0  # legend.free_area's edge margin, and a gap before the frame
+    widths = [table_w + edge, table_w + key_w + 4.0 + edge, max(table_w + key_w, title_w) + 8.0 + edge]
+    half = board.config.board.width_mm / 2
+    return [round(w, 1) for w in widths if w <= half]
+
+
+def panelled_board(config: Config) -> Board:
+    """The board whose legend has room: the template's map when the panels fit in open sea on section 1 (or
+    when board.panel_strip is pinned), else the map fitted beside a reserved panel strip
+    (``LEGEND_FALLBACKS``). A LayoutError from the first attempt when nothing works."""
+    board = cached_board(config)
+    if config.board.panel_strip_mm is not None:
+        return board  # type: ignore[no-any-return]
+    try:
+        legend_for(board)
+        return board  # type: ignore[no-any-return]
+    except LayoutError as exc:
+        error = exc
+    for width_mm in panel_strip_widths_mm(board):
+        reserved = dataclasses.replace(config, board=dataclasses.replace(config.board, panel_strip_mm=width_mm))
+        strip_board = cached_board(reserved)
+        try:
+            legend_for(strip_board)
+        except LayoutError:
+            continue
+        return strip_board  # type: ignore[no-any-return]
+    raise LayoutError(f"{error} (also tried: {'; '.join(LEGEND_FALLBACKS[1:])})") from None
 
 
 def board_marks(art: BoardArt) -> tuple[SectionMark, ...]:
