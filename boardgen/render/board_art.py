@@ -258,14 +258,20 @@ def plan_legend(board: Board, sections: SectionLayout, coast: tuple[ShapelyPolyg
     first = sections.sections[0]
     tiers = legend_tiers(board, first.bounds_mm) if specs is None else specs
     coast = simplified_coast(board) if coast is None else coast
+    cells = list(hex_polygons(board))
+    parts = np.array(coast, dtype=object)
+    near = parts[shapely.intersects(parts, first.outline_mm.envelope.buffer(2.0))]
+    size_mm = (board.config.board.width_mm, board.config.board.height_mm)
+    coast_near = shapely.union_all(near)
+    area = free_area(first.outline_mm, size_mm, cells, coast_near, land_clearance_mm=LEGEND_LAND_CLEARANCE_MM)
     error: LayoutError | None = None
     for tier in tiers:
         # the blocks are placed one by one, each nearest its corner: another order may leave room for all
         for order in itertools.permutations(range(len(tier))):
             try:
-                placed = _plan_legend(board, sections, coast, [tier[i] for i in order])
+                placed = place_blocks(area, [tier[i] for i in order], where=LEGEND_WHERE)
             except LayoutError as exc:
-                error = error or exc
+                error = error or _explained(exc, board, first.outline_mm, cells, coast_near, area, tier)
                 continue
             by_name = {b.name: b for b in placed}
             return tuple(by_name[spec.name] for spec in tier)
@@ -273,34 +279,27 @@ def plan_legend(board: Board, sections: SectionLayout, coast: tuple[ShapelyPolyg
     raise error
 
 
-def _plan_legend(board: Board, sections: SectionLayout, coast: tuple[ShapelyPolygon, ...],
-                 specs: Sequence[BlockSpec]) -> tuple[PlacedBlock, ...]:
-    first = sections.sections[0]
-    cells = list(hex_polygons(board))
-    parts = np.array(coast, dtype=object)
-    near = parts[shapely.intersects(parts, first.outline_mm.envelope.buffer(2.0))]
+LEGEND_WHERE = "the top-left section (section 1)"
+
+
+def _explained(exc: LayoutError, board: Board, outline: ShapelyPolygon, cells: list[ShapelyPolygon],
+               coast_near: shapely.Geometry, area: shapely.Geometry, specs: Sequence[BlockSpec]) -> LayoutError:
+    """``exc`` naming the land cells in the way: those under the blocks up to the first that found no room,
+    placed as if the cells were sea."""
+    fits = next(k for k in range(len(specs)) if not _places(area, specs[:k + 1]))
     size_mm = (board.config.board.width_mm, board.config.board.height_mm)
-    coast_near = shapely.union_all(near)
-    where = "the top-left section (section 1)"
-    area = free_area(first.outline_mm, size_mm, cells, coast_near, land_clearance_mm=LEGEND_LAND_CLEARANCE_MM)
     try:
-        return tuple(place_blocks(area, specs, where=where))
-    except LayoutError as exc:
-        # say which land cells are in the way: those under the blocks up to the first that found no room,
-        # placed as if the cells were sea
-        fits = next(k for k in range(len(specs)) if not _places(area, specs[:k + 1]))
-        try:
-            sea = free_area(first.outline_mm, size_mm, [], coast_near, land_clearance_mm=LEGEND_LAND_CLEARANCE_MM)
-            placed = place_blocks(sea, specs[:fits + 1], where=where)
-        except LayoutError:
-            raise exc from None
-        footprint = shapely.union_all([b.polygon.buffer(LEGEND_LAND_CLEARANCE_MM) for b in placed])
-        labels = [c.label for c, hit in zip(board.cells, shapely.intersects(footprint, np.array(cells, dtype=object)),
-                                            strict=True) if hit]
-        if not labels:
-            raise exc from None
-        raise LayoutError(f"{exc}: land cell{'s' if len(labels) > 1 else ''} {', '.join(labels)} in the way "
-                          "(overrides.remove_cells, fewer cells or a bigger board)") from None
+        sea = free_area(outline, size_mm, [], coast_near, land_clearance_mm=LEGEND_LAND_CLEARANCE_MM)
+        placed = place_blocks(sea, specs[:fits + 1], where=LEGEND_WHERE)
+    except LayoutError:
+        return exc
+    footprint = shapely.union_all([b.polygon.buffer(LEGEND_LAND_CLEARANCE_MM) for b in placed])
+    labels = [c.label for c, hit in zip(board.cells, shapely.intersects(footprint, np.array(cells, dtype=object)),
+                                        strict=True) if hit]
+    if not labels:
+        return exc
+    return LayoutError(f"{exc}: land cell{'s' if len(labels) > 1 else ''} {', '.join(labels)} in the way "
+                       "(overrides.remove_cells, fewer cells or a bigger board)")
 
 
 def _places(area: shapely.Geometry, specs: Sequence[BlockSpec]) -> bool:
