@@ -464,7 +464,8 @@ def _validate(config: Config) -> None:
     _check(sc.fit_tolerance_mm > 0 and sc.knob_spacing_mm > 2 * sc.fit_tolerance_mm, src, "sections.knob_spacing",
            "expected knob_spacing greater than twice fit_tolerance (else knobs of different edges could fit)")
     _check(sc.cut_search_mm >= 0 and sc.land_clearance_mm >= 0, src, "sections.cut_search", "expected zero or more")
-    section_mm = min(b.width_mm / (sc.columns or MAX_SECTIONS_PER_SIDE), b.height_mm / (sc.rows or MAX_SECTIONS_PER_SIDE))
+    section_mm = min(b.width_mm / (sc.columns or MAX_SECTIONS_PER_SIDE),
+                     b.height_mm / (sc.rows or MAX_SECTIONS_PER_SIDE))
     for key in ("cut_search_mm", "land_clearance_mm", "knob_neck_mm", "knob_head_mm", "knob_depth_mm",
                 "knob_spacing_mm", "fit_tolerance_mm"):  # beyond half a section they mean nothing, and cost
         value = getattr(sc, key)
@@ -848,6 +849,16 @@ def load_template(path: str | Path | None = None) -> Config:
     return config_from_mapping(data, str(template_path), hashlib.sha256(base_raw + raw).hexdigest())
 
 
+def template_with(changes: Mapping[str, Any], path: str | Path | None = None) -> Config:
+    """The template at ``path`` (the bundled Global Wellbeing Game by default) with ``changes`` merged over it
+    as a template that ``extends:`` it would merge them; messages name that template's file."""
+    template_path = Path(path) if path is not None else default_template_path()
+    data, raw = _read_yaml(template_path)
+    data, base_raw = _resolve_extends(data, template_path, (template_path.resolve(),))
+    merged = _deep_merge(data, dict(changes))
+    return config_from_mapping(merged, str(template_path), hashlib.sha256(base_raw + raw).hexdigest())
+
+
 def resolve_data_path(config: Config, name: str, key: str) -> Path:
     """A data file named in the template: an absolute/relative path if it exists, else in naturalearth/."""
     candidate = Path(name)
@@ -890,6 +901,7 @@ __all__ = [
     "load_template",
     "parse_length_mm",
     "resolve_data_path",
+    "template_with",
     "templates_dir",
 ]
 

@@ -141,7 +141,7 @@ def _check_hex_count(config: Config, size_mm: float) -> None:
 
 
 def _check_cell_count(config: Config, n: int, size_mm: float, orientation: Orientation,
-                      origin_mm: tuple[float, float], raster: LandRaster, counted: dict[tuple[float, int], int]) -> None:
+                      origin_mm: tuple[float, float], raster: LandRaster) -> None:
     """The automatic hex size's land cells lie in the template's band (``cell_count_band``), else a ConfigError
     naming the counts this board can reach and a target the search does hit."""
     low, high = cell_count_band(config.hexes)
@@ -324,7 +324,7 @@ def build_board(config: Config) -> Board:
     assert land_labels == {c.label for c in cells}
     cells.sort(key=lambda c: (c.row, c.column))
     if config.hexes.size_mm is None:
-        _check_cell_count(config, len(cells), size_mm, orientation, origin_mm, raster, counted)
+        _check_cell_count(config, len(cells), size_mm, orientation, origin_mm, raster)
     timings["cells_s"] = time.perf_counter() - t
     timings["total_s"] = time.perf_counter() - started
 

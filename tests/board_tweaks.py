@@ -9,26 +9,18 @@ text a player reads set under 6 pt.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
 import shapely
-import yaml
 
-from boardgen.config import Config, cell_count_band, config_from_mapping, default_template_path
+from boardgen.config import Config, cell_count_band, template_with
 from boardgen.layout.legend import PlacedBlock
 from boardgen.layout.sections import SectionLayout, cut_sections
 from boardgen.model import Board
 
 BOARD_SIZES = {"50x35cm": ("50cm", "35cm"), "60x40cm": ("60cm", "40cm"), "66x44cm": ("66cm", "44cm"),
                "80x50cm": ("80cm", "50cm"), "90x60cm": ("90cm", "60cm"), "A1": ("841mm", "594mm")}
-
-
-@cache
-def _template_data() -> dict[str, Any]:
-    return yaml.safe_load(default_template_path().read_text(encoding="utf-8"))  # type: ignore[no-any-return]
 
 
 def tweak(cells: int | None = None, projection: str | None = None, antarctica: bool | None = None,
@@ -50,12 +42,8 @@ def tweak(cells: int | None = None, projection: str | None = None, antarctica: b
 
 
 def tweaked_config(changes: dict[str, Any]) -> Config:
-    """The default template with ``changes`` (section -> keys) merged over it; its source stays the default
-    template's path, so messages name that file."""
-    data = copy.deepcopy(_template_data())
-    for section, values in changes.items():
-        data[section] = {**data.get(section, {}), **values} if isinstance(values, dict) else values
-    return config_from_mapping(data, str(default_template_path()))
+    """The default template with ``changes`` (section -> keys) merged over it; messages name its file."""
+    return template_with(changes)
 
 
 @dataclass(frozen=True)

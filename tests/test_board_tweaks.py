@@ -72,8 +72,8 @@ def test_default_board_keeps_its_nine_sections_and_open_sea_legend(default_board
                                                  ("A1", (4, 4, 0)), ("80x50cm", (3, 5, 1))])
 def test_automatic_grid_is_the_fewest_pieces_that_fit(board: str, expected: tuple[int, int, int]) -> None:
     """(rows, columns, page: 0 landscape, 1 portrait) for a 12.5 mm knob reach and 18 mm cut search."""
-    from tests.board_tweaks import BOARD_SIZES
     from boardgen.config import parse_length_mm
+    from tests.board_tweaks import BOARD_SIZES
 
     size = tuple(parse_length_mm(v) for v in BOARD_SIZES[board])
     options = grid_options(size, 12.5, 18.0, DEFAULT_PAGE_SIZES_MM)  # type: ignore[arg-type]

@@ -69,7 +69,8 @@ class _FreePixels:
     def __init__(self, area: shapely.Geometry, step_mm: float) -> None:
         x0, y0, x1, y1 = area.bounds if not area.is_empty else (0, 0, 0, 0)
         self.x0, self.y0, self.step = float(np.floor(x0)), float(np.floor(y0)), step_mm
-        self.nx, self.ny = max(int(np.ceil((x1 - self.x0) / step_mm)), 0), max(int(np.ceil((y1 - self.y0) / step_mm)), 0)
+        self.nx = max(int(np.ceil((x1 - self.x0) / step_mm)), 0)
+        self.ny = max(int(np.ceil((y1 - self.y0) / step_mm)), 0)
         gx, gy = np.meshgrid(self.x0 + (np.arange(self.nx) + 0.5) * step_mm,
                              self.y0 + (np.arange(self.ny) + 0.5) * step_mm)
         shapely.prepare(area)

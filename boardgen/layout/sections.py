@@ -464,12 +464,12 @@ def cut_sections(board: Board, max_section_mm: tuple[float, float] | PageSizes |
     options = grid_options(board_mm, knob_reach_mm(board), settings.cut_search_mm, pages, settings.columns,
                            settings.rows)
     if not options:
-        columns = "auto" if settings.columns is None else settings.columns
-        rows = "auto" if settings.rows is None else settings.rows
-        page = " or ".join(f"{w:g} x {h:g} mm" for w, h in pages)
+        pinned_columns = "auto" if settings.columns is None else settings.columns
+        pinned_rows = "auto" if settings.rows is None else settings.rows
+        page_text = " or ".join(f"{w:g} x {h:g} mm" for w, h in pages)
         raise ConfigError(board.config.source, "sections.columns",
-                          f"{columns} with sections.rows {rows} cuts the {board_mm[0]:g} x {board_mm[1]:g} mm board "
-                          f"into pieces that do not fit the page ({page} with knobs reaching "
+                          f"{pinned_columns} with sections.rows {pinned_rows} cuts the {board_mm[0]:g} x "
+                          f"{board_mm[1]:g} mm board into pieces that do not fit the page ({page_text} with knobs reaching "
                           f"{knob_reach_mm(board):.1f} mm past a cut); expected {smallest_grid_hint(board, pages)}")
     first_error: LayoutError | None = None
     for rows, columns, page in options[:8]:

@@ -1,17 +1,17 @@
-"""The `board` build stage: the poster, the nine jigsaw section sheets (A4 and Letter), the cut file, the
+"""The `board` build stage: the poster, the jigsaw section sheets (A4 and Letter), the cut file, the
 sections' GeoJSON and two previews.
 
 Files (relative to build/<edition>/):
   board-poster.pdf            one page: 660 x 440 mm TrimBox + 3 mm bleed (BleedBox = MediaBox), CMYK PDF/X-4 with a
                               FOGRA39 OutputIntent, black text and lines in K only (render/press.py): for a print shop
   board-poster-rgb.pdf        the same page in RGB, for screens and RGB printers
-  board-sections-a4.pdf       nine landscape pages, 1:1, in assembly order
+  board-sections-a4.pdf       one page per section (nine landscape pages for the default 3 x 3), 1:1, in assembly order
   board-sections-letter.pdf   the same on US Letter
   board-cut.svg               section cut lines in board mm on their own layer "cut", for cutting machines
   cut/board-section-N-{a4,letter}.svg  one closed outline per section, placed as its section sheet prints it
   sections.geojson            each section's outline (board mm) with its cells, neighbours, knobs and in-piece marks
   preview/board.png           the poster, small
-  preview/sections.png        the nine pieces pulled apart (exploded view)
+  preview/sections.png        the pieces pulled apart (exploded view)
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import shapely
 
 from boardgen.build import BuildContext
 from boardgen.cache import cached_board, cached_for_board, cached_sections
-from boardgen.config import Config
+from boardgen.config import Config, Mm
 from boardgen.errors import LayoutError
 from boardgen.io import Artifact
 from boardgen.layout.legend import PlacedBlock
@@ -34,10 +34,10 @@ from boardgen.layout.section_marks import SectionMark, plan_section_marks
 from boardgen.layout.sections import Section, SectionLayout, hex_polygons
 from boardgen.model import Board
 from boardgen.render.board_art import (
+    LEGEND_FALLBACKS,
     BoardArt,
     board_scene,
     check_legend_clear,
-    LEGEND_FALLBACKS,
     legend_specs,
     legend_tiers,
     make_art,
@@ -87,6 +87,15 @@ SECTION_PAPERS: tuple[Paper, ...] = (A4.landscape(), LETTER.landscape())
 MARK_INK = "#3d5566"  # in-piece section numbers and neighbour hints: quiet on the sea, readable at 1:1
 MARK_NUMBER_FONT = Font("DejaVu Sans", 8.0, bold=True)
 MARK_HINT_FONT = Font("DejaVu Sans", 6.5, bold=True)
+
+
+_NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+                 "twelve")
+
+
+def count_word(n: int) -> str:
+    """A count as the leaflet and the file notes write it: words up to twelve ("nine"), digits beyond."""
+    return _NUMBER_WORDS[n] if 0 <= n < len(_NUMBER_WORDS) else str(n)
 
 
 def max_section_size_mm() -> tuple[float, float]:
@@ -318,7 +327,7 @@ def sections_geojson(art: BoardArt, marks: Sequence[SectionMark] = ()) -> bytes:
 
 
 def exploded_page(art: BoardArt, gap_mm: float = 28.0, scenes: list[Scene] | None = None) -> Page:
-    """The nine pieces drawn apart from each other, each moved outwards from the board's centre."""
+    """The pieces drawn apart from each other, each moved outwards from the board's centre."""
     board = art.config.board
     layout = art.sections
     scenes = scenes if scenes is not None else section_scenes(art)
@@ -399,7 +408,7 @@ def panelled_board(config: Config) -> Board:
     except LayoutError as exc:
         error = exc
     for width_mm in panel_strip_widths_mm(board):
-        reserved = dataclasses.replace(config, board=dataclasses.replace(config.board, panel_strip_mm=width_mm))
+        reserved = dataclasses.replace(config, board=dataclasses.replace(config.board, panel_strip_mm=Mm(width_mm)))
         strip_board = cached_board(reserved)
         try:
             legend_for(strip_board)
@@ -467,5 +476,5 @@ def sections_stage(ctx: BuildContext) -> list[Artifact]:
     artifacts.append(Artifact("sections.geojson", sections_geojson(art, marks),
                               "each section's outline in board mm with its cells, neighbours and knobs"))
     artifacts.append(Artifact("preview/sections.png", render_png(exploded_page(art, scenes=scenes), dpi=28.0),
-                              "the nine sections pulled apart"))
+                              f"the {count_word(len(art.sections.sections))} sections pulled apart"))
     return artifacts
