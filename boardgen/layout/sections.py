@@ -469,8 +469,9 @@ def cut_sections(board: Board, max_section_mm: tuple[float, float] | PageSizes |
         page_text = " or ".join(f"{w:g} x {h:g} mm" for w, h in pages)
         raise ConfigError(board.config.source, "sections.columns",
                           f"{pinned_columns} with sections.rows {pinned_rows} cuts the {board_mm[0]:g} x "
-                          f"{board_mm[1]:g} mm board into pieces that do not fit the page ({page_text} with knobs reaching "
-                          f"{knob_reach_mm(board):.1f} mm past a cut); expected {smallest_grid_hint(board, pages)}")
+                          f"{board_mm[1]:g} mm board into pieces that do not fit the page ({page_text} with knobs "
+                          f"reaching {knob_reach_mm(board):.1f} mm past a cut); "
+                          f"expected {smallest_grid_hint(board, pages)}")
     first_error: LayoutError | None = None
     for rows, columns, page in options[:8]:
         try:
