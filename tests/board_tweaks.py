@@ -92,7 +92,8 @@ def layout_problems(solved: SolvedLayout) -> list[str]:
     from boardgen.render.board_art import MIN_PLAY_TEXT_PT, check_legend_clear
 
     board, layout = solved.board, solved.sections
-    problems = list(check_legend_clear(board, solved.legend, layout.sections[0].outline_mm))
+    problems = list(check_legend_clear(board, solved.legend, layout.sections[0].outline_mm,
+                                       [s.outline_mm for s in layout.sections]))
     names = {b.name for b in solved.legend}
     if names != {"bio-productivity table", "zone key", "title"}:
         problems.append(f"legend blocks {sorted(names)}")

@@ -100,7 +100,8 @@ def info_command(template_path: Path | None) -> None:
         strip = board.config.board.panel_strip_mm
         table = next(b for b in legend if b.name == "bio-productivity table")
         full = legend_specs(board, layout.sections[0].bounds_mm)[0].shapes_mm[0][1]
-        used = 3 if strip else (2 if abs(table.height_mm - full) > 1e-6 else 1)
+        away = any(not layout.sections[0].outline_mm.contains(b.polygon) for b in legend)
+        used = 4 if strip else 3 if away else 2 if abs(table.height_mm - full) > 1e-6 else 1
         where = ", ".join(f"{b.name} {b.width_mm:.0f} x {b.height_mm:.0f} mm at ({b.x_mm:.0f}, {b.y_mm:.0f})"
                           for b in legend)
         click.echo(f"legend      way {used}" + (f" (panel strip {strip:g} mm)" if strip else "") + f": {where}")

@@ -238,6 +238,7 @@ def legend_specs(board: Board, section_bounds: tuple[float, float, float, float]
 LEGEND_FALLBACKS = (
     "the title, key and table at full size in open sea on section 1 (the top-left section)",
     "the same panels scaled down (table rows 8, 7 or 6 mm, the title at 18 or 15 pt; no text under 6 pt)",
+    "the table on section 1, the title and key in open sea on the section nearest to it that has room",
     "a strip along the board's left edge kept free of the map (the projection frame fitted into the rest of "
     "the board, cells searched again for hexes.target_cells), the panels in it, full size then scaled down",
 )
@@ -272,6 +273,26 @@ def plan_legend(board: Board, sections: SectionLayout, coast: tuple[ShapelyPolyg
                 placed = place_blocks(area, [tier[i] for i in order], where=LEGEND_WHERE)
             except LayoutError as exc:
                 error = error or _explained(exc, board, first.outline_mm, cells, coast_near, area, tier)
+                continue
+            by_name = {b.name: b for b in placed}
+            return tuple(by_name[spec.name] for spec in tier)
+    # the table stays on section 1 (the seed puts it there); the title and key may go to open sea elsewhere
+    everywhere: shapely.Geometry | None = None
+    for tier in tiers:
+        try:
+            table = place_blocks(area, tier[:1], where=LEGEND_WHERE)[0]
+        except LayoutError:
+            continue
+        if everywhere is None:
+            everywhere = shapely.union_all([
+                free_area(s.outline_mm, size_mm, cells, shapely.union_all(
+                    parts[shapely.intersects(parts, s.outline_mm.envelope.buffer(2.0))]),
+                    land_clearance_mm=LEGEND_LAND_CLEARANCE_MM) for s in sections.sections])
+        room = shapely.difference(everywhere, table.polygon.buffer(4.0, join_style="mitre"))
+        for order in itertools.permutations(range(1, len(tier))):
+            try:
+                placed = [table, *place_blocks(room, [tier[i] for i in order], where="the board")]
+            except LayoutError:
                 continue
             by_name = {b.name: b for b in placed}
             return tuple(by_name[spec.name] for spec in tier)
@@ -310,16 +331,20 @@ def _places(area: shapely.Geometry, specs: Sequence[BlockSpec]) -> bool:
     return True
 
 
-def check_legend_clear(board: Board, legend: Sequence[PlacedBlock], section_outline: ShapelyPolygon) -> list[str]:
-    """Problems with the legend's placement: a block over a land cell, or off the section."""
+def check_legend_clear(board: Board, legend: Sequence[PlacedBlock], section_outline: ShapelyPolygon,
+                       outlines: Sequence[ShapelyPolygon] = ()) -> list[str]:
+    """Problems with the legend's placement: a block over a land cell, the table off the top-left section
+    (``section_outline``), the title or key off it and off every one of ``outlines`` (the other sections)."""
     problems: list[str] = []
     hexes = hex_polygons(board)
     for block in legend:
         hits = shapely.intersects(block.polygon, hexes)
         problems.extend(f"{block.name} covers land cell {cell.label}"
                         for cell, hit in zip(board.cells, hits, strict=True) if hit)
-        if not section_outline.contains(block.polygon):
-            problems.append(f"{block.name} is not inside the top-left section")
+        homes = [section_outline] if block.name == "bio-productivity table" else [section_outline, *outlines]
+        if not any(home.contains(block.polygon) for home in homes):
+            problems.append(f"{block.name} is not inside the top-left section"
+                            + ("" if len(homes) == 1 else " nor inside any other section"))
     return problems
 
 

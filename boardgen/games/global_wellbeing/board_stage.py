@@ -431,7 +431,8 @@ def board_coast(ctx: BuildContext) -> tuple[Any, ...]:
 def build_board_art(ctx: BuildContext) -> BoardArt:
     layout = board_sections(ctx)
     art = make_art(ctx.board, layout, board_legend(ctx), board_coast(ctx))
-    problems = check_legend_clear(ctx.board, art.legend, layout.sections[0].outline_mm)
+    problems = check_legend_clear(ctx.board, art.legend, layout.sections[0].outline_mm,
+                                  [s.outline_mm for s in layout.sections])
     if problems:
         raise LayoutError("board legend: " + "; ".join(problems))
     return art

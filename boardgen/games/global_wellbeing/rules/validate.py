@@ -135,7 +135,8 @@ def _legend_findings(board: Any, sections: Any, legend_of: LegendOf) -> list[Fin
 
     try:
         legend = legend_of(sections)
-        problems = check_legend_clear(board, legend, sections.sections[0].outline_mm)
+        problems = check_legend_clear(board, legend, sections.sections[0].outline_mm,
+                                      [s.outline_mm for s in sections.sections])
     except LayoutError as exc:  # the build would stop here too
         return [Finding("map.table-land", "error", "section 1", f"no room for the table and key: {exc}")]
     if problems:
