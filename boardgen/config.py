@@ -464,8 +464,15 @@ def _validate(config: Config) -> None:
     _check(sc.fit_tolerance_mm > 0 and sc.knob_spacing_mm > 2 * sc.fit_tolerance_mm, src, "sections.knob_spacing",
            "expected knob_spacing greater than twice fit_tolerance (else knobs of different edges could fit)")
     _check(sc.cut_search_mm >= 0 and sc.land_clearance_mm >= 0, src, "sections.cut_search", "expected zero or more")
-    section_mm = min(b.width_mm / (sc.columns or MAX_SECTIONS_PER_SIDE),
-                     b.height_mm / (sc.rows or MAX_SECTIONS_PER_SIDE))
+    columns, rows = sc.columns, sc.rows
+    if columns is None or rows is None:  # the grid sections: auto takes with the default knobs (layout/sections.py)
+        from boardgen.layout.sections import DEFAULT_PAGE_SIZES_MM, grid_options
+
+        options = grid_options((b.width_mm, b.height_mm), SectionsConfig.knob_depth_mm + 0.5,
+                               SectionsConfig.cut_search_mm, DEFAULT_PAGE_SIZES_MM, columns, rows)
+        most = MAX_SECTIONS_PER_SIDE
+        rows, columns, _ = options[0] if options else (rows or most, columns or most, 0)
+    section_mm = min(b.width_mm / columns, b.height_mm / rows)
     for key in ("cut_search_mm", "land_clearance_mm", "knob_neck_mm", "knob_head_mm", "knob_depth_mm",
                 "knob_spacing_mm", "fit_tolerance_mm"):  # beyond half a section they mean nothing, and cost
         value = getattr(sc, key)

@@ -1,4 +1,5 @@
-"""The board cut into interlocking sections (3 x 3 by default) that print 1:1 on A4 or US Letter.
+"""The board cut into interlocking sections that print 1:1 on A4 or US Letter (the fewest that fit; 3 x 3 for
+the default 66 x 44 cm board).
 
 How the cut is made:
 
@@ -450,16 +451,21 @@ def cut_sections(board: Board, max_section_mm: tuple[float, float] | PageSizes |
 
     ``max_section_mm``: the (width, height) each section, knobs included, must fit (the printable area of the
     smallest paper, e.g. A4 and Letter landscape), or several such sizes (landscape, portrait): all sections fit
-    one of them, the earliest that works. With ``sections.columns``/``rows`` auto the grid is the one with the
-    fewest pieces that fits (``grid_options``); a pinned grid that cannot fit is a ConfigError naming the
-    smallest that does. Checked again on the finished outlines. A build computes it once, in its BuildContext
-    (``board_stage.board_sections``)."""
+    one of them, the earliest that works; None: no limit (an automatic grid is then the default papers' one).
+    With ``sections.columns``/``rows`` auto the grid is the one with the fewest pieces that fits
+    (``grid_options``); a pinned grid that cannot fit is a ConfigError naming the smallest that does. Checked
+    again on the finished outlines. A build computes it once, in its BuildContext (``board_stage.board_sections``).
+    """
     settings = board.config.sections
     pages = _page_sizes(max_section_mm)
-    if pages is None:
-        if settings.columns is None or settings.rows is None:
-            raise ValueError("an automatic sections grid needs the page sizes")
-        return _cut_sections(board, settings.rows, settings.columns, None)
+    if pages is None:  # no page limit: an automatic grid is the one the default papers would take
+        rows, columns = settings.rows, settings.columns
+        if rows is None or columns is None:
+            size = (float(board.config.board.width_mm), float(board.config.board.height_mm))
+            options = grid_options(size, knob_reach_mm(board), settings.cut_search_mm, DEFAULT_PAGE_SIZES_MM,
+                                   columns, rows) or [(rows or 1, columns or 2, 0)]
+            rows, columns, _ = options[0]
+        return _cut_sections(board, rows, columns, None)
     board_mm = (float(board.config.board.width_mm), float(board.config.board.height_mm))
     options = grid_options(board_mm, knob_reach_mm(board), settings.cut_search_mm, pages, settings.columns,
                            settings.rows)
