@@ -151,3 +151,20 @@ def test_whole_kit_builds(name: str, tmp_path: Path) -> None:
     validation = json.loads((out_dir / "report" / "validation.json").read_text())
     assert validation["counts"]["error"] == 0, [f for f in validation["findings"] if f["severity"] == "error"]
     assert layout_problems(solve_layout(config)) == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["moll-50x35-150", "eck4-A1-600-flat"])
+def test_rim_cells_export_to_longitude_and_latitude(name: str) -> None:
+    """Oval and pointed outlines leave some cells' hexagons (even centres) beyond the world's outline: the
+    exported polygons and centres are the parts on the globe, never NaN."""
+    import math
+
+    from boardgen.export import cells_geojson
+    from boardgen.games.global_wellbeing.board_stage import panelled_board
+
+    features = json.loads(cells_geojson(panelled_board(tweaked_config(SLOW_CASES[name]))))["features"]
+    assert features
+    for feature in features:
+        assert math.isfinite(feature["properties"]["lon"]) and math.isfinite(feature["properties"]["lat"])
+        assert feature["geometry"]["coordinates"]
