@@ -33,17 +33,18 @@ def cell_lonlat_geometry(board: Board, cell: Cell, projection: BoardProjection) 
     corners = np.array(board.hex_corners_mm(cell) + [board.hex_corners_mm(cell)[0]])
     t = np.linspace(0.0, 1.0, POINTS_PER_HEX_EDGE, endpoint=False)
     ring = np.concatenate([a + (b - a) * t[:, None] for a, b in itertools.pairwise(corners)])
-    frame = projection.frame_mm
-    if not frame.contains(Polygon(corners)):
-        # a cell on the map's rim (pointed or oval outlines such as Mollweide's): only its part inside the
-        # world's outline is on the globe; points beyond it have no longitude and latitude
-        inside = shapely.intersection(Polygon(corners), frame.buffer(-1e-3))
+    with np.errstate(invalid="ignore"):
+        lon, lat = projection.to_lonlat(ring[:, 0], ring[:, 1])
+    if not (np.all(np.isfinite(lon)) and np.all(np.isfinite(lat))):
+        # a cell on the rim of an oval or pointed outline (Mollweide's, Eckert IV's): points beyond the world's
+        # outline have no longitude and latitude, so only the hexagon's part inside it is on the globe
+        inside = shapely.intersection(Polygon(corners), projection.frame_mm.buffer(-1e-3))
         pieces = [g for g in getattr(inside, "geoms", [inside]) if g.geom_type == "Polygon" and not g.is_empty]
         if pieces:
             largest = max(pieces, key=lambda g: g.area)
             edge_mm = float(np.hypot(*(corners[1] - corners[0])))
             ring = np.asarray(shapely.segmentize(largest, edge_mm / POINTS_PER_HEX_EDGE).exterior.coords)[:-1]
-    lon, lat = projection.to_lonlat(ring[:, 0], ring[:, 1])
+            lon, lat = projection.to_lonlat(ring[:, 0], ring[:, 1])
     lat = np.clip(lat, -90.0, 90.0)
     polygon = Polygon(np.column_stack([lon, lat]))
     try:
