@@ -396,25 +396,35 @@ def panel_strip_widths_mm(board: Board) -> list[float]:
 
 
 def panelled_board(config: Config) -> Board:
-    """The board whose legend has room: the template's map when the panels fit in open sea on section 1 (or
-    when board.panel_strip is pinned), else the map fitted beside a reserved panel strip
-    (``LEGEND_FALLBACKS``). A LayoutError from the first attempt when nothing works."""
+    """The board whose legend has room: the template's map when the panels fit without moving it (or when
+    board.panel_strip is pinned), else the map fitted beside a reserved panel strip (``LEGEND_FALLBACKS``).
+    The choice is kept in the board cache, so a build's stages, each in its own process, make it once. A
+    LayoutError from the first attempt when nothing works."""
     board = cached_board(config)
     if config.board.panel_strip_mm is not None:
         return board  # type: ignore[no-any-return]
+    inputs = f"{section_page_sizes_mm()!r} {legend_specs(board, (0.0, 0.0, 0.0, 0.0))!r}"
+    width_mm = cached_for_board("panel-strip", board, inputs, lambda: _panel_strip_mm(config, board), ART_SOURCES)
+    if width_mm is None:
+        return board  # type: ignore[no-any-return]
+    reserved = dataclasses.replace(config, board=dataclasses.replace(config.board, panel_strip_mm=Mm(width_mm)))
+    return cached_board(reserved)  # type: ignore[no-any-return]
+
+
+def _panel_strip_mm(config: Config, board: Board) -> float | None:
+    """None when the legend has room on ``board`` as it is, else the narrowest panel strip that gives it room."""
     try:
         legend_for(board)
-        return board  # type: ignore[no-any-return]
+        return None
     except LayoutError as exc:
         error = exc
     for width_mm in panel_strip_widths_mm(board):
         reserved = dataclasses.replace(config, board=dataclasses.replace(config.board, panel_strip_mm=Mm(width_mm)))
-        strip_board = cached_board(reserved)
         try:
-            legend_for(strip_board)
+            legend_for(cached_board(reserved))
         except LayoutError:
             continue
-        return strip_board  # type: ignore[no-any-return]
+        return width_mm
     raise LayoutError(f"{error} (also tried: {'; '.join(LEGEND_FALLBACKS[1:])})") from None
 
 
