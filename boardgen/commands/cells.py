@@ -89,6 +89,7 @@ def info_command(template_path: Path | None) -> None:
     click.echo("legend panels, tried in this order (never over a land cell):")
     for i, fallback in enumerate(LEGEND_FALLBACKS, 1):
         click.echo(f"  {i}. {fallback}")
+    click.echo("  (the central meridian, map.projection's lon_0, is never moved: where the map is cut is yours)")
     if layout_error is None:
         with blamed_on(config.source):
             layout = cut_sections(board, section_page_sizes_mm())
