@@ -150,7 +150,23 @@ def test_whole_kit_builds(name: str, tmp_path: Path) -> None:
             "kit-a4.zip", "kit-letter.zip"} <= names
     validation = json.loads((out_dir / "report" / "validation.json").read_text())
     assert validation["counts"]["error"] == 0, [f for f in validation["findings"] if f["severity"] == "error"]
-    assert layout_problems(solve_layout(config)) == []
+    solved = solve_layout(config)
+    assert layout_problems(solved) == []
+    # every word printed on the board (labels, legend, piece marks) is set at 6 pt or more
+    from boardgen.games.global_wellbeing.board_stage import board_marks, mark_ops
+    from boardgen.render.board_art import MIN_PLAY_TEXT_PT, board_scene, make_art
+    from boardgen.render.scene import Group, Text
+
+    art = make_art(solved.board, solved.sections, solved.legend)
+    ops: list[object] = [*board_scene(art).items, *mark_ops(board_marks(art))]
+    sizes = set()
+    while ops:
+        op = ops.pop()
+        if isinstance(op, Text):
+            sizes.add(op.font.size_pt)
+        elif isinstance(op, Group):
+            ops.extend(op.items)
+    assert sizes and min(sizes) >= MIN_PLAY_TEXT_PT
 
 
 @pytest.mark.slow
