@@ -184,3 +184,15 @@ def test_rim_cells_export_to_longitude_and_latitude(name: str) -> None:
     for feature in features:
         assert math.isfinite(feature["properties"]["lon"]) and math.isfinite(feature["properties"]["lat"])
         assert feature["geometry"]["coordinates"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("board", ["50x35cm", "60x40cm", "66x44cm", "80x50cm", "90x60cm", "A1"])
+@pytest.mark.parametrize("cells", [100, 450, 1000])
+def test_hex_search_lands_within_three_percent(board: str, cells: int) -> None:
+    """Any target from 100 to 1,000 on any board size lands in the automatic band (target +- 3%)."""
+    from boardgen.mapbuild import build_board
+
+    config = tweaked_config(tweak(cells=cells, board=board))
+    low, high = cell_count_band(config.hexes)
+    assert low <= len(build_board(config).cells) <= high
