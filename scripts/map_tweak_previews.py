@@ -46,14 +46,8 @@ def preview(changes: dict[str, Any]) -> tuple[bytes, dict[str, str]]:
     from PIL import Image
 
     from boardgen.config import template_with
-    from boardgen.games.global_wellbeing.board_stage import (
-        exploded_page,
-        legend_for,
-        panelled_board,
-        section_marks,
-        section_page_sizes_mm,
-        section_scenes,
-    )
+    from boardgen.games.global_wellbeing.board_layout import legend_for, panelled_board, section_page_sizes_mm
+    from boardgen.games.global_wellbeing.board_stage import exploded_page, section_marks, section_scenes
     from boardgen.layout.sections import cut_sections
     from boardgen.render.board_art import make_art, simplified_coast
     from boardgen.render.cairo_backend import render_png

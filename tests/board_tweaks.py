@@ -55,7 +55,7 @@ class SolvedLayout:
 
 def solve_layout(config: Config) -> SolvedLayout:
     """The board as the build makes it (with the legend's fallbacks), its cut and its legend; nothing drawn."""
-    from boardgen.games.global_wellbeing.board_stage import legend_for, panelled_board, section_page_sizes_mm
+    from boardgen.games.global_wellbeing.board_layout import legend_for, panelled_board, section_page_sizes_mm
 
     board = panelled_board(config)
     sections = cut_sections(board, section_page_sizes_mm())
@@ -87,7 +87,7 @@ def legend_text_sizes_pt(solved: SolvedLayout) -> list[float]:
 
 def layout_problems(solved: SolvedLayout) -> list[str]:
     """What the case gets wrong (empty when every check holds)."""
-    from boardgen.games.global_wellbeing.board_stage import section_page_sizes_mm
+    from boardgen.games.global_wellbeing.board_layout import section_page_sizes_mm
     from boardgen.layout.sections import hex_polygons
     from boardgen.render.board_art import MIN_PLAY_TEXT_PT, check_legend_clear
 

@@ -13,10 +13,10 @@ from shapely.geometry import Polygon, box, shape
 
 from boardgen.build import BuildContext
 from boardgen.games.global_wellbeing import GlobalWellbeing
+from boardgen.games.global_wellbeing.board_layout import max_section_size_mm
 from boardgen.games.global_wellbeing.board_stage import (
     SECTION_PAPERS,
     board_stage,
-    max_section_size_mm,
     poster_page,
     section_page,
     sections_stage,

@@ -177,7 +177,7 @@ def test_rim_cells_export_to_longitude_and_latitude(name: str) -> None:
     import math
 
     from boardgen.export import cells_geojson
-    from boardgen.games.global_wellbeing.board_stage import panelled_board
+    from boardgen.games.global_wellbeing.board_layout import panelled_board
 
     features = json.loads(cells_geojson(panelled_board(tweaked_config(SLOW_CASES[name]))))["features"]
     assert features

@@ -16,7 +16,7 @@ from boardgen.template import load_map_template as load_template
 @template_option
 def sections_command(template_path: Path | None) -> None:
     """Print the cut lines, each section's size, cells and knobs, and the unique-fit proof."""
-    from boardgen.games.global_wellbeing.board_stage import panelled_board, section_page_sizes_mm
+    from boardgen.games.global_wellbeing.board_layout import panelled_board, section_page_sizes_mm
 
     config = load_template(template_path)
     with blamed_on(config.source):

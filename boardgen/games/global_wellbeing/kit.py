@@ -325,7 +325,7 @@ def cut_stage(ctx: BuildContext) -> list[Artifact]:
 
 def leaflet_stage(ctx: BuildContext) -> list[Artifact]:
     """leaflet-{a4,letter}.pdf."""
-    from boardgen.games.global_wellbeing.board_stage import board_sections
+    from boardgen.games.global_wellbeing.board_layout import board_sections
     from boardgen.games.global_wellbeing.leaflet import leaflet_pdf  # reportlab: only this stage sets text
     from boardgen.games.global_wellbeing.minimap import leaflet_pictures
 

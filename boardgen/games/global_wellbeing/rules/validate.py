@@ -32,7 +32,7 @@ LegendOf = Callable[[Any], Any]  # the legend placed on a cut
 
 
 def _cut(board: Any) -> SectionsOf:
-    from boardgen.games.global_wellbeing.board_stage import section_page_sizes_mm
+    from boardgen.games.global_wellbeing.board_layout import section_page_sizes_mm
     from boardgen.layout.sections import cut_sections
 
     return lambda: cut_sections(board, section_page_sizes_mm())
@@ -475,12 +475,12 @@ def validate_stage(ctx: Any) -> list[Any]:
     from boardgen.io import Artifact
 
     def sections_of() -> Any:
-        from boardgen.games.global_wellbeing.board_stage import board_sections  # the drawing modules: after the games
+        from boardgen.games.global_wellbeing.board_layout import board_sections  # the drawing modules: after the games
 
         return board_sections(ctx)
 
     def legend_of(_sections: Any) -> Any:
-        from boardgen.games.global_wellbeing.board_stage import board_legend
+        from boardgen.games.global_wellbeing.board_layout import board_legend
 
         return board_legend(ctx)
 
