@@ -108,12 +108,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name}: {len(data) / 1000:.0f} KB, {facts}, {time.perf_counter() - started:.1f} s")
         rows.append((name, caption, facts))
     if not only:
-        table = ["| tweak | land cells | hex | sections | paper | legend |", "| --- | --- | --- | --- | --- | --- |"]
-        table += [f"| [`{caption}`](#{name}) | {f['cells']} | {f['hex']} | {f['grid']} | {f['paper']} | {f['legend']} |"
-                  for name, caption, f in rows]
-        grid = "\n\n".join(f'<a id="{name}"></a>**{caption}**: {f["cells"]} cells, {f["grid"]} sections '
-                           f"({f['paper']}), legend: {f['legend']}\n\n![{caption}](images/map-tweaks/{name}.png)"
-                           for name, caption, f in rows)
+        table = ["| tweak | land cells | hex | sections (columns x rows) | paper | legend |",
+                 "| --- | --- | --- | --- | --- | --- |"]
+        table += [f"| `{caption}` | {f['cells']} | {f['hex']} | {f['grid']} | {f['paper']} | {f['legend']} |"
+                  for _name, caption, f in rows]
+        pictures = [f"![{caption}](images/map-tweaks/{name}.png)<br>`{caption}`: {f['cells']} cells, "
+                    f"{f['grid']} sections, legend: {f['legend']}" for name, caption, f in rows]
+        pairs = [pictures[i:i + 2] + [""] * (2 - len(pictures[i:i + 2])) for i in range(0, len(pictures), 2)]
+        grid = "\n".join(["| | |", "| --- | --- |", *(f"| {a} | {b} |" for a, b in pairs)])
         text = PAGE.read_text(encoding="utf-8")
         block = "<!-- map-tweaks -->\n" + "\n".join(table) + "\n\n" + grid + "\n<!-- /map-tweaks -->"
         PAGE.write_text(re.sub(r"<!-- map-tweaks -->.*?<!-- /map-tweaks -->", lambda _: block, text, flags=re.S),
