@@ -276,26 +276,35 @@ def plan_legend(board: Board, sections: SectionLayout, coast: tuple[ShapelyPolyg
                 continue
             by_name = {b.name: b for b in placed}
             return tuple(by_name[spec.name] for spec in tier)
-    # the table stays on section 1 (the seed puts it there); the title and key may go to open sea elsewhere
-    everywhere: shapely.Geometry | None = None
+    # the table stays on section 1 (the seed puts it there); the title and key may go to open sea elsewhere:
+    # the sections are added nearest first (by the distance between their top-left corners) until both fit
+    x0, y0 = first.bounds_mm[:2]
+    others = sorted(sections.sections[1:], key=lambda s: (np.hypot(s.bounds_mm[0] - x0, s.bounds_mm[1] - y0),
+                                                         s.number))
+    areas: list[shapely.Geometry] = []
+
+    def section_area(index: int) -> shapely.Geometry:
+        while len(areas) <= index:
+            outline = others[len(areas)].outline_mm
+            coast_here = shapely.union_all(parts[shapely.intersects(parts, outline.envelope.buffer(2.0))])
+            areas.append(free_area(outline, size_mm, cells, coast_here, land_clearance_mm=LEGEND_LAND_CLEARANCE_MM))
+        return areas[index]
+
     for tier in tiers:
         try:
             table = place_blocks(area, tier[:1], where=LEGEND_WHERE)[0]
         except LayoutError:
             continue
-        if everywhere is None:
-            everywhere = shapely.union_all([
-                free_area(s.outline_mm, size_mm, cells, shapely.union_all(
-                    parts[shapely.intersects(parts, s.outline_mm.envelope.buffer(2.0))]),
-                    land_clearance_mm=LEGEND_LAND_CLEARANCE_MM) for s in sections.sections])
-        room = shapely.difference(everywhere, table.polygon.buffer(4.0, join_style="mitre"))
-        for order in itertools.permutations(range(1, len(tier))):
-            try:
-                placed = [table, *place_blocks(room, [tier[i] for i in order], where="the board")]
-            except LayoutError:
-                continue
-            by_name = {b.name: b for b in placed}
-            return tuple(by_name[spec.name] for spec in tier)
+        room = shapely.difference(area, table.polygon.buffer(4.0, join_style="mitre"))
+        for index in range(len(others)):
+            room = shapely.union(room, section_area(index))
+            for order in itertools.permutations(range(1, len(tier))):
+                try:
+                    placed = [table, *place_blocks(room, [tier[i] for i in order], where="the board")]
+                except LayoutError:
+                    continue
+                by_name = {b.name: b for b in placed}
+                return tuple(by_name[spec.name] for spec in tier)
     assert error is not None
     raise error
 
