@@ -2,8 +2,9 @@
 
 Each build starts from an empty board cache (a fresh BOARDGEN_CACHE_DIR), as a designer's first build after a
 tweak does; the decoded data files are read once beforehand so every build pays the same for them. Printed per
-tweak: wall seconds, land cells, the ratio to the default build and that ratio divided by the cells' ratio (the
-issue's yardstick: no slower than the default plus the extra cells' cost).
+tweak: wall and CPU seconds (the process and its forked stages: steadier than wall time on a shared machine),
+land cells, the CPU ratio to the default build and that ratio divided by the cells' ratio when there are more
+cells (the yardstick: no slower than the default plus the extra cells' cost).
 
 Run: python benchmarks/bench_tweaks.py [--only cells-600,robinson]
 """
@@ -30,7 +31,13 @@ TWEAKS: dict[str, dict[str, Any]] = {
 }
 
 
-def build_once(changes: dict[str, Any], data_cache: Path) -> tuple[float, int]:
+def _cpu_s() -> float:
+    """CPU seconds of this process and its finished children (the build's forked stages)."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+def build_once(changes: dict[str, Any], data_cache: Path) -> tuple[float, float, int]:
     from boardgen.build import build
     from boardgen.config import template_with
 
@@ -40,10 +47,10 @@ def build_once(changes: dict[str, Any], data_cache: Path) -> tuple[float, int]:
             for data in data_cache.glob(f"{kind}-*"):
                 (Path(cache) / data.name).write_bytes(data.read_bytes())
         os.environ["BOARDGEN_CACHE_DIR"] = cache
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), _cpu_s()
         _, ctx = build(config, Path(out))
-        seconds = time.perf_counter() - started
-    return seconds, len(ctx.board.cells)
+        seconds, cpu_s = time.perf_counter() - started, _cpu_s() - cpu
+    return seconds, cpu_s, len(ctx.board.cells)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -61,11 +68,12 @@ def main(argv: list[str] | None = None) -> None:
         for stale in Path(data_cache).glob("board-*"):
             stale.unlink()
         results = {name: build_once(TWEAKS[name], Path(data_cache)) for name in names}
-    default_s, default_cells = results["default"]
-    print(f"{'tweak':<14} {'seconds':>8} {'cells':>6} {'x default':>10} {'x per cell':>11}")
-    for name, (seconds, cells) in results.items():
-        ratio = seconds / default_s
-        print(f"{name:<14} {seconds:8.2f} {cells:6d} {ratio:10.2f} {ratio / max(1.0, cells / default_cells):11.2f}")
+    _, default_cpu, default_cells = results["default"]
+    print(f"{'tweak':<14} {'wall s':>7} {'CPU s':>7} {'cells':>6} {'CPU x default':>14} {'x per cell':>11}")
+    for name, (seconds, cpu_s, cells) in results.items():
+        ratio = cpu_s / default_cpu
+        print(f"{name:<14} {seconds:7.2f} {cpu_s:7.2f} {cells:6d} {ratio:14.2f} "
+              f"{ratio / max(1.0, cells / default_cells):11.2f}")
 
 
 if __name__ == "__main__":
