@@ -106,6 +106,7 @@ class GamePlugin:
     stages: Sequence[StageSpec] = ()
     default_bots: tuple[str, ...] = ("greedy", "random")
     has_rules: bool = True  # False: a set of parts with no game of its own (the piecepack); nothing to simulate
+    kernel_warmer: str = ""  # "module:function" compiling the game's rules kernel into its disk cache (set-up runs it)
 
     template_file: str = ""  # the default template's file name in boardgen's templates folder
     model_path: str = ""  # "module:Class" of the game's pydantic template model (a boardgen.schema.GameTemplate)
@@ -337,6 +338,19 @@ def get_game(name: str, source: str = "<template>") -> GamePlugin:
     if name in _BROKEN:
         raise ConfigError(source, "game", f"game {name!r} is installed but failed to load ({_BROKEN[name]})")
     raise ConfigError(source, "game", f"unknown game {name!r}{hint} (installed: {', '.join(games) or 'none'})")
+
+
+def warm_kernels(progress: Callable[[str], None] = print) -> None:
+    """Compile every installed game's rules kernel into its disk cache (``kernel_warmer``), so simulate, validate
+    and sweep play on it from their first large run; scripts/setup.sh runs this once."""
+    import time
+
+    for name, plugin in installed_games().items():
+        if plugin.kernel_warmer:
+            start = time.perf_counter()
+            ready = load_stage(plugin.kernel_warmer)()  # type: ignore[call-arg]
+            progress(f"{name}: rules kernel {'ready' if ready else 'not compiled (numba missing)'} "
+                     f"in {time.perf_counter() - start:.1f} s")
 
 
 def load_stage(spec: str) -> Callable[[BuildContext], list[Artifact]]:

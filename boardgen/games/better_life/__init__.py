@@ -22,6 +22,7 @@ TEMPLATE = Path(__file__).resolve().parents[3] / "templates" / "better-life.yaml
 
 class BetterLife(GamePlugin):
     name = "better-life"
+    kernel_warmer = "boardgen.games.better_life.fast:warm_kernel"
     title = "BETTER Life"
     summary = "policy race 2020-2030 with sealed IP votes on EU Biodiversity Strategy targets (seed 002)"
     stages = (

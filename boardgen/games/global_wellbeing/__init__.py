@@ -22,6 +22,7 @@ from boardgen.plugin import BuildContext, GamePlugin
 
 class GlobalWellbeing(GamePlugin):
     name = "global-wellbeing"
+    kernel_warmer = "boardgen.games.global_wellbeing.rules.fast:warm_kernel"
     title = "The Global Wellbeing Game"
     summary = "world hex map from real climate data, six zones, dice-driven bio-productivity (seed 000)"
     # every stage but the kits reads only the board (built once by prepare_stages), so they run side by side,

@@ -22,6 +22,7 @@ from boardgen.plugin import BuildContext, GamePlugin
 
 class Philanthropist(GamePlugin):
     name = "philanthropist"
+    kernel_warmer = "boardgen.games.philanthropist.fast:warm_kernel"
     title = "The Philanthropist"
     summary = "race across a 24-inch square grid to help meeples with cubes from business (seed 001)"
     stages = (
