@@ -678,7 +678,17 @@ def _construct_int(loader: TemplateLoader, node: yaml.ScalarNode) -> Any:
 
 TemplateLoader.add_constructor("tag:yaml.org,2002:int", _construct_int)
 
-_FORBIDDEN_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+_NONCHARACTERS = "\ufdd0-\ufdef" + "".join(f"{chr(plane * 0x10000 + 0xFFFE)}{chr(plane * 0x10000 + 0xFFFF)}"
+                                            for plane in range(17))
+_FORBIDDEN_CHARS = re.compile(f"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff{_NONCHARACTERS}]")
+"""Characters no template or data-file text may hold: C0/C1 controls (tab and line breaks apart), lone surrogates
+(not UTF-8) and Unicode noncharacters (U+FDD0-U+FDEF, U+FFFE, U+FFFF and their like in every plane: cairo and PDF
+text refuse them)."""
+
+
+def forbidden_kind(char: str) -> str:
+    """What a character ``_FORBIDDEN_CHARS`` matches is, in words."""
+    return "Unicode noncharacter" if ord(char) >= 0xFDD0 else "control character or lone surrogate"
 
 
 def _check_text(data: Any, source: str, key: str = "") -> None:
@@ -688,7 +698,7 @@ def _check_text(data: Any, source: str, key: str = "") -> None:
         bad = _FORBIDDEN_CHARS.search(data)
         if bad:
             raise ConfigError(source, key or "(top level)",
-                              f"text holds the control character or lone surrogate U+{ord(bad.group()):04X}; "
+                              f"text holds the {forbidden_kind(bad.group())} U+{ord(bad.group()):04X}; "
                               "expected printable text")
     elif isinstance(data, dict):
         for k, v in data.items():

@@ -18,8 +18,6 @@ out ("duplex", "fold" or "gutter"); ``deck_artifacts`` renders PDFs for A4 and L
 
 from __future__ import annotations
 
-import csv
-import io
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -27,12 +25,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path as FilePath
 from typing import Any, Literal
 
-import yaml
 from pydantic import Field, field_validator, model_validator
 
 from boardgen.cards.icons import ICONS, draw_icon
 from boardgen.cards.model import Component, ComponentSet
 from boardgen.cards.sheets import LaidOut, cut_svg, lay_out
+from boardgen.config import short_repr
 from boardgen.errors import ConfigError, LayoutError
 from boardgen.io import Artifact
 from boardgen.render.cairo_backend import cap_height_mm, render_pdf, text_width_mm
@@ -109,21 +107,23 @@ def load_rows(source: str | FilePath | Sequence[Row], *, base: FilePath | None =
 
     ``base``: the folder relative file names are read from (the template's folder)."""
     if isinstance(source, str | FilePath):
+        from boardgen.datafiles import read_csv, read_yaml_rows
+
         path = FilePath(source)
         if base is not None and not path.is_absolute():
             path = base / path
-        text = path.read_text(encoding="utf-8-sig")
-        if path.suffix.lower() == ".csv":
-            rows: list[Any] = list(csv.DictReader(io.StringIO(text)))
-        else:
-            rows = yaml.safe_load(text) or []
         where = str(path)
+        if path.suffix.lower() == ".csv":
+            rows: list[Any] = [row for _line, row in read_csv(path, where, "file", "card file")[1]]
+        else:
+            rows = read_yaml_rows(path, where, "file", "card file")
     else:
         rows, where = list(source), "rows"
     out = []
     for i, row in enumerate(rows):
         if not isinstance(row, Mapping):
-            raise ConfigError(where, f"[{i}]", f"a card row must be a mapping of column: value, got {row!r}")
+            raise ConfigError(where, f"[{i}]", f"a card row must be a mapping of column: value, got "
+                              f"{short_repr(row)}")
         out.append({str(k).strip(): v for k, v in row.items() if k is not None})
     return tuple(out)
 
@@ -135,7 +135,8 @@ def row_quantity(row: Row, where: str = "rows", index: int = 0) -> int:
             try:
                 n = int(str(value).strip())
             except ValueError:
-                raise ConfigError(where, f"[{index}].{key}", f"expected a whole number, got {value!r}") from None
+                raise ConfigError(where, f"[{index}].{key}", f"expected a whole number, got "
+                                  f"{short_repr(value, 30)}") from None
             if n < 0 or n > 1000:
                 raise ConfigError(where, f"[{index}].{key}", f"expected 0 to 1000 copies, got {n}")
             return n
