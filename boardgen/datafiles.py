@@ -123,7 +123,10 @@ def read_csv(path: Path, source: str, key: str, what: str = "card file",
             if len(rows) >= MAX_CSV_ROWS:
                 raise ConfigError(shown, f"line {line}", f"more than {MAX_CSV_ROWS:,} rows; expected fewer")
             rows.append((line, {h: cell.strip() for h, cell in zip(header, record, strict=False)}))
-    except csv.Error as exc:  # its messages never quote the file ("field larger than field limit (131072)")
+    except csv.Error as exc:  # its messages never quote the file
+        if "field limit" in str(exc):
+            raise ConfigError(shown, f"line {reader.line_num}", f"a field of more than {csv.field_size_limit():,} "
+                              f"characters; expected at most {MAX_CSV_FIELD_CHARS:,}") from None
         raise ConfigError(shown, f"line {reader.line_num}", f"not valid CSV ({exc})") from None
     if header is None:
         raise ConfigError(shown, "header", "the file is empty; expected a header row naming the columns")

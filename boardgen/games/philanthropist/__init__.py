@@ -43,7 +43,7 @@ class Philanthropist(GamePlugin):
     def data_files(self, config: Any) -> Mapping[str, Path]:
         from boardgen.games.philanthropist.model import cards_path
 
-        return {"cards": cards_path(config)}
+        return {"cards.file": cards_path(config)}
 
     def build_board(self, ctx: BuildContext) -> Any:
         from boardgen.games.philanthropist.board import board_scene
