@@ -13,7 +13,16 @@ import difflib
 import math
 from typing import Annotated, Any, TypeVar
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PrivateAttr, ValidationError, WithJsonSchema
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    ValidationError,
+    WithJsonSchema,
+)
 
 from boardgen.config import parse_length_mm
 from boardgen.errors import ConfigError
@@ -41,6 +50,41 @@ Colour = Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$", description='an sRGB
 Finite = Annotated[float, BeforeValidator(_finite)]
 
 
+def _printable(value: str) -> str:
+    from boardgen.config import _FORBIDDEN_CHARS, forbidden_kind
+
+    bad = _FORBIDDEN_CHARS.search(value)
+    if bad:
+        raise ValueError(f"text holds the {forbidden_kind(bad.group())} U+{ord(bad.group()):04X}; expected "
+                         "printable text")
+    return value
+
+
+PrintableText = Annotated[str, AfterValidator(_printable)]
+"""Text that is printed (titles, names): no control characters, lone surrogates or Unicode noncharacters. The
+template reader refuses them in any text already; this keeps a template built in code (a sweep variant, a test)
+to the same rule."""
+
+MAX_TOKEN_VALUE = 100
+MAX_TOKENS_PER_VALUE = 300
+TokenValue = Annotated[int, Field(ge=1, le=MAX_TOKEN_VALUE, description="what one token is worth")]
+TokenCount = Annotated[int, Field(ge=0, le=MAX_TOKENS_PER_VALUE, description="tokens of this value printed")]
+TokenSupply = Annotated[dict[TokenValue, TokenCount], Field(min_length=1, max_length=8)]
+"""Tokens by value (``{1: 60, 5: 24}``): every game's coin, cube and resource tokens. The counts are printed, so
+they are bounded like pages are (300 tokens of one value is about 30 sheets)."""
+
+PieceCount = Annotated[int, Field(ge=1, le=200, description="pieces of this kind (printed, so bounded)")]
+
+
+class CrossKeyError(ValueError):
+    """Raised by a model validator that checks several keys, to blame one of them: ``key`` is dotted and relative
+    to the model that raises it (``CrossKeyError("map.target_cells", "too few for 36 fields")``)."""
+
+    def __init__(self, key: str, message: str) -> None:
+        super().__init__(message)
+        self.key = key
+
+
 def _template_key(name: str) -> str:
     return name[:-3] if name.endswith("_mm") else name
 
@@ -58,7 +102,7 @@ class GameTemplate(TemplateModel):
     game: str = Field(description="which game this template builds (see `boardgen games`)")
     edition: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$",
                          description="output folder name: OUT/<edition>/")
-    title: str = Field(min_length=1, max_length=120)
+    title: PrintableText = Field(min_length=1, max_length=120)
     seed: int = Field(2026, ge=0, lt=2**63, description="seeds every random choice boardgen makes")
 
     _source: str = PrivateAttr(default="<template>")
@@ -143,6 +187,10 @@ def validate_template(model: type[M], data: Any, source: str, template_sha256: s
         if error["type"] == "missing":
             raise ConfigError(source, key, "missing; this key is required") from None
         message = error["msg"].removeprefix("Value error, ")
+        blamed = (error.get("ctx") or {}).get("error")
+        if isinstance(blamed, CrossKeyError):
+            key = f"{key}.{blamed.key}" if loc else blamed.key
+            raise ConfigError(source, key, str(blamed)) from None
         raise ConfigError(source, key, f"{message} (got {_short(error.get('input'))})") from None
     config._source = source
     config._template_sha256 = template_sha256

@@ -29,6 +29,7 @@ class BetterLife(GamePlugin):
         ("validate", "boardgen.play.runner:validate_stage"),
     )
     default_bots = ("fair-share", "meter-reader", "target-seeker", "free-rider", "fair-share")
+    template_bots_key = "simulation.bots"
 
     def default_template(self) -> Path:
         from importlib.resources import files

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from boardgen.plugin import BuildContext, GamePlugin
 
@@ -29,6 +29,8 @@ class Philanthropist(GamePlugin):
         ("validate", "boardgen.play.runner:validate_stage"),
     )
     default_bots = ("collector", "planner")
+    template_bots_key = "simulate.bots"
+    slow_bots: ClassVar[dict[str, str]] = {"mcts": "its playouts run whole games: about 65 s a game, 5 h for 300 games"}
 
     template_file = "philanthropist.yaml"
     model_path = "boardgen.games.philanthropist.model:PhilanthropistTemplate"
