@@ -56,12 +56,16 @@ class PrintSpec(TemplateModel):
     also_fold: bool = Field(True, description="also write fold-over sheets for single-sided printers")
 
 
-    @field_validator("papers")
+    @field_validator("papers", mode="before")
     @classmethod
-    def _each_once(cls, papers: tuple[str, ...]) -> tuple[str, ...]:
-        twice = next((p for i, p in enumerate(papers) if p in papers[:i]), None)
-        if twice is not None:
-            raise ValueError(f"{twice} listed twice; expected each paper once")
+    def _each_once(cls, papers: object) -> object:
+        if isinstance(papers, list | tuple):
+            seen: set[object] = set()
+            for paper in papers:
+                if isinstance(paper, str) and paper in seen:
+                    raise ValueError(f"{paper} listed twice; expected each paper once")
+                if isinstance(paper, str):
+                    seen.add(paper)
         return papers
 
 
