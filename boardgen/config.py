@@ -828,24 +828,18 @@ def load_template(path: str | Path | None = None) -> Config:
 
 
 def resolve_data_path(config: Config, name: str, key: str) -> Path:
-    """A data file named in the template: an absolute/relative path if it exists, else in naturalearth/."""
-    candidate = Path(name)
-    found: Path | None = None
-    if not candidate.is_absolute():
-        template_dir = Path(config.source).parent
-        found = next(((base / candidate).resolve() for base in (template_dir, data_dir())
-                      if (base / candidate).exists()), None)
-    elif candidate.exists():
-        found = candidate
-    if found is not None:
-        if not _is_file(found):
-            raise ConfigError(config.source, key, f"data file {short_repr(name)} is not a regular file")
-        if found.stat().st_size > MAX_DATA_BYTES:
-            raise ConfigError(config.source, key, f"data file {short_repr(name)} is {found.stat().st_size:,} "
-                              f"bytes; expected at most {MAX_DATA_BYTES:,}")
-        return found
-    raise ConfigError(config.source, key,
-                      f"data file {name!r} not found (looked beside the template and in {data_dir()})")
+    """A data file named in the template, found and kept inside the template's folder or naturalearth/ as
+    boardgen.datafiles.locate does for every game's data (an absolute path elsewhere, a ``..`` or a link out of
+    those folders is refused); a regular file of at most MAX_DATA_BYTES."""
+    from boardgen.datafiles import locate
+
+    found = locate(name, config.source, key, (data_dir(),), "data file")
+    if not _is_file(found):
+        raise ConfigError(config.source, key, f"data file {short_repr(name)} is not a regular file")
+    if found.stat().st_size > MAX_DATA_BYTES:
+        raise ConfigError(config.source, key, f"data file {short_repr(name)} is {found.stat().st_size:,} "
+                          f"bytes; expected at most {MAX_DATA_BYTES:,}")
+    return found
 
 
 __all__ = [

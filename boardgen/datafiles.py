@@ -53,7 +53,7 @@ def locate(name: object, source: str, key: str, bundled: Sequence[Path] = (), wh
             raise ConfigError(source, key, f"cannot follow the {what} path {short_repr(name)}") from None
         if not any(found.is_relative_to(root) for root in roots):
             raise ConfigError(source, key, f"{what} {short_repr(name)} lies outside the template's folder; "
-                              "expected a path relative to it, such as 'cards/deck.csv'")
+                              "expected a path relative to that folder (copy the file beside the template)")
         if os.path.lexists(found):
             return found
     for base in bases:

@@ -6,7 +6,8 @@ limit and a 2 GB address-space limit, and classified.
     python scripts/fuzz_campaign.py --count 300 --game philanthropist --keep /tmp/cases
 
 A game with rules runs ``boardgen validate -q -n 2`` (the template, its data files, the board and two games);
-a set of parts with no game (the piecepack) runs ``boardgen build``. About a third of a game's cases with data
+a set of parts with no game (the piecepack) runs ``boardgen build``; ``--command build`` builds every case whole
+(with 2 validation games), slower but reaching every stage. About a third of a game's cases with data
 files point a data key at a hostile file (tests/fuzz_templates.py: mutate_data), the rest mutate the template.
 Each run is a fork of a process that has imported boardgen and loaded every game's shipped template, so the
 campaign fits in minutes. Classes:
@@ -136,9 +137,23 @@ def write_case(case: Case, text: str, data_path: Path | None, work: Path) -> tup
     return path, "template"
 
 
-def command_for(game: str, path: Path, work: Path) -> list[str]:
+VALIDATE_GAMES_KEY = {"philanthropist": "simulate", "better-life": "simulation", "global-warming": "rules",
+                      "resilience-earth": "rules", "global-wellbeing": "rules"}
+"""The section holding ``validate_games`` in each shipped game's template (a build's validate stage plays that
+many games; ``--command build`` lowers it to 2 through a template that extends the case)."""
+
+
+def command_for(game: str, path: Path, work: Path, command: str = "validate") -> list[str]:
+    """The boardgen command line of a case: ``validate`` (or ``build`` for a game without rules), or with
+    ``command="build"`` a whole build of a template extending the case with 2 validation games."""
     from boardgen.plugin import get_game
 
+    if command == "build":
+        section = VALIDATE_GAMES_KEY.get(game)
+        wrapper = work / "build-of-case.yaml"
+        override = f"{section}: {{validate_games: 2}}\n" if section else ""
+        wrapper.write_text(f"extends: {path.name}\n{override}", encoding="utf-8")
+        return ["build", "-q", "-t", str(wrapper), "-o", str(work / "out")]
     if get_game(game).has_rules:
         return ["validate", "-q", "-n", "2", "-t", str(path)]
     return ["build", "-q", "-t", str(path), "-o", str(work / "out")]
@@ -200,7 +215,8 @@ class Result:
 
 
 def campaign(count: int, folder: Path, seed: int = 24, jobs: int = 2, games: list[str] | None = None,
-             progress: bool = False) -> tuple[dict[str, Counter[str]], list[Result], dict[str, float]]:
+             progress: bool = False, command: str = "validate"
+             ) -> tuple[dict[str, Counter[str]], list[Result], dict[str, float]]:
     """Run ``count`` cases per game; returns (class counts per game, the failures, peak memory and slowest)."""
     sources = game_sources()
     if games:
@@ -221,12 +237,13 @@ def campaign(count: int, folder: Path, seed: int = 24, jobs: int = 2, games: lis
             work.mkdir()
             texts, data_files = sources[case.game]
             path, what = write_case(case, texts[case.template], data_files.get(case.data_key), work)
-            args = command_for(case.game, path, work)
+            args = command_for(case.game, path, work, command)
+            source = Path(args[args.index("-t") + 1])
             started = time.perf_counter()
             pid = os.fork()
             if pid == 0:
                 _child(args, work / "stderr")
-            running[pid] = (started, work, path, case, what)
+            running[pid] = (started, work, source, case, what)
         time.sleep(0.02)
         for pid in list(running):
             started, work, path, case, what = running[pid]
@@ -278,12 +295,16 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=24)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--keep", type=Path, default=None, help="folder for the cases (kept for failures)")
+    parser.add_argument("--command", choices=["validate", "build"], default="validate",
+                        help="validate (fast), or build every case whole with 2 validation games")
     args = parser.parse_args()
     folder = args.keep or Path(tempfile.mkdtemp(prefix="boardgen-fuzz-"))
     folder.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
-    counts, failures, figures = campaign(args.count, folder, args.seed, args.jobs, args.game, progress=True)
-    print(f"{args.count} cases per game in {time.perf_counter() - started:.0f} s (cases in {folder})")
+    counts, failures, figures = campaign(args.count, folder, args.seed, args.jobs, args.game, progress=True,
+                                         command=args.command)
+    seconds = time.perf_counter() - started
+    print(f"{args.count} cases per game through `boardgen {args.command}` in {seconds:.0f} s (cases in {folder})")
     print(table(counts))
     print(f"peak memory of one run {figures['peak_rss_mb']:.0f} MB, slowest run {figures['slowest_s']:.1f} s")
     for r in failures:
