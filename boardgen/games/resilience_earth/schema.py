@@ -137,8 +137,9 @@ class TowerSection(TemplateModel):
         (5, 4, 4, 3, 3, 3, 2, 2, 2, 1, 1, 1), min_length=1, max_length=24,
         description="stones in each countdown stack, emptied in this order")
     collapse_ceiling: float = Field(0.5, ge=0, le=1)
-    collapse_midpoint: float = Field(24.0, ge=0, le=500, description="tower height (stones) of half the ceiling")
-    collapse_spread: float = Field(3.0, ge=0.1, le=100, description="how gradually the toppling chance rises")
+    # midpoint <= 200 stones and spread >= 0.5 keep the logistic's exponent within 400 (exp overflows past 709)
+    collapse_midpoint: float = Field(24.0, ge=0, le=200, description="tower height (stones) of half the ceiling")
+    collapse_spread: float = Field(3.0, ge=0.5, le=100, description="how gradually the toppling chance rises")
     lon: float = Field(-165.0, ge=-180, le=180)
     lat: float = Field(2.0, ge=-60, le=80)
     base_diameter_mm: Length = Field(60.0, ge=20.0, le=200.0)
