@@ -197,8 +197,45 @@ def validate_template(model: type[M], data: Any, source: str, template_sha256: s
     return config
 
 
+_BOUNDS = (("ge", "minimum"), ("gt", "exclusiveMinimum"), ("le", "maximum"), ("lt", "exclusiveMaximum"))
+
+
+def _length_bounds(model: type[BaseModel], schema: dict[str, Any], seen: set[type], root: type) -> None:
+    """Put the bounds of every ``Length`` field into its JSON Schema (its own schema, which admits "24in", would
+    hide them): ``minimum``/``maximum`` in mm, which apply to a bare number, and the same in the description."""
+    if model in seen:
+        return
+    seen.add(model)
+    node = schema if model is root else schema.get("$defs", {}).get(model.__name__, {})
+    for name, info in model.model_fields.items():
+        for arg in _models_in(info.annotation):
+            _length_bounds(arg, schema, seen, root)
+        if not name.endswith("_mm"):
+            continue
+        prop = node.get("properties", {}).get(info.alias or name)
+        if prop is None:
+            continue
+        bounds = {key: getattr(meta, attr) for meta in info.metadata for attr, key in _BOUNDS
+                  if getattr(meta, attr, None) is not None}
+        if not bounds:
+            continue
+        prop.update(bounds)
+        low = bounds.get("minimum", bounds.get("exclusiveMinimum"))
+        high = bounds.get("maximum", bounds.get("exclusiveMaximum"))
+        span = f"{low:g} to {high:g} mm" if low is not None and high is not None else (
+            f"at least {low:g} mm" if low is not None else f"at most {high:g} mm")
+        prop["description"] = f"{prop['description']}; {span}" if prop.get("description") else span
+
+
+def _models_in(annotation: Any) -> list[type[BaseModel]]:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return [annotation]
+    return [m for arg in getattr(annotation, "__args__", ()) for m in _models_in(arg)]
+
+
 def json_schema(model: type[BaseModel], title: str) -> dict[str, Any]:
     schema = model.model_json_schema(by_alias=True)
+    _length_bounds(model, schema, set(), model)
     schema["title"] = title
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     return schema

@@ -88,7 +88,7 @@ class RulesSpec(TemplateModel):
     sea_margin: int = Field(3, ge=1, le=8, description="rows of table beyond the original island where a "
                             "moved tile may go")
     blank_may_pass: bool = Field(True, description="the blank face lets its player move a tile, or not")
-    action_order: tuple[int, ...] = Field((0, 5, 4, 3, 2, 1), min_length=6, max_length=6,
+    action_order: tuple[Annotated[int, Field(ge=0, le=5)], ...] = Field((0, 5, 4, 3, 2, 1), min_length=6, max_length=6,
                                           description="die faces in the order they act (0 is the blank)")
     validate_games: int = Field(300, ge=0, le=100_000)
     report_games: int = Field(2000, ge=0, le=1_000_000, description="games behind the documented figures")

@@ -121,7 +121,7 @@ class RulesSpec(TemplateModel):
                                      description="with 3 players, extra starting cubes for the player whose corner "
                                      "lies between the other two (both rivals start next to them)")
     turn_limit: dict[Annotated[int, Field(ge=2, le=4)], Annotated[int, Field(ge=5, le=1000)]] = Field(
-                                       default_factory=lambda: {2: 100, 3: 70, 4: 55},
+                                       default_factory=lambda: {2: 100, 3: 70, 4: 55}, max_length=3,
                                        description="rounds after which the game ends anyway, by player count")
     first_player: Literal["random", "first-seat"] = Field(
         default="random", description="who starts: drawn at random, or the first seat")

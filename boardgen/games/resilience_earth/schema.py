@@ -60,7 +60,7 @@ class FieldsSection(TemplateModel):
 
 class ProductionSection(TemplateModel):
     climate_points: dict[str, Points] = Field(
-        default_factory=lambda: {"A": 3.0, "B": 1.0, "C": 3.2, "D": 2.2, "E": 0.3})
+        default_factory=lambda: {"A": 3.0, "B": 1.0, "C": 3.2, "D": 2.2, "E": 0.3}, max_length=5)
     high_ground_penalty: Points = 1.2
     level_thresholds: tuple[Points, Points] = (1.5, 2.4)
     settlement: tuple[Yield, Yield, Yield] = (1, 1, 2)
@@ -110,7 +110,7 @@ class RulesSection(TemplateModel):
     # RES each building still standing counts as at the end (timer or last stone; not after a collapse):
     # the seed's houses and industries are tangible resources too
     building_res: dict[BuildingKind, Annotated[int, Field(ge=0, le=MAX_RES)]] = Field(
-        default_factory=_no_building_worth)
+        default_factory=_no_building_worth, max_length=3)
     builds_per_turn: int = Field(0, ge=0, le=100)
     dismantle_refund: int = Field(0, ge=0, le=MAX_RES)
     dismantled_stones: Literal["reserve", "out"] = "reserve"
@@ -185,7 +185,7 @@ class ComponentsSection(TemplateModel):
     player_shapes: tuple[Literal["circle", "square", "triangle", "diamond", "hexagon", "pentagon"], ...] = Field(
         ("circle", "square", "triangle", "diamond"), max_length=8)
     per_colour: dict[str, PieceCount] = Field(
-        default_factory=lambda: {"settlement": 14, "town": 10, "industry": 7},
+        default_factory=lambda: {"settlement": 14, "town": 10, "industry": 7}, max_length=3,
         description="pieces of each building per player colour")
     res_tokens: TokenSupply = Field(default_factory=lambda: {1: 60, 5: 24, 10: 12})
     lq_tokens: TokenSupply = Field(default_factory=lambda: {1: 54, 5: 20, 10: 10})
