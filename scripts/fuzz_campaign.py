@@ -173,7 +173,12 @@ def game_sources() -> dict[str, tuple[dict[str, str], dict[str, Path]]]:
             if other != default and isinstance(data, dict) and data.get("game") == name and "extends" not in data:
                 texts[other.name] = other.read_text(encoding="utf-8")
         _plugin, config = load(default)
-        data_files = {k: Path(p) for k, p in plugin.data_files(config).items()}
+        data_files = {}
+        for key, data_path in plugin.data_files(config).items():
+            value: Any = yaml.safe_load(texts[default.name])
+            for part in key.split("."):
+                value = value.get(part) if isinstance(value, dict) else None
+            data_files[f"{key}.file" if isinstance(value, dict) else key] = Path(data_path)  # older plug-ins
         out[name] = (texts, data_files)
     return out
 
