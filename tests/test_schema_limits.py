@@ -75,3 +75,18 @@ def test_a_number_past_its_limit_says_the_limit(game: str) -> None:
             assert f"less than or equal to {sub['maximum']}" in message, message
             checked += 1
     assert checked >= 3 or not plugin.has_rules  # the piecepack holds lengths and colours only
+
+
+@pytest.mark.parametrize("game", [g for g in GAMES if g != FLAGSHIP])
+@pytest.mark.parametrize("char", ["\ufffe", "\U0010ffff", "\ufdd0", "\x00"])
+def test_a_title_with_a_noncharacter_is_refused_even_when_built_in_code(game: str, char: str) -> None:
+    """The template reader refuses such text in any file; a template built in code (a sweep variant) too."""
+    import yaml
+
+    plugin = installed_games()[game]
+    model = plugin.template_model()
+    assert model is not None
+    data = yaml.safe_load(plugin.default_template().read_text(encoding="utf-8"))
+    data["title"] = f"A {char} title"
+    with pytest.raises(ConfigError, match=rf"t\.yaml: title: text holds the .* U\+{ord(char):04X}; expected printable"):
+        validate_template(model, data, "t.yaml")
