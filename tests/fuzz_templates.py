@@ -229,8 +229,8 @@ def mutate_data(name: str, original: Path, rng: random.Random, folder: Path,
     elif kind == "huge-file":
         with target.open("w", encoding="utf-8") as fh:
             fh.write(lines[0] + "\n")
-            row = (lines[1] if len(lines) > 1 else "x") + "\n"
-            fh.write(row * (3_000_000 // len(row) + 1))
+            record = (lines[1] if len(lines) > 1 else "x") + "\n"
+            fh.write(record * (3_000_000 // len(record) + 1))
     elif kind == "many-rows":
         target.write_text("\n".join([lines[0], *(lines[1:] * (6000 // max(1, len(lines) - 1) + 1))]) + "\n")
     elif kind == "no-header":
