@@ -7,7 +7,8 @@ limit and a 2 GB address-space limit, and classified.
 
 A game with rules runs ``boardgen validate -q -n 2`` (the template, its data files, the board and two games);
 a set of parts with no game (the piecepack) runs ``boardgen build``; ``--command build`` builds every case whole
-(with 2 validation games), slower but reaching every stage. About a third of a game's cases with data
+(with 10 validation games), slower but reaching every stage; ``--gentle`` makes only plausible template changes
+(numbers scaled by 0.1 to 10), which are often accepted. About a third of a game's cases with data
 files point a data key at a hostile file (tests/fuzz_templates.py: mutate_data), the rest mutate the template.
 Each run is a fork of a process that has imported boardgen and loaded every game's shipped template, so the
 campaign fits in minutes. Classes:
@@ -120,7 +121,8 @@ def _set_dotted(data: dict[str, Any], key: str, value: Any) -> None:
     data[parts[-1]] = value
 
 
-def write_case(case: Case, text: str, data_path: Path | None, work: Path) -> tuple[Path, str]:
+def write_case(case: Case, text: str, data_path: Path | None, work: Path,
+               gentle: bool = False) -> tuple[Path, str]:
     """The case's template (and hostile data file) in ``work``; returns (template path, what was done)."""
     from boardgen.plugin import get_game
 
@@ -133,25 +135,25 @@ def write_case(case: Case, text: str, data_path: Path | None, work: Path) -> tup
         _set_dotted(data, case.data_key, value)
         path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
         return path, f"{case.data_key}: {what}"
-    path.write_text(mutate(text, rng, work, base), encoding="utf-8", errors="surrogatepass")
-    return path, "template"
+    path.write_text(mutate(text, rng, work, base, gentle), encoding="utf-8", errors="surrogatepass")
+    return path, "gentle" if gentle else "template"
 
 
 VALIDATE_GAMES_KEY = {"philanthropist": "simulate", "better-life": "simulation", "global-warming": "rules",
                       "resilience-earth": "rules", "global-wellbeing": "rules"}
 """The section holding ``validate_games`` in each shipped game's template (a build's validate stage plays that
-many games; ``--command build`` lowers it to 2 through a template that extends the case)."""
+many games; ``--command build`` lowers it to 10 through a template that extends the case)."""
 
 
 def command_for(game: str, path: Path, work: Path, command: str = "validate") -> list[str]:
     """The boardgen command line of a case: ``validate`` (or ``build`` for a game without rules), or with
-    ``command="build"`` a whole build of a template extending the case with 2 validation games."""
+    ``command="build"`` a whole build of a template extending the case with 10 validation games."""
     from boardgen.plugin import get_game
 
     if command == "build":
         section = VALIDATE_GAMES_KEY.get(game)
         wrapper = work / "build-of-case.yaml"
-        override = f"{section}: {{validate_games: 2}}\n" if section else ""
+        override = f"{section}: {{validate_games: 10}}\n" if section else ""
         wrapper.write_text(f"extends: {path.name}\n{override}", encoding="utf-8")
         return ["build", "-q", "-t", str(wrapper), "-o", str(work / "out")]
     if get_game(game).has_rules:
@@ -198,13 +200,15 @@ def _warm(games: list[str]) -> None:
             build_board(config)
 
 
-def make_cases(sources: dict[str, tuple[dict[str, str], dict[str, Path]]], count: int, seed: int) -> list[Case]:
+def make_cases(sources: dict[str, tuple[dict[str, str], dict[str, Path]]], count: int, seed: int,
+               data: bool = True) -> list[Case]:
+    """``count`` cases a game; with ``data`` a third of those of a game with data files point at a hostile one."""
     rng = random.Random(seed)
     cases = []
     for game, (texts, data_files) in sorted(sources.items()):
         names = sorted(texts)
         for i in range(count):
-            data_key = rng.choice(sorted(data_files)) if data_files and i % 3 == 0 else ""
+            data_key = rng.choice(sorted(data_files)) if data and data_files and i % 3 == 0 else ""
             cases.append(Case(game, names[i % len(names)], rng.randrange(2**32), data_key))
     return cases
 
@@ -220,14 +224,14 @@ class Result:
 
 
 def campaign(count: int, folder: Path, seed: int = 24, jobs: int = 2, games: list[str] | None = None,
-             progress: bool = False, command: str = "validate"
+             progress: bool = False, command: str = "validate", gentle: bool = False
              ) -> tuple[dict[str, Counter[str]], list[Result], dict[str, float]]:
     """Run ``count`` cases per game; returns (class counts per game, the failures, peak memory and slowest)."""
     sources = game_sources()
     if games:
         sources = {g: sources[g] for g in games}
     _warm(sorted(sources))
-    cases = make_cases(sources, count, seed)
+    cases = make_cases(sources, count, seed, data=not gentle)
     counts: dict[str, Counter[str]] = {g: Counter() for g in sources}
     failures: list[Result] = []
     figures = {"peak_rss_mb": 0.0, "slowest_s": 0.0}
@@ -241,7 +245,7 @@ def campaign(count: int, folder: Path, seed: int = 24, jobs: int = 2, games: lis
             work = folder / f"{case.game}-{case.seed}"
             work.mkdir()
             texts, data_files = sources[case.game]
-            path, what = write_case(case, texts[case.template], data_files.get(case.data_key), work)
+            path, what = write_case(case, texts[case.template], data_files.get(case.data_key), work, gentle)
             args = command_for(case.game, path, work, command)
             source = Path(args[args.index("-t") + 1])
             started = time.perf_counter()
@@ -301,13 +305,15 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--keep", type=Path, default=None, help="folder for the cases (kept for failures)")
     parser.add_argument("--command", choices=["validate", "build"], default="validate",
-                        help="validate (fast), or build every case whole with 2 validation games")
+                        help="validate (fast), or build every case whole with 10 validation games")
+    parser.add_argument("--gentle", action="store_true",
+                        help="only plausible template changes (often accepted, so the whole command sees them)")
     args = parser.parse_args()
     folder = args.keep or Path(tempfile.mkdtemp(prefix="boardgen-fuzz-"))
     folder.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
     counts, failures, figures = campaign(args.count, folder, args.seed, args.jobs, args.game, progress=True,
-                                         command=args.command)
+                                         command=args.command, gentle=args.gentle)
     seconds = time.perf_counter() - started
     print(f"{args.count} cases per game through `boardgen {args.command}` in {seconds:.0f} s (cases in {folder})")
     print(table(counts))

@@ -116,15 +116,18 @@ def _odd_value(rng: random.Random, depth: int = 0) -> Any:
     return rng.uniform(-1e6, 1e6) if rng.random() < 0.5 else rng.randint(-(10**6), 10**6)
 
 
-def mutate(text: str, rng: random.Random, folder: Path | None = None, base: str = "global-wellbeing") -> str:
+def mutate(text: str, rng: random.Random, folder: Path | None = None, base: str = "global-wellbeing",
+           gentle: bool = False) -> str:
     """One to three mutations of the template ``text``; extends chains/cycles write their extra files into
-    ``folder`` (where the mutated template will be written); a chain ends at the bundled template ``base``."""
+    ``folder`` (where the mutated template will be written); a chain ends at the bundled template ``base``.
+    ``gentle``: only plausible changes (numbers and lengths scaled by 0.1 to 10, an odd value for other keys),
+    which a template often accepts, so the whole build sees them."""
     data = yaml.safe_load(text)
     raws: list[str] = []
     for _ in range(rng.choice([1, 1, 1, 2, 3])):
         paths = _paths(data)
         path = rng.choice(paths)
-        kind = rng.random()
+        kind = rng.random() if not gentle else 0.3
         if kind < 0.15:
             _set(data, path, None, delete=True)
         elif kind < 0.45:
@@ -156,7 +159,7 @@ def mutate(text: str, rng: random.Random, folder: Path | None = None, base: str 
     out = yaml.safe_dump(data, allow_unicode=rng.random() < 0.5, sort_keys=False, width=10**6)
     for i, raw in enumerate(raws):
         out = out.replace(f"__RAW_{i}__", raw, 1)
-    if rng.random() < 0.05:  # a duplicate top-level key
+    if rng.random() < 0.05 and not gentle:  # a duplicate top-level key
         out += "rules: {turns: 3}\n"
     return out
 
