@@ -76,6 +76,20 @@ they are bounded like pages are (300 tokens of one value is about 30 sheets)."""
 PieceCount = Annotated[int, Field(ge=1, le=200, description="pieces of this kind (printed, so bounded)")]
 
 
+def _die_sides(value: int) -> int:
+    from boardgen.config import DICE_SIDES
+
+    if value not in DICE_SIDES:
+        raise ValueError(f"no paper die has {value} sides; expected one of {', '.join(map(str, DICE_SIDES))}")
+    return value
+
+
+DieSides = Annotated[int, Field(
+    ge=4, le=20, json_schema_extra={"enum": [4, 6, 8, 10, 12, 20]},
+    description="sides of a die: 4, 6, 8, 10, 12 or 20 (the paper dice boardgen prints)"), AfterValidator(_die_sides)]
+"""The sides of a die a game rolls and boardgen prints (boardgen.config.DICE_SIDES)."""
+
+
 class CrossKeyError(ValueError):
     """Raised by a model validator that checks several keys, to blame one of them: ``key`` is dotted and relative
     to the model that raises it (``CrossKeyError("map.target_cells", "too few for 36 fields")``)."""

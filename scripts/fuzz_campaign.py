@@ -15,6 +15,7 @@ campaign fits in minutes. Classes:
 
 - ok: exit 0 (or 1: validate's error findings), no traceback;
 - clean: exit 2 and one line naming a file and a key (or a line of the file);
+- refused: a build whose validation found error-level problems, one line, exit 2, no kit (without --force);
 - no key: exit 2 and one line that names no file and key;
 - internal: exit 2 through the CLI's last line of defence ("unexpected error"), a bug to fix;
 - traceback: anything else; hang: over the CPU or wall time limit; memory: over the 2 GB limit.
@@ -49,7 +50,7 @@ from fuzz_templates import mutate, mutate_data  # noqa: E402
 TIME_LIMIT_S = 60.0  # CPU seconds
 WALL_LIMIT_S = 180.0
 MEMORY_LIMIT = 2 * 1024**3
-CLASSES = ("ok", "clean", "no key", "internal", "traceback", "hang", "memory")
+CLASSES = ("ok", "clean", "refused", "no key", "internal", "traceback", "hang", "memory")
 _KEY = re.compile(r"""^((?:line|row) \d+(?:\.[\w-]+)?|header|\(top level\)|(?:[^\s:'"]|'[^']*'|"[^"]*")+): """)
 
 
@@ -75,6 +76,8 @@ def classify(returncode: int | None, stderr: str, source: str) -> str:
     line = lines[0].removeprefix("boardgen: error: ")
     if "unexpected error" in line:
         return "internal"
+    if line.startswith(f"{source}: validation found ") and "no kit written" in line:
+        return "refused"  # a build whose validation found errors: no kit without --force
     if line.startswith(f"{source}: "):
         rest = line[len(source) + 2:]
     else:  # a data file or an extended template named first: it must be a file that exists
@@ -277,7 +280,7 @@ def campaign(count: int, folder: Path, seed: int = 24, jobs: int = 2, games: lis
             counts[case.game][kind] += 1
             figures["peak_rss_mb"] = max(figures["peak_rss_mb"], usage.ru_maxrss / 1024)
             figures["slowest_s"] = max(figures["slowest_s"], seconds)
-            if kind in ("ok", "clean"):
+            if kind in ("ok", "clean", "refused"):
                 shutil.rmtree(work, ignore_errors=True)
             else:
                 failures.append(result)

@@ -77,4 +77,4 @@ def test_campaign_over_every_game(tmp_path: Path) -> None:
 
     counts, failures, _ = campaign(count=30, folder=tmp_path, seed=24, jobs=2)
     for game, c in counts.items():
-        assert sum(c.values()) == 30 and set(c) <= {"ok", "clean"}, (game, c, failures)
+        assert sum(c.values()) == 30 and set(c) <= {"ok", "clean", "refused"}, (game, c, failures)

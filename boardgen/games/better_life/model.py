@@ -11,7 +11,16 @@ from typing import Annotated, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from boardgen.schema import Colour, CrossKeyError, GameTemplate, Length, PrintableText, TemplateModel, TokenSupply
+from boardgen.schema import (
+    Colour,
+    CrossKeyError,
+    DieSides,
+    GameTemplate,
+    Length,
+    PrintableText,
+    TemplateModel,
+    TokenSupply,
+)
 
 SPACE_KINDS = ("role", "skip", "ip", "plus-one", "bonus", "empty", "fund", "payout", "event", "end-of-year")
 """Every kind of track space. ``role`` spaces name their role: ``role:university``."""
@@ -153,7 +162,7 @@ class BetterLifeTemplate(GameTemplate):
     roles: tuple[Role, ...] = Field(min_length=5, max_length=5)
     years: Years = Field(default_factory=lambda: Years.model_validate({}))
     track: Track
-    die_sides: int = Field(6, ge=2, le=20)
+    die_sides: DieSides = 6
     hand_limit: int = Field(4, ge=1, le=10, description="action cards a player may keep (role card apart)")
     start_hand: int = Field(2, ge=0, le=10)
     finish_ip: tuple[Annotated[int, Field(ge=0, le=50)], ...] = Field(
