@@ -739,7 +739,17 @@ def _construct_int(loader: TemplateLoader, node: yaml.ScalarNode) -> Any:
 
 TemplateLoader.add_constructor("tag:yaml.org,2002:int", _construct_int)
 
-_FORBIDDEN_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+_NONCHARACTERS = "\ufdd0-\ufdef" + "".join(f"{chr(plane * 0x10000 + 0xFFFE)}{chr(plane * 0x10000 + 0xFFFF)}"
+                                            for plane in range(17))
+_FORBIDDEN_CHARS = re.compile(f"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff{_NONCHARACTERS}]")
+"""Characters no template or data-file text may hold: C0/C1 controls (tab and line breaks apart), lone surrogates
+(not UTF-8) and Unicode noncharacters (U+FDD0-U+FDEF, U+FFFE, U+FFFF and their like in every plane: cairo and PDF
+text refuse them)."""
+
+
+def forbidden_kind(char: str) -> str:
+    """What a character ``_FORBIDDEN_CHARS`` matches is, in words."""
+    return "Unicode noncharacter" if ord(char) >= 0xFDD0 else "control character or lone surrogate"
 
 
 def _check_text(data: Any, source: str, key: str = "") -> None:
@@ -749,7 +759,7 @@ def _check_text(data: Any, source: str, key: str = "") -> None:
         bad = _FORBIDDEN_CHARS.search(data)
         if bad:
             raise ConfigError(source, key or "(top level)",
-                              f"text holds the control character or lone surrogate U+{ord(bad.group()):04X}; "
+                              f"text holds the {forbidden_kind(bad.group())} U+{ord(bad.group()):04X}; "
                               "expected printable text")
     elif isinstance(data, dict):
         for k, v in data.items():
@@ -889,24 +899,18 @@ def template_with(changes: Mapping[str, Any], path: str | Path | None = None) ->
 
 
 def resolve_data_path(config: Config, name: str, key: str) -> Path:
-    """A data file named in the template: an absolute/relative path if it exists, else in naturalearth/."""
-    candidate = Path(name)
-    found: Path | None = None
-    if not candidate.is_absolute():
-        template_dir = Path(config.source).parent
-        found = next(((base / candidate).resolve() for base in (template_dir, data_dir())
-                      if (base / candidate).exists()), None)
-    elif candidate.exists():
-        found = candidate
-    if found is not None:
-        if not _is_file(found):
-            raise ConfigError(config.source, key, f"data file {short_repr(name)} is not a regular file")
-        if found.stat().st_size > MAX_DATA_BYTES:
-            raise ConfigError(config.source, key, f"data file {short_repr(name)} is {found.stat().st_size:,} "
-                              f"bytes; expected at most {MAX_DATA_BYTES:,}")
-        return found
-    raise ConfigError(config.source, key,
-                      f"data file {name!r} not found (looked beside the template and in {data_dir()})")
+    """A data file named in the template, found and kept inside the template's folder or naturalearth/ as
+    boardgen.datafiles.locate does for every game's data (an absolute path elsewhere, a ``..`` or a link out of
+    those folders is refused); a regular file of at most MAX_DATA_BYTES."""
+    from boardgen.datafiles import locate
+
+    found = locate(name, config.source, key, (data_dir(),), "data file")
+    if not _is_file(found):
+        raise ConfigError(config.source, key, f"data file {short_repr(name)} is not a regular file")
+    if found.stat().st_size > MAX_DATA_BYTES:
+        raise ConfigError(config.source, key, f"data file {short_repr(name)} is {found.stat().st_size:,} "
+                          f"bytes; expected at most {MAX_DATA_BYTES:,}")
+    return found
 
 
 __all__ = [

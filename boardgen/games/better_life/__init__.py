@@ -31,6 +31,7 @@ class BetterLife(GamePlugin):
         ("validate", "boardgen.play.runner:validate_stage"),
     )
     default_bots = ("fair-share", "meter-reader", "target-seeker", "free-rider", "fair-share")
+    template_bots_key = "simulation.bots"
 
     def default_template(self) -> Path:
         from importlib.resources import files
@@ -54,8 +55,7 @@ class BetterLife(GamePlugin):
         from boardgen.schema import validate_template
 
         config = validate_template(BetterLifeTemplate, data, source, template_sha256)
-        load_decks(config.decks, source)  # a bad deck file fails now, as one line
-        cards = {c.id: c for c in load_decks(config.decks, source).actions}
+        cards = {c.id: c for c in load_decks(config.decks, source).actions}  # a bad deck file fails now, as one line
         for i, role in enumerate(config.roles):
             card = cards.get(role.card)
             if card is None or card.kind != "role":
@@ -68,7 +68,7 @@ class BetterLife(GamePlugin):
     def data_files(self, config: Any) -> Mapping[str, Path]:
         from boardgen.games.better_life.cards import resolve
 
-        return {f"decks.{k}": resolve(getattr(config.decks, k), config.source)
+        return {f"decks.{k}": resolve(getattr(config.decks, k), config.source, f"decks.{k}")
                 for k in ("action", "event", "policy", "target")}
 
     def decks(self, ctx: BuildContext) -> Any:
