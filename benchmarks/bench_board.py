@@ -8,11 +8,11 @@ from __future__ import annotations
 import time
 
 from boardgen.config import load_template
+from boardgen.games.global_wellbeing.board_layout import max_section_size_mm
 from boardgen.games.global_wellbeing.board_stage import (
     SECTION_PAPERS,
     cut_svg,
     exploded_page,
-    max_section_size_mm,
     poster_page,
     section_marks,
     section_scenes,

@@ -311,12 +311,38 @@ def manifest_artifact(ctx: BuildContext) -> Artifact:
                     "every output with its sha256, the template's and data files' hashes, versions")
 
 
+class ValidationRefusedError(BoardgenError):
+    """A build whose validation found error-level findings, refused because ``force`` was not given."""
+
+
+VALIDATION_REPORT = "report/validation.json"
+
+
+def validation_errors(artifacts: list[Artifact]) -> tuple[int, str]:
+    """(error-level findings, the first one as "rule at where") in the build's validation report, if any."""
+    report = next((a for a in artifacts if a.path == VALIDATION_REPORT), None)
+    if report is None:
+        return 0, ""
+    findings = [f for f in json.loads(report.data).get("findings", []) if f.get("severity") == "error"]
+    first = f"{findings[0].get('rule', '?')} at {findings[0].get('where', '?')}" if findings else ""
+    return len(findings), first
+
+
 def build(config: Any, out_root: Path, progress: Progress = lambda m: None,
-          only: set[str] | None = None) -> tuple[Path, BuildContext]:
+          only: set[str] | None = None, force: bool = False) -> tuple[Path, BuildContext]:
+    """Run the game's stages and write the kit all or nothing. A validation with error-level findings writes no
+    kit (ValidationRefusedError) unless ``force``."""
     out_dir = prepare_output(out_root, config.edition, create=False)  # an unwritable folder fails before the work
     ctx = BuildContext(config, None, progress)
     with blamed_on(config.source):
         run_stages(ctx, only)
+    errors, first = validation_errors(ctx.artifacts)
+    if errors and not force:
+        raise ValidationRefusedError(f"{config.source}: validation found {errors} error-level finding"
+                                f"{'s' if errors != 1 else ''} (first: {first}); no kit written to {out_dir} "
+                                "(see `boardgen validate`; `boardgen build --force` writes it anyway)")
+    if errors:
+        progress(f"validation found {errors} error-level findings; writing the kit anyway (--force)")
     ctx.artifacts.append(manifest_artifact(ctx))
     write_artifacts(out_dir, ctx.artifacts, progress)
     return out_dir, ctx

@@ -206,7 +206,7 @@ def cached_data(kind: str, path: Path, load: Callable[[Path], T]) -> T:
     return cached(kind, make_key(kind, path.name, {path.name: data_sha256}), lambda: load(path))
 
 
-def cached_sections(board: Any, max_section_mm: tuple[float, float] | None) -> Any:
+def cached_sections(board: Any, max_section_mm: tuple[float, float] | tuple[tuple[float, float], ...] | None) -> Any:
     """The board's jigsaw cut (layout/sections.py), from the cache when the board's inputs are unchanged: the
     cut depends only on the board (whose key covers the template's sections settings) and the page size."""
     from boardgen.layout.sections import cut_sections

@@ -74,6 +74,7 @@ class BoardConfig:
     height_mm: Mm = Mm(440.0)
     margin_mm: Mm = Mm(6.0)
     low_ink: bool = False  # sea, land and paper left white (coastlines drawn); zone colours kept
+    panel_strip_mm: Mm | None = None  # map-free strip on the left for the legend panels; auto: only when needed
 
 
 @dataclass(frozen=True)
@@ -93,8 +94,24 @@ class HexConfig:
     orientation: Literal["pointy", "flat"] = "pointy"
     size_mm: Mm | None = None  # None: searched for target_cells ("auto" in the template)
     target_cells: int = 300
-    cell_count_range: tuple[int, int] = (280, 320)
+    cell_count_range: tuple[int, int] | None = None  # None ("auto"): target_cells +- CELL_COUNT_TOLERANCE
     land_threshold: float = 0.2
+
+
+CELL_COUNT_TOLERANCE = 0.03
+"""The automatic hex size lands within this share of hexes.target_cells, and ``cell_count_range: auto`` is that
+band (mapbuild.build_board fails with the achievable range when a board cannot)."""
+
+MAX_SECTIONS_PER_SIDE = 6
+"""The most jigsaw columns or rows a board is cut into (pinned or chosen by ``sections: auto``)."""
+
+
+def cell_count_band(hexes: HexConfig) -> tuple[int, int]:
+    """The land-cell counts a board may have: hexes.cell_count_range, or target_cells +- CELL_COUNT_TOLERANCE."""
+    if hexes.cell_count_range is not None:
+        return hexes.cell_count_range
+    slack = hexes.target_cells * CELL_COUNT_TOLERANCE
+    return math.ceil(hexes.target_cells - slack - 1e-9), math.floor(hexes.target_cells + slack + 1e-9)
 
 
 @dataclass(frozen=True)
@@ -141,8 +158,8 @@ class OverrideConfig:
 class SectionsConfig:
     """The board cut into interlocking jigsaw sections for printing at home (layout/sections.py)."""
 
-    columns: int = 3
-    rows: int = 3
+    columns: int | None = None  # None ("auto"): the fewest pieces that fit the papers (layout/sections.py)
+    rows: int | None = None
     cut_search_mm: Mm = Mm(18.0)  # how far a cut line may move from the even split to cross less land
     knob_neck_mm: Mm = Mm(7.0)  # width of a knob where it leaves the cut line
     knob_head_mm: Mm = Mm(11.0)  # diameter of a knob's round head
@@ -400,12 +417,21 @@ def _validate(config: Config) -> None:
     _check(-90 <= south < north <= 90 and north - south >= 30, src, "map.frame_latitudes",
            f"expected [south, north] latitudes with -90 <= south < north <= 90, at least 30 degrees apart, "
            f"got {list(m.frame_latitudes)}")
+    if b.panel_strip_mm is not None:
+        _check(0 <= b.panel_strip_mm <= b.width_mm / 2, src, "board.panel_strip",
+               f"expected auto or a length from 0 to half the board's width ({b.width_mm / 2:g}mm), "
+               f"got {b.panel_strip_mm:g}mm")
     h = config.hexes
     _check(0.01 <= h.land_threshold <= 1, src, "hexes.land_threshold",
            f"expected a share between 0.01 and 1, got {h.land_threshold:g}")
     _check(10 <= h.target_cells <= 5000, src, "hexes.target_cells", "expected between 10 and 5000 cells")
-    lo, hi = h.cell_count_range
-    _check(0 < lo <= hi, src, "hexes.cell_count_range", "expected [low, high] with 0 < low <= high")
+    if h.cell_count_range is not None:
+        lo, hi = h.cell_count_range
+        _check(0 < lo <= hi, src, "hexes.cell_count_range", "expected [low, high] with 0 < low <= high")
+        auto_lo, auto_hi = cell_count_band(dataclasses.replace(h, cell_count_range=None))
+        _check(lo <= h.target_cells <= hi, src, "hexes.cell_count_range",
+               f"[{lo}, {hi}] does not hold hexes.target_cells ({h.target_cells}); expected a range around it, "
+               f"e.g. [{auto_lo}, {auto_hi}], or auto")
     if h.size_mm is not None:
         board_area = b.width_mm * b.height_mm
         hex_area = 1.5 * 3**0.5 * h.size_mm**2 if h.size_mm > 0 else 0.0
@@ -447,15 +473,28 @@ def _validate(config: Config) -> None:
         _check(-180 <= place.lon <= 180 and -90 <= place.lat <= 90, src, f"overrides.places[{i}]",
                f"expected lon in -180..180 and lat in -90..90, got {place.lon:g}, {place.lat:g}")
     sc = config.sections
-    _check(1 <= sc.columns <= 6 and 1 <= sc.rows <= 6 and sc.columns * sc.rows >= 2, src, "sections",
-           f"expected 1..6 columns and rows (at least two sections), got {sc.columns} x {sc.rows}")
+    for key in ("columns", "rows"):
+        value = getattr(sc, key)
+        _check(value is None or 1 <= value <= MAX_SECTIONS_PER_SIDE, src, f"sections.{key}",
+               f"expected 1..{MAX_SECTIONS_PER_SIDE} or auto, got {value}")
+    if sc.columns is not None and sc.rows is not None:
+        _check(sc.columns * sc.rows >= 2, src, "sections",
+               f"expected at least two sections, got {sc.columns} x {sc.rows}")
     _check(0 < sc.knob_neck_mm < sc.knob_head_mm < sc.knob_depth_mm * 2, src, "sections.knob_neck",
            "expected 0 < knob_neck < knob_head < 2 x knob_depth")
     _check(sc.knob_depth_mm > sc.knob_head_mm / 2, src, "sections.knob_depth", "expected more than half of knob_head")
     _check(sc.fit_tolerance_mm > 0 and sc.knob_spacing_mm > 2 * sc.fit_tolerance_mm, src, "sections.knob_spacing",
            "expected knob_spacing greater than twice fit_tolerance (else knobs of different edges could fit)")
     _check(sc.cut_search_mm >= 0 and sc.land_clearance_mm >= 0, src, "sections.cut_search", "expected zero or more")
-    section_mm = min(b.width_mm / sc.columns, b.height_mm / sc.rows)
+    columns, rows = sc.columns, sc.rows
+    if columns is None or rows is None:  # the grid sections: auto takes with the default knobs (layout/sections.py)
+        from boardgen.layout.sections import DEFAULT_PAGE_SIZES_MM, grid_options
+
+        options = grid_options((b.width_mm, b.height_mm), SectionsConfig.knob_depth_mm + 0.5,
+                               SectionsConfig.cut_search_mm, DEFAULT_PAGE_SIZES_MM, columns, rows)
+        most = MAX_SECTIONS_PER_SIDE
+        rows, columns, _ = options[0] if options else (rows or most, columns or most, 0)
+    section_mm = min(b.width_mm / columns, b.height_mm / rows)
     for key in ("cut_search_mm", "land_clearance_mm", "knob_neck_mm", "knob_head_mm", "knob_depth_mm",
                 "knob_spacing_mm", "fit_tolerance_mm"):  # beyond half a section they mean nothing, and cost
         value = getattr(sc, key)
@@ -700,7 +739,17 @@ def _construct_int(loader: TemplateLoader, node: yaml.ScalarNode) -> Any:
 
 TemplateLoader.add_constructor("tag:yaml.org,2002:int", _construct_int)
 
-_FORBIDDEN_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+_NONCHARACTERS = "\ufdd0-\ufdef" + "".join(f"{chr(plane * 0x10000 + 0xFFFE)}{chr(plane * 0x10000 + 0xFFFF)}"
+                                            for plane in range(17))
+_FORBIDDEN_CHARS = re.compile(f"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff{_NONCHARACTERS}]")
+"""Characters no template or data-file text may hold: C0/C1 controls (tab and line breaks apart), lone surrogates
+(not UTF-8) and Unicode noncharacters (U+FDD0-U+FDEF, U+FFFE, U+FFFF and their like in every plane: cairo and PDF
+text refuse them)."""
+
+
+def forbidden_kind(char: str) -> str:
+    """What a character ``_FORBIDDEN_CHARS`` matches is, in words."""
+    return "Unicode noncharacter" if ord(char) >= 0xFDD0 else "control character or lone surrogate"
 
 
 def _check_text(data: Any, source: str, key: str = "") -> None:
@@ -710,7 +759,7 @@ def _check_text(data: Any, source: str, key: str = "") -> None:
         bad = _FORBIDDEN_CHARS.search(data)
         if bad:
             raise ConfigError(source, key or "(top level)",
-                              f"text holds the control character or lone surrogate U+{ord(bad.group()):04X}; "
+                              f"text holds the {forbidden_kind(bad.group())} U+{ord(bad.group()):04X}; "
                               "expected printable text")
     elif isinstance(data, dict):
         for k, v in data.items():
@@ -839,29 +888,35 @@ def load_template(path: str | Path | None = None) -> Config:
     return config_from_mapping(data, str(template_path), hashlib.sha256(base_raw + raw).hexdigest())
 
 
+def template_with(changes: Mapping[str, Any], path: str | Path | None = None) -> Config:
+    """The template at ``path`` (the bundled Global Wellbeing Game by default) with ``changes`` merged over it
+    as a template that ``extends:`` it would merge them; messages name that template's file."""
+    template_path = Path(path) if path is not None else default_template_path()
+    data, raw = _read_yaml(template_path)
+    data, base_raw = _resolve_extends(data, template_path, (template_path.resolve(),))
+    merged = _deep_merge(data, dict(changes))
+    return config_from_mapping(merged, str(template_path), hashlib.sha256(base_raw + raw).hexdigest())
+
+
 def resolve_data_path(config: Config, name: str, key: str) -> Path:
-    """A data file named in the template: an absolute/relative path if it exists, else in naturalearth/."""
-    candidate = Path(name)
-    found: Path | None = None
-    if not candidate.is_absolute():
-        template_dir = Path(config.source).parent
-        found = next(((base / candidate).resolve() for base in (template_dir, data_dir())
-                      if (base / candidate).exists()), None)
-    elif candidate.exists():
-        found = candidate
-    if found is not None:
-        if not _is_file(found):
-            raise ConfigError(config.source, key, f"data file {short_repr(name)} is not a regular file")
-        if found.stat().st_size > MAX_DATA_BYTES:
-            raise ConfigError(config.source, key, f"data file {short_repr(name)} is {found.stat().st_size:,} "
-                              f"bytes; expected at most {MAX_DATA_BYTES:,}")
-        return found
-    raise ConfigError(config.source, key,
-                      f"data file {name!r} not found (looked beside the template and in {data_dir()})")
+    """A data file named in the template, found and kept inside the template's folder or naturalearth/ as
+    boardgen.datafiles.locate does for every game's data (an absolute path elsewhere, a ``..`` or a link out of
+    those folders is refused); a regular file of at most MAX_DATA_BYTES."""
+    from boardgen.datafiles import locate
+
+    found = locate(name, config.source, key, (data_dir(),), "data file")
+    if not _is_file(found):
+        raise ConfigError(config.source, key, f"data file {short_repr(name)} is not a regular file")
+    if found.stat().st_size > MAX_DATA_BYTES:
+        raise ConfigError(config.source, key, f"data file {short_repr(name)} is {found.stat().st_size:,} "
+                          f"bytes; expected at most {MAX_DATA_BYTES:,}")
+    return found
 
 
 __all__ = [
+    "CELL_COUNT_TOLERANCE",
     "KOPPEN_CLASSES",
+    "MAX_SECTIONS_PER_SIDE",
     "BoardConfig",
     "ClassificationConfig",
     "Colour",
@@ -879,6 +934,7 @@ __all__ = [
     "load_template",
     "parse_length_mm",
     "resolve_data_path",
+    "template_with",
     "templates_dir",
 ]
 

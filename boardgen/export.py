@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 import shapely
+import shapely.ops
 from shapely.geometry import MultiPolygon, Polygon, box, mapping
 
 from boardgen.config import KOPPEN_CLASSES
@@ -36,7 +37,18 @@ def cell_lonlat_geometry(board: Board, cell: Cell, projection: BoardProjection) 
     corners = np.array(board.hex_corners_mm(cell) + [board.hex_corners_mm(cell)[0]])
     t = np.linspace(0.0, 1.0, POINTS_PER_HEX_EDGE, endpoint=False)
     ring = np.concatenate([a + (b - a) * t[:, None] for a, b in itertools.pairwise(corners)])
-    lon, lat = projection.to_lonlat(ring[:, 0], ring[:, 1])
+    with np.errstate(invalid="ignore"):
+        lon, lat = projection.to_lonlat(ring[:, 0], ring[:, 1])
+    if not (np.all(np.isfinite(lon)) and np.all(np.isfinite(lat))):
+        # a cell on the rim of an oval or pointed outline (Mollweide's, Eckert IV's): points beyond the world's
+        # outline have no longitude and latitude, so only the hexagon's part inside it is on the globe
+        inside = shapely.intersection(Polygon(corners), projection.frame_mm.buffer(-1e-3))
+        pieces = [g for g in getattr(inside, "geoms", [inside]) if g.geom_type == "Polygon" and not g.is_empty]
+        if pieces:
+            largest = max(pieces, key=lambda g: g.area)
+            edge_mm = float(np.hypot(*(corners[1] - corners[0])))
+            ring = np.asarray(shapely.segmentize(largest, edge_mm / POINTS_PER_HEX_EDGE).exterior.coords)[:-1]
+            lon, lat = projection.to_lonlat(ring[:, 0], ring[:, 1])
     lat = np.clip(lat, -90.0, 90.0)
     polygon = Polygon(np.column_stack([lon, lat]))
     try:
@@ -81,7 +93,14 @@ def _centres_lonlat(cells: Sequence[Cell], projection: BoardProjection) -> list[
     if not cells:
         return []
     centres = np.array([c.center_mm for c in cells], dtype=float)
-    lon, lat = projection.to_lonlat(centres[:, 0], centres[:, 1])
+    with np.errstate(invalid="ignore"):
+        lon, lat = projection.to_lonlat(centres[:, 0], centres[:, 1])
+    off_globe = np.flatnonzero(~(np.isfinite(lon) & np.isfinite(lat)))
+    if len(off_globe):  # a rim cell's centre beyond the world's outline: the nearest point inside it
+        inside = projection.frame_mm.buffer(-0.05)
+        nearest = np.array([shapely.ops.nearest_points(inside, shapely.Point(*centres[i]))[0].coords[0]
+                            for i in off_globe.tolist()])
+        lon[off_globe], lat[off_globe] = projection.to_lonlat(nearest[:, 0], nearest[:, 1])
     lon = (lon + 180.0) % 360.0 - 180.0
     return [(round(x, COORD_DECIMALS), round(y, COORD_DECIMALS)) for x, y in zip(lon.tolist(), lat.tolist(),
                                                                                    strict=True)]

@@ -7,6 +7,7 @@ land (Natural Earth) -> projected to board mm -> rasterised -> hex lattice -> la
 from __future__ import annotations
 
 import functools
+import math
 import time
 import types
 from collections.abc import Mapping
@@ -17,11 +18,12 @@ import shapely
 from shapely.geometry import Polygon
 
 from boardgen.cache import cached_data
-from boardgen.config import KOPPEN_CLASSES, Config, resolve_data_path
+from boardgen.config import CELL_COUNT_TOLERANCE, KOPPEN_CLASSES, Config, cell_count_band, resolve_data_path
 from boardgen.errors import ConfigError
 from boardgen.layout.hexgrid import (
     Hex,
     HexLayout,
+    Orientation,
     column_letters,
     hexes_covering_qr,
     offset_coordinates,
@@ -136,6 +138,26 @@ def _check_hex_count(config: Config, size_mm: float) -> None:
         raise ConfigError(config.source, "hexes.target_cells",
                           f"{config.hexes.target_cells} land cells need {size_mm:g}mm hexes, about {on_board:,.0f} "
                           f"on the board; expected at most {MAX_BOARD_HEXES:,} (fewer cells)")
+
+
+def _check_cell_count(config: Config, n: int, size_mm: float, orientation: Orientation,
+                      origin_mm: tuple[float, float], raster: LandRaster) -> None:
+    """The automatic hex size's land cells lie in the template's band (``cell_count_band``), else a ConfigError
+    naming the counts this board can reach and a target the search does hit."""
+    low, high = cell_count_band(config.hexes)
+    if low <= n <= high:
+        return
+    threshold = config.hexes.land_threshold
+    W, H = config.board.width_mm, config.board.height_mm  # noqa: N806
+    smallest_mm = math.sqrt(W * H / (1.5 * math.sqrt(3) * MAX_BOARD_HEXES))
+    most = len(land_hexes(HexLayout(orientation, smallest_mm, origin_mm), raster, threshold)[0])
+    fewest = len(land_hexes(HexLayout(orientation, 80.0, origin_mm), raster, threshold)[0])
+    band = ("hexes.cell_count_range" if config.hexes.cell_count_range is not None
+            else f"hexes.target_cells +- {CELL_COUNT_TOLERANCE:.0%}")
+    raise ConfigError(config.source, "hexes.target_cells",
+                      f"{config.hexes.target_cells} cells: the nearest hex size ({size_mm:g}mm) gives {n} land cells, "
+                      f"outside [{low}, {high}] ({band}); this {W:g} x {H:g} mm board holds about {fewest} to "
+                      f"{most:,} cells; expected e.g. hexes.target_cells: {n}")
 
 
 def build_board(config: Config) -> Board:
@@ -301,6 +323,8 @@ def build_board(config: Config) -> Board:
         ))
     assert land_labels == {c.label for c in cells}
     cells.sort(key=lambda c: (c.row, c.column))
+    if config.hexes.size_mm is None:
+        _check_cell_count(config, len(cells), size_mm, orientation, origin_mm, raster)
     timings["cells_s"] = time.perf_counter() - t
     timings["total_s"] = time.perf_counter() - started
 

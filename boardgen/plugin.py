@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from boardgen.errors import ConfigError
 
@@ -106,6 +106,10 @@ class GamePlugin:
     stages: Sequence[StageSpec] = ()
     default_bots: tuple[str, ...] = ("greedy", "random")
     has_rules: bool = True  # False: a set of parts with no game of its own (the piecepack); nothing to simulate
+    kernel_warmer: str = ""  # "module:function" compiling the game's rules kernel into its disk cache (set-up runs it)
+
+    template_bots_key: str = ""  # dotted key of the template's list of bot names (checked on load against bots())
+    slow_bots: ClassVar[Mapping[str, str]] = {}  # bots refused in that list, with why (e.g. seconds a game)
 
     template_file: str = ""  # the default template's file name in boardgen's templates folder
     model_path: str = ""  # "module:Class" of the game's pydantic template model (a boardgen.schema.GameTemplate)
@@ -296,6 +300,29 @@ class GamePlugin:
         return generic_validate(self, ctx, games, jobs, seed, bots, players, progress)
 
 
+def check_template_bots(plugin: GamePlugin, config: Any) -> None:
+    """The bot names a template lists (``plugin.template_bots_key``) are bots of the game and none of its
+    ``slow_bots``: one line at load time, not an error when the first game starts."""
+    if not plugin.template_bots_key:
+        return
+    names: Any = config
+    for part in plugin.template_bots_key.split("."):
+        names = getattr(names, part, None)
+    known = sorted(plugin.bots())
+    source = getattr(config, "source", "<template>")
+    for i, name in enumerate(names or ()):
+        key = f"{plugin.template_bots_key}[{i}]"
+        if name not in known:
+            close = difflib.get_close_matches(str(name), known, n=1)
+            hint = f"did you mean {close[0]!r}? " if close else ""
+            raise ConfigError(source, key, f"unknown bot {name!r}; {hint}expected one of {', '.join(known)}")
+        if name in plugin.slow_bots:
+            raise ConfigError(source, key, f"the {name!r} bot is too slow for the template's validation games "
+                              f"({plugin.slow_bots[name]}); expected one of "
+                              f"{', '.join(b for b in known if b not in plugin.slow_bots)} (play it on a few games "
+                              f"with `boardgen simulate --bots {name} --games 5`)")
+
+
 def _load(entry: Any) -> GamePlugin:
     plugin = entry.load()
     if isinstance(plugin, type):
@@ -337,6 +364,19 @@ def get_game(name: str, source: str = "<template>") -> GamePlugin:
     if name in _BROKEN:
         raise ConfigError(source, "game", f"game {name!r} is installed but failed to load ({_BROKEN[name]})")
     raise ConfigError(source, "game", f"unknown game {name!r}{hint} (installed: {', '.join(games) or 'none'})")
+
+
+def warm_kernels(progress: Callable[[str], None] = print) -> None:
+    """Compile every installed game's rules kernel into its disk cache (``kernel_warmer``), so simulate, validate
+    and sweep play on it from their first large run; scripts/setup.sh runs this once."""
+    import time
+
+    for name, plugin in installed_games().items():
+        if plugin.kernel_warmer:
+            start = time.perf_counter()
+            ready = load_stage(plugin.kernel_warmer)()  # type: ignore[call-arg]
+            progress(f"{name}: rules kernel {'ready' if ready else 'not compiled (numba missing)'} "
+                     f"in {time.perf_counter() - start:.1f} s")
 
 
 def load_stage(spec: str) -> Callable[[BuildContext], list[Artifact]]:

@@ -13,7 +13,16 @@ import difflib
 import math
 from typing import Annotated, Any, Literal, TypeVar
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PrivateAttr, ValidationError, WithJsonSchema
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    ValidationError,
+    WithJsonSchema,
+)
 
 from boardgen.config import parse_length_mm
 from boardgen.errors import ConfigError
@@ -40,6 +49,55 @@ Length = Annotated[float, BeforeValidator(_length), WithJsonSchema({
 
 Colour = Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$", description='an sRGB colour "#rrggbb"')]
 Finite = Annotated[float, BeforeValidator(_finite)]
+
+
+def _printable(value: str) -> str:
+    from boardgen.config import _FORBIDDEN_CHARS, forbidden_kind
+
+    bad = _FORBIDDEN_CHARS.search(value)
+    if bad:
+        raise ValueError(f"text holds the {forbidden_kind(bad.group())} U+{ord(bad.group()):04X}; expected "
+                         "printable text")
+    return value
+
+
+PrintableText = Annotated[str, AfterValidator(_printable)]
+"""Text that is printed (titles, names): no control characters, lone surrogates or Unicode noncharacters. The
+template reader refuses them in any text already; this keeps a template built in code (a sweep variant, a test)
+to the same rule."""
+
+MAX_TOKEN_VALUE = 100
+MAX_TOKENS_PER_VALUE = 300
+TokenValue = Annotated[int, Field(ge=1, le=MAX_TOKEN_VALUE, description="what one token is worth")]
+TokenCount = Annotated[int, Field(ge=0, le=MAX_TOKENS_PER_VALUE, description="tokens of this value printed")]
+TokenSupply = Annotated[dict[TokenValue, TokenCount], Field(min_length=1, max_length=8)]
+"""Tokens by value (``{1: 60, 5: 24}``): every game's coin, cube and resource tokens. The counts are printed, so
+they are bounded like pages are (300 tokens of one value is about 30 sheets)."""
+
+PieceCount = Annotated[int, Field(ge=1, le=200, description="pieces of this kind (printed, so bounded)")]
+
+
+def _die_sides(value: int) -> int:
+    from boardgen.config import DICE_SIDES
+
+    if value not in DICE_SIDES:
+        raise ValueError(f"no paper die has {value} sides; expected one of {', '.join(map(str, DICE_SIDES))}")
+    return value
+
+
+DieSides = Annotated[int, Field(
+    ge=4, le=20, json_schema_extra={"enum": [4, 6, 8, 10, 12, 20]},
+    description="sides of a die: 4, 6, 8, 10, 12 or 20 (the paper dice boardgen prints)"), AfterValidator(_die_sides)]
+"""The sides of a die a game rolls and boardgen prints (boardgen.config.DICE_SIDES)."""
+
+
+class CrossKeyError(ValueError):
+    """Raised by a model validator that checks several keys, to blame one of them: ``key`` is dotted and relative
+    to the model that raises it (``CrossKeyError("map.target_cells", "too few for 36 fields")``)."""
+
+    def __init__(self, key: str, message: str) -> None:
+        super().__init__(message)
+        self.key = key
 
 
 def _template_key(name: str) -> str:
@@ -77,7 +135,7 @@ class GameTemplate(TemplateModel):
     game: str = Field(description="which game this template builds (see `boardgen games`)")
     edition: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$",
                          description="output folder name: OUT/<edition>/")
-    title: str = Field(min_length=1, max_length=120)
+    title: PrintableText = Field(min_length=1, max_length=120)
     seed: int = Field(2026, ge=0, lt=2**63, description="seeds every random choice boardgen makes")
     export: ExportSection = Field(default_factory=ExportSection,
                                   description="print-on-demand profiles of this template (`boardgen export pod`)")
@@ -164,14 +222,55 @@ def validate_template(model: type[M], data: Any, source: str, template_sha256: s
         if error["type"] == "missing":
             raise ConfigError(source, key, "missing; this key is required") from None
         message = error["msg"].removeprefix("Value error, ")
+        blamed = (error.get("ctx") or {}).get("error")
+        if isinstance(blamed, CrossKeyError):
+            key = f"{key}.{blamed.key}" if loc else blamed.key
+            raise ConfigError(source, key, str(blamed)) from None
         raise ConfigError(source, key, f"{message} (got {_short(error.get('input'))})") from None
     config._source = source
     config._template_sha256 = template_sha256
     return config
 
 
+_BOUNDS = (("ge", "minimum"), ("gt", "exclusiveMinimum"), ("le", "maximum"), ("lt", "exclusiveMaximum"))
+
+
+def _length_bounds(model: type[BaseModel], schema: dict[str, Any], seen: set[type], root: type) -> None:
+    """Put the bounds of every ``Length`` field into its JSON Schema (its own schema, which admits "24in", would
+    hide them): ``minimum``/``maximum`` in mm, which apply to a bare number, and the same in the description."""
+    if model in seen:
+        return
+    seen.add(model)
+    node = schema if model is root else schema.get("$defs", {}).get(model.__name__, {})
+    for name, info in model.model_fields.items():
+        for arg in _models_in(info.annotation):
+            _length_bounds(arg, schema, seen, root)
+        if not name.endswith("_mm"):
+            continue
+        prop = node.get("properties", {}).get(info.alias or name)
+        if prop is None:
+            continue
+        bounds = {key: getattr(meta, attr) for meta in info.metadata for attr, key in _BOUNDS
+                  if getattr(meta, attr, None) is not None}
+        if not bounds:
+            continue
+        prop.update(bounds)
+        low = bounds.get("minimum", bounds.get("exclusiveMinimum"))
+        high = bounds.get("maximum", bounds.get("exclusiveMaximum"))
+        span = f"{low:g} to {high:g} mm" if low is not None and high is not None else (
+            f"at least {low:g} mm" if low is not None else f"at most {high:g} mm")
+        prop["description"] = f"{prop['description']}; {span}" if prop.get("description") else span
+
+
+def _models_in(annotation: Any) -> list[type[BaseModel]]:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return [annotation]
+    return [m for arg in getattr(annotation, "__args__", ()) for m in _models_in(arg)]
+
+
 def json_schema(model: type[BaseModel], title: str) -> dict[str, Any]:
     schema = model.model_json_schema(by_alias=True)
+    _length_bounds(model, schema, set(), model)
     schema["title"] = title
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     return schema

@@ -8,7 +8,7 @@ from typing import Any
 
 from boardgen.config import _read_yaml, _resolve_extends, default_template_path
 from boardgen.errors import ConfigError
-from boardgen.plugin import DEFAULT_GAME, GamePlugin, get_game
+from boardgen.plugin import DEFAULT_GAME, GamePlugin, check_template_bots, get_game
 
 
 def read_template(path: str | Path | None) -> tuple[dict[str, Any], str, str]:
@@ -29,7 +29,9 @@ def load(path: str | Path | None = None) -> tuple[GamePlugin, Any]:
     if not isinstance(name, str):
         raise ConfigError(source, "game", f"expected a game name such as {DEFAULT_GAME!r}, got {name!r}")
     plugin = get_game(name, source)
-    return plugin, plugin.load_config(data, source, sha)
+    config = plugin.load_config(data, source, sha)
+    check_template_bots(plugin, config)
+    return plugin, config
 
 
 def load_map_template(path: str | Path | None = None) -> Any:

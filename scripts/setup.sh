@@ -37,12 +37,6 @@ if ! python -c 'from PIL import ImageCms; ImageCms.createProfile("sRGB")' 2>/dev
   fi
 fi
 boardgen build
-# Compile the flagship's rules kernel (numba) into the cache once, about 20 s, so that simulate, validate and
-# sweep play on it from their first large run instead of waiting for a run big enough to pay for compiling it.
-python -c 'from boardgen.games.global_wellbeing.rules.fast import warm_kernel; warm_kernel()'
-# The same for the compiled kernels of The Philanthropist and BETTER Life (about 15 s each).
-python -c 'from boardgen.games.philanthropist.fast import warm_kernel; warm_kernel()'
-python -c 'from boardgen.games.better_life.fast import warm_kernel; warm_kernel()'
-# And of Global Warming and Resilience Earth (about a minute each the first time).
-python -c 'from boardgen.games.global_warming.fast import warm_kernel; warm_kernel()'
-python -c 'from boardgen.games.resilience_earth.fast import warm_kernel; warm_kernel()'
+# Compile every game's rules kernel (numba) into the cache once (15-60 s each the first time), so that simulate,
+# validate and sweep play on it from their first large run instead of waiting for a run big enough to pay for it.
+python -c 'from boardgen.plugin import warm_kernels; warm_kernels()'

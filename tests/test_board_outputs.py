@@ -13,10 +13,10 @@ from shapely.geometry import Polygon, box, shape
 
 from boardgen.build import BuildContext
 from boardgen.games.global_wellbeing import GlobalWellbeing
+from boardgen.games.global_wellbeing.board_layout import max_section_size_mm
 from boardgen.games.global_wellbeing.board_stage import (
     SECTION_PAPERS,
     board_stage,
-    max_section_size_mm,
     poster_page,
     section_page,
     sections_stage,
@@ -252,7 +252,7 @@ def test_sections_command_prints_the_fit_proof(ctx):
 
     result = CliRunner().invoke(cli, ["sections"])
     assert result.exit_code == 0, result.output
-    assert "9 sections (3 x 3)" in result.output
+    assert "9 sections (3 rows x 3 columns, auto; landscape A4 and Letter)" in result.output
     assert "1 distinct assembly" in result.output and "0 impostors" in result.output
     assert result.output.count("knob ") == 12
 

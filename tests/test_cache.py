@@ -119,7 +119,7 @@ def test_board_key_covers_boardgen_source(default_config: Config, monkeypatch: p
 
 
 def test_cached_sections_are_the_cut(cache_folder: Path, default_board: Any) -> None:
-    from boardgen.games.global_wellbeing.board_stage import max_section_size_mm
+    from boardgen.games.global_wellbeing.board_layout import max_section_size_mm
     from boardgen.layout.sections import cut_sections
 
     made = cut_sections(default_board, max_section_size_mm())

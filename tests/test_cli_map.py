@@ -71,10 +71,15 @@ def test_manifest_lists_every_output_with_its_hash(tmp_path: Path) -> None:
 
 def test_template_from_another_directory_and_extends(tmp_path: Path) -> None:
     template = tmp_path / "mine.yaml"
-    template.write_text("extends: global-wellbeing\nedition: my-edition\nhexes:\n  size: 12mm\n")
+    template.write_text("extends: global-wellbeing\nedition: my-edition\nhexes:\n  size: 12mm\n"
+                        "  cell_count_range: [150, 320]\n")
     result = run_cli("info", "--template", str(template), cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert "size 12 mm" in result.stdout and "(my-edition)" in result.stdout
+    # the same size against the automatic band (target_cells 300 +- 3%): info says so and exits 1
+    template.write_text("extends: global-wellbeing\nedition: my-edition\nhexes:\n  size: 12mm\n")
+    result = run_cli("info", "--template", str(template), cwd=tmp_path)
+    assert result.returncode == 1 and "OUTSIDE 291-309" in result.stdout
 
 
 def test_cells_command_exports_csv_and_geojson(tmp_path: Path) -> None:

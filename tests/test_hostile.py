@@ -1,7 +1,8 @@
-"""Hostile templates (issue 10): every class the fuzzer found is a fixture in tests/data/templates/hostile/
-with the one line it must give. Loading is checked in-process (fast); fixtures marked ``# level: map``,
-``cells`` or ``components`` also run that far. Plus files that are not templates, the CLI's last line of
-defence and its option bounds."""
+"""Hostile templates: every class the fuzzer found, in every installed game, is a fixture in
+tests/data/templates/hostile/ with the one line it must give (``<game>-<kind>.yaml`` for the games other than the
+flagship). Loading is checked in-process (fast); fixtures marked ``# level: map``, ``cells`` or ``components``
+(the flagship) or ``stages`` (any game: every build stage but validate) also run that far. Plus files that are
+not templates, the CLI's last line of defence and its option bounds."""
 
 from __future__ import annotations
 
@@ -32,8 +33,16 @@ def header(path: Path) -> tuple[str, str]:
 
 
 def run_to(path: Path, level: str) -> None:
-    _plugin, config = load(path)
+    plugin, config = load(path)
     if level == "load":
+        return
+    if level == "stages":  # every build stage of the game but its validation (which plays hundreds of games)
+        from boardgen.build import run_stages
+        from boardgen.plugin import BuildContext
+
+        ctx = BuildContext(config, plugin)
+        artifacts = run_stages(ctx, {stage[0] for stage in plugin.stages} - {"validate"})
+        assert artifacts and all(a.data for a in artifacts)
         return
     from boardgen.mapbuild import build_board
 
@@ -67,7 +76,11 @@ def test_a_hostile_template_is_one_line_naming_the_key_and_fast(template: Path) 
 
 def test_fixture_corpus_covers_the_issue_classes() -> None:
     names = {p.stem for p in FIXTURES}
-    assert len(names) >= 30
+    assert len(names) >= 60
+    from boardgen.plugin import installed_games
+
+    for game in installed_games():  # every game has fixtures, a title with a noncharacter among them
+        assert game == "global-wellbeing" or f"{game}-title-noncharacter" in names or game == "piecepack", game
     for needed in ("alias-bomb-title", "deep-list", "extends-chain", "lone-surrogate", "map-projection-utm",
                    "raster-huge-board", "validate-games-huge", "duplicate-key"):
         assert needed in names

@@ -11,7 +11,10 @@ from boardgen.model import Board
 
 
 def test_cell_count_is_in_the_template_range(default_board: Board) -> None:
-    low, high = default_board.config.hexes.cell_count_range
+    from boardgen.config import cell_count_band
+
+    low, high = cell_count_band(default_board.config.hexes)
+    assert (low, high) == (291, 309)  # auto: hexes.target_cells 300 +- 3%
     assert low <= len(default_board.cells) <= high
 
 

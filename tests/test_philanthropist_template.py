@@ -87,7 +87,8 @@ def _write(tmp_path: Path, change: dict) -> Path:
     ({"board.squares": 24}, "", "too small: a square must hold a meeple standee and an avatar chip"),
     ({"rules.tie_breaks": "cubes"}, "rules.tie_breaks", "did you mean 'tie_break'"),
     ({"players.seats.2.shape": "square"}, "players", "its own shape"),
-    ({"simulate.bots": ["collecter"]}, "simulate", "unknown bot 'collecter'"),
+    ({"simulate.bots": ["collecter"]}, "simulate.bots[0]", "unknown bot 'collecter'; did you mean 'collector'?"),
+    ({"simulate.bots": ["planner", "mcts"]}, "simulate.bots[1]", "too slow for the template's validation games"),
 ])
 def test_bad_templates_are_one_line(tmp_path: Path, change: dict, key: str, words: str) -> None:
     with pytest.raises(ConfigError) as info:

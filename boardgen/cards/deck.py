@@ -18,21 +18,19 @@ out ("duplex", "fold" or "gutter"); ``deck_artifacts`` renders PDFs for A4 and L
 
 from __future__ import annotations
 
-import csv
-import io
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path as FilePath
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-import yaml
-from pydantic import Field, field_validator, model_validator
+from pydantic import AfterValidator, Field, field_validator, model_validator
 
 from boardgen.cards.icons import ICONS, draw_icon
 from boardgen.cards.model import Component, ComponentSet
 from boardgen.cards.sheets import LaidOut, cut_svg, lay_out, layout_rank
+from boardgen.config import short_repr
 from boardgen.errors import ConfigError, LayoutError
 from boardgen.io import Artifact
 from boardgen.render.cairo_backend import cap_height_mm, render_pdf, text_width_mm
@@ -55,7 +53,7 @@ from boardgen.render.scene import (
     rect_path,
     rounded_rect_path,
 )
-from boardgen.schema import Colour, TemplateModel
+from boardgen.schema import Colour, PrintableText, TemplateModel
 
 MM_PER_INCH = 25.4
 CARD_SIZES: dict[str, tuple[float, float]] = {
@@ -76,13 +74,21 @@ _ICON_RE = re.compile(r"\{([a-z0-9][a-z0-9-]*)\}")
 _SIZE_RE = re.compile(r"^\s*([0-9.]+)\s*[x×]\s*([0-9.]+)\s*(mm|in)?\s*$")
 
 
+MIN_CARD_MM = 25.0
+MAX_CARD_MM = 180.0
+"""A card's sides lie between these (a card fits a sheet of A4 or Letter either way round, with its bleed and
+crop marks)."""
+
+
 def card_size(spec: str | Sequence[float]) -> tuple[float, float]:
     """(width, height) in mm from a name (``"poker"``, ``"poker-landscape"``), ``"63x88"``/``"63x88mm"``,
-    ``"2.5x3.5in"`` or a (width, height) pair in mm. ValueError for anything else."""
+    ``"2.5x3.5in"`` or a (width, height) pair in mm, each side MIN_CARD_MM to MAX_CARD_MM. ValueError for
+    anything else."""
     if not isinstance(spec, str):
         w, h = (float(v) for v in spec)
-        if not (w > 0 and h > 0):
-            raise ValueError(f"card size must be positive, got {w} x {h} mm")
+        if not (MIN_CARD_MM <= w <= MAX_CARD_MM and MIN_CARD_MM <= h <= MAX_CARD_MM):
+            raise ValueError(f"a card size of {w:g} x {h:g} mm; expected each side {MIN_CARD_MM:g} to "
+                             f"{MAX_CARD_MM:g} mm")
         return (w, h)
     name = spec.strip().lower()
     landscape = name.endswith("-landscape")
@@ -91,11 +97,22 @@ def card_size(spec: str | Sequence[float]) -> tuple[float, float]:
         w, h = CARD_SIZES[base]
         return (h, w) if landscape else (w, h)
     m = _SIZE_RE.match(name)
-    if m is None:
-        raise ValueError(f"unknown card size {spec!r}: use one of {', '.join(CARD_SIZES)} (optionally "
+    if m is None or m.group(1).count(".") > 1 or m.group(2).count(".") > 1 or "." in (m.group(1), m.group(2)):
+        raise ValueError(f"unknown card size {spec[:40]!r}: use one of {', '.join(CARD_SIZES)} (optionally "
                          "'-landscape'), 'WxH' in mm or 'WxHin'")
     factor = MM_PER_INCH if m.group(3) == "in" else 1.0
     return card_size((float(m.group(1)) * factor, float(m.group(2)) * factor))
+
+
+def _card_size_name(value: str) -> str:
+    card_size(value)
+    return value
+
+
+CardSize = Annotated[str, AfterValidator(_card_size_name), Field(
+    max_length=40, description=f"a card size: {', '.join(CARD_SIZES)} (optionally -landscape), 'WxH' in mm or "
+    f"'WxHin', each side {MIN_CARD_MM:g} to {MAX_CARD_MM:g} mm")]
+"""A card size as a template writes it, checked on load."""
 
 
 # ------------------------------------------------------------------------------------------ data rows
@@ -109,21 +126,23 @@ def load_rows(source: str | FilePath | Sequence[Row], *, base: FilePath | None =
 
     ``base``: the folder relative file names are read from (the template's folder)."""
     if isinstance(source, str | FilePath):
+        from boardgen.datafiles import read_csv, read_yaml_rows
+
         path = FilePath(source)
         if base is not None and not path.is_absolute():
             path = base / path
-        text = path.read_text(encoding="utf-8-sig")
-        if path.suffix.lower() == ".csv":
-            rows: list[Any] = list(csv.DictReader(io.StringIO(text)))
-        else:
-            rows = yaml.safe_load(text) or []
         where = str(path)
+        if path.suffix.lower() == ".csv":
+            rows: list[Any] = [row for _line, row in read_csv(path, where, "file", "card file")[1]]
+        else:
+            rows = read_yaml_rows(path, where, "file", "card file")
     else:
         rows, where = list(source), "rows"
     out = []
     for i, row in enumerate(rows):
         if not isinstance(row, Mapping):
-            raise ConfigError(where, f"[{i}]", f"a card row must be a mapping of column: value, got {row!r}")
+            raise ConfigError(where, f"[{i}]", f"a card row must be a mapping of column: value, got "
+                              f"{short_repr(row)}")
         out.append({str(k).strip(): v for k, v in row.items() if k is not None})
     return tuple(out)
 
@@ -135,7 +154,8 @@ def row_quantity(row: Row, where: str = "rows", index: int = 0) -> int:
             try:
                 n = int(str(value).strip())
             except ValueError:
-                raise ConfigError(where, f"[{index}].{key}", f"expected a whole number, got {value!r}") from None
+                raise ConfigError(where, f"[{index}].{key}", f"expected a whole number, got "
+                                  f"{short_repr(value, 30)}") from None
             if n < 0 or n > 1000:
                 raise ConfigError(where, f"[{index}].{key}", f"expected 0 to 1000 copies, got {n}")
             return n
@@ -643,7 +663,7 @@ class DeckSpec(TemplateModel):
             mode: duplex                   # gutter, fold
     """
 
-    name: str = Field(min_length=1, max_length=60)
+    name: PrintableText = Field(min_length=1, max_length=60)
     rows: list[dict[str, Any]] | None = None
     file: str | None = None
     size: str | tuple[float, float] = "poker"

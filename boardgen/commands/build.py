@@ -24,12 +24,14 @@ def _human_size(n_bytes: int) -> str:
 @template_option
 @out_option
 @click.option("--quiet", "-q", is_flag=True, help="Print only the summary.")
-def build_command(template_path: Path | None, out_root: Path, quiet: bool) -> None:
+@click.option("--force", is_flag=True, help="Write the kit even when its validation finds error-level problems "
+              "(without it such a build writes nothing and exits with code 2).")
+def build_command(template_path: Path | None, out_root: Path, quiet: bool, force: bool) -> None:
     """Build the kit: cell data, board and component PDFs, previews, manifest."""
     started = time.perf_counter()
     _game, config = load(template_path)
     progress = (lambda message: None) if quiet else (lambda message: click.echo(f"  {message}", err=True))
-    out_dir, ctx = build(config, out_root, progress)
+    out_dir, ctx = build(config, out_root, progress, force=force)
     elapsed = time.perf_counter() - started
     click.echo(f"{config.title}: {len(ctx.artifacts)} files in {out_dir}")
     for artifact in sorted(ctx.artifacts, key=lambda a: a.path):

@@ -60,10 +60,22 @@ def cells_command(template_path: Path | None, fmt: str, layer: str | None, outpu
 @click.command("info")
 @template_option
 def info_command(template_path: Path | None) -> None:
-    """Print cell counts per zone, hex size, projection and the islands kept."""
+    """Print cell counts per zone, hex size, projection, the islands kept, the jigsaw grid and where the legend
+    panels go; exit code 1 when the land-cell count is outside its band or the panels find no room."""
+    from boardgen.config import CELL_COUNT_TOLERANCE, cell_count_band
+    from boardgen.errors import LayoutError, blamed_on
+    from boardgen.games.global_wellbeing.board_layout import legend_for, panelled_board, section_page_sizes_mm
+    from boardgen.layout.sections import cut_sections
+    from boardgen.render.board_art import LEGEND_FALLBACKS, legend_specs
+
     config = load_template(template_path)
-    board = build_board(config)
-    low, high = config.hexes.cell_count_range
+    layout_error: LayoutError | None = None
+    try:
+        board = panelled_board(config)
+    except LayoutError as exc:
+        layout_error = exc
+        board = build_board(config)
+    low, high = cell_count_band(config.hexes)
     n = len(board.cells)
     click.echo(f"{config.title} ({config.edition}), template {config.source}")
     click.echo(f"board       {config.board.width_mm:g} x {config.board.height_mm:g} mm, "
@@ -72,8 +84,10 @@ def info_command(template_path: Path | None) -> None:
     how = "searched for" if config.hexes.size_mm is None else "set in template, target"
     click.echo(f"hexes       {board.layout.orientation.name}-top, size {board.layout.size_mm:g} mm "
                f"({how} {config.hexes.target_cells} cells), land when >= {config.hexes.land_threshold:.0%} land")
-    in_range = "ok" if low <= n <= high else f"OUTSIDE {low}-{high}"
-    click.echo(f"land cells  {n} ({in_range})")
+    band = ("hexes.cell_count_range" if config.hexes.cell_count_range is not None else
+            f"auto: target_cells +- {CELL_COUNT_TOLERANCE:.0%}")
+    in_range = f"ok, band {low}-{high}" if low <= n <= high else f"OUTSIDE {low}-{high}"
+    click.echo(f"land cells  {n} ({in_range}; {band})")
     minimum = config.classification.minimum_cells
     reasons: dict[str, dict[str, int]] = {z: {} for z in config.zones}
     for cell in board.cells:
@@ -93,3 +107,27 @@ def info_command(template_path: Path | None) -> None:
         click.echo(f"note: {note}")
     timings = ", ".join(f"{k[:-2]} {v:.2f} s" for k, v in board.stats.items() if k.endswith("_s"))
     click.echo(f"map build   {timings}")
+    click.echo("legend panels, tried in this order (never over a land cell):")
+    for i, fallback in enumerate(LEGEND_FALLBACKS, 1):
+        click.echo(f"  {i}. {fallback}")
+    click.echo("  (the central meridian, map.projection's lon_0, is never moved: where the map is cut is yours)")
+    if layout_error is None:
+        with blamed_on(config.source):
+            layout = cut_sections(board, section_page_sizes_mm())
+            legend = legend_for(board, layout)
+        grid = "auto" if config.sections.columns is None or config.sections.rows is None else "pinned"
+        page_w, page_h = layout.page_mm or (0.0, 0.0)
+        click.echo(f"sections    {layout.columns} columns x {layout.rows} rows ({grid}), "
+                   f"{'portrait' if page_h > page_w else 'landscape'} A4 and Letter")
+        strip = board.config.board.panel_strip_mm
+        table = next(b for b in legend if b.name == "bio-productivity table")
+        full = legend_specs(board, layout.sections[0].bounds_mm)[0].shapes_mm[0][1]
+        away = any(not layout.sections[0].outline_mm.contains(b.polygon) for b in legend)
+        used = 4 if strip else 3 if away else 2 if abs(table.height_mm - full) > 1e-6 else 1
+        where = ", ".join(f"{b.name} {b.width_mm:.0f} x {b.height_mm:.0f} mm at ({b.x_mm:.0f}, {b.y_mm:.0f})"
+                          for b in legend)
+        click.echo(f"legend      way {used}" + (f" (panel strip {strip:g} mm)" if strip else "") + f": {where}")
+    else:
+        click.echo(f"legend      no room: {layout_error}")
+    if layout_error is not None or not low <= n <= high:
+        sys.exit(1)

@@ -6,7 +6,6 @@ from pathlib import Path
 
 import click
 
-from boardgen.cache import cached_board as build_board
 from boardgen.commands.options import template_option
 from boardgen.errors import blamed_on
 from boardgen.layout.sections import cut_sections
@@ -17,13 +16,18 @@ from boardgen.template import load_map_template as load_template
 @template_option
 def sections_command(template_path: Path | None) -> None:
     """Print the cut lines, each section's size, cells and knobs, and the unique-fit proof."""
+    from boardgen.games.global_wellbeing.board_layout import panelled_board, section_page_sizes_mm
+
     config = load_template(template_path)
-    board = build_board(config)
     with blamed_on(config.source):
-        layout = cut_sections(board)
+        board = panelled_board(config)  # the map the build cuts (beside a panel strip when the legend needs one)
+        layout = cut_sections(board, section_page_sizes_mm())
     xs = ", ".join(f"{x:.2f}" for x in layout.cuts_x_mm)
     ys = ", ".join(f"{y:.2f}" for y in layout.cuts_y_mm)
-    click.echo(f"{config.title}: {len(layout.sections)} sections ({layout.rows} x {layout.columns}); straight cuts "
+    grid = "auto" if config.sections.columns is None or config.sections.rows is None else "pinned"
+    page_w, page_h = layout.page_mm or (0.0, 0.0)
+    click.echo(f"{config.title}: {len(layout.sections)} sections ({layout.rows} rows x {layout.columns} columns, "
+               f"{grid}; {'portrait' if page_h > page_w else 'landscape'} A4 and Letter); straight cuts "
                f"at x = {xs} mm and y = {ys} mm, stepping round {layout.cut_cost_mm2:.0f} mm² of land cells")
     for s in layout.sections:
         x0, y0, x1, y1 = s.bounds_mm

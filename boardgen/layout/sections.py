@@ -1,4 +1,5 @@
-"""The board cut into interlocking sections (3 x 3 by default) that print 1:1 on A4 or US Letter.
+"""The board cut into interlocking sections that print 1:1 on A4 or US Letter (the fewest that fit; 3 x 3 for
+the default 66 x 44 cm board).
 
 How the cut is made:
 
@@ -26,7 +27,8 @@ import numpy as np
 import shapely
 from shapely.geometry import LineString, MultiPolygon, Polygon, box
 
-from boardgen.errors import LayoutError
+from boardgen.config import MAX_SECTIONS_PER_SIDE
+from boardgen.errors import ConfigError, LayoutError
 from boardgen.layout import fit_solver
 from boardgen.layout.hexgrid import Hex, hexes_covering
 from boardgen.layout.jigsaw import (
@@ -82,6 +84,7 @@ class SectionLayout:
     knobs: tuple[Knob, ...]
     fit: fit_solver.FitReport
     cut_cost_mm2: float  # land area the straight lines would have cut (the smaller parts), before stepping
+    page_mm: tuple[float, float] | None = None  # the page content area the sections were cut to fit
 
     def section_of(self, label: str) -> Section:
         for section in self.sections:
@@ -379,24 +382,121 @@ def piece_signatures(rows: int, columns: int, knobs: Sequence[Knob], with_sizes:
     return [tuple(None if s is None else tuple(sorted(s)) for s in piece) for piece in sides]  # type: ignore[misc]
 
 
-def cut_sections(board: Board, max_section_mm: tuple[float, float] | None = DEFAULT_MAX_SECTION_MM) -> SectionLayout:
+PageSizes = tuple[tuple[float, float], ...]
+
+DEFAULT_PAGE_SIZES_MM: PageSizes = (DEFAULT_MAX_SECTION_MM, (182.0, 240.4))
+"""The printable content areas a section may fill: A4 and Letter landscape, then portrait (the smaller of the two
+papers each way; ``board_stage.section_page_sizes_mm`` computes them from the papers, a test keeps them equal)."""
+
+
+def _page_sizes(max_section_mm: tuple[float, float] | PageSizes | None) -> PageSizes | None:
+    if max_section_mm is None:
+        return None
+    if isinstance(max_section_mm[0], int | float):
+        return (tuple(max_section_mm),)  # type: ignore[return-value]
+    return tuple(max_section_mm)  # type: ignore[arg-type]
+
+
+def knob_reach_mm(board: Board) -> float:
+    """How far a section may reach past its straight cut line: a knob's tab or a land cell stepped round."""
+    return max(board.config.sections.knob_depth_mm, board.layout.size_mm) + 0.5
+
+
+def parts_fit(length_mm: float, parts: int, max_part_mm: float, reach_mm: float, search_mm: float) -> bool:
+    """Whether ``length_mm`` can be cut into ``parts`` that each fit ``max_part_mm``, a part reaching ``reach_mm``
+    past each of its cut lines, every line within ``search_mm`` of the even split (``choose_cuts``' rule)."""
+    empty = np.zeros(0)
+    try:
+        choose_cuts(empty, (np.array([0.0, 1.0]), np.zeros(2)), length_mm, parts, search_mm, max_part_mm, reach_mm,
+                    step_mm=max(0.25, search_mm / 40))
+    except LayoutError:
+        return False
+    return parts > 1 or length_mm <= max_part_mm
+
+
+def grid_options(board_mm: tuple[float, float], reach_mm: float, search_mm: float, pages: PageSizes,
+                 columns: int | None = None, rows: int | None = None, most: int = MAX_SECTIONS_PER_SIDE
+                 ) -> list[tuple[int, int, int]]:
+    """(rows, columns, page index) of every grid whose sections (knobs included) fit a page, best first: the
+    fewest pieces, then the earlier page (landscape before portrait), then the squarest pieces. ``columns`` or
+    ``rows`` pin that count."""
+    width_mm, height_mm = board_mm
+    found = []
+    for page, (page_w, page_h) in enumerate(pages):
+        for c in [columns] if columns else range(1, most + 1):
+            if not parts_fit(width_mm, c, page_w, reach_mm, search_mm):
+                continue
+            for r in [rows] if rows else range(1, most + 1):
+                if r * c < 2 or not parts_fit(height_mm, r, page_h, reach_mm, search_mm):
+                    continue
+                aspect = (width_mm / c) / (height_mm / r)
+                found.append((r * c, page, abs(np.log(aspect)), r, c))
+    found.sort()
+    return [(r, c, page) for _, page, _, r, c in found]
+
+
+def smallest_grid_hint(board: Board, pages: PageSizes) -> str:
+    """'sections.columns: 4 and sections.rows: 3' for the fewest pieces that fit, or why none do."""
+    size = (float(board.config.board.width_mm), float(board.config.board.height_mm))
+    options = grid_options(size, knob_reach_mm(board), board.config.sections.cut_search_mm, pages)
+    if not options:
+        return "no grid of up to 6 x 6 sections fits the page (a smaller board)"
+    r, c, _ = options[0]
+    return f"sections.columns: {c} and sections.rows: {r} (or auto)"
+
+
+def cut_sections(board: Board, max_section_mm: tuple[float, float] | PageSizes | None = DEFAULT_PAGE_SIZES_MM
+                 ) -> SectionLayout:
     """Cut ``board`` into its jigsaw sections (see the module's docstring); raises LayoutError if impossible.
 
-    ``max_section_mm``: (width, height) each section, knobs included, must fit (the printable area of the
-    smallest paper, e.g. A4 and Letter landscape); checked again on the finished outlines. A build computes it
-    once, in its BuildContext (``board_stage.board_sections``)."""
-    return _cut_sections(board, max_section_mm)
+    ``max_section_mm``: the (width, height) each section, knobs included, must fit (the printable area of the
+    smallest paper, e.g. A4 and Letter landscape), or several such sizes (landscape, portrait): all sections fit
+    one of them, the earliest that works; None: no limit (an automatic grid is then the default papers' one).
+    With ``sections.columns``/``rows`` auto the grid is the one with the fewest pieces that fits
+    (``grid_options``); a pinned grid that cannot fit is a ConfigError naming the smallest that does. Checked
+    again on the finished outlines. A build computes it once, in its BuildContext (``board_stage.board_sections``).
+    """
+    settings = board.config.sections
+    pages = _page_sizes(max_section_mm)
+    if pages is None:  # no page limit: an automatic grid is the one the default papers would take
+        rows, columns = settings.rows, settings.columns
+        if rows is None or columns is None:
+            size = (float(board.config.board.width_mm), float(board.config.board.height_mm))
+            options = grid_options(size, knob_reach_mm(board), settings.cut_search_mm, DEFAULT_PAGE_SIZES_MM,
+                                   columns, rows) or [(rows or 1, columns or 2, 0)]
+            rows, columns, _ = options[0]
+        return _cut_sections(board, rows, columns, None)
+    board_mm = (float(board.config.board.width_mm), float(board.config.board.height_mm))
+    options = grid_options(board_mm, knob_reach_mm(board), settings.cut_search_mm, pages, settings.columns,
+                           settings.rows)
+    if not options:
+        pinned_columns = "auto" if settings.columns is None else settings.columns
+        pinned_rows = "auto" if settings.rows is None else settings.rows
+        page_text = " or ".join(f"{w:g} x {h:g} mm" for w, h in pages)
+        raise ConfigError(board.config.source, "sections.columns",
+                          f"{pinned_columns} with sections.rows {pinned_rows} cuts the {board_mm[0]:g} x "
+                          f"{board_mm[1]:g} mm board into pieces that do not fit the page ({page_text} with knobs "
+                          f"reaching {knob_reach_mm(board):.1f} mm past a cut); "
+                          f"expected {smallest_grid_hint(board, pages)}")
+    first_error: LayoutError | None = None
+    for rows, columns, page in options[:8]:
+        try:
+            return _cut_sections(board, rows, columns, pages[page])
+        except LayoutError as exc:  # this grid cannot be cut here: the next best one
+            first_error = first_error or exc
+    assert first_error is not None
+    raise first_error
 
 
-def _cut_sections(board: Board, max_section_mm: tuple[float, float] | None) -> SectionLayout:
+def _cut_sections(board: Board, rows: int, columns: int, max_section_mm: tuple[float, float] | None
+                  ) -> SectionLayout:
     config = board.config
     settings = config.sections
-    rows, columns = settings.rows, settings.columns
     width_mm, height_mm = float(config.board.width_mm), float(config.board.height_mm)
     board_rect = box(0.0, 0.0, width_mm, height_mm)
     hexes = _land_hexes(board)
 
-    reach_mm = max(settings.knob_depth_mm, board.layout.size_mm) + 0.5
+    reach_mm = knob_reach_mm(board)
     max_w, max_h = max_section_mm if max_section_mm is not None else (None, None)
     centres = np.array([c.center_mm for c in board.cells]).reshape(-1, 2)
     cut_x, cost_x = choose_cuts(centres[:, 0], hex_area_profile(board, 0), width_mm, columns, settings.cut_search_mm,
@@ -457,7 +557,7 @@ def _cut_sections(board: Board, max_section_mm: tuple[float, float] | None) -> S
     signatures = piece_signatures(rows, columns, knobs)
     report = fit_solver.check_unique_fit(signatures, rows, columns, settings.fit_tolerance_mm)
     return SectionLayout(rows, columns, (width_mm, height_mm), tuple(xs[1:-1]), tuple(ys[1:-1]), tuple(sections),
-                         tuple(edges), tuple(knobs), report, cost)
+                         tuple(edges), tuple(knobs), report, cost, max_section_mm)
 
 
 def _assign_cells(board: Board, hexes: np.ndarray, sections: list[Section]) -> list[Section]:

@@ -1,6 +1,7 @@
 """lon/lat <-> board millimetres: a PROJ projection fitted to the board by its whole-world frame.
 
-The board is fitted to the projection's fixed frame (the outline of the whole globe, lon_0 +- 180 degrees),
+A strip along the board's left edge may be reserved (``board.panel_strip``): the frame is then fitted into the
+rest. The board is fitted to the projection's fixed frame (the outline of the whole globe, lon_0 +- 180 degrees),
 never to the data's bounds, so a data update cannot shift the cells. ``+over`` keeps vertices on the map
 edge from wrapping to the other side.
 """
@@ -30,12 +31,14 @@ class BoardProjection:
     frame_south_deg: float = -90.0
     frame_north_deg: float = 90.0
     source: str = "template"  # the template file, for error messages
+    reserve_left_mm: float = 0.0  # a strip along the board's left edge kept free of the map (legend panels)
 
     @classmethod
     def from_config(cls, config: Config) -> BoardProjection:
         south, north = config.map.frame_latitudes
         b = config.board
-        return cls(config.map.projection, b.width_mm, b.height_mm, b.margin_mm, south, north, config.source)
+        return cls(config.map.projection, b.width_mm, b.height_mm, b.margin_mm, south, north, config.source,
+                   float(b.panel_strip_mm or 0.0))
 
     @cached_property
     def crs(self) -> pyproj.CRS:
@@ -111,7 +114,13 @@ class BoardProjection:
     @cached_property
     def scale_mm_per_m(self) -> float:
         x, y = self._frame_projected
-        return min((self.width_mm - 2 * self.margin_mm) / np.ptp(x), (self.height_mm - 2 * self.margin_mm) / np.ptp(y))
+        return min((self.width_mm - 2 * self.margin_mm - self.reserve_left_mm) / np.ptp(x),
+                   (self.height_mm - 2 * self.margin_mm) / np.ptp(y))
+
+    @property
+    def _centre_x_mm(self) -> float:
+        """Where the frame's centre sits across the board: the middle of what the reserved strip leaves."""
+        return (self.width_mm + self.reserve_left_mm) / 2 if self.reserve_left_mm else self.width_mm / 2
 
     @cached_property
     def _centre_m(self) -> tuple[float, float]:
@@ -121,12 +130,12 @@ class BoardProjection:
     def projected_to_mm(self, x_m: np.ndarray, y_m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         cx, cy = self._centre_m
         s = self.scale_mm_per_m
-        return self.width_mm / 2 + (np.asarray(x_m) - cx) * s, self.height_mm / 2 - (np.asarray(y_m) - cy) * s
+        return self._centre_x_mm + (np.asarray(x_m) - cx) * s, self.height_mm / 2 - (np.asarray(y_m) - cy) * s
 
     def mm_to_projected(self, x_mm: np.ndarray, y_mm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         cx, cy = self._centre_m
         s = self.scale_mm_per_m
-        return cx + (np.asarray(x_mm) - self.width_mm / 2) / s, cy - (np.asarray(y_mm) - self.height_mm / 2) / s
+        return cx + (np.asarray(x_mm) - self._centre_x_mm) / s, cy - (np.asarray(y_mm) - self.height_mm / 2) / s
 
     def to_mm(self, lon: np.ndarray, lat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         x, y = self._forward.transform(np.asarray(lon, dtype=float), np.asarray(lat, dtype=float))

@@ -11,6 +11,7 @@ page carries its own part of the coastlines rather than the whole world.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
@@ -201,10 +202,20 @@ def _title_size(title: str, edition: str, note: str, big: Font, small: Font) -> 
             + SCALE_BAR_ROOM_MM)
 
 
-def legend_specs(board: Board, section_bounds: tuple[float, float, float, float]) -> list[BlockSpec]:
+COMPACT_TABLE_ROWS_MM = (8.0, 7.0, 6.0)
+"""The table's row heights when the full-size table finds no room (the panels scaled down): the text keeps its
+size (nothing under MIN_PLAY_TEXT_PT), only the boxes get shorter; 6 mm still holds a matchstick marker."""
+
+
+def legend_specs(board: Board, section_bounds: tuple[float, float, float, float], compact: bool = False
+                 ) -> list[BlockSpec]:
+    """The title, zone key and table as blocks for ``place_blocks``; ``compact``: the scaled-down panels (the
+    table's rows shorter, the title at its smaller sizes first)."""
     config = board.config
     low, high = _table_rows(config)
-    table = table_geometry(config).size_mm(len(config.zones), high - low + 1)
+    geometry = table_geometry(config)
+    rows_mm = COMPACT_TABLE_ROWS_MM if compact else (geometry.row_mm,)
+    tables = tuple(replace(geometry, row_mm=r).size_mm(len(config.zones), high - low + 1) for r in rows_mm)
     names = list(config.zones)
     key_row = 5.2
     key_text = max(text_width_mm(f"{n}  (d{config.zones[n].die})", KEY_FONT) for n in names)
@@ -218,49 +229,107 @@ def legend_specs(board: Board, section_bounds: tuple[float, float, float, float]
                          for big, small in zip(TITLE_FONTS, SUBTITLE_FONTS, strict=True))
     x0, y0, x1, y1 = section_bounds
     return [
-        BlockSpec("bio-productivity table", (table,), (x0, y1)),
+        BlockSpec("bio-productivity table", tables, (x0, y1)),
         BlockSpec("zone key", (two_columns, one_column), (x0, y0)),
         BlockSpec("title", title_shapes, (x0 + (x1 - x0) / 2, y0)),
     ]
 
 
+LEGEND_FALLBACKS = (
+    "the title, key and table at full size in open sea on section 1 (the top-left section)",
+    "the same panels scaled down (table rows 8, 7 or 6 mm, the title at 18 or 15 pt; no text under 6 pt)",
+    "the table on section 1, the title and key in open sea on the section nearest to it that has room",
+    "a strip along the board's left edge kept free of the map (the projection frame fitted into the rest of "
+    "the board, cells searched again for hexes.target_cells), the panels in it, full size then scaled down",
+)
+"""Where the legend panels go, in the order tried; never over a land cell. The central meridian is never moved
+(map.projection's lon_0 is the designer's)."""
+
+
+def legend_tiers(board: Board, section_bounds: tuple[float, float, float, float]) -> list[list[BlockSpec]]:
+    """The legend's block specs in the order tried: full size, then scaled down."""
+    return [legend_specs(board, section_bounds), legend_specs(board, section_bounds, compact=True)]
+
+
 def plan_legend(board: Board, sections: SectionLayout, coast: tuple[ShapelyPolygon, ...] | None = None,
-                specs: Sequence[BlockSpec] | None = None) -> tuple[PlacedBlock, ...]:
-    """Place title, key and table in open sea on the top-left section (LayoutError if there is no room).
-    ``coast``: the board's ``simplified_coast``, ``specs``: its ``legend_specs`` when the caller has them already."""
+                specs: Sequence[Sequence[BlockSpec]] | None = None) -> tuple[PlacedBlock, ...]:
+    """Place title, key and table in open sea on the top-left section, full size or else scaled down
+    (LayoutError, from the full-size attempt, if there is no room). ``coast``: the board's ``simplified_coast``,
+    ``specs``: its ``legend_tiers`` when the caller has them already."""
     first = sections.sections[0]
-    specs = legend_specs(board, first.bounds_mm) if specs is None else specs
-    return _plan_legend(board, sections, simplified_coast(board) if coast is None else coast, specs)
-
-
-def _plan_legend(board: Board, sections: SectionLayout, coast: tuple[ShapelyPolygon, ...],
-                 specs: Sequence[BlockSpec]) -> tuple[PlacedBlock, ...]:
-    first = sections.sections[0]
+    tiers = legend_tiers(board, first.bounds_mm) if specs is None else specs
+    coast = simplified_coast(board) if coast is None else coast
     cells = list(hex_polygons(board))
     parts = np.array(coast, dtype=object)
     near = parts[shapely.intersects(parts, first.outline_mm.envelope.buffer(2.0))]
     size_mm = (board.config.board.width_mm, board.config.board.height_mm)
     coast_near = shapely.union_all(near)
-    where = "the top-left section (section 1)"
     area = free_area(first.outline_mm, size_mm, cells, coast_near, land_clearance_mm=LEGEND_LAND_CLEARANCE_MM)
-    try:
-        return tuple(place_blocks(area, specs, where=where))
-    except LayoutError as exc:
-        # say which land cells are in the way: those under the blocks up to the first that found no room,
-        # placed as if the cells were sea
-        fits = next(k for k in range(len(specs)) if not _places(area, specs[:k + 1]))
+    error: LayoutError | None = None
+    for tier in tiers:
+        # the blocks are placed one by one, each nearest its corner: another order may leave room for all
+        for order in itertools.permutations(range(len(tier))):
+            try:
+                placed = place_blocks(area, [tier[i] for i in order], where=LEGEND_WHERE)
+            except LayoutError as exc:
+                error = error or _explained(exc, board, first.outline_mm, cells, coast_near, area, tier)
+                continue
+            by_name = {b.name: b for b in placed}
+            return tuple(by_name[spec.name] for spec in tier)
+    # the table stays on section 1 (the seed puts it there); the title and key may go to open sea elsewhere:
+    # the sections are added nearest first (by the distance between their top-left corners) until both fit
+    x0, y0 = first.bounds_mm[:2]
+    others = sorted(sections.sections[1:], key=lambda s: (np.hypot(s.bounds_mm[0] - x0, s.bounds_mm[1] - y0),
+                                                         s.number))
+    areas: list[shapely.Geometry] = []
+
+    def section_area(index: int) -> shapely.Geometry:
+        while len(areas) <= index:
+            outline = others[len(areas)].outline_mm
+            coast_here = shapely.union_all(parts[shapely.intersects(parts, outline.envelope.buffer(2.0))])
+            areas.append(free_area(outline, size_mm, cells, coast_here, land_clearance_mm=LEGEND_LAND_CLEARANCE_MM))
+        return areas[index]
+
+    for tier in tiers:
         try:
-            sea = free_area(first.outline_mm, size_mm, [], coast_near, land_clearance_mm=LEGEND_LAND_CLEARANCE_MM)
-            placed = place_blocks(sea, specs[:fits + 1], where=where)
+            table = place_blocks(area, tier[:1], where=LEGEND_WHERE)[0]
         except LayoutError:
-            raise exc from None
-        footprint = shapely.union_all([b.polygon.buffer(LEGEND_LAND_CLEARANCE_MM) for b in placed])
-        labels = [c.label for c, hit in zip(board.cells, shapely.intersects(footprint, np.array(cells, dtype=object)),
-                                            strict=True) if hit]
-        if not labels:
-            raise exc from None
-        raise LayoutError(f"{exc}: land cell{'s' if len(labels) > 1 else ''} {', '.join(labels)} in the way "
-                          "(overrides.remove_cells, fewer cells or a bigger board)") from None
+            continue
+        room = shapely.difference(area, table.polygon.buffer(4.0, join_style="mitre"))
+        for index in range(len(others)):
+            room = shapely.union(room, section_area(index))
+            for order in itertools.permutations(range(1, len(tier))):
+                try:
+                    placed = [table, *place_blocks(room, [tier[i] for i in order], where="the board")]
+                except LayoutError:
+                    continue
+                by_name = {b.name: b for b in placed}
+                return tuple(by_name[spec.name] for spec in tier)
+    assert error is not None
+    raise error
+
+
+LEGEND_WHERE = "the top-left section (section 1)"
+
+
+def _explained(exc: LayoutError, board: Board, outline: ShapelyPolygon, cells: list[ShapelyPolygon],
+               coast_near: shapely.Geometry, area: shapely.Geometry, specs: Sequence[BlockSpec]) -> LayoutError:
+    """``exc`` naming the land cells in the way: those under the blocks up to the first that found no room,
+    placed as if the cells were sea."""
+    fits = next(k for k in range(len(specs)) if not _places(area, specs[:k + 1]))
+    size_mm = (board.config.board.width_mm, board.config.board.height_mm)
+    try:
+        sea = free_area(outline, size_mm, [], coast_near, land_clearance_mm=LEGEND_LAND_CLEARANCE_MM)
+        placed = place_blocks(sea, specs[:fits + 1], where=LEGEND_WHERE)
+    except LayoutError:
+        return exc
+    footprint = shapely.union_all([b.polygon.buffer(LEGEND_LAND_CLEARANCE_MM) for b in placed])
+    labels = [c.label for c, hit in zip(board.cells, shapely.intersects(footprint, np.array(cells, dtype=object)),
+                                        strict=True) if hit]
+    if not labels:
+        return exc
+    return LayoutError(f"{exc}: land cell{'s' if len(labels) > 1 else ''} {', '.join(labels)} in the way "
+                       "(overrides.remove_cells, fewer cells or a bigger board)")
 
 
 def _places(area: shapely.Geometry, specs: Sequence[BlockSpec]) -> bool:
@@ -271,16 +340,20 @@ def _places(area: shapely.Geometry, specs: Sequence[BlockSpec]) -> bool:
     return True
 
 
-def check_legend_clear(board: Board, legend: Sequence[PlacedBlock], section_outline: ShapelyPolygon) -> list[str]:
-    """Problems with the legend's placement: a block over a land cell, or off the section."""
+def check_legend_clear(board: Board, legend: Sequence[PlacedBlock], section_outline: ShapelyPolygon,
+                       outlines: Sequence[ShapelyPolygon] = ()) -> list[str]:
+    """Problems with the legend's placement: a block over a land cell, the table off the top-left section
+    (``section_outline``), the title or key off it and off every one of ``outlines`` (the other sections)."""
     problems: list[str] = []
     hexes = hex_polygons(board)
     for block in legend:
         hits = shapely.intersects(block.polygon, hexes)
         problems.extend(f"{block.name} covers land cell {cell.label}"
                         for cell, hit in zip(board.cells, hits, strict=True) if hit)
-        if not section_outline.contains(block.polygon):
-            problems.append(f"{block.name} is not inside the top-left section")
+        homes = [section_outline] if block.name == "bio-productivity table" else [section_outline, *outlines]
+        if not any(home.contains(block.polygon) for home in homes):
+            problems.append(f"{block.name} is not inside the top-left section"
+                            + ("" if len(homes) == 1 else " nor inside any other section"))
     return problems
 
 
@@ -361,6 +434,9 @@ def table_ops(config: Config, block: PlacedBlock) -> list[Op]:
     named in a row under each column."""
     low, high = _table_rows(config)
     g = table_geometry(config)
+    full_height = g.size_mm(len(config.zones), high - low + 1)[1]
+    if abs(block.height_mm - full_height) > 1e-6:  # a scaled-down table: shorter rows, the same text
+        g = replace(g, row_mm=round((block.height_mm - full_height) / (high - low + 1) + g.row_mm, 4))
     ops: list[Op] = [_panel(block),
                      Text(block.x_mm + PAD_MM, block.y_mm + PAD_MM + 3.6, TABLE_CAPTION, CAPTION_FONT,
                           INK, name="table-caption")]

@@ -22,6 +22,7 @@ TEMPLATE = Path(__file__).resolve().parents[3] / "templates" / "better-life.yaml
 
 class BetterLife(GamePlugin):
     name = "better-life"
+    kernel_warmer = "boardgen.games.better_life.fast:warm_kernel"
     title = "BETTER Life"
     summary = "policy race 2020-2030 with sealed IP votes on EU Biodiversity Strategy targets (seed 002)"
     stages = (
@@ -30,6 +31,7 @@ class BetterLife(GamePlugin):
         ("validate", "boardgen.play.runner:validate_stage"),
     )
     default_bots = ("fair-share", "meter-reader", "target-seeker", "free-rider", "fair-share")
+    template_bots_key = "simulation.bots"
 
     def default_template(self) -> Path:
         from importlib.resources import files
@@ -53,8 +55,7 @@ class BetterLife(GamePlugin):
         from boardgen.schema import validate_template
 
         config = validate_template(BetterLifeTemplate, data, source, template_sha256)
-        load_decks(config.decks, source)  # a bad deck file fails now, as one line
-        cards = {c.id: c for c in load_decks(config.decks, source).actions}
+        cards = {c.id: c for c in load_decks(config.decks, source).actions}  # a bad deck file fails now, as one line
         for i, role in enumerate(config.roles):
             card = cards.get(role.card)
             if card is None or card.kind != "role":
@@ -67,7 +68,7 @@ class BetterLife(GamePlugin):
     def data_files(self, config: Any) -> Mapping[str, Path]:
         from boardgen.games.better_life.cards import resolve
 
-        return {f"decks.{k}": resolve(getattr(config.decks, k), config.source)
+        return {f"decks.{k}": resolve(getattr(config.decks, k), config.source, f"decks.{k}")
                 for k in ("action", "event", "policy", "target")}
 
     def decks(self, ctx: BuildContext) -> Any:

@@ -8,11 +8,10 @@ and the column.
 
 from __future__ import annotations
 
-import csv
-import io
 from dataclasses import dataclass
 from pathlib import Path
 
+from boardgen.config import short_repr
 from boardgen.errors import ConfigError
 
 DATA_DIR = Path(__file__).with_name("data")
@@ -100,27 +99,18 @@ class Decks:
         return [p.id for p in self.policies].index(policy_id)
 
 
-def resolve(name: str, template_source: str) -> Path:
-    """A deck file: beside the template first, then the game's bundled ``data`` folder."""
-    path = Path(name)
-    if path.is_absolute():
-        return path
-    beside = Path(template_source).parent / path
-    if beside.is_file():
-        return beside
-    return DATA_DIR / path
+def resolve(name: str, template_source: str, key: str = "decks") -> Path:
+    """A deck file: relative to the template's folder first, then the game's bundled ``data`` folder (and
+    inside the folder it is found in: boardgen.datafiles.locate)."""
+    from boardgen.datafiles import locate
+
+    return locate(name, template_source, key, (DATA_DIR,), "deck file")
 
 
 def _rows(path: Path, key: str, source: str, columns: tuple[str, ...]) -> list[tuple[int, dict[str, str]]]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(source, key, f"cannot read deck file {str(path)!r} ({exc.strerror})") from None
-    reader = csv.DictReader(io.StringIO(text))
-    missing = [c for c in columns if c not in (reader.fieldnames or [])]
-    if missing:
-        raise ConfigError(str(path), "header", f"missing column {missing[0]!r} (columns: {', '.join(columns)})")
-    rows = [(i, {k: (v or "").strip() for k, v in row.items() if k}) for i, row in enumerate(reader, start=2)]
+    from boardgen.datafiles import read_csv
+
+    _header, rows = read_csv(path, source, key, "deck file", columns)
     if not rows:
         raise ConfigError(str(path), "", "the deck has no rows")
     return rows
@@ -131,7 +121,8 @@ def _int(path: Path, line: int, row: dict[str, str], column: str, low: int, high
     try:
         number = int(value)
     except ValueError:
-        raise ConfigError(str(path), f"line {line}.{column}", f"expected a whole number, got {value!r}") from None
+        raise ConfigError(str(path), f"line {line}.{column}",
+                          f"expected a whole number, got {short_repr(value, 30)}") from None
     if not low <= number <= high:
         raise ConfigError(str(path), f"line {line}.{column}", f"expected {low} to {high}, got {number}")
     return number
@@ -152,8 +143,8 @@ def _choice(path: Path, line: int, row: dict[str, str], column: str, options: tu
         raise ConfigError(str(path), f"line {line}.{column}", f"a card with no {column}; expected one of "
                           f"{', '.join(options)}")
     if value not in options:
-        raise ConfigError(str(path), f"line {line}.{column}", f"unknown {column} {value!r}; expected one of "
-                          f"{', '.join(options)}")
+        raise ConfigError(str(path), f"line {line}.{column}",
+                          f"unknown {column} {short_repr(value, 30)}; expected one of {', '.join(options)}")
     return value
 
 
@@ -168,7 +159,7 @@ def _unique(path: Path, ids: list[tuple[int, str]]) -> None:
 def load_decks(names: object, source: str) -> Decks:
     """The four decks named by the template's ``decks`` section (``names`` has attributes action, event,
     policy, target)."""
-    paths = {k: resolve(getattr(names, k), source) for k in ("action", "event", "policy", "target")}
+    paths = {k: resolve(getattr(names, k), source, f"decks.{k}") for k in ("action", "event", "policy", "target")}
     p = paths["action"]
     actions = []
     for line, row in _rows(p, "decks.action", source,
@@ -210,8 +201,8 @@ def load_decks(names: object, source: str) -> Decks:
         for column in ("primary", "secondary", "tertiary"):
             value = _text(p, line, row, column, 40)
             if value not in known:
-                raise ConfigError(str(p), f"line {line}.{column}", f"unknown policy {value!r}; the policies are "
-                                  f"{', '.join(known)}")
+                raise ConfigError(str(p), f"line {line}.{column}",
+                                  f"unknown policy {short_repr(value, 30)}; the policies are {', '.join(known)}")
             ranked.append(value)
         if len(set(ranked)) != 3:
             raise ConfigError(str(p), f"line {line}", "a target card names three different policies")

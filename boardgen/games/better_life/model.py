@@ -7,11 +7,20 @@ at 0 and rise, five finishing payouts for five players) fail as one line naming 
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from boardgen.schema import Colour, GameTemplate, Length, TemplateModel
+from boardgen.schema import (
+    Colour,
+    CrossKeyError,
+    DieSides,
+    GameTemplate,
+    Length,
+    PrintableText,
+    TemplateModel,
+    TokenSupply,
+)
 
 SPACE_KINDS = ("role", "skip", "ip", "plus-one", "bonus", "empty", "fund", "payout", "event", "end-of-year")
 """Every kind of track space. ``role`` spaces name their role: ``role:university``."""
@@ -21,7 +30,7 @@ ROLE_KEYS = ("university", "industry", "ngo", "municipality", "citizens")
 
 class Role(TemplateModel):
     key: str = Field(pattern=r"^[a-z][a-z0-9-]*$", description="short key; track spaces write role:<key>")
-    name: str = Field(min_length=1, max_length=40)
+    name: PrintableText = Field(min_length=1, max_length=40)
     colour: Colour
     card: str = Field(pattern=r"^[a-z0-9-]+$", description="id of this role's card in the action deck file")
 
@@ -107,8 +116,8 @@ class Spaces(TemplateModel):
 class IP(TemplateModel):
     start: int = Field(5, ge=0, le=50, description="IP each player takes at the start")
     box: int = Field(160, ge=10, le=1000, description="IP the box holds (1-IP and 5-IP tokens together)")
-    denominations: dict[int, int] = Field(default_factory=lambda: {1: 60, 5: 20},
-                                          description="token value -> how many tokens of it are printed")
+    denominations: TokenSupply = Field(default_factory=lambda: {1: 60, 5: 20},
+                                       description="token value -> how many tokens of it are printed")
     max_bid: int | None = Field(None, ge=1, le=1000,
                                 description="a house rule capping one sealed bid; unset (the rules as written): any "
                                             "number of the IP you hold")
@@ -144,7 +153,8 @@ class Kit(TemplateModel):
 
 class Simulation(TemplateModel):
     validate_games: int = Field(300, ge=0, le=100_000)
-    bots: tuple[str, ...] = ("fair-share", "meter-reader", "target-seeker", "free-rider", "fair-share")
+    bots: tuple[str, ...] = Field(("fair-share", "meter-reader", "target-seeker", "free-rider", "fair-share"),
+                                  min_length=1, max_length=10, description="bots the validation seats, in turn")
 
 
 class BetterLifeTemplate(GameTemplate):
@@ -154,10 +164,11 @@ class BetterLifeTemplate(GameTemplate):
     roles: tuple[Role, ...] = Field(min_length=5, max_length=5)
     years: Years = Field(default_factory=lambda: Years.model_validate({}))
     track: Track
-    die_sides: int = Field(6, ge=2, le=20)
+    die_sides: DieSides = 6
     hand_limit: int = Field(4, ge=1, le=10, description="action cards a player may keep (role card apart)")
     start_hand: int = Field(2, ge=0, le=10)
-    finish_ip: tuple[int, ...] = Field((4, 3, 3, 2, 2), description="IP for 1st, 2nd... to reach End of Year")
+    finish_ip: tuple[Annotated[int, Field(ge=0, le=50)], ...] = Field(
+        (4, 3, 3, 2, 2), max_length=5, description="IP for 1st, 2nd... to reach End of Year")
     market: int = Field(5, ge=0, le=10, description="face-up action cards finishers pick from, each round")
     ip: IP = Field(default_factory=lambda: IP.model_validate({}))
     meters: Meters = Field(default_factory=lambda: Meters.model_validate({}))
@@ -181,7 +192,12 @@ class BetterLifeTemplate(GameTemplate):
         if missing:
             raise ValueError(f"track.spaces: no space for role {missing[0]!r}")
         if len(self.finish_ip) != self.players:
-            raise ValueError(f"finish_ip: {len(self.finish_ip)} payouts for {self.players} players")
+            raise CrossKeyError("finish_ip", f"{len(self.finish_ip)} payouts for {self.players} players")
+        handed = self.players * self.ip.start + sum(self.finish_ip)
+        if handed > self.ip.box:
+            raise CrossKeyError("finish_ip", f"the start IP ({self.players} x {self.ip.start}) and one round's "
+                                f"finishing payouts ({sum(self.finish_ip)}) come to {handed} IP, more than the "
+                                f"{self.ip.box} IP in the box (ip.box)")
         if self.market and self.market < self.players:
             raise ValueError("market: fewer face-up cards than players")
         names = [b.name for b in self.votes]

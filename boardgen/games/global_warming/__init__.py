@@ -19,6 +19,7 @@ from boardgen.plugin import BuildContext, GamePlugin
 
 class GlobalWarming(GamePlugin):
     name = "global-warming"
+    kernel_warmer = "boardgen.games.global_warming.fast:warm_kernel"
     title = "Global Warming"
     summary = "piecepack sinking island: secret dice, half-seen coins, last survivor wins (seed 003)"
     stages = (

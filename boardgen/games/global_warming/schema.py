@@ -3,17 +3,17 @@ pydantic models. Every number the kit prints, the leaflet states or the engine p
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
-from boardgen.schema import Colour, GameTemplate, Length, TemplateModel
+from boardgen.schema import Colour, GameTemplate, Length, PrintableText, TemplateModel
 
 SuitSymbol = Literal["sun", "moon", "crown", "arms"]
 
 
 class Suit(TemplateModel):
-    name: str = Field(min_length=1, max_length=20, description="the suit's name, plural (Suns)")
+    name: PrintableText = Field(min_length=1, max_length=20, description="the suit's name, plural (Suns)")
     colour: Colour = Field(description="the suit colour: symbols, dice, pawns")
     symbol: SuitSymbol = Field(description="which vector symbol draws the suit")
 
@@ -30,9 +30,11 @@ class PiecepackSpec(TemplateModel):
     """The piecepack's pieces: 4 suits x 6 ranks of tiles and coins, a pawn and a die per suit."""
 
     suits: tuple[Suit, ...] = Field(default_factory=_default_suits, min_length=4, max_length=4)
-    ranks: tuple[str, ...] = Field(("", "A", "2", "3", "4", "5"), min_length=6, max_length=6,
+    ranks: tuple[Annotated[str, Field(max_length=3)], ...] = Field(("", "A", "2", "3", "4", "5"), min_length=6,
+                                                                    max_length=6,
                                    description="rank symbols null, ace, 2-5 (null is blank by default)")
-    rank_names: tuple[str, ...] = Field(("null", "ace", "2", "3", "4", "5"), min_length=6, max_length=6)
+    rank_names: tuple[Annotated[str, Field(min_length=1, max_length=12)], ...] = Field(
+        ("null", "ace", "2", "3", "4", "5"), min_length=6, max_length=6)
     tile_size_mm: Length = Field(50.8, ge=25.0, le=80.0, description="tile side (2in)")
     coin_diameter_mm: Length = Field(19.05, ge=12.0, le=40.0, description="coin diameter (3/4in)")
     die_size_mm: Length = Field(15.875, ge=10.0, le=30.0, description="die edge (5/8in)")
@@ -48,9 +50,23 @@ class PiecepackSpec(TemplateModel):
 
 
 class PrintSpec(TemplateModel):
-    papers: tuple[Literal["a4", "letter"], ...] = Field(("a4", "letter"), min_length=1)
+    papers: tuple[Literal["a4", "letter"], ...] = Field(("a4", "letter"), min_length=1, max_length=2,
+                                                        description="the papers to print for, each once")
     backs: Literal["duplex", "fold"] = Field("duplex", description="duplex pages or fold-over pairs")
     also_fold: bool = Field(True, description="also write fold-over sheets for single-sided printers")
+
+
+    @field_validator("papers", mode="before")
+    @classmethod
+    def _each_once(cls, papers: object) -> object:
+        if isinstance(papers, list | tuple):
+            seen: set[object] = set()
+            for paper in papers:
+                if isinstance(paper, str) and paper in seen:
+                    raise ValueError(f"{paper} listed twice; expected each paper once")
+                if isinstance(paper, str):
+                    seen.add(paper)
+        return papers
 
 
 class PiecepackTemplate(GameTemplate):
@@ -72,7 +88,7 @@ class RulesSpec(TemplateModel):
     sea_margin: int = Field(3, ge=1, le=8, description="rows of table beyond the original island where a "
                             "moved tile may go")
     blank_may_pass: bool = Field(True, description="the blank face lets its player move a tile, or not")
-    action_order: tuple[int, ...] = Field((0, 5, 4, 3, 2, 1), min_length=6, max_length=6,
+    action_order: tuple[Annotated[int, Field(ge=0, le=5)], ...] = Field((0, 5, 4, 3, 2, 1), min_length=6, max_length=6,
                                           description="die faces in the order they act (0 is the blank)")
     validate_games: int = Field(300, ge=0, le=100_000)
     report_games: int = Field(2000, ge=0, le=1_000_000, description="games behind the documented figures")
@@ -88,7 +104,8 @@ class RulesSpec(TemplateModel):
 
 
 class BotsSpec(TemplateModel):
-    danger_weights: tuple[float, ...] = Field((1.0, 0.45, 0.2), min_length=1, max_length=6,
+    danger_weights: tuple[Annotated[float, Field(ge=0.0, le=100.0)], ...] = Field(
+                                              (1.0, 0.45, 0.2), min_length=1, max_length=6,
                                               description="how much the greedy bot fears the 1st, 2nd, 3rd coin")
     temperature: float = Field(0.35, gt=0.0, le=10.0, description="how freely the greedy bot mixes die faces "
                                "(a bot that always picks its best face is easy to cancel)")

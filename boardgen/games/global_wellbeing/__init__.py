@@ -22,6 +22,7 @@ from boardgen.plugin import BuildContext, GamePlugin
 
 class GlobalWellbeing(GamePlugin):
     name = "global-wellbeing"
+    kernel_warmer = "boardgen.games.global_wellbeing.rules.fast:warm_kernel"
     title = "The Global Wellbeing Game"
     summary = "world hex map from real climate data, six zones, dice-driven bio-productivity (seed 000)"
     # every stage but the kits reads only the board (built once by prepare_stages), so they run side by side,
@@ -69,12 +70,13 @@ class GlobalWellbeing(GamePlugin):
                 for key in ("land_data", "koppen_data", "elevation_data")}
 
     def build_board(self, ctx: BuildContext) -> Any:
-        from boardgen.cache import cached_board
+        from boardgen.games.global_wellbeing.board_layout import panelled_board
 
-        return cached_board(ctx.config)
+        # the template's map, or (when the legend panels find no room in open sea) the map beside a panel strip
+        return panelled_board(ctx.config)
 
     def prepare_stages(self, ctx: BuildContext) -> None:
-        from boardgen.games.global_wellbeing.board_stage import board_legend
+        from boardgen.games.global_wellbeing.board_layout import board_legend
 
         # the board (built or read from the cache), its jigsaw cut and legend: the board and validate stages
         # both read them, so they are made once, before the stages fork
@@ -163,7 +165,7 @@ class GlobalWellbeing(GamePlugin):
     def validate(self, ctx: BuildContext, games: int | None = None, jobs: int = 1, seed: int | None = None,
                  bots: Sequence[str] | None = None, players: int | None = None,
                  progress: Callable[[int], None] | None = None) -> Any:
-        from boardgen.games.global_wellbeing.board_stage import board_legend, board_sections
+        from boardgen.games.global_wellbeing.board_layout import board_legend, board_sections
         from boardgen.games.global_wellbeing.rules.validate import DEFAULT_BOTS, validate
 
         return validate(ctx.board, ctx.config, games, jobs, seed, bots or DEFAULT_BOTS, players, progress,

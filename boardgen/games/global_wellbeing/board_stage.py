@@ -1,17 +1,17 @@
-"""The `board` build stage: the poster, the nine jigsaw section sheets (A4 and Letter), the cut file, the
+"""The `board` build stage: the poster, the jigsaw section sheets (A4 and Letter), the cut file, the
 sections' GeoJSON and two previews.
 
 Files (relative to build/<edition>/):
   board-poster.pdf            one page: 660 x 440 mm TrimBox + 3 mm bleed (BleedBox = MediaBox), CMYK PDF/X-4 with a
                               FOGRA39 OutputIntent, black text and lines in K only (render/press.py): for a print shop
   board-poster-rgb.pdf        the same page in RGB, for screens and RGB printers
-  board-sections-a4.pdf       nine landscape pages, 1:1, in assembly order
+  board-sections-a4.pdf       one page per section (nine landscape pages for the default 3 x 3), 1:1, in assembly order
   board-sections-letter.pdf   the same on US Letter
   board-cut.svg               section cut lines in board mm on their own layer "cut", for cutting machines
   cut/board-section-N-{a4,letter}.svg  one closed outline per section, placed as its section sheet prints it
   sections.geojson            each section's outline (board mm) with its cells, neighbours, knobs and in-piece marks
   preview/board.png           the poster, small
-  preview/sections.png        the nine pieces pulled apart (exploded view)
+  preview/sections.png        the pieces pulled apart (exploded view)
 """
 
 from __future__ import annotations
@@ -19,25 +19,30 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Sequence
-from typing import Any
 
 import shapely
 
 from boardgen.build import BuildContext
-from boardgen.cache import cached_for_board, cached_sections
+from boardgen.cache import cached_for_board
 from boardgen.errors import LayoutError
+from boardgen.games.global_wellbeing.board_layout import (
+    ART_SOURCES,
+    SECTION_PAPERS,
+    board_coast,
+    board_legend,
+    board_sections,
+    count_word,
+    section_page_sizes_mm,
+    section_papers,
+)
 from boardgen.io import Artifact
-from boardgen.layout.legend import PlacedBlock
 from boardgen.layout.section_marks import SectionMark, plan_section_marks
-from boardgen.layout.sections import Section, SectionLayout, hex_polygons
+from boardgen.layout.sections import Section, hex_polygons
 from boardgen.render.board_art import (
     BoardArt,
     board_scene,
     check_legend_clear,
-    legend_specs,
     make_art,
-    plan_legend,
-    simplified_coast,
 )
 from boardgen.render.board_print import (
     BLEED_WASH,
@@ -50,9 +55,7 @@ from boardgen.render.board_print import (
 )
 from boardgen.render.cairo_backend import Page, note_pages, render_pdf, render_png, render_svg
 from boardgen.render.imposition import (
-    A4,
     DEFAULT_STYLE,
-    LETTER,
     Paper,
     content_area,
     single_item_page,
@@ -76,17 +79,9 @@ from boardgen.render.scene import (
     translate,
 )
 
-SECTION_PAPERS: tuple[Paper, ...] = (A4.landscape(), LETTER.landscape())
 MARK_INK = "#3d5566"  # in-piece section numbers and neighbour hints: quiet on the sea, readable at 1:1
 MARK_NUMBER_FONT = Font("DejaVu Sans", 8.0, bold=True)
 MARK_HINT_FONT = Font("DejaVu Sans", 6.5, bold=True)
-
-
-def max_section_size_mm() -> tuple[float, float]:
-    """The largest section (knobs included) whose trim fits the content area of every section paper."""
-    areas = [content_area(p, DEFAULT_STYLE) for p in SECTION_PAPERS]
-    # to the micrometre, so that float noise (251.39999999999998) does not make it differ from the default
-    return (round(min(a.width for a in areas), 3), round(min(a.height for a in areas), 3))
 
 
 # ------------------------------------------------------------------------------------------ poster
@@ -299,7 +294,7 @@ def sections_geojson(art: BoardArt, marks: Sequence[SectionMark] = ()) -> bytes:
 
 
 def exploded_page(art: BoardArt, gap_mm: float = 28.0, scenes: list[Scene] | None = None) -> Page:
-    """The nine pieces drawn apart from each other, each moved outwards from the board's centre."""
+    """The pieces drawn apart from each other, each moved outwards from the board's centre."""
     board = art.config.board
     layout = art.sections
     scenes = scenes if scenes is not None else section_scenes(art)
@@ -327,42 +322,17 @@ def exploded_page(art: BoardArt, gap_mm: float = 28.0, scenes: list[Scene] | Non
 # ------------------------------------------------------------------------------------------ stage
 
 
-def board_sections(ctx: BuildContext) -> SectionLayout:
-    """The board's jigsaw cut, computed once per build (the board stage and validation both read it) and kept in
-    the board cache (boardgen/cache.py) beside the board it was cut from."""
-    return ctx.value("sections", lambda: cached_sections(ctx.board, max_section_size_mm()))  # type: ignore[no-any-return]
-
-
-ART_SOURCES = ("render/board_art.py", "games/global_wellbeing/board_stage.py")
-"""The files (beyond the board's) that place the legend and the pieces' marks: part of their cache keys."""
-
-
-def board_legend(ctx: BuildContext) -> tuple[PlacedBlock, ...]:
-    """Where the title, zone key and table sit, computed once per build and kept in the board cache: the key
-    holds the blocks' sizes as the installed fonts measure them, so a font change places them again."""
-    def make() -> tuple[PlacedBlock, ...]:
-        board, layout = ctx.board, board_sections(ctx)
-        specs = legend_specs(board, layout.sections[0].bounds_mm)
-        return cached_for_board("legend", board, f"{max_section_size_mm()!r} {specs!r}",
-                                lambda: plan_legend(board, layout, board_coast(ctx), specs), ART_SOURCES)
-
-    return ctx.value("legend", make)  # type: ignore[no-any-return]
-
-
 def board_marks(art: BoardArt) -> tuple[SectionMark, ...]:
     """``section_marks(art)``, kept in the board cache (they depend on the board, its cut and the legend)."""
-    return cached_for_board("section-marks", art.board, f"{max_section_size_mm()!r} {art.legend!r}",
+    return cached_for_board("section-marks", art.board, f"{section_page_sizes_mm()!r} {art.legend!r}",
                             lambda: section_marks(art), ART_SOURCES)
-
-
-def board_coast(ctx: BuildContext) -> tuple[Any, ...]:
-    return ctx.value("coast", lambda: simplified_coast(ctx.board))  # type: ignore[no-any-return]
 
 
 def build_board_art(ctx: BuildContext) -> BoardArt:
     layout = board_sections(ctx)
     art = make_art(ctx.board, layout, board_legend(ctx), board_coast(ctx))
-    problems = check_legend_clear(ctx.board, art.legend, layout.sections[0].outline_mm)
+    problems = check_legend_clear(ctx.board, art.legend, layout.sections[0].outline_mm,
+                                  [s.outline_mm for s in layout.sections])
     if problems:
         raise LayoutError("board legend: " + "; ".join(problems))
     return art
@@ -391,13 +361,14 @@ def sections_stage(ctx: BuildContext) -> list[Artifact]:
     artifacts: list[Artifact] = []
     marks = board_marks(art)
     scenes = section_scenes(art, marks)
-    sheets = sections_pdfs(art, SECTION_PAPERS, scenes)
-    for paper in SECTION_PAPERS:
+    papers = section_papers(art.sections)
+    sheets = sections_pdfs(art, papers, scenes)
+    for paper in papers:
         data, pages = sheets[paper.slug]
         artifacts.append(Artifact(f"board-sections-{paper.slug}.pdf", data,
                                   f"the board in {pages} jigsaw sections at 1:1 on {paper.name}", pages=pages))
     artifacts.append(Artifact("board-cut.svg", cut_svg(art), "section cut lines in board mm (layer 'cut')"))
-    for paper in SECTION_PAPERS:
+    for paper in papers:
         for s in art.sections.sections:
             artifacts.append(Artifact(
                 f"cut/board-section-{s.number}-{paper.slug}.svg", section_cut_svg(s, paper),
@@ -406,5 +377,5 @@ def sections_stage(ctx: BuildContext) -> list[Artifact]:
     artifacts.append(Artifact("sections.geojson", sections_geojson(art, marks),
                               "each section's outline in board mm with its cells, neighbours and knobs"))
     artifacts.append(Artifact("preview/sections.png", render_png(exploded_page(art, scenes=scenes), dpi=28.0),
-                              "the nine sections pulled apart"))
+                              f"the {count_word(len(art.sections.sections))} sections pulled apart"))
     return artifacts

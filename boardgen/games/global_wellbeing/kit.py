@@ -337,14 +337,16 @@ def cut_stage(ctx: BuildContext) -> list[Artifact]:
 
 def leaflet_stage(ctx: BuildContext) -> list[Artifact]:
     """leaflet-{a4,letter}.pdf."""
+    from boardgen.games.global_wellbeing.board_layout import board_sections
     from boardgen.games.global_wellbeing.leaflet import leaflet_pdf  # reportlab: only this stage sets text
     from boardgen.games.global_wellbeing.minimap import leaflet_pictures
 
     pictures = leaflet_pictures(ctx.board)
     isolated = isolated_cells(ctx.board)
+    sections = len(board_sections(ctx).sections)
     artifacts: list[Artifact] = []
     for paper in (A4, LETTER):
-        data, pages = leaflet_pdf(ctx.config, paper, pictures, isolated)
+        data, pages = leaflet_pdf(ctx.config, paper, pictures, isolated, sections)
         artifacts.append(Artifact(f"leaflet-{paper.slug}.pdf", data, f"rules leaflet ({paper.name})", pages))
     return artifacts
 

@@ -39,6 +39,7 @@ from reportlab.platypus import (
 
 from boardgen.cards.tokens import MARKERS_PER_ZONE
 from boardgen.config import Config
+from boardgen.games.global_wellbeing.board_layout import count_word
 from boardgen.games.global_wellbeing.rules.variants import ECONOMY_VARIANT, describe, player_counts
 from boardgen.render.imposition import Paper
 from boardgen.render.pdf_fonts import retag_subsets
@@ -136,7 +137,7 @@ def _isolated_note(isolated: Sequence[str]) -> str:
             "first setup piece or when the anywhere-free rule applies, and it never links up with the mainland.")
 
 
-def leaflet_blocks(config: Config, isolated: Sequence[str] = ()) -> list[Block]:
+def leaflet_blocks(config: Config, isolated: Sequence[str] = (), sections: int = 9) -> list[Block]:
     """The leaflet's content, in reading order, every number from ``config``. ``isolated``: labels of land
     cells cut off from the main group of cells (from the board)."""
     r = config.rules
@@ -180,7 +181,7 @@ def leaflet_blocks(config: Config, isolated: Sequence[str] = ()) -> list[Block]:
     )))
 
     contents = [
-        "a world map board in nine jigsaw sections (they fit together only one way)",
+        f"a world map board in {count_word(sections)} jigsaw sections (they fit together only one way)",
         f"{r.pieces_per_player} pieces for each of {r.max_players} players, P1 to P{r.max_players}, each colour "
         "with its own shape (flat tokens, or standees that stand up)",
         f"{r.bank_chips} chips worth 1 billion each",
@@ -324,10 +325,10 @@ def leaflet_blocks(config: Config, isolated: Sequence[str] = ()) -> list[Block]:
     return blocks
 
 
-def leaflet_text(config: Config, isolated: Sequence[str] = ()) -> str:
+def leaflet_text(config: Config, isolated: Sequence[str] = (), sections: int = 9) -> str:
     """The leaflet's words as plain text (tests, README)."""
     out: list[str] = []
-    for b in leaflet_blocks(config, isolated):
+    for b in leaflet_blocks(config, isolated, sections):
         out.append(b.heading)
         out.extend(re.sub(r"<[^>]+>", "", p) for p in b.paragraphs)
         out.extend(" | ".join(row) for row in b.table)
@@ -476,7 +477,8 @@ def _panel_number(geometry: PanelGeometry, max_pages: int | None = None):
 
 
 def _panels_pdf(config: Config, geometry: PanelGeometry, body_pt: float, pictures: Pictures,
-                isolated: Sequence[str], max_pages: int | None = None) -> tuple[bytes, int, list[Slot]] | None:
+                isolated: Sequence[str], max_pages: int | None = None, sections: int = 9
+                ) -> tuple[bytes, int, list[Slot]] | None:
     """The booklet's pages (panels) set in ``body_pt``: (pdf, pages, picture slots); None as soon as a page past
     ``max_pages`` begins (a size that does not fit is not set to the end)."""
     styles = _styles(body_pt)
@@ -493,7 +495,7 @@ def _panels_pdf(config: Config, geometry: PanelGeometry, body_pt: float, picture
     legend = Table([[Paragraph("Yellow boxes: rules of the full game. Skip them for the simple game.",
                                styles["cell"])]], colWidths=[width])
     legend.setStyle(TableStyle([("BACKGROUND", (0, 0), (-1, -1), YELLOW), ("FONTNAME", (0, 0), (-1, -1), FONT)]))
-    for i, block in enumerate(leaflet_blocks(config, isolated)):
+    for i, block in enumerate(leaflet_blocks(config, isolated, sections)):
         story.extend(_block_flowables(block, styles, width, i == 0, pictures, sink))
         if i == 0:
             story.extend([Spacer(1, 1), legend, Spacer(1, 3)])
@@ -598,20 +600,20 @@ class LeafletLayout:
 
 
 def leaflet_layout(config: Config, paper: Paper, pictures: Pictures | None = None,
-                   isolated: Sequence[str] = ()) -> tuple[bytes, LeafletLayout]:
+                   isolated: Sequence[str] = (), sections: int = 9) -> tuple[bytes, LeafletLayout]:
     """The leaflet on a landscape ``paper`` folded in half: (pdf bytes, how it was set)."""
     pictures = pictures or Pictures(None, ())
     sheet = paper.landscape()
     geometry = PanelGeometry(sheet.width_mm / 2, sheet.height_mm)
     chosen = None
     for body_pt in BODY_SIZES_PT:  # the largest size that fits one sheet (4 pages)
-        fitted = _panels_pdf(config, geometry, body_pt, pictures, isolated, max_pages=4)
+        fitted = _panels_pdf(config, geometry, body_pt, pictures, isolated, max_pages=4, sections=sections)
         if fitted is not None:
             chosen = (body_pt, *fitted)
             break
     if chosen is None:  # two nested sheets: take the largest size again
         body_pt = BODY_SIZES_PT[0]
-        full = _panels_pdf(config, geometry, body_pt, pictures, isolated)
+        full = _panels_pdf(config, geometry, body_pt, pictures, isolated, sections=sections)
         assert full is not None
         chosen = (body_pt, *full)
     body_pt, panels, count, slots = chosen
@@ -620,9 +622,9 @@ def leaflet_layout(config: Config, paper: Paper, pictures: Pictures | None = Non
 
 
 def leaflet_pdf(config: Config, paper: Paper, pictures: Pictures | None = None,
-                isolated: Sequence[str] = ()) -> tuple[bytes, int]:
+                isolated: Sequence[str] = (), sections: int = 9) -> tuple[bytes, int]:
     """The leaflet: (pdf bytes, printed pages = sheet sides)."""
-    data, layout = leaflet_layout(config, paper, pictures, isolated)
+    data, layout = leaflet_layout(config, paper, pictures, isolated, sections)
     return data, layout.sheet_sides
 
 

@@ -15,13 +15,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from boardgen.plugin import BuildContext, GamePlugin
 
 
 class Philanthropist(GamePlugin):
     name = "philanthropist"
+    kernel_warmer = "boardgen.games.philanthropist.fast:warm_kernel"
     title = "The Philanthropist"
     summary = "race across a 24-inch square grid to help meeples with cubes from business (seed 001)"
     stages = (
@@ -30,6 +31,8 @@ class Philanthropist(GamePlugin):
         ("validate", "boardgen.play.runner:validate_stage"),
     )
     default_bots = ("collector", "planner")
+    template_bots_key = "simulate.bots"
+    slow_bots: ClassVar[dict[str, str]] = {"mcts": "its playouts run whole games: about 65 s a game, 5 h for 300 games"}
 
     template_file = "philanthropist.yaml"
     model_path = "boardgen.games.philanthropist.model:PhilanthropistTemplate"
@@ -44,7 +47,7 @@ class Philanthropist(GamePlugin):
     def data_files(self, config: Any) -> Mapping[str, Path]:
         from boardgen.games.philanthropist.model import cards_path
 
-        return {"cards": cards_path(config)}
+        return {"cards.file": cards_path(config)}
 
     def build_board(self, ctx: BuildContext) -> Any:
         from boardgen.games.philanthropist.board import board_scene

@@ -45,6 +45,8 @@ def _cubes(n: int) -> str:
 
 def _faces(t: PhilanthropistTemplate, action: str) -> str:
     nums = [str(i + 1) for i, a in enumerate(t.action_die.faces) if a == action]
+    if not nums:
+        return "no face"  # a die without this action (the template may leave payday or card out)
     return nums[0] if len(nums) == 1 else ", ".join(nums[:-1]) + " or " + nums[-1]
 
 
@@ -121,8 +123,8 @@ def move_diagram(t: PhilanthropistTemplate, width: float) -> Drawing:
     cx, cy = x0 + 3.5 * cell, 2 + 3.5 * cell
     d.add(Circle(cx, cy, cell * 0.36, fillColor=colors.HexColor(seat.colour), strokeColor=INK, strokeWidth=0.5))
     mx, my = x0 + 5.5 * cell, 2 + 4.5 * cell
-    d.add(Circle(mx, my, cell * 0.22, fillColor=colors.HexColor(t.meeples.kinds[1].colour), strokeColor=INK,
-                 strokeWidth=0.4))
+    kind = t.meeples.kinds[min(1, len(t.meeples.kinds) - 1)]  # the second kind (the only one, if just one)
+    d.add(Circle(mx, my, cell * 0.22, fillColor=colors.HexColor(kind.colour), strokeColor=INK, strokeWidth=0.4))
     d.add(Line(cx, cy, mx, my, strokeColor=INK, strokeWidth=0.8, strokeDashArray=[2, 1.5]))
     d.add(String(x0 + n * cell + 3, cy, "white die: 2", fontName=register_fonts(), fontSize=MIN_PT, fillColor=INK))
     return d

@@ -20,6 +20,7 @@ from boardgen.plugin import BuildContext, GamePlugin
 
 class ResilienceEarth(GamePlugin):
     name = "resilience-earth"
+    kernel_warmer = "boardgen.games.resilience_earth.fast:warm_kernel"
     title = "Resilience Earth"
     summary = "settle 36 dice-addressed fields of the real Earth; a Climate Tower that may fall (seed 004)"
     stages = (

@@ -286,6 +286,11 @@ def build_field_map(config: Any) -> FieldMap:
         comp = _components(n, adj)
 
     f = config.fields
+    if n < 2 * f.count:  # the template's check (map.target_cells >= 3 a field) leaves room; the map may hold fewer
+        from boardgen.errors import ConfigError
+
+        raise ConfigError(config.source, "map.target_cells", f"the map has {n} land cells for {f.count} fields; "
+                          "expected at least 2 a field (raise map.target_cells or use fewer fields)")
     rng = random.Random(config.seed)
     regions = partition(list(range(n)), f.regions, xyz, adj, rng, f.grouping_rounds, f.balance_weight)
     half = config.board.height_mm * 0.45

@@ -3,32 +3,47 @@
 from __future__ import annotations
 
 import math
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from boardgen.schema import Colour, GameTemplate, Length, TemplateModel
+from boardgen.cards.deck import CardSize
+from boardgen.schema import (
+    Colour,
+    CrossKeyError,
+    GameTemplate,
+    Length,
+    PieceCount,
+    PrintableText,
+    TemplateModel,
+    TokenSupply,
+)
 
 COMPASS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 KOPPEN_GROUPS = ("A", "B", "C", "D", "E")
+MAX_RES = 1000
+"""Any RES or LQ amount a template sets (costs, starting amounts, rewards): the box holds a few hundred."""
+Points = Annotated[float, Field(ge=0, le=100)]
+Yield = Annotated[int, Field(ge=0, le=100)]
 
 
 class BoardSection(TemplateModel):
-    width_mm: Length = 660.0
-    height_mm: Length = 440.0
-    margin_mm: Length = 6.0
+    width_mm: Length = Field(660.0, ge=200.0, le=2000.0, description="the board's width")
+    height_mm: Length = Field(440.0, ge=150.0, le=2000.0, description="the board's height")
+    margin_mm: Length = Field(6.0, ge=0.0, le=50.0)
 
 
 class MapSection(TemplateModel):
-    projection: str = "+proj=wintri +lon_0=150"
-    frame_latitudes: tuple[float, float] = (-60.0, 90.0)
+    projection: str = Field("+proj=wintri +lon_0=150", max_length=300)
+    frame_latitudes: tuple[Annotated[float, Field(ge=-90, le=90)], Annotated[float, Field(ge=-90, le=90)]] = (
+        -60.0, 90.0)
     antarctica: bool = False
     raster_mm: Length = Field(0.5, gt=0.05, le=5)
-    island_min_area_km2: float = Field(25000.0, ge=0)
+    island_min_area_km2: float = Field(25000.0, ge=0, le=1e7)
     target_cells: int = Field(540, ge=36, le=5000)
     land_threshold: float = Field(0.2, gt=0, le=1)
     orientation: Literal["pointy", "flat"] = "pointy"
-    high_ground_elevation_m: float = 1500.0
+    high_ground_elevation_m: float = Field(1500.0, ge=0, le=9000)
 
 
 class FieldsSection(TemplateModel):
@@ -37,7 +52,7 @@ class FieldsSection(TemplateModel):
     strait_hexes: int = Field(3, ge=1, le=12)
     grouping_rounds: int = Field(8, ge=0, le=100)
     balance_weight: float = Field(1.0, ge=0, le=10)
-    min_cells: int = Field(3, ge=1)
+    min_cells: int = Field(3, ge=1, le=50)
 
     @property
     def count(self) -> int:
@@ -45,13 +60,13 @@ class FieldsSection(TemplateModel):
 
 
 class ProductionSection(TemplateModel):
-    climate_points: dict[str, float] = Field(
-        default_factory=lambda: {"A": 3.0, "B": 1.0, "C": 3.2, "D": 2.2, "E": 0.3})
-    high_ground_penalty: float = 1.2
-    level_thresholds: tuple[float, float] = (1.5, 2.4)
-    settlement: tuple[int, int, int] = (1, 1, 2)
-    town: tuple[int, int, int] = (2, 3, 3)
-    industry: tuple[int, int, int] = (3, 4, 5)
+    climate_points: dict[str, Points] = Field(
+        default_factory=lambda: {"A": 3.0, "B": 1.0, "C": 3.2, "D": 2.2, "E": 0.3}, max_length=5)
+    high_ground_penalty: Points = 1.2
+    level_thresholds: tuple[Points, Points] = (1.5, 2.4)
+    settlement: tuple[Yield, Yield, Yield] = (1, 1, 2)
+    town: tuple[Yield, Yield, Yield] = (2, 3, 3)
+    industry: tuple[Yield, Yield, Yield] = (3, 4, 5)
 
     @model_validator(mode="after")
     def _check(self) -> ProductionSection:
@@ -63,10 +78,10 @@ class ProductionSection(TemplateModel):
 
 
 class CostsSection(TemplateModel):
-    settlement: int = Field(2, ge=0)
-    travel: int = Field(2, ge=0)
-    town: int = Field(3, ge=0)
-    industry: int = Field(5, ge=0)
+    settlement: int = Field(2, ge=0, le=MAX_RES)
+    travel: int = Field(2, ge=0, le=MAX_RES)
+    town: int = Field(3, ge=0, le=MAX_RES)
+    industry: int = Field(5, ge=0, le=MAX_RES)
     town_stones: int = Field(1, ge=0, le=5)
     industry_stones: int = Field(2, ge=0, le=5)
 
@@ -82,29 +97,31 @@ class RulesSection(TemplateModel):
     players: int = Field(4, ge=2, le=4)
     min_players: int = Field(2, ge=2, le=4)
     max_players: int = Field(4, ge=2, le=4)
-    starting_res: int = Field(3, ge=0)
+    starting_res: int = Field(3, ge=0, le=MAX_RES)
     # RES more at the start for the players in turn order (first player first): makes up for picking fields
     # later; missing entries are 0
-    starting_res_extra: tuple[int, ...] = ()
-    starting_lq_extra: tuple[int, ...] = ()  # LQ at the start, the same way
-    settlement_lq: int = Field(2, ge=0)
-    sabbatical_cost: int = Field(1, ge=0)
-    sabbatical_lq: int = Field(8, ge=0)
-    sabbatical_limit: int = Field(0, ge=0)
-    industry_lq_loss: int = Field(1, ge=0)
+    starting_res_extra: tuple[Annotated[int, Field(ge=0, le=MAX_RES)], ...] = Field((), max_length=4)
+    starting_lq_extra: tuple[Annotated[int, Field(ge=0, le=MAX_RES)], ...] = Field(
+        (), max_length=4, description="LQ at the start, the same way")
+    settlement_lq: int = Field(2, ge=0, le=MAX_RES)
+    sabbatical_cost: int = Field(1, ge=0, le=MAX_RES)
+    sabbatical_lq: int = Field(8, ge=0, le=MAX_RES)
+    sabbatical_limit: int = Field(0, ge=0, le=100)
+    industry_lq_loss: int = Field(1, ge=0, le=MAX_RES)
     # RES each building still standing counts as at the end (timer or last stone; not after a collapse):
     # the seed's houses and industries are tangible resources too
-    building_res: dict[BuildingKind, int] = Field(default_factory=_no_building_worth)
-    builds_per_turn: int = Field(0, ge=0)
-    dismantle_refund: int = Field(0, ge=0)
+    building_res: dict[BuildingKind, Annotated[int, Field(ge=0, le=MAX_RES)]] = Field(
+        default_factory=_no_building_worth, max_length=3)
+    builds_per_turn: int = Field(0, ge=0, le=100)
+    dismantle_refund: int = Field(0, ge=0, le=MAX_RES)
     dismantled_stones: Literal["reserve", "out"] = "reserve"
     destroyed_returns_stones: bool = False
     first_end_round: int = Field(10, ge=1, le=200)
     last_end_round: int = Field(14, ge=1, le=200)
     lopsided_share: float = Field(0.8, gt=0.5, le=1.0)
-    lopsided_penalty: int = Field(5, ge=0)
+    lopsided_penalty: int = Field(5, ge=0, le=MAX_RES)
     lopsided_both_ways: bool = True
-    toppler_score: int = -1
+    toppler_score: int = Field(-1, ge=-MAX_RES, le=MAX_RES)
     validate_games: int = Field(400, ge=10, le=100000)
 
     @model_validator(mode="after")
@@ -121,23 +138,26 @@ TOWER_RING_MM = 2.0
 
 
 class TowerSection(TemplateModel):
-    countdown_stacks: tuple[int, ...] = (5, 4, 4, 3, 3, 3, 2, 2, 2, 1, 1, 1)
+    countdown_stacks: tuple[Annotated[int, Field(ge=1, le=20)], ...] = Field(
+        (5, 4, 4, 3, 3, 3, 2, 2, 2, 1, 1, 1), min_length=1, max_length=24,
+        description="stones in each countdown stack, emptied in this order")
     collapse_ceiling: float = Field(0.5, ge=0, le=1)
-    collapse_midpoint: float = 24.0
-    collapse_spread: float = Field(3.0, gt=0)
+    # midpoint <= 200 stones and spread >= 0.5 keep the logistic's exponent within 400 (exp overflows past 709)
+    collapse_midpoint: float = Field(24.0, ge=0, le=200, description="tower height (stones) of half the ceiling")
+    collapse_spread: float = Field(3.0, ge=0.5, le=100, description="how gradually the toppling chance rises")
     lon: float = Field(-165.0, ge=-180, le=180)
     lat: float = Field(2.0, ge=-60, le=80)
-    base_diameter_mm: Length = 66.0  # holds the 45 x 45 mm square of crossed layers of blocks
-    stack_ring_mm: Length = 59.5  # from the base's centre to each countdown space's centre
-    stack_margin_mm: Length = Field(1.0, le=10.0)  # room round a stack of blocks lying flat on its space
-    block_length_mm: Length = 45.0
-    block_width_mm: Length = 15.0
+    base_diameter_mm: Length = Field(66.0, ge=20.0, le=200.0)  # holds the 45 x 45 mm square of crossed blocks
+    stack_ring_mm: Length = Field(59.5, ge=20.0, le=300.0)  # from the base's centre to each countdown space's centre
+    stack_margin_mm: Length = Field(1.0, ge=0.0, le=10.0)  # room round a stack of blocks lying flat on its space
+    block_length_mm: Length = Field(45.0, ge=10.0, le=200.0)
+    block_width_mm: Length = Field(15.0, ge=5.0, le=100.0)
     blocks_per_layer: int = Field(2, ge=1, le=4)
 
     @model_validator(mode="after")
     def _check(self) -> TowerSection:
-        if not self.countdown_stacks or min(self.countdown_stacks) < 1 or len(self.countdown_stacks) > 24:
-            raise ValueError("countdown_stacks: 1 to 24 stacks of at least one stone")
+        if self.stones > 200:
+            raise ValueError(f"countdown_stacks hold {self.stones} stones; expected at most 200")
         if self.block_width_mm > self.block_length_mm:
             raise ValueError("block_width must not exceed block_length")
         length, width = self.stack_space_mm
@@ -176,24 +196,26 @@ Compass = Literal["N", "NE", "E", "SE", "S", "SW", "W", "NW", "all"]
 
 
 class EventCard(TemplateModel):
-    name: str = Field(min_length=1, max_length=40)
+    name: PrintableText = Field(min_length=1, max_length=40)
     effect: Literal["blocked", "destroyed"]
     rounds: int = Field(ge=0, le=50, description="0: for the rest of the game")
-    reach: tuple[Compass, ...] = ()
+    reach: tuple[Compass, ...] = Field((), max_length=8, description="compass steps from the field the dice name "
+                                      "(a step repeated goes one field further); all: every bordering field")
 
 
 class ComponentsSection(TemplateModel):
-    player_colours: tuple[Colour, ...] = ("#e69f00", "#56b4e9", "#009e73", "#cc79a7")
-    player_shapes: tuple[Literal["circle", "square", "triangle", "diamond", "hexagon", "pentagon"], ...] = (
-        "circle", "square", "triangle", "diamond")
-    per_colour: dict[str, int] = Field(
-        default_factory=lambda: {"settlement": 14, "town": 10, "industry": 7})
-    res_tokens: dict[int, int] = Field(default_factory=lambda: {1: 60, 5: 24, 10: 12})
-    lq_tokens: dict[int, int] = Field(default_factory=lambda: {1: 54, 5: 20, 10: 10})
-    token_size_mm: Length = 16.0
-    marker_size_mm: Length = 22.0
-    card_size: str = "poker"
-    dice_size_mm: Length = 34.0
+    player_colours: tuple[Colour, ...] = Field(("#e69f00", "#56b4e9", "#009e73", "#cc79a7"), max_length=8)
+    player_shapes: tuple[Literal["circle", "square", "triangle", "diamond", "hexagon", "pentagon"], ...] = Field(
+        ("circle", "square", "triangle", "diamond"), max_length=8)
+    per_colour: dict[str, PieceCount] = Field(
+        default_factory=lambda: {"settlement": 14, "town": 10, "industry": 7}, max_length=3,
+        description="pieces of each building per player colour")
+    res_tokens: TokenSupply = Field(default_factory=lambda: {1: 60, 5: 24, 10: 12})
+    lq_tokens: TokenSupply = Field(default_factory=lambda: {1: 54, 5: 20, 10: 10})
+    token_size_mm: Length = Field(16.0, ge=8.0, le=40.0)
+    marker_size_mm: Length = Field(22.0, ge=10.0, le=60.0)
+    card_size: CardSize = "poker"
+    dice_size_mm: Length = Field(34.0, ge=10.0, le=60.0, description="edge of a paper die")
 
 
 class ResilienceTemplate(GameTemplate):
@@ -215,7 +237,11 @@ class ResilienceTemplate(GameTemplate):
     def _check(self) -> ResilienceTemplate:
         c = self.components
         if set(c.per_colour) != {"settlement", "town", "industry"}:
-            raise ValueError("components.per_colour needs exactly settlement, town and industry")
+            raise CrossKeyError("components.per_colour", "expected exactly settlement, town and industry")
         if len(c.player_colours) < self.rules.max_players or len(c.player_shapes) < self.rules.max_players:
             raise ValueError("components: one colour and one shape per player (max_players)")
+        if self.map.target_cells < 3 * self.fields.count:
+            raise CrossKeyError("map.target_cells", f"{self.map.target_cells} cells are too few for "
+                                f"{self.fields.count} fields (regions x per_region); expected at least 3 a field "
+                                f"({3 * self.fields.count})")
         return self

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from boardgen.config import Config
+from boardgen.config import CELL_COUNT_TOLERANCE, Config, cell_count_band
 from boardgen.errors import LayoutError
 from boardgen.games.global_wellbeing.rules.board import RulesBoard, components
 from boardgen.games.global_wellbeing.rules.simulate import Simulation, simulate, summary, wilson_interval, wins_by_seat
@@ -32,10 +32,10 @@ LegendOf = Callable[[Any], Any]  # the legend placed on a cut
 
 
 def _cut(board: Any) -> SectionsOf:
-    from boardgen.games.global_wellbeing.board_stage import max_section_size_mm
+    from boardgen.games.global_wellbeing.board_layout import section_page_sizes_mm
     from boardgen.layout.sections import cut_sections
 
-    return lambda: cut_sections(board, max_section_size_mm())
+    return lambda: cut_sections(board, section_page_sizes_mm())
 
 
 def _legend(board: Any) -> LegendOf:
@@ -50,12 +50,15 @@ def map_findings(board: Any, rules_board: RulesBoard, config: Config, sections_o
     found: list[Finding] = []
     rules = config.rules
     n = rules_board.n_cells
-    lo, hi = config.hexes.cell_count_range
+    lo, hi = cell_count_band(config.hexes)
     if lo <= n <= hi:
         found.append(Finding("map.cell-count", "info", "board", f"{n} land cells, within [{lo}, {hi}]"))
     else:
         found.append(Finding("map.cell-count", "error", "board",
-                             f"{n} land cells, outside the template's hexes.cell_count_range [{lo}, {hi}]"))
+                             f"{n} land cells, outside the template's hexes.cell_count_range [{lo}, {hi}]"
+                             + ("" if config.hexes.cell_count_range is not None else
+                                f" (auto: hexes.target_cells {config.hexes.target_cells} +- "
+                                f"{CELL_COUNT_TOLERANCE:.0%})")))
     counts = rules_board.zone_cell_counts()
     minimum = config.classification.minimum_cells
     for z, zone in enumerate(rules_board.zones):
@@ -132,7 +135,8 @@ def _legend_findings(board: Any, sections: Any, legend_of: LegendOf) -> list[Fin
 
     try:
         legend = legend_of(sections)
-        problems = check_legend_clear(board, legend, sections.sections[0].outline_mm)
+        problems = check_legend_clear(board, legend, sections.sections[0].outline_mm,
+                                      [s.outline_mm for s in sections.sections])
     except LayoutError as exc:  # the build would stop here too
         return [Finding("map.table-land", "error", "section 1", f"no room for the table and key: {exc}")]
     if problems:
@@ -471,12 +475,12 @@ def validate_stage(ctx: Any) -> list[Any]:
     from boardgen.io import Artifact
 
     def sections_of() -> Any:
-        from boardgen.games.global_wellbeing.board_stage import board_sections  # the drawing modules: after the games
+        from boardgen.games.global_wellbeing.board_layout import board_sections  # the drawing modules: after the games
 
         return board_sections(ctx)
 
     def legend_of(_sections: Any) -> Any:
-        from boardgen.games.global_wellbeing.board_stage import board_legend
+        from boardgen.games.global_wellbeing.board_layout import board_legend
 
         return board_legend(ctx)
 

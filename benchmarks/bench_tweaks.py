@@ -1,0 +1,80 @@
+"""Whole-kit build time of tweaked Global Wellbeing templates against the default template, timed in the same run.
+
+Each build starts from an empty board cache (a fresh BOARDGEN_CACHE_DIR), as a designer's first build after a
+tweak does; the decoded data files are read once beforehand so every build pays the same for them. Printed per
+tweak: wall and CPU seconds (the process and its forked stages: steadier than wall time on a shared machine),
+land cells, the CPU ratio to the default build and that ratio divided by the cells' ratio when there are more
+cells (the yardstick: no slower than the default plus the extra cells' cost).
+
+Run: python benchmarks/bench_tweaks.py [--only cells-600,robinson]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+TWEAKS: dict[str, dict[str, Any]] = {
+    "default": {},
+    "cells-150": {"hexes": {"target_cells": 150}},
+    "cells-600": {"hexes": {"target_cells": 600}},
+    "robinson": {"map": {"projection": "+proj=robin"}},
+    "pacific": {"map": {"projection": "+proj=wintri +lon_0=150"}},
+    "antarctica": {"map": {"antarctica": True, "frame_latitudes": [-90, 90]}},
+    "flat": {"hexes": {"orientation": "flat"}},
+    "board-50x35": {"board": {"width": "50cm", "height": "35cm"}},
+    "board-A1": {"board": {"width": "841mm", "height": "594mm"}},
+}
+
+
+def _cpu_s() -> float:
+    """CPU seconds of this process and its finished children (the build's forked stages)."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+def build_once(changes: dict[str, Any], data_cache: Path) -> tuple[float, float, int]:
+    from boardgen.build import build
+    from boardgen.config import template_with
+
+    config = template_with(changes)
+    with tempfile.TemporaryDirectory() as out, tempfile.TemporaryDirectory() as cache:
+        for kind in ("land", "koppen", "elevation"):  # the decoded data files only: no board, cut or legend
+            for data in data_cache.glob(f"{kind}-*"):
+                (Path(cache) / data.name).write_bytes(data.read_bytes())
+        os.environ["BOARDGEN_CACHE_DIR"] = cache
+        started, cpu = time.perf_counter(), _cpu_s()
+        _, ctx = build(config, Path(out))
+        seconds, cpu_s = time.perf_counter() - started, _cpu_s() - cpu
+    return seconds, cpu_s, len(ctx.board.cells)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", default="", help="comma-separated tweak names besides the default")
+    args = parser.parse_args(argv)
+    only = set(filter(None, args.only.split(",")))
+    names = ["default", *(n for n in TWEAKS if n != "default" and (not only or n in only))]
+    with tempfile.TemporaryDirectory() as data_cache:
+        os.environ["BOARDGEN_CACHE_DIR"] = data_cache
+        from boardgen.config import template_with
+        from boardgen.mapbuild import build_board
+
+        build_board(template_with({}))  # decodes the data files into data_cache once
+        for stale in Path(data_cache).glob("board-*"):
+            stale.unlink()
+        results = {name: build_once(TWEAKS[name], Path(data_cache)) for name in names}
+    _, default_cpu, default_cells = results["default"]
+    print(f"{'tweak':<14} {'wall s':>7} {'CPU s':>7} {'cells':>6} {'CPU x default':>14} {'x per cell':>11}")
+    for name, (seconds, cpu_s, cells) in results.items():
+        ratio = cpu_s / default_cpu
+        print(f"{name:<14} {seconds:7.2f} {cpu_s:7.2f} {cells:6d} {ratio:14.2f} "
+              f"{ratio / max(1.0, cells / default_cells):11.2f}")
+
+
+if __name__ == "__main__":
+    main()

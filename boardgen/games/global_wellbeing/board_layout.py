@@ -1,0 +1,132 @@
+"""The flagship board's layout, decided without drawing: the papers its jigsaw sections print on, the sizes a
+section may have, where the legend panels go and whether the map needs a panel strip beside it.
+
+Light on imports (no PDF writer): ``GlobalWellbeing.build_board`` and the ``info``/``sections`` commands read it,
+and so does every build stage's process, including simulations that never draw.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from boardgen.build import BuildContext
+from boardgen.cache import cached_board, cached_for_board, cached_sections
+from boardgen.config import Config, Mm
+from boardgen.errors import LayoutError
+from boardgen.layout.legend import PlacedBlock
+from boardgen.layout.sections import SectionLayout
+from boardgen.model import Board
+from boardgen.render.board_art import LEGEND_FALLBACKS, legend_specs, legend_tiers, plan_legend, simplified_coast
+from boardgen.render.imposition import A4, DEFAULT_STYLE, LETTER, Paper, content_area
+
+SECTION_PAPERS: tuple[Paper, ...] = (A4.landscape(), LETTER.landscape())
+"""The papers every section sheet prints on, landscape (a board cut into tall pieces prints them in portrait:
+``section_papers``)."""
+_NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+                 "twelve")
+
+
+def count_word(n: int) -> str:
+    """A count as the leaflet and the file notes write it: words up to twelve ("nine"), digits beyond."""
+    return _NUMBER_WORDS[n] if 0 <= n < len(_NUMBER_WORDS) else str(n)
+
+
+def max_section_size_mm() -> tuple[float, float]:
+    """The largest section (knobs included) whose trim fits the content area of every section paper."""
+    areas = [content_area(p, DEFAULT_STYLE) for p in SECTION_PAPERS]
+    # to the micrometre, so that float noise (251.39999999999998) does not make it differ from the default
+    return (round(min(a.width for a in areas), 3), round(min(a.height for a in areas), 3))
+
+
+def section_page_sizes_mm() -> tuple[tuple[float, float], ...]:
+    """The largest section that fits every section paper in landscape, then in portrait: the sizes
+    ``cut_sections`` may cut the board to (``sections: auto`` takes the fewest pieces, landscape first)."""
+    portrait = [content_area(p.portrait(), DEFAULT_STYLE) for p in SECTION_PAPERS]
+    return (max_section_size_mm(),
+            (round(min(a.width for a in portrait), 3), round(min(a.height for a in portrait), 3)))
+
+
+def section_papers(layout: SectionLayout) -> tuple[Paper, ...]:
+    """``SECTION_PAPERS`` turned the way the board's sections were cut to fit (landscape unless they are tall)."""
+    if layout.page_mm is None or layout.page_mm == section_page_sizes_mm()[0]:
+        return SECTION_PAPERS
+    return tuple(p.portrait() for p in SECTION_PAPERS)
+
+
+ART_SOURCES = ("render/board_art.py", "games/global_wellbeing/board_stage.py",
+               "games/global_wellbeing/board_layout.py")
+"""The files (beyond the board's) that place the legend and the pieces' marks: part of their cache keys."""
+
+
+def legend_for(board: Board, layout: SectionLayout | None = None, coast: tuple[Any, ...] | None = None
+               ) -> tuple[PlacedBlock, ...]:
+    """``plan_legend`` of ``board`` on its cut (``layout``, else the cached one), kept in the board cache."""
+    layout = cached_sections(board, section_page_sizes_mm()) if layout is None else layout
+    specs = legend_tiers(board, layout.sections[0].bounds_mm)
+    return cached_for_board(  # type: ignore[no-any-return]
+        "legend", board, f"{section_page_sizes_mm()!r} {specs!r}",
+        lambda: plan_legend(board, layout, simplified_coast(board) if coast is None else coast, specs),
+        ART_SOURCES)
+
+
+def panel_strip_widths_mm(board: Board) -> list[float]:
+    """The map-free strips tried on the board's left edge when the legend finds no room in open sea: room for
+    the table, then for the table and the key side by side (each with the board's edge margin and a gap)."""
+    specs = legend_specs(board, (0.0, 0.0, 0.0, 0.0))
+    table_w = max(w for w, _ in specs[0].shapes_mm)
+    key_w = min(w for w, _ in specs[1].shapes_mm)
+    title_w = min(w for w, _ in specs[2].shapes_mm)
+    edge = 6.0 + 4.0  # legend.free_area's edge margin, and a gap before the frame
+    widths = [table_w + edge, table_w + key_w + 4.0 + edge, max(table_w + key_w, title_w) + 8.0 + edge]
+    half = board.config.board.width_mm / 2
+    return [round(w, 1) for w in widths if w <= half]
+
+
+def panelled_board(config: Config) -> Board:
+    """The board whose legend has room: the template's map when the panels fit without moving it (or when
+    board.panel_strip is pinned), else the map fitted beside a reserved panel strip (``LEGEND_FALLBACKS``).
+    The choice is kept in the board cache, so a build's stages, each in its own process, make it once. A
+    LayoutError from the first attempt when nothing works."""
+    board = cached_board(config)
+    if config.board.panel_strip_mm is not None:
+        return board  # type: ignore[no-any-return]
+    inputs = f"{section_page_sizes_mm()!r} {legend_specs(board, (0.0, 0.0, 0.0, 0.0))!r}"
+    width_mm = cached_for_board("panel-strip", board, inputs, lambda: _panel_strip_mm(config, board), ART_SOURCES)
+    if width_mm is None:
+        return board  # type: ignore[no-any-return]
+    reserved = dataclasses.replace(config, board=dataclasses.replace(config.board, panel_strip_mm=Mm(width_mm)))
+    return cached_board(reserved)  # type: ignore[no-any-return]
+
+
+def _panel_strip_mm(config: Config, board: Board) -> float | None:
+    """None when the legend has room on ``board`` as it is, else the narrowest panel strip that gives it room."""
+    try:
+        legend_for(board)
+        return None
+    except LayoutError as exc:
+        error = exc
+    for width_mm in panel_strip_widths_mm(board):
+        reserved = dataclasses.replace(config, board=dataclasses.replace(config.board, panel_strip_mm=Mm(width_mm)))
+        try:
+            legend_for(cached_board(reserved))
+        except LayoutError:
+            continue
+        return width_mm
+    raise LayoutError(f"{error} (also tried: {'; '.join(LEGEND_FALLBACKS[1:])})") from None
+
+
+def board_sections(ctx: BuildContext) -> SectionLayout:
+    """The board's jigsaw cut, computed once per build (the board stage and validation both read it) and kept in
+    the board cache (boardgen/cache.py) beside the board it was cut from."""
+    return ctx.value("sections", lambda: cached_sections(ctx.board, section_page_sizes_mm()))  # type: ignore[no-any-return]
+
+
+def board_legend(ctx: BuildContext) -> tuple[PlacedBlock, ...]:
+    """Where the title, zone key and table sit, computed once per build and kept in the board cache: the key
+    holds the blocks' sizes as the installed fonts measure them, so a font change places them again."""
+    return ctx.value("legend", lambda: legend_for(ctx.board, board_sections(ctx), board_coast(ctx)))  # type: ignore[no-any-return]
+
+
+def board_coast(ctx: BuildContext) -> tuple[Any, ...]:
+    return ctx.value("coast", lambda: simplified_coast(ctx.board))  # type: ignore[no-any-return]

@@ -1,0 +1,198 @@
+"""Every sensible map tweak of the Global Wellbeing template lays out: the table, key and title on section 1 in
+open sea (or in the reserved panel strip), no land cell under them, the sections fitting A4 and Letter and
+together one way only, the cell count in its band, no legend text under 6 pt.
+
+The fast cases run the layout solver without drawing; the slow matrix covers target cells 150-600, six world
+projections, Pacific- and Atlantic-centred maps, Antarctica, pointy and flat hexes and boards from 50 x 35 cm
+to A1, and builds whole kits for a subset of them.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from boardgen.config import cell_count_band
+from boardgen.errors import ConfigError
+from boardgen.layout.sections import DEFAULT_PAGE_SIZES_MM, cut_sections, grid_options
+from tests.board_tweaks import layout_problems, solve_layout, tweak, tweaked_config
+
+FAST_CASES = {
+    "default": tweak(),
+    "cells-200": tweak(cells=200),
+    "robinson": tweak(projection="+proj=robin"),
+    "board-60x40cm": tweak(board="60x40cm"),
+    "board-A1": tweak(board="A1"),
+}
+
+SLOW_CASES = {
+    **{f"cells-{n}": tweak(cells=n) for n in (150, 250, 280, 350, 400, 450, 600)},
+    **{f"projection-{p}": tweak(projection=f"+proj={p}") for p in ("eqearth", "natearth", "moll", "eck4")},
+    "pacific-centred": tweak(projection="+proj=wintri +lon_0=150"),
+    "atlantic-centred": tweak(projection="+proj=wintri +lon_0=-30"),
+    "antarctica": tweak(antarctica=True),
+    "flat": tweak(orientation="flat"),
+    **{f"board-{b}": tweak(board=b) for b in ("50x35cm", "80x50cm", "90x60cm")},
+    "robinson-pacific-antarctica": {**tweak(projection="+proj=robin +lon_0=150"), **tweak(antarctica=True)},
+    "eqearth-flat-450": {**tweak(projection="+proj=eqearth"), **tweak(orientation="flat", cells=450)},
+    "moll-50x35-150": {**tweak(projection="+proj=moll"), **tweak(board="50x35cm", cells=150)},
+    "eck4-A1-600-flat": {**tweak(projection="+proj=eck4"), **tweak(board="A1", cells=600, orientation="flat")},
+    "natearth-atlantic-90x60-250": {**tweak(projection="+proj=natearth +lon_0=-30"),
+                                    **tweak(board="90x60cm", cells=250)},
+}
+
+
+@pytest.mark.parametrize("name", sorted(FAST_CASES))
+def test_layout_solver_places_everything(name: str) -> None:
+    solved = solve_layout(tweaked_config(FAST_CASES[name]))
+    assert layout_problems(solved) == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(SLOW_CASES))
+def test_layout_solver_places_everything_across_the_matrix(name: str) -> None:
+    solved = solve_layout(tweaked_config(SLOW_CASES[name]))
+    assert layout_problems(solved) == []
+
+
+def test_default_board_keeps_its_nine_sections_and_open_sea_legend(default_board) -> None:
+    """66 x 44 cm still gives the seed's 3 x 3 sections on landscape pages, and the default's panels need no
+    fallback (its map and legend are what they were before the solver)."""
+    solved = solve_layout(default_board.config)
+    assert (solved.sections.rows, solved.sections.columns) == (3, 3)
+    assert solved.sections.page_mm == DEFAULT_PAGE_SIZES_MM[0]
+    assert solved.board.config.board.panel_strip_mm is None
+    table = next(b for b in solved.legend if b.name == "bio-productivity table")
+    assert (table.x_mm, table.y_mm, table.width_mm, table.height_mm) == pytest.approx((6, 6, 77, 142), abs=0.6)
+
+
+@pytest.mark.parametrize(("board", "expected"), [("66x44cm", (3, 3, 0)), ("50x35cm", (2, 4, 1)),
+                                                 ("A1", (4, 4, 0)), ("80x50cm", (3, 5, 1))])
+def test_automatic_grid_is_the_fewest_pieces_that_fit(board: str, expected: tuple[int, int, int]) -> None:
+    """(rows, columns, page: 0 landscape, 1 portrait) for a 12.5 mm knob reach and 18 mm cut search."""
+    from boardgen.config import parse_length_mm
+    from tests.board_tweaks import BOARD_SIZES
+
+    size = tuple(parse_length_mm(v) for v in BOARD_SIZES[board])
+    options = grid_options(size, 12.5, 18.0, DEFAULT_PAGE_SIZES_MM)  # type: ignore[arg-type]
+    assert options[0] == expected
+    rows, columns, page = options[0]
+    page_w, page_h = DEFAULT_PAGE_SIZES_MM[page]
+    # even split plus a knob on each cut side (the cut search may move lines 18 mm to save a piece)
+    assert size[0] / columns + (25.0 if columns > 2 else 12.5) <= page_w + 2 * 18.0
+    assert size[1] / rows + (25.0 if rows > 2 else 12.5) <= page_h + 2 * 18.0
+
+
+def test_pinned_grid_that_cannot_fit_names_both_keys_and_the_smallest_that_does(default_board) -> None:
+    import dataclasses
+
+    config = tweaked_config({"board": {"width": "80cm", "height": "50cm"},
+                             "sections": {"columns": 3, "rows": 3}})
+    board = dataclasses.replace(default_board, config=config)  # the cut's check needs only sizes and knobs
+    with pytest.raises(ConfigError) as caught:
+        cut_sections(board, DEFAULT_PAGE_SIZES_MM)
+    message = str(caught.value)
+    assert "sections.columns" in message and "sections.rows" in message and "global-wellbeing.yaml" in message
+    assert "expected sections.columns: 5 and sections.rows: 3" in message
+
+
+def test_cell_count_band_follows_the_target_or_the_template() -> None:
+    assert cell_count_band(tweaked_config({}).hexes) == (291, 309)
+    assert cell_count_band(tweaked_config(tweak(cells=150)).hexes) == (146, 154)
+    assert cell_count_band(tweaked_config({"hexes": {"cell_count_range": [280, 320]}}).hexes) == (280, 320)
+    with pytest.raises(ConfigError, match=r"hexes.cell_count_range: \[280, 320\] does not hold hexes.target_cells "
+                                          r"\(200\); expected a range around it, e.g. \[194, 206\], or auto"):
+        tweaked_config({"hexes": {"target_cells": 200, "cell_count_range": [280, 320]}})
+
+
+def test_unreachable_cell_count_names_the_range_and_a_target_that_works() -> None:
+    from boardgen.mapbuild import build_board
+
+    with pytest.raises(ConfigError) as caught:
+        build_board(tweaked_config(tweak(cells=12)))
+    message = str(caught.value)
+    assert "hexes.target_cells: 12 cells" in message and "outside [12, 12]" in message
+    target = int(message.rsplit("hexes.target_cells: ", 1)[1])
+    assert len(build_board(tweaked_config(tweak(cells=target))).cells) == target
+
+
+def test_info_exits_non_zero_outside_the_band(tmp_path: Path, capsys) -> None:
+    from boardgen.cli import main
+    from boardgen.config import default_template_path
+
+    template = tmp_path / "narrow.yaml"
+    template.write_text(f"extends: {default_template_path()}\nhexes: {{cell_count_range: [300, 300], "
+                        "size: 10.5mm}\n", encoding="utf-8")
+    with pytest.raises(SystemExit) as exit_info:
+        main(["info", "-t", str(template)])
+    out = capsys.readouterr().out
+    assert exit_info.value.code == 1
+    assert "OUTSIDE 300-300" in out and "legend panels, tried in this order" in out
+
+
+WHOLE_KITS = ("cells-150", "cells-600", "robinson-pacific-antarctica", "moll-50x35-150", "eck4-A1-600-flat",
+              "natearth-atlantic-90x60-250", "board-60x40cm", "flat")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", WHOLE_KITS)
+def test_whole_kit_builds(name: str, tmp_path: Path) -> None:
+    """The whole kit: board poster, sections on A4 and Letter, components, leaflet, validation without errors."""
+    from boardgen.build import build
+
+    changes = {**SLOW_CASES, **FAST_CASES}[name]
+    config = tweaked_config({**changes, "rules": {"validate_games": 40}})
+    out_dir, ctx = build(config, tmp_path)
+    names = {a.path for a in ctx.artifacts}
+    assert {"board-poster.pdf", "board-sections-a4.pdf", "board-sections-letter.pdf", "leaflet-a4.pdf",
+            "kit-a4.zip", "kit-letter.zip"} <= names
+    validation = json.loads((out_dir / "report" / "validation.json").read_text())
+    assert validation["counts"]["error"] == 0, [f for f in validation["findings"] if f["severity"] == "error"]
+    solved = solve_layout(config)
+    assert layout_problems(solved) == []
+    # every word printed on the board (labels, legend, piece marks) is set at 6 pt or more
+    from boardgen.games.global_wellbeing.board_stage import board_marks, mark_ops
+    from boardgen.render.board_art import MIN_PLAY_TEXT_PT, board_scene, make_art
+    from boardgen.render.scene import Group, Text
+
+    art = make_art(solved.board, solved.sections, solved.legend)
+    ops: list[object] = [*board_scene(art).items, *mark_ops(board_marks(art))]
+    sizes = set()
+    while ops:
+        op = ops.pop()
+        if isinstance(op, Text):
+            sizes.add(op.font.size_pt)
+        elif isinstance(op, Group):
+            ops.extend(op.items)
+    assert sizes and min(sizes) >= MIN_PLAY_TEXT_PT
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["moll-50x35-150", "eck4-A1-600-flat"])
+def test_rim_cells_export_to_longitude_and_latitude(name: str) -> None:
+    """Oval and pointed outlines leave some cells' hexagons (even centres) beyond the world's outline: the
+    exported polygons and centres are the parts on the globe, never NaN."""
+    import math
+
+    from boardgen.export import cells_geojson
+    from boardgen.games.global_wellbeing.board_layout import panelled_board
+
+    features = json.loads(cells_geojson(panelled_board(tweaked_config(SLOW_CASES[name]))))["features"]
+    assert features
+    for feature in features:
+        assert math.isfinite(feature["properties"]["lon"]) and math.isfinite(feature["properties"]["lat"])
+        assert feature["geometry"]["coordinates"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("board", ["50x35cm", "60x40cm", "66x44cm", "80x50cm", "90x60cm", "A1"])
+@pytest.mark.parametrize("cells", [100, 450, 1000])
+def test_hex_search_lands_within_three_percent(board: str, cells: int) -> None:
+    """Any target from 100 to 1,000 on any board size lands in the automatic band (target +- 3%)."""
+    from boardgen.mapbuild import build_board
+
+    config = tweaked_config(tweak(cells=cells, board=board))
+    low, high = cell_count_band(config.hexes)
+    assert low <= len(build_board(config).cells) <= high
