@@ -37,14 +37,16 @@ MAX_CSV_FIELD_CHARS = 4_000
 MAX_PATH_CHARS = 1_024
 
 
-def locate(name: object, source: str, key: str, bundled: Sequence[Path] = (), what: str = "data file") -> Path:
-    """The file a template's ``key`` names: ``name`` relative to the template's folder, else to each of the
-    ``bundled`` folders; it must lie inside the folder it is found in (see the module's docstring)."""
+def locate(name: object, source: str, key: str, bundled: Sequence[Path] = (), what: str = "data file",
+           folder: Path | None = None) -> Path:
+    """The file a template's ``key`` names: ``name`` relative to the template's folder (``folder``, default the
+    folder of ``source``), else to each of the ``bundled`` folders; it must lie inside the folder it is found in
+    (see the module's docstring)."""
     if not isinstance(name, str) or not name.strip() or len(name) > MAX_PATH_CHARS or "\x00" in name:
         raise ConfigError(source, key, f"expected the path of a {what} relative to the template's folder, got "
                           f"{short_repr(name)}")
     path = Path(name)
-    bases = [Path(source).parent, *bundled]
+    bases = [folder if folder is not None else Path(source).parent, *bundled]
     if path.is_absolute():  # allowed when it names a file inside one of the folders
         try:
             found = path.resolve()

@@ -111,6 +111,17 @@ def test_a_data_path_must_stay_in_the_template_folder(tmp_path: Path) -> None:
         locate("../outside.csv", source, "k")
 
 
+def test_a_template_deck_file_stays_in_its_folder(tmp_path: Path) -> None:
+    from boardgen.cards.deck import DeckSpec
+
+    (tmp_path / "deck.csv").write_text("title,text\nA,one\n", encoding="utf-8")
+    assert DeckSpec.model_validate({"name": "D", "file": "deck.csv"}).deck(tmp_path).rows == ({"title": "A",
+                                                                                               "text": "one"},)
+    (tmp_path / "sub").mkdir()
+    with pytest.raises(ConfigError, match=r"sub: file: card file '\.\./deck\.csv' leads outside"):
+        DeckSpec.model_validate({"name": "D", "file": "../deck.csv"}).deck(tmp_path / "sub")
+
+
 def test_csv_reader_guarantees(tmp_path: Path) -> None:
     from boardgen.datafiles import MAX_CSV_FIELD_CHARS, read_csv
 

@@ -126,11 +126,11 @@ def load_rows(source: str | FilePath | Sequence[Row], *, base: FilePath | None =
 
     ``base``: the folder relative file names are read from (the template's folder)."""
     if isinstance(source, str | FilePath):
-        from boardgen.datafiles import read_csv, read_yaml_rows
+        from boardgen.datafiles import locate, read_csv, read_yaml_rows
 
         path = FilePath(source)
-        if base is not None and not path.is_absolute():
-            path = base / path
+        if base is not None:  # a template's deck: inside the template's folder (boardgen.datafiles.locate)
+            path = locate(str(source), str(base), "file", (), "card file", folder=base)
         where = str(path)
         if path.suffix.lower() == ".csv":
             rows: list[Any] = [row for _line, row in read_csv(path, where, "file", "card file")[1]]
