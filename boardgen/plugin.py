@@ -207,28 +207,26 @@ class GamePlugin:
 
     def play_batch(self, ctx: BuildContext, players: int, bots: Sequence[str], seed: int, start: int, stop: int,
                    rotate: bool) -> Any:
-        """Games ``start`` to ``stop`` of a simulation (seeded as ``boardgen simulate`` seeds them)."""
-        from boardgen.play.simulate import derive_seed, lineup, play_one
+        """Games ``start`` to ``stop`` of a simulation (seeded as ``boardgen simulate`` seeds them), as
+        ``OutcomeColumns``: by ``kernel_batch`` when it plays them, else through the rules API."""
+        from boardgen.play.runner import play_range
 
-        game = ctx.value(f"game:{players}", lambda: self.new_game(ctx, players))
-        factories = self.bots()
-        return [play_one(game, factories, lineup(bots, players, i, rotate), derive_seed(seed, "game", i))
-                for i in range(start, stop)]
+        return play_range(self, ctx, players, bots, seed, start, stop, rotate)
 
     def kernel_batch(self, ctx: BuildContext, players: int, bots: Sequence[str], seed: int, start: int, stop: int,
                      rotate: bool) -> OutcomeColumns | None:
         """Games ``start`` to ``stop`` played by the game's compiled kernel: the same games, field for field, as
         ``play_batch`` plays through the rules API for the same seeds (a test per game compares them). None when
-        the game has no kernel, or its kernel does not play these bots or rule values: the API path plays."""
+        the game has no kernel, or its kernel does not play these bots or rule values: the API path plays.
+        Scores are int64 when the API's scores are Python ints (the summary prints them the same way)."""
         return None
 
     def batch_summary(self, ctx: BuildContext, players: int, bots: Sequence[str], seed: int, rotate: bool,
                       batches: Sequence[Any]) -> dict[str, Any]:
         """The summary of a simulation whose games were played in ``batches`` (in game order)."""
-        from boardgen.play.simulate import Simulation, summary
+        from boardgen.play.runner import summary_of_batches
 
-        sim = Simulation(self.name, players, tuple(bots), seed, rotate, [r for b in batches for r in b])
-        return summary(sim)
+        return summary_of_batches(players, bots, seed, batches)
 
     def validate(self, ctx: BuildContext, games: int | None = None, jobs: int = 1, seed: int | None = None,
                  bots: Sequence[str] | None = None, players: int | None = None,

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from boardgen.play.api import Outcome
-from boardgen.play.columns import OutcomeColumns
-from boardgen.play.simulate import GameRecord
+from boardgen.play.columns import GameRecord, OutcomeColumns
 
 RECORDS = [
     GameRecord(5, ("greedy", "random"), Outcome((1.0, 2.0), (1,), 3, {"cubes": 1.5}, {"payday": 2})),

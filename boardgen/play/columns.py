@@ -10,12 +10,21 @@ reads them.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from boardgen.play.api import Outcome
-from boardgen.play.simulate import GameRecord
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One game played through the rules API: its seed (``derive_seed(seed, "game", i)``), the bot in each
+    seat and how it went."""
+
+    seed: int
+    bots: tuple[str, ...]
+    outcome: Outcome
 
 
 @dataclass(frozen=True)
@@ -25,7 +34,7 @@ class OutcomeColumns:
     bot_names: tuple[str, ...]  # the names ``lineups`` indexes
     seeds: np.ndarray  # (n,) int64: each game's seed (``derive_seed(seed, "game", i)``)
     lineups: np.ndarray  # (n, players) int8: the bot in each seat, an index into ``bot_names``
-    scores: np.ndarray  # (n, players) float64
+    scores: np.ndarray  # (n, players) float64, or int64 when the game scores in whole numbers (Python ints)
     winners: np.ndarray  # (n, players) bool: several True is a tie, none is "everybody lost"
     length: np.ndarray  # (n,) int64
     metrics: Mapping[str, np.ndarray] = field(default_factory=dict)  # name -> (n,) float64
@@ -45,7 +54,8 @@ class OutcomeColumns:
         names = tuple(bot_names) if bot_names is not None else tuple(sorted({b for r in records for b in r.bots}))
         code = {name: i for i, name in enumerate(names)}
         n = len(records)
-        scores = np.zeros((n, players), dtype=np.float64)
+        whole = all(type(s) is int for r in records for s in r.outcome.scores)  # the summary prints them as ints
+        scores = np.zeros((n, players), dtype=np.int64 if whole and n else np.float64)
         winners = np.zeros((n, players), dtype=np.bool_)
         lineups = np.zeros((n, players), dtype=np.int8)
         metric_names = sorted({k for r in records for k in r.outcome.metrics})
@@ -64,12 +74,25 @@ class OutcomeColumns:
         return cls(names, np.array([r.seed for r in records], dtype=np.int64), lineups, scores, winners,
                    np.array([r.outcome.length for r in records], dtype=np.int64), metrics, events)
 
+    def with_bot_names(self, names: Sequence[str]) -> OutcomeColumns:
+        """The same games with ``lineups`` indexing ``names`` (which must hold every bot that sat)."""
+        names = tuple(names)
+        if names == self.bot_names:
+            return self
+        code = np.array([names.index(b) for b in self.bot_names] or [0], dtype=np.int8)
+        return replace(self, bot_names=names, lineups=code[self.lineups] if self.lineups.size else self.lineups)
+
     @classmethod
     def concat(cls, parts: Sequence[OutcomeColumns]) -> OutcomeColumns:
-        """The batches one after the other (they must share bot names, players, metrics and events)."""
+        """The batches one after the other (they must share players, metrics and events; bot names are made
+        the first batch's, extended by any bot it did not have)."""
         if not parts:
             raise ValueError("no batches to join")
+        names = tuple(dict.fromkeys(b for p in parts for b in p.bot_names))
+        parts = [p.with_bot_names(names) for p in parts]
         first = parts[0]
+        if any(p.scores.dtype != first.scores.dtype for p in parts):
+            parts = [replace(p, scores=p.scores.astype(np.float64)) for p in parts]
         return cls(first.bot_names, np.concatenate([p.seeds for p in parts]),
                    np.concatenate([p.lineups for p in parts]), np.concatenate([p.scores for p in parts]),
                    np.concatenate([p.winners for p in parts]), np.concatenate([p.length for p in parts]),
@@ -77,10 +100,10 @@ class OutcomeColumns:
                    {k: np.concatenate([p.events[k] for p in parts]) for k in first.events})
 
     def records(self) -> list[GameRecord]:
-        """The games as the API path's records (scores as floats, winners in seat order)."""
+        """The games as the API path's records (scores as the column's type, winners in seat order)."""
         out = []
         for i in range(self.games):
-            outcome = Outcome(tuple(float(s) for s in self.scores[i]),
+            outcome = Outcome(tuple(self.scores[i].tolist()),
                               tuple(int(s) for s in np.flatnonzero(self.winners[i])), int(self.length[i]),
                               {k: float(v[i]) for k, v in self.metrics.items()},
                               {k: int(v[i]) for k, v in self.events.items()})

@@ -183,10 +183,11 @@ def play_in_order(games: int, jobs: int, play: Callable[[Bounds], Any], chunk_ga
                   on_chunk: Callable[[Bounds, Any], None] | None = None,
                   setup: tuple[Callable[..., None], tuple[Any, ...]] | None = None, cycles: bool = False,
                   convert: Callable[[Any], Any] | None = None) -> list[Any]:
-    """Every chunk's ``play((start, stop))`` in game order: on this process alone in chunks of ``chunk_games``
-    when ``jobs`` is 1, else shared with workers (``play_chunks``). ``convert``, when given, is applied to each
-    chunk in this process as it arrives (a compact form played anywhere, expanded here); ``on_chunk`` sees the
-    (converted) chunk; ``cycles`` as in ``results_kept_out_of_gc``."""
+    """Every chunk's ``play((start, stop))`` in game order: on this process alone in chunks of at least
+    ``chunk_games`` (more for fast games, about ``CHUNK_SECONDS`` each) when ``jobs`` is 1, else shared with
+    workers (``play_chunks``). ``convert``, when given, is applied to each chunk in this process as it arrives
+    (a compact form played anywhere, expanded here); ``on_chunk`` sees the (converted) chunk; ``cycles`` as in
+    ``results_kept_out_of_gc``."""
     chunks: dict[int, Any] = {}  # by first game
     with results_kept_out_of_gc(cycles) as keep:
         def collect(bounds: Bounds, out: Any) -> None:
@@ -198,9 +199,16 @@ def play_in_order(games: int, jobs: int, play: Callable[[Bounds], Any], chunk_ga
                 on_chunk(bounds, out)
 
         if jobs <= 1 or games <= 1:
-            for start in range(0, games, chunk_games):
-                bounds = (start, min(start + chunk_games, games))
-                collect(bounds, play(bounds))
+            start = 0
+            size = max(1, chunk_games)
+            while start < games:  # runs of at least ``chunk_games``, longer for fast games (CHUNK_SECONDS each)
+                bounds = (start, min(start + size, games))
+                started = time.perf_counter()
+                out = play(bounds)
+                per_game = max(time.perf_counter() - started, 1e-9) / (bounds[1] - bounds[0])
+                collect(bounds, out)
+                size = max(chunk_games, min(MAX_CHUNK_GAMES, int(CHUNK_SECONDS / per_game)))
+                start = bounds[1]
         else:
             play_chunks(games, jobs, play, collect, setup)
     return [chunks[start] for start in sorted(chunks)]

@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from boardgen.play.columns import OutcomeColumns
 from boardgen.play.report import Finding, Report
-from boardgen.play.simulate import seat_spread, simulate, summary
+from boardgen.play.simulate import Kernel, RecordView, game_samples, play_columns, seat_spread, summary_of_columns
 
 if TYPE_CHECKING:
     from boardgen.plugin import BuildContext, GamePlugin
@@ -25,14 +26,36 @@ def _check_players(plugin: GamePlugin, ctx: BuildContext, players: int) -> None:
                           f"{low} to {high}")
 
 
+def kernel_of(plugin: GamePlugin, ctx: BuildContext, players: int, bots: Sequence[str], seed: int,
+              rotate: bool) -> Kernel:
+    """Games ``start .. stop`` by the plug-in's compiled kernel (``GamePlugin.kernel_batch``), or None."""
+    bots = tuple(bots)
+
+    def kernel(start: int, stop: int) -> OutcomeColumns | None:
+        return plugin.kernel_batch(ctx, players, bots, seed, start, stop, rotate)
+
+    return kernel
+
+
+def play(plugin: GamePlugin, ctx: BuildContext, games: int, players: int, bots: Sequence[str], seed: int,
+         jobs: int, rotate: bool, progress: Callable[[int], None] | None) -> OutcomeColumns:
+    """The games of a simulation as columns: the game's kernel plays them where it can, the rules API else."""
+    return play_columns(lambda: ctx.value(f"game:{players}", lambda: plugin.new_game(ctx, players)), plugin.bots(),
+                        players, games, bots, seed, jobs, rotate, progress,
+                        kernel_of(plugin, ctx, players, bots, seed, rotate))
+
+
 def run(plugin: GamePlugin, ctx: BuildContext, games: int, players: int | None, bots: Sequence[str] | None,
         seed: int | None, jobs: int, rotate: bool, progress: Callable[[int], None] | None) -> dict[str, Any]:
+    """``summary`` (the summary of the games), ``columns`` (the games) and ``records`` (the games as records,
+    made when first read)."""
     players = players or plugin.player_range(ctx.config)[1]
     _check_players(plugin, ctx, players)
-    game = plugin.new_game(ctx, players)
-    sim = simulate(game, plugin.bots(), games, bots or plugin.default_bots,
-                   ctx.config.seed if seed is None else seed, jobs=jobs, rotate=rotate, progress=progress)
-    return {"summary": summary(sim), "records": sim.records}
+    bots = tuple(bots or plugin.default_bots)
+    seed = ctx.config.seed if seed is None else seed
+    columns = play(plugin, ctx, games, players, bots, seed, jobs, rotate, progress)
+    return {"summary": summary_of_columns(columns, players, bots, seed), "columns": columns,
+            "records": RecordView(columns), "seed": seed, "bots": bots, "players": players}
 
 
 def generic_findings(summ: dict[str, Any]) -> list[Finding]:
@@ -71,7 +94,7 @@ def generic_simulate_report(plugin: GamePlugin, ctx: BuildContext, games: int, p
     result = run(plugin, ctx, games, players, bots, seed, jobs, rotate, progress)
     summ = result["summary"]
     document = {"game": plugin.name, "edition": ctx.config.edition, "template_sha256": ctx.config.template_sha256,
-                "summary": summ}
+                "summary": summ, "samples": game_samples(result["columns"], result["seed"])}
     plots = plugin.report_plots(ctx, summ, result["records"])
     seats = "  ".join(f"{s['seat']}: {s['rate']:.1%}" for s in summ["win_rate_by_seat"])
     by_bot = "  ".join(f"{name}: {v['rate']:.1%}" for name, v in summ["win_rate_by_bot"].items())
@@ -108,3 +131,30 @@ def validate_stage(ctx: BuildContext) -> list[Any]:
     return [Artifact("report/validation.json", report.json_bytes(), "board and rules checks from simulated games"),
             Artifact("report/validation.txt", report.text().encode(), "the validation findings as text")]
 
+
+
+def play_range(plugin: GamePlugin, ctx: BuildContext, players: int, bots: Sequence[str], seed: int, start: int,
+               stop: int, rotate: bool) -> OutcomeColumns:
+    """Games ``start .. stop`` in this process, as columns (a sweep's batch): the kernel's, else the API's."""
+    from boardgen.play.simulate import bot_codes, derive_seed, lineup, play_one
+
+    bots = tuple(bots)
+    columns = plugin.kernel_batch(ctx, players, bots, seed, start, stop, rotate)
+    if columns is not None:
+        return columns.with_bot_names(bot_codes(bots))
+    game = ctx.value(f"game:{players}", lambda: plugin.new_game(ctx, players))
+    factories = plugin.bots()
+    records = [play_one(game, factories, lineup(bots, players, i, rotate), derive_seed(seed, "game", i))
+               for i in range(start, stop)]
+    return OutcomeColumns.from_records(records, players, bot_codes(bots))
+
+
+def summary_of_batches(players: int, bots: Sequence[str], seed: int, batches: Sequence[Any]) -> dict[str, Any]:
+    """The summary of games played in ``batches`` (in game order): columns, or lists of records (a sweep
+    resumed from batches an older boardgen wrote)."""
+    from boardgen.play.simulate import bot_codes, empty_columns
+
+    parts = [b if isinstance(b, OutcomeColumns) else OutcomeColumns.from_records(list(b), players, bot_codes(bots))
+             for b in batches]
+    columns = OutcomeColumns.concat(parts) if parts else empty_columns(players, bots)
+    return summary_of_columns(columns, players, bots, seed)
