@@ -131,3 +131,26 @@ def test_samples_name_the_longest_the_shortest_and_a_zero_point_game() -> None:
     assert sum("random" in w for w in why.values()) == 2
     assert all(s["seed"] == 10 + s["index"] and s["lineup"] == ["a", "b"] for s in samples)
     assert game_samples(columns, 4, random_games=2) == samples  # the same seed picks the same games
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_sampled_games_replay_to_the_recorded_outcome(name: str) -> None:
+    from boardgen.play.replay import replay_game
+
+    ctx = _context(name)
+    plugin = ctx.plugin
+    players = plugin.player_range(ctx.config)[1]
+    bots = ("random",) if name == "global-warming" else plugin.default_bots  # its cautious bot searches: slow
+    result = run(plugin, ctx, 5, players, bots, 3, 1, True, None)
+    records = list(result["records"])
+    for sample in game_samples(result["columns"], 3, random_games=1):
+        i = sample["index"]
+        replay = replay_game(plugin, ctx, players, bots, 3, i, True)
+        assert replay.seed == sample["seed"] and list(replay.lineup) == sample["lineup"]
+        got, recorded = replay.outcome, records[i].outcome
+        assert (got.scores, got.winners, got.length, dict(got.metrics)) == (
+            recorded.scores, recorded.winners, recorded.length, dict(recorded.metrics))
+        # columns hold a count for every event of the run: 0 where this game had none
+        assert {k: v for k, v in got.events.items() if v} == {k: v for k, v in recorded.events.items() if v}
+        assert replay.moves and all(isinstance(m.text, str) for m in replay.moves)
+        assert any(m.player >= 0 for m in replay.moves)
