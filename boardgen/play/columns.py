@@ -82,6 +82,13 @@ class OutcomeColumns:
         code = np.array([names.index(b) for b in self.bot_names] or [0], dtype=np.int8)
         return replace(self, bot_names=names, lineups=code[self.lineups] if self.lineups.size else self.lineups)
 
+    def take(self, indices: np.ndarray | Sequence[int]) -> OutcomeColumns:
+        """The games at ``indices`` (in that order; an index may repeat: a bootstrap resample)."""
+        at = np.asarray(indices, dtype=np.int64)
+        return OutcomeColumns(self.bot_names, self.seeds[at], self.lineups[at], self.scores[at], self.winners[at],
+                              self.length[at], {k: v[at] for k, v in self.metrics.items()},
+                              {k: v[at] for k, v in self.events.items()})
+
     @classmethod
     def concat(cls, parts: Sequence[OutcomeColumns]) -> OutcomeColumns:
         """The batches one after the other (they must share players, metrics and events; bot names are made
