@@ -106,6 +106,10 @@ def test_summary_from_columns_is_the_summary_from_records(name: str, kind: str) 
     again = summary_of_columns(OutcomeColumns.from_records(records, players, tuple(dict.fromkeys(bots))), players,
                                bots, seed)
     assert json.dumps(again) == json.dumps(expected)
+    # one batch per game: batches name only the rules that fired in them (and the metrics they had)
+    codes = tuple(dict.fromkeys(bots))
+    single = OutcomeColumns.concat([OutcomeColumns.from_records([r], players, codes) for r in records])
+    assert json.dumps(summary_of_columns(single, players, bots, seed)) == json.dumps(expected)
 
 
 def test_shared_wins_scores_and_missing_seats_match_the_loop() -> None:

@@ -37,7 +37,7 @@ class OutcomeColumns:
     scores: np.ndarray  # (n, players) float64, or int64 when the game scores in whole numbers (Python ints)
     winners: np.ndarray  # (n, players) bool: several True is a tie, none is "everybody lost"
     length: np.ndarray  # (n,) int64
-    metrics: Mapping[str, np.ndarray] = field(default_factory=dict)  # name -> (n,) float64
+    metrics: Mapping[str, np.ndarray] = field(default_factory=dict)  # name -> (n,) float64; NaN: no value
     events: Mapping[str, np.ndarray] = field(default_factory=dict)  # name -> (n,) int64
 
     @property
@@ -60,7 +60,7 @@ class OutcomeColumns:
         lineups = np.zeros((n, players), dtype=np.int8)
         metric_names = sorted({k for r in records for k in r.outcome.metrics})
         event_names = sorted({k for r in records for k in r.outcome.events})
-        metrics = {k: np.zeros(n, dtype=np.float64) for k in metric_names}
+        metrics = {k: np.full(n, np.nan, dtype=np.float64) for k in metric_names}  # NaN: the game had no value
         events = {k: np.zeros(n, dtype=np.int64) for k in event_names}
         for i, record in enumerate(records):
             out = record.outcome
@@ -91,8 +91,8 @@ class OutcomeColumns:
 
     @classmethod
     def concat(cls, parts: Sequence[OutcomeColumns]) -> OutcomeColumns:
-        """The batches one after the other (they must share players, metrics and events; bot names are made
-        the first batch's, extended by any bot it did not have)."""
+        """The batches one after the other (they must share players; bot names are made the first batch's,
+        extended by any bot it did not have; a metric or event a batch lacks is NaN or 0 there)."""
         if not parts:
             raise ValueError("no batches to join")
         names = tuple(dict.fromkeys(b for p in parts for b in p.bot_names))
@@ -100,11 +100,20 @@ class OutcomeColumns:
         first = parts[0]
         if any(p.scores.dtype != first.scores.dtype for p in parts):
             parts = [replace(p, scores=p.scores.astype(np.float64)) for p in parts]
+        metric_names = sorted({k for p in parts for k in p.metrics})
+        event_names = sorted({k for p in parts for k in p.events})
+
+        def column(part: OutcomeColumns, table: Mapping[str, np.ndarray], key: str, fill: float, dtype: type
+                   ) -> np.ndarray:
+            # a batch in which a rule never fired may not name it: 0 times; a metric it lacks: NaN (no value)
+            return table[key] if key in table else np.full(part.games, fill, dtype=dtype)
+
         return cls(first.bot_names, np.concatenate([p.seeds for p in parts]),
                    np.concatenate([p.lineups for p in parts]), np.concatenate([p.scores for p in parts]),
                    np.concatenate([p.winners for p in parts]), np.concatenate([p.length for p in parts]),
-                   {k: np.concatenate([p.metrics[k] for p in parts]) for k in first.metrics},
-                   {k: np.concatenate([p.events[k] for p in parts]) for k in first.events})
+                   {k: np.concatenate([column(p, p.metrics, k, np.nan, np.float64) for p in parts])
+                    for k in metric_names},
+                   {k: np.concatenate([column(p, p.events, k, 0, np.int64) for p in parts]) for k in event_names})
 
     def records(self) -> list[GameRecord]:
         """The games as the API path's records (scores as the column's type, winners in seat order)."""
@@ -112,7 +121,7 @@ class OutcomeColumns:
         for i in range(self.games):
             outcome = Outcome(tuple(self.scores[i].tolist()),
                               tuple(int(s) for s in np.flatnonzero(self.winners[i])), int(self.length[i]),
-                              {k: float(v[i]) for k, v in self.metrics.items()},
+                              {k: float(v[i]) for k, v in self.metrics.items() if not np.isnan(v[i])},
                               {k: int(v[i]) for k, v in self.events.items()})
             out.append(GameRecord(int(self.seeds[i]), tuple(self.bot_names[j] for j in self.lineups[i]), outcome))
         return out
@@ -135,7 +144,7 @@ class OutcomeColumns:
             if own[i] != theirs[i]:
                 found.append(f"game {i}: bots {own[i]} against {theirs[i]}")
             for name, a, b in columns:
-                if not np.array_equal(a[i], b[i]):
+                if not np.array_equal(a[i], b[i], equal_nan=a.dtype.kind == "f" and b.dtype.kind == "f"):
                     found.append(f"game {i}: {name} {a[i].tolist()} against {b[i].tolist()}")
             if len(found) >= limit:
                 break

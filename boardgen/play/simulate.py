@@ -205,6 +205,12 @@ def _describe(values: np.ndarray) -> dict[str, float]:
             "min": _round(ordered[0].item()), "max": _round(ordered[-1].item())}
 
 
+def _present(values: np.ndarray) -> np.ndarray:
+    """A metric's values in the games that had one (NaN marks a game without)."""
+    missing = np.isnan(values)
+    return values[~missing] if missing.any() else values
+
+
 def _sequential_sum(values: np.ndarray) -> float:
     """The sum added up in order, as a Python loop would (numpy's ``sum`` adds pairwise: other last bits)."""
     return float(np.add.accumulate(values, dtype=np.float64)[-1]) if values.size else 0.0
@@ -250,7 +256,7 @@ def summary_of_columns(columns: OutcomeColumns, players: int, bots: Sequence[str
         "nobody_won": {"games": nobody, "share": _round(nobody / n if n else 0.0)},
         "length": _describe(columns.length),
         "score": {**_describe(scores), "winning_mean": _describe(win_scores)["mean"]},
-        "metrics": {key: _describe(columns.metrics[key]) for key in sorted(columns.metrics)},
+        "metrics": {key: _describe(_present(columns.metrics[key])) for key in sorted(columns.metrics)},
         "events": {key: {"total": int(columns.events[key].sum()), "games": int(np.count_nonzero(columns.events[key]))}
                    for key in sorted(columns.events)},
     }
