@@ -9,8 +9,9 @@
 For each game with rules (its default template), in subprocesses on one job (``--jobs 1 -q``):
 - ``boardgen simulate`` with the game's default bots and with random bots: the games/s the CLI itself reports
   (wall time of the games, the summary and the plots; the import and the template are outside it), 10,000 games
-  (30,000 for the flagship). A run whose games would take longer than ``--budget-s`` at the rate a short probe
-  run measured plays fewer games, and the table says how many: the figure is honest, only noisier;
+  (30,000 for the flagship), reached through runs of 8 times more games each; a run that would take longer
+  than ``--budget-s`` at the rate the last one measured plays fewer games, and the table says how many (the
+  figure is honest: it includes the same fixed costs, spread over fewer games);
 - ``boardgen simulate --games 1``: wall time of the whole command (median of ``--runs``), imports included;
 and in this process:
 - a plain playout through the rules API: every seat picks ``random.choice(state.legal_actions())``, chance
@@ -89,13 +90,20 @@ def simulate_cli(template: Path, games: int, bots: Sequence[str] | None, out: Pa
 
 def cli_rate(template: Path, games: int, bots: Sequence[str] | None, out: Path, budget_s: float,
              probe_games: int) -> Cli:
-    """The CLI's rate for ``games`` games, or for as many as ``budget_s`` allows at a probe run's rate."""
-    probe = min(games, probe_games)
-    rate = simulate_cli(template, probe, bots, out)
-    n = min(games, max(probe, int(rate * budget_s)))
-    if n == probe:
-        return Cli(rate, n, games)
-    return Cli(simulate_cli(template, n, bots, out), n, games)
+    """The CLI's rate for ``games`` games, or for as many as ``budget_s`` allows: runs of 8 times more games
+    each (from ``probe_games``) while the next would fit in the budget at the rate the last one measured (a
+    short run's rate is low, its fixed costs spread over few games: the ladder finds the real rate)."""
+    n = min(games, probe_games)
+    rate = simulate_cli(template, n, bots, out)
+    while n < games:
+        nxt = min(games, n * 8)
+        if nxt / rate > budget_s:
+            nxt = min(games, max(n + 1, int(rate * budget_s)))
+            if nxt <= n * 2:  # not worth another run: the last figure stands
+                break
+        n = nxt
+        rate = simulate_cli(template, n, bots, out)
+    return Cli(rate, n, games)
 
 
 def one_game_wall_s(template: Path, out: Path, runs: int) -> float:

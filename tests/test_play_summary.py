@@ -158,3 +158,55 @@ def test_sampled_games_replay_to_the_recorded_outcome(name: str) -> None:
         assert {k: v for k, v in got.events.items() if v} == {k: v for k, v in recorded.events.items() if v}
         assert replay.moves and all(isinstance(m.text, str) for m in replay.moves)
         assert any(m.player >= 0 for m in replay.moves)
+
+
+class _FakeKernel:
+    """Plays batches of at least ``least`` games (through the API, so the games are the same) and counts calls."""
+
+    def __init__(self, game: object, least: int) -> None:
+        self.game = game
+        self.least = least
+        self.calls: list[tuple[int, int]] = []
+
+    def __call__(self, start: int, stop: int) -> OutcomeColumns | None:
+        from boardgen.play.bots import GENERIC_BOTS
+        from boardgen.play.simulate import lineup, play_one
+
+        self.calls.append((start, stop))
+        if stop - start < self.least:
+            return None
+        records = [play_one(self.game, GENERIC_BOTS, lineup(("greedy", "random"), 2, i, True),  # type: ignore[arg-type]
+                            derive_seed(5, "game", i)) for i in range(start, stop)]
+        return OutcomeColumns.from_records(records, 2, ("greedy", "random"))
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_kernel_is_offered_large_batches_and_any_mix_of_paths_gives_the_same_games(jobs: int) -> None:
+    import sys
+    from pathlib import Path
+
+    from boardgen.play.bots import GENERIC_BOTS
+    from boardgen.play.simulate import play_columns
+
+    sys.path.insert(0, str(Path(__file__).parent / "tinygame"))
+    try:
+        from tiny_stones import StonesGame, StonesRules  # type: ignore[import-not-found]
+    finally:
+        sys.path.pop(0)
+    game = StonesGame(StonesRules())
+    games = 400
+
+    def run_with(kernel: _FakeKernel | None) -> OutcomeColumns:
+        return play_columns(lambda: game, GENERIC_BOTS, 2, games, ("greedy", "random"), 5, jobs, True, None, kernel)
+
+    reference = run_with(None)
+    for least in (1, 30, 10_000):  # takes everything, only big batches, nothing
+        kernel = _FakeKernel(game, least)
+        assert run_with(kernel).differences(reference) == []
+        if jobs == 1:  # the whole run is offered first
+            assert kernel.calls[0] == (0, games)
+        else:  # an eighth of a job's share first, in this process; then batches as large (but the last ones)
+            assert kernel.calls[0] == (0, 25)
+            if least <= 25:
+                sizes = sorted(b - a for a, b in kernel.calls)
+                assert sizes[len(sizes) // 2] >= 25

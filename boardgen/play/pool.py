@@ -78,10 +78,11 @@ def results_kept_out_of_gc(cycles: bool = False) -> Iterator[Callable[[], None]]
 class _Claims:
     """The shared counter of the next unclaimed game, and one process's measured seconds per game."""
 
-    def __init__(self, counter: Any, games: int, jobs: int) -> None:
+    def __init__(self, counter: Any, games: int, jobs: int, at_least: int = 1) -> None:
         self.counter = counter
         self.games = games
         self.jobs = jobs
+        self.at_least = max(1, at_least)
         self.seconds_per_game = 0.0
 
     def next(self) -> Bounds | None:
@@ -92,7 +93,8 @@ class _Claims:
             share = max(1, (self.games - start) // (2 * self.jobs))  # at most half this process's fair share
             wanted = (int(CHUNK_SECONDS / self.seconds_per_game) if self.seconds_per_game > 0
                       else FIRST_CHUNK_GAMES)
-            stop = min(self.games, start + max(1, min(wanted, share, MAX_CHUNK_GAMES)))
+            size = min(max(wanted, self.at_least), max(share, self.at_least), max(MAX_CHUNK_GAMES, self.at_least))
+            stop = min(self.games, start + max(1, size))
             self.counter.value = stop
         return start, stop
 
@@ -101,12 +103,12 @@ class _Claims:
 
 
 def _worker(play: Callable[[Bounds], Any], setup: tuple[Callable[..., None], tuple[Any, ...]] | None,
-            counter: Any, games: int, jobs: int, results: Any, parent_pid: int) -> None:
+            counter: Any, games: int, jobs: int, results: Any, parent_pid: int, at_least: int = 1) -> None:
     end_with_parent(parent_pid)
     try:
         if setup is not None:
             setup[0](*setup[1])
-        claims = _Claims(counter, games, jobs)
+        claims = _Claims(counter, games, jobs, at_least)
         while (bounds := claims.next()) is not None:
             started = time.perf_counter()
             out = play(bounds)
@@ -124,7 +126,7 @@ def _worker(play: Callable[[Bounds], Any], setup: tuple[Callable[..., None], tup
 
 
 def play_chunks(games: int, jobs: int, play: Callable[[Bounds], T], on_chunk: Callable[[Bounds, T], None],
-                setup: tuple[Callable[..., None], tuple[Any, ...]] | None = None) -> None:
+                setup: tuple[Callable[..., None], tuple[Any, ...]] | None = None, at_least: int = 1) -> None:
     """Play games ``0 .. games-1`` as chunks ``play((start, stop))``; ``on_chunk(bounds, result)`` is called in
     this process for every chunk, in whatever order they finish. ``play`` must be a module-level function.
     The caller has already set up this process's state; ``setup = (function, args)`` does the same in a
@@ -133,7 +135,8 @@ def play_chunks(games: int, jobs: int, play: Callable[[Bounds], T], on_chunk: Ca
     counter = context.Value("q", 0)
     results = context.Queue()
     worker_setup = None if context.get_start_method() == "fork" else setup
-    workers = [context.Process(target=_worker, args=(play, worker_setup, counter, games, jobs, results, os.getpid()),
+    workers = [context.Process(target=_worker, args=(play, worker_setup, counter, games, jobs, results, os.getpid(),
+                                                     at_least),
                                daemon=True, name=f"boardgen-games-{i + 1}") for i in range(max(0, jobs - 1))]
     running = len(workers)
 
@@ -151,7 +154,7 @@ def play_chunks(games: int, jobs: int, play: Callable[[Bounds], T], on_chunk: Ca
             gc.freeze()     # (no copy-on-write of every page a collection would touch)
         for worker in workers:
             worker.start()
-        claims = _Claims(counter, games, jobs)
+        claims = _Claims(counter, games, jobs, at_least)
         while (bounds := claims.next()) is not None:
             started = time.perf_counter()
             out = play(bounds)
@@ -182,12 +185,13 @@ def play_chunks(games: int, jobs: int, play: Callable[[Bounds], T], on_chunk: Ca
 def play_in_order(games: int, jobs: int, play: Callable[[Bounds], Any], chunk_games: int,
                   on_chunk: Callable[[Bounds, Any], None] | None = None,
                   setup: tuple[Callable[..., None], tuple[Any, ...]] | None = None, cycles: bool = False,
-                  convert: Callable[[Any], Any] | None = None) -> list[Any]:
+                  convert: Callable[[Any], Any] | None = None, steady: bool = False) -> list[Any]:
     """Every chunk's ``play((start, stop))`` in game order: on this process alone in chunks of at least
     ``chunk_games`` (more for fast games, about ``CHUNK_SECONDS`` each) when ``jobs`` is 1, else shared with
     workers (``play_chunks``). ``convert``, when given, is applied to each chunk in this process as it arrives
     (a compact form played anywhere, expanded here); ``on_chunk`` sees the (converted) chunk; ``cycles`` as in
-    ``results_kept_out_of_gc``."""
+    ``results_kept_out_of_gc``. ``steady``: every claim of a worker is ``chunk_games`` long too, except at the end
+    (a compiled kernel decides by a batch's size whether loading it pays)."""
     chunks: dict[int, Any] = {}  # by first game
     with results_kept_out_of_gc(cycles) as keep:
         def collect(bounds: Bounds, out: Any) -> None:
@@ -210,7 +214,7 @@ def play_in_order(games: int, jobs: int, play: Callable[[Bounds], Any], chunk_ga
                 size = max(chunk_games, min(MAX_CHUNK_GAMES, int(CHUNK_SECONDS / per_game)))
                 start = bounds[1]
         else:
-            play_chunks(games, jobs, play, collect, setup)
+            play_chunks(games, jobs, play, collect, setup, chunk_games if steady else 1)
     return [chunks[start] for start in sorted(chunks)]
 
 

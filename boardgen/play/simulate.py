@@ -129,10 +129,10 @@ _WORKER: dict[str, Any] = {}
 
 
 def _init_worker(make_game: Callable[[], Game], factories: Mapping[str, BotFactory], bots: tuple[str, ...],
-                 players: int, seed: int, rotate: bool, kernel: Kernel | None) -> None:
+                 players: int, seed: int, rotate: bool, kernel: Kernel | None, offset: int = 0) -> None:
     _WORKER.clear()
     _WORKER.update(make_game=make_game, factories=factories, bots=bots, players=players, seed=seed, rotate=rotate,
-                   kernel=kernel)
+                   kernel=kernel, offset=offset)
 
 
 def _game() -> Game:
@@ -141,31 +141,58 @@ def _game() -> Game:
     return _WORKER["game"]  # type: ignore[no-any-return]
 
 
-def _play_chunk(bounds: tuple[int, int]) -> OutcomeColumns:
+def _play_range(start: int, stop: int) -> OutcomeColumns:
+    """Games ``start .. stop``: the kernel's when it plays them (it decides per batch), else the API's."""
     w = _WORKER
     names = bot_codes(w["bots"])
-    kernel = w["kernel"]
-    if kernel is not None:
-        columns = kernel(*bounds)
+    if w["kernel"] is not None:
+        columns = w["kernel"](start, stop)
         if columns is not None:
             return columns.with_bot_names(names)
-        w["kernel"] = None  # the kernel does not play these games: the API path plays the rest too
     game = _game()
     records = [play_one(game, w["factories"], lineup(w["bots"], w["players"], i, w["rotate"]),
-                        derive_seed(w["seed"], "game", i)) for i in range(*bounds)]
+                        derive_seed(w["seed"], "game", i)) for i in range(start, stop)]
     return OutcomeColumns.from_records(records, w["players"], names)
+
+
+def _play_chunk(bounds: tuple[int, int]) -> OutcomeColumns:
+    offset = _WORKER["offset"]
+    return _play_range(bounds[0] + offset, bounds[1] + offset)
+
+
+KERNEL_CHUNK_GAMES = 100_000  # the most games one call of a kernel plays (bounds memory, shows progress)
+KERNEL_PROBE_SHARE = 8  # on several jobs, this process first offers the kernel 1/(8 x jobs) of the games
 
 
 def play_columns(make_game: Callable[[], Game], factories: Mapping[str, BotFactory], players: int, games: int,
                  bots: Sequence[str], seed: int, jobs: int = 1, rotate: bool = True,
                  progress: Callable[[int], None] | None = None, kernel: Kernel | None = None) -> OutcomeColumns:
     """Games ``0 .. games-1`` as columns: by ``kernel`` where it plays them, else through the rules API on the
-    game ``make_game()`` returns (made only if needed), on ``jobs`` processes; the same columns for any jobs."""
+    game ``make_game()`` returns (made only if needed), on ``jobs`` processes; the same columns for any jobs.
+
+    A kernel decides by the size of a batch whether loading it pays, so it is offered large batches: first, in
+    this process, the whole run (one job) or an eighth of one job's share (several: the workers are forked after
+    it, so they inherit the loaded kernel); if it takes that, every later batch is as large. If it declines, the
+    games go through the API in short runs (and the kernel is still offered each)."""
     bots = tuple(bots)
     unknown = [b for b in bots if b not in factories]
     if unknown:
         raise ValueError(f"unknown bot {unknown[0]!r}; expected one of {', '.join(sorted(factories))}")
-    init_args = (make_game, dict(factories), bots, players, seed, rotate, kernel)
+    _init_worker(make_game, dict(factories), bots, players, seed, rotate, kernel)
+    chunks: list[OutcomeColumns] = []
+    start = 0
+    chunk_games, steady = CHUNK_GAMES, False
+    if kernel is not None and games > 0:
+        probe = games if jobs <= 1 else -(-games // (KERNEL_PROBE_SHARE * jobs))
+        probe = min(probe, KERNEL_CHUNK_GAMES)
+        first = kernel(0, probe)
+        if first is not None:
+            chunks.append(first.with_bot_names(bot_codes(bots)))
+            start = probe
+            chunk_games, steady = probe, True
+            if progress is not None:
+                progress(first.games)
+    init_args = (make_game, dict(factories), bots, players, seed, rotate, kernel, start)
     _init_worker(*init_args)  # here first: forked workers inherit it (boardgen.play.pool)
 
     def advance(bounds: tuple[int, int], chunk: OutcomeColumns) -> None:
@@ -173,7 +200,8 @@ def play_columns(make_game: Callable[[], Game], factories: Mapping[str, BotFacto
             progress(chunk.games)
 
     # a game's objects may hold reference cycles (search trees): cycles=True
-    chunks = play_in_order(games, jobs, _play_chunk, CHUNK_GAMES, advance, (_init_worker, init_args), cycles=True)
+    chunks += play_in_order(games - start, jobs, _play_chunk, chunk_games, advance, (_init_worker, init_args),
+                            cycles=True, steady=steady)
     _WORKER.clear()
     if not chunks:
         return empty_columns(players, bots)
