@@ -213,6 +213,13 @@ class GamePlugin:
 
         return play_range(self, ctx, players, bots, seed, start, stop, rotate)
 
+    def game_seeds(self, bots: Sequence[str], game_seed: int) -> tuple[int, int]:
+        """(the initial state's seed, the chance generator's seed) of the game a simulation with these bots
+        seeded ``game_seed`` (``boardgen.play.replay`` plays it again). Default: as ``play_one`` derives them."""
+        from boardgen.play.simulate import derive_seed
+
+        return derive_seed(game_seed, "setup"), derive_seed(game_seed, "chance")
+
     def kernel_batch(self, ctx: BuildContext, players: int, bots: Sequence[str], seed: int, start: int, stop: int,
                      rotate: bool) -> OutcomeColumns | None:
         """Games ``start`` to ``stop`` played by the game's compiled kernel: the same games, field for field, as

@@ -41,12 +41,13 @@ def test_simulate_writes_report_and_is_deterministic(fast_board: Board, tmp_path
         outs.append(out / "global-wellbeing" / "report")
     report = outs[0]
     names = sorted(p.name for p in report.iterdir())
-    assert names == ["heat-contested.png", "heat-occupied.png", "index-trajectories.png", "results.json",
+    assert names == ["games.csv", "heat-contested.png", "heat-occupied.png", "index-trajectories.png", "results.json",
                      "score-distribution.png", "win-rate-by-bot.png", "win-rate-by-seat.png"]
     data = json.loads((report / "results.json").read_text())
     summary = data["summary"]
     assert summary["games"] == 40 and summary["players"] == 6
-    assert len(data["games"]) == 40 and len(data["cells"]) == len(fast_board.cells)
+    assert len(data["cells"]) == len(fast_board.cells) and data["samples"]
+    assert len((report / "games.csv").read_text().splitlines()) == 41  # a header and one line per game
     assert sum(s["wins"] for s in summary["win_rate_by_seat"]) == pytest.approx(40)
     assert set(summary["win_rate_by_bot"]) == {"greedy", "planner", "random"}
     assert all(0 <= c["occupied_share"] <= 1 for c in data["cells"])

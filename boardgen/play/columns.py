@@ -126,6 +126,21 @@ class OutcomeColumns:
             out.append(GameRecord(int(self.seeds[i]), tuple(self.bot_names[j] for j in self.lineups[i]), outcome))
         return out
 
+    def games_csv(self) -> bytes:
+        """One line per game (index, seed, the bot in each seat, scores and winning seats counted from 1, length),
+        the compact per-game table `boardgen simulate` writes beside results.json."""
+        lines = ["game,seed,bots,scores,winners,length"]
+        names = self.bot_names
+        seats = self.lineups.tolist()
+        scores = self.scores.tolist()
+        won = self.winners.tolist()
+        for i, (seed, length) in enumerate(zip(self.seeds.tolist(), self.length.tolist(), strict=True)):
+            bots = " ".join(names[j] for j in seats[i])
+            points = " ".join(format(s, ".12g") for s in scores[i])
+            first = " ".join(str(k + 1) for k, w in enumerate(won[i]) if w)
+            lines.append(f"{i},{seed},{bots},{points},{first},{length}")
+        return ("\n".join(lines) + "\n").encode()
+
     def differences(self, other: OutcomeColumns, limit: int = 5) -> list[str]:
         """Where two batches of the same games differ (empty: every field of every game agrees)."""
         found: list[str] = []

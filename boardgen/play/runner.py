@@ -13,6 +13,7 @@ from boardgen.play.simulate import Kernel, RecordView, game_samples, play_column
 if TYPE_CHECKING:
     from boardgen.plugin import BuildContext, GamePlugin
 
+GAMES_TABLE = "games.csv"  # the per-game table `boardgen simulate` writes beside results.json
 SEAT_SPREAD_WARNING = 0.05  # a seat's win rate this far from 1/N, with an interval that excludes 1/N: warning
 TIE_WARNING_SHARE = 0.2
 
@@ -96,6 +97,7 @@ def generic_simulate_report(plugin: GamePlugin, ctx: BuildContext, games: int, p
     document = {"game": plugin.name, "edition": ctx.config.edition, "template_sha256": ctx.config.template_sha256,
                 "summary": summ, "samples": game_samples(result["columns"], result["seed"])}
     plots = plugin.report_plots(ctx, summ, result["records"])
+    plots[GAMES_TABLE] = result["columns"].games_csv()
     seats = "  ".join(f"{s['seat']}: {s['rate']:.1%}" for s in summ["win_rate_by_seat"])
     by_bot = "  ".join(f"{name}: {v['rate']:.1%}" for name, v in summ["win_rate_by_bot"].items())
     length = summ["length"]

@@ -18,7 +18,9 @@ from boardgen.games.global_wellbeing.rules import fast
 from boardgen.games.global_wellbeing.rules.board import RulesBoard
 from boardgen.games.global_wellbeing.rules.bots import BOT_NAMES, bot_factory
 from boardgen.games.global_wellbeing.rules.engine import EVENTS, GameResult, decided_after, derive_seed, play_game
+from boardgen.play.columns import OutcomeColumns
 from boardgen.play.pool import play_in_order
+from boardgen.play.simulate import game_samples
 
 CHUNK_GAMES = 50  # games per chunk on one process (several processes size their chunks: boardgen.play.pool)
 
@@ -292,12 +294,25 @@ def results_json(sim: Simulation, edition: str = "", template_sha256: str = "") 
              "contested_share": _round(sim.contested[c] / n)}
             for c, label in enumerate(sim.board.labels)
         ],
-        "games": [
-            {"seed": r.seed, "bots": list(r.bots), "scores": list(r.scores), "winners": [w + 1 for w in r.winners]}
-            for r in sim.results
-        ],
+        "samples": game_samples(columns(sim), sim.seed),  # games worth replaying; every game: games.csv
     }
 
 
-__all__ = ["Simulation", "badge_games_by_zone", "check_bots", "event_totals", "lineup", "results_json", "simulate",
-           "summary", "wilson_interval", "wins_by_bot", "wins_by_seat"]
+def columns(sim: Simulation) -> OutcomeColumns:
+    """The games' seeds, line-ups, scores, winners and length as columns (the per-game table, the samples)."""
+    import numpy as np
+
+    n, players = sim.games, sim.players
+    names = tuple(dict.fromkeys(sim.bots))
+    code = {name: i for i, name in enumerate(names)}
+    winners = np.zeros((n, players), dtype=np.bool_)
+    for i, r in enumerate(sim.results):
+        winners[i, list(r.winners)] = True
+    return OutcomeColumns(names, np.array([r.seed for r in sim.results], dtype=np.int64),
+                          np.array([[code[b] for b in r.bots] for r in sim.results], dtype=np.int8).reshape(n, players),
+                          np.array([r.scores for r in sim.results], dtype=np.int64).reshape(n, players), winners,
+                          np.full(n, sim.rules.turns, dtype=np.int64))
+
+
+__all__ = ["Simulation", "badge_games_by_zone", "check_bots", "columns", "event_totals", "lineup", "results_json",
+           "simulate", "summary", "wilson_interval", "wins_by_bot", "wins_by_seat"]
