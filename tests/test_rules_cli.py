@@ -69,8 +69,8 @@ def test_validate_json_on_the_default_board(fast_board: Board) -> None:
     data = json.loads(result.stdout)
     assert result.exit_code == (1 if data["counts"]["error"] else 0)
     rules = {f["rule"] for f in data["findings"]}
-    assert {"map.cell-count", "map.components", "setup.fits", "rules.fires", "rules.seat-advantage",
-            "rules.game-length", "rules.out-of-pieces", "rules.ties"} <= rules
+    assert {"map.cell-count", "map.components", "setup.fits", "rules.fires", "seat-advantage",
+            "game-length", "rules.out-of-pieces", "ties"} <= rules
     # the start indices sum to 22 > d20: the tipping point cannot rise at first; validation says so
     assert any(f["rule"] == "rules.tipping-start" and f["severity"] == "warning" for f in data["findings"])
     rb = RulesBoard.from_board(fast_board)
@@ -109,5 +109,5 @@ def test_validate_stage_artifacts(default_board: Board, default_config: Config) 
 def test_validate_seat_advantage_with_interval(default_board: Board, default_config: Config) -> None:
     sim = simulate(RulesBoard.from_board(default_board), default_config.rules, 60, 6, ("random",), seed=1)
     findings = rules_findings(sim, default_config)
-    seat = next(f for f in findings if f.rule == "rules.seat-advantage")
+    seat = next(f for f in findings if f.rule == "seat-advantage")
     assert seat.where == "seat 1 vs seat 6 (mixed bots, seats rotated)" and "95% CI" in seat.message

@@ -13,6 +13,9 @@ from boardgen.play.simulate import Kernel, RecordView, game_samples, play_column
 if TYPE_CHECKING:
     from boardgen.plugin import BuildContext, GamePlugin
 
+# The finding ids every game's report shares (the flagship's validate uses the same ones)
+SEAT_ADVANTAGE, SEAT_SPREAD, TIES, NOBODY_WON, GAME_LENGTH, RULE_NEVER_FIRES = (
+    "seat-advantage", "seat-spread", "ties", "nobody-won", "game-length", "rule-never-fires")
 GAMES_TABLE = "games.csv"  # the per-game table `boardgen simulate` writes beside results.json
 SEAT_SPREAD_WARNING = 0.05  # a seat's win rate this far from 1/N, with an interval that excludes 1/N: warning
 TIE_WARNING_SHARE = 0.2
@@ -68,24 +71,26 @@ def generic_findings(summ: dict[str, Any]) -> list[Finding]:
     for seat in summ["win_rate_by_seat"]:
         low, high = seat["ci95"]
         if abs(seat["rate"] - expected) > SEAT_SPREAD_WARNING and not low <= expected <= high:
-            out.append(Finding("seat-advantage", "warning", f"seat {seat['seat']}",
+            out.append(Finding(SEAT_ADVANTAGE, "warning", f"seat {seat['seat']}",
                                f"wins {seat['rate']:.1%} of {n} games (95% CI {low:.1%}-{high:.1%}); an even "
                                f"share is {expected:.1%}"))
-    out.append(Finding("seat-spread", "info", "all seats",
+    out.append(Finding(SEAT_SPREAD, "info", "all seats",
                        f"largest distance of a seat's win rate from {expected:.1%}: {seat_spread(summ):.1%}"))
     ties = summ["ties"]["share"]
     if ties > TIE_WARNING_SHARE:
-        out.append(Finding("ties", "warning", "scoring", f"{ties:.1%} of games end in a tie for first place"))
+        out.append(Finding(TIES, "warning", "scoring", f"{ties:.1%} of games end in a tie for first place"))
     nobody = summ["nobody_won"]
     if nobody["games"]:
-        out.append(Finding("nobody-won", "info", "end of game",
+        out.append(Finding(NOBODY_WON, "info", "end of game",
                            f"everybody lost in {nobody['share']:.1%} of games ({nobody['games']} of {n})"))
     length = summ["length"]
-    out.append(Finding("game-length", "info", "game",
+    out.append(Finding(GAME_LENGTH, "info", "game",
                        f"games last {length['mean']:.1f} on average ({length['min']:g}-{length['max']:g})"))
+    bots = ", ".join(dict.fromkeys(summ.get("bots", ())))
     for event, counts in summ["events"].items():
         if counts["total"] == 0:
-            out.append(Finding("rule-never-fires", "warning", event, f"never happened in {n} games"))
+            out.append(Finding(RULE_NEVER_FIRES, "warning", f"rule: {event}",
+                               f"never happened in {n} games ({bots} bots): the report cannot judge it"))
     return out
 
 
