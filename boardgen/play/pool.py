@@ -211,7 +211,7 @@ def play_in_order(games: int, jobs: int, play: Callable[[Bounds], Any], chunk_ga
                 out = play(bounds)
                 per_game = max(time.perf_counter() - started, 1e-9) / (bounds[1] - bounds[0])
                 collect(bounds, out)
-                size = max(chunk_games, min(MAX_CHUNK_GAMES, int(CHUNK_SECONDS / per_game)))
+                size = max(1, chunk_games, min(MAX_CHUNK_GAMES, int(CHUNK_SECONDS / per_game)))
                 start = bounds[1]
         else:
             play_chunks(games, jobs, play, collect, setup, chunk_games if steady else 1)
