@@ -49,6 +49,23 @@ class Simulation:
     def games(self) -> int:
         return len(self.results)
 
+    def trajectories(self) -> Any:
+        """Every game's index per zone at the start and after every turn, as one (games, turns + 1, zones) int64
+        array (made once: the summary and the trajectory chart both read it)."""
+        import itertools
+
+        import numpy as np
+
+        cached = getattr(self, "_trajectories", None)
+        if cached is not None and cached.shape[0] == len(self.results):
+            return cached
+        turns = len(self.results[0].trajectory) if self.results else 0
+        zones = len(self.board.zones)
+        flat = itertools.chain.from_iterable(itertools.chain.from_iterable(r.trajectory for r in self.results))
+        array = np.fromiter(flat, dtype=np.int64, count=len(self.results) * turns * zones)
+        self._trajectories = array.reshape(len(self.results), turns, zones)
+        return self._trajectories
+
 
 # -------------------------------------------------------------------------------------- running games
 
@@ -221,11 +238,8 @@ def summary(sim: Simulation) -> dict[str, Any]:
     winning = sorted(max(r.scores) for r in sim.results)
     ties = sum(1 for r in sim.results if len(r.winners) > 1)
     trajectory_mean = []
-    if n:
-        length = len(sim.results[0].trajectory)
-        for t in range(length):
-            trajectory_mean.append([_round(sum(r.trajectory[t][z] for r in sim.results) / n)
-                                    for z in range(len(zones))])
+    if n:  # integer sums (exact), divided as Python divides them
+        trajectory_mean = [[_round(x) for x in row] for row in (sim.trajectories().sum(axis=0) / n).tolist()]
     ran_pieces = sum(1 for r in sim.results if any(v & 1 for v in r.ran_out))
     ran_cells = sum(1 for r in sim.results if any(v & 2 for v in r.ran_out))
     badges = badge_games_by_zone(sim)
