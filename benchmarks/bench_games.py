@@ -255,8 +255,11 @@ def main() -> None:
         readme = README.read_text(encoding="utf-8")
         block = f"`python benchmarks/bench_games.py` ({machine}):\n\n{text}"
         new, count = _BLOCK.subn(lambda m: m.group(1) + block + m.group(3), readme)
-        if count != 1:
-            sys.exit("README.md has no <!-- bench-games --> block")
+        if count != 1:  # the first time: the block goes after bench_speed.py's table
+            anchor = "<!-- /bench-speed -->\n"
+            if anchor not in readme:
+                sys.exit("README.md has neither a <!-- bench-games --> block nor bench_speed.py's table")
+            new = readme.replace(anchor, f"{anchor}\n<!-- bench-games -->\n{block}<!-- /bench-games -->\n", 1)
         README.write_text(new, encoding="utf-8")
 
 

@@ -128,17 +128,22 @@ class OutcomeColumns:
 
     def games_csv(self) -> bytes:
         """One line per game (index, seed, the bot in each seat, scores and winning seats counted from 1, length),
-        the compact per-game table `boardgen simulate` writes beside results.json."""
-        lines = ["game,seed,bots,scores,winners,length"]
+        the compact per-game table `boardgen simulate` writes beside results.json. Whole-number scores are
+        written without a decimal point, others with 12 significant digits."""
         names = self.bot_names
-        seats = self.lineups.tolist()
-        scores = self.scores.tolist()
-        won = self.winners.tolist()
-        for i, (seed, length) in enumerate(zip(self.seeds.tolist(), self.length.tolist(), strict=True)):
-            bots = " ".join(names[j] for j in seats[i])
-            points = " ".join(format(s, ".12g") for s in scores[i])
-            first = " ".join(str(k + 1) for k, w in enumerate(won[i]) if w)
-            lines.append(f"{i},{seed},{bots},{points},{first},{length}")
+        scores = self.scores
+        if scores.dtype.kind == "f" and scores.size and np.all(np.isfinite(scores)) and np.all(
+                scores == np.round(scores)) and np.abs(scores).max() < 2**53:
+            scores = scores.astype(np.int64)
+        text = (lambda row: " ".join(map(str, row))) if scores.dtype.kind in "iu" else (
+            lambda row: " ".join(format(x, ".12g") for x in row))
+        seat_numbers = [str(k + 1) for k in range(self.players)]
+        lines = ["game,seed,bots,scores,winners,length"]
+        for i, (seed, seats, points, won, length) in enumerate(zip(
+                self.seeds.tolist(), self.lineups.tolist(), scores.tolist(), self.winners.tolist(),
+                self.length.tolist(), strict=True)):
+            first = " ".join(seat_numbers[k] for k, w in enumerate(won) if w)
+            lines.append(f"{i},{seed},{' '.join(names[j] for j in seats)},{text(points)},{first},{length}")
         return ("\n".join(lines) + "\n").encode()
 
     def differences(self, other: OutcomeColumns, limit: int = 5) -> list[str]:
