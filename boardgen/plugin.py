@@ -207,11 +207,14 @@ class GamePlugin:
 
     def play_batch(self, ctx: BuildContext, players: int, bots: Sequence[str], seed: int, start: int, stop: int,
                    rotate: bool) -> Any:
-        """Games ``start`` to ``stop`` of a simulation (seeded as ``boardgen simulate`` seeds them), as
-        ``OutcomeColumns``: by ``kernel_batch`` when it plays them, else through the rules API."""
-        from boardgen.play.runner import play_range
+        """Games ``start`` to ``stop`` of a simulation (seeded as ``boardgen simulate`` seeds them), played
+        through the rules API (a sweep offers them to ``kernel_batch`` first: ``boardgen.play.runner.play_range``)."""
+        from boardgen.play.simulate import derive_seed, lineup, play_one
 
-        return play_range(self, ctx, players, bots, seed, start, stop, rotate)
+        game = ctx.value(f"game:{players}", lambda: self.new_game(ctx, players))
+        factories = self.bots()
+        return [play_one(game, factories, lineup(bots, players, i, rotate), derive_seed(seed, "game", i))
+                for i in range(start, stop)]
 
     def game_seeds(self, bots: Sequence[str], game_seed: int) -> tuple[int, int]:
         """(the initial state's seed, the chance generator's seed) of the game a simulation with these bots

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from boardgen.play.columns import OutcomeColumns
+from boardgen.play.columns import GameRecord, OutcomeColumns
 from boardgen.play.report import Finding, Report
 from boardgen.play.simulate import Kernel, RecordView, game_samples, play_columns, seat_spread, summary_of_columns
 
@@ -141,19 +141,20 @@ def validate_stage(ctx: BuildContext) -> list[Any]:
 
 
 def play_range(plugin: GamePlugin, ctx: BuildContext, players: int, bots: Sequence[str], seed: int, start: int,
-               stop: int, rotate: bool) -> OutcomeColumns:
-    """Games ``start .. stop`` in this process, as columns (a sweep's batch): the kernel's, else the API's."""
-    from boardgen.play.simulate import bot_codes, derive_seed, lineup, play_one
+               stop: int, rotate: bool) -> Any:
+    """Games ``start .. stop`` in this process (a sweep's batch): the kernel's columns when ``kernel_batch`` plays
+    them, else the plug-in's ``play_batch`` (the rules API's records, made columns here; a game's own batch
+    form, such as the flagship's, is passed on for its ``batch_summary``)."""
+    from boardgen.play.simulate import bot_codes
 
     bots = tuple(bots)
     columns = plugin.kernel_batch(ctx, players, bots, seed, start, stop, rotate)
     if columns is not None:
         return columns.with_bot_names(bot_codes(bots))
-    game = ctx.value(f"game:{players}", lambda: plugin.new_game(ctx, players))
-    factories = plugin.bots()
-    records = [play_one(game, factories, lineup(bots, players, i, rotate), derive_seed(seed, "game", i))
-               for i in range(start, stop)]
-    return OutcomeColumns.from_records(records, players, bot_codes(bots))
+    batch = plugin.play_batch(ctx, players, bots, seed, start, stop, rotate)
+    if isinstance(batch, list) and all(isinstance(r, GameRecord) for r in batch):
+        return OutcomeColumns.from_records(batch, players, bot_codes(bots))
+    return batch
 
 
 def summary_of_batches(players: int, bots: Sequence[str], seed: int, batches: Sequence[Any]) -> dict[str, Any]:

@@ -350,9 +350,11 @@ def _context(plan: Plan, v: int) -> Any:
 
 def run_batch(plan: Plan, batch: tuple[int, int, int]) -> tuple[tuple[int, int, int], Any]:
     """Play one batch; returns (batch, the game's batch result). Runs on any worker."""
+    from boardgen.play.runner import play_range
+
     v, start, stop = batch
     ctx = _context(plan, v)
-    return batch, ctx.plugin.play_batch(ctx, plan.players, plan.bots, plan.seed, start, stop, plan.rotate)
+    return batch, play_range(ctx.plugin, ctx, plan.players, plan.bots, plan.seed, start, stop, plan.rotate)
 
 
 def _batch_path(folder: Path, batch: tuple[int, int, int]) -> Path:
@@ -683,8 +685,10 @@ def write_sweep(result: SweepResult, out_dir: Path, template: Path, edition: str
 
 def probe_metrics(plan: Plan) -> dict[str, float]:
     """The metric names a sweep of this plan offers, from one game of the first variant (not kept)."""
+    from boardgen.play.runner import play_range
+
     ctx = _context(plan, 0)
-    batch = ctx.plugin.play_batch(ctx, plan.players, plan.bots, plan.seed, 0, 1, plan.rotate)
+    batch = play_range(ctx.plugin, ctx, plan.players, plan.bots, plan.seed, 0, 1, plan.rotate)
     return standard_metrics(ctx.plugin.batch_summary(ctx, plan.players, plan.bots, plan.seed, plan.rotate, [batch]))
 
 
