@@ -1,5 +1,7 @@
-"""The generic `simulate` and `validate` every game gets: games played through the rules API, a summary, the
-checks every game shares (seat advantage, ties, no winner, length), and the game's own findings and plots."""
+"""The generic `simulate` and `validate` every game gets: games played by the game's compiled kernel where it
+has one (``GamePlugin.kernel_batch``) and through the rules API else, a summary computed from their columns, the
+checks every game shares (seat advantage, ties, no winner, length, rules never used, under one set of finding
+ids), the game's own findings and plots, the per-game table and a few sample games to replay."""
 
 from __future__ import annotations
 
@@ -32,7 +34,8 @@ def _check_players(plugin: GamePlugin, ctx: BuildContext, players: int) -> None:
 
 def kernel_of(plugin: GamePlugin, ctx: BuildContext, players: int, bots: Sequence[str], seed: int,
               rotate: bool) -> Kernel:
-    """Games ``start .. stop`` by the plug-in's compiled kernel (``GamePlugin.kernel_batch``), or None."""
+    """A function of (start, stop): those games by the plug-in's compiled kernel (``GamePlugin.kernel_batch``),
+    or None when it does not play them."""
     bots = tuple(bots)
 
     def kernel(start: int, stop: int) -> OutcomeColumns | None:
