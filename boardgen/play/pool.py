@@ -3,7 +3,7 @@
 
 The caller's ``play((start, stop))`` plays a run of games; runs go to ``jobs`` worker processes and come back in
 whatever order they finish; ``play_in_order`` puts them back in game order, so results never depend on ``jobs``.
-This process hands out the runs (at most two per worker waiting at a time): a run is sized to take about
+This process hands out the runs (a few per worker ahead): a run is sized to take about
 ``CHUNK_SECONDS`` at the rate the finished runs measured, never more than a share of what is left (long runs
 while there is plenty to do, little per-run overhead for fast games; short ones at the end, so the workers finish
 together) and never less than ``at_least`` games (a compiled kernel decides by a batch's size whether it pays).
@@ -38,9 +38,10 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 Bounds = tuple[int, int]
 
-CHUNK_SECONDS = 0.05  # a claim's target duration once a process knows its rate
-FIRST_CHUNK_GAMES = 2  # the first claim of each process, to measure its rate
-MAX_CHUNK_GAMES = 2000  # bounds the memory of one message
+CHUNK_SECONDS = 0.2  # a run's target duration once the rate is known (a round trip costs about a millisecond)
+FIRST_CHUNK_GAMES = 2  # the first runs, to measure the rate
+MAX_CHUNK_GAMES = 10_000  # bounds the memory of one message (columns: about half a megabyte per 1,000 games)
+WAITING_PER_WORKER = 3  # runs handed out ahead, so a worker never waits for this process to be scheduled
 
 
 def fork_available() -> bool:
@@ -151,7 +152,7 @@ def play_chunks(games: int, jobs: int, play: Callable[[Bounds], T], on_chunk: Ca
             pending.add(executor.submit(_timed, play, bounds))
 
     try:
-        for _ in range(2 * jobs):
+        for _ in range(WAITING_PER_WORKER * jobs):
             hand_out()
         while pending:
             done, _waiting = wait(pending, return_when=FIRST_COMPLETED)
