@@ -194,27 +194,31 @@ def wins_by_bot(sim: Simulation) -> dict[str, tuple[float, int]]:
     return {name: (v[0], int(v[1])) for name, v in sorted(out.items())}
 
 
+def _int_array(rows: Any, count: int, shape: tuple[int, ...]) -> Any:
+    """Integers from an iterable, as an int64 array of ``shape`` (``count`` values in all)."""
+    import numpy as np
+
+    return np.fromiter(rows, dtype=np.int64, count=count).reshape(shape)
+
+
 def event_totals(sim: Simulation) -> dict[str, dict[str, int]]:
     """Per event: total count and number of games in which it happened at least once."""
-    totals = [0] * len(EVENTS)
-    games = [0] * len(EVENTS)
-    for r in sim.results:
-        for i, v in enumerate(r.events):
-            totals[i] += v
-            if v:
-                games[i] += 1
+    import itertools
+
+    n, k = len(sim.results), len(EVENTS)
+    events = _int_array(itertools.chain.from_iterable(r.events for r in sim.results), n * k, (n, k))
+    totals, games = events.sum(axis=0).tolist(), (events != 0).sum(axis=0).tolist()
     return {name: {"count": totals[i], "games": games[i]} for i, name in enumerate(EVENTS)}
 
 
 def badge_games_by_zone(sim: Simulation) -> list[int]:
     """Per zone: games in which at least one player held that zone's badge at the end."""
-    n_zones = len(sim.board.zones)
-    out = [0] * n_zones
-    for r in sim.results:
-        for z in range(n_zones):
-            if any(seat[z] for seat in r.badges):
-                out[z] += 1
-    return out
+    import itertools
+
+    n, zones = len(sim.results), len(sim.board.zones)
+    flat = itertools.chain.from_iterable(itertools.chain.from_iterable(r.badges for r in sim.results))
+    badges = _int_array(flat, n * sim.players * zones, (n, sim.players, zones))
+    return [int(v) for v in (badges != 0).any(axis=1).sum(axis=0)]
 
 
 def _round(x: float) -> float:
@@ -316,16 +320,21 @@ def columns(sim: Simulation) -> OutcomeColumns:
     """The games' seeds, line-ups, scores, winners and length as columns (the per-game table, the samples)."""
     import numpy as np
 
+    cached: OutcomeColumns | None = getattr(sim, "_columns", None)
+    if cached is not None and cached.games == sim.games:
+        return cached
     n, players = sim.games, sim.players
     names = tuple(dict.fromkeys(sim.bots))
     code = {name: i for i, name in enumerate(names)}
     winners = np.zeros((n, players), dtype=np.bool_)
     for i, r in enumerate(sim.results):
         winners[i, list(r.winners)] = True
-    return OutcomeColumns(names, np.array([r.seed for r in sim.results], dtype=np.int64),
+    made = OutcomeColumns(names, np.array([r.seed for r in sim.results], dtype=np.int64),
                           np.array([[code[b] for b in r.bots] for r in sim.results], dtype=np.int8).reshape(n, players),
                           np.array([r.scores for r in sim.results], dtype=np.int64).reshape(n, players), winners,
                           np.full(n, sim.rules.turns, dtype=np.int64))
+    sim._columns = made  # type: ignore[attr-defined]  # made once: the samples and games.csv both read it
+    return made
 
 
 __all__ = ["Simulation", "badge_games_by_zone", "check_bots", "columns", "event_totals", "lineup", "results_json",
