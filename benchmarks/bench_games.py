@@ -12,7 +12,8 @@ For each game with rules (its default template), in subprocesses on one job (``-
   (30,000 for the flagship), reached through runs of 8 times more games each; a run that would take longer
   than ``--budget-s`` at the rate the last one measured plays fewer games, and the table says how many (the
   figure is honest: it includes the same fixed costs, spread over fewer games);
-- ``boardgen simulate --games 1``: wall time of the whole command (median of ``--runs``), imports included;
+- ``boardgen simulate --games 1``: wall and CPU time of the whole command (medians of ``--runs``), imports
+  included (the goal is judged on the wall time; on a loaded machine the CPU time is nearer an idle one's wall);
 and in this process:
 - a plain playout through the rules API: every seat picks ``random.choice(state.legal_actions())``, chance
   from ``sample_chance``; wall time of at least ``--api-s`` seconds of games (the game object made beforehand);
@@ -63,6 +64,7 @@ class GameRow(NamedTuple):
     random: Cli
     api_rate: float
     one_game_s: float
+    one_game_cpu_s: float
     kernel_rate: float | None  # the flagship's kernel alone
 
 
@@ -106,11 +108,14 @@ def cli_rate(template: Path, games: int, bots: Sequence[str] | None, out: Path, 
     return Cli(rate, n, games)
 
 
-def one_game_wall_s(template: Path, out: Path, runs: int) -> float:
+def one_game_s(template: Path, out: Path, runs: int) -> tuple[float, float]:
+    """(wall s, CPU s) of ``boardgen simulate --games 1``, medians of ``runs``: on a loaded machine the wall time
+    waits for the cores, the CPU time is about what an idle machine's wall time would be."""
     command = [sys.executable, "-m", "boardgen.cli", "simulate", "-t", str(template), "--games", "1", "-q",
                "--out", str(out)]
     timed(command, boardgen_env(), cwd=str(out))  # bytecode and caches written once
-    return statistics.median(timed(command, boardgen_env(), cwd=str(out))[0] for _ in range(runs))
+    times = [timed(command, boardgen_env(), cwd=str(out))[:2] for _ in range(runs)]
+    return statistics.median(t[0] for t in times), statistics.median(t[1] for t in times)
 
 
 def api_playout_rate(plugin: Any, ctx: Any, players: int, seconds: float, min_games: int = 10) -> float:
@@ -178,7 +183,7 @@ def measure(names: Sequence[str], games: int, flagship_games: int, budget_s: flo
             players = plugin.player_range(config)[1]
             n = flagship_games if name == FLAGSHIP else games
             print(f"{name}: simulate --games 1 ...", file=sys.stderr, flush=True)
-            one = one_game_wall_s(template, out, runs)
+            one, one_cpu = one_game_s(template, out, runs)
             print(f"{name}: default bots ...", file=sys.stderr, flush=True)
             default = cli_rate(template, n, None, out, budget_s, probe_games)
             print(f"{name}: random bots ...", file=sys.stderr, flush=True)
@@ -186,7 +191,7 @@ def measure(names: Sequence[str], games: int, flagship_games: int, budget_s: flo
             print(f"{name}: API playout ...", file=sys.stderr, flush=True)
             api = api_playout_rate(plugin, ctx, players, api_s)
             kernel = flagship_kernel_rate(plugin, ctx, players, rand.games) if name == FLAGSHIP else None
-            rows.append(GameRow(name, default, rand, api, one, kernel))
+            rows.append(GameRow(name, default, rand, api, one, one_cpu, kernel))
     return rows
 
 
@@ -202,7 +207,7 @@ def tables(rows: Sequence[GameRow]) -> str:
     for r in rows:
         kernel = f" (kernel alone {r.kernel_rate:,.0f})" if r.kernel_rate else ""
         lines.append(f"| {r.name} | {_cli_cell(r.default)} | {_cli_cell(r.random)}{kernel} | {r.api_rate:,.0f} | "
-                     f"{r.random.rate / r.api_rate:.1f}x | {r.one_game_s:.2f} s |")
+                     f"{r.random.rate / r.api_rate:.1f}x | {r.one_game_s:.2f} s ({r.one_game_cpu_s:.2f} s CPU) |")
     goals = ["| measure | goal | measured | met |", "| --- | --- | --- | --- |"]
 
     def met(ok: bool) -> str:
@@ -224,8 +229,8 @@ def tables(rows: Sequence[GameRow]) -> str:
                          f"{met(ratio >= RANDOM_GOAL_RATIO)} |")
             goals.append(f"| {r.name}, default bots, CLI | >= 1,000 games/s | {_cli_cell(r.default)} | "
                          f"{met(r.default.rate >= DEFAULT_GOAL_RATE)} |")
-        goals.append(f"| {r.name}, `simulate --games 1` | <= 1 s wall | {r.one_game_s:.2f} s | "
-                     f"{met(r.one_game_s <= ONE_GAME_GOAL_S)} |")
+        goals.append(f"| {r.name}, `simulate --games 1` | <= 1 s wall | {r.one_game_s:.2f} s "
+                     f"({r.one_game_cpu_s:.2f} s CPU) | {met(r.one_game_s <= ONE_GAME_GOAL_S)} |")
     return "\n".join(lines) + "\n\n" + "\n".join(goals) + "\n"
 
 
