@@ -138,12 +138,16 @@ class OutcomeColumns:
         text = (lambda row: " ".join(map(str, row))) if scores.dtype.kind in "iu" else (
             lambda row: " ".join(format(x, ".12g") for x in row))
         seat_numbers = [str(k + 1) for k in range(self.players)]
+        lineup_text: dict[tuple[int, ...], str] = {}  # a few line-ups repeat (the seats rotate through them)
         lines = ["game,seed,bots,scores,winners,length"]
         for i, (seed, seats, points, won, length) in enumerate(zip(
-                self.seeds.tolist(), self.lineups.tolist(), scores.tolist(), self.winners.tolist(),
+                self.seeds.tolist(), map(tuple, self.lineups.tolist()), scores.tolist(), self.winners.tolist(),
                 self.length.tolist(), strict=True)):
+            bots = lineup_text.get(seats)
+            if bots is None:
+                bots = lineup_text[seats] = " ".join(names[j] for j in seats)
             first = " ".join(seat_numbers[k] for k, w in enumerate(won) if w)
-            lines.append(f"{i},{seed},{' '.join(names[j] for j in seats)},{text(points)},{first},{length}")
+            lines.append(f"{i},{seed},{bots},{text(points)},{first},{length}")
         return ("\n".join(lines) + "\n").encode()
 
     def differences(self, other: OutcomeColumns, limit: int = 5) -> list[str]:
