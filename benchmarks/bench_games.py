@@ -18,7 +18,8 @@ and in this process:
 - a plain playout through the rules API: every seat picks ``random.choice(state.legal_actions())``, chance
   from ``sample_chance``; wall time of at least ``--api-s`` seconds of games (the game object made beforehand);
 - for the flagship, its compiled kernel alone (``kernel_batch`` when the plug-in has one, else the kernel of
-  ``rules.fast``), random bots, the same number of games as its CLI run.
+  ``rules.fast``), random bots, the same number of games as its CLI run, timed just before and just after that
+  run (the mean of the two).
 
 The goals (issue "balance studies at scale") are printed with met / not met. Wall-clock figures on a machine
 shared with other work are only as good as it is idle: the load average is printed at the start and the end.
@@ -186,11 +187,15 @@ def measure(names: Sequence[str], games: int, flagship_games: int, budget_s: flo
             one, one_cpu = one_game_s(template, out, runs)
             print(f"{name}: default bots ...", file=sys.stderr, flush=True)
             default = cli_rate(template, n, None, out, budget_s, probe_games)
+            kernel_before = flagship_kernel_rate(plugin, ctx, players, n) if name == FLAGSHIP else None
             print(f"{name}: random bots ...", file=sys.stderr, flush=True)
             rand = cli_rate(template, n, ("random",), out, budget_s, probe_games)
+            kernel = None
+            if name == FLAGSHIP and kernel_before is not None:  # timed just before and just after the CLI run:
+                after = flagship_kernel_rate(plugin, ctx, players, n)  # a change in the machine's load meets both
+                kernel = (kernel_before + after) / 2 if after is not None else kernel_before
             print(f"{name}: API playout ...", file=sys.stderr, flush=True)
             api = api_playout_rate(plugin, ctx, players, api_s)
-            kernel = flagship_kernel_rate(plugin, ctx, players, rand.games) if name == FLAGSHIP else None
             rows.append(GameRow(name, default, rand, api, one, one_cpu, kernel))
     return rows
 
