@@ -269,7 +269,8 @@ class GamePlugin:
 
     def play_batch(self, ctx: BuildContext, players: int, bots: Sequence[str], seed: int, start: int, stop: int,
                    rotate: bool) -> Any:
-        """Games ``start`` to ``stop`` of a simulation (seeded as ``boardgen simulate`` seeds them)."""
+        """Games ``start`` to ``stop`` of a simulation (seeded as ``boardgen simulate`` seeds them), played
+        through the rules API (a sweep offers them to ``kernel_batch`` first: ``boardgen.play.runner.play_range``)."""
         from boardgen.play.simulate import derive_seed, lineup, play_one
 
         game = ctx.value(f"game:{players}", lambda: self.new_game(ctx, players))
@@ -277,20 +278,27 @@ class GamePlugin:
         return [play_one(game, factories, lineup(bots, players, i, rotate), derive_seed(seed, "game", i))
                 for i in range(start, stop)]
 
+    def game_seeds(self, bots: Sequence[str], game_seed: int) -> tuple[int, int]:
+        """(the initial state's seed, the chance generator's seed) of the game a simulation with these bots
+        seeded ``game_seed`` (``boardgen.play.replay`` plays it again). Default: as ``play_one`` derives them."""
+        from boardgen.play.simulate import derive_seed
+
+        return derive_seed(game_seed, "setup"), derive_seed(game_seed, "chance")
+
     def kernel_batch(self, ctx: BuildContext, players: int, bots: Sequence[str], seed: int, start: int, stop: int,
                      rotate: bool) -> OutcomeColumns | None:
         """Games ``start`` to ``stop`` played by the game's compiled kernel: the same games, field for field, as
         ``play_batch`` plays through the rules API for the same seeds (a test per game compares them). None when
-        the game has no kernel, or its kernel does not play these bots or rule values: the API path plays."""
+        the game has no kernel, or its kernel does not play these bots or rule values: the API path plays.
+        Scores are int64 when the API's scores are Python ints (the summary prints them the same way)."""
         return None
 
     def batch_summary(self, ctx: BuildContext, players: int, bots: Sequence[str], seed: int, rotate: bool,
                       batches: Sequence[Any]) -> dict[str, Any]:
         """The summary of a simulation whose games were played in ``batches`` (in game order)."""
-        from boardgen.play.simulate import Simulation, summary
+        from boardgen.play.runner import summary_of_batches
 
-        sim = Simulation(self.name, players, tuple(bots), seed, rotate, [r for b in batches for r in b])
-        return summary(sim)
+        return summary_of_batches(players, bots, seed, batches)
 
     def validate(self, ctx: BuildContext, games: int | None = None, jobs: int = 1, seed: int | None = None,
                  bots: Sequence[str] | None = None, players: int | None = None,

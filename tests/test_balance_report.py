@@ -107,8 +107,8 @@ def test_validate_reports_self_play_separately(default_board) -> None:
     config = load_template()
     report = validate(default_board, config, games=30)
     rules = [f.rule for f in report.findings]
-    assert "rules.seat-advantage" in rules and "rules.selfplay-seats" in rules and "rules.selfplay-ties" in rules
-    seat = next(f for f in report.findings if f.rule == "rules.seat-advantage")
+    assert "seat-advantage" in rules and "rules.selfplay-seats" in rules and "rules.selfplay-ties" in rules
+    seat = next(f for f in report.findings if f.rule == "seat-advantage")
     assert "mixed bots, seats rotated" in seat.where
     assert report.simulation is not None and report.simulation["self_play"]["bot"] == SELF_PLAY_BOT
     assert len(report.simulation["self_play"]["wins_by_seat"]) == config.rules.players

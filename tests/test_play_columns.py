@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from boardgen.play.api import Outcome
-from boardgen.play.columns import OutcomeColumns
-from boardgen.play.simulate import GameRecord
+from boardgen.play.columns import GameRecord, OutcomeColumns
 
 RECORDS = [
     GameRecord(5, ("greedy", "random"), Outcome((1.0, 2.0), (1,), 3, {"cubes": 1.5}, {"payday": 2})),
@@ -32,3 +31,14 @@ def test_a_different_field_is_named_with_its_game() -> None:
                                                                           {"payday": 1}))]
     diffs = OutcomeColumns.from_records(RECORDS, 2).differences(OutcomeColumns.from_records(changed, 2))
     assert diffs == ["game 2: scores [0.0, 0.0] against [0.0, 1.0]"]
+
+
+def test_a_batch_naming_bots_that_did_not_sit_joins_a_run_without_them() -> None:
+    kernel = OutcomeColumns.from_records(RECORDS, 2, ("cautious", "greedy", "random"))  # all the kernel knows
+    assert kernel.with_bot_names(("greedy", "random")).records() == RECORDS
+    try:
+        kernel.with_bot_names(("greedy",))
+    except ValueError as exc:
+        assert "['random'] sat" in str(exc)
+    else:
+        raise AssertionError("a bot that sat was dropped")

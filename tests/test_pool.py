@@ -42,10 +42,10 @@ def test_claims_shrink_towards_the_end() -> None:
 
             return contextlib.nullcontext()
 
-    claims = pool._Claims(Counter(), 1000, 2)
+    claims = pool._Claims(Counter(), 10_000, 2)
     first = claims.next()
     assert first == (0, pool.FIRST_CHUNK_GAMES)
-    claims.played(first, 0.001)  # 0.5 ms a game: 100 games fill CHUNK_SECONDS
+    claims.played(first, 0.001)  # 0.5 ms a game: CHUNK_SECONDS / 0.0005 games fill CHUNK_SECONDS
     assert claims.next() == (2, 2 + int(pool.CHUNK_SECONDS / 0.0005))
     sizes = []
     while (bounds := claims.next()) is not None:

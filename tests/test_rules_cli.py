@@ -41,12 +41,13 @@ def test_simulate_writes_report_and_is_deterministic(fast_board: Board, tmp_path
         outs.append(out / "global-wellbeing" / "report")
     report = outs[0]
     names = sorted(p.name for p in report.iterdir())
-    assert names == ["heat-contested.png", "heat-occupied.png", "index-trajectories.png", "results.json",
+    assert names == ["games.csv", "heat-contested.png", "heat-occupied.png", "index-trajectories.png", "results.json",
                      "score-distribution.png", "win-rate-by-bot.png", "win-rate-by-seat.png"]
     data = json.loads((report / "results.json").read_text())
     summary = data["summary"]
     assert summary["games"] == 40 and summary["players"] == 6
-    assert len(data["games"]) == 40 and len(data["cells"]) == len(fast_board.cells)
+    assert len(data["cells"]) == len(fast_board.cells) and data["samples"]
+    assert len((report / "games.csv").read_text().splitlines()) == 41  # a header and one line per game
     assert sum(s["wins"] for s in summary["win_rate_by_seat"]) == pytest.approx(40)
     assert set(summary["win_rate_by_bot"]) == {"greedy", "planner", "random"}
     assert all(0 <= c["occupied_share"] <= 1 for c in data["cells"])
@@ -68,8 +69,8 @@ def test_validate_json_on_the_default_board(fast_board: Board) -> None:
     data = json.loads(result.stdout)
     assert result.exit_code == (1 if data["counts"]["error"] else 0)
     rules = {f["rule"] for f in data["findings"]}
-    assert {"map.cell-count", "map.components", "setup.fits", "rules.fires", "rules.seat-advantage",
-            "rules.game-length", "rules.out-of-pieces", "rules.ties"} <= rules
+    assert {"map.cell-count", "map.components", "setup.fits", "rules.fires", "seat-advantage",
+            "game-length", "rules.out-of-pieces", "ties"} <= rules
     # the start indices sum to 22 > d20: the tipping point cannot rise at first; validation says so
     assert any(f["rule"] == "rules.tipping-start" and f["severity"] == "warning" for f in data["findings"])
     rb = RulesBoard.from_board(fast_board)
@@ -108,5 +109,5 @@ def test_validate_stage_artifacts(default_board: Board, default_config: Config) 
 def test_validate_seat_advantage_with_interval(default_board: Board, default_config: Config) -> None:
     sim = simulate(RulesBoard.from_board(default_board), default_config.rules, 60, 6, ("random",), seed=1)
     findings = rules_findings(sim, default_config)
-    seat = next(f for f in findings if f.rule == "rules.seat-advantage")
+    seat = next(f for f in findings if f.rule == "seat-advantage")
     assert seat.where == "seat 1 vs seat 6 (mixed bots, seats rotated)" and "95% CI" in seat.message

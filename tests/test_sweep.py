@@ -160,3 +160,125 @@ def test_bad_vary_is_one_line_exit_2(tmp_path: Path) -> None:
         assert result.returncode == 2, result.stderr
         lines = result.stderr.strip().splitlines()
         assert len(lines) == 1 and expected in lines[0] and "Traceback" not in result.stderr, result.stderr
+
+
+def _sweep_cli(template: Path, out: Path, objective: str, *varies: str) -> tuple[int, str, BaseException | None]:
+    from click.testing import CliRunner
+
+    from boardgen.cli import cli
+
+    args = ["sweep", "-q", "--template", str(template), "--out", str(out), "--games", "20", "--bots", "greedy,random",
+            "--objective", objective]
+    for vary in varies:
+        args += ["--vary", vary]
+    result = CliRunner().invoke(cli, args)
+    return result.exit_code, result.output, result.exception
+
+
+def test_an_objective_that_is_not_finite_is_reported_and_the_folder_is_wholly_the_new_run(tiny: Path,
+                                                                                            tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    code, output, _error = _sweep_cli(tiny, out, "seat_spread + ties", "rules.stones=9:13:2", "rules.max_take=2,3")
+    assert code == 0, output
+    folder = out / "tiny-stones" / "sweep"
+    assert {"best.yaml", "sweep-heatmap.png", "sweep-ranking.png"} <= {p.name for p in folder.iterdir()}
+    # Tiny Stones never ties: seat_spread / ties is infinite for every variant
+    code, output, _error = _sweep_cli(tiny, out, "seat_spread / ties", "rules.stones=9:13:2")
+    assert code == 0, output
+    assert "objective not finite for 3 of 3 variants" in output and "no best variant" in output
+    names = {p.name for p in folder.iterdir()}
+    assert names == {"sweep.csv", "sweep.json", "manifest.json", "batches"}  # nothing left of the first run
+    document = json.loads((folder / "sweep.json").read_text())
+    assert document["best_variant"] is None and document["objective"] == "seat_spread / ties"
+    assert all(v["objective"] is None and "objective_note" in v for v in document["variants"])
+    assert "not finite" in (folder / "sweep.csv").read_text()
+
+
+def test_variants_without_a_finite_objective_rank_last_and_stay_off_the_charts() -> None:
+    plan = sweep.Plan("tiny-stones", "t.yaml", "0", {}, "t.yaml",
+                      ({"rules.a": 1, "rules.b": 1}, {"rules.a": 2, "rules.b": 1}, {"rules.a": 1, "rules.b": 2},
+                       {"rules.a": 2, "rules.b": 2}), 10, 2, ("random",), 1, True, 10)
+    metrics = {m: 0.1 for m in sweep.CSV_METRICS}
+    rows = [{"variant": i + 1, "overrides": dict(v), "metrics": metrics, "objective": o}
+            for i, (v, o) in enumerate(zip(plan.variants, [None, 0.3, 0.2, None], strict=True))]
+    assert sweep.rank(rows) == [2, 1, 0, 3]
+    result = sweep.SweepResult(plan, rows, 2, "x / y", 4, 0)
+    assert set(sweep.sweep_plots(result)) == {"sweep-heatmap.png", "sweep-ranking.png"}
+    assert json.loads(sweep.sweep_json(result))["variants"][0]["objective"] is None
+    value = sweep.Objective.parse("sqrt(ties - 1) + 1 / ties").value
+    assert value({"ties": 0.0}) != value({"ties": 0.0})  # NaN: sqrt of a negative number, not a ValueError
+    assert value({"ties": 2.0}) == 1.5
+
+
+def test_a_failed_write_leaves_the_last_run_whole(tiny: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from boardgen import io
+
+    out = tmp_path / "out"
+    code, output, _error = _sweep_cli(tiny, out, "seat_spread + ties", "rules.stones=9:13:2", "rules.max_take=2,3")
+    assert code == 0, output
+    folder = out / "tiny-stones" / "sweep"
+    before = {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
+    plan, objective = _plan(tiny, games=20)
+    result = sweep.run_sweep(plan, tmp_path / "elsewhere", objective)
+    for step in (1, 2, 3):  # the disk fills while the new files are written, linked or swapped in
+        monkeypatch.setenv("BOARDGEN_FAULT", f"enospc:{step}")
+        monkeypatch.setattr(io, "_fault_steps", 0)
+        with pytest.raises(io.OutputError, match="previous kit is unchanged"):
+            sweep.write_sweep(result, folder, tiny, "tiny-stones")
+    assert {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()} == before
+
+
+def test_best_yaml_extends_its_base_by_a_relative_path_under_an_edition_of_its_own(tiny: Path,
+                                                                                   tmp_path: Path) -> None:
+    import shutil
+
+    from boardgen.template import load
+
+    designs = tmp_path / "work" / "designs"
+    designs.mkdir(parents=True)
+    template = designs / "tiny.yaml"
+    template.write_text(tiny.read_text())
+    out = tmp_path / "work" / "out"
+    code, output, _error = _sweep_cli(template, out, "seat_spread + ties", "rules.stones=9:13:2")
+    assert code == 0, output
+    best = out / "tiny-stones" / "sweep" / "best.yaml"
+    text = best.read_text()
+    assert "extends: ../../../designs/tiny.yaml" in text and "edition: tiny-stones-best" in text
+    moved = tmp_path / "elsewhere"
+    shutil.copytree(tmp_path / "work", moved)  # the folders moved together: best.yaml still finds its base
+    _plugin, config = load(moved / "out" / "tiny-stones" / "sweep" / "best.yaml")
+    assert config.edition == "tiny-stones-best"
+    assert sweep.best_edition("x" * 64) == "x" * 59 + "-best"
+
+
+def _columns(wins_of_seat0: list[bool]) -> object:
+    from boardgen.play.api import Outcome
+    from boardgen.play.columns import GameRecord, OutcomeColumns
+
+    records = [GameRecord(i, ("random", "random"), Outcome((1.0, 0.0) if w else (0.0, 1.0), (0,) if w else (1,),
+                                                           5, {}, {})) for i, w in enumerate(wins_of_seat0)]
+    return OutcomeColumns.from_records(records, 2, ("random",))
+
+
+@pytest.mark.parametrize(("best_share", "other_share", "separated"), [(0.5, 0.9, True), (0.5, 0.53, False),
+                                                                       (0.6, 0.6, False)])
+def test_the_best_is_said_to_be_separated_only_when_its_interval_says_so(best_share: float, other_share: float,
+                                                                         separated: bool) -> None:
+    import random
+
+    from boardgen.play.runner import summary_of_batches
+
+    n = 400
+    rng = random.Random(3)
+    parts = {v: [_columns([rng.random() < share for _ in range(n)])]
+             for v, share in enumerate((best_share, other_share))}
+    plan = sweep.Plan("tiny-stones", "t.yaml", "0", {}, "t.yaml", ({"a": 1}, {"a": 2}), n, 2, ("random",), 1, True, n)
+    result = sweep.separation(plan, sweep.Objective.parse("seat_spread"), 0, 1, parts,
+                              lambda v, batches: summary_of_batches(2, ("random",), 1, batches))
+    assert result["separated"] is separated
+    low, high = result["ci95"]
+    assert (low > 0) is separated and low <= result["difference"] <= high
+    if separated:
+        assert result["games_to_separate"] <= n
+    elif result["difference"] > 0:
+        assert result["games_to_separate"] > n

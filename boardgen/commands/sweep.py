@@ -39,8 +39,6 @@ def sweep_command(template_path: Path | None, out_root: Path, varies: tuple[str,
                   batch_games: int, jobs: int, scheduler: str | None, resume: bool, quiet: bool) -> None:
     """Play every variant of the template's rules and rank them; writes OUT/<edition>/sweep/."""
     from boardgen.commands.simulate import check_bots, progress_bar
-    from boardgen.config import templates_dir
-    from boardgen.io import write_atomic
     from boardgen.play import sweep
     from boardgen.template import load, read_template
 
@@ -72,18 +70,29 @@ def sweep_command(template_path: Path | None, out_root: Path, varies: tuple[str,
         with progress_bar(total, "sweep") as bar:
             result = sweep.run_sweep(plan, out_dir, target, jobs, scheduler, resume, bar.update)
     elapsed = time.perf_counter() - started
-    write_atomic(out_dir / "sweep.csv", sweep.sweep_csv(result))
-    write_atomic(out_dir / "sweep.json", sweep.sweep_json(result))
-    plots = sweep.sweep_plots(result)
-    for name, png in plots.items():
-        write_atomic(out_dir / name, png)
-    # a bundled template is extended by name (works on any machine); the designer's own file by its full path
-    bundled = path.resolve().parent == templates_dir().resolve()
-    write_atomic(out_dir / "best.yaml", sweep.best_template(result, path.stem if bundled else str(path.resolve())))
-    best = result.rows[result.best]
+    written = sweep.write_sweep(result, out_dir, path, config.edition)
     played = result.batches_run
     click.echo(f"{total:,} games in {elapsed:.1f} s ({played} batches played, {result.batches_resumed} resumed)")
-    click.echo(f"best: variant {best['variant']} "
-               f"{', '.join(f'{k}={v}' for k, v in best['overrides'].items())}: objective {best['objective']:g} "
-               f"(seat spread {best['metrics']['seat_spread']:.3f}, ties {best['metrics']['ties']:.3f})")
-    click.echo(f"wrote {out_dir}: sweep.csv, sweep.json, best.yaml, {', '.join(sorted(plots))}")
+    unfinished = [r for r in result.rows if not sweep.finite(r["objective"])]
+    if unfinished:
+        shown = ", ".join(str(r["variant"]) for r in unfinished[:10]) + (", ..." if len(unfinished) > 10 else "")
+        click.echo(f"objective not finite for {len(unfinished)} of {len(result.rows)} variants ({shown}): "
+                   f"ranked last (a division by 0, or undefined)")
+    if result.best is None:
+        click.echo("no variant has a finite objective: no best variant, no best.yaml")
+    else:
+        best = result.rows[result.best]
+        click.echo(f"best: variant {best['variant']} "
+                   f"{', '.join(f'{k}={v}' for k, v in best['overrides'].items())}: objective {best['objective']:g} "
+                   f"(seat spread {best['metrics']['seat_spread']:.3f}, ties {best['metrics']['ties']:.3f})")
+        apart = result.separation
+        if apart is not None and apart.get("separated") is False:
+            needed = apart.get("games_to_separate")
+            more = (f"about {needed:,} games per variant would separate them" if needed
+                    else "the two score the same: more games would not separate them")
+            click.echo(f"warning: the best is not separated from the runner-up, variant {apart['runner_up']}: the "
+                       f"95% interval of their difference, {apart['ci95'][0]:g} to {apart['ci95'][1]:g}, includes "
+                       f"0 ({games:,} games each); {more}")
+        elif apart is not None and apart.get("separated") is None:
+            click.echo(f"note: cannot tell whether the best is separated from the runner-up ({apart['note']})")
+    click.echo(f"wrote {out_dir}: {', '.join(written)}")

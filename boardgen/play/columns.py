@@ -10,12 +10,21 @@ reads them.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from boardgen.play.api import Outcome
-from boardgen.play.simulate import GameRecord
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One game played through the rules API: its seed (``derive_seed(seed, "game", i)``), the bot in each
+    seat and how it went."""
+
+    seed: int
+    bots: tuple[str, ...]
+    outcome: Outcome
 
 
 @dataclass(frozen=True)
@@ -25,10 +34,10 @@ class OutcomeColumns:
     bot_names: tuple[str, ...]  # the names ``lineups`` indexes
     seeds: np.ndarray  # (n,) int64: each game's seed (``derive_seed(seed, "game", i)``)
     lineups: np.ndarray  # (n, players) int8: the bot in each seat, an index into ``bot_names``
-    scores: np.ndarray  # (n, players) float64
+    scores: np.ndarray  # (n, players) float64, or int64 when the game scores in whole numbers (Python ints)
     winners: np.ndarray  # (n, players) bool: several True is a tie, none is "everybody lost"
     length: np.ndarray  # (n,) int64
-    metrics: Mapping[str, np.ndarray] = field(default_factory=dict)  # name -> (n,) float64
+    metrics: Mapping[str, np.ndarray] = field(default_factory=dict)  # name -> (n,) float64; NaN: no value
     events: Mapping[str, np.ndarray] = field(default_factory=dict)  # name -> (n,) int64
 
     @property
@@ -45,12 +54,13 @@ class OutcomeColumns:
         names = tuple(bot_names) if bot_names is not None else tuple(sorted({b for r in records for b in r.bots}))
         code = {name: i for i, name in enumerate(names)}
         n = len(records)
-        scores = np.zeros((n, players), dtype=np.float64)
+        whole = all(type(s) is int for r in records for s in r.outcome.scores)  # the summary prints them as ints
+        scores = np.zeros((n, players), dtype=np.int64 if whole and n else np.float64)
         winners = np.zeros((n, players), dtype=np.bool_)
         lineups = np.zeros((n, players), dtype=np.int8)
         metric_names = sorted({k for r in records for k in r.outcome.metrics})
         event_names = sorted({k for r in records for k in r.outcome.events})
-        metrics = {k: np.zeros(n, dtype=np.float64) for k in metric_names}
+        metrics = {k: np.full(n, np.nan, dtype=np.float64) for k in metric_names}  # NaN: the game had no value
         events = {k: np.zeros(n, dtype=np.int64) for k in event_names}
         for i, record in enumerate(records):
             out = record.outcome
@@ -64,28 +74,85 @@ class OutcomeColumns:
         return cls(names, np.array([r.seed for r in records], dtype=np.int64), lineups, scores, winners,
                    np.array([r.outcome.length for r in records], dtype=np.int64), metrics, events)
 
+    def with_bot_names(self, names: Sequence[str]) -> OutcomeColumns:
+        """The same games with ``lineups`` indexing ``names`` (which must hold every bot that sat)."""
+        names = tuple(names)
+        if names == self.bot_names:
+            return self
+        sat = {self.bot_names[j] for j in np.unique(self.lineups).tolist()} if self.lineups.size else set()
+        if not sat <= set(names):
+            raise ValueError(f"bots {sorted(sat - set(names))} sat but are not among {list(names)}")
+        # a kernel may name every bot it knows; those that did not sit get any code
+        code = np.array([names.index(b) if b in names else 0 for b in self.bot_names] or [0], dtype=np.int8)
+        return replace(self, bot_names=names, lineups=code[self.lineups] if self.lineups.size else self.lineups)
+
+    def take(self, indices: np.ndarray | Sequence[int]) -> OutcomeColumns:
+        """The games at ``indices`` (in that order; an index may repeat: a bootstrap resample)."""
+        at = np.asarray(indices, dtype=np.int64)
+        return OutcomeColumns(self.bot_names, self.seeds[at], self.lineups[at], self.scores[at], self.winners[at],
+                              self.length[at], {k: v[at] for k, v in self.metrics.items()},
+                              {k: v[at] for k, v in self.events.items()})
+
     @classmethod
     def concat(cls, parts: Sequence[OutcomeColumns]) -> OutcomeColumns:
-        """The batches one after the other (they must share bot names, players, metrics and events)."""
+        """The batches one after the other (they must share players; bot names are made the first batch's,
+        extended by any bot it did not have; a metric or event a batch lacks is NaN or 0 there)."""
         if not parts:
             raise ValueError("no batches to join")
+        names = tuple(dict.fromkeys(b for p in parts for b in p.bot_names))
+        parts = [p.with_bot_names(names) for p in parts]
         first = parts[0]
+        if any(p.scores.dtype != first.scores.dtype for p in parts):
+            parts = [replace(p, scores=p.scores.astype(np.float64)) for p in parts]
+        metric_names = sorted({k for p in parts for k in p.metrics})
+        event_names = sorted({k for p in parts for k in p.events})
+
+        def column(part: OutcomeColumns, table: Mapping[str, np.ndarray], key: str, fill: float, dtype: type
+                   ) -> np.ndarray:
+            # a batch in which a rule never fired may not name it: 0 times; a metric it lacks: NaN (no value)
+            return table[key] if key in table else np.full(part.games, fill, dtype=dtype)
+
         return cls(first.bot_names, np.concatenate([p.seeds for p in parts]),
                    np.concatenate([p.lineups for p in parts]), np.concatenate([p.scores for p in parts]),
                    np.concatenate([p.winners for p in parts]), np.concatenate([p.length for p in parts]),
-                   {k: np.concatenate([p.metrics[k] for p in parts]) for k in first.metrics},
-                   {k: np.concatenate([p.events[k] for p in parts]) for k in first.events})
+                   {k: np.concatenate([column(p, p.metrics, k, np.nan, np.float64) for p in parts])
+                    for k in metric_names},
+                   {k: np.concatenate([column(p, p.events, k, 0, np.int64) for p in parts]) for k in event_names})
 
     def records(self) -> list[GameRecord]:
-        """The games as the API path's records (scores as floats, winners in seat order)."""
+        """The games as the API path's records (scores as the column's type, winners in seat order)."""
         out = []
         for i in range(self.games):
-            outcome = Outcome(tuple(float(s) for s in self.scores[i]),
+            outcome = Outcome(tuple(self.scores[i].tolist()),
                               tuple(int(s) for s in np.flatnonzero(self.winners[i])), int(self.length[i]),
-                              {k: float(v[i]) for k, v in self.metrics.items()},
+                              {k: float(v[i]) for k, v in self.metrics.items() if not np.isnan(v[i])},
                               {k: int(v[i]) for k, v in self.events.items()})
             out.append(GameRecord(int(self.seeds[i]), tuple(self.bot_names[j] for j in self.lineups[i]), outcome))
         return out
+
+    def games_csv(self) -> bytes:
+        """One line per game (index, seed, the bot in each seat, scores and winning seats counted from 1, length),
+        the compact per-game table `boardgen simulate` writes beside results.json. Whole-number scores are
+        written without a decimal point, others with 12 significant digits."""
+        names = self.bot_names
+        scores = self.scores
+        if scores.dtype.kind == "f" and scores.size and np.all(np.isfinite(scores)) and np.all(
+                scores == np.round(scores)) and np.abs(scores).max() < 2**53:
+            scores = scores.astype(np.int64)
+        text = (lambda row: " ".join(map(str, row))) if scores.dtype.kind in "iu" else (
+            lambda row: " ".join(format(x, ".12g") for x in row))
+        seat_numbers = [str(k + 1) for k in range(self.players)]
+        lineup_text: dict[tuple[int, ...], str] = {}  # a few line-ups repeat (the seats rotate through them)
+        lines = ["game,seed,bots,scores,winners,length"]
+        for i, (seed, seats, points, won, length) in enumerate(zip(
+                self.seeds.tolist(), map(tuple, self.lineups.tolist()), scores.tolist(), self.winners.tolist(),
+                self.length.tolist(), strict=True)):
+            bots = lineup_text.get(seats)
+            if bots is None:
+                bots = lineup_text[seats] = " ".join(names[j] for j in seats)
+            first = " ".join(seat_numbers[k] for k, w in enumerate(won) if w)
+            lines.append(f"{i},{seed},{bots},{text(points)},{first},{length}")
+        return ("\n".join(lines) + "\n").encode()
 
     def differences(self, other: OutcomeColumns, limit: int = 5) -> list[str]:
         """Where two batches of the same games differ (empty: every field of every game agrees)."""
@@ -105,7 +172,7 @@ class OutcomeColumns:
             if own[i] != theirs[i]:
                 found.append(f"game {i}: bots {own[i]} against {theirs[i]}")
             for name, a, b in columns:
-                if not np.array_equal(a[i], b[i]):
+                if not np.array_equal(a[i], b[i], equal_nan=a.dtype.kind == "f" and b.dtype.kind == "f"):
                     found.append(f"game {i}: {name} {a[i].tolist()} against {b[i].tolist()}")
             if len(found) >= limit:
                 break

@@ -21,12 +21,15 @@ def seat_bars(summary: Mapping[str, Any]) -> list[Any]:
 
 
 def generic_plots(title: str, summary: Mapping[str, Any], records: Sequence[Any]) -> dict[str, bytes]:
+    """Win rate by seat and the histogram of game length (``records``: the games, as records or a
+    ``RecordView`` over their columns)."""
     from boardgen.render.charts import Series, bar_chart, histogram_chart, integer_bins
 
     seats = bar_chart(seat_bars(summary), title=f"{title}: wins by seat ({summary['games']} games, 95% CI)",
                       x_label="seat", y_label="win rate", colour=SEAT_COLOUR, size_in=(6.0, 3.2),
                       reference=(summary["expected_seat_rate"], "even share"), reference_colour=REFERENCE_COLOUR)
-    lengths = [int(r.outcome.length) for r in records]
+    columns = getattr(records, "columns", None)  # a RecordView: the lengths straight from its column
+    lengths = columns.length.tolist() if columns is not None else [int(r.outcome.length) for r in records]
     edges = integer_bins(min(lengths), max(lengths)) if lengths else [0, 1]
     length = histogram_chart([Series("", lengths, LENGTH_COLOUR, opacity=1.0)], edges,
                              title=f"{title}: game length", x_label="game length", y_label="games",

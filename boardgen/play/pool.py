@@ -1,16 +1,22 @@
-"""Numbered games played on several processes, this one included, for `simulate` and `validate`.
+"""Numbered games played on several processes for `simulate`, `validate` and `sweep` (a standard library
+``ProcessPoolExecutor``), or on this one.
 
-Every process (this one and ``jobs - 1`` workers) claims the next run of games from a shared counter, plays it
-and hands it over; the caller puts the chunks back in game order, so results never depend on ``jobs``. A claim
-is sized to take about ``CHUNK_SECONDS`` at the rate that process measured so far, and never more than a
-share of what is left, so chunks are long while there is plenty to do (little per-chunk overhead for fast games)
-and short at the end (the processes finish together). This process plays too instead of waiting on the
-others: on two cores ``--jobs 2`` runs two processes, not three, which matters when the cores are busy.
+The caller's ``play((start, stop))`` plays a run of games; runs go to ``jobs`` worker processes and come back in
+whatever order they finish; ``play_in_order`` puts them back in game order, so results never depend on ``jobs``.
+This process hands out the runs (a few per worker ahead): a run is sized to take about
+``CHUNK_SECONDS`` at the rate the finished runs measured, never more than a share of what is left (long runs
+while there is plenty to do, little per-run overhead for fast games; short ones at the end, so the workers finish
+together) and never less than ``at_least`` games (a compiled kernel decides by a batch's size whether it pays).
 
 Workers are forked where the platform allows, so they inherit what the caller set up before (the board, the
-bots, a compiled kernel) instead of rebuilding it; elsewhere they are spawned and run ``setup`` first.
-While chunks are collected the garbage collector leaves the results alone (``gc.freeze``): they are plain
-values that hold no cycles, and scanning hundreds of thousands of them again and again costs more than a game.
+bots, a compiled kernel) instead of rebuilding it; elsewhere they are spawned and run ``setup`` first. A forked
+worker ends with the process that forked it (``end_with_parent``). While chunks are collected the garbage
+collector leaves the results alone (``gc.freeze``): they are plain values that hold no cycles, and scanning
+hundreds of thousands of them again and again costs more than a game.
+
+``benchmarks/bench_pool.py`` measured this against a hand-made pool (this process playing too, claims from a
+shared counter) and against the executor with fixed runs: the executor was as fast on real games and faster on
+kernel-speed ones, so the standard one stays.
 """
 
 from __future__ import annotations
@@ -20,22 +26,22 @@ import ctypes
 import gc
 import multiprocessing
 import os
-import pickle
-import queue as queue_module
 import signal
 import sys
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
 T = TypeVar("T")
 Bounds = tuple[int, int]
 
-CHUNK_SECONDS = 0.05  # a claim's target duration once a process knows its rate
-FIRST_CHUNK_GAMES = 2  # the first claim of each process, to measure its rate
-MAX_CHUNK_GAMES = 2000  # bounds the memory of one message
-_WAIT_SECONDS = 0.5  # how often a waiting parent checks that its workers are still alive
+CHUNK_SECONDS = 0.2  # a run's target duration once the rate is known (a round trip costs about a millisecond)
+FIRST_CHUNK_GAMES = 2  # the first runs, to measure the rate
+MAX_CHUNK_GAMES = 10_000  # bounds the memory of one message (columns: about half a megabyte per 1,000 games)
+WAITING_PER_WORKER = 3  # runs handed out ahead, so a worker never waits for this process to be scheduled
 
 
 def fork_available() -> bool:
@@ -76,12 +82,14 @@ def results_kept_out_of_gc(cycles: bool = False) -> Iterator[Callable[[], None]]
 
 
 class _Claims:
-    """The shared counter of the next unclaimed game, and one process's measured seconds per game."""
+    """Hands out runs of games: the counter of the next game to hand out, and the seconds per game measured on
+    the last finished run."""
 
-    def __init__(self, counter: Any, games: int, jobs: int) -> None:
+    def __init__(self, counter: Any, games: int, jobs: int, at_least: int = 1) -> None:
         self.counter = counter
         self.games = games
         self.jobs = jobs
+        self.at_least = max(1, at_least)
         self.seconds_per_game = 0.0
 
     def next(self) -> Bounds | None:
@@ -89,10 +97,11 @@ class _Claims:
             start = int(self.counter.value)
             if start >= self.games:
                 return None
-            share = max(1, (self.games - start) // (2 * self.jobs))  # at most half this process's fair share
+            share = max(1, (self.games - start) // (2 * self.jobs))  # at most half a worker's fair share
             wanted = (int(CHUNK_SECONDS / self.seconds_per_game) if self.seconds_per_game > 0
                       else FIRST_CHUNK_GAMES)
-            stop = min(self.games, start + max(1, min(wanted, share, MAX_CHUNK_GAMES)))
+            size = min(max(wanted, self.at_least), max(share, self.at_least), max(MAX_CHUNK_GAMES, self.at_least))
+            stop = min(self.games, start + max(1, size))
             self.counter.value = stop
         return start, stop
 
@@ -100,93 +109,83 @@ class _Claims:
         self.seconds_per_game = max(seconds, 1e-9) / (bounds[1] - bounds[0])
 
 
-def _worker(play: Callable[[Bounds], Any], setup: tuple[Callable[..., None], tuple[Any, ...]] | None,
-            counter: Any, games: int, jobs: int, results: Any, parent_pid: int) -> None:
+class _LocalCounter:
+    """The next game to hand out, in this process (``_Claims`` reads it under ``get_lock``)."""
+
+    def __init__(self) -> None:
+        self.value = 0
+
+    def get_lock(self) -> contextlib.AbstractContextManager[None]:
+        return contextlib.nullcontext()
+
+
+def _start_worker(parent_pid: int, setup: tuple[Callable[..., None], tuple[Any, ...]] | None) -> None:
     end_with_parent(parent_pid)
-    try:
-        if setup is not None:
-            setup[0](*setup[1])
-        claims = _Claims(counter, games, jobs)
-        while (bounds := claims.next()) is not None:
-            started = time.perf_counter()
-            out = play(bounds)
-            claims.played(bounds, time.perf_counter() - started)
-            results.put((bounds, out))
-        results.put(None)
-    except KeyboardInterrupt:  # the parent was interrupted too and reports it
-        pass
-    except BaseException as exc:  # handed to the parent, which raises it
-        try:
-            pickle.dumps(exc)
-            results.put(exc)
-        except Exception:  # an exception that cannot travel is sent as its text
-            results.put(RuntimeError(f"a simulation worker failed: {type(exc).__name__}: {exc}"))
+    if setup is not None:
+        setup[0](*setup[1])
+
+
+def _timed(play: Callable[[Bounds], T], bounds: Bounds) -> tuple[Bounds, T, float]:
+    started = time.perf_counter()
+    out = play(bounds)
+    return bounds, out, time.perf_counter() - started
 
 
 def play_chunks(games: int, jobs: int, play: Callable[[Bounds], T], on_chunk: Callable[[Bounds, T], None],
-                setup: tuple[Callable[..., None], tuple[Any, ...]] | None = None) -> None:
-    """Play games ``0 .. games-1`` as chunks ``play((start, stop))``; ``on_chunk(bounds, result)`` is called in
-    this process for every chunk, in whatever order they finish. ``play`` must be a module-level function.
-    The caller has already set up this process's state; ``setup = (function, args)`` does the same in a
-    spawned worker (forked ones inherit it)."""
-    context: Any = multiprocessing.get_context("fork" if fork_available() else "spawn")
-    counter = context.Value("q", 0)
-    results = context.Queue()
-    worker_setup = None if context.get_start_method() == "fork" else setup
-    workers = [context.Process(target=_worker, args=(play, worker_setup, counter, games, jobs, results, os.getpid()),
-                               daemon=True, name=f"boardgen-games-{i + 1}") for i in range(max(0, jobs - 1))]
-    running = len(workers)
+                setup: tuple[Callable[..., None], tuple[Any, ...]] | None = None, at_least: int = 1) -> None:
+    """Play games ``0 .. games-1`` as chunks ``play((start, stop))`` on ``jobs`` worker processes;
+    ``on_chunk(bounds, result)`` is called in this process for every chunk, in whatever order they finish.
+    ``play`` must be a module-level function. The caller has already set up this process's state; ``setup =
+    (function, args)`` does the same in a spawned worker (forked ones inherit it)."""
+    fork = fork_available()
+    context: Any = multiprocessing.get_context("fork" if fork else "spawn")
+    claims = _Claims(_LocalCounter(), games, jobs, at_least)
+    if gc.isenabled():  # the workers inherit this process's objects: their collections leave them alone
+        gc.freeze()     # (no copy-on-write of every page a collection would touch)
+    executor = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_start_worker,
+                                   initargs=(os.getpid(), None if fork else setup))
+    pending: set[Future[tuple[Bounds, T, float]]] = set()
 
-    def take(message: Any) -> None:
-        nonlocal running
-        if message is None:
-            running -= 1
-        elif isinstance(message, BaseException):
-            raise message
-        else:
-            on_chunk(*message)
+    def hand_out() -> None:
+        bounds = claims.next()
+        if bounds is not None:
+            pending.add(executor.submit(_timed, play, bounds))
 
     try:
-        if gc.isenabled():  # the workers inherit this process's objects: their collections leave them alone
-            gc.freeze()     # (no copy-on-write of every page a collection would touch)
-        for worker in workers:
-            worker.start()
-        claims = _Claims(counter, games, jobs)
-        while (bounds := claims.next()) is not None:
-            started = time.perf_counter()
-            out = play(bounds)
-            claims.played(bounds, time.perf_counter() - started)
-            on_chunk(bounds, out)
-            while running:  # what the workers finished meanwhile, without waiting
+        for _ in range(WAITING_PER_WORKER * jobs):
+            hand_out()
+        while pending:
+            done, _waiting = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                pending.discard(future)
                 try:
-                    take(results.get_nowait())
-                except queue_module.Empty:
-                    break
-        while running:
-            try:
-                take(results.get(timeout=_WAIT_SECONDS))
-            except queue_module.Empty:
-                dead = [w for w in workers if w.exitcode not in (None, 0)]
-                if dead:
-                    raise RuntimeError(f"a simulation worker died (exit code {dead[0].exitcode})") from None
-        for worker in workers:
-            worker.join()
-    finally:
-        for worker in workers:
-            if worker.is_alive():
-                worker.terminate()
-                worker.join()
-        results.close()
+                    bounds, out, seconds = future.result()
+                except BrokenProcessPool:
+                    raise RuntimeError("a simulation worker died (killed, or out of memory)") from None
+                claims.played(bounds, seconds)
+                hand_out()
+                on_chunk(bounds, out)
+    except BaseException:
+        for future in pending:
+            future.cancel()
+        for process in list(getattr(executor, "_processes", {}).values()):  # not the chunks they are playing
+            with contextlib.suppress(OSError, AttributeError):
+                process.terminate()
+        executor.shutdown(wait=True, cancel_futures=True)
+        raise
+    executor.shutdown(wait=True)
 
 
 def play_in_order(games: int, jobs: int, play: Callable[[Bounds], Any], chunk_games: int,
                   on_chunk: Callable[[Bounds, Any], None] | None = None,
                   setup: tuple[Callable[..., None], tuple[Any, ...]] | None = None, cycles: bool = False,
-                  convert: Callable[[Any], Any] | None = None) -> list[Any]:
-    """Every chunk's ``play((start, stop))`` in game order: on this process alone in chunks of ``chunk_games``
-    when ``jobs`` is 1, else shared with workers (``play_chunks``). ``convert``, when given, is applied to each
-    chunk in this process as it arrives (a compact form played anywhere, expanded here); ``on_chunk`` sees the
-    (converted) chunk; ``cycles`` as in ``results_kept_out_of_gc``."""
+                  convert: Callable[[Any], Any] | None = None, steady: bool = False) -> list[Any]:
+    """Every chunk's ``play((start, stop))`` in game order: on this process alone in chunks of at least
+    ``chunk_games`` (more for fast games, about ``CHUNK_SECONDS`` each) when ``jobs`` is 1, else shared with
+    workers (``play_chunks``). ``convert``, when given, is applied to each chunk in this process as it arrives
+    (a compact form played anywhere, expanded here); ``on_chunk`` sees the (converted) chunk; ``cycles`` as in
+    ``results_kept_out_of_gc``. ``steady``: every claim of a worker is ``chunk_games`` long too, except at the end
+    (a compiled kernel decides by a batch's size whether loading it pays)."""
     chunks: dict[int, Any] = {}  # by first game
     with results_kept_out_of_gc(cycles) as keep:
         def collect(bounds: Bounds, out: Any) -> None:
@@ -198,11 +197,18 @@ def play_in_order(games: int, jobs: int, play: Callable[[Bounds], Any], chunk_ga
                 on_chunk(bounds, out)
 
         if jobs <= 1 or games <= 1:
-            for start in range(0, games, chunk_games):
-                bounds = (start, min(start + chunk_games, games))
-                collect(bounds, play(bounds))
+            start = 0
+            size = max(1, chunk_games)
+            while start < games:  # runs of at least ``chunk_games``, longer for fast games (CHUNK_SECONDS each)
+                bounds = (start, min(start + size, games))
+                started = time.perf_counter()
+                out = play(bounds)
+                per_game = max(time.perf_counter() - started, 1e-9) / (bounds[1] - bounds[0])
+                collect(bounds, out)
+                size = max(1, chunk_games, min(MAX_CHUNK_GAMES, int(CHUNK_SECONDS / per_game)))
+                start = bounds[1]
         else:
-            play_chunks(games, jobs, play, collect, setup)
+            play_chunks(games, jobs, play, collect, setup, chunk_games if steady else 1)
     return [chunks[start] for start in sorted(chunks)]
 
 

@@ -1,17 +1,24 @@
-"""The generic `simulate` and `validate` every game gets: games played through the rules API, a summary, the
-checks every game shares (seat advantage, ties, no winner, length), and the game's own findings and plots."""
+"""The generic `simulate` and `validate` every game gets: games played by the game's compiled kernel where it
+has one (``GamePlugin.kernel_batch``) and through the rules API else, a summary computed from their columns, the
+checks every game shares (seat advantage, ties, no winner, length, rules never used, under one set of finding
+ids), the game's own findings and plots, the per-game table and a few sample games to replay."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from boardgen.play.columns import GameRecord, OutcomeColumns
 from boardgen.play.report import Finding, Report
-from boardgen.play.simulate import Simulation, seat_spread, simulate, summary
+from boardgen.play.simulate import Kernel, RecordView, game_samples, play_columns, seat_spread, summary_of_columns
 
 if TYPE_CHECKING:
     from boardgen.plugin import BuildContext, GamePlugin
 
+# The finding ids every game's report shares (the flagship's validate uses the same ones)
+SEAT_ADVANTAGE, SEAT_SPREAD, TIES, NOBODY_WON, GAME_LENGTH, RULE_NEVER_FIRES = (
+    "seat-advantage", "seat-spread", "ties", "nobody-won", "game-length", "rule-never-fires")
+GAMES_TABLE = "games.csv"  # the per-game table `boardgen simulate` writes beside results.json
 SEAT_SPREAD_WARNING = 0.05  # a seat's win rate this far from 1/N, with an interval that excludes 1/N: warning
 TIE_WARNING_SHARE = 0.2
 
@@ -25,22 +32,37 @@ def _check_players(plugin: GamePlugin, ctx: BuildContext, players: int) -> None:
                           f"{low} to {high}")
 
 
+def kernel_of(plugin: GamePlugin, ctx: BuildContext, players: int, bots: Sequence[str], seed: int,
+              rotate: bool) -> Kernel:
+    """A function of (start, stop): those games by the plug-in's compiled kernel (``GamePlugin.kernel_batch``),
+    or None when it does not play them."""
+    bots = tuple(bots)
+
+    def kernel(start: int, stop: int) -> OutcomeColumns | None:
+        return plugin.kernel_batch(ctx, players, bots, seed, start, stop, rotate)
+
+    return kernel
+
+
+def play(plugin: GamePlugin, ctx: BuildContext, games: int, players: int, bots: Sequence[str], seed: int,
+         jobs: int, rotate: bool, progress: Callable[[int], None] | None) -> OutcomeColumns:
+    """The games of a simulation as columns: the game's kernel plays them where it can, the rules API else."""
+    return play_columns(lambda: ctx.value(f"game:{players}", lambda: plugin.new_game(ctx, players)), plugin.bots(),
+                        players, games, bots, seed, jobs, rotate, progress,
+                        kernel_of(plugin, ctx, players, bots, seed, rotate))
+
+
 def run(plugin: GamePlugin, ctx: BuildContext, games: int, players: int | None, bots: Sequence[str] | None,
         seed: int | None, jobs: int, rotate: bool, progress: Callable[[int], None] | None) -> dict[str, Any]:
+    """``summary`` (the summary of the games), ``columns`` (the games) and ``records`` (the games as records,
+    made when first read)."""
     players = players or plugin.player_range(ctx.config)[1]
     _check_players(plugin, ctx, players)
-    game = plugin.new_game(ctx, players)
     bots = tuple(bots or plugin.default_bots)
     seed = ctx.config.seed if seed is None else seed
-    # a game's compiled kernel plays the same games as the API when it can (GamePlugin.kernel_batch)
-    columns = plugin.kernel_batch(ctx, players, bots, seed, 0, games, rotate) if games > 0 else None
-    if columns is not None:
-        sim = Simulation(game.info.short_name, players, bots, seed, rotate, columns.records())
-        if progress is not None:
-            progress(games)
-    else:
-        sim = simulate(game, plugin.bots(), games, bots, seed, jobs=jobs, rotate=rotate, progress=progress)
-    return {"summary": summary(sim), "records": sim.records}
+    columns = play(plugin, ctx, games, players, bots, seed, jobs, rotate, progress)
+    return {"summary": summary_of_columns(columns, players, bots, seed), "columns": columns,
+            "records": RecordView(columns), "seed": seed, "bots": bots, "players": players}
 
 
 def generic_findings(summ: dict[str, Any]) -> list[Finding]:
@@ -52,24 +74,26 @@ def generic_findings(summ: dict[str, Any]) -> list[Finding]:
     for seat in summ["win_rate_by_seat"]:
         low, high = seat["ci95"]
         if abs(seat["rate"] - expected) > SEAT_SPREAD_WARNING and not low <= expected <= high:
-            out.append(Finding("seat-advantage", "warning", f"seat {seat['seat']}",
+            out.append(Finding(SEAT_ADVANTAGE, "warning", f"seat {seat['seat']}",
                                f"wins {seat['rate']:.1%} of {n} games (95% CI {low:.1%}-{high:.1%}); an even "
                                f"share is {expected:.1%}"))
-    out.append(Finding("seat-spread", "info", "all seats",
+    out.append(Finding(SEAT_SPREAD, "info", "all seats",
                        f"largest distance of a seat's win rate from {expected:.1%}: {seat_spread(summ):.1%}"))
     ties = summ["ties"]["share"]
     if ties > TIE_WARNING_SHARE:
-        out.append(Finding("ties", "warning", "scoring", f"{ties:.1%} of games end in a tie for first place"))
+        out.append(Finding(TIES, "warning", "scoring", f"{ties:.1%} of games end in a tie for first place"))
     nobody = summ["nobody_won"]
     if nobody["games"]:
-        out.append(Finding("nobody-won", "info", "end of game",
+        out.append(Finding(NOBODY_WON, "info", "end of game",
                            f"everybody lost in {nobody['share']:.1%} of games ({nobody['games']} of {n})"))
     length = summ["length"]
-    out.append(Finding("game-length", "info", "game",
+    out.append(Finding(GAME_LENGTH, "info", "game",
                        f"games last {length['mean']:.1f} on average ({length['min']:g}-{length['max']:g})"))
+    bots = ", ".join(dict.fromkeys(summ.get("bots", ())))
     for event, counts in summ["events"].items():
         if counts["total"] == 0:
-            out.append(Finding("rule-never-fires", "warning", event, f"never happened in {n} games"))
+            out.append(Finding(RULE_NEVER_FIRES, "warning", f"rule: {event}",
+                               f"never happened in {n} games ({bots} bots): the report cannot judge it"))
     return out
 
 
@@ -79,8 +103,9 @@ def generic_simulate_report(plugin: GamePlugin, ctx: BuildContext, games: int, p
     result = run(plugin, ctx, games, players, bots, seed, jobs, rotate, progress)
     summ = result["summary"]
     document = {"game": plugin.name, "edition": ctx.config.edition, "template_sha256": ctx.config.template_sha256,
-                "summary": summ}
+                "summary": summ, "samples": game_samples(result["columns"], result["seed"])}
     plots = plugin.report_plots(ctx, summ, result["records"])
+    plots[GAMES_TABLE] = result["columns"].games_csv()
     seats = "  ".join(f"{s['seat']}: {s['rate']:.1%}" for s in summ["win_rate_by_seat"])
     by_bot = "  ".join(f"{name}: {v['rate']:.1%}" for name, v in summ["win_rate_by_bot"].items())
     length = summ["length"]
@@ -118,3 +143,31 @@ def validate_stage(ctx: BuildContext) -> list[Any]:
     return [Artifact("report/validation.json", report.json_bytes(), "board and rules checks from simulated games"),
             Artifact("report/validation.txt", report.text().encode(), "the validation findings as text")]
 
+
+
+def play_range(plugin: GamePlugin, ctx: BuildContext, players: int, bots: Sequence[str], seed: int, start: int,
+               stop: int, rotate: bool) -> Any:
+    """Games ``start .. stop`` in this process (a sweep's batch): the kernel's columns when ``kernel_batch`` plays
+    them, else the plug-in's ``play_batch`` (the rules API's records, made columns here; a game's own batch
+    form, such as the flagship's, is passed on for its ``batch_summary``)."""
+    from boardgen.play.simulate import bot_codes
+
+    bots = tuple(bots)
+    columns = plugin.kernel_batch(ctx, players, bots, seed, start, stop, rotate)
+    if columns is not None:
+        return columns.with_bot_names(bot_codes(bots))
+    batch = plugin.play_batch(ctx, players, bots, seed, start, stop, rotate)
+    if isinstance(batch, list) and all(isinstance(r, GameRecord) for r in batch):
+        return OutcomeColumns.from_records(batch, players, bot_codes(bots))
+    return batch
+
+
+def summary_of_batches(players: int, bots: Sequence[str], seed: int, batches: Sequence[Any]) -> dict[str, Any]:
+    """The summary of games played in ``batches`` (in game order): columns, or lists of records (a sweep
+    resumed from batches an older boardgen wrote)."""
+    from boardgen.play.simulate import bot_codes, empty_columns
+
+    parts = [b if isinstance(b, OutcomeColumns) else OutcomeColumns.from_records(list(b), players, bot_codes(bots))
+             for b in batches]
+    columns = OutcomeColumns.concat(parts) if parts else empty_columns(players, bots)
+    return summary_of_columns(columns, players, bots, seed)

@@ -20,6 +20,7 @@ import itertools
 import json
 import math
 import operator
+import os
 import pickle
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -27,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import yaml
 
 from boardgen.errors import BoardgenError, ConfigError
@@ -230,7 +232,10 @@ class Objective:
                     return math.inf
             if isinstance(node, ast.Call):
                 assert isinstance(node.func, ast.Name)
-                return float(_FUNCTIONS[node.func.id](*(ev(a) for a in node.args)))
+                try:
+                    return float(_FUNCTIONS[node.func.id](*(ev(a) for a in node.args)))
+                except (ValueError, OverflowError, TypeError):  # sqrt(-1), min() of nothing
+                    return math.nan
             name = _dotted_name(node)
             assert name is not None
             return float(metrics[name])
@@ -345,9 +350,11 @@ def _context(plan: Plan, v: int) -> Any:
 
 def run_batch(plan: Plan, batch: tuple[int, int, int]) -> tuple[tuple[int, int, int], Any]:
     """Play one batch; returns (batch, the game's batch result). Runs on any worker."""
+    from boardgen.play.runner import play_range
+
     v, start, stop = batch
     ctx = _context(plan, v)
-    return batch, ctx.plugin.play_batch(ctx, plan.players, plan.bots, plan.seed, start, stop, plan.rotate)
+    return batch, play_range(ctx.plugin, ctx, plan.players, plan.bots, plan.seed, start, stop, plan.rotate)
 
 
 def _batch_path(folder: Path, batch: tuple[int, int, int]) -> Path:
@@ -355,17 +362,37 @@ def _batch_path(folder: Path, batch: tuple[int, int, int]) -> Path:
     return folder / f"v{v:05d}-{start:08d}.pkl"
 
 
-def _run_local(plan: Plan, todo: list[tuple[int, int, int]], jobs: int) -> Iterable[tuple[Any, Any]]:
+_LOCAL: dict[str, Any] = {}  # the plan and the batches to play, inherited by forked workers
+
+
+def _init_local(plan: Plan, todo: list[tuple[int, int, int]]) -> None:
+    _LOCAL.update(plan=plan, todo=todo)
+
+
+def _play_local(bounds: tuple[int, int]) -> list[tuple[tuple[int, int, int], Any]]:
+    plan, todo = _LOCAL["plan"], _LOCAL["todo"]
+    return [run_batch(plan, todo[i]) for i in range(*bounds)]
+
+
+def _run_local(plan: Plan, todo: list[tuple[int, int, int]], jobs: int,
+               finished: Callable[[tuple[int, int, int], Any], None]) -> None:
+    """The batches on this process and ``jobs - 1`` workers: the pool `simulate` and `validate` use
+    (``boardgen.play.pool``), with batches for games."""
+    from boardgen.play.pool import play_chunks
+
     if jobs <= 1 or len(todo) <= 1:
         for batch in todo:
-            yield run_batch(plan, batch)
+            finished(*run_batch(plan, batch))
         return
-    import multiprocessing
+    def chunk(_bounds: tuple[int, int], done: list[tuple[tuple[int, int, int], Any]]) -> None:
+        for batch, result in done:
+            finished(batch, result)
 
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    with context.Pool(jobs) as pool:
-        yield from pool.imap_unordered(functools.partial(run_batch, plan), todo)
+    _init_local(plan, todo)
+    try:
+        play_chunks(len(todo), jobs, _play_local, chunk, (_init_local, (plan, todo)))
+    finally:
+        _LOCAL.clear()
 
 
 def _run_dask(plan: Plan, todo: list[tuple[int, int, int]], scheduler: Any) -> Iterable[tuple[Any, Any]]:
@@ -391,14 +418,64 @@ def _run_dask(plan: Plan, todo: list[tuple[int, int, int]], scheduler: Any) -> I
             client.close()
 
 
+RESAMPLES = 200  # bootstrap resamples for the best variant's separation from the runner-up
+
+
 @dataclass
 class SweepResult:
     plan: Plan
-    rows: list[dict[str, Any]]  # per variant: index, overrides, metrics, objective
-    best: int
+    rows: list[dict[str, Any]]  # per variant: index, overrides, metrics, objective (None when not finite)
+    best: int | None  # None: no variant has a finite objective
     objective: str
     batches_run: int
     batches_resumed: int
+    separation: dict[str, Any] | None = None  # the best against the runner-up (see ``separation``)
+
+
+def finite(value: Any) -> bool:
+    """A number that is neither infinite nor NaN (None, how a table holds a missing objective: False)."""
+    return isinstance(value, int | float) and math.isfinite(value)
+
+
+def _objective_cell(value: float) -> float | None:
+    return round(value, 6) if math.isfinite(value) else None
+
+
+def rank(rows: Sequence[Mapping[str, Any]]) -> list[int]:
+    """Variant indexes best first: finite objectives by value (ties by variant), then the rest in order."""
+    return sorted(range(len(rows)), key=lambda i: (0, rows[i]["objective"], i) if finite(rows[i]["objective"])
+                  else (1, 0.0, i))
+
+
+def separation(plan: Plan, objective: Objective, best: int, runner_up: int, parts: Mapping[int, Sequence[Any]],
+               summarise: Callable[[int, list[Any]], Mapping[str, Any]]) -> dict[str, Any]:
+    """Whether the best variant is separated from the runner-up: the 95% interval of the runner-up's objective
+    minus the best's, over ``RESAMPLES`` bootstrap resamples of the games (the same games for both: the
+    variants met the same dice), and about how many games per variant would give an interval that excludes 0
+    (the interval narrows as one over the square root of the games). Needs batches that are columns."""
+    from boardgen.play.columns import OutcomeColumns
+
+    out: dict[str, Any] = {"runner_up": runner_up + 1, "resamples": RESAMPLES}
+    if not all(isinstance(b, OutcomeColumns) for v in (best, runner_up) for b in parts[v]):
+        return {**out, "separated": None, "note": "this game's batches cannot be resampled"}
+    games = {v: OutcomeColumns.concat(list(parts[v])) for v in (best, runner_up)}
+    n = games[best].games
+    rng = np.random.default_rng(plan.seed)
+    diffs = []
+    for _ in range(RESAMPLES):
+        at = rng.integers(0, n, n)
+        values = [objective.value(standard_metrics(summarise(v, [games[v].take(at)]))) for v in (best, runner_up)]
+        if all(math.isfinite(x) for x in values):
+            diffs.append(values[1] - values[0])
+    if len(diffs) < RESAMPLES // 2:
+        return {**out, "separated": None, "note": "the objective is not finite in most resamples"}
+    low, high = (float(x) for x in np.percentile(diffs, [2.5, 97.5]))
+    observed = float(objective.value(standard_metrics(summarise(runner_up, list(parts[runner_up]))))
+                     - objective.value(standard_metrics(summarise(best, list(parts[best])))))
+    half = (high - low) / 2
+    needed = math.ceil(n * (half / observed) ** 2) if observed > 0 and half > 0 else None
+    return {**out, "difference": round(observed, 6), "ci95": [round(low, 6), round(high, 6)],
+            "separated": bool(low > 0), "games_to_separate": needed}
 
 
 def run_sweep(plan: Plan, out_dir: Path, objective: Objective, jobs: int = 1, scheduler: Any = None,
@@ -423,26 +500,39 @@ def run_sweep(plan: Plan, out_dir: Path, objective: Objective, jobs: int = 1, sc
             progress(sum(b[2] - b[1] for b in done))
     resumed = len(done)
     todo = [b for b in all_batches if b not in done]
-    runner = _run_dask(plan, todo, scheduler) if scheduler is not None else _run_local(plan, todo, jobs)
-    for batch, result in runner:
-        batch = tuple(batch)  # type: ignore[assignment]
+
+    def finished(batch: Any, result: Any) -> None:
+        batch = tuple(batch)
         write_atomic(_batch_path(folder, batch), pickle.dumps({"plan": sig, "batch": batch, "result": result}))
         done[batch] = result
         if progress is not None:
             progress(batch[2] - batch[1])
-    rows = []
-    for v, overrides in enumerate(plan.variants):
+
+    if scheduler is not None:
+        for batch, result in _run_dask(plan, todo, scheduler):
+            finished(batch, result)
+    else:
+        _run_local(plan, todo, jobs, finished)
+
+    def summarise(v: int, batches: list[Any]) -> Mapping[str, Any]:
         ctx = _context(plan, v)
-        plugin = ctx.plugin
-        parts = [done[b] for b in all_batches if b[0] == v]
-        summary = plugin.batch_summary(ctx, plan.players, plan.bots, plan.seed, plan.rotate, parts)
-        metrics = standard_metrics(summary)
+        return ctx.plugin.batch_summary(ctx, plan.players, plan.bots, plan.seed, plan.rotate, batches)  # type: ignore[no-any-return]
+
+    rows = []
+    parts: dict[int, list[Any]] = {}
+    for v, overrides in enumerate(plan.variants):
+        parts[v] = [done[b] for b in all_batches if b[0] == v]
+        metrics = standard_metrics(summarise(v, parts[v]))
         if v == 0:
             objective.check(metrics)
         rows.append({"variant": v + 1, "overrides": dict(overrides), "metrics": metrics,
-                     "objective": round(objective.value(metrics), 6)})
-    best = min(range(len(rows)), key=lambda i: (rows[i]["objective"], i))
-    return SweepResult(plan, rows, best, objective.text, len(todo), resumed)
+                     "objective": _objective_cell(objective.value(metrics))})
+    ranked = rank(rows)
+    best = ranked[0] if finite(rows[ranked[0]]["objective"]) else None
+    apart = None
+    if best is not None and len(ranked) > 1 and finite(rows[ranked[1]]["objective"]):
+        apart = separation(plan, objective, best, ranked[1], parts, summarise)
+    return SweepResult(plan, rows, best, objective.text, len(todo), resumed, apart)
 
 
 # ------------------------------------------------------------------------------------------ writing
@@ -456,6 +546,11 @@ def _cell(value: Any) -> str:
     return str(value)
 
 
+def objective_text(row: Mapping[str, Any]) -> str:
+    """A variant's objective as the table shows it: the number, or why there is none."""
+    return _cell(row["objective"]) if finite(row["objective"]) else "not finite"
+
+
 def sweep_csv(result: SweepResult, extra: Sequence[str] = ()) -> bytes:
     keys = list(result.plan.variants[0]) if result.plan.variants else []
     metric_names = [m for m in (*CSV_METRICS, *extra) if m in result.rows[0]["metrics"]]
@@ -463,60 +558,137 @@ def sweep_csv(result: SweepResult, extra: Sequence[str] = ()) -> bytes:
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(["variant", *keys, "objective", *metric_names, "best"])
     for i, row in enumerate(result.rows):
-        writer.writerow([row["variant"], *(_cell(row["overrides"][k]) for k in keys), _cell(row["objective"]),
+        writer.writerow([row["variant"], *(_cell(row["overrides"][k]) for k in keys), objective_text(row),
                          *(_cell(row["metrics"][m]) for m in metric_names), "yes" if i == result.best else ""])
     return buffer.getvalue().encode()
 
 
+def _json_number(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return None  # JSON has no infinity
+    if isinstance(value, Mapping):
+        return {k: _json_number(v) for k, v in value.items()}
+    return value
+
+
 def sweep_json(result: SweepResult) -> bytes:
     plan = result.plan
+    variants = []
+    for row in result.rows:
+        entry = _json_number(dict(row))
+        if not finite(row["objective"]):
+            entry["objective_note"] = "not a finite number for this variant (a division by 0, or undefined)"
+        variants.append(entry)
     document = {
         "game": plan.game, "template": plan.template_name, "template_sha256": plan.template_sha256,
         "games_per_variant": plan.games, "players": plan.players, "bots": list(plan.bots), "seed": plan.seed,
-        "objective": result.objective, "best_variant": result.rows[result.best]["variant"],
-        "variants": result.rows,
+        "objective": result.objective,
+        "best_variant": result.rows[result.best]["variant"] if result.best is not None else None,
+        "best_against_runner_up": result.separation,
+        "variants": variants,
     }
-    return (json.dumps(document, indent=1, sort_keys=False, ensure_ascii=False) + "\n").encode()
+    return (json.dumps(document, indent=1, sort_keys=False, ensure_ascii=False, allow_nan=False) + "\n").encode()
 
 
-def best_template(result: SweepResult, extends: str) -> bytes:
+BEST_SUFFIX = "-best"
+
+
+def best_edition(edition: str) -> str:
+    """The best variant's own edition (its kit must not overwrite the base's): the base's name plus -best,
+    shortened to the 64 characters an edition may have."""
+    return edition[:64 - len(BEST_SUFFIX)] + BEST_SUFFIX
+
+
+def best_template(result: SweepResult, extends: str, edition: str | None = None) -> bytes:
+    """The best variant as a template: ``extends`` its base (a bundled name, or a path relative to the file),
+    its own ``edition``, and only the keys the sweep changed."""
+    if result.best is None:
+        raise SweepError("no variant has a finite objective: there is no best variant")
     row = result.rows[result.best]
     header = (f"# The best variant of a `boardgen sweep` over {len(result.rows)} variants x {result.plan.games} "
               f"games ({', '.join(result.plan.variants[0])}),\n# by the objective `{result.objective}` = "
               f"{row['objective']:g} (lower is better). Only the changed keys are here.\n")
-    body = {"extends": extends, **nested(row["overrides"])}
+    body: dict[str, Any] = {"extends": extends}
+    if edition is not None:
+        body["edition"] = edition
+    body.update(nested(row["overrides"]))
     return (header + yaml.safe_dump(body, sort_keys=False, allow_unicode=True)).encode()
 
 
+def extends_path(template: Path, folder: Path) -> str:
+    """How a template in ``folder`` names ``template``: a bundled template by its name (works on any machine),
+    any other by its path relative to ``folder`` (the absolute path where there is none, another drive)."""
+    from boardgen.config import templates_dir
+
+    resolved = template.resolve()
+    if resolved.parent == templates_dir().resolve():
+        return template.stem
+    try:
+        return Path(os.path.relpath(resolved, folder.resolve())).as_posix()
+    except ValueError:
+        return str(resolved)
+
+
 def sweep_plots(result: SweepResult) -> dict[str, bytes]:
+    """The ranking of the variants with a finite objective (best 25) and, for two keys, the heat map of the
+    objective over the grid (a variant without a finite objective is a blank cell)."""
     from boardgen.render.charts import VIRIDIS, grid_heat_map_chart, ranking_chart
 
     keys = list(result.plan.variants[0])
     rows = result.rows
     out = {}
-    if len(keys) == 2:
+    shown = [i for i in rank(rows) if finite(rows[i]["objective"])]
+    left_out = len(rows) - len(shown)
+    note = f"; {left_out} not finite, not shown" if left_out else ""
+    if len(keys) == 2 and shown:
         xs = list(dict.fromkeys(r["overrides"][keys[0]] for r in rows))
         ys = list(dict.fromkeys(r["overrides"][keys[1]] for r in rows))
         grid = [[math.nan] * len(xs) for _ in ys]
         for r in rows:
-            grid[ys.index(r["overrides"][keys[1]])][xs.index(r["overrides"][keys[0]])] = r["objective"]
+            if finite(r["objective"]):
+                grid[ys.index(r["overrides"][keys[1]])][xs.index(r["overrides"][keys[0]])] = r["objective"]
         out["sweep-heatmap.png"] = grid_heat_map_chart(
-            [str(x) for x in xs], [str(y) for y in ys], grid, title=f"{len(rows)} variants x {result.plan.games} games",
-            x_label=keys[0], y_label=keys[1], bar_label=f"objective: {result.objective} (lower is better)",
-            colour_map=VIRIDIS.reversed()).png()
-    ranked = sorted(range(len(rows)), key=lambda i: (rows[i]["objective"], i))[:25]
-    labels = [", ".join(f"{k.split('.')[-1]}={rows[i]['overrides'][k]}" for k in keys) for i in ranked]
-    out["sweep-ranking.png"] = ranking_chart(
-        labels, [rows[i]["objective"] for i in ranked], ["#d55e00" if i == result.best else "#0072b2" for i in ranked],
-        title=f"{len(rows)} variants x {result.plan.games} games, ranked by {result.objective}",
-        x_label="objective (lower is better)").png()
+            [str(x) for x in xs], [str(y) for y in ys], grid,
+            title=f"{len(rows)} variants x {result.plan.games} games{note}", x_label=keys[0], y_label=keys[1],
+            bar_label=f"objective: {result.objective} (lower is better)", colour_map=VIRIDIS.reversed()).png()
+    if shown:
+        ranked = shown[:25]
+        labels = [", ".join(f"{k.split('.')[-1]}={rows[i]['overrides'][k]}" for k in keys) for i in ranked]
+        out["sweep-ranking.png"] = ranking_chart(
+            labels, [rows[i]["objective"] for i in ranked],
+            ["#d55e00" if i == result.best else "#0072b2" for i in ranked],
+            title=f"{len(rows)} variants x {result.plan.games} games, ranked by {result.objective}{note}",
+            x_label="objective (lower is better)").png()
     return out
+
+
+SWEEP_MANIFEST = "manifest.json"
+
+
+def write_sweep(result: SweepResult, out_dir: Path, template: Path, edition: str) -> list[str]:
+    """Write the sweep's table, document, plots and best variant into ``out_dir`` as a kit is written: all of
+    this run's files or all of the last run's, never a mix (``boardgen.io.write_artifacts``; a manifest lists
+    them, so a file the last run wrote and this one does not is gone). The resume batches stay. Returns the
+    names written."""
+    from boardgen.io import Artifact, write_artifacts
+
+    files: dict[str, bytes] = {"sweep.csv": sweep_csv(result), "sweep.json": sweep_json(result)}
+    files.update(sweep_plots(result))
+    if result.best is not None:
+        files["best.yaml"] = best_template(result, extends_path(template, out_dir), best_edition(edition))
+    manifest = {"written_by": "boardgen sweep", "outputs": sorted(files)}
+    artifacts = [Artifact(name, data, "") for name, data in files.items()]
+    artifacts.append(Artifact(SWEEP_MANIFEST, (json.dumps(manifest, indent=1) + "\n").encode(), ""))
+    write_artifacts(out_dir, artifacts)
+    return sorted(files)
 
 
 def probe_metrics(plan: Plan) -> dict[str, float]:
     """The metric names a sweep of this plan offers, from one game of the first variant (not kept)."""
+    from boardgen.play.runner import play_range
+
     ctx = _context(plan, 0)
-    batch = ctx.plugin.play_batch(ctx, plan.players, plan.bots, plan.seed, 0, 1, plan.rotate)
+    batch = play_range(ctx.plugin, ctx, plan.players, plan.bots, plan.seed, 0, 1, plan.rotate)
     return standard_metrics(ctx.plugin.batch_summary(ctx, plan.players, plan.bots, plan.seed, plan.rotate, [batch]))
 
 

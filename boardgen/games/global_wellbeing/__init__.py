@@ -122,6 +122,13 @@ class GlobalWellbeing(GamePlugin):
 
         return simulate_report(ctx, games, players, bots, seed, jobs, rotate, progress)
 
+    def game_seeds(self, bots: Sequence[str], game_seed: int) -> tuple[int, int]:
+        from boardgen.games.global_wellbeing.rules.bots import BOT_NAMES
+
+        if all(name in BOT_NAMES for name in bots):  # the fused path's games: setup and dice from the seed itself
+            return game_seed, game_seed
+        return super().game_seeds(bots, game_seed)
+
     board_values = ("board", "rules_board")
 
     def board_key(self, config: Any) -> str:

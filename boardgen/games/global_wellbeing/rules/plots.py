@@ -4,6 +4,9 @@ no timestamps: same data, same bytes)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
 
 from boardgen.games.global_wellbeing.rules.simulate import Simulation, wilson_interval, wins_by_bot, wins_by_seat
 from boardgen.render.charts import (
@@ -92,16 +95,17 @@ def trajectory_chart(sim: Simulation, colours: Sequence[str]) -> Chart:
     period = rules.stewardship_every
     tick_step = period if 2 <= length // max(1, period) <= 8 else max(1, length // 5)
     panels = []
+    trajectories: Any = sim.trajectories() if n else None
     for z, zone in enumerate(sim.board.zones):
         mean: list[float] = []
         p10: list[float] = []
         p90: list[float] = []
         dot = None
         if n:
-            per_turn = [sorted(r.trajectory[t][z] for r in sim.results) for t in turns]
-            mean = [sum(v) / n for v in per_turn]
-            p10 = [v[int(0.1 * (n - 1))] for v in per_turn]
-            p90 = [v[int(0.9 * (n - 1))] for v in per_turn]
+            per_turn = np.sort(trajectories[:, :, z], axis=0)  # (games, turns): each turn's values in order
+            mean = (per_turn.sum(axis=0) / n).tolist()  # integer sums, divided as Python divides them
+            p10 = per_turn[int(0.1 * (n - 1))].tolist()
+            p90 = per_turn[int(0.9 * (n - 1))].tolist()
             final = sum(r.final_index[z] for r in sim.results) / n
             if final != mean[-1]:
                 dot = (length - 0.5, final, f"{final:.1f} with badges")

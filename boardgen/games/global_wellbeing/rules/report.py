@@ -17,7 +17,8 @@ def simulate_report(ctx: BuildContext, games: int, players: int, bots: Sequence[
     from boardgen.games.global_wellbeing.rules.board import RulesBoard
     from boardgen.games.global_wellbeing.rules.bots import BOT_NAMES
     from boardgen.games.global_wellbeing.rules.plots import report_plots
-    from boardgen.games.global_wellbeing.rules.simulate import results_json, simulate
+    from boardgen.games.global_wellbeing.rules.simulate import columns, results_json, simulate
+    from boardgen.play.runner import GAMES_TABLE
 
     if any(name not in BOT_NAMES for name in bots):
         from boardgen.play.runner import generic_simulate_report
@@ -28,6 +29,7 @@ def simulate_report(ctx: BuildContext, games: int, players: int, bots: Sequence[
     sim = simulate(board, config.rules, games, players, bots, seed, jobs=jobs, rotate=rotate, progress=progress)
     data = results_json(sim, config.edition, config.template_sha256)
     plots = report_plots(sim, [z.colour for z in config.zones.values()])
+    plots[GAMES_TABLE] = columns(sim).games_csv()
     summary = data["summary"]
     lines = []
     seats = "  ".join(f"{s['seat']}: {s['rate']:.1%}" for s in summary["win_rate_by_seat"])

@@ -18,7 +18,9 @@ from boardgen.games.global_wellbeing.rules import fast
 from boardgen.games.global_wellbeing.rules.board import RulesBoard
 from boardgen.games.global_wellbeing.rules.bots import BOT_NAMES, bot_factory
 from boardgen.games.global_wellbeing.rules.engine import EVENTS, GameResult, decided_after, derive_seed, play_game
+from boardgen.play.columns import OutcomeColumns
 from boardgen.play.pool import play_in_order
+from boardgen.play.simulate import game_samples
 
 CHUNK_GAMES = 50  # games per chunk on one process (several processes size their chunks: boardgen.play.pool)
 
@@ -46,6 +48,23 @@ class Simulation:
     @property
     def games(self) -> int:
         return len(self.results)
+
+    def trajectories(self) -> Any:
+        """Every game's index per zone at the start and after every turn, as one (games, turns + 1, zones) int64
+        array (made once: the summary and the trajectory chart both read it)."""
+        import itertools
+
+        import numpy as np
+
+        cached = getattr(self, "_trajectories", None)
+        if cached is not None and cached.shape[0] == len(self.results):
+            return cached
+        turns = len(self.results[0].trajectory) if self.results else 0
+        zones = len(self.board.zones)
+        flat = itertools.chain.from_iterable(itertools.chain.from_iterable(r.trajectory for r in self.results))
+        array = np.fromiter(flat, dtype=np.int64, count=len(self.results) * turns * zones)
+        self._trajectories = array.reshape(len(self.results), turns, zones)
+        return self._trajectories
 
 
 # -------------------------------------------------------------------------------------- running games
@@ -175,27 +194,31 @@ def wins_by_bot(sim: Simulation) -> dict[str, tuple[float, int]]:
     return {name: (v[0], int(v[1])) for name, v in sorted(out.items())}
 
 
+def _int_array(rows: Any, count: int, shape: tuple[int, ...]) -> Any:
+    """Integers from an iterable, as an int64 array of ``shape`` (``count`` values in all)."""
+    import numpy as np
+
+    return np.fromiter(rows, dtype=np.int64, count=count).reshape(shape)
+
+
 def event_totals(sim: Simulation) -> dict[str, dict[str, int]]:
     """Per event: total count and number of games in which it happened at least once."""
-    totals = [0] * len(EVENTS)
-    games = [0] * len(EVENTS)
-    for r in sim.results:
-        for i, v in enumerate(r.events):
-            totals[i] += v
-            if v:
-                games[i] += 1
+    import itertools
+
+    n, k = len(sim.results), len(EVENTS)
+    events = _int_array(itertools.chain.from_iterable(r.events for r in sim.results), n * k, (n, k))
+    totals, games = events.sum(axis=0).tolist(), (events != 0).sum(axis=0).tolist()
     return {name: {"count": totals[i], "games": games[i]} for i, name in enumerate(EVENTS)}
 
 
 def badge_games_by_zone(sim: Simulation) -> list[int]:
     """Per zone: games in which at least one player held that zone's badge at the end."""
-    n_zones = len(sim.board.zones)
-    out = [0] * n_zones
-    for r in sim.results:
-        for z in range(n_zones):
-            if any(seat[z] for seat in r.badges):
-                out[z] += 1
-    return out
+    import itertools
+
+    n, zones = len(sim.results), len(sim.board.zones)
+    flat = itertools.chain.from_iterable(itertools.chain.from_iterable(r.badges for r in sim.results))
+    badges = _int_array(flat, n * sim.players * zones, (n, sim.players, zones))
+    return [int(v) for v in (badges != 0).any(axis=1).sum(axis=0)]
 
 
 def _round(x: float) -> float:
@@ -219,11 +242,8 @@ def summary(sim: Simulation) -> dict[str, Any]:
     winning = sorted(max(r.scores) for r in sim.results)
     ties = sum(1 for r in sim.results if len(r.winners) > 1)
     trajectory_mean = []
-    if n:
-        length = len(sim.results[0].trajectory)
-        for t in range(length):
-            trajectory_mean.append([_round(sum(r.trajectory[t][z] for r in sim.results) / n)
-                                    for z in range(len(zones))])
+    if n:  # integer sums (exact), divided as Python divides them
+        trajectory_mean = [[_round(x) for x in row] for row in (sim.trajectories().sum(axis=0) / n).tolist()]
     ran_pieces = sum(1 for r in sim.results if any(v & 1 for v in r.ran_out))
     ran_cells = sum(1 for r in sim.results if any(v & 2 for v in r.ran_out))
     badges = badge_games_by_zone(sim)
@@ -292,12 +312,30 @@ def results_json(sim: Simulation, edition: str = "", template_sha256: str = "") 
              "contested_share": _round(sim.contested[c] / n)}
             for c, label in enumerate(sim.board.labels)
         ],
-        "games": [
-            {"seed": r.seed, "bots": list(r.bots), "scores": list(r.scores), "winners": [w + 1 for w in r.winners]}
-            for r in sim.results
-        ],
+        "samples": game_samples(columns(sim), sim.seed),  # games worth replaying; every game: games.csv
     }
 
 
-__all__ = ["Simulation", "badge_games_by_zone", "check_bots", "event_totals", "lineup", "results_json", "simulate",
-           "summary", "wilson_interval", "wins_by_bot", "wins_by_seat"]
+def columns(sim: Simulation) -> OutcomeColumns:
+    """The games' seeds, line-ups, scores, winners and length as columns (the per-game table, the samples)."""
+    import numpy as np
+
+    cached: OutcomeColumns | None = getattr(sim, "_columns", None)
+    if cached is not None and cached.games == sim.games:
+        return cached
+    n, players = sim.games, sim.players
+    names = tuple(dict.fromkeys(sim.bots))
+    code = {name: i for i, name in enumerate(names)}
+    winners = np.zeros((n, players), dtype=np.bool_)
+    for i, r in enumerate(sim.results):
+        winners[i, list(r.winners)] = True
+    made = OutcomeColumns(names, np.array([r.seed for r in sim.results], dtype=np.int64),
+                          np.array([[code[b] for b in r.bots] for r in sim.results], dtype=np.int8).reshape(n, players),
+                          np.array([r.scores for r in sim.results], dtype=np.int64).reshape(n, players), winners,
+                          np.full(n, sim.rules.turns, dtype=np.int64))
+    sim._columns = made  # type: ignore[attr-defined]  # made once: the samples and games.csv both read it
+    return made
+
+
+__all__ = ["Simulation", "badge_games_by_zone", "check_bots", "columns", "event_totals", "lineup", "results_json",
+           "simulate", "summary", "wilson_interval", "wins_by_bot", "wins_by_seat"]

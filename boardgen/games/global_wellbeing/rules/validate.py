@@ -200,7 +200,7 @@ def rules_findings(sim: Simulation, config: Config) -> list[Finding]:
             continue
         games = events[event]["games"]
         if games == 0:
-            found.append(Finding("rules.never-fires", "warning", f"rule: {what}",
+            found.append(Finding("rule-never-fires", "warning", f"rule: {what}",
                                  f"never happened in {n} simulated games" + _why_never(event, sim, config)))
         else:
             found.append(Finding("rules.fires", "info", f"rule: {what}",
@@ -231,7 +231,7 @@ def rules_findings(sim: Simulation, config: Config) -> list[Finding]:
                 found.append(Finding("rules.badge-reachable", "info", f"zone {zone.name}",
                                      f"a badge was held at the end of {share:.0%} of games"))
     found.extend(_seat_findings(sim))  # mixed strengths, seats rotated (self-play: selfplay_findings)
-    found.append(Finding("rules.game-length", "info", "rules",
+    found.append(Finding("game-length", "info", "rules",
                          f"{rules.turns} turns after {rules.setup_rounds} setup rounds "
                          f"({rules.start_year}-{rules.start_year + rules.turns * rules.years_per_turn}); "
                          f"{stats['pieces_on_board_mean']:.1f} pieces per player on the board at the end, "
@@ -255,10 +255,10 @@ def rules_findings(sim: Simulation, config: Config) -> list[Finding]:
     ties: dict[str, float] = stats["ties"]  # type: ignore[assignment]
     tie_text = f"{ties['share']:.1%} of games end in a tie for first place"
     if ties["share"] > TIE_WARNING_SHARE:
-        found.append(Finding("rules.ties", "warning", "rules",
+        found.append(Finding("ties", "warning", "rules",
                              tie_text + ": the rules may need a tie-breaker (e.g. most chips left, or most badges)"))
     else:
-        found.append(Finding("rules.ties", "info", "rules", tie_text))
+        found.append(Finding("ties", "info", "rules", tie_text))
     return found
 
 
@@ -328,9 +328,9 @@ def _seat_findings(sim: Simulation) -> list[Finding]:
             f"{last / n:.1%} ({ci_last[0]:.1%}-{ci_last[1]:.1%}); a fair share is {1 / sim.players:.1%}")
     found = []
     if ci_first[0] > ci_last[1] or ci_last[0] > ci_first[1]:
-        found.append(Finding("rules.seat-advantage", "warning", where, text + ": the intervals do not overlap"))
+        found.append(Finding("seat-advantage", "warning", where, text + ": the intervals do not overlap"))
     else:
-        found.append(Finding("rules.seat-advantage", "info", where, text))
+        found.append(Finding("seat-advantage", "info", where, text))
     fair = 1 / sim.players
     outside = []
     for s, w in enumerate(wins):
@@ -338,7 +338,7 @@ def _seat_findings(sim: Simulation) -> list[Finding]:
         if not lo <= fair <= hi:
             outside.append(f"seat {s + 1} {w / n:.1%}")
     if outside:
-        found.append(Finding("rules.seat-fairness", "info", "seats",
+        found.append(Finding("seat-spread", "info", "seats",
                              "win rate's 95% interval excludes the fair share: " + ", ".join(outside)))
     return found
 
