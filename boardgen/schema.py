@@ -114,10 +114,11 @@ class TemplateModel(BaseModel):
 class PodProfileSpec(TemplateModel):
     """A print-on-demand shop's picture of one part (see boardgen/exports/pod_profiles.yaml for the keys)."""
 
-    kinds: tuple[Literal[KINDS], ...] = Field(min_length=1)  # type: ignore[valid-type]
-    shop: str = ""
-    shapes: tuple[Literal[SHAPES], ...] = SHAPES  # type: ignore[valid-type]
-    trim_in: tuple[float, float] | None = Field(None, description="finished size in inches; none: the part's own")
+    kinds: tuple[Literal[KINDS], ...] = Field(min_length=1, max_length=len(KINDS))  # type: ignore[valid-type]
+    shop: str = Field("", max_length=80)
+    shapes: tuple[Literal[SHAPES], ...] = Field(SHAPES, max_length=len(SHAPES))  # type: ignore[valid-type]
+    trim_in: tuple[Annotated[float, Field(gt=0, le=40)], Annotated[float, Field(gt=0, le=40)]] | None = Field(
+        None, description="finished size in inches (at most 40 a side); none: the part's own")
     bleed_in: float = Field(0.125, ge=0, le=0.5)
     safe_in: float = Field(0.125, ge=0, le=0.5)
     dpi: int = Field(300, ge=72, le=1200)
@@ -126,7 +127,7 @@ class PodProfileSpec(TemplateModel):
 class ExportSection(TemplateModel):
     """What `boardgen export` reads besides the parts: the template's own print-on-demand profiles."""
 
-    pod_profiles: dict[str, PodProfileSpec] = Field(default_factory=dict)
+    pod_profiles: dict[str, PodProfileSpec] = Field(default_factory=dict, max_length=32)
 
 
 class GameTemplate(TemplateModel):

@@ -15,7 +15,8 @@ GAMES = sorted(installed_games())
 FLAGSHIP = "global-wellbeing"  # its schema is derived from boardgen.config's dataclasses, not a pydantic model
 
 
-def unbounded(node: Any, path: str, defs: dict[str, Any], seen: tuple[str, ...] = ()) -> list[str]:
+def unbounded(node: Any, path: str, defs: dict[str, Any], seen: tuple[str, ...] = (), bounded: bool = False
+              ) -> list[str]:
     """Dotted keys of the schema ``node`` whose number has no minimum or maximum, or whose list or map has no
     size limit."""
     out: list[str] = []
@@ -24,9 +25,10 @@ def unbounded(node: Any, path: str, defs: dict[str, Any], seen: tuple[str, ...] 
     if "$ref" in node:
         name = node["$ref"].split("/")[-1]
         return [] if name in seen else unbounded(defs[name], path, defs, (*seen, name))
-    kinds = {node.get("type")} | {a.get("type") for a in node.get("anyOf", []) if isinstance(a, dict)}
-    if kinds & {"integer", "number"} and not (
-            {"minimum", "exclusiveMinimum"} & set(node) and {"maximum", "exclusiveMaximum"} & set(node)):
+    bounded = bounded or bool({"minimum", "exclusiveMinimum"} & set(node) and {"maximum", "exclusiveMaximum"} & set(node))
+    if node.get("anyOf"):  # limits on the value as a whole, or on each branch (an optional number)
+        return list(dict.fromkeys(k for branch in node["anyOf"] for k in unbounded(branch, path, defs, seen, bounded)))
+    if node.get("type") in ("integer", "number") and not bounded:
         out.append(path)
     if node.get("type") == "array" and "maxItems" not in node:
         out.append(f"{path} (a list)")
