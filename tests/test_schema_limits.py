@@ -25,7 +25,8 @@ def unbounded(node: Any, path: str, defs: dict[str, Any], seen: tuple[str, ...] 
     if "$ref" in node:
         name = node["$ref"].split("/")[-1]
         return [] if name in seen else unbounded(defs[name], path, defs, (*seen, name))
-    bounded = bounded or bool({"minimum", "exclusiveMinimum"} & set(node) and {"maximum", "exclusiveMaximum"} & set(node))
+    keys = set(node)
+    bounded = bounded or bool({"minimum", "exclusiveMinimum"} & keys and {"maximum", "exclusiveMaximum"} & keys)
     if node.get("anyOf"):  # limits on the value as a whole, or on each branch (an optional number)
         return list(dict.fromkeys(k for branch in node["anyOf"] for k in unbounded(branch, path, defs, seen, bounded)))
     if node.get("type") in ("integer", "number") and not bounded:
