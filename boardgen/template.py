@@ -8,6 +8,7 @@ from typing import Any
 
 from boardgen.config import _read_yaml, _resolve_extends, default_template_path
 from boardgen.errors import ConfigError
+from boardgen.i18n import check_catalog, normalise_edition
 from boardgen.plugin import DEFAULT_GAME, GamePlugin, get_game
 
 
@@ -19,6 +20,7 @@ def read_template(path: str | Path | None) -> tuple[dict[str, Any], str, str]:
     source = str(template_path)
     if not isinstance(data, dict):
         raise ConfigError(source, "(top level)", "expected a YAML mapping of template keys")
+    data = normalise_edition(data, source)
     return data, source, hashlib.sha256(base_raw + raw).hexdigest()
 
 
@@ -29,7 +31,9 @@ def load(path: str | Path | None = None) -> tuple[GamePlugin, Any]:
     if not isinstance(name, str):
         raise ConfigError(source, "game", f"expected a game name such as {DEFAULT_GAME!r}, got {name!r}")
     plugin = get_game(name, source)
-    return plugin, plugin.load_config(data, source, sha)
+    config = plugin.load_config(data, source, sha)
+    check_catalog(config, plugin)
+    return plugin, config
 
 
 def load_map_template(path: str | Path | None = None) -> Any:
