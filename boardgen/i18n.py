@@ -26,6 +26,12 @@ CATALOG_DOMAIN = "boardgen"
 _EDITION_KEYS = ("name", "language")
 
 
+def N_(message: str) -> str:  # noqa: N802 - the name xgettext and Babel know
+    """Marks a word the code prints after a lookup (a card name from the template): extracted, not translated
+    here."""
+    return message
+
+
 def parse_language(tag: object, source: str, key: str = "edition.language") -> str:
     """``tag`` as a normalised BCP 47 tag (``pt_br`` -> ``pt-BR``); a tag Babel does not know is a one-line
     ConfigError naming ``key``."""
@@ -137,11 +143,16 @@ def check_catalog(config: Any, game: Any) -> None:
                           "(docs/languages.md shows how to add one)")
 
 
-def translator(config: Any, game: Any) -> Translator:
-    """gettext/ngettext of ``game``'s printed words in the template's language (English: the code's own)."""
+def translator(config: Any, game: Any = None) -> Translator:
+    """gettext/ngettext of ``game``'s printed words in the template's language (English: the code's own);
+    ``game`` None: the game the config names."""
     language = getattr(config, "language", DEFAULT_LANGUAGE)
     if language == DEFAULT_LANGUAGE:
         return Translator(language, _gettext.NullTranslations())
+    if game is None:
+        from boardgen.plugin import get_game
+
+        game = get_game(config.game, getattr(config, "source", "<template>"))
     check_catalog(config, game)
     path = find_catalog(game_package(game), language)
     assert path is not None
