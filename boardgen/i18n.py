@@ -123,10 +123,14 @@ class Translator:
         """``value`` as a percentage the language writes it ("12.5%" in English, "12,5 %" in German)."""
         if self.language == DEFAULT_LANGUAGE:
             return f"{value:.{decimals}%}"
+        from babel import Locale
         from babel.numbers import format_percent
 
-        pattern = "#,##0" + ("." + "0" * decimals if decimals else "") + "%"
-        return format_percent(value, pattern, locale=self.language.replace("-", "_"))
+        locale = Locale.parse(self.language, sep="-")
+        pattern = str(locale.percent_formats[None].pattern).split(";")[0]
+        if decimals:
+            pattern = pattern.replace("0", "0." + "0" * decimals, 1) if "." not in pattern else pattern
+        return format_percent(value, pattern, locale=locale)
 
 
 def check_catalog(config: Any, game: Any) -> None:

@@ -3,7 +3,9 @@ of a folded booklet."""
 
 from __future__ import annotations
 
+import re
 import subprocess
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -130,3 +132,63 @@ def finished_leaflet(data: bytes) -> bytes:
         pdf.save(out, deterministic_id=True, compress_streams=True,
                  object_stream_mode=pikepdf.ObjectStreamMode.generate)
     return out.getvalue()
+
+
+MIN_TEXT_PT = 6.0
+"""No printed word is smaller than this (the print checks hold every part to it)."""
+
+_MARKUP = re.compile(r"<[^>]*>")
+_ENTITIES = {"&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'", "&nbsp;": "\u00a0"}
+
+
+def plain_text(markup: str) -> str:
+    """A reportlab paragraph's printed characters: tags dropped, the common entities resolved."""
+    text = _MARKUP.sub("", markup)
+    for entity, char in _ENTITIES.items():
+        text = text.replace(entity, char)
+    return text
+
+
+def missing_glyphs(text: str, font_name: str) -> list[str]:
+    """The characters of ``text`` the registered TrueType font ``font_name`` has no glyph for (in order, once
+    each; spaces and line breaks never count)."""
+    face = pdfmetrics.getFont(font_name).face
+    cmap: dict[int, Any] = getattr(face, "charToGlyph", {})
+    out: list[str] = []
+    for ch in plain_text(text):
+        if ch not in "\n\r\t" and ord(ch) not in cmap and ch not in out:
+            out.append(ch)
+    return out
+
+
+def check_glyphs(texts: Iterable[str], font_name: str, where: str) -> None:
+    """Every character of ``texts`` is in ``font_name``; else a one-line DataError naming the text, the
+    characters and ``where`` they print (a missing glyph would print as an empty box)."""
+    for text in texts:
+        missing = missing_glyphs(text, font_name)
+        if missing:
+            shown = ", ".join(f"{ch!r} (U+{ord(ch):04X})" for ch in missing[:5])
+            raise DataError(f"{where}: the font {font_name} has no glyph for {shown} in the text "
+                            f"{plain_text(text)[:60]!r}; use characters the font has")
+
+
+class FitError(DataError):
+    """Printed text that does not fit its place even at the smallest size allowed."""
+
+
+def fitted_column_widths(rows: Sequence[Sequence[str]], widths: Sequence[float], row_fonts: Sequence[str],
+                         size_pt: float, padding_pt: float, where: str) -> list[float]:
+    """``widths`` if every cell's text (row i set in ``row_fonts[i]``, the last font for the rows after) fits
+    its column; else the same total shared out so that each column is as wide as its widest cell and the rest
+    is spread in proportion. A table whose words need more than the total is a FitError naming ``where``."""
+    fonts = [row_fonts[min(i, len(row_fonts) - 1)] for i in range(len(rows))]
+    need = [max(pdfmetrics.stringWidth(str(row[i]), font, size_pt) for row, font in zip(rows, fonts, strict=True))
+            + padding_pt for i in range(len(widths))]
+    if all(n <= w for n, w in zip(need, widths, strict=True)):
+        return list(widths)
+    total = sum(widths)
+    if sum(need) > total:
+        raise FitError(f"{where}: the table's words need {sum(need):.0f} pt, its panel is {total:.0f} pt wide "
+                       f"at {size_pt:g} pt; use shorter words")
+    slack = total - sum(need)
+    return [n + slack * w / total for n, w in zip(need, widths, strict=True)]

@@ -465,6 +465,8 @@ def components_stage(ctx: BuildContext) -> list[Artifact]:
 
 
 def readme_text(config: Any, kit: PaperKit, declared: KitParts) -> str:
+    from boardgen.games.resilience_earth.leaflet import block_text
+
     _ = translator(config).gettext
     lines = [_("{title} - print-and-play kit ({paper})").format(title=config.title, paper=kit.paper.name), "",
              _("Print the components PDF at 100% (no 'fit to page'); check the 100 mm ruler on each sheet."),
@@ -478,8 +480,8 @@ def readme_text(config: Any, kit: PaperKit, declared: KitParts) -> str:
              _("Print the leaflet double-sided (flip on the short edge) and fold it in three at the marks, "
                "zigzag, with the title panel in front."), "",
              _("The Climate Tower: {stones} {blocks} (not printed; a mini tumbling-tower game has them); build on "
-               "the tower base in the middle of the board.").format(stones=config.tower.stones,
-                                                                    blocks=config.tower.block_text), "",
+               "the tower base in the middle of the board.").format(
+                 stones=config.tower.stones, blocks=block_text(config.tower, translator(config))), "",
              _("Pages:")]
     for lo, start, end in kit.page_ranges():
         lines.append(f"  {start}-{end}: {lo.title}" if end > start else f"  {start}: {lo.title}")

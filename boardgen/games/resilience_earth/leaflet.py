@@ -25,7 +25,14 @@ from reportlab.platypus import (
 from boardgen.i18n import Translator, translator
 from boardgen.plugin import BuildContext
 from boardgen.render.imposition import Paper
-from boardgen.render.typeset import finished_leaflet, register_fonts
+from boardgen.render.typeset import (
+    MIN_TEXT_PT,
+    FitError,
+    check_glyphs,
+    finished_leaflet,
+    fitted_column_widths,
+    register_fonts,
+)
 
 INK = colors.HexColor("#1a1a1a")
 BOX = colors.HexColor("#eef3f7")
@@ -85,7 +92,7 @@ def leaflet_blocks(ctx: BuildContext) -> list[tuple[str, list[str], list[list[st
           "{res} RES and {lq} LQ tokens; "
           "{markers} markers (BLOCKED on one side, DESTROYED on the other); {events} climate "
           "event cards; a sabbatical card and a settlement map per player; the round leader's token; 2 dice.").format(
-            stones=t.stones, blocks=t.block_text, settlements=per["settlement"] * r.max_players,
+            stones=t.stones, blocks=block_text(t, tr), settlements=per["settlement"] * r.max_players,
             towns=per["town"] * r.max_players, industries=per["industry"] * r.max_players, colours=r.max_players,
             res=sum(cfg.components.res_tokens.values()), lq=sum(cfg.components.lq_tokens.values()),
             markers=cfg.markers.count, events=len(cfg.events)),
@@ -209,8 +216,17 @@ def event_example(ctx: BuildContext, tr: Translator | None = None) -> str:
     return _("<b>Event.</b> The stone you add empties a countdown space. You draw <i>{card}</i> "
              "({effect}, {steps}) and roll {first} and {second}: field {number} is hit, and "
              "following the card's arrows on this board also {others}.").format(
-        card=card.name, effect=effect_word(card.effect, tr), steps=steps, first=number // 10,
+        card=_(card.name), effect=effect_word(card.effect, tr), steps=steps, first=number // 10,
         second=number % 10, number=number, others=others)
+
+
+def block_text(tower: Any, tr: Translator) -> str:
+    """The tower's stones as the box describes them (size, how they are laid)."""
+    if tr.language == "en":
+        return str(tower.block_text)
+    return tr.gettext("{length} x {width} x {width} mm wooden blocks, {per_layer} to a layer, each layer across "
+                      "the one below").format(length=f"{tower.block_length_mm:g}", width=f"{tower.block_width_mm:g}",
+                                              per_layer=tower.blocks_per_layer)
 
 
 def effect_word(effect: str, tr: Translator) -> str:
@@ -289,8 +305,12 @@ def _styles(body_pt: float) -> dict[str, ParagraphStyle]:
 
 def _story(ctx: BuildContext, body_pt: float, width: float) -> list[Any]:
     st = _styles(body_pt)
+    language = getattr(ctx.config, "language", "en")
     story: list[Any] = []
     for i, (heading, paragraphs, table) in enumerate(leaflet_blocks(ctx)):
+        where = f"{ctx.config.source}: rules leaflet ({language}), panel {heading[:40]!r}"
+        check_glyphs([heading], st["h"].fontName, where)
+        check_glyphs([*paragraphs, *(cell for row in table or () for cell in row)], st["p"].fontName, where)
         block: list[Any] = [Paragraph(heading, st["title"] if i == 0 else st["h"])]
         block.extend(Paragraph(text, st["p"]) for text in paragraphs)
         if i == 0:
@@ -300,6 +320,7 @@ def _story(ctx: BuildContext, body_pt: float, width: float) -> list[Any]:
             widths = [width * 0.5, width * 0.5] if n == 2 else \
                 [width * 0.25, width * 0.16, width * 0.16] + [width * 0.43 / (n - 3)] * (n - 3)
             small = body_pt * 0.9
+            widths = fitted_column_widths(table, widths, [st["h"].fontName, st["p"].fontName], small, 4.0, where)
             tbl = Table(table, colWidths=widths)
             tbl.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), st["p"].fontName, small),
                                      ("FONT", (0, 0), (-1, 0), st["h"].fontName, small),
@@ -329,7 +350,9 @@ def board_picture(ctx: BuildContext, width: float) -> Any:
     return Image(io.BytesIO(png), width=width, height=height)
 
 
-def _render(ctx: BuildContext, paper: Paper, body_pt: float) -> tuple[bytes, int]:
+def _render(ctx: BuildContext, paper: Paper, body_pt: float) -> tuple[bytes, int, str]:
+    """The leaflet at ``body_pt``: (PDF, pages, the heading of the first panel that ran past the sheet, or
+    "")."""
     _ = translator(ctx.config, ctx.plugin).gettext
     w, h = max(paper.width_mm, paper.height_mm) * mm, min(paper.width_mm, paper.height_mm) * mm
     margin = 8 * mm
@@ -360,17 +383,37 @@ def _render(ctx: BuildContext, paper: Paper, body_pt: float) -> tuple[bytes, int
                           author="boardgen",
                           invariant=1, initialFontName=register_fonts(), initialFontSize=body_pt)
     doc.addPageTemplates([PageTemplate(id="panels", frames=frames, onPage=folds)])
+    placed: list[tuple[int, str]] = []
+
+    def after(flowable: Any) -> None:
+        if isinstance(flowable, Paragraph) and flowable.style.name in ("title", "h"):
+            placed.append((doc.page, flowable.getPlainText()))
+
+    doc.afterFlowable = after  # type: ignore[method-assign]
     doc.build(_story(ctx, body_pt, col_w))
-    return finished_leaflet(buf.getvalue()), doc.page
+    over = ""
+    if doc.page > 2:
+        over = next((text for page, text in placed if page > 2), placed[-1][1] if placed else "")
+    return finished_leaflet(buf.getvalue()), doc.page, over
 
 
 def leaflet_pdf(ctx: BuildContext, paper: Paper) -> tuple[bytes, int]:
-    """The leaflet on one sheet (two sides) at the largest body size that fits; else the smallest size."""
-    result: tuple[bytes, int] | None = None
+    """The leaflet on one sheet (two sides, six panels) at the largest body size that fits. Words that do not
+    fit even at the smallest size are a FitError naming the panel and the language, never a cut-off text."""
+    assert min(BODY_SIZES_PT) * 0.9 >= MIN_TEXT_PT  # the tables print at 0.9 x the body size
+    over = ""
     for pt in BODY_SIZES_PT:
-        result = _render(ctx, paper, pt)
-        if result[1] <= 2:
-            return result
-    assert result is not None
-    return result
+        try:
+            data, pages, over = _render(ctx, paper, pt)
+        except FitError as exc:  # a table too wide at this size: a smaller one may fit
+            if pt == min(BODY_SIZES_PT):
+                raise
+            over = str(exc)
+            continue
+        if pages <= 2:
+            return data, pages
+    language = getattr(ctx.config, "language", "en")
+    raise FitError(f"{ctx.config.source}: the rules leaflet ({language}, {paper.name}) does not fit its six panels "
+                   f"even at {min(BODY_SIZES_PT):g} pt: the text runs past the sheet from the panel {over[:40]!r} "
+                   "on; shorten the words of this language")
 
