@@ -56,7 +56,7 @@ def collapse_table(config: Any, tr: Translator | None = None) -> list[list[str]]
 def leaflet_blocks(ctx: BuildContext) -> list[tuple[str, list[str], list[list[str]] | None]]:
     """(heading, paragraphs, table) in reading order, in the template's language."""
     cfg = ctx.config
-    tr = translator(cfg, ctx.plugin)
+    tr = translator(cfg)
     _, n_ = tr.gettext, tr.ngettext
     r, c, p, t = cfg.rules, cfg.costs, cfg.production, cfg.tower
     fm = ctx.board
@@ -203,7 +203,7 @@ def event_example(ctx: BuildContext, tr: Translator | None = None) -> str:
     """A climate event on this very board: the first destroying card with a two-way spread, dice 3 and 4."""
     from boardgen.games.resilience_earth.engine import FieldFacts, pattern_fields
 
-    tr = tr or translator(ctx.config, ctx.plugin)
+    tr = tr or translator(ctx.config)
     _ = tr.gettext
     cfg = ctx.config
     facts = FieldFacts.from_field_map(ctx.board)
@@ -255,7 +255,7 @@ def worth_text(r: Any, tr: Translator | None = None) -> str:
 
 
 def scoring_example(ctx: BuildContext, tr: Translator | None = None) -> str:
-    tr = tr or translator(ctx.config, ctx.plugin)
+    tr = tr or translator(ctx.config)
     _ = tr.gettext
     r = ctx.config.rules
     w = r.building_res
@@ -353,7 +353,7 @@ def board_picture(ctx: BuildContext, width: float) -> Any:
 def _render(ctx: BuildContext, paper: Paper, body_pt: float) -> tuple[bytes, int, str]:
     """The leaflet at ``body_pt``: (PDF, pages, the heading of the first panel that ran past the sheet, or
     "")."""
-    _ = translator(ctx.config, ctx.plugin).gettext
+    _ = translator(ctx.config).gettext
     w, h = max(paper.width_mm, paper.height_mm) * mm, min(paper.width_mm, paper.height_mm) * mm
     margin = 8 * mm
     gutter = 12 * mm  # the fold lines sit in the middle of the gutters
