@@ -14,12 +14,14 @@ from __future__ import annotations
 import gettext as _gettext
 import importlib
 import io
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from boardgen.errors import ConfigError
+from boardgen.errors import ConfigError, DataError, LayoutError
 
 DEFAULT_LANGUAGE = "en"
 CATALOG_DOMAIN = "boardgen"
@@ -161,3 +163,16 @@ def translator(config: Any, game: Any = None) -> Translator:
     path = find_catalog(game_package(game), language)
     assert path is not None
     return Translator(language, _compiled(path, path.stat().st_mtime_ns))
+
+
+@contextmanager
+def in_language(config: Any) -> Iterator[None]:
+    """Text that does not fit (a card's LayoutError, a FitError) in a non-English edition names the language
+    too, so the translator knows which catalog's words to shorten."""
+    language = getattr(config, "language", DEFAULT_LANGUAGE)
+    try:
+        yield
+    except (LayoutError, DataError) as exc:
+        if language == DEFAULT_LANGUAGE or isinstance(exc, ConfigError) or f"language {language}" in str(exc):
+            raise
+        raise type(exc)(f"{exc} (edition language {language})") from None

@@ -193,3 +193,30 @@ def test_words_that_cannot_fit_are_an_error_naming_the_panel_and_language(german
         leaflet_pdf(german, Paper("postcard", 105.0, 148.0))
     message = str(err.value)
     assert "(de" in message and "panel" in message and "\n" not in message
+
+
+def test_every_pdf_part_checks_its_glyphs() -> None:
+    """Cards, boards and tokens (drawn with cairo): a Greek card prints, a Japanese one is a clean error naming
+    the text and the sheet."""
+    from boardgen.render.cairo_backend import Page, render_pdf
+    from boardgen.render.pdf_probe import marks
+    from boardgen.render.scene import Font, Scene, Text
+
+    def page(text: str) -> Page:
+        return Page(63.0, 88.0, Scene((Text(10.0, 20.0, text, Font(size_pt=9.0, bold=True)),)))
+
+    data = render_pdf([page("Καύσωνας: 2 γύροι")], title="Greek deck")
+    assert any(m.kind == "text" for m in marks(data))
+    with pytest.raises(DataError) as err:
+        render_pdf([page("熱波")], title="Japanese deck")
+    message = str(err.value)
+    assert "Japanese deck" in message and "熱波" in message and "U+71B1" in message and "\n" not in message
+
+
+def test_a_card_that_cannot_fit_names_the_language(german: BuildContext) -> None:
+    from boardgen.errors import LayoutError
+    from boardgen.i18n import in_language
+
+    with pytest.raises(LayoutError, match=r"card 3 of deck 'Climate events'.*\(edition language de\)"), \
+            in_language(german.config):
+        raise LayoutError("card 3 of deck 'Climate events': body text does not fit its box")

@@ -439,12 +439,21 @@ def note_pages(title: str, pages: Callable[[], Sequence[Page]]) -> None:
             record.append((title, made))
 
 
+def check_pages_glyphs(pages: Sequence[Page], title: str) -> None:
+    """Every character the pages print is in the font it is drawn with (``typeset.check_scene_glyphs``)."""
+    from boardgen.render.typeset import check_scene_glyphs
+
+    check_scene_glyphs(((op.text, op.font.family, op.font.bold, op.font.italic) for page in pages
+                        for op in page.scene.walk() if isinstance(op, Text) and op.text), title or "a PDF page")
+
+
 def render_pdf(pages: Sequence[Page], title: str = "", date: str = FIXED_PDF_DATE) -> bytes:
     """All pages into one PDF, boxes set, fonts embedded, the same bytes every time."""
     if not pages:
         raise ValueError("render_pdf needs at least one page")
     for record in _PAGE_RECORDERS:
         record.append((title, tuple(pages)))
+    check_pages_glyphs(pages, title)
     first = pages[0]
     surface, stream = cairo.pdf_surface(first.width_mm * MM_TO_PT, first.height_mm * MM_TO_PT)
     metadata = [(cairo.PDF_METADATA_CREATE_DATE, date), (cairo.PDF_METADATA_MOD_DATE, date),

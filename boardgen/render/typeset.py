@@ -192,3 +192,42 @@ def fitted_column_widths(rows: Sequence[Sequence[str]], widths: Sequence[float],
                        f"at {size_pt:g} pt; use shorter words")
     slack = total - sum(need)
     return [n + slack * w / total for n, w in zip(need, widths, strict=True)]
+
+
+@lru_cache(maxsize=16)
+def font_codepoints(pattern: str) -> frozenset[int]:
+    """The characters the font file fontconfig matches to ``pattern`` has glyphs for (empty when no TrueType
+    file is found: then nothing can be checked)."""
+    from reportlab.pdfbase.ttfonts import TTFontFile
+
+    path = font_file(pattern)
+    if not path.lower().endswith((".ttf", ".otf")):
+        return frozenset()
+    try:
+        return frozenset(TTFontFile(path).charToGlyph)
+    except Exception:  # a font reportlab cannot parse (CFF outlines, collections): left unchecked
+        return frozenset()
+
+
+def scene_font_pattern(family: str, bold: bool, italic: bool) -> str:
+    """The fontconfig pattern cairo's toy font API asks for a scene's ``Font``."""
+    return family + (":bold" if bold else "") + (":italic" if italic else "")
+
+
+def check_scene_glyphs(texts: Iterable[tuple[str, str, bool, bool]], where: str) -> None:
+    """Every character of each (text, family, bold, italic) is in the font cairo draws it with; else a
+    one-line DataError naming the text and ``where`` (cairo would print an empty box)."""
+    seen: set[tuple[str, str, bool, bool]] = set()
+    for item in texts:
+        if item in seen:
+            continue
+        seen.add(item)
+        text, family, bold, italic = item
+        codepoints = font_codepoints(scene_font_pattern(family, bold, italic))
+        if not codepoints:
+            continue
+        missing = [ch for ch in dict.fromkeys(text) if ch not in " \n\r\t" and ord(ch) not in codepoints]
+        if missing:
+            shown = ", ".join(f"{ch!r} (U+{ord(ch):04X})" for ch in missing[:5])
+            raise DataError(f"{where}: the font {family} has no glyph for {shown} in the text {text[:60]!r}; "
+                            "use characters the font has")

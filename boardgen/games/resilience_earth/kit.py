@@ -23,7 +23,7 @@ from boardgen.cards.kitfiles import PaperKit, cut_svg, deterministic_zip
 from boardgen.cards.model import Component, ComponentSet, geometry_path
 from boardgen.cards.shapes import player_shape
 from boardgen.cards.sheets import LaidOut, lay_out, one_orientation
-from boardgen.i18n import N_, Translator, translator
+from boardgen.i18n import N_, Translator, in_language, translator
 from boardgen.io import Artifact
 from boardgen.kit.parts import KitParts, Part, board_part, board_piece, inventory_csv, page_spans, parts_from_sets
 from boardgen.plugin import BuildContext
@@ -345,9 +345,10 @@ def aid_decks(config: Any, players: int) -> list[ComponentSet]:
 
 
 def component_sets(config: Any, players: int) -> list[ComponentSet]:
-    _deck, events = event_deck(config)
-    return [events, *aid_decks(config, players), marker_set(config), *value_sets(config),
-            *building_sets(config, players), misc_set(config, players)]
+    with in_language(config):
+        _deck, events = event_deck(config)
+        return [events, *aid_decks(config, players), marker_set(config), *value_sets(config),
+                *building_sets(config, players), misc_set(config, players)]
 
 
 CARD_KINDS = ("climate-events", "player-cards")
