@@ -121,6 +121,9 @@ class Translator:
     def ngettext(self, singular: str, plural: str, n: int) -> str:
         return self.translations.ngettext(singular, plural, n)
 
+    def pgettext(self, context: str, message: str) -> str:
+        return self.translations.pgettext(context, message)
+
     def percent(self, value: float, decimals: int = 0) -> str:
         """``value`` as a percentage the language writes it ("12.5%" in English, "12,5 %" in German)."""
         if self.language == DEFAULT_LANGUAGE:

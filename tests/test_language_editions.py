@@ -96,7 +96,7 @@ def test_the_german_catalog_holds_every_printed_word() -> None:
     for message in wanted:
         if not message.id:
             continue
-        have = catalog.get(message.id)
+        have = catalog.get(message.id, context=message.context)
         assert have is not None, f"not in {path.name}: {message.id!r}"
         strings = have.string if isinstance(have.string, tuple) else (have.string,)
         assert all(strings) and not have.fuzzy, f"untranslated: {message.id!r}"

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from boardgen.errors import LayoutError
 from boardgen.render import cairo_lib as cairo
 from boardgen.render.png import encode_png
 from boardgen.render.scene import (
@@ -125,6 +126,18 @@ def fit_font(text: str, font: Font, max_width_mm: float, min_size_pt: float = MI
         return font
     size = max(min_size_pt, font.size_pt * max_width_mm / width)
     return Font(font.family, round(size, 2), font.bold, font.italic)
+
+
+def fit_font_or_fail(text: str, font: Font, max_width_mm: float, where: str,
+                     min_size_pt: float = MIN_TEXT_PT) -> Font:
+    """``fit_font``, and a LayoutError naming ``where`` and the text when even ``min_size_pt`` is too wide (a
+    line that would run out of its place)."""
+    fitted = fit_font(text, font, max_width_mm, min_size_pt)
+    width = text_width_mm(text, fitted)
+    if width > max_width_mm + 1e-6:
+        raise LayoutError(f"{where}: the text {text[:60]!r} is {width:.1f} mm wide at {fitted.size_pt:g} pt, "
+                          f"its place {max_width_mm:.1f} mm; shorten it")
+    return fitted
 
 
 _PATH_TYPE = {"M": cairo.PATH_MOVE_TO, "L": cairo.PATH_LINE_TO, "Z": cairo.PATH_CLOSE_PATH}

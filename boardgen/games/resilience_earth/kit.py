@@ -23,6 +23,7 @@ from boardgen.cards.kitfiles import PaperKit, cut_svg, deterministic_zip
 from boardgen.cards.model import Component, ComponentSet, geometry_path
 from boardgen.cards.shapes import player_shape
 from boardgen.cards.sheets import LaidOut, lay_out, one_orientation
+from boardgen.games.resilience_earth.board import building_letter
 from boardgen.i18n import N_, Translator, in_language, translator
 from boardgen.io import Artifact
 from boardgen.kit.parts import KitParts, Part, board_part, board_piece, inventory_csv, page_spans, parts_from_sets
@@ -49,7 +50,6 @@ RES_COLOUR = "#c9a227"  # gold: tangible resources
 LQ_COLOUR = "#3f9e8f"  # teal: life quality
 BLOCKED_COLOUR = "#f2c94c"
 DESTROYED_COLOUR = "#c0392b"
-STONE_NAMES = {"settlement": "S", "town": "T", "industry": "I"}
 _ENGLISH = SimpleNamespace(language="en")  # a config for the English words (the code's own)
 PREVIEW_DPI = 40
 
@@ -76,8 +76,8 @@ def building_component(config: Any, player: int, kind: str, number: int) -> Comp
     if kind == "industry":  # a second ring: a cue besides size and letter
         inner = outline.buffer(-2.6, join_style="mitre")
         ops.append(Path(geometry_path(inner), Style(stroke=ink, stroke_width_mm=0.5), "industry-ring"))
-    ops.append(_label(c, c + (size * 0.08 if shape == "triangle" else 0), STONE_NAMES[kind], size * 0.45,
-                      size * 1.3, ink))
+    ops.append(_label(c, c + (size * 0.08 if shape == "triangle" else 0), building_letter(kind, translator(config)),
+                      size * 0.45, size * 1.3, ink))
     ops.append(Path(geometry_path(outline), Style(stroke=INK, stroke_width_mm=0.4), "cut-line"))
     return Component("token", f"P{player + 1} {kind} {number}", size, size, Scene(tuple(ops)),
                      geometry_path(outline), marks=False)
