@@ -220,3 +220,19 @@ def test_a_card_that_cannot_fit_names_the_language(german: BuildContext) -> None
     with pytest.raises(LayoutError, match=r"card 3 of deck 'Climate events'.*\(edition language de\)"), \
             in_language(german.config):
         raise LayoutError("card 3 of deck 'Climate events': body text does not fit its box")
+
+
+def test_every_leaflet_font_refuses_a_glyph_it_lacks() -> None:
+    """The DejaVu faces every game's leaflet registers (typeset.register_fonts): Greek and German print, a
+    Japanese word is a clean error naming the text."""
+    import io
+
+    from reportlab.pdfgen.canvas import Canvas
+
+    font = register_fonts()
+    canvas = Canvas(io.BytesIO())
+    for face in (font, font + "-Bold"):
+        canvas.setFont(face, 9)
+        canvas.drawString(10, 10, "Ανθεκτική Γη – Klimaturm, Würfel")
+        with pytest.raises(DataError, match=r"U\+71B1.*熱波"):
+            canvas.drawString(10, 20, "熱波")

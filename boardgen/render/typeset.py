@@ -80,6 +80,22 @@ def font_file(pattern: str) -> str:
         lib.FcPatternDestroy(match)
 
 
+class CheckedTTFont(TTFont):  # type: ignore[misc]
+    """A TrueType font that refuses to print a character it has no glyph for (reportlab would print glyph 0,
+    an empty box): a one-line DataError naming the text instead. Every leaflet's text passes through here."""
+
+    def splitString(self, text: str | bytes, doc: Any, encoding: str = "utf-8") -> Any:  # noqa: N802 - reportlab's
+        if isinstance(text, bytes):
+            text = text.decode(encoding)
+        cmap = self.face.charToGlyph
+        missing = [ch for ch in dict.fromkeys(text) if ord(ch) not in cmap and ch not in "\n\r\t"]
+        if missing:
+            shown = ", ".join(f"{ch!r} (U+{ord(ch):04X})" for ch in missing[:5])
+            raise DataError(f"the font {self.fontName} has no glyph for {shown} in the text {text[:60]!r}; "
+                            "use characters the font has")
+        return super().splitString(text, doc, encoding)
+
+
 @lru_cache(maxsize=1)
 def register_fonts() -> str:
     """Register DejaVu Sans (4 faces) with reportlab from fontconfig's files; returns the family name."""
@@ -93,7 +109,7 @@ def register_fonts() -> str:
             raise DataError(f"font DejaVu Sans{suffix} not found (install fonts-dejavu-core)")
         paths[suffix] = path
     for suffix, path in paths.items():
-        pdfmetrics.registerFont(TTFont(FONT + suffix, path))
+        pdfmetrics.registerFont(CheckedTTFont(FONT + suffix, path))
     pdfmetrics.registerFontFamily(FONT, normal=FONT, bold=FONT + "-Bold", italic=FONT + "-Oblique",
                                   boldItalic=FONT + "-BoldOblique")
     return FONT
