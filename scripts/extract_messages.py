@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     for path in sorted(locale_dir.glob(f"*/LC_MESSAGES/{CATALOG_DOMAIN}.po")):
         with path.open("rb") as fh:
             catalog = read_po(fh)
-        catalog.update(template, update_header_comment=False)
+        catalog.update(template, update_header_comment=False, update_creation_date=False)
         write_catalog(path, catalog)
         missing = sum(1 for m in catalog if m.id and not m.string)
         fuzzy = sum(1 for m in catalog if m.id and m.fuzzy)
