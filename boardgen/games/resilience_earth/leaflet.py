@@ -370,10 +370,10 @@ def _render(ctx: BuildContext, paper: Paper, body_pt: float) -> tuple[bytes, int
             x = margin + i * (col_w + gutter) - gutter / 2
             canvas.line(x, 5 * mm, x, 9 * mm)  # fold marks: 5 mm in from the edge, where printers print
             canvas.line(x, h - 9 * mm, x, h - 5 * mm)
-        canvas.setFont(register_fonts(), 7)
-        canvas.setFillColor(colors.HexColor("#6b6b6b"))
         side = _("Rules, outside: fold zigzag at the marks, title in front") if doc.page == 1 else \
             _("Rules, inside: fold zigzag at the marks, title in front")
+        canvas.setFont(register_fonts(), footer_pt(side, col_w + gutter / 2 - 2 * mm, ctx.config))
+        canvas.setFillColor(colors.HexColor("#6b6b6b"))
         canvas.drawRightString(w - margin, 5.5 * mm, side)
         canvas.restoreState()
 
@@ -395,6 +395,20 @@ def _render(ctx: BuildContext, paper: Paper, body_pt: float) -> tuple[bytes, int
     if doc.page > 2:
         over = next((text for page, text in placed if page > 2), placed[-1][1] if placed else "")
     return finished_leaflet(buf.getvalue()), doc.page, over
+
+
+def footer_pt(text: str, width_pt: float, config: Any) -> float:
+    """The size of the fold note under the last panel: 7 pt, or smaller down to 6 pt so that it stays clear of
+    the fold marks; a FitError naming the text and language when even 6 pt is too wide."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    size = 7.0
+    while stringWidth(text, register_fonts(), size) > width_pt and size > MIN_TEXT_PT:
+        size = max(MIN_TEXT_PT, size - 0.25)
+    if stringWidth(text, register_fonts(), size) > width_pt:
+        raise FitError(f"{config.source}: rules leaflet ({getattr(config, 'language', 'en')}): the fold note "
+                       f"{text[:50]!r} is wider than its panel at {MIN_TEXT_PT:g} pt; shorten it")
+    return size
 
 
 def leaflet_pdf(ctx: BuildContext, paper: Paper) -> tuple[bytes, int]:
