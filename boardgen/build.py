@@ -307,6 +307,9 @@ def manifest_artifact(ctx: BuildContext) -> Artifact:
     }
     if ctx.plugin.name != "global-wellbeing":  # the flagship's manifest keeps its original keys
         manifest = {"game": ctx.plugin.name, **manifest}
+    language = getattr(config, "language", "en")
+    if language != "en":  # an English manifest keeps its keys (and bytes)
+        manifest = {**manifest, "language": language}
     return Artifact(MANIFEST, (json.dumps(manifest, indent=2, ensure_ascii=False) + "\n").encode(),
                     "every output with its sha256, the template's and data files' hashes, versions")
 

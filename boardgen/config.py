@@ -248,6 +248,7 @@ class Config:
     title: str
     zones: Mapping[str, ZoneConfig]
     game: Literal["global-wellbeing"] = "global-wellbeing"  # which game plug-in builds this template
+    language: str = "en"  # BCP 47 tag of the printed words, written `edition: {language: de}` (boardgen/i18n.py)
     seed: int = 2026
     board: BoardConfig = field(default_factory=BoardConfig)
     map: MapConfig = field(default_factory=MapConfig)
@@ -885,6 +886,10 @@ def load_template(path: str | Path | None = None) -> Config:
     template_path = Path(path) if path is not None else default_template_path()
     data, raw = _read_yaml(template_path)
     data, base_raw = _resolve_extends(data, template_path, (template_path.resolve(),))
+    if isinstance(data, dict):
+        from boardgen.i18n import normalise_edition
+
+        data = normalise_edition(data, str(template_path))
     return config_from_mapping(data, str(template_path), hashlib.sha256(base_raw + raw).hexdigest())
 
 

@@ -23,6 +23,7 @@ from pydantic import (
     ValidationError,
     WithJsonSchema,
 )
+from pydantic.json_schema import SkipJsonSchema
 
 from boardgen.config import parse_length_mm
 from boardgen.errors import ConfigError
@@ -137,6 +138,8 @@ class GameTemplate(TemplateModel):
     edition: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$",
                          description="output folder name: OUT/<edition>/")
     title: PrintableText = Field(min_length=1, max_length=120)
+    language: SkipJsonSchema[str] = Field("en", description="BCP 47 tag of the printed words; the template "
+                                          "writes it as `edition: {language: de}` (boardgen/i18n.py)")
     seed: int = Field(2026, ge=0, lt=2**63, description="seeds every random choice boardgen makes")
     export: ExportSection = Field(default_factory=ExportSection,
                                   description="print-on-demand profiles of this template (`boardgen export pod`)")

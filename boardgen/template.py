@@ -8,6 +8,7 @@ from typing import Any
 
 from boardgen.config import _read_yaml, _resolve_extends, default_template_path
 from boardgen.errors import ConfigError
+from boardgen.i18n import check_catalog, normalise_edition
 from boardgen.plugin import DEFAULT_GAME, GamePlugin, check_template_bots, get_game
 
 
@@ -19,6 +20,7 @@ def read_template(path: str | Path | None) -> tuple[dict[str, Any], str, str]:
     source = str(template_path)
     if not isinstance(data, dict):
         raise ConfigError(source, "(top level)", "expected a YAML mapping of template keys")
+    data = normalise_edition(data, source)
     return data, source, hashlib.sha256(base_raw + raw).hexdigest()
 
 
@@ -31,6 +33,7 @@ def load(path: str | Path | None = None) -> tuple[GamePlugin, Any]:
     plugin = get_game(name, source)
     config = plugin.load_config(data, source, sha)
     check_template_bots(plugin, config)
+    check_catalog(config, plugin)
     return plugin, config
 
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from boardgen.errors import LayoutError
 from boardgen.render import cairo_lib as cairo
 from boardgen.render.png import encode_png
 from boardgen.render.scene import (
@@ -125,6 +126,18 @@ def fit_font(text: str, font: Font, max_width_mm: float, min_size_pt: float = MI
         return font
     size = max(min_size_pt, font.size_pt * max_width_mm / width)
     return Font(font.family, round(size, 2), font.bold, font.italic)
+
+
+def fit_font_or_fail(text: str, font: Font, max_width_mm: float, where: str,
+                     min_size_pt: float = MIN_TEXT_PT) -> Font:
+    """``fit_font``, and a LayoutError naming ``where`` and the text when even ``min_size_pt`` is too wide (a
+    line that would run out of its place)."""
+    fitted = fit_font(text, font, max_width_mm, min_size_pt)
+    width = text_width_mm(text, fitted)
+    if width > max_width_mm + 1e-6:
+        raise LayoutError(f"{where}: the text {text[:60]!r} is {width:.1f} mm wide at {fitted.size_pt:g} pt, "
+                          f"its place {max_width_mm:.1f} mm; shorten it")
+    return fitted
 
 
 _PATH_TYPE = {"M": cairo.PATH_MOVE_TO, "L": cairo.PATH_LINE_TO, "Z": cairo.PATH_CLOSE_PATH}
@@ -439,12 +452,21 @@ def note_pages(title: str, pages: Callable[[], Sequence[Page]]) -> None:
             record.append((title, made))
 
 
+def check_pages_glyphs(pages: Sequence[Page], title: str) -> None:
+    """Every character the pages print is in the font it is drawn with (``typeset.check_scene_glyphs``)."""
+    from boardgen.render.typeset import check_scene_glyphs
+
+    check_scene_glyphs(((op.text, op.font.family, op.font.bold, op.font.italic) for page in pages
+                        for op in page.scene.walk() if isinstance(op, Text) and op.text), title or "a PDF page")
+
+
 def render_pdf(pages: Sequence[Page], title: str = "", date: str = FIXED_PDF_DATE) -> bytes:
     """All pages into one PDF, boxes set, fonts embedded, the same bytes every time."""
     if not pages:
         raise ValueError("render_pdf needs at least one page")
     for record in _PAGE_RECORDERS:
         record.append((title, tuple(pages)))
+    check_pages_glyphs(pages, title)
     first = pages[0]
     surface, stream = cairo.pdf_surface(first.width_mm * MM_TO_PT, first.height_mm * MM_TO_PT)
     metadata = [(cairo.PDF_METADATA_CREATE_DATE, date), (cairo.PDF_METADATA_MOD_DATE, date),

@@ -3,7 +3,9 @@ of a folded booklet."""
 
 from __future__ import annotations
 
+import re
 import subprocess
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -78,6 +80,22 @@ def font_file(pattern: str) -> str:
         lib.FcPatternDestroy(match)
 
 
+class CheckedTTFont(TTFont):  # type: ignore[misc]
+    """A TrueType font that refuses to print a character it has no glyph for (reportlab would print glyph 0,
+    an empty box): a one-line DataError naming the text instead. Every leaflet's text passes through here."""
+
+    def splitString(self, text: str | bytes, doc: Any, encoding: str = "utf-8") -> Any:  # noqa: N802 - reportlab's
+        if isinstance(text, bytes):
+            text = text.decode(encoding)
+        cmap = self.face.charToGlyph
+        missing = [ch for ch in dict.fromkeys(text) if ord(ch) not in cmap and ch not in "\n\r\t"]
+        if missing:
+            shown = ", ".join(f"{ch!r} (U+{ord(ch):04X})" for ch in missing[:5])
+            raise DataError(f"the font {self.fontName} has no glyph for {shown} in the text {text[:60]!r}; "
+                            "use characters the font has")
+        return super().splitString(text, doc, encoding)
+
+
 @lru_cache(maxsize=1)
 def register_fonts() -> str:
     """Register DejaVu Sans (4 faces) with reportlab from fontconfig's files; returns the family name."""
@@ -91,7 +109,7 @@ def register_fonts() -> str:
             raise DataError(f"font DejaVu Sans{suffix} not found (install fonts-dejavu-core)")
         paths[suffix] = path
     for suffix, path in paths.items():
-        pdfmetrics.registerFont(TTFont(FONT + suffix, path))
+        pdfmetrics.registerFont(CheckedTTFont(FONT + suffix, path))
     pdfmetrics.registerFontFamily(FONT, normal=FONT, bold=FONT + "-Bold", italic=FONT + "-Oblique",
                                   boldItalic=FONT + "-BoldOblique")
     return FONT
@@ -130,3 +148,102 @@ def finished_leaflet(data: bytes) -> bytes:
         pdf.save(out, deterministic_id=True, compress_streams=True,
                  object_stream_mode=pikepdf.ObjectStreamMode.generate)
     return out.getvalue()
+
+
+MIN_TEXT_PT = 6.0
+"""No printed word is smaller than this (the print checks hold every part to it)."""
+
+_MARKUP = re.compile(r"<[^>]*>")
+_ENTITIES = {"&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'", "&nbsp;": "\u00a0"}
+
+
+def plain_text(markup: str) -> str:
+    """A reportlab paragraph's printed characters: tags dropped, the common entities resolved."""
+    text = _MARKUP.sub("", markup)
+    for entity, char in _ENTITIES.items():
+        text = text.replace(entity, char)
+    return text
+
+
+def missing_glyphs(text: str, font_name: str) -> list[str]:
+    """The characters of ``text`` the registered TrueType font ``font_name`` has no glyph for (in order, once
+    each; spaces and line breaks never count)."""
+    face = pdfmetrics.getFont(font_name).face
+    cmap: dict[int, Any] = getattr(face, "charToGlyph", {})
+    out: list[str] = []
+    for ch in plain_text(text):
+        if ch not in "\n\r\t" and ord(ch) not in cmap and ch not in out:
+            out.append(ch)
+    return out
+
+
+def check_glyphs(texts: Iterable[str], font_name: str, where: str) -> None:
+    """Every character of ``texts`` is in ``font_name``; else a one-line DataError naming the text, the
+    characters and ``where`` they print (a missing glyph would print as an empty box)."""
+    for text in texts:
+        missing = missing_glyphs(text, font_name)
+        if missing:
+            shown = ", ".join(f"{ch!r} (U+{ord(ch):04X})" for ch in missing[:5])
+            raise DataError(f"{where}: the font {font_name} has no glyph for {shown} in the text "
+                            f"{plain_text(text)[:60]!r}; use characters the font has")
+
+
+class FitError(DataError):
+    """Printed text that does not fit its place even at the smallest size allowed."""
+
+
+def fitted_column_widths(rows: Sequence[Sequence[str]], widths: Sequence[float], row_fonts: Sequence[str],
+                         size_pt: float, padding_pt: float, where: str) -> list[float]:
+    """``widths`` if every cell's text (row i set in ``row_fonts[i]``, the last font for the rows after) fits
+    its column; else the same total shared out so that each column is as wide as its widest cell and the rest
+    is spread in proportion. A table whose words need more than the total is a FitError naming ``where``."""
+    fonts = [row_fonts[min(i, len(row_fonts) - 1)] for i in range(len(rows))]
+    need = [max(pdfmetrics.stringWidth(str(row[i]), font, size_pt) for row, font in zip(rows, fonts, strict=True))
+            + padding_pt for i in range(len(widths))]
+    if all(n <= w for n, w in zip(need, widths, strict=True)):
+        return list(widths)
+    total = sum(widths)
+    if sum(need) > total:
+        raise FitError(f"{where}: the table's words need {sum(need):.0f} pt, its panel is {total:.0f} pt wide "
+                       f"at {size_pt:g} pt; use shorter words")
+    slack = total - sum(need)
+    return [n + slack * w / total for n, w in zip(need, widths, strict=True)]
+
+
+@lru_cache(maxsize=16)
+def font_codepoints(pattern: str) -> frozenset[int]:
+    """The characters the font file fontconfig matches to ``pattern`` has glyphs for (empty when no TrueType
+    file is found: then nothing can be checked)."""
+    from reportlab.pdfbase.ttfonts import TTFontFile
+
+    path = font_file(pattern)
+    if not path.lower().endswith((".ttf", ".otf")):
+        return frozenset()
+    try:
+        return frozenset(TTFontFile(path).charToGlyph)
+    except Exception:  # a font reportlab cannot parse (CFF outlines, collections): left unchecked
+        return frozenset()
+
+
+def scene_font_pattern(family: str, bold: bool, italic: bool) -> str:
+    """The fontconfig pattern cairo's toy font API asks for a scene's ``Font``."""
+    return family + (":bold" if bold else "") + (":italic" if italic else "")
+
+
+def check_scene_glyphs(texts: Iterable[tuple[str, str, bool, bool]], where: str) -> None:
+    """Every character of each (text, family, bold, italic) is in the font cairo draws it with; else a
+    one-line DataError naming the text and ``where`` (cairo would print an empty box)."""
+    seen: set[tuple[str, str, bool, bool]] = set()
+    for item in texts:
+        if item in seen:
+            continue
+        seen.add(item)
+        text, family, bold, italic = item
+        codepoints = font_codepoints(scene_font_pattern(family, bold, italic))
+        if not codepoints:
+            continue
+        missing = [ch for ch in dict.fromkeys(text) if ch not in " \n\r\t" and ord(ch) not in codepoints]
+        if missing:
+            shown = ", ".join(f"{ch!r} (U+{ord(ch):04X})" for ch in missing[:5])
+            raise DataError(f"{where}: the font {family} has no glyph for {shown} in the text {text[:60]!r}; "
+                            "use characters the font has")

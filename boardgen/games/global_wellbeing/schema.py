@@ -64,6 +64,7 @@ def _schema(tp: Any) -> dict[str, Any]:
 
 def flagship_json_schema() -> dict[str, Any]:
     schema = _schema(Config)
+    schema["properties"].pop("language")  # written as `edition: {language: de}` (boardgen/i18n.py), not a key
     schema["properties"]["extends"] = {"type": "string", "description": "a bundled template name or a path"}
     return {"$schema": "https://json-schema.org/draft/2020-12/schema",
             "title": "boardgen template: The Global Wellbeing Game", **schema}

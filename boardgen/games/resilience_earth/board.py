@@ -12,10 +12,11 @@ from shapely.geometry import MultiPolygon
 from shapely.geometry import Polygon as ShapelyPolygon
 
 from boardgen.games.resilience_earth.schema import TOWER_RING_MM
+from boardgen.i18n import translator
 from boardgen.io import Artifact
 from boardgen.layout.spaces import SpaceNeed
 from boardgen.plugin import BuildContext
-from boardgen.render.cairo_backend import render_png
+from boardgen.render.cairo_backend import fit_font_or_fail, render_png
 from boardgen.render.imposition import DEFAULT_STYLE
 from boardgen.render.scene import (
     Circle,
@@ -107,9 +108,15 @@ def tower_ops(ctx: BuildContext) -> list[Op]:
     side = min(max(t.block_length_mm, t.blocks_per_layer * t.block_width_mm), r * math.sqrt(2))
     ops.append(RectOp(Rect(cx - side / 2, cy - side / 2, side, side), Style(stroke=TOWER_GREY, stroke_width_mm=0.4,
                                                                            dash_mm=(1.5, 1.0)), "tower-footprint"))
-    ops.append(Text(cx, cy - r + 5.0, "CLIMATE TOWER", Font(size_pt=8, bold=True), INK, "center", "middle",
+    tr = translator(ctx.config)
+    _, n_ = tr.gettext, tr.ngettext
+    title, warning = _("CLIMATE TOWER"), _("topple it: you lose")
+    inside_mm = 2 * math.sqrt(r**2 - (r - 7.0) ** 2)  # the base's chord 7 mm in from its rim
+    ops.append(Text(cx, cy - r + 5.0, title, fit_font_or_fail(title, Font(size_pt=8, bold=True), inside_mm,
+                                                               "board: the tower base"), INK, "center", "middle",
                     name="tower-title"))
-    ops.append(Text(cx, cy + r - 5.0, "topple it: you lose", Font(size_pt=7), INK, "center",
+    ops.append(Text(cx, cy + r - 5.0, warning, fit_font_or_fail(warning, Font(size_pt=7), inside_mm,
+                                                                "board: the tower base"), INK, "center",
                     "middle"))
     length, width = t.stack_space_mm
     for i, ((x, y, stones), degrees) in enumerate(zip(geo["spaces"], geo["angles_deg"], strict=True), start=1):
@@ -122,35 +129,51 @@ def tower_ops(ctx: BuildContext) -> list[Op]:
         reach = length / 2 - 6.0
         ops.append(Text(x + dx * reach, y + dy * reach, f"{i}", Font(size_pt=8, bold=True), INK, "center", "middle",
                         name="stack-order"))
-        ops.append(Text(x - dx * (reach - 1.0), y - dy * (reach - 1.0), f"{stones} stone{'s' if stones > 1 else ''}",
+        count = n_("{n} stone", "{n} stones", stones).format(n=stones)
+        ops.append(Text(x - dx * (reach - 1.0), y - dy * (reach - 1.0), count,
                         Font(size_pt=6.5), INK, "center", "middle", name="stack-count"))
     return ops
 
 
 def legend_ops(ctx: BuildContext) -> list[Op]:
     cfg = ctx.config
+    tr = translator(cfg)
+    _ = tr.gettext
     b = cfg.board
     x0, y0 = b.margin_mm + 6.0, b.height_mm - b.margin_mm - 56.0
+    room_mm = 108.0  # inside the 114 mm legend box
+
+    def line(y: float, text: str) -> Text:
+        return Text(x0, y, text, fit_font_or_fail(text, Font(size_pt=7), room_mm, "board legend"), INK)
+
     ops: list[Op] = [RectOp(Rect(x0 - 3, y0 - 6, 114, 56), fill_stroke("#ffffff", INK, 0.4), "legend")]
     ops.append(Text(x0, y0, cfg.title.upper(), Font(size_pt=16, bold=True), INK, name="board-title"))
-    ops.append(Text(x0, y0 + 6.5, "Fields 11-66: first die = region, second die = field", Font(size_pt=7), INK))
+    ops.append(line(y0 + 6.5, _("Fields 11-66: first die = region, second die = field")))
     for i, colour in enumerate(REGION_COLOURS[:cfg.fields.regions]):
         x = x0 + i * 18.0  # six swatches inside the 114 mm legend
         ops.append(RectOp(Rect(x, y0 + 10, 7, 5), fill_stroke(colour, INK, 0.3)))
         ops.append(Text(x + 8.5, y0 + 14, f"{i + 1}x", Font(size_pt=7, bold=True), INK))
     p = cfg.production
-    rows = [("settlement", p.settlement), ("town", p.town), ("industry", p.industry)]
-    ops.append(Text(x0, y0 + 22, "RES each round by production level:", Font(size_pt=7), INK))
+    rows = [(building_letter("settlement", tr), p.settlement), (building_letter("town", tr), p.town),
+            (building_letter("industry", tr), p.industry)]
+    ops.append(line(y0 + 22, _("RES each round by production level:")))
     for lv in (1, 2, 3):
         x = x0 + 6 + (lv - 1) * 34.0
         ops.extend(level_pips(x, y0 + 26.5, lv, 2.0))
-        text = "  ".join(f"{name[0].upper()}{vals[lv - 1]}" for name, vals in rows)
+        text = "  ".join(f"{letter}{vals[lv - 1]}" for letter, vals in rows)
         ops.append(Text(x + 5.0, y0 + 27.6, text, Font(size_pt=7), INK))
-    ops.append(Text(x0, y0 + 33.5, "S settlement, T town, I industry.", Font(size_pt=7), INK))
-    ops.append(Text(x0, y0 + 38.5, "Dashed lines: fields that border across the sea.", Font(size_pt=7), INK))
-    ops.append(Text(x0, y0 + 43.5, "Land, climate, height: Natural Earth, Köppen-Geiger, ETOPO.", Font(size_pt=7),
-                    INK))
+    ops.append(line(y0 + 33.5, _("{s} settlement, {t} town, {i} industry.").format(
+        s=building_letter("settlement", tr), t=building_letter("town", tr), i=building_letter("industry", tr))))
+    ops.append(line(y0 + 38.5, _("Dashed lines: fields that border across the sea.")))
+    ops.append(line(y0 + 43.5, _("Land, climate, height: Natural Earth, Köppen-Geiger, ETOPO.")))
     return ops
+
+
+def building_letter(kind: str, tr: Any) -> str:
+    """The letter a building's piece and the legend print for ``kind`` (S, T, I in English)."""
+    letters = {"settlement": tr.pgettext("building letter", "S"), "town": tr.pgettext("building letter", "T"),
+               "industry": tr.pgettext("building letter", "I")}
+    return letters[kind]
 
 
 def board_scene(ctx: BuildContext, bleed_mm: float = 0.0) -> Scene:

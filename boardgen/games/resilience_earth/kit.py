@@ -24,6 +24,8 @@ from boardgen.cards.kitfiles import PaperKit, deterministic_zip
 from boardgen.cards.model import Component, ComponentSet, geometry_path
 from boardgen.cards.shapes import player_shape
 from boardgen.cards.sheets import LaidOut, lay_out, layout_rank, one_orientation
+from boardgen.games.resilience_earth.board import building_letter
+from boardgen.i18n import N_, Translator, in_language, translator
 from boardgen.io import Artifact
 from boardgen.kit.cut_edition import CutEdition, cut_edition
 from boardgen.kit.cut_edition import pdf_name as cut_pdf_name
@@ -51,7 +53,7 @@ RES_COLOUR = "#c9a227"  # gold: tangible resources
 LQ_COLOUR = "#3f9e8f"  # teal: life quality
 BLOCKED_COLOUR = "#f2c94c"
 DESTROYED_COLOUR = "#c0392b"
-STONE_NAMES = {"settlement": "S", "town": "T", "industry": "I"}
+_ENGLISH = SimpleNamespace(language="en")  # a config for the English words (the code's own)
 PREVIEW_DPI = 40
 
 
@@ -77,8 +79,8 @@ def building_component(config: Any, player: int, kind: str, number: int) -> Comp
     if kind == "industry":  # a second ring: a cue besides size and letter
         inner = outline.buffer(-2.6, join_style="mitre")
         ops.append(Path(geometry_path(inner), Style(stroke=ink, stroke_width_mm=0.5), "industry-ring"))
-    ops.append(_label(c, c + (size * 0.08 if shape == "triangle" else 0), STONE_NAMES[kind], size * 0.45,
-                      size * 1.3, ink))
+    ops.append(_label(c, c + (size * 0.08 if shape == "triangle" else 0), building_letter(kind, translator(config)),
+                      size * 0.45, size * 1.3, ink))
     ops.append(Path(geometry_path(outline), Style(stroke=INK, stroke_width_mm=0.4), "cut-line"))
     return Component("token", f"P{player + 1} {kind} {number}", size, size, Scene(tuple(ops)),
                      geometry_path(outline), marks=False)
@@ -149,17 +151,19 @@ def marker_component(config: Any, number: int) -> Component:
         ops.append(_label(s / 2, s / 2, word, s - 4, 9, INK))
         return Scene(tuple(ops))
 
-    return Component("marker", f"marker {number}", s, s, face(BLOCKED_COLOUR, "BLOCKED", False),
-                     geometry_path(outline), back=face(DESTROYED_COLOUR, "DESTROYED", True))
+    _ = translator(config).gettext
+    return Component("marker", f"marker {number}", s, s, face(BLOCKED_COLOUR, _("BLOCKED"), False),
+                     geometry_path(outline), back=face(DESTROYED_COLOUR, _("DESTROYED"), True))
 
 
 def leader_token(config: Any) -> Component:
     s = 34.0
     outline = Point(s / 2, s / 2).buffer(s / 2, quad_segs=16)
+    _ = translator(config).gettext
     ops: list[Op] = [Path(geometry_path(outline), Style(fill="#2e4a62"), "leader"),
                      Circle(s / 2, s / 2, s / 2 - 1.5, Style(stroke="#ffffff", stroke_width_mm=0.6)),
-                     _label(s / 2, s / 2 - 3, "ROUND", s * 0.7, 10, "#ffffff"),
-                     _label(s / 2, s / 2 + 3.5, "LEADER", s * 0.7, 10, "#ffffff"),
+                     _label(s / 2, s / 2 - 3, _("ROUND"), s * 0.7, 10, "#ffffff"),
+                     _label(s / 2, s / 2 + 3.5, _("LEADER"), s * 0.7, 10, "#ffffff"),
                      Path(geometry_path(outline), Style(stroke=INK, stroke_width_mm=0.4), "cut-line")]
     return Component("token", "player token", s, s, Scene(tuple(ops)), geometry_path(outline), marks=False)
 
@@ -167,6 +171,7 @@ def leader_token(config: Any) -> Component:
 def tower_tile(config: Any) -> Component:
     """A tile to glue on card and set under the tower (the board's base, stiffer)."""
     t = config.tower
+    _ = translator(config).gettext
     s = t.base_diameter_mm + 14.0
     c = s / 2
     outline = Point(c, c).buffer(c, quad_segs=24)
@@ -174,8 +179,9 @@ def tower_tile(config: Any) -> Component:
     ops: list[Op] = [Path(geometry_path(outline), Style(fill="#efe6d6"), "tower-tile"),
                      RectOp(Rect(c - side / 2, c - side / 2, side, side),
                             Style(stroke="#6b6b6b", stroke_width_mm=0.4, dash_mm=(1.5, 1.0))),
-                     _label(c, c - side / 2 - 4.0, "CLIMATE TOWER", s * 0.7, 8, INK),
-                     _label(c, c + side / 2 + 4.0, f"{t.stones} blocks {t.block_length_mm:g} x {t.block_width_mm:g} mm",
+                     _label(c, c - side / 2 - 4.0, _("CLIMATE TOWER"), s * 0.7, 8, INK),
+                     _label(c, c + side / 2 + 4.0, _("{n} blocks {length} x {width} mm").format(
+                         n=t.stones, length=f"{t.block_length_mm:g}", width=f"{t.block_width_mm:g}"),
                             s * 0.7, 7, INK),
                      Path(geometry_path(outline), Style(stroke=INK, stroke_width_mm=0.4), "cut-line")]
     return Component("tile", "tower tile", s, s, Scene(tuple(ops)), geometry_path(outline), marks=False)
@@ -212,18 +218,29 @@ def marker_set(config: Any) -> ComponentSet:
 # ------------------------------------------------------------------------------------------ cards
 
 
-def event_text(card: Any) -> tuple[str, str]:
-    what = "BLOCKED" if card.effect == "blocked" else "DESTROYED"
-    how_long = "for the rest of the game" if card.rounds == 0 else \
-        f"for {card.rounds} round{'s' if card.rounds > 1 else ''} (this one included)"
+# The climate event cards of the shipped template, marked so that their names reach the catalogs (a card the
+# template renames prints its own name in every language).
+EVENT_NAMES = (N_("Heatwave"), N_("Drought"), N_("River flood"), N_("Storm surge"), N_("Wildfire"), N_("Cyclone"),
+               N_("Crop failure"), N_("Glacier melt"), N_("Sea-level rise"), N_("Desertification"), N_("Landslide"),
+               N_("Cold snap"), N_("Epidemic"), N_("Hailstorm"), N_("Dust storm"), N_("Permafrost thaw"))
+FLIP_EDGES = (N_("long"), N_("short"))  # what imposition.flip_edge names, as the README prints it
+
+
+def event_text(card: Any, tr: Translator | None = None) -> tuple[str, str]:
+    tr = tr or translator(_ENGLISH)
+    _, n_ = tr.gettext, tr.ngettext
+    what = _("BLOCKED") if card.effect == "blocked" else _("DESTROYED")
+    how_long = _("for the rest of the game") if card.rounds == 0 else \
+        n_("for {n} round (this one included)", "for {n} rounds (this one included)", card.rounds).format(
+            n=card.rounds)
     if card.effect == "blocked":
-        body = "Cover the fields shown: they yield no RES and take no new building."
+        body = _("Cover the fields shown: they yield no RES and take no new building.")
     else:
-        body = "Cover the fields shown: every building on them goes back to its owner's supply."
+        body = _("Cover the fields shown: every building on them goes back to its owner's supply.")
     return f"{what} {how_long}", body
 
 
-def pattern_ops(reach: tuple[str, ...], effect: str, box: Rect) -> list[Op]:
+def pattern_ops(reach: tuple[str, ...], effect: str, box: Rect, tr: Translator | None = None) -> list[Op]:
     """The card's spread on a mini-field: the field the dice name in the middle, its eight compass neighbours
     around it (and a second ring for a step taken twice); covered ones in the effect's colour."""
     from boardgen.games.resilience_earth.engine import COMPASS_DEG
@@ -252,19 +269,26 @@ def pattern_ops(reach: tuple[str, ...], effect: str, box: Rect) -> list[Op]:
             ops.append(Circle(x, y, r * 0.15, Style(fill=colour if on else "#ffffff", stroke=INK if on else "#9a9a9a",
                                                     stroke_width_mm=0.3), name="pattern-cell"))
             if ring == 1:
-                ops.append(Text(x, y, name, Font(size_pt=7, bold=on), ink_on(colour) if on else "#6b6b6b",
+                shown = name
+                if tr is not None:
+                    from boardgen.games.resilience_earth.leaflet import direction_word
+
+                    shown = direction_word(name, tr)
+                ops.append(Text(x, y, shown, Font(size_pt=7, bold=on), ink_on(colour) if on else "#6b6b6b",
                                 "center", "middle"))
     ops.append(Circle(cx, cy, r * 0.22, Style(fill=colour, stroke=INK, stroke_width_mm=0.6), name="pattern-target"))
-    ops.append(Text(cx, cy, "dice", Font(size_pt=7, bold=True), ink_on(colour), "center", "middle"))
+    dice = (tr or translator(_ENGLISH)).gettext("dice")
+    ops.append(Text(cx, cy, dice, Font(size_pt=7, bold=True), ink_on(colour), "center", "middle"))
     return ops
 
 
 def event_deck(config: Any) -> tuple[Deck, ComponentSet]:
+    tr = translator(config)
     rows = []
     for card in config.events:
-        subtitle, body = event_text(card)
-        rows.append({"title": card.name, "subtitle": subtitle, "text": body,
-                     "footer": "Roll both dice: first die region, second die field",
+        subtitle, body = event_text(card, tr)
+        rows.append({"title": tr.gettext(card.name), "subtitle": subtitle, "text": body,
+                     "footer": tr.gettext("Roll both dice: first die region, second die field"),
                      "colour": "#8a3b12" if card.effect == "destroyed" else "#7a6212"})
     deck = Deck.from_rows("Climate events", rows, config.components.card_size, colour="#8a3b12",
                           pattern="chevron", layout=CardLayout(body_pt=7.0, min_body_pt=6.0, body_valign="top"))
@@ -275,34 +299,41 @@ def event_deck(config: Any) -> tuple[Deck, ComponentSet]:
     picture = Rect(area.x, area.y + area.height * 0.24, area.width, area.height * 0.76)
     parts = []
     for part, card in zip(cset.components, config.events, strict=True):
-        front = Scene(part.front.items + tuple(pattern_ops(card.reach, card.effect, picture)))
+        front = Scene(part.front.items + tuple(pattern_ops(card.reach, card.effect, picture,
+                                                           tr if tr.language != "en" else None)))
         parts.append(replace(part, front=front))
     return deck, replace(cset, components=tuple(parts))
 
 
 def aid_decks(config: Any, players: int) -> list[ComponentSet]:
     r, c, p = config.rules, config.costs, config.production
+    _ = translator(config).gettext
     colours = config.components.player_colours
-    sab_rows = [{"title": "Sabbatical", "subtitle": f"Player {i + 1}", "colour": colours[i],
-                 "text": f"Instead of acting this turn: hand in {r.sabbatical_cost} RES and take {r.sabbatical_lq} "
-                         "LQ. You build nothing and are paid no RES at the end of this round. Lay this card "
-                         "face up until the round ends." + (f" At most {r.sabbatical_limit} a game." if
-                                                            r.sabbatical_limit else "")}
-                for i in range(players)]
+    sab_text = _("Instead of acting this turn: hand in {cost} RES and take {lq} LQ. You build nothing and are paid "
+                 "no RES at the end of this round. Lay this card face up until the round ends.").format(
+        cost=r.sabbatical_cost, lq=r.sabbatical_lq)
+    if r.sabbatical_limit:
+        sab_text += " " + _("At most {n} a game.").format(n=r.sabbatical_limit)
+    sab_rows = [{"title": _("Sabbatical"), "subtitle": _("Player {n}").format(n=i + 1), "colour": colours[i],
+                 "text": sab_text} for i in range(players)]
     level = " / ".join
-    map_text = (f"Settle: {c.settlement} RES (+{c.travel} RES if it borders none of your fields; your first "
-                f"settlement goes anywhere for {c.settlement} RES).\n"
-                f"Town: {c.town} RES on your settlement, +{c.town_stones} tower stone.\n"
-                f"Industry: {c.industry} RES on your settlement, +{c.industry_stones} tower stones.\n"
-                f"RES each round on a field with 1 / 2 / 3 pips: settlement {level(map(str, p.settlement))}, "
-                f"town {level(map(str, p.town))}, industry {level(map(str, p.industry))}.\n"
-                f"A new settlement: +{r.settlement_lq} LQ once. Each of your fields beside an industry: "
-                f"-{r.industry_lq_loss} LQ a round."
-                + (f"\nAt the end (tower standing) each building counts as RES: settlement "
-                   f"{r.building_res.get('settlement', 0)}, town {r.building_res.get('town', 0)}, industry "
-                   f"{r.building_res.get('industry', 0)}." if any(r.building_res.values()) else ""))
-    map_rows = [{"title": "Settlement map", "subtitle": f"Player {i + 1}", "colour": colours[i], "text": map_text}
-                for i in range(players)]
+    map_text = _("Settle: {settle} RES (+{travel} RES if it borders none of your fields; your first settlement goes "
+                 "anywhere for {settle} RES).\n"
+                 "Town: {town} RES on your settlement, +{town_stones} tower stone.\n"
+                 "Industry: {industry} RES on your settlement, +{industry_stones} tower stones.\n"
+                 "RES each round on a field with 1 / 2 / 3 pips: settlement {p_settlement}, town {p_town}, "
+                 "industry {p_industry}.\n"
+                 "A new settlement: +{lq} LQ once. Each of your fields beside an industry: -{loss} LQ a round.").format(
+        settle=c.settlement, travel=c.travel, town=c.town, town_stones=c.town_stones, industry=c.industry,
+        industry_stones=c.industry_stones, p_settlement=level(map(str, p.settlement)), p_town=level(map(str, p.town)),
+        p_industry=level(map(str, p.industry)), lq=r.settlement_lq, loss=r.industry_lq_loss)
+    if any(r.building_res.values()):
+        map_text += "\n" + _("At the end (tower standing) each building counts as RES: settlement {settlement}, town "
+                              "{town}, industry {industry}.").format(settlement=r.building_res.get("settlement", 0),
+                                                                     town=r.building_res.get("town", 0),
+                                                                     industry=r.building_res.get("industry", 0))
+    map_rows = [{"title": _("Settlement map"), "subtitle": _("Player {n}").format(n=i + 1), "colour": colours[i],
+                 "text": map_text} for i in range(players)]
     small = CardLayout(body_pt=7.0, min_body_pt=5.5)
     sab = Deck.from_rows("Sabbatical", sab_rows, config.components.card_size, colour="#3f9e8f", pattern="dots",
                          layout=CardLayout(body_pt=8.0))
@@ -317,9 +348,10 @@ def aid_decks(config: Any, players: int) -> list[ComponentSet]:
 
 
 def component_sets(config: Any, players: int) -> list[ComponentSet]:
-    _deck, events = event_deck(config)
-    return [events, *aid_decks(config, players), marker_set(config), *value_sets(config),
-            *building_sets(config, players), misc_set(config, players)]
+    with in_language(config):
+        _deck, events = event_deck(config)
+        return [events, *aid_decks(config, players), marker_set(config), *value_sets(config),
+                *building_sets(config, players), misc_set(config, players)]
 
 
 CARD_KINDS = ("climate-events", "player-cards")
@@ -441,25 +473,30 @@ def components_stage(ctx: BuildContext) -> list[Artifact]:
 
 
 def readme_text(config: Any, kit: PaperKit, declared: KitParts, cut: CutEdition) -> str:
-    lines = [f"{config.title} - print-and-play kit ({kit.paper.name})", "",
-             "Print the components PDF at 100% (no 'fit to page'); check the 100 mm ruler on each sheet.",
-             "Card and marker sheets are double-sided: print the back page on the reverse, flipping on the "
-             f"{flip_edge(kit.pages[0].width_mm, kit.pages[0].height_mm)} edge. Cut on the crop marks (cards, "
-             "markers, RES tokens) or on the dark outline (shaped parts).",
-             f"The board: board-poster.pdf ({config.board.width_mm:g} x {config.board.height_mm:g} mm) for a print "
-             f"shop, or board-sections-{kit.paper.slug}.pdf: jigsaw sections at 1:1 that fit together one way "
-             "only (cut on the dark line; board-cut.svg for a cutting machine).",
-             "Print the leaflet double-sided (flip on the short edge) and fold it in three at the marks, "
-             "zigzag, with the title panel in front.", "",
-             f"The Climate Tower: {config.tower.stones} {config.tower.block_text} (not printed; a mini "
-             "tumbling-tower game has them); build on the tower base in the middle of the board.", "", "Pages:"]
+    from boardgen.games.resilience_earth.leaflet import block_text
+
+    _ = translator(config).gettext
+    lines = [_("{title} - print-and-play kit ({paper})").format(title=config.title, paper=kit.paper.name), "",
+             _("Print the components PDF at 100% (no 'fit to page'); check the 100 mm ruler on each sheet."),
+             _("Card and marker sheets are double-sided: print the back page on the reverse, flipping on the "
+               "{edge} edge. Cut on the crop marks (cards, markers, RES tokens) or on the dark outline (shaped "
+               "parts).").format(edge=_(flip_edge(kit.pages[0].width_mm, kit.pages[0].height_mm))),
+             _("The board: board-poster.pdf ({width} x {height} mm) for a print shop, or board-sections-{slug}.pdf: "
+               "jigsaw sections at 1:1 that fit together one way only (cut on the dark line; board-cut.svg for a "
+               "cutting machine).").format(width=f"{config.board.width_mm:g}", height=f"{config.board.height_mm:g}",
+                                           slug=kit.paper.slug),
+             _("Print the leaflet double-sided (flip on the short edge) and fold it in three at the marks, "
+               "zigzag, with the title panel in front."), "",
+             _("The Climate Tower: {stones} {blocks} (not printed; a mini tumbling-tower game has them); build on "
+               "the tower base in the middle of the board.").format(
+                 stones=config.tower.stones, blocks=block_text(config.tower, translator(config))), "",
+             _("Pages:")]
     for lo, start, end in kit.page_ranges():
         lines.append(f"  {start}-{end}: {lo.title}" if end > start else f"  {start}: {lo.title}")
-    lines += ["", "For a cutting machine:", *cut.readme]
+    lines += ["", _("For a cutting machine:"), *cut.readme]
     lines += ["", *duplex_readme_lines([(f"components-{kit.paper.slug}.pdf", kit.pages),
                                         (cut_pdf_name(kit.paper.slug), cut.kit.pages)])]
-    lines += ["", "In the box:"]
+    lines += ["", _("In the box:")]
     lines += [f"  {p.count:>3} x {p.name} ({p.described})" for p in declared.parts]
-    lines += ["", "inventory.csv lists every part with its size, sides and the pages that print it."]
+    lines += ["", _("inventory.csv lists every part with its size, sides and the pages that print it.")]
     return "\n".join(lines) + "\n"
-

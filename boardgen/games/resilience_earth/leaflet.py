@@ -5,6 +5,7 @@ platypus (DejaVu Sans, registered as the flagship leaflet does); ``invariant=1``
 from __future__ import annotations
 
 import io
+from gettext import NullTranslations
 from typing import Any
 
 from reportlab.lib import colors
@@ -21,34 +22,42 @@ from reportlab.platypus import (
     TableStyle,
 )
 
+from boardgen.i18n import Translator, translator
 from boardgen.plugin import BuildContext
 from boardgen.render.imposition import Paper
-from boardgen.render.typeset import finished_leaflet, register_fonts
+from boardgen.render.typeset import (
+    MIN_TEXT_PT,
+    FitError,
+    check_glyphs,
+    finished_leaflet,
+    fitted_column_widths,
+    register_fonts,
+)
 
 INK = colors.HexColor("#1a1a1a")
 BOX = colors.HexColor("#eef3f7")
 BODY_SIZES_PT = (11.0, 10.5, 10.0, 9.5, 9.0, 8.5, 8.0, 7.6, 7.2)
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
-def collapse_table(config: Any) -> list[list[str]]:
+def collapse_table(config: Any, tr: Translator | None = None) -> list[list[str]]:
     from boardgen.games.resilience_earth.engine import collapse_probability
 
+    tr = tr or Translator("en", NullTranslations())
+    _, n_ = tr.gettext, tr.ngettext
     t = config.tower
-    rows = [["tower", "topples"]]
+    rows = [[_("tower"), _("topples")]]
     for h in (5, 10, 15, 20, 25, 30):
         if h <= t.stones:
             p = collapse_probability(h, t.collapse_ceiling, t.collapse_midpoint, t.collapse_spread)
-            rows.append([f"{h} stones", f"{p:.1%}"])
+            rows.append([n_("{n} stone", "{n} stones", h).format(n=h), tr.percent(p, 1)])
     return rows
 
 
 def leaflet_blocks(ctx: BuildContext) -> list[tuple[str, list[str], list[list[str]] | None]]:
-    """(heading, paragraphs, table) in reading order."""
+    """(heading, paragraphs, table) in reading order, in the template's language."""
     cfg = ctx.config
+    tr = translator(cfg)
+    _, n_ = tr.gettext, tr.ngettext
     r, c, p, t = cfg.rules, cfg.costs, cfg.production, cfg.tower
     fm = ctx.board
     per = cfg.components.per_colour
@@ -57,144 +66,197 @@ def leaflet_blocks(ctx: BuildContext) -> list[tuple[str, list[str], list[list[st
     blocked = sum(1 for e in cfg.events if e.effect == "blocked")
     out: list[tuple[str, list[str], list[list[str]] | None]] = []
     out.append((cfg.title, [
-        f"A game for {r.min_players} to {r.max_players} players from about 12 years. You spread over the real "
-        "Earth, gather resources (<b>RES</b>) and life quality (<b>LQ</b>) - but every town and industry puts a "
-        "stone on the <b>Climate Tower</b>. If the tower falls while you add to it, the planet collapses: you "
-        "lose, and only life quality counts for everybody else.",
-        f"The board shows the world's land in {len(fm.fields)} fields. Each has a two-digit number: the first "
-        f"digit is its region (colour), the second the field in that region, so two dice name any field. Pips "
-        f"show how much a field produces: 1 pip poor ({levels[1]} fields), 2 fair ({levels[2]}), 3 rich "
-        f"({levels[3]}). The fields were drawn from real coastlines, climates (Köppen-Geiger) and heights: "
-        "warm, wet lowlands are rich; deserts, ice and high mountains are poor. Dashed lines join fields that "
-        "border each other across a strait.",
+        _("A game for {min} to {max} players from about 12 years. You spread over the real "
+          "Earth, gather resources (<b>RES</b>) and life quality (<b>LQ</b>) - but every town and industry puts a "
+          "stone on the <b>Climate Tower</b>. If the tower falls while you add to it, the planet collapses: you "
+          "lose, and only life quality counts for everybody else.").format(min=r.min_players, max=r.max_players),
+        _("The board shows the world's land in {fields} fields. Each has a two-digit number: the first "
+          "digit is its region (colour), the second the field in that region, so two dice name any field. Pips "
+          "show how much a field produces: 1 pip poor ({poor} fields), 2 fair ({fair}), 3 rich "
+          "({rich}). The fields were drawn from real coastlines, climates (Köppen-Geiger) and heights: "
+          "warm, wet lowlands are rich; deserts, ice and high mountains are poor. Dashed lines join fields that "
+          "border each other across a strait.").format(fields=len(fm.fields), poor=levels[1], fair=levels[2],
+                                                       rich=levels[3]),
     ], None))
-    out.append(("The settlement map", [
-        "What building costs (RES; +travel to settle far away), the stones it adds, and the RES it pays each "
-        "round on a field with 1, 2 or 3 pips (each player has this card):",
-    ], [["", "cost", "stones", "1 pip", "2 pips", "3 pips"],
-        ["settlement", f"{c.settlement} (+{c.travel})", "0", *map(str, p.settlement)],
-        ["town", str(c.town), str(c.town_stones), *map(str, p.town)],
-        ["industry", str(c.industry), str(c.industry_stones), *map(str, p.industry)]]))
-    out.append(("In the box", [
-        f"Board; {t.stones} tower stones ({t.block_text}; not printed); "
-        f"{per['settlement'] * r.max_players} settlements, {per['town'] * r.max_players} towns and "
-        f"{per['industry'] * r.max_players} industries in {r.max_players} colours and shapes; "
-        f"{sum(cfg.components.res_tokens.values())} RES and {sum(cfg.components.lq_tokens.values())} LQ tokens; "
-        f"{cfg.markers.count} markers (BLOCKED on one side, DESTROYED on the other); {len(cfg.events)} climate "
-        "event cards; a sabbatical card and a settlement map per player; the round leader's token; 2 dice.",
+    out.append((_("The settlement map"), [
+        _("What building costs (RES; +travel to settle far away), the stones it adds, and the RES it pays each "
+          "round on a field with 1, 2 or 3 pips (each player has this card):"),
+    ], [["", _("cost"), _("stones"), _("1 pip"), _("2 pips"), _("3 pips")],
+        [_("settlement"), f"{c.settlement} (+{c.travel})", "0", *map(str, p.settlement)],
+        [_("town"), str(c.town), str(c.town_stones), *map(str, p.town)],
+        [_("industry"), str(c.industry), str(c.industry_stones), *map(str, p.industry)]]))
+    out.append((_("In the box"), [
+        _("Board; {stones} tower stones ({blocks}; not printed); "
+          "{settlements} settlements, {towns} towns and "
+          "{industries} industries in {colours} colours and shapes; "
+          "{res} RES and {lq} LQ tokens; "
+          "{markers} markers (BLOCKED on one side, DESTROYED on the other); {events} climate "
+          "event cards; a sabbatical card and a settlement map per player; the round leader's token; 2 dice.").format(
+            stones=t.stones, blocks=block_text(t, tr), settlements=per["settlement"] * r.max_players,
+            towns=per["town"] * r.max_players, industries=per["industry"] * r.max_players, colours=r.max_players,
+            res=sum(cfg.components.res_tokens.values()), lq=sum(cfg.components.lq_tokens.values()),
+            markers=cfg.markers.count, events=len(cfg.events)),
     ], None))
-    out.append(("Setting up", [
-        f"Put the tower stones on the {len(t.countdown_stacks)} countdown spaces around the tower base, in the "
-        f"order printed there: {stacks}. Shuffle the event cards face down beside them. Everybody takes "
-        f"{r.starting_res} RES, a colour, a sabbatical card and a settlement map. The youngest player takes "
-        "the round leader's token.",
-        f"A hidden timer ends the game: before you start, somebody who does not play sets a timer for 50 to 70 "
-        f"minutes and hides it (in the simulations: after round {r.first_end_round} to {r.last_end_round}, "
-        "each equally likely).",
+    out.append((_("Setting up"), [
+        _("Put the tower stones on the {spaces} countdown spaces around the tower base, in the "
+          "order printed there: {stacks}. Shuffle the event cards face down beside them. Everybody takes "
+          "{res} RES, a colour, a sabbatical card and a settlement map. The youngest player takes "
+          "the round leader's token.").format(spaces=len(t.countdown_stacks), stacks=stacks, res=r.starting_res),
+        _("A hidden timer ends the game: before you start, somebody who does not play sets a timer for 50 to 70 "
+          "minutes and hides it (in the simulations: after round {first} to {last}, "
+          "each equally likely).").format(first=r.first_end_round, last=r.last_end_round),
     ], None))
-    build_limit = "as many as you can pay for" if not r.builds_per_turn else f"up to {r.builds_per_turn}"
-    out.append(("Your turn", [
-        "The round leader plays first, then the others clockwise. On your turn do one of these:",
-        f"<b>Build</b> ({build_limit}, in any order): <b>settle</b> an empty field that borders one of yours "
-        f"for {c.settlement} RES, or any empty field on Earth for {c.settlement + c.travel} RES (your first "
-        f"settlement goes anywhere for {c.settlement}); a new settlement gives {r.settlement_lq} LQ once. "
-        f"Turn one of your settlements into a <b>town</b> for {c.town} RES (put {_plural(c.town_stones, 'stone')} "
-        f"on the tower) or into an <b>industry</b> for {c.industry} RES ({_plural(c.industry_stones, 'stone')}). "
-        f"One building per field. A town or industry is built only while the stones it needs are still left "
-        f"(lifted-off stones and countdown spaces together). You have {per['settlement']} settlements, "
-        f"{per['town']} towns and {per['industry']} industries of your colour: with every piece of a kind on the "
-        "board you build no more of it until one comes back (dismantled or destroyed). "
-        f"<b>Dismantle</b>: a town or industry becomes a settlement again and you lift "
-        f"its stones off the tower; a settlement leaves the board and takes its {r.settlement_lq} LQ with it.",
-        f"<b>Sabbatical</b>: hand in {r.sabbatical_cost} RES and take {r.sabbatical_lq} LQ; you build nothing "
-        "and get no RES this round" + (f" (at most {r.sabbatical_limit} times a game)." if r.sabbatical_limit
-                                       else "."),
-        "<b>Nothing</b>: you are content as you are.",
+    build_limit = (_("as many as you can pay for") if not r.builds_per_turn
+                   else _("up to {n}").format(n=r.builds_per_turn))
+    if r.sabbatical_limit:
+        sabbatical = _("<b>Sabbatical</b>: hand in {cost} RES and take {lq} LQ; you build nothing "
+                       "and get no RES this round (at most {limit} times a game).")
+    else:
+        sabbatical = _("<b>Sabbatical</b>: hand in {cost} RES and take {lq} LQ; you build nothing "
+                       "and get no RES this round.")
+    out.append((_("Your turn"), [
+        _("The round leader plays first, then the others clockwise. On your turn do one of these:"),
+        _("<b>Build</b> ({limit}, in any order): <b>settle</b> an empty field that borders one of yours "
+          "for {settle} RES, or any empty field on Earth for {far} RES (your first "
+          "settlement goes anywhere for {settle}); a new settlement gives {lq} LQ once. "
+          "Turn one of your settlements into a <b>town</b> for {town} RES (put {town_stones} "
+          "on the tower) or into an <b>industry</b> for {industry} RES ({industry_stones}). "
+          "One building per field. A town or industry is built only while the stones it needs are still left "
+          "(lifted-off stones and countdown spaces together). You have {per_settlement} settlements, "
+          "{per_town} towns and {per_industry} industries of your colour: with every piece of a kind on the "
+          "board you build no more of it until one comes back (dismantled or destroyed). "
+          "<b>Dismantle</b>: a town or industry becomes a settlement again and you lift "
+          "its stones off the tower; a settlement leaves the board and takes its {lq} LQ with it.").format(
+            limit=build_limit, settle=c.settlement, far=c.settlement + c.travel, lq=r.settlement_lq,
+            town=c.town, town_stones=n_("{n} stone", "{n} stones", c.town_stones).format(n=c.town_stones),
+            industry=c.industry,
+            industry_stones=n_("{n} stone", "{n} stones", c.industry_stones).format(n=c.industry_stones),
+            per_settlement=per["settlement"], per_town=per["town"], per_industry=per["industry"]),
+        sabbatical.format(cost=r.sabbatical_cost, lq=r.sabbatical_lq, limit=r.sabbatical_limit),
+        _("<b>Nothing</b>: you are content as you are."),
     ], None))
-    out.append(("Stones and the tower", [
-        "A stone comes from the stones lifted off earlier (kept beside the tower) or else from the countdown "
-        "space in turn. Put each stone on the tower by hand, one at a time, "
-        f"{t.blocks_per_layer} to a layer and each layer across the one below. If the tower falls, the game "
-        "ends at once.",
-        "When a countdown space is emptied, its event space shows: draw a climate event card and roll both "
-        "dice, once every stone of the building is on"
-        + (f" (an industry's {c.industry_stones} stones all go on before the event of a space its first stone "
-           "emptied)" if c.industry_stones > 1 else "")
-        + ". When the last space is emptied its event is still played; then, if the tower stands, the game ends "
-        "(the last stone). The dice name the field hit (the coloured region die first, the white field die "
-        "second). The "
-        "card shows which neighbouring fields are hit too: turn the card to the board's north and follow the "
-        "compass arrows from the field hit to the bordering field that lies most nearly that way.",
+    if c.industry_stones > 1:
+        event_when = _("When a countdown space is emptied, its event space shows: draw a climate event card and "
+                       "roll both dice, once every stone of the building is on (an industry's {n} stones all go "
+                       "on before the event of a space its first stone emptied).")
+    else:
+        event_when = _("When a countdown space is emptied, its event space shows: draw a climate event card and "
+                       "roll both dice, once every stone of the building is on.")
+    out.append((_("Stones and the tower"), [
+        _("A stone comes from the stones lifted off earlier (kept beside the tower) or else from the countdown "
+          "space in turn. Put each stone on the tower by hand, one at a time, "
+          "{per_layer} to a layer and each layer across the one below. If the tower falls, the game "
+          "ends at once.").format(per_layer=t.blocks_per_layer),
+        event_when.format(n=c.industry_stones) + " " + _(
+            "When the last space is emptied its event is still played; then, if the tower stands, the game ends "
+            "(the last stone). The dice name the field hit (the coloured region die first, the white field die "
+            "second). The card shows which neighbouring fields are hit too: turn the card to the board's north "
+            "and follow the compass arrows from the field hit to the bordering field that lies most nearly that "
+            "way."),
     ], None))
-    out.append(("Climate events", [
-        f"{blocked} cards BLOCK fields: they give no RES and take no new building while covered. "
-        f"{len(cfg.events) - blocked} cards DESTROY: every building on the fields goes back to its owner (its "
-        "tower stones stay put) and nobody builds there while covered. A card names its rounds: the marker comes "
-        "off at the end of the last one; 'rest of the game' markers stay. When the markers run out, the "
-        "remaining fields stay uncovered.",
+    out.append((_("Climate events"), [
+        _("{blocked} cards BLOCK fields: they give no RES and take no new building while covered. "
+          "{destroy} cards DESTROY: every building on the fields goes back to its owner (its "
+          "tower stones stay put) and nobody builds there while covered. A card names its rounds: the marker comes "
+          "off at the end of the last one; 'rest of the game' markers stay. When the markers run out, the "
+          "remaining fields stay uncovered.").format(blocked=blocked, destroy=len(cfg.events) - blocked),
     ], None))
-    out.append(("End of the round", [
-        "Every player not on sabbatical takes RES for each of their buildings on a field that is not blocked "
-        f"(the settlement map): settlement {'/'.join(map(str, p.settlement))}, town "
-        f"{'/'.join(map(str, p.town))}, industry {'/'.join(map(str, p.industry))} RES on a field with 1/2/3 pips.",
-        f"Then each player hands in {r.industry_lq_loss} LQ for every field of theirs that borders an industry "
-        "(anybody's) - at most one per field however many industries it borders. LQ never drops below 0: "
-        "a loss you cannot pay is simply dropped. Pass the leader's token left.",
+    out.append((_("End of the round"), [
+        _("Every player not on sabbatical takes RES for each of their buildings on a field that is not blocked "
+          "(the settlement map): settlement {settlement}, town {town}, industry {industry} RES on a field with "
+          "1/2/3 pips.").format(settlement="/".join(map(str, p.settlement)), town="/".join(map(str, p.town)),
+                                industry="/".join(map(str, p.industry))),
+        _("Then each player hands in {loss} LQ for every field of theirs that borders an industry "
+          "(anybody's) - at most one per field however many industries it borders. LQ never drops below 0: "
+          "a loss you cannot pay is simply dropped. Pass the leader's token left.").format(loss=r.industry_lq_loss),
     ], None))
-    out.append(("The end", [
-        "<b>The tower falls</b>: whoever added the stone loses. RES are worth nothing: the most LQ wins.",
-        f"<b>The timer rings</b> or <b>the last stone</b> is on the tower and it stands: everybody adds RES"
-        f"{worth_text(r)} and LQ. Anyone whose RES and LQ are more lopsided than {r.lopsided_share:.0%} to "
-        f"{1 - r.lopsided_share:.0%} (either way) loses {r.lopsided_penalty} points. The highest total wins; "
-        "a tie is shared.",
+    out.append((_("The end"), [
+        _("<b>The tower falls</b>: whoever added the stone loses. RES are worth nothing: the most LQ wins."),
+        _("<b>The timer rings</b> or <b>the last stone</b> is on the tower and it stands: everybody adds RES"
+          "{worth} and LQ. Anyone whose RES and LQ are more lopsided than {share} to "
+          "{rest} (either way) loses {penalty} points. The highest total wins; "
+          "a tie is shared.").format(worth=worth_text(r, tr), share=tr.percent(r.lopsided_share),
+                                     rest=tr.percent(1 - r.lopsided_share), penalty=r.lopsided_penalty),
     ], None))
-    out.append(("An example", [event_example(ctx), scoring_example(ctx)], None))
-    out.append(("How shaky is the tower?", [
-        f"The simulations treat the tower as a dice roll: a stone added to a tower of n stones topples it with "
-        f"chance {t.collapse_ceiling:g} / (1 + e^(-(n - {t.collapse_midpoint:g}) / {t.collapse_spread:g})). Real "
-        "blocks decide at your table; the numbers say how careful to be.",
-    ], collapse_table(cfg)))
-    out.append(("Where the original rules leave room", [
-        f"We fixed costs, production, the {len(cfg.events)} cards' patterns and rounds, when the timer may "
-        f"ring, and the countdown ({stacks}; the original also mentions events after 5, then 4, 4, 3, 3, 3, "
-        "3... stones - a template key). Dismantled stones are used again before the countdown. Buildings "
-        "standing at the end count as RES, since the original names houses and industries as tangible "
-        "resources. Talk, deals and "
-        "promises are allowed at any time; they bind nobody.",
-        "Resilience Earth was created by Herbert Mayer and Martin Schneider in the ForChange research "
-        "association. This edition's words, board and parts were made with boardgen from Natural Earth land, "
-        "Köppen-Geiger climate and ETOPO elevation data.",
+    out.append((_("An example"), [event_example(ctx, tr), scoring_example(ctx, tr)], None))
+    out.append((_("How shaky is the tower?"), [
+        _("The simulations treat the tower as a dice roll: a stone added to a tower of n stones topples it with "
+          "chance {ceiling} / (1 + e^(-(n - {midpoint}) / {spread})). Real "
+          "blocks decide at your table; the numbers say how careful to be.").format(
+            ceiling=f"{t.collapse_ceiling:g}", midpoint=f"{t.collapse_midpoint:g}", spread=f"{t.collapse_spread:g}"),
+    ], collapse_table(cfg, tr)))
+    out.append((_("Where the original rules leave room"), [
+        _("We fixed costs, production, the {events} cards' patterns and rounds, when the timer may "
+          "ring, and the countdown ({stacks}; the original also mentions events after 5, then 4, 4, 3, 3, 3, "
+          "3... stones - a template key). Dismantled stones are used again before the countdown. Buildings "
+          "standing at the end count as RES, since the original names houses and industries as tangible "
+          "resources. Talk, deals and "
+          "promises are allowed at any time; they bind nobody.").format(events=len(cfg.events), stacks=stacks),
+        _("Resilience Earth was created by Herbert Mayer and Martin Schneider in the ForChange research "
+          "association. This edition's words, board and parts were made with boardgen from Natural Earth land, "
+          "Köppen-Geiger climate and ETOPO elevation data."),
     ], None))
     return out
 
 
-def event_example(ctx: BuildContext) -> str:
+def event_example(ctx: BuildContext, tr: Translator | None = None) -> str:
     """A climate event on this very board: the first destroying card with a two-way spread, dice 3 and 4."""
     from boardgen.games.resilience_earth.engine import FieldFacts, pattern_fields
 
+    tr = tr or translator(ctx.config)
+    _ = tr.gettext
     cfg = ctx.config
     facts = FieldFacts.from_field_map(ctx.board)
     cards = [e for e in cfg.events if len(e.reach) >= 2 and "all" not in e.reach] or list(cfg.events)
     card = cards[0]
     number = 34 if 34 in facts.numbers else facts.numbers[len(facts.numbers) // 2]
     hit = [facts.numbers[i] for i in pattern_fields(facts, facts.numbers.index(number), card.reach)]
-    steps = " and ".join(card.reach) or "no step"
-    others = ", ".join(str(n) for n in hit[1:]) or "no other field"
-    return (f"<b>Event.</b> The stone you add empties a countdown space. You draw <i>{card.name}</i> "
-            f"({card.effect}, {steps}) and roll {number // 10} and {number % 10}: field {number} is hit, and "
-            f"following the card's arrows on this board also {others}.")
+    steps = _(" and ").join(direction_word(d, tr) for d in card.reach) or _("no step")
+    others = ", ".join(str(n) for n in hit[1:]) or _("no other field")
+    return _("<b>Event.</b> The stone you add empties a countdown space. You draw <i>{card}</i> "
+             "({effect}, {steps}) and roll {first} and {second}: field {number} is hit, and "
+             "following the card's arrows on this board also {others}.").format(
+        card=_(card.name), effect=effect_word(card.effect, tr), steps=steps, first=number // 10,
+        second=number % 10, number=number, others=others)
 
 
-def worth_text(r: Any) -> str:
+def block_text(tower: Any, tr: Translator) -> str:
+    """The tower's stones as the box describes them (size, how they are laid)."""
+    if tr.language == "en":
+        return str(tower.block_text)
+    return tr.gettext("{length} x {width} x {width} mm wooden blocks, {per_layer} to a layer, each layer across "
+                      "the one below").format(length=f"{tower.block_length_mm:g}", width=f"{tower.block_width_mm:g}",
+                                              per_layer=tower.blocks_per_layer)
+
+
+def effect_word(effect: str, tr: Translator) -> str:
+    """A card's effect as printed ('blocked', 'destroyed')."""
+    _ = tr.gettext
+    return {"blocked": _("blocked"), "destroyed": _("destroyed")}.get(effect, effect)
+
+
+def direction_word(direction: str, tr: Translator) -> str:
+    """A compass step of a card's pattern as printed ('N', 'SE', 'all')."""
+    _ = tr.gettext
+    words = {"N": _("N"), "NE": _("NE"), "E": _("E"), "SE": _("SE"), "S": _("S"), "SW": _("SW"), "W": _("W"),
+             "NW": _("NW"), "all": _("all")}
+    return words.get(direction, direction)
+
+
+def worth_text(r: Any, tr: Translator | None = None) -> str:
     """What standing buildings count as at the end, as a clause ('' when they count nothing)."""
+    tr = tr or Translator("en", NullTranslations())
     w = r.building_res
     if not any(w.values()):
         return ""
-    return (f" (each standing settlement counts as {w.get('settlement', 0)} RES, town {w.get('town', 0)}, "
-            f"industry {w.get('industry', 0)})")
+    return tr.gettext(" (each standing settlement counts as {settlement} RES, town {town}, "
+                      "industry {industry})").format(settlement=w.get("settlement", 0), town=w.get("town", 0),
+                                                     industry=w.get("industry", 0))
 
 
-def scoring_example(ctx: BuildContext) -> str:
+def scoring_example(ctx: BuildContext, tr: Translator | None = None) -> str:
+    tr = tr or translator(ctx.config)
+    _ = tr.gettext
     r = ctx.config.rules
     w = r.building_res
     town, industry, settlement = w.get("town", 0), w.get("industry", 0), w.get("settlement", 0)
@@ -208,19 +270,25 @@ def scoring_example(ctx: BuildContext) -> str:
     b_lop = b_tangible / (b_tangible + b_lq) > r.lopsided_share
     b_total = b_tangible + b_lq - (r.lopsided_penalty if b_lop else 0)
     if any(w.values()):
-        a_has = (f"Ana has {a_res} RES, an industry and two towns (worth {industry} + {town} + {town}) and {a_lq} "
-                 f"LQ")
-        b_has = f"Ben has {b_res} RES, three settlements (worth {3 * settlement}) and {b_lq} LQ"
+        a_has = _("Ana has {res} RES, an industry and two towns (worth {industry} + {town} + {town}) and {lq} "
+                  "LQ").format(res=a_res, industry=industry, town=town, lq=a_lq)
+        b_has = _("Ben has {res} RES, three settlements (worth {worth}) and {lq} LQ").format(
+            res=b_res, worth=3 * settlement, lq=b_lq)
     else:
-        a_has, b_has = f"Ana has {a_res} RES and {a_lq} LQ", f"Ben has {b_res} RES and {b_lq} LQ"
+        a_has = _("Ana has {res} RES and {lq} LQ").format(res=a_res, lq=a_lq)
+        b_has = _("Ben has {res} RES and {lq} LQ").format(res=b_res, lq=b_lq)
     a_sum = (f"{a_tangible} + {a_lq} - {r.lopsided_penalty} = {a_total}" if lop
              else f"{a_tangible} + {a_lq} = {a_total}")
-    a_why = (f"{share:.0%} of her points are RES, more than {r.lopsided_share:.0%}, so she scores {a_sum}" if lop
-             else f"she scores {a_sum}")
-    winner = "Ben" if b_total > a_total else "Ana" if a_total > b_total else "nobody alone"
-    return (f"<b>Scoring.</b> The timer rings. {a_has}: {a_why}. {b_has} and scores {b_total}: {winner} wins. "
-            f"Had the tower fallen instead (and not on Ben's or Ana's stone), Ben would win on LQ alone: {b_lq} "
-            f"to {a_lq}.")
+    if lop:
+        a_why = _("{share} of her points are RES, more than {limit}, so she scores {sum}").format(
+            share=tr.percent(share), limit=tr.percent(r.lopsided_share), sum=a_sum)
+    else:
+        a_why = _("she scores {sum}").format(sum=a_sum)
+    winner = "Ben" if b_total > a_total else "Ana" if a_total > b_total else _("nobody alone")
+    return _("<b>Scoring.</b> The timer rings. {a_has}: {a_why}. {b_has} and scores {b_total}: {winner} wins. "
+             "Had the tower fallen instead (and not on Ben's or Ana's stone), Ben would win on LQ alone: {b_lq} "
+             "to {a_lq}.").format(a_has=a_has, a_why=a_why, b_has=b_has, b_total=b_total, winner=winner,
+                                  b_lq=b_lq, a_lq=a_lq)
 
 
 def _styles(body_pt: float) -> dict[str, ParagraphStyle]:
@@ -237,8 +305,12 @@ def _styles(body_pt: float) -> dict[str, ParagraphStyle]:
 
 def _story(ctx: BuildContext, body_pt: float, width: float) -> list[Any]:
     st = _styles(body_pt)
+    language = getattr(ctx.config, "language", "en")
     story: list[Any] = []
     for i, (heading, paragraphs, table) in enumerate(leaflet_blocks(ctx)):
+        where = f"{ctx.config.source}: rules leaflet ({language}), panel {heading[:40]!r}"
+        check_glyphs([heading], st["h"].fontName, where)
+        check_glyphs([*paragraphs, *(cell for row in table or () for cell in row)], st["p"].fontName, where)
         block: list[Any] = [Paragraph(heading, st["title"] if i == 0 else st["h"])]
         block.extend(Paragraph(text, st["p"]) for text in paragraphs)
         if i == 0:
@@ -248,6 +320,7 @@ def _story(ctx: BuildContext, body_pt: float, width: float) -> list[Any]:
             widths = [width * 0.5, width * 0.5] if n == 2 else \
                 [width * 0.25, width * 0.16, width * 0.16] + [width * 0.43 / (n - 3)] * (n - 3)
             small = body_pt * 0.9
+            widths = fitted_column_widths(table, widths, [st["h"].fontName, st["p"].fontName], small, 4.0, where)
             tbl = Table(table, colWidths=widths)
             tbl.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), st["p"].fontName, small),
                                      ("FONT", (0, 0), (-1, 0), st["h"].fontName, small),
@@ -277,7 +350,10 @@ def board_picture(ctx: BuildContext, width: float) -> Any:
     return Image(io.BytesIO(png), width=width, height=height)
 
 
-def _render(ctx: BuildContext, paper: Paper, body_pt: float) -> tuple[bytes, int]:
+def _render(ctx: BuildContext, paper: Paper, body_pt: float) -> tuple[bytes, int, str]:
+    """The leaflet at ``body_pt``: (PDF, pages, the heading of the first panel that ran past the sheet, or
+    "")."""
+    _ = translator(ctx.config).gettext
     w, h = max(paper.width_mm, paper.height_mm) * mm, min(paper.width_mm, paper.height_mm) * mm
     margin = 8 * mm
     gutter = 12 * mm  # the fold lines sit in the middle of the gutters
@@ -294,28 +370,64 @@ def _render(ctx: BuildContext, paper: Paper, body_pt: float) -> tuple[bytes, int
             x = margin + i * (col_w + gutter) - gutter / 2
             canvas.line(x, 5 * mm, x, 9 * mm)  # fold marks: 5 mm in from the edge, where printers print
             canvas.line(x, h - 9 * mm, x, h - 5 * mm)
-        canvas.setFont(register_fonts(), 7)
+        side = _("Rules, outside: fold zigzag at the marks, title in front") if doc.page == 1 else \
+            _("Rules, inside: fold zigzag at the marks, title in front")
+        canvas.setFont(register_fonts(), footer_pt(side, col_w + gutter / 2 - 2 * mm, ctx.config))
         canvas.setFillColor(colors.HexColor("#6b6b6b"))
-        side = "outside" if doc.page == 1 else "inside"
-        canvas.drawRightString(w - margin, 5.5 * mm, f"Rules, {side}: fold zigzag at the marks, title in front")
+        canvas.drawRightString(w - margin, 5.5 * mm, side)
         canvas.restoreState()
 
     buf = io.BytesIO()
     doc = BaseDocTemplate(buf, pagesize=(w, h), leftMargin=margin, rightMargin=margin, topMargin=margin,
-                          bottomMargin=margin, title=f"{ctx.config.title}: rules", author="boardgen",
+                          bottomMargin=margin, title=_("{title}: rules").format(title=ctx.config.title),
+                          author="boardgen",
                           invariant=1, initialFontName=register_fonts(), initialFontSize=body_pt)
     doc.addPageTemplates([PageTemplate(id="panels", frames=frames, onPage=folds)])
+    placed: list[tuple[int, str]] = []
+
+    def after(flowable: Any) -> None:
+        if isinstance(flowable, Paragraph) and flowable.style.name in ("title", "h"):
+            placed.append((doc.page, flowable.getPlainText()))
+
+    doc.afterFlowable = after  # type: ignore[method-assign]
     doc.build(_story(ctx, body_pt, col_w))
-    return finished_leaflet(buf.getvalue()), doc.page
+    over = ""
+    if doc.page > 2:
+        over = next((text for page, text in placed if page > 2), placed[-1][1] if placed else "")
+    return finished_leaflet(buf.getvalue()), doc.page, over
+
+
+def footer_pt(text: str, width_pt: float, config: Any) -> float:
+    """The size of the fold note under the last panel: 7 pt, or smaller down to 6 pt so that it stays clear of
+    the fold marks; a FitError naming the text and language when even 6 pt is too wide."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    size = 7.0
+    while stringWidth(text, register_fonts(), size) > width_pt and size > MIN_TEXT_PT:
+        size = max(MIN_TEXT_PT, size - 0.25)
+    if stringWidth(text, register_fonts(), size) > width_pt:
+        raise FitError(f"{config.source}: rules leaflet ({getattr(config, 'language', 'en')}): the fold note "
+                       f"{text[:50]!r} is wider than its panel at {MIN_TEXT_PT:g} pt; shorten it")
+    return size
 
 
 def leaflet_pdf(ctx: BuildContext, paper: Paper) -> tuple[bytes, int]:
-    """The leaflet on one sheet (two sides) at the largest body size that fits; else the smallest size."""
-    result: tuple[bytes, int] | None = None
+    """The leaflet on one sheet (two sides, six panels) at the largest body size that fits. Words that do not
+    fit even at the smallest size are a FitError naming the panel and the language, never a cut-off text."""
+    assert min(BODY_SIZES_PT) * 0.9 >= MIN_TEXT_PT  # the tables print at 0.9 x the body size
+    over = ""
     for pt in BODY_SIZES_PT:
-        result = _render(ctx, paper, pt)
-        if result[1] <= 2:
-            return result
-    assert result is not None
-    return result
+        try:
+            data, pages, over = _render(ctx, paper, pt)
+        except FitError as exc:  # a table too wide at this size: a smaller one may fit
+            if pt == min(BODY_SIZES_PT):
+                raise
+            over = str(exc)
+            continue
+        if pages <= 2:
+            return data, pages
+    language = getattr(ctx.config, "language", "en")
+    raise FitError(f"{ctx.config.source}: the rules leaflet ({language}, {paper.name}) does not fit its six panels "
+                   f"even at {min(BODY_SIZES_PT):g} pt: the text runs past the sheet from the panel {over[:40]!r} "
+                   "on; shorten the words of this language")
 

@@ -1,0 +1,78 @@
+"""Collect a game's printed words (the strings its code marks with ``_()`` / ``n_()``) into its message catalogs.
+
+    python scripts/extract_messages.py resilience-earth            # update every catalog of the game
+    python scripts/extract_messages.py resilience-earth --init fr  # start the French catalog
+
+Each catalog is ``boardgen/games/<package>/locale/<lang>/LC_MESSAGES/boardgen.po``: new strings are added
+empty, strings the code no longer has are kept as obsolete (``#~``) entries, changed ones are marked fuzzy (a
+fuzzy entry prints in English until a translator checks it). docs/languages.md shows the whole round.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from babel import Locale
+from babel.messages.catalog import Catalog
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+from babel.messages.pofile import read_po, write_po
+
+from boardgen.i18n import CATALOG_DOMAIN, catalog_path, game_package, parse_language
+from boardgen.plugin import get_game
+
+KEYWORDS = {**DEFAULT_KEYWORDS, "n_": (1, 2), "N_": None}
+
+
+def extracted(package_dir: Path) -> Catalog:
+    """Every marked string of the game's code, sorted, with the files and lines it comes from."""
+    template = Catalog(project="boardgen", domain=CATALOG_DOMAIN, charset="utf-8")
+    for filename, lineno, message, comments, context in extract_from_dir(
+            package_dir, method_map=[("**.py", "python")], keywords=KEYWORDS, comment_tags=("TRANSLATORS:",)):
+        template.add(message, None, [(str(Path(package_dir.name) / filename), lineno)],
+                     auto_comments=comments, context=context)
+    return template
+
+
+def write_catalog(path: Path, catalog: Catalog) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as fh:
+        write_po(fh, catalog, width=110, sort_output=False, omit_header=False, include_lineno=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("game", help="the game as templates name it (resilience-earth)")
+    parser.add_argument("--init", metavar="LANG", help="start a catalog for this BCP 47 language tag")
+    args = parser.parse_args(argv)
+    game = get_game(args.game, "<command line>")
+    package = game_package(game)
+    package_dir = catalog_path(package, "en").parents[3]
+    template = extracted(package_dir)
+    if args.init:
+        language = parse_language(args.init, "<command line>", "--init")
+        path = catalog_path(package, language)
+        if path.exists():
+            print(f"{path} exists; run without --init to update it", file=sys.stderr)
+            return 2
+        catalog = Catalog(locale=Locale.parse(language, sep="-"), project="boardgen", domain=CATALOG_DOMAIN,
+                          charset="utf-8")
+        catalog.update(template)
+        write_catalog(path, catalog)
+        print(f"{path}: {len(catalog)} messages to translate")
+        return 0
+    locale_dir = package_dir / "locale"
+    for path in sorted(locale_dir.glob(f"*/LC_MESSAGES/{CATALOG_DOMAIN}.po")):
+        with path.open("rb") as fh:
+            catalog = read_po(fh)
+        catalog.update(template, update_header_comment=False, update_creation_date=False)
+        write_catalog(path, catalog)
+        missing = sum(1 for m in catalog if m.id and not m.string)
+        fuzzy = sum(1 for m in catalog if m.id and m.fuzzy)
+        print(f"{path}: {len(catalog)} messages, {missing} untranslated, {fuzzy} fuzzy")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
