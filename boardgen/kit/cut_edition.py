@@ -114,4 +114,6 @@ def readme_lines(slug: str, marks: PrintCutMarks = PRINT_CUT_MARKS, pages: int =
         f"{marks.length_mm:g} mm, thickness {marks.thickness_mm:g} mm, inset {marks.inset_mm:g} mm).",
         f"  cut/components-{slug}-page-NN.svg  one per marked front page of {pdf_name(slug)}, paper-sized:",
         "      layer 'cut' (red, one closed outline per part), 'score' (blue folds), 'guides' (marks; do not cut).",
+        "      A Cricut does not read these marks: upload the SVG's 'cut' layer to Design Space, let it add its own",
+        "      print-then-cut frame and print from there (its printable area is smaller than the page).",
     ]

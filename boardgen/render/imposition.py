@@ -270,10 +270,43 @@ def flip_edge(width_mm: float, height_mm: float) -> str:
     return "long" if height_mm >= width_mm else "short"
 
 
+def _page_ranges(numbers: Sequence[int]) -> str:
+    """1-based page numbers as "1-3, 7, 10-13"."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(f"{r[0]}-{r[-1]}" if len(r) > 1 else f"{r[0]}" for r in runs)
+
+
+def duplex_runs(pages: Sequence[Page]) -> tuple[list[tuple[int, int]], list[int]]:
+    """(runs of pages to print double-sided, as 1-based (first, last) with each front followed by its back;
+    the pages to print single-sided). A printer told to print a run double-sided pairs its pages 1/2, 3/4, ...,
+    so a run starts on a front page and every front in it has its back right after it."""
+    runs: list[tuple[int, int]] = []
+    single: list[int] = []
+    i = 0
+    while i < len(pages):
+        if pages[i].side == "front" and i + 1 < len(pages) and pages[i + 1].side == "back":
+            if runs and runs[-1][1] == i:  # the pair goes on from the run before it
+                runs[-1] = (runs[-1][0], i + 2)
+            else:
+                runs.append((i + 1, i + 2))
+            i += 2
+        else:
+            single.append(i + 1)
+            i += 1
+    return runs, single
+
+
 def duplex_readme_lines(files: Sequence[tuple[str, Sequence[Page]]]) -> list[str]:
     """A kit README's lines for its double-sided files, each with the flip edge its pages need (taken from the
-    pages themselves, so a landscape file is never told to flip on the long edge). [] when none is double-sided.
-    Raises ValueError for a double-sided file whose pages are not all one orientation."""
+    pages themselves, so a landscape file is never told to flip on the long edge) and, when the file also holds
+    single-sided pages, which pages to print double-sided and which single-sided (a whole-file duplex print
+    would put those back to back). [] when none is double-sided. Raises ValueError for a double-sided file whose
+    pages are not all one orientation."""
     lines = []
     for name, pages in files:
         if not any(p.side == "back" for p in pages):
@@ -282,8 +315,13 @@ def duplex_readme_lines(files: Sequence[tuple[str, Sequence[Page]]]) -> list[str
         if len(edges) != 1:
             raise ValueError(f"{name}: a double-sided file with portrait and landscape pages")
         shape = "portrait" if pages[0].height_mm >= pages[0].width_mm else "landscape"
-        lines.append("  " + DUPLEX_LINE.format(file=name, edge=edges.pop())
-                     + f" (its pages are {shape})")
+        runs, single = duplex_runs(pages)
+        line = "  " + DUPLEX_LINE.format(file=name, edge=edges.pop()) + f" (its pages are {shape})"
+        if single:
+            double = " and ".join(f"pages {a}-{b}" for a, b in runs)
+            line += (f": only {double}, each run as a print job of its own; print pages {_page_ranges(single)} "
+                     "single-sided")
+        lines.append(line)
     return [DUPLEX_HEADING, *lines] if lines else []
 
 
