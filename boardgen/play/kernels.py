@@ -119,6 +119,17 @@ def import_arraymath_without_blas() -> None:
         del sys.modules[_BLAS_MODULE]
 
 
+def kernel_sources(module: str) -> tuple[Path, Path]:
+    """The files a game's kernel is compiled from: its own module and the random streams it compiles in (found,
+    not imported: importing them imports numba)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec(module)
+    if spec is None or spec.origin is None:
+        raise ImportError(f"no kernel module {module}")
+    return Path(spec.origin).resolve(), Path(__file__).resolve().with_name("kernel_random.py")
+
+
 class KernelLoader:
     """A game's compiled kernel module, imported (its machine code loaded from the disk cache, or compiled) the
     first time a batch goes through it. ``wanted(games)`` says whether the next ``games`` games should: in auto
@@ -126,10 +137,9 @@ class KernelLoader:
     (``load_cost_games`` API games when the cache holds it, ``compile_cost_games`` when it must compile), so that
     ``simulate --games 1`` never pays for numba."""
 
-    def __init__(self, module: str, sources: tuple[Path, ...], load_cost_games: float,
-                 compile_cost_games: float) -> None:
+    def __init__(self, module: str, load_cost_games: float, compile_cost_games: float) -> None:
         self.module_name = module
-        self.sources = sources
+        self.sources = kernel_sources(module)
         self.load_cost_games = load_cost_games
         self.compile_cost_games = compile_cost_games
         self.module: ModuleType | None = None

@@ -10,7 +10,6 @@ kernel into boardgen's cache (scripts/setup.sh runs it).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -38,9 +37,7 @@ KERNEL_BOTS = ("random", "free-rider", "fair-share", "target-seeker", "meter-rea
 # default bots (250 games/s); compiling it the first time about 17 s, some 4,000 games.
 LOAD_COST_GAMES = 120
 COMPILE_COST_GAMES = 4000
-HERE = Path(__file__).resolve().parent
-SOURCES = (HERE / "kernel.py", HERE.parents[1] / "play" / "kernel_random.py")
-LOADER = KernelLoader("boardgen.games.better_life.kernel", SOURCES, LOAD_COST_GAMES, COMPILE_COST_GAMES)
+LOADER = KernelLoader("boardgen.games.better_life.kernel", LOAD_COST_GAMES, COMPILE_COST_GAMES)
 ACTIONS = (ROLL, PLAY_ROLE, ACCEPT_EVENT, CANCEL_EVENT, BUY_OFF, PLAY_BASE, PICK_BASE, DISCARD_BASE, BID_BASE)
 SPACE_KINDS = ("start", "end-of-year", "role", "skip", "ip", "plus-one", "bonus", "empty", "fund", "payout", "event")
 

@@ -10,7 +10,6 @@ stays quick. ``warm_kernel`` compiles the kernel into boardgen's cache (scripts/
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -37,9 +36,7 @@ KERNEL_BOTS = ("uniform", "random", "collector", "planner")  # kernel.BOT_KINDS
 # default bots (140 games/s); compiling it the first time about 11 s, some 1,500 games.
 LOAD_COST_GAMES = 60
 COMPILE_COST_GAMES = 1500
-HERE = Path(__file__).resolve().parent
-SOURCES = (HERE / "kernel.py", HERE.parents[1] / "play" / "kernel_random.py")
-LOADER = KernelLoader("boardgen.games.philanthropist.kernel", SOURCES, LOAD_COST_GAMES, COMPILE_COST_GAMES)
+LOADER = KernelLoader("boardgen.games.philanthropist.kernel", LOAD_COST_GAMES, COMPILE_COST_GAMES)
 PHASES = (PLACE, FIRST, ACTION, WHITE_MOVE, WHITE_PAY, DRAW, MOVE, END)
 
 

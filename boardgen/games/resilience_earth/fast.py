@@ -10,7 +10,6 @@ played.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -24,15 +23,7 @@ LOAD_COST_GAMES = 60.0  # loading the cached kernel (about 0.6 s), in API games 
 COMPILE_COST_GAMES = 6000.0  # compiling it (about a minute)
 
 
-def kernel_sources() -> tuple[Path, Path]:
-    """The kernel's source and the random streams' it compiles in (named, not imported: importing them
-    imports numba)."""
-    here = Path(__file__).resolve()
-    return here.with_name("kernel.py"), here.parents[2] / "play" / "kernel_random.py"
-
-
-LOADER = KernelLoader("boardgen.games.resilience_earth.kernel", kernel_sources(), LOAD_COST_GAMES,
-                      COMPILE_COST_GAMES)
+LOADER = KernelLoader("boardgen.games.resilience_earth.kernel", LOAD_COST_GAMES, COMPILE_COST_GAMES)
 """Loads the kernel once the games asked for in this process are worth it (``simulate --games 1`` never
 imports numba); ``BOARDGEN_ENGINE`` forces either path."""
 
