@@ -9,8 +9,6 @@ its PDF by poppler's ``pdftocairo -svg``, the one page kind that has no scene to
 
 from __future__ import annotations
 
-import csv
-import io
 import re
 import shutil
 import subprocess
@@ -33,7 +31,6 @@ SKIPPED_STAGES = frozenset({"validate", "kits"})
 """Stages that print no page: the preview does not wait for them."""
 
 MAX_CARD_ROWS = 2000
-MAX_CSV_BYTES = 4 * 1024 * 1024
 
 
 def error_line(exc: BaseException) -> str:
@@ -144,20 +141,25 @@ def _texts(items: Sequence[Op]) -> Iterator[str]:
 
 
 def card_rows(plugin: GamePlugin, config: Any) -> list[dict[str, str]]:
-    """Rows of the template's CSV data files (cards), each with ``_file`` naming its file."""
+    """Rows of the template's CSV data files (cards), each with ``_file`` naming its file, read through the
+    data-file reader every build uses (a file it refuses shows no rows here; the build says why)."""
+    from boardgen.datafiles import read_csv
+    from boardgen.errors import BoardgenError
+
     rows: list[dict[str, str]] = []
     try:
         files = plugin.data_files(config)
     except Exception:
         return rows
-    for path in files.values():
-        if Path(path).suffix.lower() != ".csv" or not Path(path).is_file():
+    for key, path in files.items():
+        if Path(path).suffix.lower() != ".csv":
             continue
-        if Path(path).stat().st_size > MAX_CSV_BYTES:
+        try:
+            _header, records = read_csv(Path(path), getattr(config, "source", ""), str(key))
+        except BoardgenError:
             continue
-        text = Path(path).read_text(encoding="utf-8", errors="replace")
-        for row in csv.DictReader(io.StringIO(text)):
-            rows.append({"_file": Path(path).name, **{str(k): str(v) for k, v in row.items() if k is not None}})
+        for _line, row in records:
+            rows.append({"_file": Path(path).name, **row})
             if len(rows) >= MAX_CARD_ROWS:
                 return rows
     return rows
