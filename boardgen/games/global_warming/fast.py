@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 
 from boardgen.play.columns import OutcomeColumns
-from boardgen.play.kernels import KernelLoader
-from boardgen.play.simulate import derive_seed, lineup
+from boardgen.play.kernels import KernelLoader, game_seeds, generator_seeds
+from boardgen.play.simulate import lineup
 
 KERNEL_BOTS = ("random", "greedy", "cautious")  # kernel.BOT_KINDS
 # what a game costs through the rules API on one core, in random-bot games (about 120 a second)
@@ -85,17 +85,11 @@ def play(game: Any, bots: Sequence[str], seed: int, start: int, stop: int, rotat
     gi, gf, nbr, shape, inner = game_arrays(game)
     names = tuple(KERNEL_BOTS)
     count = stop - start
-    kinds = np.zeros((count, players), dtype=np.int64)
-    keys = np.zeros((count, players + 1), dtype=np.int64)
-    seeds = np.zeros(count, dtype=np.int64)
-    for row, i in enumerate(range(start, stop)):
-        seat_bots = lineup(bots, players, i, rotate)
-        kinds[row] = [names.index(b) for b in seat_bots]
-        game_seed = derive_seed(seed, "game", i)
-        seeds[row] = game_seed
-        keys[row, 0] = derive_seed(game_seed, "chance")
-        for p in range(players):
-            keys[row, 1 + p] = derive_seed(game_seed, "seat", p)
+    kinds = np.array([[names.index(b) for b in lineup(bots, players, i, rotate)] for i in range(start, stop)],
+                     dtype=np.int64).reshape(count, players)
+    game_seed_list = game_seeds(seed, start, stop)
+    seeds = np.array(game_seed_list, dtype=np.int64)
+    keys = generator_seeds(game_seed_list, players)  # as play_one seeds the chance and each seat's bot
     out_i = np.zeros((count, 16), dtype=np.int64)
     out_events = np.zeros((count, k.N_EVENTS), dtype=np.int64)
     k.play_games(gi, gf, nbr, kinds, keys, k.work(shape, inner, players), out_i, out_events)
