@@ -426,3 +426,14 @@ def test_saving_a_card_file_rebuilds_the_kit_with_the_new_row(tmp_path: Path) ->
         rows = [h["row"] for p in status["kit"]["pages"] for h in p["hotspots"]]
         assert any(r.get("text", "").startswith("A windfall from an old friend.") for r in rows)
         assert not any("year-end bonus" in r.get("text", "") for r in rows)
+
+
+def test_a_card_the_template_writes_itself_shows_its_row() -> None:
+    """Resilience Earth's event cards are rows of its template (not a CSV): clicking one shows that row."""
+    from boardgen.serve.preview import build_kit
+
+    kit, _ctx = build_kit(ROOT / "templates" / "resilience-earth.yaml", 1)
+    rows = [h["row"] for page in kit.pages for h in page.hotspots if h["row"].get("_key") == "events"]
+    heatwave = next(r for r in rows if r["name"] == "Heatwave")
+    assert heatwave["_file"] == "resilience-earth.yaml" and heatwave["effect"] == "blocked"
+    assert heatwave["reach"] == "all"

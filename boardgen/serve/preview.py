@@ -162,7 +162,36 @@ def card_rows(plugin: GamePlugin, config: Any) -> list[dict[str, str]]:
             rows.append({"_file": Path(path).name, **row})
             if len(rows) >= MAX_CARD_ROWS:
                 return rows
-    return rows
+    return rows + template_rows(config, MAX_CARD_ROWS - len(rows))
+
+
+def template_rows(config: Any, limit: int) -> list[dict[str, str]]:
+    """Rows a template writes itself (a list of mappings with a name, such as a deck of event cards), each with
+    ``_file`` naming the template and ``_key`` the list's dotted key."""
+    dump = getattr(config, "model_dump", None)
+    if dump is None:
+        return []
+    found: list[dict[str, str]] = []
+    source = Path(str(getattr(config, "source", "template"))).name
+
+    def walk(value: Any, key: str) -> None:
+        if len(found) >= limit:
+            return
+        if isinstance(value, dict):
+            for k, v in value.items():
+                walk(v, f"{key}.{k}" if key else str(k))
+        elif isinstance(value, list | tuple):
+            for item in value:
+                if isinstance(item, dict) and any(isinstance(item.get(n), str) for n in ("name", "title")):
+                    if len(found) < limit:
+                        found.append({"_file": source, "_key": key,
+                                      **{str(k): ", ".join(map(str, v)) if isinstance(v, list | tuple) else str(v)
+                                         for k, v in item.items()}})
+                else:
+                    walk(item, key)
+
+    walk(dump(), "")
+    return found
 
 
 def _row_names(row: Mapping[str, str]) -> list[str]:
