@@ -244,7 +244,7 @@ def test_a_whole_game_is_played_by_clicking(browser: Browser, servers: Servers, 
         _wait_for_kit(page, server)
         page.locator("button.tab[data-tab='play']").click()
         page.locator("#play-game").select_option(game)
-        page.wait_for_function("() => document.querySelectorAll('#play-seats select').length > 0")
+        page.wait_for_function("(g) => document.querySelector('#play-seats').dataset.ready === g", arg=game)
         seats = page.locator("#play-seats select")
         bot = "random" if "random" in plugin.bots() else next(iter(plugin.bots()))
         for k in range(1, seats.count()):
@@ -351,7 +351,8 @@ def test_hot_seat_asks_each_person_in_turn_and_reveals_together(browser: Browser
         _wait_for_kit(page, server)
         page.locator("button.tab[data-tab='play']").click()
         page.locator("#play-game").select_option("global-warming")
-        page.wait_for_function("() => document.querySelectorAll('#play-seats select').length > 0")
+        # the seats are drawn when the game's answer comes: set them only once the newest answer is drawn
+        page.wait_for_function("() => document.querySelector('#play-seats').dataset.ready === 'global-warming'")
         seats = page.locator("#play-seats select")
         seats.nth(1).select_option("human")
         for k in range(2, seats.count()):
@@ -362,9 +363,9 @@ def test_hot_seat_asks_each_person_in_turn_and_reveals_together(browser: Browser
         handovers = 0
         held = 0
         steps_when_first_chose = -1
-        for _ in range(60):
+        for _ in range(300):  # until both people have chosen secret dice behind the cover (or the game ends)
             view = page.evaluate("() => window.boardgenPlay.view")
-            if view["terminal"]:
+            if view["terminal"] or ({0, 1} <= set(asked_at_secret_dice) and handovers > 0 and held > 0):
                 break
             if page.locator("#play-cover").is_visible():
                 handovers += 1

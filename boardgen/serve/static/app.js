@@ -186,11 +186,16 @@ async function loadGames() {
   await seatChoices();
 }
 
+let seatRequest = 0;  // only the newest request for a game's seats draws them (an older answer may come later)
+
 async function seatChoices() {
+  const request = ++seatRequest;
+  const box = $("#play-seats");
+  box.dataset.ready = "";  // set to the game's name once its seats are drawn
   const name = $("#play-game").value;
   const info = await api(`/api/game-types/${encodeURIComponent(name)}`);
+  if (request !== seatRequest) return;
   const type = play.types.find((g) => g.name === name);
-  const box = $("#play-seats");
   box.replaceChildren();
   const n = info.players[1];
   for (let i = 0; i < n; i++) {
@@ -198,6 +203,7 @@ async function seatChoices() {
     select.value = i === 0 ? "human" : (type.default_bots[0] || info.bots[0]);
     box.append(el("label", {}, `Seat ${i + 1} `, select));
   }
+  box.dataset.ready = name;
 }
 $("#play-game").addEventListener("change", seatChoices);
 
