@@ -97,3 +97,38 @@ def test_base_url_names_the_upload(tmp_path: Path) -> None:
     assert urls and all(u.startswith("https://example.org/pp/images/") for u in urls)
     for u in urls:
         assert (tmp_path / "tts" / u.removeprefix("https://example.org/pp/")).is_file()
+
+
+def test_a_big_deck_takes_several_sheets_of_at_most_10_by_7() -> None:
+    from boardgen.cards.deck import Deck, deck_components
+    from boardgen.exports.tts import CARDS_PER_SHEET, tts_save
+    from boardgen.kit.parts import KitParts, deck_part
+
+    rows = [{"title": f"Card {i}", "text": f"Rule number {i}.", "quantity": 2 if i < 5 else 1} for i in range(75)]
+    cards = deck_components(Deck.from_rows("Big deck", rows, "poker"))
+    save = tts_save(KitParts("test", "Test", (deck_part("Big deck", cards, "cards-{paper}.pdf"),)))
+    (deck,) = save.save["ObjectStates"]
+    assert len(deck["ContainedObjects"]) == 80 and len(deck["CustomDeck"]) == 2
+    assert [s.columns * s.rows for s in save.sheets] == [70, 70]
+    per_sheet = {key: sum(1 for i in set(deck["DeckIDs"]) if i // 100 == int(key)) for key in deck["CustomDeck"]}
+    assert sorted(per_sheet.values()) == [75 - CARDS_PER_SHEET, CARDS_PER_SHEET]  # copies share a place
+    for info in save.sheets:
+        image = save.images[info.name]
+        assert image.width_px == info.columns * info.card_px[0] <= 4096
+        assert image.height_px == info.rows * info.card_px[1] <= 4096
+
+
+def test_a_game_without_declared_parts_is_a_one_line_error(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    plugin = installed_games()["piecepack"]
+
+    def undeclared(ctx: object) -> object:
+        raise NotImplementedError("piecepack declares no kit parts")
+
+    monkeypatch.setattr(plugin, "kit_parts", undeclared)
+    with pytest.raises(SystemExit) as done:
+        main(["export", "tts", "--template", str(plugin.default_template()), "--out", str(tmp_path / "x")])
+    assert done.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "declares no kit parts" in err[0]
+    assert not (tmp_path / "x").exists()

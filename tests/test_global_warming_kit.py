@@ -102,8 +102,11 @@ def test_table_sheet_has_three_plans_and_the_coin_mat() -> None:
 
 
 def test_inventory_lists_24_tiles_24_coins_4_pawns_4_dice() -> None:
-    text = inventory_text(_config().piecepack)
-    for line in ("24 x tile", "24 x coin", " 4 x pawn", " 4 x die", "56 pieces"):
+    from boardgen.games.global_warming.kit import kit_parts
+    from boardgen.plugin import BuildContext
+
+    text = inventory_text(kit_parts(BuildContext(_config())))
+    for line in ("24 x tile", "24 x coin", " 4 x pawn", " 4 x die", "56 pieces", "1 x coin bag"):
         assert line in text
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from boardgen.cards.piecepack import check_symbols, inventory, piecepack_sets, symbol_geometry
+from boardgen.cards.piecepack import check_symbols, piecepack_sets, symbol_geometry
 from boardgen.cards.sheets import lay_out
 from boardgen.games.global_warming.schema import PiecepackSpec
 from boardgen.render.cairo_backend import render_pdf
@@ -28,7 +28,8 @@ def _sets() -> dict:
 
 
 def test_inventory_is_the_standard_piecepack() -> None:
-    assert [(piece, n) for piece, n, _ in inventory(SPEC)] == [("tile", 24), ("coin", 24), ("pawn", 4), ("die", 4)]
+    assert [(s.kind, len(s.components)) for s in piecepack_sets(SPEC)] == [("tile", 24), ("coin", 24), ("pawn", 4),
+                                                                            ("die", 4)]
     sets = _sets()
     assert {k: len(s.components) for k, s in sets.items()} == {"tile": 24, "coin": 24, "pawn": 4, "die": 4}
 

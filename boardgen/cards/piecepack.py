@@ -350,18 +350,6 @@ def piecepack_sets(spec: Any) -> list[ComponentSet]:
     ]
 
 
-def inventory(spec: Any) -> list[tuple[str, int, str]]:
-    """(piece, count, description) rows of the piecepack."""
-    n_s, n_r = len(spec.suits), len(spec.ranks)
-    names = ", ".join(s.name for s in spec.suits)
-    return [
-        ("tile", n_s * n_r, f"{spec.tile_size_mm:g} mm square; face: rank and suit ({names}); back: 2 x 2 grid"),
-        ("coin", n_s * n_r, f"{spec.coin_diameter_mm:g} mm disc; one side the value, the other the suit"),
-        ("pawn", n_s, f"fold-over standee {spec.pawn_width_mm:g} x {spec.pawn_height_mm:g} mm, one per suit"),
-        ("die", n_s, f"{spec.die_size_mm:g} mm cube, one per suit; faces null, ace, 2-5"),
-    ]
-
-
 def check_symbols() -> list[str]:
     """Problems with the suit symbols (each must be one valid shape inside its unit box)."""
     problems = []
@@ -373,5 +361,5 @@ def check_symbols() -> list[str]:
     return problems
 
 
-__all__ = ["coin_component", "die_component", "inventory", "pawn_component", "piecepack_sets", "symbol_geometry",
+__all__ = ["coin_component", "die_component", "pawn_component", "piecepack_sets", "symbol_geometry",
            "tile_component"]

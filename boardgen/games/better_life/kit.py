@@ -354,16 +354,6 @@ def inventory(config: BetterLifeTemplate, decks: Decks, board: Any) -> list[tupl
     return rows
 
 
-def inventory_text(config: BetterLifeTemplate, decks: Decks, board: Any) -> str:
-    lines = [f"{config.title}: what is in the box (edition {config.edition})", ""]
-    for part, count, note in inventory(config, decks, board):
-        lines.append(f"  {count:>4}  {part}" + (f"  ({note})" if note else ""))
-    reserve = config.ip.box - config.players * config.ip.start
-    lines += ["", f"IP in the box: {config.ip.box} (the reserve starts with {reserve} "
-              f"after each player takes {config.ip.start})."]
-    return "\n".join(lines) + "\n"
-
-
 _HOW_TO = {
     "mat": "single-sided on card; cut on the crop marks",
     "screen": "single-sided on card; cut on the crop marks, crease the dashed lines, fold them opposite ways "

@@ -12,7 +12,7 @@ from typing import Any
 
 from boardgen.cards.kitfiles import PaperKit, deterministic_zip
 from boardgen.cards.model import Component, ComponentSet
-from boardgen.cards.piecepack import DIE_RANK, inventory, piecepack_sets, symbol_path
+from boardgen.cards.piecepack import DIE_RANK, piecepack_sets, symbol_path
 from boardgen.cards.sheets import LaidOut, lay_out
 from boardgen.errors import LayoutError
 from boardgen.io import Artifact
@@ -132,12 +132,20 @@ def engine_part_counts(ctx: BuildContext) -> dict[str, int]:
     return counts
 
 
-def inventory_text(spec: Any) -> str:
-    lines = ["Piecepack inventory", ""]
-    for piece, count, text in inventory(spec):
-        lines.append(f"  {count:>2} x {piece:<5} {text}")
-    total = sum(c for _p, c, _t in inventory(spec))
-    lines += ["", f"  {total} pieces in all"]
+PIECEPACK_KINDS = ("tile", "coin", "pawn", "die")
+
+
+def inventory_text(declared: KitParts) -> str:
+    """The README's summary of the declared parts: the piecepack by kind, then anything else in the box."""
+    lines = ["In the box", ""]
+    for kind in PIECEPACK_KINDS:
+        parts = declared.of_kind(kind)
+        if parts:
+            lines.append(f"  {sum(p.count for p in parts):>2} x {kind:<5} {parts[0].described}, "
+                         f"{len(parts)} suits")
+    lines += [f"  {p.count:>2} x {p.name} ({p.described})" for p in declared.parts if p.kind not in PIECEPACK_KINDS]
+    total = sum(p.count for p in declared.parts if p.kind in PIECEPACK_KINDS)
+    lines += ["", f"  {total} pieces in the piecepack; inventory.csv lists every part and its pages"]
     return "\n".join(lines) + "\n"
 
 
@@ -270,7 +278,7 @@ def game_stage(ctx: BuildContext) -> list[Artifact]:
     return out
 
 
-def readme(config: Any, kit: PiecepackKit, slug: str, names: Sequence[str],
+def readme(config: Any, kit: PiecepackKit, slug: str, names: Sequence[str], declared: KitParts,
            cut: tuple[Sequence[str], Sequence[str]] = ((), ())) -> str:
     """The kit README; ``cut``: the print-then-cut edition's lines (``CutEdition.readme`` and ``.duplex``)."""
     pk = kit.papers[slug]
@@ -295,7 +303,7 @@ def readme(config: Any, kit: PiecepackKit, slug: str, names: Sequence[str],
         edge = flip_edge(pk.paper.portrait().width_mm, pk.paper.portrait().height_mm)  # the leaflet's pages
         lines += ["", f"leaflet-{slug}.pdf: the rules, one sheet printed on both sides (flip on the {edge} edge). "
                   f"table-sheet-{slug}.pdf: the island plans and a mat for the line of coins."]
-    lines += ["", inventory_text(config.piecepack)]
+    lines += ["", inventory_text(declared)]
     return "\n".join(lines) + "\n"
 
 
@@ -303,6 +311,7 @@ def _zips(ctx: BuildContext, kit: PiecepackKit, artifacts: Sequence[Artifact], l
           extra_pages: dict[str, bytes]) -> list[Artifact]:
     config = ctx.config
     by_path = {a.path: a.data for a in artifacts}
+    declared = kit_parts(ctx)
     out = []
     for slug, pk in kit.papers.items():
         files = [(f"piecepack-{slug}.pdf", pk.pdf), ("inventory.csv", by_path["inventory.csv"]),
@@ -315,7 +324,7 @@ def _zips(ctx: BuildContext, kit: PiecepackKit, artifacts: Sequence[Artifact], l
             files.append((f"table-sheet-{slug}.pdf", extra_pages[slug]))
         if "rules.txt" in by_path:
             files.append(("rules.txt", by_path["rules.txt"]))
-        files.append(("README.txt", readme(config, kit, slug, [n for n, _ in files],
+        files.append(("README.txt", readme(config, kit, slug, [n for n, _ in files], declared,
                                            ctx.computed.get(f"cut-readme:{slug}", ((), ()))).encode()))
         out.append(Artifact(f"kit-{slug}.zip", deterministic_zip(files), f"print-and-play kit on {pk.paper.name}"))
     return out
