@@ -102,6 +102,20 @@ def generator_seeds(seeds: Sequence[int], players: int) -> Any:
     return np.array(flat, dtype=np.int64).reshape(len(seeds), players + 1)
 
 
+def batch_seeds(kinds_of: Sequence[str], bots: Sequence[str], players: int, seed: int, start: int, stop: int,
+                rotate: bool) -> tuple[Any, Any, Any]:
+    """Games ``start .. stop`` of a simulation as a kernel plays them: (the bot in each seat as an index into
+    ``kinds_of``, each game's seed, its generators' seeds), all as ``simulate`` line them up and seed them."""
+    import numpy as np
+
+    from boardgen.play.simulate import lineup
+
+    kinds = np.array([[kinds_of.index(b) for b in lineup(bots, players, i, rotate)] for i in range(start, stop)],
+                     dtype=np.int64).reshape(stop - start, players)
+    seeds = game_seeds(seed, start, stop)
+    return kinds, np.array(seeds, dtype=np.int64), generator_seeds(seeds, players)
+
+
 _BLAS_MODULE = "scipy.linalg.cython_blas"
 
 

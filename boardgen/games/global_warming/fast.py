@@ -14,8 +14,7 @@ from typing import Any
 import numpy as np
 
 from boardgen.play.columns import OutcomeColumns
-from boardgen.play.kernels import KernelLoader, game_seeds, generator_seeds
-from boardgen.play.simulate import lineup
+from boardgen.play.kernels import KernelLoader, batch_seeds
 
 KERNEL_BOTS = ("random", "greedy", "cautious")  # kernel.BOT_KINDS
 # what a game costs through the rules API on one core, in random-bot games (about 120 a second)
@@ -85,11 +84,7 @@ def play(game: Any, bots: Sequence[str], seed: int, start: int, stop: int, rotat
     gi, gf, nbr, shape, inner = game_arrays(game)
     names = tuple(KERNEL_BOTS)
     count = stop - start
-    kinds = np.array([[names.index(b) for b in lineup(bots, players, i, rotate)] for i in range(start, stop)],
-                     dtype=np.int64).reshape(count, players)
-    game_seed_list = game_seeds(seed, start, stop)
-    seeds = np.array(game_seed_list, dtype=np.int64)
-    keys = generator_seeds(game_seed_list, players)  # as play_one seeds the chance and each seat's bot
+    kinds, seeds, keys = batch_seeds(names, bots, players, seed, start, stop, rotate)
     out_i = np.zeros((count, 16), dtype=np.int64)
     out_events = np.zeros((count, k.N_EVENTS), dtype=np.int64)
     k.play_games(gi, gf, nbr, kinds, keys, k.work(shape, inner, players), out_i, out_events)

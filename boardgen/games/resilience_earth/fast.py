@@ -15,8 +15,7 @@ from typing import Any
 import numpy as np
 
 from boardgen.play.columns import OutcomeColumns
-from boardgen.play.kernels import KernelLoader, game_seeds, generator_seeds
-from boardgen.play.simulate import lineup
+from boardgen.play.kernels import KernelLoader, batch_seeds
 
 KERNEL_BOTS = ("random", "grower", "steward", "keeper", "sabbatical", "mixed")  # kernel.BOT_KINDS
 LOAD_COST_GAMES = 60.0  # loading the cached kernel (about 0.6 s), in API games (about 100 a second)
@@ -113,11 +112,7 @@ def play(game: Any, bots: Sequence[str], seed: int, start: int, stop: int, rotat
     a = game_arrays(game)
     names = tuple(KERNEL_BOTS)
     count = stop - start
-    kinds = np.array([[names.index(b) for b in lineup(bots, players, i, rotate)] for i in range(start, stop)],
-                     dtype=np.int64).reshape(count, players)
-    game_seed_list = game_seeds(seed, start, stop)
-    seeds = np.array(game_seed_list, dtype=np.int64)
-    keys = generator_seeds(game_seed_list, players)  # as play_one seeds the chance and each seat's bot
+    kinds, seeds, keys = batch_seeds(names, bots, players, seed, start, stop, rotate)
     out_i = np.zeros((count, 24), dtype=np.int64)
     counts = np.zeros((count, k.N_COUNTS), dtype=np.int64)
     w = k.work(players, a["index_of"], a["cover"], a["cover_len"], a["effect"], a["rounds"])
