@@ -61,7 +61,7 @@ _fault_steps = 0
 
 def _fault_point() -> None:
     """Testing hook: ``BOARDGEN_FAULT=kill:N`` sends SIGKILL to this process at the Nth write step,
-    ``enospc:N`` raises ENOSPC there (tests/test_faults.py). Unset, it costs one dictionary look-up."""
+    ``enospc:N`` raises ENOSPC there (tests/core/test_faults.py). Unset, it costs one dictionary look-up."""
     spec = os.environ.get("BOARDGEN_FAULT")
     if not spec:
         return

@@ -1,4 +1,4 @@
-"""Mutated templates for the fuzz test (tests/test_fuzz.py) and the campaign (scripts/fuzz_campaign.py).
+"""Mutated templates for the fuzz test (tests/conformance/test_fuzz.py) and the campaign (scripts/fuzz_campaign.py).
 
 A mutation starts from a shipped template and deletes a key, gives a key a wrong/huge/tiny/odd value, adds an
 unknown key, or injects raw YAML (alias bombs, self-reference, deep nesting, tags, duplicate keys, an extends

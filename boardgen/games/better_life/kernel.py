@@ -2,7 +2,8 @@
 rules API (``engine.BetterLifeState`` played by ``boardgen.play.simulate.play_one``) for the same seeds.
 
 The API engine is the reference; this is the second encoding of the same rules, checked against it game for game
-(tests/test_better_life_kernel.py compares every result field). Each function below is the engine method of the
+(tests/games/better_life/test_better_life_kernel.py compares every result field). Each function below is the
+engine method of the
 same name, step for step: the queue of pending chance tasks, the phases, what each space, card and event does,
 the vote. Chance draws from ``boardgen.play.kernel_random`` as ``sample_chance`` draws (same outcome lists, same
 float sums); the game's four bots draw nothing, the generic random bot draws once per decision, as in Python.

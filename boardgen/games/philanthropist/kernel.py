@@ -2,7 +2,8 @@
 the rules API (``engine.PhilState`` played by ``boardgen.play.simulate.play_one``) for the same seeds.
 
 The API engine is the reference; this is the second encoding of the same rules, checked against it game for game
-(tests/test_philanthropist_kernel.py compares every result field). Every step follows the engine's code:
+(tests/games/philanthropist/test_philanthropist_kernel.py compares every result field).
+Every step follows the engine's code:
 
 - chance draws from a ``random.Random`` replayed by ``boardgen.play.kernel_random`` and samples as
   ``boardgen.play.api.sample_chance`` does (the same outcome lists, in the same order, with the same float sums);

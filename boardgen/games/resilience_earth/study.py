@@ -46,7 +46,8 @@ def run(facts: FieldFacts, config: Any, bots: Sequence[str], games: int, jobs: i
     started = time.perf_counter()
     if fast.unsupported(game, bots):
         records = list(simulate(game, all_bots(), games, bots, seed, jobs=jobs, rotate=True).records)
-    else:  # the compiled kernel: the same games as the rules API's (tests/test_resilience_earth_kernel.py)
+    else:  # the compiled kernel: the same games as the rules API's
+        # (tests/games/resilience_earth/test_resilience_earth_kernel.py)
         records = fast.play(game, bots, seed, 0, games, True).records()
     seconds = time.perf_counter() - started
     n = len(records)

@@ -14,7 +14,7 @@ any generic bot, OpenSpiel, or a test with chosen dice can drive a game node by 
 The automatic steps call the very functions the engine calls (``harvest``, ``steward_roll``,
 ``tipping_apply``, ``final_scores``), and a decision node exists exactly where the engine asks a bot, so the
 same bots with the same generators and the dice drawn from the same ``random.Random`` in the same order play
-the same game (tests/test_rules_api.py checks it game for game).
+the same game (tests/games/global_wellbeing/test_rules_api.py checks it game for game).
 
 Actions are integers: ``c`` puts a piece on cell ``c`` (setup, move destination, investment), ``n + c``
 picks the piece on cell ``c`` to move, ``2n`` stays (``n`` cells). A chance outcome ``k`` is the face ``k + 1``.

@@ -1,5 +1,5 @@
 """The flagship's compiled fast path: batches of whole games played by a numba kernel (``rules.kernel``), the
-same games as ``engine.play_game`` for the same seeds, bit for bit (tests/test_fast_engine.py).
+same games as ``engine.play_game`` for the same seeds, bit for bit (tests/games/global_wellbeing/test_fast_engine.py).
 
 ``play_batch(board, rules, lineups, seeds)`` plays many games in one call and returns their results as arrays
 (``Batch``); ``Batch.results()`` turns them into the engine's ``GameResult``s. ``unsupported(...)`` says why a

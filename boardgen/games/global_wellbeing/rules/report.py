@@ -1,5 +1,6 @@
 """`boardgen simulate` for the Global Wellbeing Game: its fused fast path (``rules.simulate``), its six plots
-and its summary lines. The results match the API path game for game (tests/test_rules_api.py). A line-up with
+and its summary lines. The results match the API path game for game (tests/games/global_wellbeing/test_rules_api.py).
+A line-up with
 a bot the fused engine does not have (``mcts``, ``random-generic``, ``greedy-generic``) is played through the
 rules API by the generic runner and reported with the generic summary and plots."""
 

@@ -1,0 +1,243 @@
+"""The compiled fast path (rules.fast, rules.kernel) plays exactly the games of the reference engine: whole
+GameResults compared field by field (scores, winners, pieces, chips, indices, badges, trajectory, leaders, events,
+ran_out, occupied and contested cells) for the same seeds, on the real board and on synthetic ones, under every
+rule option the engine reads."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+from collections.abc import Sequence
+
+import pytest
+from hypothesis import given, settings
+from rules_strategies import ZONES, games
+
+from boardgen.config import RulesConfig, load_template
+from boardgen.games.global_wellbeing.rules import fast
+from boardgen.games.global_wellbeing.rules.board import RulesBoard, hex_rectangle
+from boardgen.games.global_wellbeing.rules.bots import BOT_NAMES, bot_factory
+from boardgen.games.global_wellbeing.rules.engine import GameResult, derive_seed, play_game
+from boardgen.games.global_wellbeing.rules.simulate import lineup, results_json, simulate
+from boardgen.model import Board
+
+pytest.importorskip("numba")
+
+MIXED = ("random", "greedy", "planner", "planner", "greedy", "random")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def kernel() -> object:
+    loaded = fast.load_kernel()
+    assert loaded is not None
+    return loaded
+
+
+def reference(board: RulesBoard, rules: RulesConfig, names: Sequence[str], seed: int,
+              badge_values: Sequence[int] | None = None) -> GameResult:
+    """``play_game`` with the bots ``simulate`` gives (or these badge values)."""
+    if badge_values is None:
+        badge_values = tuple(z.badge_value for z in board.zones) if rules.variant == "complex" else ()
+    dice = tuple(z.die for z in board.zones)
+    factories = [bot_factory(n, rules.badge_threshold, tuple(badge_values), dice) for n in names]
+    return play_game(board, rules, factories, seed, names)
+
+
+def differences(board: RulesBoard, rules: RulesConfig, lineups: Sequence[Sequence[str]], seeds: Sequence[int],
+                badge_values: Sequence[int] | None = None) -> list[tuple[int, list[str]]]:
+    """(game, fields that differ) for every game the kernel plays differently from the reference engine."""
+    got = fast.play_batch(board, rules, lineups, seeds, badge_values).results()
+    assert len(got) == len(seeds)
+    out = []
+    for g, (names, seed) in enumerate(zip(lineups, seeds, strict=True)):
+        want = reference(board, rules, names, seed, badge_values)
+        if got[g] != want:
+            out.append((g, [f.name for f in dataclasses.fields(want) if getattr(got[g], f.name) != getattr(want,
+                                                                                                           f.name)]))
+    return out
+
+
+@pytest.fixture(scope="module")
+def real_board(default_board: Board) -> RulesBoard:
+    return RulesBoard.from_board(default_board)
+
+
+# ------------------------------------------------------------------------------------ the random streams
+
+
+@pytest.mark.parametrize("seed", [0, 1, 7, 2**32 - 1, 2**32, 2**63 - 1, derive_seed(2026, "game", 5), -12, 2**200 + 3])
+def test_the_kernels_mersenne_twister_is_cpythons(kernel: object, seed: int) -> None:
+    words = fast._words(seed)
+    r = random.Random(seed)
+    assert kernel.mt_randoms(words, 1500).tolist() == [r.random() for _ in range(1500)]  # type: ignore[attr-defined]
+
+
+def test_seat_seeds_are_derive_seed() -> None:
+    for seed in (0, 5, 2**62 + 11, derive_seed(1, "game", 3)):
+        assert fast.seat_seeds(seed, 6) == [derive_seed(seed, "seat", p) for p in range(6)]
+
+
+# ------------------------------------------------------------------------------------ the real board
+
+
+LINEUPS = {"random": ("random",), "greedy": ("greedy",), "planner": ("planner",), "mixed": MIXED}
+
+
+@pytest.mark.parametrize(("bots", "games"), [
+    *(pytest.param(bots, 200, id=name) for name, bots in LINEUPS.items()),
+    *(pytest.param(bots, 2000, id=f"{name}-2000", marks=pytest.mark.slow) for name, bots in LINEUPS.items()),
+])
+def test_same_games_on_the_real_board(real_board: RulesBoard, bots: tuple[str, ...], games: int) -> None:
+    rules = load_template().rules
+    lineups = [lineup(bots, rules.players, i, True) for i in range(games)]
+    seeds = [derive_seed(2026, "game", i) for i in range(games)]
+    assert differences(real_board, rules, lineups, seeds) == []
+
+
+# ------------------------------------------------------------------------------------ rule options
+
+
+VARIANTS: dict[str, dict[str, object]] = {
+    "simple": {"variant": "simple"},
+    "simple with harvest": {"variant": "simple", "simple_harvest": True},
+    "move required": {"move_optional": False},
+    "move anywhere": {"move_next_to_other_pieces": False},
+    "move required anywhere": {"move_optional": False, "move_next_to_other_pieces": False},
+    "first player rotates": {"first_player_rotates": True},
+    "tipping first": {"end_of_turn_order": "tipping-first", "stewardship_every": 2, "tipping_point_every": 3},
+    "badges can be lost": {"badges_can_be_lost": True, "badge_threshold": 4},
+    "unlimited pieces, uncapped harvest": {"pieces_limited": False, "harvest_capped_by_bank": False,
+                                           "pieces_per_player": 12},
+    "three investments, small bank": {"investments_per_turn": 3, "bank_chips": 60, "harvest_divisor": 10},
+    "no investments, few chips": {"investments_per_turn": 0, "starting_chips": 3},
+    "economy variant": {"investments_per_turn": 3, "harvest_divisor": 45},
+    "long game": {"turns": 40, "setup_rounds": 4},
+    "no turns": {"turns": 0},
+    "no setup": {"setup_rounds": 0, "badge_threshold": 2},
+}
+
+
+@pytest.mark.parametrize("change", list(VARIANTS.values()), ids=list(VARIANTS))
+def test_same_games_under_each_rule_option(change: dict[str, object]) -> None:
+    board = hex_rectangle(14, 10, ZONES, holes=[(3, 3), (4, 3), (10, 7)])
+    rules = dataclasses.replace(load_template().rules, **change)  # type: ignore[arg-type]
+    lineups = [lineup(MIXED, 6, i, True) for i in range(24)]
+    seeds = [derive_seed(11, "game", i) for i in range(24)]
+    assert differences(board, rules, lineups, seeds) == []
+
+
+@pytest.mark.parametrize("players", [1, 2, 6])
+def test_same_games_when_the_board_runs_out_of_cells(players: int) -> None:
+    board = hex_rectangle(6, 5, ZONES)  # 30 cells: six players' setup alone fills it
+    rules = load_template().rules
+    lineups = [lineup(BOT_NAMES, players, i, True) for i in range(30)]
+    seeds = [derive_seed(3, "game", i) for i in range(30)]
+    assert differences(board, rules, lineups, seeds) == []
+    results = fast.play_batch(board, rules, lineups, seeds).results()
+    if players == 6:
+        assert all(any(r & 2 for r in res.ran_out) for res in results)  # every game ran out of cells
+
+
+def test_same_games_on_a_board_without_cells() -> None:
+    board = hex_rectangle(3, 2, ZONES, holes=[(c, r) for c in range(3) for r in range(2)])
+    assert board.n_cells == 0
+    assert differences(board, load_template().rules, [MIXED[:3]] * 3, [1, 2, 3]) == []
+
+
+@settings(max_examples=150, deadline=None)
+@given(games())
+def test_same_games_whatever_the_board_and_rules(case: tuple) -> None:
+    board, rules, bots, seed = case
+    badge_values = tuple(z.badge_value for z in board.zones)  # what test_rules_properties.py gives the bots
+    assert differences(board, rules, [tuple(bots)], [seed], badge_values) == []
+    assert differences(board, rules, [tuple(bots)], [seed]) == []
+
+
+# ------------------------------------------------------------------------------------ batches and simulate
+
+
+def test_a_batch_sums_the_cells_of_its_games() -> None:
+    board = hex_rectangle(8, 6, ZONES)
+    rules = load_template().rules
+    batch = fast.play_batch(board, rules, [MIXED] * 20, list(range(20)))
+    results = batch.results()
+    assert batch.occupied_counts() == [sum(r.occupied[c] for r in results) for c in range(board.n_cells)]
+    assert batch.contested_counts() == [sum(r.contested[c] for r in results) for c in range(board.n_cells)]
+    assert [r.occupied for r in batch.results(cells=False)] == [()] * 20
+
+
+def test_simulate_writes_the_same_results_through_either_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    board = hex_rectangle(12, 9, ZONES)
+    rules = load_template().rules
+    documents = {}
+    for engine in ("reference", "kernel"):
+        monkeypatch.setenv(fast.ENGINE_ENV, engine)
+        sim = simulate(board, rules, 120, 6, BOT_NAMES, seed=5)
+        documents[engine] = json.dumps(results_json(sim, "e", "sha"), sort_keys=True)
+    assert documents["kernel"] == documents["reference"]
+
+
+def test_the_engine_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+    board = hex_rectangle(5, 5, ZONES)
+    rules = load_template().rules
+    monkeypatch.setenv(fast.ENGINE_ENV, "reference")
+    assert not fast.use_kernel(board, rules, ["random"], 6, 10**6)
+    monkeypatch.setenv(fast.ENGINE_ENV, "kernel")
+    assert fast.use_kernel(board, rules, ["random"], 6, 1)
+    assert not fast.use_kernel(board, rules, ["mcts"], 6, 1)  # a bot the kernel does not have
+    assert not fast.use_kernel(board, dataclasses.replace(rules, harvest_divisor=0), ["random"], 6, 1)
+    monkeypatch.setenv(fast.ENGINE_ENV, "fastest")
+    with pytest.raises(ValueError, match="BOARDGEN_ENGINE"):
+        fast.use_kernel(board, rules, ["random"], 6, 1)
+
+
+def test_unsupported_games_are_refused_not_played_differently() -> None:
+    board = hex_rectangle(5, 5, ZONES)
+    rules = load_template().rules
+    with pytest.raises(ValueError, match="cannot play"):
+        fast.play_batch(board, rules, [("random", "mcts")], [1])
+    with pytest.raises(ValueError, match="cannot play"):
+        fast.play_batch(board, dataclasses.replace(rules, stewardship_every=0), [("random",)], [1])
+    assert fast.unsupported(board, rules, ["random"] * 7, 7)
+    assert fast.unsupported(board, dataclasses.replace(rules, bank_chips=2**50), ["random"], 2)
+    assert fast.unsupported(board, dataclasses.replace(rules, turns=-1), ["random"], 2)
+    assert not fast.unsupported(board, dataclasses.replace(rules, turns=0, setup_rounds=0), ["random"], 2)
+
+
+def test_warming_the_kernel_marks_its_cache_compiled(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """scripts/setup.sh's warm-up leaves the kernel's cache marked, so auto mode takes it from the first run."""
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    assert not fast.kernel_cached()
+    assert fast.warm_kernel() is True
+    assert fast.kernel_cached() and (tmp_path / "compiled").is_file()
+
+
+@pytest.mark.parametrize("players", [1, 6])
+def test_the_array_path_of_the_seed_keys_gives_the_words_random_seed_uses(kernel: object, players: int) -> None:
+    seeds = [0, 1, 2**32 - 1, 2**32, 2**63 - 1, 2**64 - 1, derive_seed(2026, "game", 5)]
+    keys, key_lens = fast._seed_keys(kernel, seeds, players)  # type: ignore[arg-type]
+    for g, seed in enumerate(seeds):
+        for lane, value in enumerate([seed, *fast.seat_seeds(seed, players)]):
+            words = fast._words(value)
+            assert key_lens[g, lane] == len(words)
+            assert keys[g, lane, :len(words)].tolist() == words
+
+
+def test_loading_the_kernel_skips_scipy_yet_leaves_it_importable() -> None:
+    """numba's BLAS probe would import scipy.linalg (0.4 s) as the kernel loads; it is answered "absent" only
+    for that import: a fresh process loads the kernel without scipy.linalg, and can import it afterwards."""
+    import subprocess
+    import sys
+
+    code = ("import sys\n"
+            "from boardgen.games.global_wellbeing.rules import fast\n"
+            "assert fast.load_kernel() is not None\n"
+            "fast.warm_kernel()\n"
+            "print('scipy.linalg' in sys.modules, 'scipy.linalg.cython_blas' in sys.modules)\n"
+            "try:\n    import scipy.linalg.cython_blas\nexcept ImportError:\n    print('no scipy')\n"
+            "else:\n    print('importable')\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    first, second = done.stdout.split("\n")[:2]
+    assert first == "False False"
+    assert second in ("importable", "no scipy")

@@ -1,0 +1,69 @@
+"""The Philanthropist's leaflet as printed: readable type (nothing under 8 pt) and how to make the kit."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+from pathlib import Path
+
+import pikepdf
+import pytest
+
+from boardgen.games.philanthropist.leaflet import MIN_PT, leaflet_pdf
+from boardgen.games.philanthropist.model import load_cards
+from boardgen.render.imposition import A4, LETTER, Paper
+from boardgen.template import load
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def font_sizes(pdf: bytes) -> list[float]:
+    """Every font size set with Tf on every page (reportlab writes text unscaled)."""
+    sizes: list[float] = []
+    with pikepdf.open(io.BytesIO(pdf)) as doc:
+        for page in doc.pages:
+            for item in pikepdf.parse_content_stream(page):
+                if str(item.operator) == "Tf":
+                    sizes.append(float(item.operands[1]))  # type: ignore[arg-type]
+    return sizes
+
+
+@pytest.mark.parametrize("paper", [A4, LETTER], ids=["a4", "letter"])
+def test_no_type_under_8_pt_and_the_kit_is_explained(paper: Paper, tmp_path: Path) -> None:
+    t = load(ROOT / "templates" / "philanthropist.yaml")[1]
+    data, sides = leaflet_pdf(t, load_cards(t), paper, [("board", 1, ""), ("white die", 1, "22 mm")])
+    assert sides == 2
+    sizes = font_sizes(data)
+    assert sizes and min(sizes) >= MIN_PT == 8.0
+    path = tmp_path / "leaflet.pdf"
+    path.write_bytes(data)
+    text = " ".join(subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True,
+                                   check=True).stdout.split())
+    for words in ("Making the kit", "the pieces fit together one way only", "glue them back to back",
+                  "glue the grey tabs inside", "board-poster.pdf", "add up the costs of your meeples"):
+        assert words in text
+
+
+@pytest.mark.parametrize("paper", [A4, LETTER], ids=["a4", "letter"])
+def test_card_duplex_instructions_match_the_sheet_orientation(paper: Paper) -> None:
+    """The backs are mirrored left-right, so a landscape card sheet flips on the SHORT edge and a portrait one
+    on the long edge (the kit once said "long edge" of landscape sheets, which put every back 28 mm off its
+    front). The components file has backs, so all its pages are one way round."""
+    import functools
+
+    from boardgen.games.philanthropist.kit import build_paper, card_flip_edge, component_sets, lay_paper, readme_text
+    from boardgen.kit.cut_edition import cut_edition
+
+    t = load(ROOT / "templates" / "philanthropist.yaml")[1]
+    kit = build_paper(t, component_sets(t), paper)
+    cards = next(lo for lo in kit.laid if lo.kind == "business-cards")
+    front, back = cards.pages[0], cards.pages[1]
+    edge = "short" if front.width_mm > front.height_mm else "long"
+    assert len({p.width_mm > p.height_mm for p in kit.pages}) == 1
+    assert card_flip_edge(kit) == edge
+    assert f"flip on the {edge} edge" in " ".join(back.scene.texts())
+    cut = cut_edition(t.title, functools.partial(lay_paper, t, component_sets(t)), paper)
+    assert f"flipping on the {edge} edge" in readme_text(t, kit, [], 12, cut)
+    data, _ = leaflet_pdf(t, load_cards(t), paper, [], card_flip=card_flip_edge(kit))
+    with pikepdf.open(io.BytesIO(data)) as doc:
+        assert len(doc.pages) == 2
