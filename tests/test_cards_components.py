@@ -26,8 +26,8 @@ from boardgen.errors import ConfigError
 from boardgen.games.global_wellbeing.kit import build_components, component_sets, deterministic_zip, kit_files
 from boardgen.games.global_wellbeing.leaflet import leaflet_pdf, leaflet_text
 from boardgen.games.global_wellbeing.tables import climate_table_card, turn_counter_card
-from boardgen.layout.hexgrid import Hex, HexLayout, orientation_named
-from boardgen.model import Board, Cell
+from boardgen.geomap.hexgrid import Hex, HexLayout, orientation_named
+from boardgen.geomap.model import Board, Cell
 from boardgen.render.imposition import A4, LETTER
 from boardgen.render.scene import Scene, Text
 

@@ -8,7 +8,7 @@ import click
 
 template_option = click.option(
     "--template", "-t", "template_path", type=click.Path(path_type=Path, dir_okay=False), default=None,
-    help="Template YAML (default: the bundled Global Wellbeing Game, templates/global-wellbeing.yaml).",
+    help="Template YAML (default: the default game's own template; `boardgen games` lists the games).",
 )
 out_option = click.option(
     "--out", "-o", "out_root", type=click.Path(path_type=Path, file_okay=False), default=Path("build"),

@@ -28,10 +28,10 @@ from boardgen.config import Config
 from boardgen.errors import LayoutError
 from boardgen.games.global_wellbeing.rules.variants import player_counts
 from boardgen.games.global_wellbeing.tables import reference_cards, turn_grid
+from boardgen.geomap.model import Board
 from boardgen.io import Artifact
 from boardgen.kit.cut_edition import cut_edition, is_cut_file
 from boardgen.kit.parts import KitParts, board_part, board_piece, inventory_csv, page_spans, parts_from_sets
-from boardgen.model import Board
 from boardgen.render.cairo_backend import render_pdf, render_png
 from boardgen.render.imposition import (
     A4,
