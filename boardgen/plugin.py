@@ -61,7 +61,7 @@ class BuildContext:
 
     @property
     def board(self) -> Any:
-        """The game's board, built once (for the flagship: the classified hex map)."""
+        """The game's board, built once (for a geographic game: the classified hex map)."""
         return self.value("board", lambda: self.plugin.build_board(self))
 
     def value(self, key: str, make: Callable[[], Any]) -> Any:

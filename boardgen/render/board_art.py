@@ -181,7 +181,7 @@ def _table_rows(config: Config) -> tuple[int, int]:
 
 
 def edition_name(config: Config) -> str:
-    """The edition as people write it ("global-wellbeing" -> "Global Wellbeing")."""
+    """The edition as people write it ("my-big-game" -> "My Big Game")."""
     return " ".join(w.capitalize() if not w.isdigit() else w for w in config.edition.split("-"))
 
 
