@@ -79,3 +79,32 @@ def test_the_check_sees_core_files() -> None:
     assert {"plugin.py", "build.py", "geomap/build.py", "commands/cells.py", "serve/static/app.js"} <= files
     assert not any(f.startswith("games/") for f in files)
     assert all((PACKAGE / f).is_file() for f in ALLOWED)  # an allowed file that is gone: drop it from the list
+
+
+def test_a_template_without_a_game_key_is_the_one_game_that_claims_them() -> None:
+    from boardgen.plugin import default_game
+
+    claimed = [name for name, plugin in installed_games().items() if plugin.default_game]
+    assert len(claimed) == 1 and default_game() == claimed[0]
+
+
+def test_every_games_manifest_has_the_same_keys_and_its_own_libraries() -> None:
+    import json
+
+    from boardgen.build import CORE_LIBRARIES, manifest_artifact
+    from boardgen.plugin import BuildContext
+    from boardgen.template import load
+
+    for name, plugin in installed_games().items():
+        try:
+            template = plugin.default_template()
+        except NotImplementedError:  # a set of parts with no template of its own
+            continue
+        _plugin, config = load(template)
+        manifest = json.loads(manifest_artifact(BuildContext(config, plugin)).data)
+        assert list(manifest)[:8] == ["game", "edition", "title", "boardgen", "template", "data", "versions",
+                                      "outputs"], name
+        assert manifest["game"] == name
+        assert list(manifest["versions"]) == ["python", *CORE_LIBRARIES, *plugin.libraries, "cairo"], name
+        geographic = plugin.map_spec(config) is not None
+        assert ("pyproj" in manifest["versions"]) == geographic, name  # the map's projection library, only there
