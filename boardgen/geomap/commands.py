@@ -1,5 +1,6 @@
-"""`boardgen cells` (cell data to stdout or a file) and `boardgen info` (what the map stage made), for any game
-whose board is the geographic hex map (``GamePlugin.map_spec`` and ``geo_board``)."""
+"""The map's commands, for any game whose board is the geographic hex map (``GamePlugin.map_spec`` and
+``geo_board``): `boardgen cells` (cell data to stdout or a file), `boardgen info` (what the map stage made) and
+`boardgen sections` (how the board is cut into pieces, as the game reports it)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Any
 import click
 
 from boardgen.commands.options import template_option
-from boardgen.errors import ConfigError
+from boardgen.errors import ConfigError, blamed_on
 from boardgen.export import GeoBoard, adjacency_json, cells_csv, cells_geojson, write_gis
 from boardgen.geomap.cache import cached_board
 from boardgen.geomap.model import MapSpec
@@ -125,3 +126,15 @@ def info_command(template_path: Path | None) -> None:
         click.echo(line)
     if not board_ok or not low <= n <= high:
         sys.exit(1)
+
+
+@click.command("sections")
+@template_option
+def sections_command(template_path: Path | None) -> None:
+    """Print how the board is cut: each piece's size, cells and neighbours (and for a jigsaw, the cut lines, the
+    knobs and the unique-fit proof)."""
+    plugin, config, _spec = map_of(template_path)
+    with blamed_on(config.source):
+        lines = plugin.sections_report(BuildContext(config, plugin))
+    for line in lines:
+        click.echo(line)
