@@ -191,3 +191,12 @@ def test_legend_key_follows_the_art_code(tmp_path: Path) -> None:
     before = cache.source_fingerprint(tmp_path / "a", sources)
     assert before == cache.source_fingerprint(cache.PACKAGE_ROOT, sources)
     assert cache.source_fingerprint(tmp_path / "b", sources) != before  # an edited art module: a new key
+
+
+def test_values_made_from_a_board_follow_the_templates_sections(default_board: Any) -> None:
+    """The board's key is its map alone; a cut and what sits on it also follow the template's sections keys."""
+    config = default_board.config
+    other = dataclasses.replace(default_board, config=dataclasses.replace(
+        config, sections=dataclasses.replace(config.sections, knob_depth_mm=13.0)))
+    assert geocache.board_key(other.config) == geocache.board_key(config)
+    assert geocache._derived_inputs(other, "x") != geocache._derived_inputs(default_board, "x")
