@@ -19,8 +19,8 @@ from boardgen.games.global_wellbeing.board_stage import (
     sections_geojson,
     sections_pdfs,
 )
+from boardgen.geomap.build import build_board
 from boardgen.layout.sections import cut_sections
-from boardgen.mapbuild import build_board
 from boardgen.render.board_art import make_art
 from boardgen.render.cairo_backend import render_pdf, render_png
 

@@ -107,7 +107,6 @@ def geojson_per_cell(template: Path, repeat: int) -> tuple[int, float, float]:
     """(cells, ms per cell with the array functions, ms per cell with the per-cell loop)."""
     from shapely.geometry import mapping
 
-    from boardgen.cache import cached_board
     from boardgen.config import load_template
     from boardgen.export import (
         _json_bytes,
@@ -116,6 +115,7 @@ def geojson_per_cell(template: Path, repeat: int) -> tuple[int, float, float]:
         cell_properties,
         cells_geojson,
     )
+    from boardgen.geomap.cache import cached_board
 
     board = cached_board(load_template(template))
 

@@ -37,7 +37,7 @@ def _board(synthetic: bool):
         from test_cards_components import tiny_board
 
         return config, tiny_board(config)
-    from boardgen.mapbuild import build_board
+    from boardgen.geomap.build import build_board
 
     return config, build_board(config)
 

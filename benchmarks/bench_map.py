@@ -12,8 +12,8 @@ import time
 
 from boardgen.config import load_template
 from boardgen.export import adjacency_json, cells_csv, cells_geojson
-from boardgen.mapbuild import build_board
-from boardgen.projection import land, rasters
+from boardgen.geomap.build import build_board
+from boardgen.geomap.projection import land, rasters
 from boardgen.render.map_preview import map_preview_png
 
 

@@ -87,7 +87,7 @@ def main() -> None:
         board, what = hex_rectangle(20, 15, config.zones), "synthetic 20x15"
     else:
         try:
-            from boardgen.mapbuild import build_board
+            from boardgen.geomap.build import build_board
 
             board, what = RulesBoard.from_board(build_board(config)), "real board"
         except ImportError:

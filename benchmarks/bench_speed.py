@@ -123,11 +123,11 @@ def measure(runs: int, games: int, jobs_games: int, skip_large: bool) -> list[Ro
 def measure_games(games: int, jobs_games: int) -> list[Row]:
     from reference_game import play_reference  # type: ignore[import-not-found]
 
-    from boardgen.cache import cached_board
     from boardgen.config import load_template
     from boardgen.games.global_wellbeing.rules.board import RulesBoard
     from boardgen.games.global_wellbeing.rules.engine import derive_seed
     from boardgen.games.global_wellbeing.rules.simulate import simulate
+    from boardgen.geomap.cache import cached_board
 
     config = load_template()
     board = RulesBoard.from_board(cached_board(config))

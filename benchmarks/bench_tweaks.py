@@ -62,7 +62,7 @@ def main(argv: list[str] | None = None) -> None:
     with tempfile.TemporaryDirectory() as data_cache:
         os.environ["BOARDGEN_CACHE_DIR"] = data_cache
         from boardgen.config import template_with
-        from boardgen.mapbuild import build_board
+        from boardgen.geomap.build import build_board
 
         build_board(template_with({}))  # decodes the data files into data_cache once
         for stale in Path(data_cache).glob("board-*"):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 
 from boardgen.config import load_template
-from boardgen.mapbuild import build_board
+from boardgen.geomap.build import build_board
 
 CANDIDATES = ["wintri", "kav7", "natearth", "robin", "eck4", "eqearth", "moll"]
 

@@ -20,6 +20,7 @@ import platform
 import threading
 import time
 import traceback
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -279,16 +280,28 @@ def run_stages(ctx: BuildContext, only: set[str] | None = None) -> list[Artifact
     return ctx.artifacts
 
 
+CORE_LIBRARIES: Mapping[str, str] = {"numpy": "numpy:__version__", "shapely": "shapely:__version__"}
+"""The libraries every game's outputs go through (shapes, page layout), as ``GamePlugin.libraries`` names them."""
+
+
+def library_versions(libraries: Mapping[str, str]) -> dict[str, str]:
+    """{name: version} of ``libraries`` ({name: "module:attribute"}), in their order."""
+    versions = {}
+    for name, where in libraries.items():
+        module, attribute = where.split(":")
+        versions[name] = str(getattr(importlib.import_module(module), attribute))
+    return versions
+
+
 def manifest_artifact(ctx: BuildContext) -> Artifact:
+    """The kit's manifest: the game, the template's and data files' hashes, the versions of what made the outputs
+    (Python, the core's libraries, the game's own ``libraries``, cairo) and every output's hash, size and pages."""
     config = ctx.config
     data_files = {path.name: sha256_file(path) for path in ctx.plugin.data_files(config).values()}
-    import numpy
-    import pyproj
-    import shapely
-
     from boardgen.render import cairo_lib
 
     manifest: dict[str, Any] = {
+        "game": ctx.plugin.name,
         "edition": config.edition,
         "title": config.title,
         "boardgen": __version__,
@@ -296,17 +309,12 @@ def manifest_artifact(ctx: BuildContext) -> Artifact:
         "data": dict(sorted(data_files.items())),
         "versions": {
             "python": platform.python_version(),
-            "numpy": numpy.__version__,
-            "shapely": shapely.__version__,
-            "pyproj": pyproj.__version__,
-            "proj": pyproj.proj_version_str,
+            **library_versions({**CORE_LIBRARIES, **ctx.plugin.libraries}),
             "cairo": cairo_lib.version_string(),
         },
         "outputs": {a.path: {"sha256": a.sha256, "bytes": len(a.data), **({"pages": a.pages} if a.pages else {})}
                     for a in sorted(ctx.artifacts, key=lambda a: a.path)},
     }
-    if ctx.plugin.name != "global-wellbeing":  # the flagship's manifest keeps its original keys
-        manifest = {"game": ctx.plugin.name, **manifest}
     language = getattr(config, "language", "en")
     if language != "en":  # an English manifest keeps its keys (and bytes)
         manifest = {**manifest, "language": language}

@@ -1,14 +1,13 @@
-"""An on-disk cache of built boards (with their jigsaw cuts, legend placements and section marks, and the decoded
-data files), so `info`, `cells`, `sections`, `simulate` and a rebuild skip the map when nothing it depends on
-changed.
+"""An on-disk cache of values that take long to make (built maps, decoded data files, simulated games' findings),
+so `info`, `cells`, `sections`, `simulate` and a rebuild skip the work when nothing it depends on changed. The
+geographic map's own entries (the board, its cut, values placed on it) are in ``boardgen.geomap.cache``.
 
-An entry is keyed by a sha256 of everything the board depends on: the template's values that shape the map
-(the whole validated config minus the rules), the sha256 of each source data file, boardgen's version, a
-fingerprint of boardgen's own source (the .py files of the modules a board and its cut are made by, so a
-developer who edits the map code never gets a stale board) and the versions of the libraries that compute it
-(numpy, shapely, pyproj/PROJ). The entry stores its key and is used only when the key matches; a corrupt,
-foreign or stale entry is rebuilt, never trusted. Entries are written atomically (temporary file, then
-rename), so two processes building at once each leave a whole file.
+An entry is keyed by a sha256 of everything the value depends on: the inputs the caller names (the template's values
+that shape it), the sha256 of each source data file, boardgen's version, a fingerprint of boardgen's own source (the
+.py files of the modules a value is made by, so a developer who edits the code never gets a stale value) and the
+versions of the libraries that compute it (numpy, shapely, pyproj/PROJ). The entry stores its key and is used only
+when the key matches; a corrupt, foreign or stale entry is rebuilt, never trusted. Entries are written atomically
+(temporary file, then rename), so two processes building at once each leave a whole file.
 
 The folder is the user's cache directory (``platformdirs``), or ``BOARDGEN_CACHE_DIR``; ``BOARDGEN_NO_CACHE=1``
 or a command's ``--no-cache`` turns the cache off.
@@ -16,6 +15,7 @@ or a command's ``--no-cache`` turns the cache off.
 
 from __future__ import annotations
 
+import collections
 import copyreg
 import functools
 import hashlib
@@ -98,9 +98,10 @@ def library_versions() -> str:
            f"proj {pyproj.proj_version_str}"
 
 
-SOURCE_GLOBS = ("*.py", "layout/*.py", "projection/*.py")
+SOURCE_GLOBS = ("*.py", "layout/*.py", "geomap/*.py", "geomap/projection/*.py")
 """The package's files a cached board or cut is made by (relative to boardgen/): the core modules (config,
-mapbuild, model, ...), the lattice, zones and section cutting, the projection and data readers."""
+io, ...), the section cutting, the geographic map (its builder, model, lattice, zones, projection and data
+readers)."""
 
 
 PACKAGE_ROOT = Path(__file__).resolve().parent
@@ -124,19 +125,28 @@ def make_key(kind: str, inputs: str, data_sha256: dict[str, str], sources: tuple
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+HITS: collections.Counter[str] = collections.Counter()
+"""Entries read back from the cache in this process, by kind ("board", "field-facts", ...): what tests and
+benchmarks check a warm rebuild by."""
+MISSES: collections.Counter[str] = collections.Counter()
+"""Values made (and stored) in this process because the cache held no valid entry, by kind."""
+
+
 def cached(kind: str, key: str, make: Callable[[], T]) -> T:
     """``make()``'s value from the cache when an entry with exactly this key exists, else made and stored."""
     if not enabled():
         return make()
-    path = _entry_path(kind, key)
+    path = entry_path(kind, key)
     try:
         stored = pickle.loads(path.read_bytes())
         if isinstance(stored, dict) and stored.get("key") == key and stored.get("kind") == kind:
+            HITS[kind] += 1
             return stored["value"]  # type: ignore[no-any-return]
     except FileNotFoundError:
         pass
     except Exception:
         pass
+    MISSES[kind] += 1
     value = make()
     _store(path, {"kind": kind, "key": key, "value": value})
     return value
@@ -155,43 +165,8 @@ def _store(path: Path, entry: dict[str, Any]) -> None:
         pass  # a cache that cannot be written (read-only home, full disk) only costs time
 
 
-def board_key(config: Any) -> str:
-    """The cache key of a geographic board: the config without what the map never reads (the rules, the printed
-    parts, the title, edition and seed), the data files, the versions. A designer's edit to the components or
-    the rules reads the board back; an edit to the map, hexes, zones, board or sections builds it again."""
-    import dataclasses
-
-    from boardgen.config import ComponentsConfig, RulesConfig, resolve_data_path
-    from boardgen.io import sha256_file
-
-    shaped = dataclasses.replace(config, rules=RulesConfig(), components=ComponentsConfig(), title="", edition="",
-                                 seed=0, source="", template_sha256="")
-    data = {key: sha256_file(resolve_data_path(config, getattr(config.map, key), f"map.{key}"))
-            for key in ("land_data", "koppen_data", "elevation_data")}
-    return make_key("board", repr(shaped), data)
-
-
-def _entry_path(kind: str, key: str) -> Path:
+def entry_path(kind: str, key: str) -> Path:
     return cache_dir() / f"{kind}-{key[:32]}.pickle"
-
-
-def board_cached(config: Any) -> bool:
-    """Whether the cache holds an entry for this template's board (it may still prove stale when read)."""
-    return enabled() and _entry_path("board", board_key(config)).is_file()
-
-
-def cached_board(config: Any) -> Any:
-    """The built board of a geographic template, from the cache when its inputs are unchanged."""
-    import dataclasses
-
-    def build() -> Any:
-        from boardgen.mapbuild import build_board  # only on a miss: a cached board needs none of its imports
-
-        return build_board(config)
-
-    board = cached("board", board_key(config), build)
-    # the cached board was built from a config with the same map but maybe other rules, source or hash
-    return dataclasses.replace(board, config=config) if board.config != config else board
 
 
 def cached_data(kind: str, path: Path, load: Callable[[Path], T]) -> T:
@@ -204,19 +179,3 @@ def cached_data(kind: str, path: Path, load: Callable[[Path], T]) -> T:
     except OSError:
         return load(path)  # the reader says what is wrong with the file
     return cached(kind, make_key(kind, path.name, {path.name: data_sha256}), lambda: load(path))
-
-
-def cached_sections(board: Any, max_section_mm: tuple[float, float] | tuple[tuple[float, float], ...] | None) -> Any:
-    """The board's jigsaw cut (layout/sections.py), from the cache when the board's inputs are unchanged: the
-    cut depends only on the board (whose key covers the template's sections settings) and the page size."""
-    from boardgen.layout.sections import cut_sections
-
-    key = make_key("sections", f"{board_key(board.config)} {max_section_mm!r}", {})
-    return cached("sections", key, lambda: cut_sections(board, max_section_mm))
-
-
-def cached_for_board(kind: str, board: Any, inputs: str, make: Callable[[], T], sources: tuple[str, ...] = ()) -> T:
-    """A value made from the board (the legend's placement, the jigsaw pieces' marks), cached beside it: its key
-    is the board's, plus ``inputs`` (a text naming everything else the value depends on, e.g. measured text
-    widths) and the ``sources`` files that make it."""
-    return cached(kind, make_key(kind, f"{board_key(board.config)} {inputs}", {}, sources), make)

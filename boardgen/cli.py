@@ -11,15 +11,14 @@ import click
 
 from boardgen import __version__
 from boardgen.commands.build import build_command
-from boardgen.commands.cells import cells_command, info_command
 from boardgen.commands.export import export_command
 from boardgen.commands.games import games_command, new_command, schema_command
-from boardgen.commands.sections import sections_command
 from boardgen.commands.serve import serve_command
 from boardgen.commands.simulate import simulate_command
 from boardgen.commands.sweep import sweep_command
 from boardgen.commands.validate import validate_command
 from boardgen.errors import BoardgenError, one_line
+from boardgen.geomap.commands import cells_command, info_command, sections_command
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

@@ -19,9 +19,9 @@ import shapely.ops
 from shapely.geometry import MultiPolygon, Polygon, box, mapping
 
 from boardgen.config import KOPPEN_CLASSES
+from boardgen.geomap.model import Board, Cell
+from boardgen.geomap.projection.fit import BoardProjection
 from boardgen.io import Artifact
-from boardgen.model import Board, Cell
-from boardgen.projection.fit import BoardProjection
 
 COORD_DECIMALS = 5  # about a metre: far finer than a cell
 POINTS_PER_HEX_EDGE = 4  # hex edges are straight on the board, curved on the globe
@@ -29,7 +29,7 @@ WORLD_SHIFTS = (-360.0, 0.0, 360.0)  # a cell's lon/lat polygon is cut at 180 de
 
 
 def board_projection(board: Board) -> BoardProjection:
-    return BoardProjection.from_config(board.config)
+    return BoardProjection.from_config(board.map_spec)
 
 
 def cell_lonlat_geometry(board: Board, cell: Cell, projection: BoardProjection) -> Polygon | MultiPolygon:
@@ -58,7 +58,7 @@ def cell_lonlat_geometry(board: Board, cell: Cell, projection: BoardProjection) 
     if not parts:
         from boardgen.errors import ConfigError
 
-        raise ConfigError(board.config.source, "map.projection",
+        raise ConfigError(board.map_spec.source, "map.projection",
                           f"cell {cell.label} does not map back to longitude/latitude; expected a world projection")
     polygons = [g for part in parts for g in getattr(part, "geoms", [part]) if isinstance(g, Polygon)]
     geometry: Polygon | MultiPolygon = polygons[0] if len(polygons) == 1 else MultiPolygon(polygons)
@@ -125,7 +125,7 @@ def cell_properties(board: Board, cell: Cell, projection: BoardProjection,
         "high_ground_share": cell.high_ground_share,
         "mean_elevation_m": cell.mean_elevation_m,
         "kept_as_island": bool(cell.kept_as_island),
-        "zone_shares": {z: cell.zone_shares.get(z, 0.0) for z in board.config.zones},
+        "zone_shares": {z: cell.zone_shares.get(z, 0.0) for z in board.map_spec.zones},
         "koppen_shares": dict(cell.koppen_shares),
         "neighbours": list(cell.neighbours),
     }
@@ -199,10 +199,10 @@ def cells_geojson(board: Board) -> bytes:
     ]
     collection = {
         "type": "FeatureCollection",
-        "name": f"{board.config.edition}-cells",
+        "name": f"{getattr(board.config, 'edition', 'map')}-cells",
         "boardgen": {"hex_size_mm": board.layout.size_mm, "orientation": board.layout.orientation.name,
-                     "origin_mm": list(board.layout.origin_mm), "projection": board.config.map.projection,
-                     "board_mm": [board.config.board.width_mm, board.config.board.height_mm]},
+                     "origin_mm": list(board.layout.origin_mm), "projection": board.map_spec.map.projection,
+                     "board_mm": [board.map_spec.board.width_mm, board.map_spec.board.height_mm]},
         "features": features,
     }
     return _json_bytes(collection, indent=None)
@@ -210,7 +210,7 @@ def cells_geojson(board: Board) -> bytes:
 
 def cells_csv(board: Board) -> bytes:
     projection = board_projection(board)
-    zones = list(board.config.zones)
+    zones = list(board.map_spec.zones)
     header = ["label", "q", "r", "column", "row", "x_mm", "y_mm", "lon", "lat", "zone", "zone_reason",
               "land_share", "high_ground_share", "mean_elevation_m", "kept_as_island"]
     header += [f"zone_share_{z}" for z in zones] + [f"koppen_{k}" for k in KOPPEN_CLASSES] + ["neighbours"]
@@ -277,7 +277,7 @@ class GeoLayer:
 @dataclass(frozen=True)
 class GeoBoard:
     """What ``boardgen cells`` exports of a game whose board is the geographic hex map: the map (cells and
-    land) and the game's areas on it (the flagship's jigsaw sections; Resilience Earth's fields)."""
+    land) and the game's areas on it (a jigsaw's sections, a game's fields or regions)."""
 
     board: Board
     layers: tuple[GeoLayer, ...] = ()
@@ -348,7 +348,7 @@ def write_gis(geo: GeoBoard, fmt: str, layer: str | None = None) -> bytes:
         frames = {layer: frames[layer]}
     pyogrio.set_gdal_config_options({"OGR_CURRENT_DATE": GIS_DATE, "OGR_SQLITE_JOURNAL": "OFF"})
     with tempfile.TemporaryDirectory(prefix="boardgen-gis-") as tmp:
-        path = Path(tmp) / f"{geo.board.config.edition}.{fmt}"
+        path = Path(tmp) / f"{getattr(geo.board.config, 'edition', 'map')}.{fmt}"
         for name, frame in frames.items():
             pyogrio.write_dataframe(frame, path, layer=name, driver=GIS_FORMATS[fmt],
                                     **({"append": True} if path.exists() and fmt == "gpkg" else {}))

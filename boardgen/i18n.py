@@ -64,7 +64,12 @@ def normalise_edition(data: dict[str, Any], source: str) -> dict[str, Any]:
     if unknown:
         raise ConfigError(source, f"edition.{unknown[0]}", f"unknown key; expected one of {', '.join(_EDITION_KEYS)}")
     language = parse_language(edition.get("language", DEFAULT_LANGUAGE), source)
-    game = data.get("game", "global-wellbeing")
+    if "game" in data:
+        game = data["game"]
+    else:
+        from boardgen.plugin import default_game
+
+        game = default_game(source)
     name = edition.get("name", str(game) if language == DEFAULT_LANGUAGE else f"{game}-{language.lower()}")
     out = dict(data)
     out["edition"] = name
@@ -74,7 +79,7 @@ def normalise_edition(data: dict[str, Any], source: str) -> dict[str, Any]:
 
 
 def game_package(game: Any) -> str:
-    """The Python package of a game plug-in (``boardgen.games.resilience_earth``)."""
+    """The Python package of a game plug-in (``boardgen.games.<name>``)."""
     module = type(game).__module__
     return module.rsplit(".", 1)[0] if not hasattr(importlib.import_module(module), "__path__") else module
 

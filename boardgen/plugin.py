@@ -21,6 +21,7 @@ from boardgen.errors import ConfigError
 
 if TYPE_CHECKING:
     from boardgen.export import GeoBoard
+    from boardgen.geomap.model import MapSpec
     from boardgen.io import Artifact
     from boardgen.kit.parts import KitParts
     from boardgen.layout.spaces import SpaceNeed
@@ -30,7 +31,6 @@ if TYPE_CHECKING:
     from boardgen.play.report import Finding, Report
 
 ENTRY_POINT_GROUP = "boardgen.games"
-DEFAULT_GAME = "global-wellbeing"  # a template without a ``game:`` key (older templates) builds the flagship
 
 Progress = Callable[[str], None]
 
@@ -51,7 +51,8 @@ class BuildContext:
 
     def __post_init__(self) -> None:
         if self.game is None:
-            self.game = get_game(getattr(self.config, "game", DEFAULT_GAME), getattr(self.config, "source", ""))
+            source = getattr(self.config, "source", "")
+            self.game = get_game(getattr(self.config, "game", None) or default_game(source), source)
 
     @property
     def plugin(self) -> GamePlugin:
@@ -60,7 +61,7 @@ class BuildContext:
 
     @property
     def board(self) -> Any:
-        """The game's board, built once (for the flagship: the classified hex map)."""
+        """The game's board, built once (for a geographic game: the classified hex map)."""
         return self.value("board", lambda: self.plugin.build_board(self))
 
     def value(self, key: str, make: Callable[[], Any]) -> Any:
@@ -100,12 +101,16 @@ class GamePlugin:
     ``player_range``. The rest have working defaults.
     """
 
-    name: str = ""  # as templates write it: ``game: philanthropist``
+    name: str = ""  # as templates write it: ``game: my-game``
     title: str = ""
     summary: str = ""  # one line for `boardgen games`
     stages: Sequence[StageSpec] = ()
     default_bots: tuple[str, ...] = ("greedy", "random")
-    has_rules: bool = True  # False: a set of parts with no game of its own (the piecepack); nothing to simulate
+    has_rules: bool = True  # False: a set of parts with no game of its own; nothing to simulate
+    default_game: bool = False  # True: a template without a ``game:`` key is this game's (at most one game says so)
+    libraries: ClassVar[Mapping[str, str]] = {}
+    """Libraries beyond the core's whose versions shape this game's outputs, as the kit's manifest lists them:
+    {name: "module:attribute" holding the version}, e.g. ``{"pyproj": "pyproj:__version__"}``."""
     kernel_warmer: str = ""  # "module:function" compiling the game's rules kernel into its disk cache (set-up runs it)
 
     template_bots_key: str = ""  # dotted key of the template's list of bot names (checked on load against bots())
@@ -194,6 +199,41 @@ class GamePlugin:
         GeoPackage, FlatGeobuf), or None when the board is not a map. Default: None."""
         return None
 
+    def map_spec(self, config: Any) -> MapSpec | None:
+        """What the game's geographic map (``boardgen.geomap``) is built from, read from its template; None when
+        its board is not a map. ``info``, ``cells`` and ``sections`` read the map through it. Default: None."""
+        return None
+
+    def map_info(self, ctx: BuildContext) -> tuple[list[str], bool]:
+        """Lines ``boardgen info`` prints below the map's own facts (how the game's board is cut, where its
+        legend goes, its areas), and whether they are all right (False: ``info`` exits 1). Default: the areas
+        of ``geo_board``, counted."""
+        geo = self.geo_board(ctx)
+        layers = geo.layers if geo is not None else ()
+        return [f"{layer.name:<11} {len(layer.properties)} areas on the map" for layer in layers], True
+
+    def sections_report(self, ctx: BuildContext) -> list[str]:
+        """What ``boardgen sections`` prints: how the board is cut into pieces. Default: each area of the map's
+        ``sections`` layer (``geo_board``) with its cells and neighbours."""
+        geo = self.geo_board(ctx)
+        if geo is None:
+            raise ConfigError(getattr(ctx.config, "source", "<template>"), "game",
+                              f"{self.name!r} has no geographic hex map for this command")
+        lines: list[str] = []
+        for layer in geo.layers:
+            if layer.name != "sections":
+                continue
+            lines.append(f"{self.title}: {len(layer.properties)} areas in the map's {layer.name} layer")
+            for props, outline in zip(layer.properties, layer.geometries_mm, strict=True):
+                name = next((f"{k} {v}" for k, v in props.items() if k not in ("cells", "neighbours")), "area")
+                neighbours = props.get("neighbours", ())
+                shown = ", ".join(f"{k} {v}" for k, v in neighbours.items()) if isinstance(neighbours, Mapping) \
+                    else ", ".join(str(n) for n in neighbours)
+                x0, y0, x1, y1 = outline.bounds
+                lines.append(f"  {name}: {x1 - x0:6.1f} x {y1 - y0:5.1f} mm, {len(props.get('cells', ())):3d} land "
+                             f"cells; neighbours: {shown or 'none'}")
+        return lines
+
     # -- rules
     def player_range(self, config: Any) -> tuple[int, int, int]:
         """(fewest, usual, most) players."""
@@ -219,7 +259,7 @@ class GamePlugin:
         return None
 
     def table_graph(self, state: Any, player: int) -> Any:
-        """For a game whose board is laid out during play (a piecepack island of tiles): the table as it stands
+        """For a game whose board is laid out during play (tiles placed as the game goes): the table as it stands
         in ``state`` as a ``BoardGraph`` of what every seat sees, which play in the browser draws in place of a
         printed board. Default: None (the game is played on its printed board, ``board_graph``)."""
         return None
@@ -361,6 +401,15 @@ _BROKEN: dict[str, str] = {}
 def broken_games() -> dict[str, str]:
     installed_games()
     return dict(_BROKEN)
+
+
+def default_game(source: str = "<template>") -> str:
+    """The game a template without a ``game:`` key is read as: the installed game whose plug-in says
+    ``default_game`` (older templates predate the key), else a one-line error asking for the key."""
+    claimed = sorted(name for name, plugin in installed_games().items() if plugin.default_game)
+    if len(claimed) != 1:
+        raise ConfigError(source, "game", f"expected a game name (installed: {', '.join(installed_games()) or 'none'})")
+    return claimed[0]
 
 
 def get_game(name: str, source: str = "<template>") -> GamePlugin:

@@ -6,15 +6,15 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
-from boardgen.config import _read_yaml, _resolve_extends, default_template_path
+from boardgen.config import _read_yaml, _resolve_extends
 from boardgen.errors import ConfigError
 from boardgen.i18n import check_catalog, normalise_edition
-from boardgen.plugin import DEFAULT_GAME, GamePlugin, check_template_bots, get_game
+from boardgen.plugin import GamePlugin, check_template_bots, default_game, get_game
 
 
 def read_template(path: str | Path | None) -> tuple[dict[str, Any], str, str]:
     """(merged mapping, source, sha256 of the template bytes and every template it extends)."""
-    template_path = Path(path) if path is not None else default_template_path()
+    template_path = Path(path) if path is not None else get_game(default_game()).default_template()
     data, raw = _read_yaml(template_path)
     data, base_raw = _resolve_extends(data, template_path, (template_path.resolve(),))
     source = str(template_path)
@@ -25,25 +25,14 @@ def read_template(path: str | Path | None) -> tuple[dict[str, Any], str, str]:
 
 
 def load(path: str | Path | None = None) -> tuple[GamePlugin, Any]:
-    """The game a template names and the template validated by it; ``None`` is the bundled flagship."""
+    """The game a template names and the template validated by it; ``None`` is the default game's own template
+    (``boardgen.plugin.default_game``)."""
     data, source, sha = read_template(path)
-    name = data.get("game", DEFAULT_GAME)
+    name = data.get("game") if "game" in data else default_game(source)
     if not isinstance(name, str):
-        raise ConfigError(source, "game", f"expected a game name such as {DEFAULT_GAME!r}, got {name!r}")
+        raise ConfigError(source, "game", f"expected a game name such as {default_game(source)!r}, got {name!r}")
     plugin = get_game(name, source)
     config = plugin.load_config(data, source, sha)
     check_template_bots(plugin, config)
     check_catalog(config, plugin)
     return plugin, config
-
-
-def load_map_template(path: str | Path | None = None) -> Any:
-    """A template whose game is played on the geographic hex map (the commands ``cells``, ``info`` and
-    ``sections`` read that map); any other game is a one-line error."""
-    from boardgen.config import Config
-
-    plugin, config = load(path)
-    if not isinstance(config, Config):
-        raise ConfigError(config.source, "game", f"{plugin.name!r} has no geographic hex map for this command "
-                          "(see `boardgen build` and `boardgen validate`)")
-    return config

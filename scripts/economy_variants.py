@@ -26,7 +26,7 @@ from boardgen.games.global_wellbeing.rules.variants import (
     MIN_BOUGHT_PER_TURN,
     choose,
 )
-from boardgen.mapbuild import build_board
+from boardgen.geomap.build import build_board
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "economy-variant.md"
 

@@ -198,7 +198,7 @@ def _warm(games: list[str]) -> None:
     for name in games:
         _plugin, config = load(get_game(name).default_template())
         if name == "global-wellbeing":
-            from boardgen.mapbuild import build_board
+            from boardgen.geomap.build import build_board
 
             build_board(config)
 

@@ -27,7 +27,7 @@ SIMULATE_ARGS = {"games": 2000, "players": 6, "bots": ("greedy", "planner", "ran
 SIMULATE_COMMAND = "boardgen simulate --games 2000 --players 6 --bots greedy,planner,random --seed 2026"
 VALIDATE_COMMAND = "boardgen validate"
 FINGERPRINTED = ("templates/global-wellbeing.yaml", "boardgen/games/global_wellbeing/rules",
-                 "boardgen/mapbuild.py", "boardgen/layout", "boardgen/config.py", "naturalearth")
+                 "boardgen/geomap", "boardgen/layout", "boardgen/config.py", "naturalearth")
 _BLOCK = re.compile(r"(<!-- refresh-docs: (simulate|validate) -->\n)(.*?)(<!-- /refresh-docs -->)", re.S)
 
 
@@ -57,9 +57,9 @@ def simulate_text() -> str:
 
 
 def validate_text() -> str:
-    from boardgen.cache import cached_board
     from boardgen.config import load_template
     from boardgen.games.global_wellbeing.rules.validate import validate
+    from boardgen.geomap.cache import cached_board
 
     config = load_template()
     return validate(cached_board(config), config).text()

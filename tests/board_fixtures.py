@@ -11,7 +11,7 @@ import shapely
 from shapely.geometry import MultiPolygon, Point, Polygon, box
 
 from boardgen.config import Config, load_template
-from boardgen.layout.hexgrid import (
+from boardgen.geomap.hexgrid import (
     Hex,
     HexLayout,
     column_letters,
@@ -19,7 +19,7 @@ from boardgen.layout.hexgrid import (
     offset_coordinates,
     orientation_named,
 )
-from boardgen.model import Board, Cell
+from boardgen.geomap.model import Board, Cell
 
 
 def _cells_from_land(config: Config, layout: HexLayout, land: MultiPolygon, zone_of) -> tuple[Cell, ...]:

@@ -15,9 +15,9 @@ from typing import Any
 import shapely
 
 from boardgen.config import Config, cell_count_band, template_with
+from boardgen.geomap.model import Board
 from boardgen.layout.legend import PlacedBlock
 from boardgen.layout.sections import SectionLayout, cut_sections
-from boardgen.model import Board
 
 BOARD_SIZES = {"50x35cm": ("50cm", "35cm"), "60x40cm": ("60cm", "40cm"), "66x44cm": ("66cm", "44cm"),
                "80x50cm": ("80cm", "50cm"), "90x60cm": ("90cm", "60cm"), "A1": ("841mm", "594mm")}

@@ -6,7 +6,7 @@ import pytest
 
 from boardgen.build import BuildContext
 from boardgen.config import Config, load_template
-from boardgen.model import Board
+from boardgen.geomap.model import Board
 
 
 @pytest.fixture(scope="session")
@@ -16,7 +16,7 @@ def default_config() -> Config:
 
 @pytest.fixture(scope="session")
 def default_board(default_config: Config) -> Board:
-    from boardgen.mapbuild import build_board
+    from boardgen.geomap.build import build_board
 
     return build_board(default_config)
 

@@ -18,7 +18,7 @@ from shapely.geometry import Point, Polygon, box
 from shapely.ops import unary_union
 
 from boardgen.cards.model import Component, ComponentSet, geometry_path
-from boardgen.config import DICE_SIDES, Config
+from boardgen.config import DICE_SIDES
 from boardgen.render.cairo_backend import fit_font
 from boardgen.render.scene import PT, Font, Group, Op, Path, Scene, Style, Text, rotate
 
@@ -275,11 +275,13 @@ def _tab(a: tuple[float, float], b: tuple[float, float], inside: tuple[float, fl
                     (a[0] + ux * inset + nx * depth, a[1] + uy * inset + ny * depth)])
 
 
-def die_component(config: Config, sides: int) -> Component:
+def die_component(sides: int, size_mm: float) -> Component:
+    """The paper net of a die with ``sides`` faces (``DICE_SIDES``) that folds to ``size_mm`` corner to corner,
+    its faces numbered, with glue tabs."""
     net = die_net(sides)
     p = polyhedron(sides)
     radius = max(_norm(v) for v in p.vertices)
-    s = config.components.dice_size_mm / (2 * radius)
+    s = size_mm / (2 * radius)
     faces = [Polygon([(x * s, y * s) for x, y in face]) for face in net.faces]
     body = unary_union(faces)
     edge_len = min(math.dist(f.exterior.coords[0], f.exterior.coords[1]) for f in faces)
@@ -385,7 +387,8 @@ def _d4_numbers(p: Polyhedron, net: Net, face_index: int, face: Polygon, inradiu
     return ops
 
 
-def dice(config: Config) -> ComponentSet:
-    parts = tuple(die_component(config, n) for n in DICE_SIDES)
+def dice(size_mm: float, sides: tuple[int, ...] = DICE_SIDES) -> ComponentSet:
+    """One paper die of each of ``sides``, each ``size_mm`` corner to corner."""
+    parts = tuple(die_component(n, size_mm) for n in sides)
     return ComponentSet("die", "Paper dice: cut, fold on the dashed lines, glue the grey tabs", parts,
                         uniform=False)

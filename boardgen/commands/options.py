@@ -8,7 +8,7 @@ import click
 
 template_option = click.option(
     "--template", "-t", "template_path", type=click.Path(path_type=Path, dir_okay=False), default=None,
-    help="Template YAML (default: the bundled Global Wellbeing Game, templates/global-wellbeing.yaml).",
+    help="Template YAML (default: the default game's own template; `boardgen games` lists the games).",
 )
 out_option = click.option(
     "--out", "-o", "out_root", type=click.Path(path_type=Path, file_okay=False), default=Path("build"),
@@ -16,7 +16,7 @@ out_option = click.option(
 )
 
 MAX_GAMES = 1_000_000
-"""Games one `simulate` or `validate` run may play: about an hour for the flagship at ~330 games/s per job
+"""Games one `simulate` or `validate` run may play: about an hour at ~330 games/s per job (the slowest game)
 (every game's record is kept for the report, so memory grows with it too)."""
 MAX_JOBS = 256
 seed_type = click.IntRange(0, 2**63 - 1)

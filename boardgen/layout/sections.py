@@ -29,8 +29,9 @@ from shapely.geometry import LineString, MultiPolygon, Polygon, box
 
 from boardgen.config import MAX_SECTIONS_PER_SIDE
 from boardgen.errors import ConfigError, LayoutError
+from boardgen.geomap.hexgrid import Hex, hexes_covering
+from boardgen.geomap.model import Board
 from boardgen.layout import fit_solver
-from boardgen.layout.hexgrid import Hex, hexes_covering
 from boardgen.layout.jigsaw import (
     GRID_MM,
     Edge,
@@ -41,7 +42,6 @@ from boardgen.layout.jigsaw import (
     preferred_owner,
     spaced_choice,
 )
-from boardgen.model import Board
 
 SIDES: tuple[str, ...] = ("top", "right", "bottom", "left")
 

@@ -12,7 +12,7 @@ Constructors for the common boards:
   neighbours;
 - ``track(kinds, width_mm, height_mm, shape="loop" | "serpentine")``: a track of typed spaces round the
   board's edge (a loop, like a Monopoly board) or back and forth in rows (a serpentine);
-- ``tile_layout(tiles, tile_mm)``: square tiles at integer (column, row) places (a piecepack island),
+- ``tile_layout(tiles, tile_mm)``: square tiles at integer (column, row) places (an island of tiles),
   neighbours across shared edges;
 - ``field(areas, width_mm, height_mm)`` for any areas given as outlines (neighbours where outlines share an
   edge), and ``numbered_field(cols, rows, cell_mm)`` for a grid of numbered or dice-addressed areas.

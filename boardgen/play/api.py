@@ -33,7 +33,7 @@ class IllegalActionError(RuntimeError):
 class GameInfo:
     """What OpenSpiel calls the game type and game info: facts that hold for every state of the game."""
 
-    short_name: str  # e.g. "global_wellbeing" (a valid Python identifier, as pyspiel wants)
+    short_name: str  # e.g. "my_game" (a valid Python identifier, as pyspiel wants)
     long_name: str
     num_players: int
     num_distinct_actions: int

@@ -7,7 +7,7 @@ that calls another module's compiled functions (``boardgen.play.kernel_random``)
 numba inlines the callee into the caller's cached code but checks only the caller's own file for changes, so the
 folder name is what keeps a changed callee from meeting stale code. ``NUMBA_CACHE_DIR`` overrides the folder.
 
-Which path plays a game's batch is chosen by ``BOARDGEN_ENGINE`` (the flagship's ``rules.fast`` reads the same
+Which path plays a game's batch is chosen by ``BOARDGEN_ENGINE`` (a game's own fast path may read the same
 variable): ``reference`` (the rules API, always), ``kernel`` (the kernel whenever it plays the game) or
 ``auto``/unset: the kernel once enough games have been asked for in this process to pay for loading it
 (:class:`KernelLoader`).
@@ -61,7 +61,7 @@ def numba_cache_dir(*sources: str | Path) -> Path:
         path = Path(source)
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
     first = Path(sources[0]) if sources else Path("kernel")
-    name = f"{first.parent.name}-{first.stem}"  # e.g. philanthropist-kernel
+    name = f"{first.parent.name}-{first.stem}"  # e.g. the game package and "kernel"
     return cache_dir() / "numba" / f"{name}-{digest.hexdigest()[:16]}-numba{_numba_version()}"
 
 

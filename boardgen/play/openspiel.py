@@ -4,7 +4,7 @@
 own Python games are (``open_spiel/python/games/kuhn_poker.py``, ``iterated_prisoners_dilemma.py``), so every
 OpenSpiel tool takes it: ``pyspiel.random_sim_test``, the MCTS bot, CFR on small games, RL environments.
 ``register_games()`` registers every installed boardgen game under ``boardgen_<name>`` so that
-``pyspiel.load_game("boardgen_global_wellbeing", {"players": 4, "template": "my.yaml"})`` builds it from a
+``pyspiel.load_game("boardgen_my_game", {"players": 4, "template": "my.yaml"})`` builds it from a
 template (the template's usual player count and the game's bundled template when left out).
 
 The mapping: chance nodes, simultaneous nodes (``apply_actions``), terminal nodes and player ids are
@@ -220,7 +220,7 @@ def register_games(names: list[str] | None = None) -> dict[str, str]:
     """Register every installed boardgen game (or those named) as ``boardgen_<name>`` (dashes become
     underscores), with the parameters ``players`` (0: the template's usual number) and ``template`` (a path;
     "": the game's bundled template). Each game is built once from its bundled template to read its facts
-    (for the flagship that builds the map); that game is reused when ``load_game`` asks for the defaults.
+    (for a geographic game that builds the map); that game is reused when ``load_game`` asks for the defaults.
     Returns game name -> OpenSpiel name; games already registered are left as they are."""
     from boardgen.plugin import BuildContext, installed_games
     from boardgen.template import load, read_template

@@ -15,7 +15,7 @@ from boardgen.play.simulate import Kernel, RecordView, game_samples, play_column
 if TYPE_CHECKING:
     from boardgen.plugin import BuildContext, GamePlugin
 
-# The finding ids every game's report shares (the flagship's validate uses the same ones)
+# The finding ids every game's report shares (a game's own validate uses the same ones)
 SEAT_ADVANTAGE, SEAT_SPREAD, TIES, NOBODY_WON, GAME_LENGTH, RULE_NEVER_FIRES = (
     "seat-advantage", "seat-spread", "ties", "nobody-won", "game-length", "rule-never-fires")
 GAMES_TABLE = "games.csv"  # the per-game table `boardgen simulate` writes beside results.json
@@ -149,7 +149,7 @@ def play_range(plugin: GamePlugin, ctx: BuildContext, players: int, bots: Sequen
                stop: int, rotate: bool) -> Any:
     """Games ``start .. stop`` in this process (a sweep's batch): the kernel's columns when ``kernel_batch`` plays
     them, else the plug-in's ``play_batch`` (the rules API's records, made columns here; a game's own batch
-    form, such as the flagship's, is passed on for its ``batch_summary``)."""
+    form, when it has one, is passed on for its ``batch_summary``)."""
     from boardgen.play.simulate import bot_codes
 
     bots = tuple(bots)

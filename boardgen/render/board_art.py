@@ -22,9 +22,9 @@ from shapely.geometry import box
 
 from boardgen.config import Config
 from boardgen.errors import LayoutError
+from boardgen.geomap.model import Board, Cell
 from boardgen.layout.legend import BlockSpec, PlacedBlock, free_area, place_blocks
 from boardgen.layout.sections import SectionLayout, hex_polygons
-from boardgen.model import Board, Cell
 from boardgen.render.cairo_backend import cap_height_mm, text_width_mm
 from boardgen.render.merge import IDENTITY, NotFlatError, flatten_copies, merge_parallel, polygons_path
 from boardgen.render.scene import (
@@ -181,7 +181,7 @@ def _table_rows(config: Config) -> tuple[int, int]:
 
 
 def edition_name(config: Config) -> str:
-    """The edition as people write it ("global-wellbeing" -> "Global Wellbeing")."""
+    """The edition as people write it ("my-big-game" -> "My Big Game")."""
     return " ".join(w.capitalize() if not w.isdigit() else w for w in config.edition.split("-"))
 
 

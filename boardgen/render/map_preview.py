@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 import shapely
 
-from boardgen.model import Board
+from boardgen.geomap.model import Board
 from boardgen.render import cairo_lib as cairo
 from boardgen.render.cairo_backend import append_lines
 

@@ -12,7 +12,7 @@ Routes (JSON unless said):
   GET  /api/games/ID?seat=N      what seat N may see; POST .../act {seat, action}; POST .../undo;
   GET  /api/games/ID/log         the full log, once the game is over; DELETE /api/games/ID closes it
   GET  /api/games/ID/board       the board the game is played on: poster page and spaces
-  GET  /api/games/ID/table.svg   the table of a game laid out during play (a piecepack island), as it stands
+  GET  /api/games/ID/table.svg   the table of a game laid out during play (tiles placed as the game goes), as it stands
   POST /api/replays              {log} (a saved game), {game, seed, index, bots, rotate} (game INDEX of
                                  `boardgen simulate --seed SEED`) or {game, game_seed, lineup} (a results.json sample)
   GET  /api/replays/ID?step=K&seat=N
@@ -44,7 +44,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from boardgen.errors import one_line
-from boardgen.plugin import BuildContext, GamePlugin, installed_games
+from boardgen.plugin import BuildContext, GamePlugin, default_game, installed_games
 from boardgen.serve.preview import Kit, build_kit, error_line
 from boardgen.serve.session import (
     HUMAN,
@@ -590,7 +590,7 @@ def _new_replay(state: ServeState, data: dict[str, Any]) -> Replay:
         players = _int(log.get("players", len(seats)), "log.players", lo, hi)
         game = table.ctx.value(f"game:{players}", lambda: table.plugin.new_game(table.ctx, players))
         return Replay(table.plugin, game, log, table.ctx, table.spaces())
-    name = data.get("game")
+    name = data.get("game") if "game" in data or "lineup" not in data else default_game()  # older results.json
     if not isinstance(name, str):
         raise HttpError(400, "expected {log}, {game, seed, index, bots} or {game, game_seed, lineup}")
     table = state.table(name[:100])

@@ -49,7 +49,7 @@ def error_line(exc: BaseException) -> str:
 class PreviewPage:
     """One page of the kit: which document it belongs to, and how to draw it."""
 
-    document: str  # the PDF's title, e.g. "The Philanthropist: components (A4)"
+    document: str  # the PDF's title, e.g. "My Game: components (A4)"
     number: int  # 1-based within the document
     width_mm: float
     height_mm: float

@@ -44,7 +44,7 @@ def run_to(path: Path, level: str) -> None:
         artifacts = run_stages(ctx, {stage[0] for stage in plugin.stages} - {"validate"})
         assert artifacts and all(a.data for a in artifacts)
         return
-    from boardgen.mapbuild import build_board
+    from boardgen.geomap.build import build_board
 
     board = build_board(config)
     if level == "cells":

@@ -13,11 +13,11 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-import boardgen.mapbuild  # noqa: E402
+import boardgen.geomap.build  # noqa: E402
 from boardgen.config import load_template  # noqa: E402
 from boardgen.games.global_wellbeing.rules.api import WellbeingGame  # noqa: E402
 from boardgen.games.global_wellbeing.rules.board import RulesBoard, hex_rectangle  # noqa: E402
-from boardgen.model import Board  # noqa: E402
+from boardgen.geomap.model import Board  # noqa: E402
 from boardgen.play.api import CHANCE, SIMULTANEOUS, TERMINAL, Game, GameInfo, Outcome, State  # noqa: E402
 from boardgen.play.openspiel import play_mcts_game, register_games, to_pyspiel  # noqa: E402
 from boardgen.plugin import BuildContext, installed_games  # noqa: E402
@@ -157,7 +157,7 @@ def test_openspiel_mcts_plays_a_flagship_game() -> None:
 
 @pytest.fixture
 def fast_board(monkeypatch: pytest.MonkeyPatch, default_board: Board) -> Board:
-    monkeypatch.setattr(boardgen.mapbuild, "build_board",
+    monkeypatch.setattr(boardgen.geomap.build, "build_board",
                         lambda config: dataclasses.replace(default_board, config=config))
     return default_board
 

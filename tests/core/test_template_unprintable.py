@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from boardgen import mapbuild
 from boardgen.cards.shapes import MIN_PIECE_MM, piece_size_mm
 from boardgen.cli import main
 from boardgen.config import load_template
 from boardgen.errors import ConfigError
+from boardgen.geomap import build as mapbuild
 
 
 def test_tiny_hexes_are_refused_before_pieces_shrink_to_nothing() -> None:

@@ -8,8 +8,8 @@ import pytest
 
 from boardgen.errors import LayoutError
 from boardgen.games.global_wellbeing.board_layout import max_section_size_mm
+from boardgen.geomap.model import Board
 from boardgen.layout.sections import cut_sections
-from boardgen.model import Board
 from boardgen.render.board_art import plan_legend
 
 

@@ -89,7 +89,7 @@ def test_section_pages_draw_the_marks_but_the_poster_does_not(art, marks):
 def test_scale_bar_measures_true_km_along_the_equator(ctx, art):
     import pyproj
 
-    from boardgen.projection.fit import BoardProjection
+    from boardgen.geomap.projection.fit import BoardProjection
 
     projection = BoardProjection.from_config(ctx.config)
     lon0 = projection.central_meridian_deg

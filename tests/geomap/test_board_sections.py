@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 from shapely.geometry import Polygon, box
 
 from boardgen.errors import LayoutError
+from boardgen.geomap.model import Board
 from boardgen.layout import fit_solver
 from boardgen.layout.jigsaw import GRID_MM
 from boardgen.layout.sections import cut_sections, piece_signatures
-from boardgen.model import Board
 
 
 @pytest.fixture(scope="session")
@@ -272,7 +272,7 @@ def test_random_continents_cut_cleanly_or_fail_with_a_layout_error(blobs):
 
 
 def test_every_hex_has_one_section(board_and_layout):
-    from boardgen.layout.hexgrid import hexes_covering
+    from boardgen.geomap.hexgrid import hexes_covering
     from boardgen.layout.sections import assign_hexes
 
     board, layout = board_and_layout

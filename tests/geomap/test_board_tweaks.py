@@ -108,7 +108,7 @@ def test_cell_count_band_follows_the_target_or_the_template() -> None:
 
 
 def test_unreachable_cell_count_names_the_range_and_a_target_that_works() -> None:
-    from boardgen.mapbuild import build_board
+    from boardgen.geomap.build import build_board
 
     with pytest.raises(ConfigError) as caught:
         build_board(tweaked_config(tweak(cells=12)))
@@ -191,7 +191,7 @@ def test_rim_cells_export_to_longitude_and_latitude(name: str) -> None:
 @pytest.mark.parametrize("cells", [100, 450, 1000])
 def test_hex_search_lands_within_three_percent(board: str, cells: int) -> None:
     """Any target from 100 to 1,000 on any board size lands in the automatic band (target +- 3%)."""
-    from boardgen.mapbuild import build_board
+    from boardgen.geomap.build import build_board
 
     config = tweaked_config(tweak(cells=cells, board=board))
     low, high = cell_count_band(config.hexes)

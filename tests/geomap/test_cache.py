@@ -12,6 +12,7 @@ import pytest
 
 from boardgen import cache
 from boardgen.config import Config
+from boardgen.geomap import cache as geocache
 
 
 @pytest.fixture()
@@ -52,20 +53,20 @@ def test_cache_off(cache_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_board_key_follows_the_map_not_the_rules(default_config: Config) -> None:
-    key = cache.board_key(default_config)
+    key = geocache.board_key(default_config)
     other_rules = dataclasses.replace(default_config, rules=dataclasses.replace(default_config.rules, turns=7))
-    assert cache.board_key(other_rules) == key
+    assert geocache.board_key(other_rules) == key
     # nor the printed parts, the title, the edition or the seed: the map code never reads them
     other_print = dataclasses.replace(default_config, title="Another", edition="another", seed=7,
                                       components=dataclasses.replace(default_config.components, chip_diameter_mm=25.0))
-    assert cache.board_key(other_print) == key
+    assert geocache.board_key(other_print) == key
     other_map = dataclasses.replace(default_config, hexes=dataclasses.replace(default_config.hexes, target_cells=290))
-    assert cache.board_key(other_map) != key
+    assert geocache.board_key(other_map) != key
 
 
 def test_cached_board_equals_a_fresh_one(cache_folder: Path, default_config: Config, default_board) -> None:  # type: ignore[no-untyped-def]
-    first = cache.cached_board(default_config)  # built (the session's board was built without this cache)
-    second = cache.cached_board(default_config)  # read back from disk
+    first = geocache.cached_board(default_config)  # built (the session's board was built without this cache)
+    second = geocache.cached_board(default_config)  # read back from disk
     assert second is not first
     for board in (first, second):
         assert board.cells == default_board.cells
@@ -79,15 +80,15 @@ def test_board_cached_says_whether_the_entry_is_there(cache_folder: Path, defaul
     """What lets a build fork before preparing (the flagship's GamePlugin.fork_first): only a stored entry."""
     from boardgen.games.global_wellbeing import plugin
 
-    assert not cache.board_cached(default_config)
-    key = cache.board_key(default_config)
+    assert not geocache.board_cached(default_config)
+    key = geocache.board_key(default_config)
     cache.cached("board", key, lambda: "a board")
-    assert cache.board_cached(default_config)
-    assert not cache.board_cached(dataclasses.replace(
+    assert geocache.board_cached(default_config)
+    assert not geocache.board_cached(dataclasses.replace(
         default_config, hexes=dataclasses.replace(default_config.hexes, target_cells=290)))
     assert plugin.fork_first(type("Ctx", (), {"config": default_config})())  # type: ignore[arg-type]
     monkeypatch.setenv("BOARDGEN_NO_CACHE", "1")
-    assert not cache.board_cached(default_config)
+    assert not geocache.board_cached(default_config)
 
 
 def _copy_sources(to: Path) -> None:
@@ -103,7 +104,7 @@ def test_source_fingerprint_follows_the_map_code(tmp_path: Path) -> None:
     before = cache.source_fingerprint(tmp_path / "a")
     assert len(before) == 64 and before == cache.source_fingerprint(cache.PACKAGE_ROOT)
     _copy_sources(tmp_path / "b")
-    lattice = tmp_path / "b" / "layout" / "lattice.py"
+    lattice = tmp_path / "b" / "geomap" / "lattice.py"
     lattice.write_text(lattice.read_text() + "\n# an edit\n")
     assert cache.source_fingerprint(tmp_path / "b") != before  # an edited map module: a new key
     _copy_sources(tmp_path / "c")
@@ -113,9 +114,9 @@ def test_source_fingerprint_follows_the_map_code(tmp_path: Path) -> None:
 
 
 def test_board_key_covers_boardgen_source(default_config: Config, monkeypatch: pytest.MonkeyPatch) -> None:
-    key = cache.board_key(default_config)
+    key = geocache.board_key(default_config)
     monkeypatch.setattr(cache, "source_fingerprint", lambda root=cache.PACKAGE_ROOT: "0" * 64)
-    assert cache.board_key(default_config) != key
+    assert geocache.board_key(default_config) != key
 
 
 def test_cached_sections_are_the_cut(cache_folder: Path, default_board: Any) -> None:
@@ -123,8 +124,8 @@ def test_cached_sections_are_the_cut(cache_folder: Path, default_board: Any) -> 
     from boardgen.layout.sections import cut_sections
 
     made = cut_sections(default_board, max_section_size_mm())
-    stored = cache.cached_sections(default_board, max_section_size_mm())  # made and stored
-    again = cache.cached_sections(default_board, max_section_size_mm())  # read back
+    stored = geocache.cached_sections(default_board, max_section_size_mm())  # made and stored
+    again = geocache.cached_sections(default_board, max_section_size_mm())  # read back
     assert len(list(cache_folder.glob("sections-*.pickle"))) == 1
     for got in (stored, again):
         assert [s.outline_mm.wkb for s in got.sections] == [s.outline_mm.wkb for s in made.sections]
@@ -190,3 +191,12 @@ def test_legend_key_follows_the_art_code(tmp_path: Path) -> None:
     before = cache.source_fingerprint(tmp_path / "a", sources)
     assert before == cache.source_fingerprint(cache.PACKAGE_ROOT, sources)
     assert cache.source_fingerprint(tmp_path / "b", sources) != before  # an edited art module: a new key
+
+
+def test_values_made_from_a_board_follow_the_templates_sections(default_board: Any) -> None:
+    """The board's key is its map alone; a cut and what sits on it also follow the template's sections keys."""
+    config = default_board.config
+    other = dataclasses.replace(default_board, config=dataclasses.replace(
+        config, sections=dataclasses.replace(config.sections, knob_depth_mm=13.0)))
+    assert geocache.board_key(other.config) == geocache.board_key(config)
+    assert geocache._derived_inputs(other, "x") != geocache._derived_inputs(default_board, "x")

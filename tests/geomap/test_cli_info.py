@@ -11,8 +11,8 @@ from click.testing import CliRunner
 
 from boardgen.cli import cli
 from boardgen.export import cells_csv
-from boardgen.layout.hexgrid import column_letters
-from boardgen.projection.places import format_lonlat, island_name
+from boardgen.geomap.hexgrid import column_letters
+from boardgen.geomap.projection.places import format_lonlat, island_name
 
 REPO = Path(__file__).resolve().parents[2]
 

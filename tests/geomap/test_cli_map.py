@@ -92,7 +92,7 @@ def test_cells_command_exports_csv_and_geojson(tmp_path: Path) -> None:
 
 
 def test_overrides_change_the_map(tmp_path: Path) -> None:
-    from boardgen.mapbuild import build_board
+    from boardgen.geomap.build import build_board
 
     base = build_board(load_template())
     arid = next(c for c in base.cells if c.zone == "Arid")
@@ -114,7 +114,7 @@ def test_overrides_change_the_map(tmp_path: Path) -> None:
 
 def test_adding_a_cell_outside_the_globe_is_an_error(tmp_path: Path) -> None:
     from boardgen.errors import ConfigError
-    from boardgen.mapbuild import build_board
+    from boardgen.geomap.build import build_board
 
     template = tmp_path / "corner.yaml"
     template.write_text("extends: global-wellbeing\noverrides:\n  add_cells: [A1]\n")
@@ -124,7 +124,7 @@ def test_adding_a_cell_outside_the_globe_is_an_error(tmp_path: Path) -> None:
 
 def test_a_sea_cell_added_far_from_land_needs_a_zone(tmp_path: Path) -> None:
     from boardgen.errors import ConfigError
-    from boardgen.mapbuild import build_board
+    from boardgen.geomap.build import build_board
 
     template = tmp_path / "atlantic.yaml"
     template.write_text("extends: global-wellbeing\noverrides:\n  add_cells: [O13]\n")

@@ -7,10 +7,10 @@ import pytest
 from shapely.geometry import mapping
 
 from boardgen import export
-from boardgen.layout.hexgrid import FLAT, POINTY, Hex, HexLayout, hexes_covering
-from boardgen.layout.lattice import LandRaster, hex_keys, land_hexes
-from boardgen.model import Board
-from boardgen.projection.rasters import KOPPEN_OCEAN, GlobalGrid, sample_koppen_land
+from boardgen.geomap.hexgrid import FLAT, POINTY, Hex, HexLayout, hexes_covering
+from boardgen.geomap.lattice import LandRaster, hex_keys, land_hexes
+from boardgen.geomap.model import Board
+from boardgen.geomap.projection.rasters import KOPPEN_OCEAN, GlobalGrid, sample_koppen_land
 
 
 def test_cell_geometries_match_the_per_cell_path(default_board: Board) -> None:

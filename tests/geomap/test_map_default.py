@@ -7,7 +7,7 @@ import json
 import pytest
 
 from boardgen.export import adjacency_json, cell_at_lonlat, cells_csv, cells_geojson
-from boardgen.model import Board
+from boardgen.geomap.model import Board
 
 
 def test_cell_count_is_in_the_template_range(default_board: Board) -> None:

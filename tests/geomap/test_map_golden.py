@@ -12,7 +12,7 @@ import json
 import os
 from pathlib import Path
 
-from boardgen.model import Board
+from boardgen.geomap.model import Board
 
 GOLDEN = Path(__file__).resolve().parents[1] / "data" / "golden" / "default-map.json"
 

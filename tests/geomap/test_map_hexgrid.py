@@ -8,7 +8,7 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from boardgen.layout.hexgrid import FLAT, HEX_DIRECTIONS, POINTY, Hex, HexLayout, column_letters, offset_coordinates
+from boardgen.geomap.hexgrid import FLAT, HEX_DIRECTIONS, POINTY, Hex, HexLayout, column_letters, offset_coordinates
 
 hexes = st.builds(Hex, st.integers(-500, 500), st.integers(-500, 500))
 layouts = st.builds(

@@ -11,8 +11,8 @@ from shapely.geometry import Point
 
 from boardgen.config import data_dir
 from boardgen.errors import DataError
-from boardgen.projection.fit import BoardProjection
-from boardgen.projection.land import (
+from boardgen.geomap.projection.fit import BoardProjection
+from boardgen.geomap.projection.land import (
     close_polar_ring,
     drop_antarctica,
     land_from_topojson,

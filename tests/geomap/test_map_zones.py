@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from boardgen.config import ClassificationConfig
-from boardgen.layout.hexgrid import POINTY, HexLayout
-from boardgen.layout.lattice import LandRaster, hex_keys, hex_stats, land_hexes, search_hex_size
-from boardgen.layout.zones import CellClimate, assign_zones
+from boardgen.geomap.hexgrid import POINTY, HexLayout
+from boardgen.geomap.lattice import LandRaster, hex_keys, hex_stats, land_hexes, search_hex_size
+from boardgen.geomap.zones import CellClimate, assign_zones
 
 ZONES = ["Polar", "Temperate", "Arid", "Tropical", "Mediterranean", "Mountains"]
 RULES = ClassificationConfig(minimum_cells=2, priority_share=1.0)

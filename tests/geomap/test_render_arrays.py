@@ -9,7 +9,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from boardgen.model import Board
+from boardgen.geomap.model import Board
 from boardgen.render import board_art
 from boardgen.render.merge import IDENTITY, flatten, flatten_copies, round_3
 from boardgen.render.scene import Affine, Group, Style, translate

@@ -12,7 +12,6 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from dataclasses import replace
-from types import SimpleNamespace
 from typing import Any
 
 from boardgen import __version__
@@ -271,8 +270,7 @@ def pieces(config: BetterLifeTemplate) -> ComponentSet:
 
 
 def dice_set(config: BetterLifeTemplate) -> ComponentSet:
-    shim = SimpleNamespace(components=SimpleNamespace(dice_size_mm=config.kit.dice_size_mm))
-    die = die_component(shim, config.die_sides)  # type: ignore[arg-type]
+    die = die_component(config.die_sides, config.kit.dice_size_mm)
     return ComponentSet("die", f"Paper d{config.die_sides} (two, one spare)", (die, die), uniform=False)
 
 

@@ -3,8 +3,8 @@ six climate zones with dice-driven bio-productivity, nine jigsaw sections, chips
 and an engine with bots. This module is the game's plug-in object; its parts live beside it:
 
 - ``board_stage``: the board poster (stage ``board``), the jigsaw sections and their cut files (stage
-  ``sections``); the map comes from the core's ``boardgen.mapbuild``/``boardgen.export``, shared with every
-  geographic game;
+  ``sections``); the map comes from ``boardgen.geomap``/``boardgen.export``, shared with every geographic game;
+- ``map_report``: what ``boardgen info`` and ``boardgen sections`` say of the board beyond the map;
 - ``kit``, ``tables``, ``minimap``: the components, the index table and turn counter, the leaflet's pictures;
 - ``leaflet``: the rules leaflet in the game's own words, with the template's numbers;
 - ``rules``: the engine (a fused fast path), the OpenSpiel-shaped API path (``rules.api``), bots, simulate,
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from boardgen.plugin import BuildContext, GamePlugin
 
@@ -42,6 +42,8 @@ class GlobalWellbeing(GamePlugin):
         ("kits", "boardgen.games.global_wellbeing.kit:kits_stage"),
     )
     default_bots = ("greedy", "planner", "random")
+    default_game = True  # the first game: its templates predate the ``game:`` key
+    libraries: ClassVar[Mapping[str, str]] = {"pyproj": "pyproj:__version__", "proj": "pyproj:proj_version_str"}
 
     def default_template(self) -> Path:
         from boardgen.config import default_template_path
@@ -69,6 +71,21 @@ class GlobalWellbeing(GamePlugin):
         return {key: resolve_data_path(config, getattr(config.map, key), f"map.{key}")
                 for key in ("land_data", "koppen_data", "elevation_data")}
 
+    def map_spec(self, config: Any) -> Any:
+        from boardgen.geomap.model import MapSpec
+
+        return MapSpec.of(config)  # the template's board, map, hexes, classification, zones and overrides
+
+    def map_info(self, ctx: BuildContext) -> tuple[list[str], bool]:
+        from boardgen.games.global_wellbeing.map_report import map_info
+
+        return map_info(ctx)
+
+    def sections_report(self, ctx: BuildContext) -> list[str]:
+        from boardgen.games.global_wellbeing.map_report import sections_report
+
+        return sections_report(ctx)
+
     def build_board(self, ctx: BuildContext) -> Any:
         from boardgen.games.global_wellbeing.board_layout import panelled_board
 
@@ -83,7 +100,7 @@ class GlobalWellbeing(GamePlugin):
         board_legend(ctx)
 
     def fork_first(self, ctx: BuildContext) -> bool:
-        from boardgen.cache import board_cached
+        from boardgen.geomap.cache import board_cached
 
         # a cached board comes with its cut and legend beside it: each process reads them in a few ms
         return board_cached(ctx.config)

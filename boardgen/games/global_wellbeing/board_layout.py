@@ -11,12 +11,12 @@ import dataclasses
 from typing import Any
 
 from boardgen.build import BuildContext
-from boardgen.cache import cached_board, cached_for_board, cached_sections
 from boardgen.config import Config, Mm
 from boardgen.errors import LayoutError
+from boardgen.geomap.cache import cached_board, cached_for_board, cached_sections
+from boardgen.geomap.model import Board
 from boardgen.layout.legend import PlacedBlock
 from boardgen.layout.sections import SectionLayout
-from boardgen.model import Board
 from boardgen.render.board_art import LEGEND_FALLBACKS, legend_specs, legend_tiers, plan_legend, simplified_coast
 from boardgen.render.imposition import A4, DEFAULT_STYLE, LETTER, Paper, content_area
 

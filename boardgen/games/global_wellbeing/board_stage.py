@@ -23,7 +23,6 @@ from collections.abc import Sequence
 import shapely
 
 from boardgen.build import BuildContext
-from boardgen.cache import cached_for_board
 from boardgen.errors import LayoutError
 from boardgen.games.global_wellbeing.board_layout import (
     ART_SOURCES,
@@ -35,6 +34,7 @@ from boardgen.games.global_wellbeing.board_layout import (
     section_page_sizes_mm,
     section_papers,
 )
+from boardgen.geomap.cache import cached_for_board
 from boardgen.io import Artifact
 from boardgen.layout.section_marks import SectionMark, plan_section_marks
 from boardgen.layout.sections import Section, hex_polygons

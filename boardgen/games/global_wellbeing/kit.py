@@ -23,15 +23,15 @@ from boardgen.cards.kitfiles import PaperKit, deterministic_zip
 from boardgen.cards.model import ComponentSet
 from boardgen.cards.shapes import piece_size_mm
 from boardgen.cards.sheets import LaidOut, lay_out
-from boardgen.cards.tokens import badges, chips, markers, player_pieces
 from boardgen.config import Config
 from boardgen.errors import LayoutError
 from boardgen.games.global_wellbeing.rules.variants import player_counts
 from boardgen.games.global_wellbeing.tables import reference_cards, turn_grid
+from boardgen.games.global_wellbeing.tokens import badges, chips, markers, player_pieces
+from boardgen.geomap.model import Board
 from boardgen.io import Artifact
 from boardgen.kit.cut_edition import cut_edition, is_cut_file
 from boardgen.kit.parts import KitParts, board_part, board_piece, inventory_csv, page_spans, parts_from_sets
-from boardgen.model import Board
 from boardgen.render.cairo_backend import render_pdf, render_png
 from boardgen.render.imposition import (
     A4,
@@ -54,7 +54,8 @@ def component_sets(config: Config, hex_size_mm: float) -> list[ComponentSet]:
     zone_markers = markers(config, (box_w, box_h)).components
     cards = reference_cards(config, zone_markers[:-1], zone_markers[-1])
     if config.components.dice:
-        nets = sorted(dice(config).components, key=lambda d: -d.height_mm * d.width_mm)  # biggest first
+        nets = sorted(dice(config.components.dice_size_mm).components,
+                      key=lambda d: -d.height_mm * d.width_mm)  # biggest first
         cards = replace(cards, title="Bio-productivity index table, markers, turn counter and paper dice",
                         components=(*cards.components, *nets),
                         row_starts=(*cards.row_starts, len(cards.components)))

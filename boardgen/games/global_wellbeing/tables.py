@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 
 from boardgen.cards.model import Component, ComponentSet
-from boardgen.cards.tokens import marker_size_mm
 from boardgen.config import Config
+from boardgen.games.global_wellbeing.tokens import marker_size_mm
 from boardgen.render.board_art import TABLE
 from boardgen.render.cairo_backend import fit_font, text_width_mm
 from boardgen.render.scene import (

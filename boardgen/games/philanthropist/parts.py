@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-from types import SimpleNamespace
 
 from shapely.geometry import LineString
 from shapely.geometry import Polygon as ShapelyPolygon
@@ -176,7 +175,7 @@ def cube_tokens(t: PhilanthropistTemplate) -> ComponentSet:
 def d6(t: PhilanthropistTemplate, action: bool) -> Component:
     """A paper d6 from the shared net (``boardgen.cards.dice``) with this game's faces drawn on it."""
     edge = t.action_die.size_mm
-    base = die_component(SimpleNamespace(components=SimpleNamespace(dice_size_mm=edge * math.sqrt(3))), 6)  # type: ignore[arg-type]
+    base = die_component(6, edge * math.sqrt(3))
     net = die_net(6)
     colour = t.action_die.colour if action else WHITE_DIE
     faces = [op for op in base.front.items if isinstance(op, Path) and op.name == "die-face"]

@@ -3,7 +3,7 @@
 counts for the rest. This module is the plug-in object; its parts live beside it:
 
 - ``schema``: the template model (every number of the game);
-- ``fieldmap``: the 36 dice-addressed fields grouped from the flagship's hex cells on the real Earth;
+- ``fieldmap``: the 36 dice-addressed fields grouped from the geographic map's hex cells (``boardgen.geomap``);
 - ``engine``: the rules (OpenSpiel-shaped, every roll, draw and collapse a chance node), ``bots`` its bots;
 - ``board``, ``kit``, ``leaflet``: the printed board, the components and the rules leaflet;
 - ``report``: the game's findings (collapse share, endings, LQ spread) for ``simulate`` and ``validate``.
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from boardgen.plugin import BuildContext, GamePlugin
 
@@ -31,11 +31,27 @@ class ResilienceEarth(GamePlugin):
     default_bots = ("grower", "steward", "sabbatical", "mixed")
     template_file = "resilience-earth.yaml"
     model_path = "boardgen.games.resilience_earth.schema:ResilienceTemplate"
+    libraries: ClassVar[Mapping[str, str]] = {"pyproj": "pyproj:__version__", "proj": "pyproj:proj_version_str"}
 
     def data_files(self, config: Any) -> Mapping[str, Path]:
         from boardgen.config import data_dir
 
         return {name: data_dir() / name for name in ("land-50m.json", "koppen-5m.png", "elevation-5m.png")}
+
+    def map_spec(self, config: Any) -> Any:
+        from boardgen.games.resilience_earth.fieldmap import map_spec
+
+        return map_spec(config)
+
+    def map_info(self, ctx: BuildContext) -> tuple[list[str], bool]:
+        fm = ctx.board
+        sizes = sorted(len(f.cells) for f in fm.fields)
+        levels = [sum(1 for f in fm.fields if f.level == level) for level in (1, 2, 3)]
+        links = {kind: sum(1 for *_, k in fm.links if k == kind) for kind in ("strait", "sea")}
+        regions = len({f.region for f in fm.fields})
+        return [f"fields      {len(fm.fields)} in {regions} regions, {sizes[0]}-{sizes[-1]} cells each; levels 1/2/3: "
+                f"{levels[0]}/{levels[1]}/{levels[2]}; {links['strait']} strait and {links['sea']} sea links",
+                f"tower       at ({fm.tower_mm[0]:.0f}, {fm.tower_mm[1]:.0f}) mm"], True
 
     def build_board(self, ctx: BuildContext) -> Any:
         from boardgen.games.resilience_earth.fieldmap import build_field_map

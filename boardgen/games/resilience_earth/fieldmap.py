@@ -1,7 +1,8 @@
-"""The playing field from the real Earth: the flagship's hex cells (Natural Earth land, Köppen-Geiger climate,
-elevation; ``boardgen.mapbuild.build_board``) grouped into dice-addressed fields.
+"""The playing field from the real Earth: the shared geographic map's hex cells (Natural Earth land, Köppen-Geiger
+climate, elevation; ``boardgen.geomap``, read from the board cache when built before) grouped into dice-addressed
+fields.
 
-1. The core builds hex cells on land with their Köppen shares and high-ground share.
+1. The geographic map builds hex cells on land with their Köppen shares and high-ground share.
 2. Cells border when their hexes touch; landmasses a few hex steps apart across sea (``fields.strait_hexes``)
    are joined by strait links, and any landmass still apart is joined to its nearest neighbour by a sea route,
    so every cell can be reached (settling spreads along these links too).
@@ -14,6 +15,7 @@ elevation; ``boardgen.mapbuild.build_board``) grouped into dice-addressed fields
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from collections.abc import Sequence
@@ -25,7 +27,9 @@ import shapely
 from shapely.geometry import Polygon
 from shapely.ops import unary_union
 
-from boardgen.model import Board
+from boardgen.config import BoardConfig, HexConfig, MapConfig, Mm
+from boardgen.geomap.model import Board, MapSpec
+from boardgen.geomap.zones import CLIMATE_ZONES, climate_classification
 
 
 @dataclass(frozen=True)
@@ -68,24 +72,20 @@ class FieldMap:
         return tuple(f.number for f in self.fields)
 
 
-def flagship_config(config: Any) -> Any:
-    """A Global Wellbeing ``Config`` holding this template's map keys, for the core's ``build_board``."""
-    import yaml
-
-    from boardgen.config import config_from_mapping, default_template_path
-
-    data = yaml.safe_load(default_template_path().read_text(encoding="utf-8"))
+def map_spec(config: Any) -> MapSpec:
+    """The geographic map of this template: its flat ``map`` keys over the shared map's defaults (the climate
+    zones of ``boardgen.geomap.zones``, no minimum cells per zone, any land-cell count the lattice gives)."""
     m, b = config.map, config.board
-    data["board"] = {"width": f"{b.width_mm}mm", "height": f"{b.height_mm}mm", "margin": f"{b.margin_mm}mm"}
-    data["map"].update({"projection": m.projection, "frame_latitudes": list(m.frame_latitudes),
-                        "antarctica": m.antarctica, "raster": f"{m.raster_mm}mm",
-                        "island_min_area_km2": m.island_min_area_km2})
-    data["hexes"].update({"orientation": m.orientation, "size": "auto", "target_cells": m.target_cells,
-                          "cell_count_range": [1, 100000], "land_threshold": m.land_threshold})
-    data["classification"]["high_ground_elevation_m"] = m.high_ground_elevation_m
-    data["classification"]["minimum_cells"] = 0
-    data["overrides"] = {"zones": {}, "places": [], "add_cells": [], "remove_cells": []}
-    return config_from_mapping(data, config.source, config.template_sha256)
+    return MapSpec(
+        board=BoardConfig(width_mm=Mm(b.width_mm), height_mm=Mm(b.height_mm), margin_mm=Mm(b.margin_mm)),
+        map=MapConfig(projection=m.projection, antarctica=m.antarctica, raster_mm=Mm(m.raster_mm),
+                      frame_latitudes=(float(m.frame_latitudes[0]), float(m.frame_latitudes[1])),
+                      island_min_area_km2=float(m.island_min_area_km2)),
+        hexes=HexConfig(orientation=m.orientation, size_mm=None, target_cells=m.target_cells,
+                        cell_count_range=(1, 100000), land_threshold=float(m.land_threshold)),
+        classification=climate_classification(high_ground_elevation_m=float(m.high_ground_elevation_m),
+                                              minimum_cells=0),
+        zones=CLIMATE_ZONES, source=config.source)
 
 
 def _unit_vectors(lon: np.ndarray, lat: np.ndarray) -> np.ndarray:
@@ -223,15 +223,15 @@ def _polsby_popper(geom: Any) -> float:
 
 
 def build_field_map(config: Any) -> FieldMap:
-    from boardgen.mapbuild import build_board
-    from boardgen.projection.fit import BoardProjection
+    from boardgen.geomap.cache import cached_board
+    from boardgen.geomap.projection.fit import BoardProjection
 
-    fconfig = flagship_config(config)
-    board = build_board(fconfig)
+    spec = map_spec(config)
+    board = dataclasses.replace(cached_board(spec), config=config)  # the map's exports name this edition
     cells = board.cells
     n = len(cells)
     index = {c.label: i for i, c in enumerate(cells)}
-    projection = BoardProjection.from_config(fconfig)
+    projection = BoardProjection.from_config(spec)
     cx = np.array([c.center_mm[0] for c in cells])
     cy = np.array([c.center_mm[1] for c in cells])
     lon, lat = projection.to_lonlat(cx, cy)
@@ -358,11 +358,12 @@ FIELD_FACTS_SOURCES = ("games/resilience_earth/fieldmap.py", "games/resilience_e
 
 
 def field_facts_key(config: Any) -> str:
-    """The cache key of a template's field facts: the flagship board key of its map (data files, versions,
-    boardgen's map code) plus the keys that group and rate the fields, and the files that do it."""
-    from boardgen.cache import board_key, make_key
+    """The cache key of a template's field facts: the board key of its map (data files, versions, boardgen's
+    map code) plus the keys that group and rate the fields, and the files that do it."""
+    from boardgen.cache import make_key
+    from boardgen.geomap.cache import board_key
 
-    inputs = (f"{board_key(flagship_config(config))} {config.board!r} {config.map!r} {config.fields!r} "
+    inputs = (f"{board_key(map_spec(config))} {config.board!r} {config.map!r} {config.fields!r} "
               f"{config.production!r}")
     return make_key("field-facts", inputs, {}, FIELD_FACTS_SOURCES)
 

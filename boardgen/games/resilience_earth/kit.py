@@ -201,9 +201,9 @@ def named_die(part: Component, name: str, face: str) -> Component:
 
 
 def misc_set(config: Any, players: int) -> ComponentSet:
-    dice_cfg: Any = SimpleNamespace(components=SimpleNamespace(dice_size_mm=config.components.dice_size_mm))
-    dice = [named_die(die_component(dice_cfg, 6), "region die (1st)", "#f4c27a"),
-            named_die(die_component(dice_cfg, 6), "field die (2nd)", "#ffffff")]
+    size_mm = config.components.dice_size_mm
+    dice = [named_die(die_component(6, size_mm), "region die (1st)", "#f4c27a"),
+            named_die(die_component(6, size_mm), "field die (2nd)", "#ffffff")]
     parts = (tower_tile(config), leader_token(config), *dice)
     return ComponentSet("misc", "Tower tile, round leader's token, two paper dice (cut, crease, glue the tabs)",
                         parts, uniform=False)

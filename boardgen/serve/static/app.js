@@ -275,7 +275,7 @@ function compact(observation) {
 }
 
 function drawBoard(wrap, area, boardInfo, sessionId, legalSpaces, onPick, marks, laid = null, query = "") {
-  // a game laid out during play (a piecepack island) is drawn as its table stands; others on their printed board
+  // a game laid out during play (an island of tiles) is drawn as its table stands; others on their printed board
   const b = laid ? { page: "table", offset_mm: [0, 0], spaces: laid.spaces, width_mm: laid.width_mm, height_mm: laid.height_mm }
     : boardInfo && boardInfo.board;
   if (!b || b.page === null) { wrap.hidden = true; return; }
@@ -348,7 +348,7 @@ $("#replay-file").addEventListener("change", async (event) => {
   // results.json of `boardgen simulate`: its sample games (the longest, the shortest, a 0-point seat, a few at random)
   const samples = Array.isArray(doc.samples) ? doc.samples : [];
   if (!samples.length) { showError(`${file.name}: neither a saved game nor a results.json with sample games`); return; }
-  const game = doc.game || "global-wellbeing";
+  const game = doc.game;  // none in an older results.json: the server plays its default game
   const bots = doc.summary && Array.isArray(doc.summary.bots) ? doc.summary.bots : undefined;
   $("#replay-samples").replaceChildren(...samples.map((s) => el("button", {
     "data-index": s.index,

@@ -20,14 +20,14 @@ from boardgen.build import BuildContext
 from boardgen.cards.dice import die_component, die_net, polyhedron
 from boardgen.cards.shapes import hex_inner_diameter_mm, piece_size_mm, player_shape
 from boardgen.cards.sheets import lay_out, path_polygon
-from boardgen.cards.tokens import badges, chips, player_pieces, standee_geometry
 from boardgen.config import DICE_SIDES, Config, config_from_mapping, default_template_path
 from boardgen.errors import ConfigError
 from boardgen.games.global_wellbeing.kit import build_components, component_sets, deterministic_zip, kit_files
 from boardgen.games.global_wellbeing.leaflet import leaflet_pdf, leaflet_text
 from boardgen.games.global_wellbeing.tables import climate_table_card, turn_counter_card
-from boardgen.layout.hexgrid import Hex, HexLayout, orientation_named
-from boardgen.model import Board, Cell
+from boardgen.games.global_wellbeing.tokens import badges, chips, player_pieces, standee_geometry
+from boardgen.geomap.hexgrid import Hex, HexLayout, orientation_named
+from boardgen.geomap.model import Board, Cell
 from boardgen.render.imposition import A4, LETTER
 from boardgen.render.scene import Scene, Text
 
@@ -157,7 +157,7 @@ def test_dice_nets(sides: int) -> None:
     assert len(net.tree_edges) == sides - 1
     if sides != 4:
         assert sorted(net.numbers) == list(range(1, sides + 1))
-    part = die_component(make_config(), sides)
+    part = die_component(sides, make_config().components.dice_size_mm)
     outline = path_polygon(part.outline)
     assert outline.is_valid and outline.geom_type == "Polygon"
     numbers = part.front.count("die-number")

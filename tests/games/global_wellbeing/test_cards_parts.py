@@ -7,10 +7,10 @@ import pytest
 
 from boardgen.cards.dice import D8_SECOND_COLOUR, DIE_COLOURS, die_component
 from boardgen.cards.sheets import first_fit_shelves, grid_sheets, lay_out
-from boardgen.cards.tokens import CHIP_SILVER, chips, marker_size_mm, markers, token_component
 from boardgen.config import ConfigError
 from boardgen.games.global_wellbeing.kit import build_components, component_sets
 from boardgen.games.global_wellbeing.tables import climate_table_card, turn_grid
+from boardgen.games.global_wellbeing.tokens import CHIP_SILVER, chips, marker_size_mm, markers, token_component
 from boardgen.render.board_art import TABLE, TABLE_START_FONT
 from boardgen.render.cairo_backend import text_width_mm
 from boardgen.render.imposition import A4, DEFAULT_STYLE, LETTER, content_area
@@ -73,7 +73,7 @@ def test_chips_are_silver_and_tokens_have_a_white_ring_and_dark_edge() -> None:
 
 
 def test_d8_is_two_tone() -> None:
-    fills = [op.style.fill for op in die_component(make_config(), 8).front.walk()
+    fills = [op.style.fill for op in die_component(8, make_config().components.dice_size_mm).front.walk()
              if getattr(op, "name", "") == "die-face"]
     assert fills.count(DIE_COLOURS[8]) == 4 and fills.count(D8_SECOND_COLOUR) == 4
 

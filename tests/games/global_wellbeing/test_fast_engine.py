@@ -20,7 +20,7 @@ from boardgen.games.global_wellbeing.rules.board import RulesBoard, hex_rectangl
 from boardgen.games.global_wellbeing.rules.bots import BOT_NAMES, bot_factory
 from boardgen.games.global_wellbeing.rules.engine import GameResult, derive_seed, play_game
 from boardgen.games.global_wellbeing.rules.simulate import lineup, results_json, simulate
-from boardgen.model import Board
+from boardgen.geomap.model import Board
 
 pytest.importorskip("numba")
 

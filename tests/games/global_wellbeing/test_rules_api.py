@@ -17,7 +17,7 @@ from rules_strategies import (
     games,
 )
 
-import boardgen.mapbuild
+import boardgen.geomap.build
 from boardgen.cli import cli
 from boardgen.config import RulesConfig, load_template
 from boardgen.games.global_wellbeing.rules.api import (
@@ -33,7 +33,7 @@ from boardgen.games.global_wellbeing.rules.board import RulesBoard
 from boardgen.games.global_wellbeing.rules.bots import BOT_NAMES, bot_factory
 from boardgen.games.global_wellbeing.rules.engine import GameResult, derive_seed, play_game
 from boardgen.games.global_wellbeing.rules.simulate import lineup
-from boardgen.model import Board
+from boardgen.geomap.model import Board
 from boardgen.play.api import CHANCE, TERMINAL, IllegalActionError
 from boardgen.play.bots import play_with_bots
 
@@ -228,7 +228,7 @@ def test_illegal_actions_clone_and_observation() -> None:
 
 @pytest.fixture
 def fast_board(monkeypatch: pytest.MonkeyPatch, default_board: Board) -> Board:
-    monkeypatch.setattr(boardgen.mapbuild, "build_board",
+    monkeypatch.setattr(boardgen.geomap.build, "build_board",
                         lambda config: dataclasses.replace(default_board, config=config))
     return default_board
 

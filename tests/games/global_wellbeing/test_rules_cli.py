@@ -9,14 +9,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import boardgen.mapbuild
+import boardgen.geomap.build
 from boardgen.build import BuildContext
 from boardgen.cli import cli
 from boardgen.config import Config, default_template_path
 from boardgen.games.global_wellbeing.rules.board import RulesBoard, components
 from boardgen.games.global_wellbeing.rules.simulate import simulate
 from boardgen.games.global_wellbeing.rules.validate import rules_findings, validate_stage
-from boardgen.model import Board
+from boardgen.geomap.model import Board
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -24,7 +24,7 @@ PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 @pytest.fixture
 def fast_board(monkeypatch: pytest.MonkeyPatch, default_board: Board) -> Board:
     """Commands get the session's real board instead of rebuilding it (the rules tests do not change the map)."""
-    monkeypatch.setattr(boardgen.mapbuild, "build_board",
+    monkeypatch.setattr(boardgen.geomap.build, "build_board",
                         lambda config: dataclasses.replace(default_board, config=config))
     return default_board
 

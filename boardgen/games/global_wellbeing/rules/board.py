@@ -1,7 +1,7 @@
 """The compact board the rules engine plays on: cells as integers, neighbours as index tuples.
 
 The engine never sees shapely geometry or hex maths; a ``RulesBoard`` is built once from a
-``boardgen.model.Board`` (or by hand in tests) and is cheap to pickle to worker processes.
+``boardgen.geomap.model.Board`` (or by hand in tests) and is cheap to pickle to worker processes.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from boardgen.config import Config, RulesConfig, ZoneConfig
-from boardgen.layout.hexgrid import column_letters
+from boardgen.geomap.hexgrid import column_letters
 
 
 @dataclass(frozen=True)
@@ -69,7 +69,7 @@ class RulesBoard:
 
     @classmethod
     def from_board(cls, board: object) -> RulesBoard:
-        """From a ``boardgen.model.Board`` (cells sorted by row, column; neighbours by label)."""
+        """From a ``boardgen.geomap.model.Board`` (cells sorted by row, column; neighbours by label)."""
         cells = board.cells  # type: ignore[attr-defined]
         config: Config = board.config  # type: ignore[attr-defined]
         layout = board.layout  # type: ignore[attr-defined]

@@ -46,7 +46,7 @@ def _legend(board: Any) -> LegendOf:
 
 def map_findings(board: Any, rules_board: RulesBoard, config: Config, sections_of: SectionsOf | None = None,
                  legend_of: LegendOf | None = None) -> list[Finding]:
-    """Checks of the board alone: ``board`` is a boardgen.model.Board (or anything with .cells)."""
+    """Checks of the board alone: ``board`` is a boardgen.geomap.model.Board (or anything with .cells)."""
     found: list[Finding] = []
     rules = config.rules
     n = rules_board.n_cells
@@ -453,7 +453,8 @@ def validate(board: Any, config: Config, games: int | None = None, jobs: int = 1
     """The map checks and the checks of simulated games. The games' findings and summary are kept in the cache
     (boardgen/cache.py), keyed by the board's inputs, the rules, the games asked for and the code that plays
     and judges them: a build after an edit that changes none of those reads them instead of playing again."""
-    from boardgen.cache import board_key, cached, make_key
+    from boardgen.cache import cached, make_key
+    from boardgen.geomap.cache import board_key
 
     rules_board = RulesBoard.from_board(board)
     games = config.rules.validate_games if games is None else games

@@ -1,21 +1,24 @@
-"""`boardgen cells` (cell data to stdout or a file) and `boardgen info` (what the map stage made)."""
+"""The map's commands, for any game whose board is the geographic hex map (``GamePlugin.map_spec`` and
+``geo_board``): `boardgen cells` (cell data to stdout or a file), `boardgen info` (what the map stage made) and
+`boardgen sections` (how the board is cut into pieces, as the game reports it)."""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
-from boardgen.cache import cached_board as build_board
 from boardgen.commands.options import template_option
-from boardgen.errors import ConfigError
+from boardgen.errors import ConfigError, blamed_on
 from boardgen.export import GeoBoard, adjacency_json, cells_csv, cells_geojson, write_gis
+from boardgen.geomap.cache import cached_board
+from boardgen.geomap.model import MapSpec
+from boardgen.geomap.projection.places import format_lonlat, island_name
 from boardgen.io import check_replaceable, write_atomic
-from boardgen.plugin import BuildContext
-from boardgen.projection.places import format_lonlat, island_name
+from boardgen.plugin import BuildContext, GamePlugin
 from boardgen.template import load
-from boardgen.template import load_map_template as load_template
 
 _FORMATS = {"geojson": cells_geojson, "csv": cells_csv, "adjacency": adjacency_json}
 _GIS = ("gpkg", "fgb")
@@ -57,46 +60,57 @@ def cells_command(template_path: Path | None, fmt: str, layer: str | None, outpu
         click.echo(f"wrote {output} ({len(data):,} bytes)", err=True)
 
 
+def map_of(template_path: Path | None) -> tuple[GamePlugin, Any, MapSpec]:
+    """The template's game, its validated template and the spec of its geographic map, or a one-line error for a
+    game whose board is not a map."""
+    plugin, config = load(template_path)
+    spec = plugin.map_spec(config)
+    if spec is None:
+        raise ConfigError(config.source, "game", f"{plugin.name!r} has no geographic hex map for this command "
+                          "(see `boardgen build` and `boardgen validate`)")
+    return plugin, config, spec
+
+
 @click.command("info")
 @template_option
 def info_command(template_path: Path | None) -> None:
-    """Print cell counts per zone, hex size, projection, the islands kept, the jigsaw grid and where the legend
-    panels go; exit code 1 when the land-cell count is outside its band or the panels find no room."""
+    """Print cell counts per zone, hex size, projection, the islands kept, and what the game says of its board
+    (e.g. its jigsaw grid and where the legend panels go); exit code 1 when the land-cell count is outside its
+    band or the game's board is not right (its legend panels find no room)."""
     from boardgen.config import CELL_COUNT_TOLERANCE, cell_count_band
-    from boardgen.errors import LayoutError, blamed_on
-    from boardgen.games.global_wellbeing.board_layout import legend_for, panelled_board, section_page_sizes_mm
-    from boardgen.layout.sections import cut_sections
-    from boardgen.render.board_art import LEGEND_FALLBACKS, legend_specs
+    from boardgen.errors import LayoutError
 
-    config = load_template(template_path)
-    layout_error: LayoutError | None = None
+    plugin, config, spec = map_of(template_path)
+    ctx = BuildContext(config, plugin)
     try:
-        board = panelled_board(config)
-    except LayoutError as exc:
-        layout_error = exc
-        board = build_board(config)
-    low, high = cell_count_band(config.hexes)
+        geo = plugin.geo_board(ctx)
+        board = geo.board if geo is not None else cached_board(spec)
+    except LayoutError:  # the game's own lines below say what did not fit
+        board = cached_board(spec)
+    spec = board.map_spec  # the map as built (e.g. beside a panel strip the game reserved)
+    low, high = cell_count_band(spec.hexes)
     n = len(board.cells)
-    click.echo(f"{config.title} ({config.edition}), template {config.source}")
-    click.echo(f"board       {config.board.width_mm:g} x {config.board.height_mm:g} mm, "
-               f"projection {config.map.projection} "
+    click.echo(f"{getattr(config, 'title', plugin.title)} ({getattr(config, 'edition', plugin.name)}), "
+               f"template {config.source}")
+    click.echo(f"board       {spec.board.width_mm:g} x {spec.board.height_mm:g} mm, "
+               f"projection {spec.map.projection} "
                f"(1 cm = {board.equator_km_per_mm * 10:.0f} km along the equator)")
-    how = "searched for" if config.hexes.size_mm is None else "set in template, target"
+    how = "searched for" if spec.hexes.size_mm is None else "set in template, target"
     click.echo(f"hexes       {board.layout.orientation.name}-top, size {board.layout.size_mm:g} mm "
-               f"({how} {config.hexes.target_cells} cells), land when >= {config.hexes.land_threshold:.0%} land")
-    band = ("hexes.cell_count_range" if config.hexes.cell_count_range is not None else
+               f"({how} {spec.hexes.target_cells} cells), land when >= {spec.hexes.land_threshold:.0%} land")
+    band = ("hexes.cell_count_range" if spec.hexes.cell_count_range is not None else
             f"auto: target_cells +- {CELL_COUNT_TOLERANCE:.0%}")
     in_range = f"ok, band {low}-{high}" if low <= n <= high else f"OUTSIDE {low}-{high}"
     click.echo(f"land cells  {n} ({in_range}; {band})")
-    minimum = config.classification.minimum_cells
-    reasons: dict[str, dict[str, int]] = {z: {} for z in config.zones}
+    minimum = spec.classification.minimum_cells
+    reasons: dict[str, dict[str, int]] = {z: {} for z in spec.zones}
     for cell in board.cells:
         reasons[cell.zone][cell.zone_reason] = reasons[cell.zone].get(cell.zone_reason, 0) + 1
     for zone, count in board.zone_counts().items():
         flag = "" if count >= minimum else f"  below minimum {minimum}"
         detail = ", ".join(f"{k} {v}" for k, v in sorted(reasons[zone].items()))
         click.echo(f"  {zone:<14} {count:>4}  ({detail}){flag}")
-    click.echo(f"islands kept {len(board.islands_kept)} (landmasses >= {config.map.island_min_area_km2:,.0f} km2 "
+    click.echo(f"islands kept {len(board.islands_kept)} (landmasses >= {spec.map.island_min_area_km2:,.0f} km2 "
                "that no hex reached the land threshold on):")
     for island in board.islands_kept:
         lon, lat = island.center_lonlat
@@ -107,27 +121,20 @@ def info_command(template_path: Path | None) -> None:
         click.echo(f"note: {note}")
     timings = ", ".join(f"{k[:-2]} {v:.2f} s" for k, v in board.stats.items() if k.endswith("_s"))
     click.echo(f"map build   {timings}")
-    click.echo("legend panels, tried in this order (never over a land cell):")
-    for i, fallback in enumerate(LEGEND_FALLBACKS, 1):
-        click.echo(f"  {i}. {fallback}")
-    click.echo("  (the central meridian, map.projection's lon_0, is never moved: where the map is cut is yours)")
-    if layout_error is None:
-        with blamed_on(config.source):
-            layout = cut_sections(board, section_page_sizes_mm())
-            legend = legend_for(board, layout)
-        grid = "auto" if config.sections.columns is None or config.sections.rows is None else "pinned"
-        page_w, page_h = layout.page_mm or (0.0, 0.0)
-        click.echo(f"sections    {layout.columns} columns x {layout.rows} rows ({grid}), "
-                   f"{'portrait' if page_h > page_w else 'landscape'} A4 and Letter")
-        strip = board.config.board.panel_strip_mm
-        table = next(b for b in legend if b.name == "bio-productivity table")
-        full = legend_specs(board, layout.sections[0].bounds_mm)[0].shapes_mm[0][1]
-        away = any(not layout.sections[0].outline_mm.contains(b.polygon) for b in legend)
-        used = 4 if strip else 3 if away else 2 if abs(table.height_mm - full) > 1e-6 else 1
-        where = ", ".join(f"{b.name} {b.width_mm:.0f} x {b.height_mm:.0f} mm at ({b.x_mm:.0f}, {b.y_mm:.0f})"
-                          for b in legend)
-        click.echo(f"legend      way {used}" + (f" (panel strip {strip:g} mm)" if strip else "") + f": {where}")
-    else:
-        click.echo(f"legend      no room: {layout_error}")
-    if layout_error is not None or not low <= n <= high:
+    lines, board_ok = plugin.map_info(ctx)
+    for line in lines:
+        click.echo(line)
+    if not board_ok or not low <= n <= high:
         sys.exit(1)
+
+
+@click.command("sections")
+@template_option
+def sections_command(template_path: Path | None) -> None:
+    """Print how the board is cut: each piece's size, cells and neighbours (and for a jigsaw, the cut lines, the
+    knobs and the unique-fit proof)."""
+    plugin, config, _spec = map_of(template_path)
+    with blamed_on(config.source):
+        lines = plugin.sections_report(BuildContext(config, plugin))
+    for line in lines:
+        click.echo(line)

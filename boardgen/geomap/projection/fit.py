@@ -11,15 +11,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 import pyproj
 import shapely
 from shapely.geometry import MultiPolygon, Polygon
 
-from boardgen.config import Config
 from boardgen.errors import ConfigError
-from boardgen.projection.land import as_multipolygon, cut_at_meridian
+from boardgen.geomap.projection.land import as_multipolygon, cut_at_meridian
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,8 @@ class BoardProjection:
     reserve_left_mm: float = 0.0  # a strip along the board's left edge kept free of the map (legend panels)
 
     @classmethod
-    def from_config(cls, config: Config) -> BoardProjection:
+    def from_config(cls, config: Any) -> BoardProjection:
+        """The projection of a ``MapSpec`` (or a template holding its ``map`` and ``board`` sections)."""
         south, north = config.map.frame_latitudes
         b = config.board
         return cls(config.map.projection, b.width_mm, b.height_mm, b.margin_mm, south, north, config.source,

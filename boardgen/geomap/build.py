@@ -1,4 +1,4 @@
-"""The map stage: template -> classified land cells on the board (a ``Board``).
+"""The map stage: a ``MapSpec`` (a game's map keys) -> classified land cells on the board (a ``Board``).
 
 land (Natural Earth) -> projected to board mm -> rasterised -> hex lattice -> land cells (+ islands kept,
 + overrides) -> Köppen/elevation shares per cell -> zones -> neighbours and labels.
@@ -11,6 +11,8 @@ import math
 import time
 import types
 from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, cast
 
 import numpy as np
 import pyproj
@@ -18,9 +20,9 @@ import shapely
 from shapely.geometry import Polygon
 
 from boardgen.cache import cached_data
-from boardgen.config import CELL_COUNT_TOLERANCE, KOPPEN_CLASSES, Config, cell_count_band, resolve_data_path
+from boardgen.config import CELL_COUNT_TOLERANCE, KOPPEN_CLASSES, MAX_RASTER_PIXELS, cell_count_band, resolve_data_path
 from boardgen.errors import ConfigError
-from boardgen.layout.hexgrid import (
+from boardgen.geomap.hexgrid import (
     Hex,
     HexLayout,
     Orientation,
@@ -30,7 +32,7 @@ from boardgen.layout.hexgrid import (
     offset_coordinates_array,
     orientation_named,
 )
-from boardgen.layout.lattice import (
+from boardgen.geomap.lattice import (
     LandRaster,
     hex_keys,
     hex_stats,
@@ -40,11 +42,11 @@ from boardgen.layout.lattice import (
     rasterise_land,
     search_hex_size,
 )
-from boardgen.layout.zones import CellClimate, assign_zones
-from boardgen.model import Board, Cell, IslandKept
-from boardgen.projection.fit import BoardProjection
-from boardgen.projection.land import drop_antarctica, load_land
-from boardgen.projection.rasters import KOPPEN_OCEAN, load_elevation, load_koppen, sample_koppen_land
+from boardgen.geomap.model import Board, Cell, IslandKept, MapSpec
+from boardgen.geomap.projection.fit import BoardProjection
+from boardgen.geomap.projection.land import drop_antarctica, load_land
+from boardgen.geomap.projection.rasters import KOPPEN_OCEAN, load_elevation, load_koppen, sample_koppen_land
+from boardgen.geomap.zones import CellClimate, assign_zones
 
 MAX_HEXES_ON_BOARD = 20000
 """The most hexes a board may hold, whether the template gives hexes.size or the size is found automatically."""
@@ -130,7 +132,7 @@ MAX_BOARD_HEXES = 20_000
 """Hexes on the whole board (land and sea), the same limit as for an explicit hexes.size."""
 
 
-def _check_hex_count(config: Config, size_mm: float) -> None:
+def _check_hex_count(config: MapSpec, size_mm: float) -> None:
     """The automatic search obeys the limit an explicit hexes.size has (config.py)."""
     hex_area = 1.5 * 3**0.5 * size_mm**2
     on_board = config.board.width_mm * config.board.height_mm / hex_area if hex_area > 0 else float("inf")
@@ -140,7 +142,7 @@ def _check_hex_count(config: Config, size_mm: float) -> None:
                           f"on the board; expected at most {MAX_BOARD_HEXES:,} (fewer cells)")
 
 
-def _check_cell_count(config: Config, n: int, size_mm: float, orientation: Orientation,
+def _check_cell_count(config: MapSpec, n: int, size_mm: float, orientation: Orientation,
                       origin_mm: tuple[float, float], raster: LandRaster) -> None:
     """The automatic hex size's land cells lie in the template's band (``cell_count_band``), else a ConfigError
     naming the counts this board can reach and a target the search does hit."""
@@ -160,17 +162,51 @@ def _check_cell_count(config: Config, n: int, size_mm: float, orientation: Orien
                       f"{most:,} cells; expected e.g. hexes.target_cells: {n}")
 
 
-def build_board(config: Config) -> Board:
+DATA_KEYS = ("land_data", "koppen_data", "elevation_data")
+"""The ``map`` keys that name the map's source data files."""
+
+
+def data_file(spec: MapSpec, key: str) -> Path:
+    """The data file the spec's ``map.<key>`` names, found as every game's data files are (``resolve_data_path``)."""
+    return resolve_data_path(cast(Any, spec), getattr(spec.map, key), f"map.{key}")
+
+
+def check_spec(spec: MapSpec) -> None:
+    """The map keys a template may hold but the map cannot be made from, as a ConfigError naming the key: a
+    projection pyproj does not know (or plain longitude/latitude), a frame narrower than 30 degrees, a raster
+    too fine for the board."""
+    source, b, m = spec.source, spec.board, spec.map
+    try:
+        crs = pyproj.CRS.from_user_input(m.projection)
+    except pyproj.exceptions.CRSError as exc:
+        raise ConfigError(source, "map.projection", f"not a projection pyproj knows ({exc})") from None
+    if crs.is_geographic:
+        raise ConfigError(source, "map.projection", f"{m.projection!r} is plain longitude/latitude; expected a map "
+                          "projection such as '+proj=wintri +lon_0=11'")
+    south, north = m.frame_latitudes
+    if not (-90 <= south < north <= 90 and north - south >= 30):
+        raise ConfigError(source, "map.frame_latitudes", "expected [south, north] latitudes with -90 <= south < "
+                          f"north <= 90, at least 30 degrees apart, got {list(m.frame_latitudes)}")
+    pixels = math.ceil(b.width_mm / m.raster_mm) * math.ceil(b.height_mm / m.raster_mm)
+    if pixels > MAX_RASTER_PIXELS:
+        raise ConfigError(source, "map.raster", f"a {m.raster_mm:g}mm raster on a {b.width_mm:g} x {b.height_mm:g} "
+                          f"mm board is {pixels:,} pixels; expected at most {MAX_RASTER_PIXELS:,} (a coarser "
+                          f"raster: at least {math.sqrt(b.width_mm * b.height_mm / MAX_RASTER_PIXELS) * 1.01:.2f}mm)")
+
+
+def build_board(template: Any) -> Board:
+    """The classified map of ``template``: a ``MapSpec``, or a game's template holding the spec's sections
+    (``MapSpec.of``); the board keeps it as its ``config``."""
     timings: dict[str, float] = {}
     started = time.perf_counter()
+    config = MapSpec.of(template)
     source = config.source
     W, H = config.board.width_mm, config.board.height_mm  # noqa: N806
 
-    land = cached_data("land", resolve_data_path(config, config.map.land_data, "map.land_data"), load_land)
-    koppen_grid = cached_data("koppen", resolve_data_path(config, config.map.koppen_data, "map.koppen_data"),
-                              load_koppen)
-    elevation_grid = cached_data("elevation", resolve_data_path(config, config.map.elevation_data,
-                                                                "map.elevation_data"), load_elevation)
+    check_spec(config)
+    land = cached_data("land", data_file(config, "land_data"), load_land)
+    koppen_grid = cached_data("koppen", data_file(config, "koppen_data"), load_koppen)
+    elevation_grid = cached_data("elevation", data_file(config, "elevation_data"), load_elevation)
     if not config.map.antarctica:
         land = drop_antarctica(land)
     timings["load_s"] = time.perf_counter() - started
@@ -329,7 +365,7 @@ def build_board(config: Config) -> Board:
     timings["total_s"] = time.perf_counter() - started
 
     return Board(
-        config=config, layout=layout, cells=tuple(cells), land_mm=land_mm, frame_mm=projection.frame_mm,
+        config=template, spec=config, layout=layout, cells=tuple(cells), land_mm=land_mm, frame_mm=projection.frame_mm,
         equator_km_per_mm=projection.equator_km_per_mm, islands_kept=tuple(islands), notes=assignment.notes,
         stats=types.MappingProxyType({"hex_size_mm": size_mm, "sizes_tried": sizes_tried,
                                       "land_pixels": len(raster.x_mm), **timings}),

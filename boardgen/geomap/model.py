@@ -1,4 +1,4 @@
-"""The values that flow between boardgen's stages: cells and the board they make."""
+"""The geographic map's values: what it is built from (``MapSpec``), its land cells and the board they make."""
 
 from __future__ import annotations
 
@@ -8,8 +8,33 @@ from typing import Any
 
 from shapely.geometry import MultiPolygon, Polygon
 
-from boardgen.config import Config
-from boardgen.layout.hexgrid import Hex, HexLayout
+from boardgen.config import BoardConfig, ClassificationConfig, HexConfig, MapConfig, OverrideConfig
+from boardgen.geomap.hexgrid import Hex, HexLayout
+
+
+@dataclass(frozen=True)
+class MapSpec:
+    """Everything a geographic map is built from besides the data files' bytes: the board's size and margin, the
+    projection and data files (``map``), the hex lattice, the climate classification and its zone names (in
+    table order: ties go to the earlier zone), and per-cell overrides. ``source`` names the template, for
+    messages and for finding data files beside it. Each game makes one from its own template keys."""
+
+    board: BoardConfig
+    map: MapConfig
+    hexes: HexConfig
+    classification: ClassificationConfig
+    zones: tuple[str, ...]
+    overrides: OverrideConfig = field(default_factory=OverrideConfig)
+    source: str = "<template>"
+
+    @classmethod
+    def of(cls, config: Any) -> MapSpec:
+        """The spec of ``config``: itself, or the map keys of a template whose sections have the spec's names
+        (``board``, ``map``, ``hexes``, ``classification``, ``zones``, ``overrides``, ``source``)."""
+        if isinstance(config, MapSpec):
+            return config
+        return cls(config.board, config.map, config.hexes, config.classification, tuple(config.zones),
+                   config.overrides, config.source)
 
 
 @dataclass(frozen=True)
@@ -43,9 +68,10 @@ class IslandKept:
 
 @dataclass(frozen=True)
 class Board:
-    """The classified map: everything later stages (board art, sections, rules) need."""
+    """The classified map: everything later stages (board art, sections, rules) need. ``config`` is what the
+    game built it from (its whole template, or the bare ``MapSpec``); ``spec`` the map's part of it."""
 
-    config: Config
+    config: Any
     layout: HexLayout
     cells: tuple[Cell, ...]  # sorted by (row, column)
     land_mm: MultiPolygon  # land projected to board mm (for coastlines)
@@ -54,6 +80,11 @@ class Board:
     islands_kept: tuple[IslandKept, ...] = ()
     notes: tuple[str, ...] = ()  # what the classifier did (minimum top-ups, overrides), for `boardgen info`
     stats: Mapping[str, Any] = field(default_factory=dict)  # timings and counts
+    spec: MapSpec | None = None  # set by build_board; None only in hand-made test boards (then: of ``config``)
+
+    @property
+    def map_spec(self) -> MapSpec:
+        return self.spec if self.spec is not None else MapSpec.of(self.config)
 
     def cell(self, label: str) -> Cell:
         for c in self.cells:
@@ -66,7 +97,7 @@ class Board:
         return tuple(c.label for c in self.cells)
 
     def zone_counts(self) -> dict[str, int]:
-        counts = dict.fromkeys(self.config.zones, 0)
+        counts = dict.fromkeys(self.map_spec.zones, 0)
         for c in self.cells:
             counts[c.zone] += 1
         return counts
@@ -92,4 +123,4 @@ class Board:
                     **({"kept_as_island": c.kept_as_island} if c.kept_as_island else {})}
             spaces.append(Space(c.label, c.label, c.zone, c.center_mm, neighbours, data,
                                 tuple(self.hex_corners_mm(c))))
-        return BoardGraph(tuple(spaces), self.config.board.width_mm, self.config.board.height_mm)
+        return BoardGraph(tuple(spaces), self.map_spec.board.width_mm, self.map_spec.board.height_mm)

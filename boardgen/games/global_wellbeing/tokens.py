@@ -1,7 +1,8 @@
-"""Cut-out parts: chips, player tokens and standees, philanthropy badges, zone markers and the turn marker.
+"""The Global Wellbeing Game's cut-out parts: chips, player tokens and standees, philanthropy badges, zone
+markers and the turn marker.
 
-Every count, size, colour and label comes from the Config. Shaped parts carry a 1.5 mm colour bleed beyond
-their printed cut line, so a slightly wide cut shows colour, not white paper.
+Every count, size, colour and label comes from the template (its Config). Shaped parts carry a 1.5 mm colour
+bleed beyond their printed cut line, so a slightly wide cut shows colour, not white paper.
 """
 
 from __future__ import annotations

@@ -12,10 +12,41 @@ Rules, in order (every threshold from the template's ``classification`` section)
 
 from __future__ import annotations
 
+import types
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from boardgen.config import ClassificationConfig
+
+CLIMATE_ZONES = ("Polar", "Temperate", "Arid", "Tropical", "Mediterranean", "Mountains")
+"""The climate zones a map is classified into when its template names none, in table order (ties of the
+plurality rule go to the earlier zone)."""
+KOPPEN_TO_CLIMATE_ZONE: Mapping[str, str] = types.MappingProxyType({
+    **dict.fromkeys(("Af", "Am", "As", "Aw"), "Tropical"),
+    **dict.fromkeys(("BSh", "BSk", "BWh", "BWk"), "Arid"),
+    **dict.fromkeys(("Cfa", "Cfb", "Cfc"), "Temperate"),
+    **dict.fromkeys(("Csa", "Csb", "Csc"), "Mediterranean"),
+    **dict.fromkeys(("Cwa", "Cwb", "Cwc", "Dfa", "Dfb"), "Temperate"),
+    **dict.fromkeys(("Dfc", "Dfd"), "Polar"),
+    **dict.fromkeys(("Dsa", "Dsb"), "Temperate"),
+    **dict.fromkeys(("Dsc", "Dsd"), "Polar"),
+    **dict.fromkeys(("Dwa", "Dwb"), "Temperate"),
+    **dict.fromkeys(("Dwc", "Dwd", "EF", "ET"), "Polar"),
+})
+"""Every Köppen-Geiger class's climate zone: the A, B and C groups by their letters (the dry-summer Cs climates
+Mediterranean), the D group's warm and cold summers Temperate and Polar, E Polar."""
+
+
+def climate_classification(**changes: Any) -> ClassificationConfig:
+    """The classification into ``CLIMATE_ZONES``: Mountains where 40% of a cell's land stands at least 1500 m
+    high (ice caps excepted), Mediterranean where a fifth of it has a dry-summer climate, else the zone with the
+    largest share; ``changes`` override any of its values (e.g. ``minimum_cells=0``)."""
+    values: dict[str, Any] = {"koppen_to_zone": KOPPEN_TO_CLIMATE_ZONE, "high_ground_zone": "Mountains",
+                              "high_ground_elevation_m": 1500.0, "high_ground_share": 0.4,
+                              "high_ground_excludes": ("EF",), "priority_zone": "Mediterranean",
+                              "priority_share": 0.2, "minimum_cells": 10}
+    return ClassificationConfig(**{**values, **changes})
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ import numpy as np
 from PIL import Image, ImageDraw
 from shapely.geometry import Polygon
 
-from boardgen.layout.hexgrid import Hex, HexLayout, Orientation
+from boardgen.geomap.hexgrid import Hex, HexLayout, Orientation
 
 SIZE_STEP_MM = 0.05  # searched hex sizes are rounded to this, so the result is stable
 

@@ -1,0 +1,1 @@
+"""boardgen.geomap.projection."""

@@ -1,1 +1,0 @@
-"""boardgen.projection."""
