@@ -26,6 +26,13 @@ from boardgen.errors import ConfigError, DataError, LayoutError
 DEFAULT_LANGUAGE = "en"
 CATALOG_DOMAIN = "boardgen"
 _EDITION_KEYS = ("name", "language")
+SHARED_SOURCES = ("render/imposition.py", "kit/cut_edition.py", "kit/parts.py", "cards/dice.py")
+"""The shared modules (paths under ``boardgen/``) whose printed words every game's kit uses (README lines for
+double-sided and print-then-cut files, inventory headings and part shapes, paper dice): their words go into
+every game's catalog, so one ``.po`` file holds all the words a game's kit prints."""
+TEXT_COLUMNS = ("title", "text", "goal", "subtitle")
+"""The printed columns of a game's card rows: ``scripts/extract_messages.py`` collects the bundled rows' words
+into the catalogs, and a row may carry its own translation in a column ``<column>_<language>`` (``text_de``)."""
 
 
 def N_(message: str) -> str:  # noqa: N802 - the name xgettext and Babel know
@@ -138,6 +145,11 @@ class Translator:
         return format_percent(value, pattern, locale=locale)
 
 
+def english() -> Translator:
+    """The code's own words (no catalog)."""
+    return Translator(DEFAULT_LANGUAGE, _gettext.NullTranslations())
+
+
 def check_catalog(config: Any, game: Any) -> None:
     """A language other than English needs the game's catalog: a one-line ConfigError naming the file to add."""
     language = getattr(config, "language", DEFAULT_LANGUAGE)
@@ -166,6 +178,20 @@ def translator(config: Any, game: Any = None) -> Translator:
     path = find_catalog(game_package(game), language)
     assert path is not None
     return Translator(language, _compiled(path, path.stat().st_mtime_ns))
+
+
+def localised_cell(row: dict[str, str], column: str, tr: Translator) -> str:
+    """A card row's printed ``column`` in the translator's language: the row's own column ``text_de-CH`` /
+    ``text_de`` if it has one, else the catalog's translation of the English cell, else the English cell."""
+    english = row.get(column, "")
+    if tr.language == DEFAULT_LANGUAGE:
+        return english
+    parts = tr.language.split("-")
+    for n in range(len(parts), 0, -1):
+        own = row.get(f"{column}_{'-'.join(parts[:n])}", "")
+        if own:
+            return own
+    return tr.gettext(english) if english else english
 
 
 @contextmanager

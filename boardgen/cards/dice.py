@@ -19,6 +19,7 @@ from shapely.ops import unary_union
 
 from boardgen.cards.model import Component, ComponentSet, geometry_path
 from boardgen.config import DICE_SIDES, Config
+from boardgen.i18n import Translator, english
 from boardgen.render.cairo_backend import fit_font
 from boardgen.render.scene import PT, Font, Group, Op, Path, Scene, Style, Text, rotate
 
@@ -275,7 +276,7 @@ def _tab(a: tuple[float, float], b: tuple[float, float], inside: tuple[float, fl
                     (a[0] + ux * inset + nx * depth, a[1] + uy * inset + ny * depth)])
 
 
-def die_component(config: Config, sides: int) -> Component:
+def die_component(config: Config, sides: int, tr: Translator | None = None) -> Component:
     net = die_net(sides)
     p = polyhedron(sides)
     radius = max(_norm(v) for v in p.vertices)
@@ -342,16 +343,18 @@ def die_component(config: Config, sides: int) -> Component:
                          transform=rotate(angle, c.x, c.y)))
     ops.append(Path(geometry_path(outline), Style(stroke=INK, stroke_width_mm=0.3, line_join="round"), "cut-line"))
     width, height = maxx - minx, maxy - miny
+    # TRANSLATORS: a die's name printed on its net: d6 is a six-sided die (German W6)
+    name = (tr or english()).gettext("d{sides}").format(sides=sides)
     name_font = Font(size_pt=9, bold=True)
     for lx, ly in ((1.0, 1.0), (width - 9.0, 1.0), (1.0, height - 5.0), (width - 9.0, height - 5.0)):
         if not box(lx, ly, lx + 9.0, ly + 5.0).intersects(outline):
-            ops.append(Text(lx + 0.5, ly + 4.0, f"d{sides}", name_font, INK, name="die-name"))
+            ops.append(Text(lx + 0.5, ly + 4.0, name, name_font, INK, name="die-name"))
             break
     else:
         c = faces[0].centroid
-        ops.append(Text(c.x, c.y + faces[0].exterior.distance(c) * 0.75, f"d{sides}", Font(size_pt=5), INK,
+        ops.append(Text(c.x, c.y + faces[0].exterior.distance(c) * 0.75, name, Font(size_pt=5), INK,
                         align="center", baseline="middle", name="die-name"))
-    return Component("die", f"d{sides}", width, height, Scene(tuple(ops)), geometry_path(outline),
+    return Component("die", name, width, height, Scene(tuple(ops)), geometry_path(outline),
                      folds=tuple(tuple(seg) for seg in folds), marks=False)
 
 
@@ -385,7 +388,8 @@ def _d4_numbers(p: Polyhedron, net: Net, face_index: int, face: Polygon, inradiu
     return ops
 
 
-def dice(config: Config) -> ComponentSet:
-    parts = tuple(die_component(config, n) for n in DICE_SIDES)
-    return ComponentSet("die", "Paper dice: cut, fold on the dashed lines, glue the grey tabs", parts,
+def dice(config: Config, tr: Translator | None = None) -> ComponentSet:
+    parts = tuple(die_component(config, n, tr) for n in DICE_SIDES)
+    title = (tr or english()).gettext("Paper dice: cut, fold on the dashed lines, glue the grey tabs")
+    return ComponentSet("die", title, parts,
                         uniform=False)
