@@ -443,7 +443,8 @@ def components_stage(ctx: BuildContext) -> list[Artifact]:
         artifacts.append(Artifact(f"components-{paper.slug}.pdf", kit.pdf, f"every printed part on {paper.name}",
                                   len(kit.pages)))
         ctx.progress(f"components ({paper.name}): {len(kit.pages)} pages")
-    cuts = {paper.slug: cut_edition(config.title, functools.partial(lay_kit, config, sets), paper)
+    cuts = {paper.slug: cut_edition(config.title, functools.partial(lay_kit, config, sets), paper,
+                                    tr=translator(config))
             for paper in (A4, LETTER)}
     for edition in cuts.values():
         artifacts.extend(edition.artifacts)
@@ -452,7 +453,7 @@ def components_stage(ctx: BuildContext) -> list[Artifact]:
                                   f"preview of components-a4.pdf page {i}"))
     spans = page_spans({f"components-{slug}.pdf": kit.laid for slug, kit in kits.items()})
     declared = kit_parts(ctx)
-    inv_bytes = inventory_csv(declared, spans)
+    inv_bytes = inventory_csv(declared, spans, tr=translator(config))
     artifacts.append(Artifact("inventory.csv", inv_bytes, "every part: its count, size, sides and pages"))
     leaflets = {}
     for paper in (A4, LETTER):
@@ -495,8 +496,8 @@ def readme_text(config: Any, kit: PaperKit, declared: KitParts, cut: CutEdition)
         lines.append(f"  {start}-{end}: {lo.title}" if end > start else f"  {start}: {lo.title}")
     lines += ["", _("For a cutting machine:"), *cut.readme]
     lines += ["", *duplex_readme_lines([(f"components-{kit.paper.slug}.pdf", kit.pages),
-                                        (cut_pdf_name(kit.paper.slug), cut.kit.pages)])]
+                                        (cut_pdf_name(kit.paper.slug), cut.kit.pages)], translator(config))]
     lines += ["", _("In the box:")]
-    lines += [f"  {p.count:>3} x {p.name} ({p.described})" for p in declared.parts]
+    lines += [f"  {p.count:>3} x {p.name} ({p.describe(translator(config))})" for p in declared.parts]
     lines += ["", _("inventory.csv lists every part with its size, sides and the pages that print it.")]
     return "\n".join(lines) + "\n"
