@@ -16,6 +16,7 @@ import importlib
 import io
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -26,7 +27,9 @@ from boardgen.errors import ConfigError, DataError, LayoutError
 DEFAULT_LANGUAGE = "en"
 CATALOG_DOMAIN = "boardgen"
 _EDITION_KEYS = ("name", "language")
-SHARED_SOURCES = ("render/imposition.py", "kit/cut_edition.py", "kit/parts.py", "cards/dice.py")
+SHARED_SOURCES = (
+    "render/imposition.py", "kit/cut_edition.py", "kit/parts.py", "cards/dice.py", "cards/deck.py",
+    "render/board_print.py", "cards/sheets.py")
 """The shared modules (paths under ``boardgen/``) whose printed words every game's kit uses (README lines for
 double-sided and print-then-cut files, inventory headings and part shapes, paper dice): their words go into
 every game's catalog, so one ``.po`` file holds all the words a game's kit prints."""
@@ -148,6 +151,25 @@ class Translator:
 def english() -> Translator:
     """The code's own words (no catalog)."""
     return Translator(DEFAULT_LANGUAGE, _gettext.NullTranslations())
+
+
+_PRINTING: ContextVar[Translator | None] = ContextVar("boardgen_edition_words", default=None)
+
+
+def current() -> Translator:
+    """The words of the edition being built (``printing_in``), else English: what the shared machinery deep
+    in a build (sheet headings, the ruler's caption, README lines) prints when no translator is passed."""
+    return _PRINTING.get() or english()
+
+
+@contextmanager
+def printing_in(tr: Translator) -> Iterator[None]:
+    """Within the block, ``current()`` is ``tr`` (the build runs every stage of a kit in it)."""
+    token = _PRINTING.set(tr)
+    try:
+        yield
+    finally:
+        _PRINTING.reset(token)
 
 
 def check_catalog(config: Any, game: Any) -> None:

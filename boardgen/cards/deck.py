@@ -32,7 +32,7 @@ from boardgen.cards.model import Component, ComponentSet
 from boardgen.cards.sheets import LaidOut, cut_svg, lay_out, layout_rank
 from boardgen.config import short_repr
 from boardgen.errors import ConfigError, LayoutError
-from boardgen.i18n import Translator, english
+from boardgen.i18n import Translator, current
 from boardgen.io import Artifact
 from boardgen.render.cairo_backend import cap_height_mm, render_pdf, text_width_mm
 from boardgen.render.imposition import A4, COMPACT_STYLE, LETTER, Paper, SheetStyle, flip_edge
@@ -571,7 +571,7 @@ def deck_components(deck: Deck, tr: Translator | None = None) -> ComponentSet:
                   for c in deck.cards())
     if not parts:
         raise LayoutError(f"deck '{deck.name}': no cards (every row has quantity 0)")
-    title = (tr or english()).gettext("{deck} ({n} cards)").format(deck=deck.name, n=len(parts))
+    title = (tr or current()).gettext("{deck} ({n} cards)").format(deck=deck.name, n=len(parts))
     return ComponentSet(deck.slug, title, parts, double_sided=True,
                         gap_mm=deck.gap_mm, outer_bleed=True)
 

@@ -19,7 +19,7 @@ from shapely.ops import unary_union
 
 from boardgen.cards.model import Component, ComponentSet, geometry_path
 from boardgen.config import DICE_SIDES, Config
-from boardgen.i18n import Translator, english
+from boardgen.i18n import Translator, current
 from boardgen.render.cairo_backend import fit_font
 from boardgen.render.scene import PT, Font, Group, Op, Path, Scene, Style, Text, rotate
 
@@ -344,7 +344,7 @@ def die_component(config: Config, sides: int, tr: Translator | None = None) -> C
     ops.append(Path(geometry_path(outline), Style(stroke=INK, stroke_width_mm=0.3, line_join="round"), "cut-line"))
     width, height = maxx - minx, maxy - miny
     # TRANSLATORS: a die's name printed on its net: d6 is a six-sided die (German W6)
-    name = (tr or english()).gettext("d{sides}").format(sides=sides)
+    name = (tr or current()).gettext("d{sides}").format(sides=sides)
     name_font = Font(size_pt=9, bold=True)
     for lx, ly in ((1.0, 1.0), (width - 9.0, 1.0), (1.0, height - 5.0), (width - 9.0, height - 5.0)):
         if not box(lx, ly, lx + 9.0, ly + 5.0).intersects(outline):
@@ -390,6 +390,6 @@ def _d4_numbers(p: Polyhedron, net: Net, face_index: int, face: Polygon, inradiu
 
 def dice(config: Config, tr: Translator | None = None) -> ComponentSet:
     parts = tuple(die_component(config, n, tr) for n in DICE_SIDES)
-    title = (tr or english()).gettext("Paper dice: cut, fold on the dashed lines, glue the grey tabs")
+    title = (tr or current()).gettext("Paper dice: cut, fold on the dashed lines, glue the grey tabs")
     return ComponentSet("die", title, parts,
                         uniform=False)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from boardgen.i18n import N_, Translator
+from boardgen.i18n import N_, Translator, current
 from boardgen.render.cairo_backend import MIN_TEXT_PT, Page, fit_font, text_width_mm
 from boardgen.render.scene import (
     HAIRLINE_MM,
@@ -170,8 +170,8 @@ def scale_ruler(x: float, y: float, length_mm: float = 100.0, font: Font = DEFAU
     for mm in (0, int(length_mm) // 2, int(length_mm)):
         ops.append(Text(x + mm, y - 3.0, f"{mm}", label_font, align="center"))
     inches = length_mm / 25.4
-    ops.append(Text(x + length_mm + 3.0, y - 0.3,
-                    f"Print at 100% / actual size: this bar must measure {length_mm:g} mm ({inches:.2f} in).",
+    caption = current().gettext("Print at 100% / actual size: this bar must measure {mm} mm ({inches} in).")
+    ops.append(Text(x + length_mm + 3.0, y - 0.3, caption.format(mm=f"{length_mm:g}", inches=f"{inches:.2f}"),
                     font))
     return group(ops, "scale-ruler")
 
@@ -308,9 +308,7 @@ def duplex_readme_lines(files: Sequence[tuple[str, Sequence[Page]]], tr: Transla
     single-sided pages, which pages to print double-sided and which single-sided (a whole-file duplex print
     would put those back to back). [] when none is double-sided. Raises ValueError for a double-sided file whose
     pages are not all one orientation. ``tr``: the edition's words (``boardgen.i18n``; English by default)."""
-    from boardgen.i18n import english
-
-    tr = tr or english()
+    tr = tr or current()
     _ = tr.gettext
     N_("long"), N_("short"), N_("portrait"), N_("landscape")  # the flip edges and page shapes, translated below
     lines = []

@@ -193,12 +193,21 @@ class FitError(DataError):
 
 
 def fitted_column_widths(rows: Sequence[Sequence[str]], widths: Sequence[float], row_fonts: Sequence[str],
-                         size_pt: float, padding_pt: float, where: str) -> list[float]:
-    """``widths`` if every cell's text (row i set in ``row_fonts[i]``, the last font for the rows after) fits
-    its column; else the same total shared out so that each column is as wide as its widest cell and the rest
-    is spread in proportion. A table whose words need more than the total is a FitError naming ``where``."""
+                         size_pt: float, padding_pt: float, where: str, *, by_word: bool = False,
+                         first_column_font: str | None = None) -> list[float]:
+    """``widths`` if every cell's text (row i set in ``row_fonts[i]``, the last font for the rows after; the
+    first column in ``first_column_font`` if given) fits its column; else the same total shared out so that
+    each column is as wide as its widest cell and the rest is spread in proportion. ``by_word``: cells wrap
+    (paragraphs), so only their longest word must fit. A table whose words need more than the total is a
+    FitError naming ``where``."""
     fonts = [row_fonts[min(i, len(row_fonts) - 1)] for i in range(len(rows))]
-    need = [max(pdfmetrics.stringWidth(str(row[i]), font, size_pt) for row, font in zip(rows, fonts, strict=True))
+
+    def width(text: str, font: str) -> float:
+        pieces = plain_text(text).split() if by_word else [text]
+        return max((pdfmetrics.stringWidth(p, font, size_pt) for p in pieces), default=0.0)
+
+    need = [max(width(str(row[i]), first_column_font if (i == 0 and first_column_font and r) else font)
+                for r, (row, font) in enumerate(zip(rows, fonts, strict=True)))
             + padding_pt for i in range(len(widths))]
     if all(n <= w for n, w in zip(need, widths, strict=True)):
         return list(widths)
