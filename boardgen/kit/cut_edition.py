@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from boardgen.cards.kitfiles import PaperKit, front_page_number
 from boardgen.cards.sheets import LaidOut
-from boardgen.i18n import Translator, english
+from boardgen.i18n import Translator, current
 from boardgen.io import Artifact
 from boardgen.render.cairo_backend import Page, render_pdf, render_svg
 from boardgen.render.imposition import PRINT_CUT_MARKS, Paper, PrintCutMarks, duplex_readme_lines, print_then_cut
@@ -82,7 +82,7 @@ def cut_edition(title: str, lay: Callable[[Paper], Sequence[LaidOut]], paper: Pa
                 marks: PrintCutMarks = PRINT_CUT_MARKS, contents: str = "", tr: Translator | None = None) -> CutEdition:
     """The print-then-cut edition of the parts ``lay(paper)`` lays out (the same function that makes the kit's
     components file): the PDF and one SVG per front sheet. ``contents``: what the README says it holds."""
-    tr = tr or english()
+    tr = tr or current()
     _ = tr.gettext
     contents = contents or _("the parts")
     with print_then_cut(marks):
@@ -112,7 +112,7 @@ def readme_lines(slug: str, marks: PrintCutMarks = PRINT_CUT_MARKS, pages: int =
                  contents: str = "", tr: Translator | None = None) -> list[str]:
     """The kit README's lines for the edition's files and the marks to set in the cutting software (its flip
     edge, when its sheets have backs, is ``CutEdition.duplex``), in ``tr``'s language."""
-    tr = tr or english()
+    tr = tr or current()
     _ = tr.gettext
     contents = contents or _("the parts")
     count = "" if not pages else tr.ngettext("({n} page) ", "({n} pages) ", pages).format(n=pages)

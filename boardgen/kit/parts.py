@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from boardgen.cards.model import Component, ComponentSet
-from boardgen.i18n import N_, Translator, english
+from boardgen.i18n import N_, Translator, current
 from boardgen.kit.kinds import KINDS, SHAPES, UNPRINTED_KINDS
 from boardgen.render.scene import Rect, rect_path
 
@@ -91,7 +91,7 @@ class Part:
 
     def describe(self, tr: Translator | None = None) -> str:
         """``described`` in the edition's words (``boardgen.i18n``)."""
-        _ = (tr or english()).gettext
+        _ = (tr or current()).gettext
         words = [f"{self.size_text} mm"] + ([_(SHAPE_WORDS[self.shape])] if self.shape in ("round", "hex") else [])
         return ", ".join(words + ([] if self.printed else [_("not printed")]))
 
@@ -285,7 +285,7 @@ def inventory_csv(kit: KitParts, spans: Mapping[tuple[str, str], str] | None = N
     language."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow([(tr or english()).gettext(h) for h in INVENTORY_HEADINGS])
+    w.writerow([(tr or current()).gettext(h) for h in INVENTORY_HEADINGS])
     w.writerows(inventory_rows(kit, spans, papers))
     return buf.getvalue().encode()
 
