@@ -339,7 +339,8 @@ def board_stage(ctx: BuildContext) -> list[Artifact]:
                               f"the board as one {w:g} x {h:g} mm page", pages=1)]
     else:
         printed = print_board(scene, w, h, config.title, avoid=avoid, snap_mm=None,
-                              keep_whole=[s.bounds_mm for s in board.graph.spaces])  # seams between spaces
+                              keep_whole=[s.bounds_mm for s in board.graph.spaces],  # seams between spaces
+                              tr=translator(config))
         artifacts = list(printed.artifacts)
         page = printed.poster
     artifacts.append(Artifact("preview/board.png", render_png(page, 50), "preview of the board"))

@@ -438,7 +438,7 @@ def readme_text(config: BetterLifeTemplate, paper: Paper, cards: PaperKit, parts
                                                                                  mode=mode)]
     for a in board_files:
         count = "" if not a.pages else n_("({n} page) ", "({n} pages) ", a.pages).format(n=a.pages)
-        lines.append(f"  {a.path}  {count}{_(a.description)}")
+        lines.append(f"  {a.path}  {count}{a.description}")
     lines.append(_("  components-{slug}.pdf  ({pages} pages) mats, screens, tokens, pawns, dice.").format(
         slug=slug, pages=len(parts.pages)))
     lines += cut.readme

@@ -26,9 +26,17 @@ from boardgen.errors import LayoutError
 from boardgen.games.better_life.board import KIND_NAMES, band_name, role_name
 from boardgen.games.better_life.cards import Decks
 from boardgen.games.better_life.model import BetterLifeTemplate
-from boardgen.i18n import N_, Translator, translator
+from boardgen.i18n import N_, Translator, in_language, translator
 from boardgen.render.imposition import Paper
-from boardgen.render.typeset import FONT, booklet_order, finished_leaflet, register_fonts
+from boardgen.render.typeset import (
+    FONT,
+    FitError,
+    booklet_order,
+    finished_leaflet,
+    fitted_column_widths,
+    plain_text,
+    register_fonts,
+)
 
 GREEN = colors.HexColor("#2e7d32")
 SHADE = colors.HexColor("#eef5ea")
@@ -86,6 +94,12 @@ def _styles(body: float) -> dict[str, ParagraphStyle]:
 
 def _table(rows: Sequence[Sequence[str]], widths: Sequence[float], st: dict[str, ParagraphStyle],
            header: bool = True) -> Table:
+    """A table whose columns hold their longest words (a column too narrow for a word is widened from the
+    others; a FitError when the words need more than the panel)."""
+    widths = fitted_column_widths(rows, widths, [st["cellb"].fontName if header else st["cell"].fontName,
+                                                 st["cell"].fontName],
+                                  st["cell"].fontSize, 4.0, f"the leaflet's table {plain_text(rows[0][0])!r}",
+                                  by_word=True, first_column_font=st["cellb"].fontName)
     data = [[Paragraph(cell, st["cellb"] if (header and r == 0) or c == 0 else st["cell"])
              for c, cell in enumerate(row)] for r, row in enumerate(rows)]
     t = Table(data, colWidths=list(widths))
@@ -206,7 +220,7 @@ def leaflet_story(config: BetterLifeTemplate, decks: Decks, board: Any, body: fl
                     n=s.ip_per_vp, policies=len(decks.policies), rounds=c.rounds),
               st["body"])]),
         P(_("The policies"), st["h2"]),
-        _table([(_("Policy"), _("The 2030 target (section of the strategy)"))]
+        _table([(tr.pgettext("the policies table", "Policy"), _("The 2030 target (section of the strategy)"))]
                + [(p.title, f"{p.goal} ({p.section})") for p in decks.policies],
                [width * 0.3, width * 0.7], st),
         P(_("Designer's notes"), st["h2"]),
@@ -369,12 +383,20 @@ def leaflet_pdf(config: BetterLifeTemplate, decks: Decks, paper: Paper, board: A
     sheet = paper.landscape()
     panel_w, panel_h = sheet.width_mm / 2 * mm, sheet.height_mm * mm
     first: tuple[bytes, int] | None = None
+    too_narrow: FitError | None = None
     for body in BODY_SIZES_PT:
-        data, count = _panels(config, decks, board, panel_w, panel_h, body)
+        try:
+            data, count = _panels(config, decks, board, panel_w, panel_h, body)
+        except FitError as exc:  # a word wider than its column at this size: try a smaller one
+            too_narrow = too_narrow or exc
+            continue
         first = first or (data, count)
         if count <= 4:
             return _impose(config, sheet, data, count)
-    assert first is not None
+    if first is None:
+        assert too_narrow is not None
+        with in_language(config):
+            raise FitError(f"{config.source}: {too_narrow}")
     if first[1] > 8:
         raise LayoutError(f"{config.source}: the leaflet needs {first[1]} pages; at most 8 fit two sheets")
     return _impose(config, sheet, *first)
