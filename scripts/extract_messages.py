@@ -53,6 +53,28 @@ def extracted(package_dir: Path) -> Catalog:
     return template
 
 
+def prefill_shared(catalog: Catalog, language: str, path: Path) -> int:
+    """The shared kit words (README lines, sheet headings, inventory headings) of a new catalog, taken from
+    other games' catalogs in the same language (they are the same sentences): how many were filled."""
+    games_dir = path.parents[4]
+    sources = [p for p in sorted(games_dir.glob(f"*/locale/{language.replace('-', '_')}/LC_MESSAGES/"
+                                                 f"{CATALOG_DOMAIN}.po")) if p != path]
+    filled = 0
+    for source in sources:
+        with source.open("rb") as fh:
+            known = read_po(fh)
+        for message in catalog:
+            if not message.id or (message.string and all(message.string)):
+                continue
+            if not any(str(file).startswith("boardgen/") for file, _line in message.locations):
+                continue  # only the shared modules' words: a game's own words are its translator's
+            have = known.get(message.id, context=message.context)
+            if have is not None and have.string and not have.fuzzy:
+                message.string = have.string
+                filled += 1
+    return filled
+
+
 def write_catalog(path: Path, catalog: Catalog) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("wb") as fh:
@@ -77,8 +99,10 @@ def main(argv: list[str] | None = None) -> int:
         catalog = Catalog(locale=Locale.parse(language, sep="-"), project="boardgen", domain=CATALOG_DOMAIN,
                           charset="utf-8")
         catalog.update(template)
+        shared = prefill_shared(catalog, language, path)
         write_catalog(path, catalog)
-        print(f"{path}: {len(catalog)} messages to translate")
+        print(f"{path}: {len(catalog) - shared} messages to translate"
+              + (f" ({shared} shared kit words taken from the game catalogs already in {language})" if shared else ""))
         return 0
     locale_dir = package_dir / "locale"
     for path in sorted(locale_dir.glob(f"*/LC_MESSAGES/{CATALOG_DOMAIN}.po")):
