@@ -166,6 +166,15 @@ def test_the_german_kits_readme_and_inventory_are_german(template: str, tmp_path
             assert english not in readme, english
     parts = [line.split(",")[0] for line in (kit / "inventory.csv").read_text(encoding="utf-8").splitlines()[1:]]
     assert "Spielplan" in parts and english_words(" ".join(parts)) == []
+    # the print checks read the German README's flip edges and hold every page to 6 pt and embedded fonts
+    from boardgen.render.print_checks import kit_files, kit_findings, stated_edges
+
+    _plugin, config = load(ROOT / "templates" / template)
+    files = kit_files(kit)
+    tr = translator(config)
+    assert stated_edges(files["kit-a4.zip/README.txt"].decode("utf-8"), tr)
+    errors = [f for f in kit_findings(files, tr) if f.severity == "error"]
+    assert errors == []
 
 
 @pytest.mark.slow
