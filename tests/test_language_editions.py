@@ -275,3 +275,12 @@ def test_every_leaflet_font_refuses_a_glyph_it_lacks() -> None:
         canvas.drawString(10, 10, "Ανθεκτική Γη – Klimaturm, Würfel, 熱波")
         with pytest.raises(DataError, match=r"U\+1C5A.*ᱚᱞ"):
             canvas.drawString(10, 20, NO_FONT_HAS)
+
+
+def test_the_german_decks_keep_their_kinds(german: BuildContext) -> None:
+    """A deck's sheet kind decides how it is laid out: translated deck names must not change it (the German
+    event cards went from nine a sheet to four when their kind followed the German name)."""
+    from boardgen.games.resilience_earth.kit import CARD_KINDS, event_deck
+
+    deck, cards = event_deck(german.config)
+    assert deck.name == "Klimaereignisse" and cards.kind == CARD_KINDS[0]

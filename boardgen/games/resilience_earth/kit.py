@@ -319,7 +319,7 @@ def event_deck(config: Any) -> tuple[Deck, ComponentSet]:
         front = Scene(part.front.items + tuple(pattern_ops(card.reach, card.effect, picture,
                                                            tr if tr.language != "en" else None)))
         parts.append(replace(part, front=front))
-    return deck, replace(cset, components=tuple(parts))
+    return deck, replace(cset, kind=CARD_KINDS[0], components=tuple(parts))  # one kind in every language
 
 
 def aid_decks(config: Any, players: int) -> list[ComponentSet]:
