@@ -12,12 +12,13 @@ from dataclasses import dataclass
 
 from boardgen.cards.deck import card_size, draw_text, fit_text
 from boardgen.cards.icons import ICONS, draw_icon, register_icon
+from boardgen.errors import LayoutError
 from boardgen.games.better_life.model import BetterLifeTemplate
-from boardgen.i18n import N_, Translator, translator
+from boardgen.i18n import N_, Translator, in_language, translator
 from boardgen.io import Artifact
 from boardgen.layout.spaces import BoardGraph, SpaceStyle, render, track
 from boardgen.plugin import BuildContext
-from boardgen.render.cairo_backend import Page, fit_font, render_pdf, render_png
+from boardgen.render.cairo_backend import Page, fit_font, render_pdf, render_png, text_width_mm
 from boardgen.render.scene import (
     Circle,
     Font,
@@ -182,9 +183,25 @@ def _box(r: Rect, fill: str, text: str, font: Font, name: str, stroke: str = INK
 
 
 def _label(x: float, y: float, text: str, size: float = 8.0, bold: bool = True, colour: str = INK,
-           align: str = "left") -> Text:
-    return Text(x, y, text, Font(size_pt=size, bold=bold), colour, align=align, baseline="alphabetic",  # type: ignore[arg-type]
+           align: str = "left", width: float | None = None) -> Text:
+    """A board label; with ``width`` (mm) it is shrunk to fit (never under 6 pt), else a LayoutError naming it."""
+    font = Font(size_pt=size, bold=bold)
+    if width is not None:
+        font = _fitted(text, font, width)
+    return Text(x, y, text, font, colour, align=align, baseline="alphabetic",  # type: ignore[arg-type]
                 name="board-label")
+
+
+def _fitted(text: str, font: Font, width: float, room: float | None = None) -> Font:
+    """``font`` shrunk until ``text`` fits ``width`` mm (``fit_font``); a LayoutError naming the text when even
+    6 pt needs more than ``room`` mm (default ``width``, and a hair for the size's rounding): a translation too
+    long for its place on the board."""
+    fitted = fit_font(text, font, width)
+    need = text_width_mm(text, fitted)
+    if need > (width if room is None else room) + 0.2:
+        raise LayoutError(f"the board label {text!r} needs {need:.0f} mm at {fitted.size_pt:g} pt, its place is "
+                          f"{width if room is None else room:.0f} mm; use shorter words")
+    return fitted
 
 
 def inner_art(config: BetterLifeTemplate, board: TrackBoard) -> tuple[list[Op], list[Rect]]:
@@ -196,9 +213,12 @@ def inner_art(config: BetterLifeTemplate, board: TrackBoard) -> tuple[list[Op], 
     ops: list[Op] = [RectOp(board.inner, Style(fill=PAPER), "inner")]
     avoid: list[Rect] = []
     y = r.y
-    ops.append(Text(r.x, y + 7.5, c.title, Font(size_pt=22, bold=True), GREEN, name="board-title"))
+    years_w = min(17.0, (r.width * 0.42) / (c.rounds + 1)) * (c.rounds + 1)
+    head_w = r.width - years_w - 4.0
+    ops.append(Text(r.x, y + 7.5, c.title, _fitted(c.title, Font(size_pt=22, bold=True), head_w), GREEN,
+                    name="board-title"))
     ops.append(_label(r.x, y + 13.5, _("{start}-{end} · policies of the EU Biodiversity Strategy "
-                      "for 2030").format(start=c.years.start, end=c.years.end), 7.5, False))
+                      "for 2030").format(start=c.years.start, end=c.years.end), 7.5, False, width=head_w))
     # year track, top right
     years = [c.years.start + k * c.years.per_round for k in range(c.rounds + 1)]
     bw = min(17.0, (r.width * 0.42) / len(years))
@@ -213,7 +233,7 @@ def inner_art(config: BetterLifeTemplate, board: TrackBoard) -> tuple[list[Op], 
     n = c.meters.policy_max + 1
     mw = r.width / n
     ops.append(_label(r.x, y + 3.0, _("Policy meter: reach {goal} by {end}, or everyone "
-                      "loses").format(goal=c.meters.policy_goal, end=c.years.end), 7.5))
+                      "loses").format(goal=c.meters.policy_goal, end=c.years.end), 7.5, width=r.width))
     for k in range(n):
         goal = k == c.meters.policy_goal
         fill = "#a5d6a7" if k >= c.meters.policy_goal else "#e8f5e9"
@@ -228,7 +248,7 @@ def inner_art(config: BetterLifeTemplate, board: TrackBoard) -> tuple[list[Op], 
     n = c.meters.loss_limit + 1
     lw = min(30.0, r.width / n)
     ops.append(_label(r.x, y + 3.0, _("Biodiversity loss: at {limit} the game ends and everyone "
-                      "loses").format(limit=c.meters.loss_limit), 7.5))
+                      "loses").format(limit=c.meters.loss_limit), 7.5, width=lw * n + 4.0))
     for k in range(n):
         last = k == c.meters.loss_limit
         fill = RED if last else mix("#ffcdd2", "#ffffff", 1 - k / max(1, n - 1))
@@ -240,9 +260,9 @@ def inner_art(config: BetterLifeTemplate, board: TrackBoard) -> tuple[list[Op], 
     lines = [_("{pool} IP: {band}, policy {policy}, loss {loss}").format(
         pool=f"{b.min_ip}{'+' if i == 2 else f'-{c.votes[i + 1].min_ip - 1}'}", band=band_name(b.name, tr),
         policy=f"{b.policy:+d}", loss=f"{b.loss:+d}") for i, b in enumerate(c.votes)]
-    ops.append(_label(bx, y + 3.0, _("End of Year vote (pool total)"), 7.0))
+    ops.append(_label(bx, y + 3.0, _("End of Year vote (pool total)"), 7.0, width=r.right - bx))
     for i, line in enumerate(lines):
-        ops.append(_label(bx, y + 7.5 + i * 3.6, line, 6.5, False))
+        ops.append(_label(bx, y + 7.5 + i * 3.6, line, 6.5, False, width=r.right - bx))
     y += 21.0
     # card places and the IP areas
     cw, ch = card_size(c.kit.card)
@@ -255,7 +275,7 @@ def inner_art(config: BetterLifeTemplate, board: TrackBoard) -> tuple[list[Op], 
     gap = 4.0
     for k, name in enumerate(places):
         box = Rect(r.x + k * (cw + gap), y + 4.0, cw, ch)
-        ops.append(_label(box.x, y + 2.8, shown[name], 7.0))
+        ops.append(_label(box.x, y + 2.8, shown[name], 7.0, width=cw))
         ops.append(RectOp(box, Style(fill="#ffffff", stroke="#8d8d8d", stroke_width_mm=0.4, dash_mm=(2.0, 1.2)),
                           "card-place"))
         icon = {"Policy of the year": "leaf", "Event pile": "bl-event", "Event discards": "bl-event"}[name]
@@ -263,14 +283,17 @@ def inner_art(config: BetterLifeTemplate, board: TrackBoard) -> tuple[list[Op], 
         avoid.append(Rect(box.x, y, cw, ch + 4.0))
     ax = r.x + len(places) * (cw + gap)
     aw = r.right - ax
-    areas = [(_("Biodiversity Fund"), "#c8e6c9", _("pay in on a Fund space; a Payout space takes it all")),
-             (_("Communal IP pool"), "#fff3c4", _("bids are revealed here, counted, then go to the reserve")),
+    # TRANSLATORS: the names of the board's areas stand in narrow boxes (about 22 mm): keep them short
+    areas = [(tr.pgettext("board area", "Biodiversity Fund"), "#c8e6c9",
+              _("pay in on a Fund space; a Payout space takes it all")),
+             (tr.pgettext("board area", "Communal IP pool"), "#fff3c4",
+              _("bids are revealed here, counted, then go to the reserve")),
              (_("IP reserve"), "#eeeeee", _("every IP no player holds"))]
     ah = (ch + 4.0 - 2 * 3.0) / 3
     for k, (name, fill, note) in enumerate(areas):
         box = Rect(ax, y + k * (ah + 3.0), aw, ah)
         ops.append(RectOp(box, Style(fill=fill, stroke=INK, stroke_width_mm=0.3), "ip-area"))
-        ops.append(Text(box.x + 2.0, box.y + 4.5, name, fit_font(name, Font(size_pt=8, bold=True), aw - 4),
+        ops.append(Text(box.x + 2.0, box.y + 4.5, name, _fitted(name, Font(size_pt=8, bold=True), aw - 4, aw - 2.5),
                         INK, name="area-title"))
         note_box = Rect(box.x + 2.0, box.y + 6.5, aw - 4.0, min(12.0, ah - 8.0))
         fit = fit_text(note, note_box, Font(size_pt=6.5), 4.5)
@@ -327,7 +350,8 @@ def board_scene(config: BetterLifeTemplate, board: TrackBoard) -> tuple[Scene, l
 def board_stage(ctx: BuildContext) -> list[Artifact]:
     config = ctx.config
     board: TrackBoard = ctx.board
-    scene, avoid = ctx.value("board_scene", lambda: board_scene(config, board))
+    with in_language(config):  # a label too long for its place names the edition's language
+        scene, avoid = ctx.value("board_scene", lambda: board_scene(config, board))
     w, h = board.width_mm, board.height_mm
     try:
         from boardgen.render.board_print import print_board
