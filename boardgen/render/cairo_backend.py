@@ -90,6 +90,10 @@ def _text_extents(text: str, font: Font) -> Any:
     return extents
 
 
+FALLBACK_FROM = "\u2e80"
+"""Text with no character from here on (CJK radicals, kana, ideographs ...) is drawn in its own font alone."""
+
+
 @lru_cache(maxsize=64)
 def _coverage(font: Font) -> tuple[frozenset[int], frozenset[int], str]:
     """(characters ``font`` has, characters the fallback font has, the fallback's family) for cutting a text
@@ -105,7 +109,7 @@ def _coverage(font: Font) -> tuple[frozenset[int], frozenset[int], str]:
 def text_runs(text: str, font: Font) -> tuple[tuple[str, Font], ...]:
     """``text`` as runs of (text, font): what ``font`` has no glyph for and the fallback font (Chinese, Japanese:
     ``typeset.FALLBACK_FAMILY``) has is set in the fallback, so it prints rather than as empty boxes."""
-    if text.isascii():
+    if text.isascii() or max(text) < FALLBACK_FROM:  # the main font's scripts: no font file is read
         return ((text, font),)
     main, alt, family = _coverage(font)
     if not alt or all(ord(ch) in main for ch in text):
