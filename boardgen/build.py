@@ -36,7 +36,10 @@ __all__ = ["BuildContext", "build", "manifest_artifact", "run_stages"]
 def _run_stage(ctx: BuildContext, name: str, spec: str) -> list[Artifact]:
     started = time.perf_counter()
     ctx.progress(f"{name} ...")
-    produced = load_stage(spec)(ctx)
+    from boardgen.i18n import printing_in, translator
+
+    with printing_in(translator(ctx.config, ctx.plugin)):  # the shared machinery prints the edition's words
+        produced = load_stage(spec)(ctx)
     ctx.timings_s[name] = time.perf_counter() - started
     ctx.progress(f"{name}: {len(produced)} files in {ctx.timings_s[name]:.2f} s")
     return produced

@@ -16,6 +16,7 @@ import importlib
 import io
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -26,6 +27,15 @@ from boardgen.errors import ConfigError, DataError, LayoutError
 DEFAULT_LANGUAGE = "en"
 CATALOG_DOMAIN = "boardgen"
 _EDITION_KEYS = ("name", "language")
+SHARED_SOURCES = (
+    "render/imposition.py", "kit/cut_edition.py", "kit/parts.py", "cards/dice.py", "cards/deck.py",
+    "render/board_print.py", "cards/sheets.py")
+"""The shared modules (paths under ``boardgen/``) whose printed words every game's kit uses (README lines for
+double-sided and print-then-cut files, inventory headings and part shapes, paper dice): their words go into
+every game's catalog, so one ``.po`` file holds all the words a game's kit prints."""
+TEXT_COLUMNS = ("title", "text", "goal", "subtitle")
+"""The printed columns of a game's card rows: ``scripts/extract_messages.py`` collects the bundled rows' words
+into the catalogs, and a row may carry its own translation in a column ``<column>_<language>`` (``text_de``)."""
 
 
 def N_(message: str) -> str:  # noqa: N802 - the name xgettext and Babel know
@@ -143,6 +153,30 @@ class Translator:
         return format_percent(value, pattern, locale=locale)
 
 
+def english() -> Translator:
+    """The code's own words (no catalog)."""
+    return Translator(DEFAULT_LANGUAGE, _gettext.NullTranslations())
+
+
+_PRINTING: ContextVar[Translator | None] = ContextVar("boardgen_edition_words", default=None)
+
+
+def current() -> Translator:
+    """The words of the edition being built (``printing_in``), else English: what the shared machinery deep
+    in a build (sheet headings, the ruler's caption, README lines) prints when no translator is passed."""
+    return _PRINTING.get() or english()
+
+
+@contextmanager
+def printing_in(tr: Translator) -> Iterator[None]:
+    """Within the block, ``current()`` is ``tr`` (the build runs every stage of a kit in it)."""
+    token = _PRINTING.set(tr)
+    try:
+        yield
+    finally:
+        _PRINTING.reset(token)
+
+
 def check_catalog(config: Any, game: Any) -> None:
     """A language other than English needs the game's catalog: a one-line ConfigError naming the file to add."""
     language = getattr(config, "language", DEFAULT_LANGUAGE)
@@ -171,6 +205,20 @@ def translator(config: Any, game: Any = None) -> Translator:
     path = find_catalog(game_package(game), language)
     assert path is not None
     return Translator(language, _compiled(path, path.stat().st_mtime_ns))
+
+
+def localised_cell(row: dict[str, str], column: str, tr: Translator) -> str:
+    """A card row's printed ``column`` in the translator's language: the row's own column ``text_de-CH`` /
+    ``text_de`` if it has one, else the catalog's translation of the English cell, else the English cell."""
+    english = row.get(column, "")
+    if tr.language == DEFAULT_LANGUAGE:
+        return english
+    parts = tr.language.split("-")
+    for n in range(len(parts), 0, -1):
+        own = row.get(f"{column}_{'-'.join(parts[:n])}", "")
+        if own:
+            return own
+    return tr.gettext(english) if english else english
 
 
 @contextmanager

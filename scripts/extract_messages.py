@@ -1,4 +1,7 @@
-"""Collect a game's printed words (the strings its code marks with ``_()`` / ``n_()``) into its message catalogs.
+"""Collect a game's printed words into its message catalogs: the strings its code marks with ``_()`` / ``n_()``
+/ ``N_()``, the marked strings of the shared kit modules (``boardgen.i18n.SHARED_SOURCES``: README lines,
+inventory headings, dice), and the printed columns (``TEXT_COLUMNS``) of the card rows the game bundles in its
+``data/`` folder.
 
     python scripts/extract_messages.py resilience-earth            # update every catalog of the game
     python scripts/extract_messages.py resilience-earth --init fr  # start the French catalog
@@ -11,28 +14,65 @@ fuzzy entry prints in English until a translator checks it). docs/languages.md s
 from __future__ import annotations
 
 import argparse
+import csv
 import sys
 from pathlib import Path
 
 from babel import Locale
 from babel.messages.catalog import Catalog
-from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir, extract_from_file
 from babel.messages.pofile import read_po, write_po
 
-from boardgen.i18n import CATALOG_DOMAIN, catalog_path, game_package, parse_language
+from boardgen.i18n import CATALOG_DOMAIN, SHARED_SOURCES, TEXT_COLUMNS, catalog_path, game_package, parse_language
 from boardgen.plugin import get_game
 
 KEYWORDS = {**DEFAULT_KEYWORDS, "n_": (1, 2), "N_": None}
 
 
 def extracted(package_dir: Path) -> Catalog:
-    """Every marked string of the game's code, sorted, with the files and lines it comes from."""
+    """Every printed word of the game: the marked strings of its code and of the shared kit modules, and the
+    printed columns of its bundled card rows, with the files and lines they come from."""
     template = Catalog(project="boardgen", domain=CATALOG_DOMAIN, charset="utf-8")
     for filename, lineno, message, comments, context in extract_from_dir(
             package_dir, method_map=[("**.py", "python")], keywords=KEYWORDS, comment_tags=("TRANSLATORS:",)):
         template.add(message, None, [(str(Path(package_dir.name) / filename), lineno)],
                      auto_comments=comments, context=context)
+    boardgen_dir = Path(__file__).resolve().parent.parent / "boardgen"
+    for shared in SHARED_SOURCES:
+        for lineno, message, comments, context in extract_from_file(
+                "python", boardgen_dir / shared, keywords=KEYWORDS, comment_tags=("TRANSLATORS:",)):
+            template.add(message, None, [(f"boardgen/{shared}", lineno)], auto_comments=comments, context=context)
+    for path in sorted((package_dir / "data").glob("*.csv")):
+        with path.open(encoding="utf-8", newline="") as fh:
+            rows = csv.DictReader(fh)
+            for number, row in enumerate(rows, start=2):
+                for column in TEXT_COLUMNS:
+                    if (row.get(column) or "").strip():
+                        template.add(row[column].strip(), None, [(f"{package_dir.name}/data/{path.name}", number)],
+                                     auto_comments=[f"card row column {column!r}"])
     return template
+
+
+def prefill_shared(catalog: Catalog, language: str, path: Path) -> int:
+    """The shared kit words (README lines, sheet headings, inventory headings) of a new catalog, taken from
+    other games' catalogs in the same language (they are the same sentences): how many were filled."""
+    games_dir = path.parents[4]
+    sources = [p for p in sorted(games_dir.glob(f"*/locale/{language.replace('-', '_')}/LC_MESSAGES/"
+                                                 f"{CATALOG_DOMAIN}.po")) if p != path]
+    filled = 0
+    for source in sources:
+        with source.open("rb") as fh:
+            known = read_po(fh)
+        for message in catalog:
+            if not message.id or (message.string and all(message.string)):
+                continue
+            if not any(str(file).startswith("boardgen/") for file, _line in message.locations):
+                continue  # only the shared modules' words: a game's own words are its translator's
+            have = known.get(message.id, context=message.context)
+            if have is not None and have.string and not have.fuzzy:
+                message.string = have.string
+                filled += 1
+    return filled
 
 
 def write_catalog(path: Path, catalog: Catalog) -> None:
@@ -59,8 +99,10 @@ def main(argv: list[str] | None = None) -> int:
         catalog = Catalog(locale=Locale.parse(language, sep="-"), project="boardgen", domain=CATALOG_DOMAIN,
                           charset="utf-8")
         catalog.update(template)
+        shared = prefill_shared(catalog, language, path)
         write_catalog(path, catalog)
-        print(f"{path}: {len(catalog)} messages to translate")
+        print(f"{path}: {len(catalog) - shared} messages to translate"
+              + (f" ({shared} shared kit words taken from the game catalogs already in {language})" if shared else ""))
         return 0
     locale_dir = package_dir / "locale"
     for path in sorted(locale_dir.glob(f"*/LC_MESSAGES/{CATALOG_DOMAIN}.po")):

@@ -8,6 +8,9 @@ cd "$(dirname "$0")/.."
 need=()
 ldconfig -p 2>/dev/null | grep -q 'libcairo\.so\.2' || need+=(libcairo2)
 fc-list 2>/dev/null | grep -qi 'DejaVuSans\.ttf' || need+=(fonts-dejavu-core fontconfig)
+# the fallback font for what DejaVu Sans lacks (Chinese, Japanese): TrueType outlines, so the leaflets
+# (reportlab) embed and subset it too (render/typeset.FALLBACK_FAMILY)
+fc-list 2>/dev/null | grep -qi 'DroidSansFallback' || need+=(fonts-droid-fallback)
 command -v pdftoppm >/dev/null 2>&1 || need+=(poppler-utils)
 # the browser tests of `boardgen serve` drive Debian's chromium through Playwright (never `playwright install`)
 [ -x /usr/bin/chromium ] || need+=(chromium)

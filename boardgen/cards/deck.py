@@ -32,6 +32,7 @@ from boardgen.cards.model import Component, ComponentSet
 from boardgen.cards.sheets import LaidOut, cut_svg, lay_out, layout_rank
 from boardgen.config import short_repr
 from boardgen.errors import ConfigError, LayoutError
+from boardgen.i18n import Translator, current
 from boardgen.io import Artifact
 from boardgen.render.cairo_backend import cap_height_mm, render_pdf, text_width_mm
 from boardgen.render.imposition import A4, COMPACT_STYLE, LETTER, Paper, SheetStyle, flip_edge
@@ -560,8 +561,9 @@ def card_back(deck: Deck) -> Scene:
 # ------------------------------------------------------------------------------------------ components, sheets
 
 
-def deck_components(deck: Deck) -> ComponentSet:
-    """Every card as a ``Component`` (front, the deck's back, a rectangular cut outline)."""
+def deck_components(deck: Deck, tr: Translator | None = None) -> ComponentSet:
+    """Every card as a ``Component`` (front, the deck's back, a rectangular cut outline); ``tr``: the edition's
+    words for the sheet heading."""
     w, h = deck.size_mm
     back = card_back(deck)
     outline = rect_path(Rect(0.0, 0.0, w, h))
@@ -569,7 +571,8 @@ def deck_components(deck: Deck) -> ComponentSet:
                   for c in deck.cards())
     if not parts:
         raise LayoutError(f"deck '{deck.name}': no cards (every row has quantity 0)")
-    return ComponentSet(deck.slug, f"{deck.name} ({len(parts)} cards)", parts, double_sided=True,
+    title = (tr or current()).gettext("{deck} ({n} cards)").format(deck=deck.name, n=len(parts))
+    return ComponentSet(deck.slug, title, parts, double_sided=True,
                         gap_mm=deck.gap_mm, outer_bleed=True)
 
 
@@ -586,13 +589,13 @@ def turned(part: Component) -> Component:
 
 
 def deck_sheets(deck: Deck, paper: Paper, mode: str = "duplex", style: SheetStyle = DECK_STYLE,
-                title: str | None = None, keep_orientation: bool = False) -> LaidOut:
+                title: str | None = None, keep_orientation: bool = False, tr: Translator | None = None) -> LaidOut:
     """The deck on ``paper`` in the orientation (paper portrait or landscape, cards upright or turned) that
     needs the fewest sheets; ``mode``: "duplex" (backs on the reverse, flip on the edge the page orientation
     needs), "gutter" (fronts and backs side by side, fold down the middle) or "fold" (each card a fold-over
     pair). ``keep_orientation``: the paper stays as given (only the cards may turn), for a file whose pages
-    must all be one way round (``sheets.one_orientation``)."""
-    cset = deck_components(deck)
+    must all be one way round (``sheets.one_orientation``). ``tr``: the edition's words (the sheet heading)."""
+    cset = deck_components(deck, tr)
     title = title or cset.title
     best: LaidOut | None = None
     for turn in (False, True):

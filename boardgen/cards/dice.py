@@ -19,6 +19,7 @@ from shapely.ops import unary_union
 
 from boardgen.cards.model import Component, ComponentSet, geometry_path
 from boardgen.config import DICE_SIDES
+from boardgen.i18n import Translator, current
 from boardgen.render.cairo_backend import fit_font
 from boardgen.render.scene import PT, Font, Group, Op, Path, Scene, Style, Text, rotate
 
@@ -275,7 +276,7 @@ def _tab(a: tuple[float, float], b: tuple[float, float], inside: tuple[float, fl
                     (a[0] + ux * inset + nx * depth, a[1] + uy * inset + ny * depth)])
 
 
-def die_component(sides: int, size_mm: float) -> Component:
+def die_component(sides: int, size_mm: float, tr: Translator | None = None) -> Component:
     """The paper net of a die with ``sides`` faces (``DICE_SIDES``) that folds to ``size_mm`` corner to corner,
     its faces numbered, with glue tabs."""
     net = die_net(sides)
@@ -344,16 +345,18 @@ def die_component(sides: int, size_mm: float) -> Component:
                          transform=rotate(angle, c.x, c.y)))
     ops.append(Path(geometry_path(outline), Style(stroke=INK, stroke_width_mm=0.3, line_join="round"), "cut-line"))
     width, height = maxx - minx, maxy - miny
+    # TRANSLATORS: a die's name printed on its net: d6 is a six-sided die (German W6)
+    name = (tr or current()).gettext("d{sides}").format(sides=sides)
     name_font = Font(size_pt=9, bold=True)
     for lx, ly in ((1.0, 1.0), (width - 9.0, 1.0), (1.0, height - 5.0), (width - 9.0, height - 5.0)):
         if not box(lx, ly, lx + 9.0, ly + 5.0).intersects(outline):
-            ops.append(Text(lx + 0.5, ly + 4.0, f"d{sides}", name_font, INK, name="die-name"))
+            ops.append(Text(lx + 0.5, ly + 4.0, name, name_font, INK, name="die-name"))
             break
     else:
         c = faces[0].centroid
-        ops.append(Text(c.x, c.y + faces[0].exterior.distance(c) * 0.75, f"d{sides}", Font(size_pt=5), INK,
+        ops.append(Text(c.x, c.y + faces[0].exterior.distance(c) * 0.75, name, Font(size_pt=5), INK,
                         align="center", baseline="middle", name="die-name"))
-    return Component("die", f"d{sides}", width, height, Scene(tuple(ops)), geometry_path(outline),
+    return Component("die", name, width, height, Scene(tuple(ops)), geometry_path(outline),
                      folds=tuple(tuple(seg) for seg in folds), marks=False)
 
 
@@ -387,8 +390,9 @@ def _d4_numbers(p: Polyhedron, net: Net, face_index: int, face: Polygon, inradiu
     return ops
 
 
-def dice(size_mm: float, sides: tuple[int, ...] = DICE_SIDES) -> ComponentSet:
+def dice(size_mm: float, sides: tuple[int, ...] = DICE_SIDES, tr: Translator | None = None) -> ComponentSet:
     """One paper die of each of ``sides``, each ``size_mm`` corner to corner."""
-    parts = tuple(die_component(n, size_mm) for n in sides)
-    return ComponentSet("die", "Paper dice: cut, fold on the dashed lines, glue the grey tabs", parts,
+    parts = tuple(die_component(n, size_mm, tr) for n in sides)
+    title = (tr or current()).gettext("Paper dice: cut, fold on the dashed lines, glue the grey tabs")
+    return ComponentSet("die", title, parts,
                         uniform=False)

@@ -16,6 +16,7 @@ from shapely.geometry import Polygon, box
 from shapely.ops import unary_union
 
 from boardgen.cards.model import Component, ComponentSet, geometry_path
+from boardgen.i18n import N_, current
 from boardgen.render.cairo_backend import Page, render_svg
 from boardgen.render.imposition import (
     DEFAULT_STYLE,
@@ -48,6 +49,11 @@ INK = "#1a1a1a"
 CUT_GAP_MM = 10.0
 """Space between the sheets stacked in one cut file."""
 FOLD_STYLE = Style(stroke=INK, stroke_width_mm=0.2, dash_mm=(1.0, 1.0))
+
+SHEET_KINDS = (N_("mat"), N_("screen"), N_("token"), N_("pawn"), N_("die"), N_("marker"), N_("tile"), N_("misc"),
+               N_("building"), N_("chip"), N_("coin"), N_("card"), N_("badge"), N_("aid"), N_("standee"),
+               N_("player-cards"), N_("res"), N_("lq"))
+"""The kinds of sheet a heading names ("mat sheet 1 of 5"), in the catalogs (a deck's sheets name the deck)."""
 
 
 @dataclass(frozen=True)
@@ -275,7 +281,8 @@ def gutter_fold(cset: ComponentSet, paper: Paper, title: str, style: SheetStyle 
                                                     f"item:{p.kind}-back", bleed, c)
                                           for p, t, c in zip(chosen, trims, clips, strict=True)])
         fold_line = Path((("M", *fold[0]), ("L", *fold[1])), FOLD_STYLE, "fold-line")
-        label = f"{cset.kind} sheet {k + 1} of {n} (gutter-fold: fold on the dashed line, glue, then cut)"
+        label = current().gettext("{kind} sheet {k} of {n} (gutter-fold: fold on the dashed line, glue, then "
+                                  "cut)").format(kind=current().gettext(cset.kind), k=k + 1, n=n)
         page = compose_sheet(paper, [*fronts, *backs], title, label, style, marks=[p.marks for p in chosen] * 2,
                              extra=[fold_line])
         pages.append(with_print_cut_marks(page, paper, edition))
@@ -335,8 +342,9 @@ def _lay_out(cset: ComponentSet, paper: Paper, title: str, mode: str, style: She
         fronts = [Placement(t, p.front, f"item:{p.kind}", bleed, c)
                   for p, t, c in zip(chosen, trims, clips, strict=True)]
         marks = [p.marks for p in chosen]
-        side = " (front)" if double else ""
-        label = f"{cset.kind} sheet {k + 1} of {n}{side}"
+        _ = current().gettext
+        side = _(" (front)") if double else ""
+        label = _("{kind} sheet {k} of {n}{side}").format(kind=_(cset.kind), k=k + 1, n=n, side=side)
         pages.append(with_print_cut_marks(compose_sheet(paper, fronts, title, label, style, marks=marks,
                                                         duplex=double), paper, edition))
         cut = _cut_ops(chosen, trims)
@@ -346,8 +354,9 @@ def _lay_out(cset: ComponentSet, paper: Paper, title: str, mode: str, style: She
                      for p, t, c in zip(chosen, trims, clips, strict=True)]
             # the backs are mirrored left-right: a flip about the page's upright edge, which is the sheet's
             # long edge when the page is portrait and its short edge when the page is landscape
-            edge = "long" if paper.height_mm >= paper.width_mm else "short"
-            back_label = f"{cset.kind} sheet {k + 1} of {n} (back: print on the reverse, flip on the {edge} edge)"
+            edge = _("long") if paper.height_mm >= paper.width_mm else _("short")
+            back_label = _("{kind} sheet {k} of {n} (back: print on the reverse, flip on the {edge} "
+                           "edge)").format(kind=_(cset.kind), k=k + 1, n=n, edge=edge)
             pages.append(compose_sheet(paper, backs, title, back_label, style, marks=marks, back=True))
     return LaidOut(cset.kind, cset.title, tuple(pages), tuple(cut_sheets), n, per_sheet)
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from boardgen.cards.kitfiles import PaperKit, front_page_number
 from boardgen.cards.sheets import LaidOut
+from boardgen.i18n import Translator, current
 from boardgen.io import Artifact
 from boardgen.render.cairo_backend import Page, render_pdf, render_svg
 from boardgen.render.imposition import PRINT_CUT_MARKS, Paper, PrintCutMarks, duplex_readme_lines, print_then_cut
@@ -78,9 +79,12 @@ class CutEdition:
 
 
 def cut_edition(title: str, lay: Callable[[Paper], Sequence[LaidOut]], paper: Paper,
-                marks: PrintCutMarks = PRINT_CUT_MARKS, contents: str = "the parts") -> CutEdition:
+                marks: PrintCutMarks = PRINT_CUT_MARKS, contents: str = "", tr: Translator | None = None) -> CutEdition:
     """The print-then-cut edition of the parts ``lay(paper)`` lays out (the same function that makes the kit's
     components file): the PDF and one SVG per front sheet. ``contents``: what the README says it holds."""
+    tr = tr or current()
+    _ = tr.gettext
+    contents = contents or _("the parts")
     with print_then_cut(marks):
         laid = tuple(lay(paper))
     pages = tuple(p for lo in laid for p in lo.pages)
@@ -92,28 +96,35 @@ def cut_edition(title: str, lay: Callable[[Paper], Sequence[LaidOut]], paper: Pa
     for number, svg in cut_sheet_svgs(kit, marks):
         artifacts.append(Artifact(svg_name(slug, number), svg,
                                   f"cut and score lines of page {number} of {pdf_name(slug)}"))
-    duplex = duplex_readme_lines([(pdf_name(slug), pages)])[1:]
-    by_hand = [f"      {_pages(first, last)}: {lo.title} (too big for the marked sheet: no marks, no SVG; cut by hand)"
-               for lo, first, last in kit.page_ranges() if not lo.registered]
-    readme = readme_lines(slug, marks, len(pages), contents) + by_hand
+    duplex = duplex_readme_lines([(pdf_name(slug), pages)], tr)[1:]
+    by_hand = ["      " + _("{pages}: {title} (too big for the marked sheet: no marks, no SVG; cut by hand)").format(
+        pages=_pages(first, last, tr), title=lo.title) for lo, first, last in kit.page_ranges() if not lo.registered]
+    readme = readme_lines(slug, marks, len(pages), contents, tr) + by_hand
     return CutEdition(paper, kit, tuple(artifacts), tuple(readme), tuple(duplex))
 
 
-def _pages(first: int, last: int) -> str:
-    return f"page {first}" if first == last else f"pages {first}-{last}"
+def _pages(first: int, last: int, tr: Translator) -> str:
+    return (tr.gettext("page {n}").format(n=first) if first == last
+            else tr.gettext("pages {first}-{last}").format(first=first, last=last))
 
 
 def readme_lines(slug: str, marks: PrintCutMarks = PRINT_CUT_MARKS, pages: int = 0,
-                 contents: str = "the parts") -> list[str]:
+                 contents: str = "", tr: Translator | None = None) -> list[str]:
     """The kit README's lines for the edition's files and the marks to set in the cutting software (its flip
-    edge, when its sheets have backs, is ``CutEdition.duplex``)."""
-    count = "" if not pages else "(1 page) " if pages == 1 else f"({pages} pages) "
+    edge, when its sheets have backs, is ``CutEdition.duplex``), in ``tr``'s language."""
+    tr = tr or current()
+    _ = tr.gettext
+    contents = contents or _("the parts")
+    count = "" if not pages else tr.ngettext("({n} page) ", "({n} pages) ", pages).format(n=pages)
     return [
-        f"  {pdf_name(slug)}  {count}{contents} laid out for a cutting machine (Silhouette-style",
-        "      print-then-cut marks in three corners of every front page: Type 1, length "
-        f"{marks.length_mm:g} mm, thickness {marks.thickness_mm:g} mm, inset {marks.inset_mm:g} mm).",
-        f"  cut/components-{slug}-page-NN.svg  one per marked front page of {pdf_name(slug)}, paper-sized:",
-        "      layer 'cut' (red, one closed outline per part), 'score' (blue folds), 'guides' (marks; do not cut).",
-        "      A Cricut does not read these marks: upload the SVG's 'cut' layer to Design Space, let it add its own",
-        "      print-then-cut frame and print from there (its printable area is smaller than the page).",
+        _("  {file}  {count}{contents} laid out for a cutting machine (Silhouette-style").format(
+            file=pdf_name(slug), count=count, contents=contents),
+        _("      print-then-cut marks in three corners of every front page: Type 1, length "
+          "{length} mm, thickness {thickness} mm, inset {inset} mm).").format(
+              length=f"{marks.length_mm:g}", thickness=f"{marks.thickness_mm:g}", inset=f"{marks.inset_mm:g}"),
+        _("  cut/components-{slug}-page-NN.svg  one per marked front page of {file}, paper-sized:").format(
+            slug=slug, file=pdf_name(slug)),
+        _("      layer 'cut' (red, one closed outline per part), 'score' (blue folds), 'guides' (marks; do not cut)."),
+        _("      A Cricut does not read these marks: upload the SVG's 'cut' layer to Design Space, let it add its own"),
+        _("      print-then-cut frame and print from there (its printable area is smaller than the page)."),
     ]

@@ -21,10 +21,15 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from boardgen.cards.model import Component, ComponentSet
+from boardgen.i18n import N_, Translator, current
 from boardgen.kit.kinds import KINDS, SHAPES, UNPRINTED_KINDS
 from boardgen.render.scene import Rect, rect_path
 
 INVENTORY_COLUMNS = ("part", "kind", "count", "size_mm", "sides", "file_pages", "printed")
+INVENTORY_HEADINGS = (N_("part"), N_("kind"), N_("count"), N_("size_mm"), N_("sides"), N_("file_pages"),
+                      N_("printed"))
+"""The heading row as printed in the edition's language; ``read_inventory`` reads the columns by position."""
+SHAPE_WORDS = {"round": N_("round"), "hex": N_("hex")}
 
 
 class PartError(ValueError):
@@ -82,8 +87,13 @@ class Part:
     @property
     def described(self) -> str:
         """'16 x 16 mm, round' / '45 x 15 x 15 mm, not printed': the size as a README says it."""
-        words = [f"{self.size_text} mm"] + ([self.shape] if self.shape in ("round", "hex") else [])
-        return ", ".join(words + ([] if self.printed else ["not printed"]))
+        return self.describe()
+
+    def describe(self, tr: Translator | None = None) -> str:
+        """``described`` in the edition's words (``boardgen.i18n``)."""
+        _ = (tr or current()).gettext
+        words = [f"{self.size_text} mm"] + ([_(SHAPE_WORDS[self.shape])] if self.shape in ("round", "hex") else [])
+        return ", ".join(words + ([] if self.printed else [_("not printed")]))
 
     @property
     def numbered_faces(self) -> bool:
@@ -270,16 +280,17 @@ def inventory_rows(kit: KitParts, spans: Mapping[tuple[str, str], str] | None = 
 
 
 def inventory_csv(kit: KitParts, spans: Mapping[tuple[str, str], str] | None = None,
-                  papers: Sequence[str] = ("a4", "letter")) -> bytes:
-    """``inventory.csv``: the same columns for every game (``INVENTORY_COLUMNS``)."""
+                  papers: Sequence[str] = ("a4", "letter"), tr: Translator | None = None) -> bytes:
+    """``inventory.csv``: the same columns for every game (``INVENTORY_COLUMNS``), the heading row in ``tr``'s
+    language."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(INVENTORY_COLUMNS)
+    w.writerow([(tr or current()).gettext(h) for h in INVENTORY_HEADINGS])
     w.writerows(inventory_rows(kit, spans, papers))
     return buf.getvalue().encode()
 
 
 def read_inventory(data: bytes) -> list[dict[str, str]]:
     """The rows of an ``inventory.csv`` as dicts (for tests and exports that start from a built kit)."""
-    rows = list(csv.DictReader(io.StringIO(data.decode())))
-    return rows
+    records = list(csv.reader(io.StringIO(data.decode())))
+    return [dict(zip(INVENTORY_COLUMNS, r, strict=False)) for r in records[1:] if r]

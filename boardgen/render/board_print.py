@@ -35,6 +35,7 @@ from shapely.geometry import box
 
 from boardgen.config import Mm, SectionsConfig
 from boardgen.errors import LayoutError
+from boardgen.i18n import N_, Translator, current
 from boardgen.io import Artifact
 from boardgen.layout import fit_solver
 from boardgen.layout.jigsaw import GRID_MM, Edge, Knob, candidate_positions, knob_shape, place_knob_shape, spaced_choice
@@ -541,8 +542,13 @@ def underlay_pieces(sheets_pdf: bytes, pieces_pdf: bytes, sheets: Sequence[Page]
     return out.getvalue()
 
 
-def joins_text(section: BoardSection) -> str:
-    return ", ".join(f"{n} {'above' if s == 'top' else 'below' if s == 'bottom' else s}"
+SIDE_WORDS = {"top": N_("{n} above"), "bottom": N_("{n} below"), "left": N_("{n} left"), "right": N_("{n} right")}
+"""How a section sheet names the sections it joins (``joins_text``)."""
+
+
+def joins_text(section: BoardSection, tr: Translator | None = None) -> str:
+    _ = (tr or current()).gettext
+    return ", ".join(_(SIDE_WORDS[s]).format(n=n) if s in SIDE_WORDS else f"{n} {s}"
                      for s, n in section.neighbours.items())
 
 
@@ -560,18 +566,20 @@ def cut_svg(cut: BoardCut) -> bytes:
 def print_board(scene: Scene, width_mm: float, height_mm: float, title: str,
                 papers: Sequence[Paper] = (A4, LETTER), avoid: Sequence[Rect] = (), prefix: str = "board",
                 knobs: Knobs = Knobs(), style: SheetStyle = COMPACT_STYLE, snap_mm: float | None = None,
-                marks: bool = False, keep_whole: Sequence[Rect] = ()) -> BoardPrint:
+                marks: bool = False, keep_whole: Sequence[Rect] = (), tr: Translator | None = None) -> BoardPrint:
     """The poster, the jigsaw section sheets for every paper and the cut SVG (see the module's docstring).
 
     ``avoid``: rectangles (board mm) no knob may touch; ``snap_mm``: cut lines at multiples of this;
     ``keep_whole``: the play spaces and marked areas (board mm) no seam may run through, so on a square grid
     the seams run along grid lines and on a track between spaces; ``marks``: crop marks at each piece's
-    bounding box."""
+    bounding box. ``tr``: the edition's words (sheet headings and the artifacts' descriptions a README lists)."""
+    _ = (tr or current()).gettext
     bleed = style.bleed_mm
     poster = single_item_page(scene, width_mm, height_mm, style)
-    artifacts = [Artifact(f"{prefix}-poster.pdf", render_pdf([poster], title=f"{title}: board"),
-                          f"the board as one {width_mm:g} x {height_mm:g} mm page with {bleed:g} mm bleed, "
-                          "for a print shop", pages=1)]
+    artifacts = [Artifact(f"{prefix}-poster.pdf", render_pdf([poster], title=_("{title}: board").format(title=title)),
+                          _("the board as one {width} x {height} mm page with {bleed} mm bleed, "
+                            "for a print shop").format(width=f"{width_mm:g}", height=f"{height_mm:g}",
+                                                       bleed=f"{bleed:g}"), pages=1)]
     cut, landscape = plan_cut(width_mm, height_mm, papers, knobs, avoid, style, snap_mm, keep_whole=keep_whole)
     scenes = [section_scene(scene, s, bleed) for s in cut.sections]
     pages: dict[str, tuple[Page, ...]] = {}
@@ -585,17 +593,22 @@ def print_board(scene: Scene, width_mm: float, height_mm: float, title: str,
         oriented = paper.landscape() if landscape else paper.portrait()
 
         def sheet(s: BoardSection, art: Scene, oriented: Paper = oriented, paper: Paper = paper) -> Page:
-            return section_sheet(oriented, s, cut, art, f"{title}: board section {s.number} of {total}",
-                                 f"{paper.name} · row {s.row + 1}, column {s.column + 1} · joins {joins_text(s)}",
+            return section_sheet(oriented, s, cut, art,
+                                 _("{title}: board section {n} of {total}").format(title=title, n=s.number,
+                                                                                   total=total),
+                                 _("{paper} · row {row}, column {column} · joins {joins}").format(
+                                     paper=paper.name, row=s.row + 1, column=s.column + 1, joins=joins_text(s, tr)),
                                  style, marks)
 
         pages[paper.slug] = tuple(sheet(s, sc) for s, sc in zip(cut.sections, scenes, strict=True))
-        note_pages(f"{title}: board sections ({paper.name})", lambda slug=paper.slug: pages[slug])  # type: ignore[misc]
+        sections_title = _("{title}: board sections ({paper})").format(title=title, paper=paper.name)
+        note_pages(sections_title, lambda slug=paper.slug: pages[slug])  # type: ignore[misc]
         furniture = [sheet(s, empty) for s in cut.sections]
-        data = underlay_pieces(render_pdf(furniture, title=f"{title}: board sections ({paper.name})"), pieces_pdf,
-                               furniture, bleed)
+        data = underlay_pieces(render_pdf(furniture, title=sections_title), pieces_pdf, furniture, bleed)
         artifacts.append(Artifact(f"{prefix}-sections-{paper.slug}.pdf", data,
-                                  f"the board in {total} jigsaw sections ({cut.rows} x {cut.columns}) at 1:1 on "
-                                  f"{paper.name}; they fit together one way only", pages=total))
-    artifacts.append(Artifact(f"{prefix}-cut.svg", cut_svg(cut), "section outlines in board mm (layer 'cut')"))
+                                  _("the board in {total} jigsaw sections ({rows} x {columns}) at 1:1 on "
+                                    "{paper}; they fit together one way only").format(
+                                      total=total, rows=cut.rows, columns=cut.columns, paper=paper.name),
+                                  pages=total))
+    artifacts.append(Artifact(f"{prefix}-cut.svg", cut_svg(cut), _("section outlines in board mm (layer 'cut')")))
     return BoardPrint(tuple(artifacts), cut, pages, poster)

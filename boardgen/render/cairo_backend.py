@@ -90,10 +90,44 @@ def _text_extents(text: str, font: Font) -> Any:
     return extents
 
 
+FALLBACK_FROM = "\u2e80"
+"""Text with no character from here on (CJK radicals, kana, ideographs ...) is drawn in its own font alone."""
+
+
+@lru_cache(maxsize=64)
+def _coverage(font: Font) -> tuple[frozenset[int], frozenset[int], str]:
+    """(characters ``font`` has, characters the fallback font has, the fallback's family) for cutting a text
+    into runs; both empty when they cannot be read (then the text is drawn in ``font`` and checked as is)."""
+    from boardgen.render.typeset import FALLBACK_FAMILY, fallback_file, font_codepoints, scene_font_pattern
+
+    main = font_codepoints(scene_font_pattern(font.family, font.bold, font.italic))
+    alt = font_codepoints(FALLBACK_FAMILY) if fallback_file() and main else frozenset()
+    return main, alt, FALLBACK_FAMILY
+
+
+@lru_cache(maxsize=8192)
+def text_runs(text: str, font: Font) -> tuple[tuple[str, Font], ...]:
+    """``text`` as runs of (text, font): what ``font`` has no glyph for and the fallback font (Chinese, Japanese:
+    ``typeset.FALLBACK_FAMILY``) has is set in the fallback, so it prints rather than as empty boxes."""
+    if text.isascii() or max(text) < FALLBACK_FROM:  # the main font's scripts: no font file is read
+        return ((text, font),)
+    main, alt, family = _coverage(font)
+    if not alt or all(ord(ch) in main for ch in text):
+        return ((text, font),)
+    from boardgen.render.typeset import font_runs
+
+    other = Font(family, font.size_pt, font.bold, font.italic)
+    return tuple((run, other if fallback else font) for run, fallback in font_runs(text, main.__contains__,
+                                                                                    alt.__contains__))
+
+
 @lru_cache(maxsize=8192)
 def text_width_mm(text: str, font: Font = DEFAULT_FONT) -> float:
     """Advance width of ``text`` in mm (what alignment uses)."""
-    return float(_text_extents(text, font).x_advance)
+    runs = text_runs(text, font)
+    if len(runs) == 1:
+        return float(_text_extents(text, font).x_advance)
+    return sum(float(_text_extents(run, f).x_advance) for run, f in runs)
 
 
 @lru_cache(maxsize=64)
@@ -305,7 +339,15 @@ def _draw_text(p: object, op: Text) -> None:
     lib.cairo_move_to(p, dx, dy)
     r, g, b = _colour(op.colour)
     lib.cairo_set_source_rgb(p, r, g, b)
-    lib.cairo_show_text(p, op.text.encode("utf-8"))
+    runs = text_runs(op.text, op.font)
+    if len(runs) == 1:
+        lib.cairo_show_text(p, op.text.encode("utf-8"))
+    else:  # each run in its own font, one after the other (show_text moves the current point on)
+        for run, font in runs:
+            family, slant, weight, size_mm = _font_face(font)
+            lib.cairo_select_font_face(p, family, slant, weight)
+            lib.cairo_set_font_size(p, size_mm)
+            lib.cairo_show_text(p, run.encode("utf-8"))
     lib.cairo_new_path(p)
     lib.cairo_restore(p)
 

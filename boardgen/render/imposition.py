@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from boardgen.i18n import N_, Translator, current
 from boardgen.render.cairo_backend import MIN_TEXT_PT, Page, fit_font, text_width_mm
 from boardgen.render.scene import (
     HAIRLINE_MM,
@@ -169,8 +170,8 @@ def scale_ruler(x: float, y: float, length_mm: float = 100.0, font: Font = DEFAU
     for mm in (0, int(length_mm) // 2, int(length_mm)):
         ops.append(Text(x + mm, y - 3.0, f"{mm}", label_font, align="center"))
     inches = length_mm / 25.4
-    ops.append(Text(x + length_mm + 3.0, y - 0.3,
-                    f"Print at 100% / actual size: this bar must measure {length_mm:g} mm ({inches:.2f} in).",
+    caption = current().gettext("Print at 100% / actual size: this bar must measure {mm} mm ({inches} in).")
+    ops.append(Text(x + length_mm + 3.0, y - 0.3, caption.format(mm=f"{length_mm:g}", inches=f"{inches:.2f}"),
                     font))
     return group(ops, "scale-ruler")
 
@@ -259,9 +260,9 @@ def mirror_placements(paper: Paper, placements: Sequence[Placement]) -> list[Pla
             for p in placements]
 
 
-DUPLEX_LINE = "{file}: print double-sided, flip on the {edge} edge"
+DUPLEX_LINE = N_("{file}: print double-sided, flip on the {edge} edge")
 """How a kit README states a double-sided file's flip edge (the print checks read it back)."""
-DUPLEX_HEADING = "Double-sided printing: the printer's flip edge for each file"
+DUPLEX_HEADING = N_("Double-sided printing: the printer's flip edge for each file")
 
 
 def flip_edge(width_mm: float, height_mm: float) -> str:
@@ -301,12 +302,15 @@ def duplex_runs(pages: Sequence[Page]) -> tuple[list[tuple[int, int]], list[int]
     return runs, single
 
 
-def duplex_readme_lines(files: Sequence[tuple[str, Sequence[Page]]]) -> list[str]:
+def duplex_readme_lines(files: Sequence[tuple[str, Sequence[Page]]], tr: Translator | None = None) -> list[str]:
     """A kit README's lines for its double-sided files, each with the flip edge its pages need (taken from the
     pages themselves, so a landscape file is never told to flip on the long edge) and, when the file also holds
     single-sided pages, which pages to print double-sided and which single-sided (a whole-file duplex print
     would put those back to back). [] when none is double-sided. Raises ValueError for a double-sided file whose
-    pages are not all one orientation."""
+    pages are not all one orientation. ``tr``: the edition's words (``boardgen.i18n``; English by default)."""
+    tr = tr or current()
+    _ = tr.gettext
+    N_("long"), N_("short"), N_("portrait"), N_("landscape")  # the flip edges and page shapes, translated below
     lines = []
     for name, pages in files:
         if not any(p.side == "back" for p in pages):
@@ -316,13 +320,14 @@ def duplex_readme_lines(files: Sequence[tuple[str, Sequence[Page]]]) -> list[str
             raise ValueError(f"{name}: a double-sided file with portrait and landscape pages")
         shape = "portrait" if pages[0].height_mm >= pages[0].width_mm else "landscape"
         runs, single = duplex_runs(pages)
-        line = "  " + DUPLEX_LINE.format(file=name, edge=edges.pop()) + f" (its pages are {shape})"
+        line = "  " + _(DUPLEX_LINE).format(file=name, edge=_(edges.pop())) + _(" (its pages are {shape})").format(
+            shape=_(shape))
         if single:
-            double = " and ".join(f"pages {a}-{b}" for a, b in runs)
-            line += (f": only {double}, each run as a print job of its own; print pages {_page_ranges(single)} "
-                     "single-sided")
+            double = _(" and ").join(_("pages {first}-{last}").format(first=a, last=b) for a, b in runs)
+            line += _(": only {double}, each run as a print job of its own; print pages {single} "
+                      "single-sided").format(double=double, single=_page_ranges(single))
         lines.append(line)
-    return [DUPLEX_HEADING, *lines] if lines else []
+    return [_(DUPLEX_HEADING), *lines] if lines else []
 
 
 def compose_sheet(paper: Paper, placements: Sequence[Placement], title: str, page_label: str = "",

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import pikepdf
 
+from boardgen.i18n import Translator
 from boardgen.play.report import Finding
 from boardgen.render.cairo_backend import MIN_TEXT_PT, PIECE_INFO_KEY
 from boardgen.render.imposition import DUPLEX_LINE, flip_edge
@@ -40,9 +41,15 @@ TOLERANCE_MM = 0.05
 _DUPLEX_LINE = re.compile(DUPLEX_LINE.format(file=r"(?P<file>[\w./-]+\.pdf)", edge="(?P<edge>long|short)"))
 
 
-def stated_edges(readme: str) -> dict[str, str]:
-    """{file name: "long" or "short"} for every double-sided file a kit README names with ``duplex_line``."""
-    return {m.group("file"): m.group("edge") for m in _DUPLEX_LINE.finditer(readme)}
+def stated_edges(readme: str, tr: Translator | None = None) -> dict[str, str]:
+    """{file name: "long" or "short"} for every double-sided file a kit README names with ``duplex_line``
+    (in ``tr``'s words: a German README says "Wenden an der langen Kante")."""
+    if tr is None or tr.language == "en":
+        return {m.group("file"): m.group("edge") for m in _DUPLEX_LINE.finditer(readme)}
+    edges = {tr.gettext(e): e for e in ("long", "short")}
+    line = re.escape(tr.gettext(DUPLEX_LINE)).replace(re.escape("{file}"), r"(?P<file>[\w./-]+\.pdf)")
+    line = line.replace(re.escape("{edge}"), "(?P<edge>" + "|".join(map(re.escape, edges)) + ")")
+    return {m.group("file"): edges[m.group("edge")] for m in re.finditer(line, readme)}
 
 
 # ------------------------------------------------------------------------------------------ pages
@@ -318,14 +325,14 @@ def kit_files(folder: Path) -> dict[str, bytes]:
     return out
 
 
-def kit_findings(files: Mapping[str, bytes]) -> list[Finding]:
+def kit_findings(files: Mapping[str, bytes], tr: Translator | None = None) -> list[Finding]:
     """Every print check over a kit's files (``kit_files``): each PDF once, its duplex pairs against every kit
-    README that names it, its cut files against its sheet sizes."""
+    README that names it (written in ``tr``'s words), its cut files against its sheet sizes."""
     out: list[Finding] = []
     readmes = {k: v.decode("utf-8", "replace") for k, v in files.items() if k.endswith(("README.txt", "README.md"))}
     edges: dict[str, str] = {}
     for text in readmes.values():
-        edges.update(stated_edges(text))
+        edges.update(stated_edges(text, tr))
     sizes: set[tuple[float, float]] = set()
     for name, data in sorted(files.items()):
         if name.endswith(".pdf"):

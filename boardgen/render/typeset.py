@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 import subprocess
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -80,20 +80,88 @@ def font_file(pattern: str) -> str:
         lib.FcPatternDestroy(match)
 
 
+FALLBACK_FAMILY = "Droid Sans Fallback"
+"""The font that prints what the main font has no glyph for: Chinese, Japanese (Debian's fonts-droid-fallback,
+TrueType outlines, so reportlab can embed and subset it as it does DejaVu; Noto CJK's CFF outlines it cannot)."""
+FALLBACK_FONT = "DroidSansFallback"
+_FALLBACK_SUBSET = 1_000_000
+"""Subset numbers from here on are the fallback font's (``CheckedTTFont.splitString``)."""
+
+
+@lru_cache(maxsize=1)
+def fallback_file() -> str:
+    """The fallback font's file, or "" when it is not installed (fontconfig would match another font)."""
+    path = font_file(FALLBACK_FAMILY)
+    return path if Path(path).name.startswith("DroidSansFallback") else ""
+
+
+def font_runs(text: str, covered: Callable[[int], bool], fallback: Callable[[int], bool]) -> list[tuple[str, bool]]:
+    """``text`` cut into runs (run, set in the fallback font?): a character the main font lacks and the fallback
+    has goes to the fallback; everything else stays in the main font (where a missing glyph is then an error)."""
+    runs: list[tuple[str, bool]] = []
+    for ch in text:
+        code = ord(ch)
+        alt = not covered(code) and ch not in " \n\r\t\u00a0" and fallback(code)
+        if runs and runs[-1][1] == alt:
+            runs[-1] = (runs[-1][0] + ch, alt)
+        else:
+            runs.append((ch, alt))
+    return runs
+
+
 class CheckedTTFont(TTFont):  # type: ignore[misc]
-    """A TrueType font that refuses to print a character it has no glyph for (reportlab would print glyph 0,
-    an empty box): a one-line DataError naming the text instead. Every leaflet's text passes through here."""
+    """A TrueType font that prints what it has no glyph for in the fallback font (``FALLBACK_FAMILY``, embedded
+    and subset like it) and refuses a character neither has (reportlab would print glyph 0, an empty box): a
+    one-line DataError naming the text instead. Every leaflet's text passes through here."""
+
+    fallback: TTFont | None = None
+
+    def _runs(self, text: str) -> list[tuple[str, bool]]:
+        cmap = self.face.charToGlyph
+        if text.isascii() or self.fallback is None:
+            return [(text, False)]
+        alt = self.fallback.face.charToGlyph
+        return font_runs(text, cmap.__contains__, alt.__contains__)
 
     def splitString(self, text: str | bytes, doc: Any, encoding: str = "utf-8") -> Any:  # noqa: N802 - reportlab's
         if isinstance(text, bytes):
             text = text.decode(encoding)
         cmap = self.face.charToGlyph
-        missing = [ch for ch in dict.fromkeys(text) if ord(ch) not in cmap and ch not in "\n\r\t"]
+        runs = self._runs(text)
+        missing = [ch for run, alt in runs if not alt for ch in dict.fromkeys(run)
+                   if ord(ch) not in cmap and ch not in "\n\r\t"]
         if missing:
             shown = ", ".join(f"{ch!r} (U+{ord(ch):04X})" for ch in missing[:5])
             raise DataError(f"the font {self.fontName} has no glyph for {shown} in the text {text[:60]!r}; "
                             "use characters the font has")
-        return super().splitString(text, doc, encoding)
+        if len(runs) == 1 and not runs[0][1]:
+            return super().splitString(text, doc, encoding)
+        out: list[tuple[int, bytes]] = []
+        for run, alt in runs:
+            if alt:
+                assert self.fallback is not None
+                out += [(_FALLBACK_SUBSET + n, chars) for n, chars in self.fallback.splitString(run, doc, encoding)]
+            else:
+                out += super().splitString(run, doc, encoding)
+        return out
+
+    def getSubsetInternalName(self, subset: int, doc: Any) -> str:  # noqa: N802 - reportlab's
+        if subset >= _FALLBACK_SUBSET and self.fallback is not None:
+            return str(self.fallback.getSubsetInternalName(subset - _FALLBACK_SUBSET, doc))
+        return str(super().getSubsetInternalName(subset, doc))
+
+    def stringWidth(self, text: str | bytes, size: float, encoding: str = "utf8") -> float:  # noqa: N802
+        if isinstance(text, bytes):
+            text = text.decode("utf-8")
+        runs = self._runs(text)
+        if len(runs) == 1 and not runs[0][1]:
+            return float(super().stringWidth(text, size, encoding))
+        assert self.fallback is not None
+        width = 0.0
+        for run, alt in runs:
+            width += float(self.fallback.stringWidth(run, size, encoding) if alt
+                           else TTFont.stringWidth(self, run, size, encoding))
+        return width
 
 
 @lru_cache(maxsize=1)
@@ -108,8 +176,13 @@ def register_fonts() -> str:
         if not path:
             raise DataError(f"font DejaVu Sans{suffix} not found (install fonts-dejavu-core)")
         paths[suffix] = path
+    fallback = TTFont(FALLBACK_FONT, fallback_file()) if fallback_file() else None
+    if fallback is not None:
+        pdfmetrics.registerFont(fallback)
     for suffix, path in paths.items():
-        pdfmetrics.registerFont(CheckedTTFont(FONT + suffix, path))
+        font = CheckedTTFont(FONT + suffix, path)
+        font.fallback = fallback
+        pdfmetrics.registerFont(font)
     pdfmetrics.registerFontFamily(FONT, normal=FONT, bold=FONT + "-Bold", italic=FONT + "-Oblique",
                                   boldItalic=FONT + "-BoldOblique")
     return FONT
@@ -166,13 +239,15 @@ def plain_text(markup: str) -> str:
 
 
 def missing_glyphs(text: str, font_name: str) -> list[str]:
-    """The characters of ``text`` the registered TrueType font ``font_name`` has no glyph for (in order, once
-    each; spaces and line breaks never count)."""
-    face = pdfmetrics.getFont(font_name).face
-    cmap: dict[int, Any] = getattr(face, "charToGlyph", {})
+    """The characters of ``text`` the registered TrueType font ``font_name`` (with its fallback font, if it has
+    one) has no glyph for (in order, once each; spaces and line breaks never count)."""
+    font = pdfmetrics.getFont(font_name)
+    cmap: dict[int, Any] = getattr(font.face, "charToGlyph", {})
+    fallback = getattr(font, "fallback", None)
+    alt: dict[int, Any] = fallback.face.charToGlyph if fallback is not None else {}
     out: list[str] = []
     for ch in plain_text(text):
-        if ch not in "\n\r\t" and ord(ch) not in cmap and ch not in out:
+        if ch not in "\n\r\t" and ord(ch) not in cmap and ord(ch) not in alt and ch not in out:
             out.append(ch)
     return out
 
@@ -193,12 +268,21 @@ class FitError(DataError):
 
 
 def fitted_column_widths(rows: Sequence[Sequence[str]], widths: Sequence[float], row_fonts: Sequence[str],
-                         size_pt: float, padding_pt: float, where: str) -> list[float]:
-    """``widths`` if every cell's text (row i set in ``row_fonts[i]``, the last font for the rows after) fits
-    its column; else the same total shared out so that each column is as wide as its widest cell and the rest
-    is spread in proportion. A table whose words need more than the total is a FitError naming ``where``."""
+                         size_pt: float, padding_pt: float, where: str, *, by_word: bool = False,
+                         first_column_font: str | None = None) -> list[float]:
+    """``widths`` if every cell's text (row i set in ``row_fonts[i]``, the last font for the rows after; the
+    first column in ``first_column_font`` if given) fits its column; else the same total shared out so that
+    each column is as wide as its widest cell and the rest is spread in proportion. ``by_word``: cells wrap
+    (paragraphs), so only their longest word must fit. A table whose words need more than the total is a
+    FitError naming ``where``."""
     fonts = [row_fonts[min(i, len(row_fonts) - 1)] for i in range(len(rows))]
-    need = [max(pdfmetrics.stringWidth(str(row[i]), font, size_pt) for row, font in zip(rows, fonts, strict=True))
+
+    def width(text: str, font: str) -> float:
+        pieces = plain_text(text).split() if by_word else [text]
+        return max((pdfmetrics.stringWidth(p, font, size_pt) for p in pieces), default=0.0)
+
+    need = [max(width(str(row[i]), first_column_font if (i == 0 and first_column_font and r) else font)
+                for r, (row, font) in enumerate(zip(rows, fonts, strict=True)))
             + padding_pt for i in range(len(widths))]
     if all(n <= w for n, w in zip(need, widths, strict=True)):
         return list(widths)
@@ -242,7 +326,9 @@ def check_scene_glyphs(texts: Iterable[tuple[str, str, bool, bool]], where: str)
         codepoints = font_codepoints(scene_font_pattern(family, bold, italic))
         if not codepoints:
             continue
-        missing = [ch for ch in dict.fromkeys(text) if ch not in " \n\r\t" and ord(ch) not in codepoints]
+        alt = font_codepoints(FALLBACK_FAMILY) if fallback_file() else frozenset()
+        missing = [ch for ch in dict.fromkeys(text)
+                   if ch not in " \n\r\t" and ord(ch) not in codepoints and ord(ch) not in alt]
         if missing:
             shown = ", ".join(f"{ch!r} (U+{ord(ch):04X})" for ch in missing[:5])
             raise DataError(f"{where}: the font {family} has no glyph for {shown} in the text {text[:60]!r}; "

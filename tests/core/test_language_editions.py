@@ -78,9 +78,14 @@ def test_the_cli_refuses_a_bad_tag_in_one_line(tmp_path: Path) -> None:
     assert run.stderr.count("\n") == 1 and "edition.language" in run.stderr and "Traceback" not in run.stderr
 
 
-def test_the_german_catalog_holds_every_printed_word() -> None:
-    """Every string the Resilience Earth code marks is in the German catalog, translated and not fuzzy (run
-    scripts/extract_messages.py resilience-earth after changing a printed word)."""
+GERMAN_EDITIONS = ["resilience-earth", "better-life"]
+
+
+@pytest.mark.parametrize("game", GERMAN_EDITIONS)
+def test_the_german_catalog_holds_every_printed_word(game: str) -> None:
+    """Every string the game's code and the shared kit modules mark, and every printed column of its bundled
+    card rows, is in the German catalog, translated and not fuzzy (run scripts/extract_messages.py GAME after
+    changing a printed word)."""
     from babel.messages.pofile import read_po
 
     sys.path.insert(0, str(ROOT / "scripts"))
@@ -88,7 +93,7 @@ def test_the_german_catalog_holds_every_printed_word() -> None:
         from extract_messages import extracted
     finally:
         sys.path.pop(0)
-    package = game_package(get_game("resilience-earth"))
+    package = game_package(get_game(game))
     path = catalog_path(package, "de")
     with path.open("rb") as fh:
         catalog = read_po(fh)
@@ -117,6 +122,17 @@ def german() -> BuildContext:
     plugin, config = load(GERMAN)
     assert config.language == "de" and config.edition == "resilience-earth-de"
     return BuildContext(config, plugin)
+
+
+def _pdf_fonts(pdf: Path) -> list[tuple[str, str, str]]:
+    """(name, embedded, subset) of every font ``pdffonts`` lists."""
+    lines = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True, check=True,
+                           timeout=60).stdout.splitlines()[2:]
+    out = []
+    for line in lines:
+        fields = line.split()
+        out.append((fields[0], fields[-5], fields[-4]))
+    return out
 
 
 def _pdf_text(data: bytes, tmp_path: Path) -> str:
@@ -177,13 +193,30 @@ def test_a_title_with_no_latin_letters_prints_every_glyph(german: BuildContext, 
     assert pages == 2 and title in _pdf_text(data, tmp_path)
 
 
-def test_a_glyph_the_font_lacks_is_a_clean_error_naming_the_text(german: BuildContext) -> None:
+NO_FONT_HAS = "ᱚᱞ ᱪᱤᱠᱤ"
+"""Ol Chiki: neither DejaVu Sans nor the fallback font has it."""
+
+
+def test_a_glyph_no_font_has_is_a_clean_error_naming_the_text(german: BuildContext) -> None:
     from boardgen.games.resilience_earth.leaflet import leaflet_pdf
 
     with pytest.raises(DataError) as err:
-        leaflet_pdf(_titled(german, "レジリエンス・アース"), A4)
+        leaflet_pdf(_titled(german, NO_FONT_HAS), A4)
     message = str(err.value)
-    assert "U+30EC" in message and "レジリエンス" in message and "\n" not in message
+    assert "U+1C5A" in message and NO_FONT_HAS[:4] in message and "\n" not in message
+
+
+def test_a_japanese_title_prints_in_the_fallback_font(german: BuildContext, tmp_path: Path) -> None:
+    """DejaVu Sans has no Japanese: the leaflet sets it in the fallback font, embedded and subset."""
+    from boardgen.games.resilience_earth.leaflet import leaflet_pdf
+    from boardgen.render.typeset import FALLBACK_FONT
+
+    title = "レジリエンス・アース"
+    assert missing_glyphs(title, register_fonts()) == []
+    data, pages = leaflet_pdf(_titled(german, title), A4)
+    assert pages == 2 and title in _pdf_text(data, tmp_path)
+    fonts = _pdf_fonts(tmp_path / "leaflet.pdf")
+    assert any(FALLBACK_FONT in name and emb == sub == "yes" for name, emb, sub in fonts), fonts
 
 
 def test_words_that_cannot_fit_are_an_error_naming_the_panel_and_language(german: BuildContext) -> None:
@@ -195,9 +228,9 @@ def test_words_that_cannot_fit_are_an_error_naming_the_panel_and_language(german
     assert "(de" in message and "panel" in message and "\n" not in message
 
 
-def test_every_pdf_part_checks_its_glyphs() -> None:
-    """Cards, boards and tokens (drawn with cairo): a Greek card prints, a Japanese one is a clean error naming
-    the text and the sheet."""
+def test_every_pdf_part_checks_its_glyphs(tmp_path: Path) -> None:
+    """Cards, boards and tokens (drawn with cairo): a Greek card prints, a Japanese one prints in the fallback
+    font (embedded and subset), one in a script no font has is a clean error naming the text and the sheet."""
     from boardgen.render.cairo_backend import Page, render_pdf
     from boardgen.render.pdf_probe import marks
     from boardgen.render.scene import Font, Scene, Text
@@ -207,10 +240,16 @@ def test_every_pdf_part_checks_its_glyphs() -> None:
 
     data = render_pdf([page("Καύσωνας: 2 γύροι")], title="Greek deck")
     assert any(m.kind == "text" for m in marks(data))
+    japanese = tmp_path / "japanese.pdf"
+    japanese.write_bytes(render_pdf([page("熱波: 2 ラウンド")], title="Japanese deck"))
+    assert "熱波: 2 ラウンド" in subprocess.run(["pdftotext", str(japanese), "-"], capture_output=True, text=True,
+                                             check=True, timeout=60).stdout
+    fonts = _pdf_fonts(japanese)
+    assert len(fonts) == 2 and all(emb == sub == "yes" for _name, emb, sub in fonts), fonts
     with pytest.raises(DataError) as err:
-        render_pdf([page("熱波")], title="Japanese deck")
+        render_pdf([page(NO_FONT_HAS)], title="Ol Chiki deck")
     message = str(err.value)
-    assert "Japanese deck" in message and "熱波" in message and "U+71B1" in message and "\n" not in message
+    assert "Ol Chiki deck" in message and NO_FONT_HAS in message and "U+1C5A" in message and "\n" not in message
 
 
 def test_a_card_that_cannot_fit_names_the_language(german: BuildContext) -> None:
@@ -223,8 +262,8 @@ def test_a_card_that_cannot_fit_names_the_language(german: BuildContext) -> None
 
 
 def test_every_leaflet_font_refuses_a_glyph_it_lacks() -> None:
-    """The DejaVu faces every game's leaflet registers (typeset.register_fonts): Greek and German print, a
-    Japanese word is a clean error naming the text."""
+    """The DejaVu faces every game's leaflet registers (typeset.register_fonts): Greek, German and (through the
+    fallback font) Japanese print, a word no font has is a clean error naming the text."""
     import io
 
     from reportlab.pdfgen.canvas import Canvas
@@ -233,6 +272,15 @@ def test_every_leaflet_font_refuses_a_glyph_it_lacks() -> None:
     canvas = Canvas(io.BytesIO())
     for face in (font, font + "-Bold"):
         canvas.setFont(face, 9)
-        canvas.drawString(10, 10, "Ανθεκτική Γη – Klimaturm, Würfel")
-        with pytest.raises(DataError, match=r"U\+71B1.*熱波"):
-            canvas.drawString(10, 20, "熱波")
+        canvas.drawString(10, 10, "Ανθεκτική Γη – Klimaturm, Würfel, 熱波")
+        with pytest.raises(DataError, match=r"U\+1C5A.*ᱚᱞ"):
+            canvas.drawString(10, 20, NO_FONT_HAS)
+
+
+def test_the_german_decks_keep_their_kinds(german: BuildContext) -> None:
+    """A deck's sheet kind decides how it is laid out: translated deck names must not change it (the German
+    event cards went from nine a sheet to four when their kind followed the German name)."""
+    from boardgen.games.resilience_earth.kit import CARD_KINDS, event_deck
+
+    deck, cards = event_deck(german.config)
+    assert deck.name == "Klimaereignisse" and cards.kind == CARD_KINDS[0]

@@ -73,8 +73,10 @@ class BetterLife(GamePlugin):
 
     def decks(self, ctx: BuildContext) -> Any:
         from boardgen.games.better_life.cards import load_decks
+        from boardgen.i18n import translator
 
-        return ctx.value("decks", lambda: load_decks(ctx.config.decks, ctx.config.source))
+        return ctx.value("decks", lambda: load_decks(ctx.config.decks, ctx.config.source,
+                                                     translator(ctx.config, self)))
 
     def build_board(self, ctx: BuildContext) -> Any:
         from boardgen.games.better_life.board import track_board

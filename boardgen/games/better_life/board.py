@@ -12,11 +12,13 @@ from dataclasses import dataclass
 
 from boardgen.cards.deck import card_size, draw_text, fit_text
 from boardgen.cards.icons import ICONS, draw_icon, register_icon
+from boardgen.errors import LayoutError
 from boardgen.games.better_life.model import BetterLifeTemplate
+from boardgen.i18n import N_, Translator, in_language, translator
 from boardgen.io import Artifact
 from boardgen.layout.spaces import BoardGraph, SpaceStyle, render, track
 from boardgen.plugin import BuildContext
-from boardgen.render.cairo_backend import Page, fit_font, render_pdf, render_png
+from boardgen.render.cairo_backend import Page, fit_font, render_pdf, render_png, text_width_mm
 from boardgen.render.scene import (
     Circle,
     Font,
@@ -39,9 +41,22 @@ GREEN = "#2e7d32"
 RED = "#c62828"
 PAPER = "#fbf8ef"
 COIN = "#e0a91b"
-KIND_NAMES = {"start": "Start", "skip": "Skip turn", "ip": "+1 IP", "plus-one": "Next roll +1", "bonus": "Roll again",
-              "empty": "Empty", "fund": "Pay the Fund", "payout": "Fund payout", "event": "Event",
-              "end-of-year": "End of Year"}
+KIND_NAMES = {"start": N_("Start"), "skip": N_("Skip turn"), "ip": N_("+1 IP"), "plus-one": N_("Next roll +1"),
+              "bonus": N_("Roll again"), "empty": N_("Empty"), "fund": N_("Pay the Fund"),
+              "payout": N_("Fund payout"), "event": N_("Event"), "end-of-year": N_("End of Year")}
+ROLE_NAMES = (N_("University"), N_("Industry"), N_("NGO"), N_("Municipality"), N_("Citizens"))
+"""The shipped template's role names, in the catalogs; a role the template names itself prints its own name."""
+BAND_NAMES = {"weak": N_("weak"), "semi": N_("semi"), "success": N_("success")}
+
+
+def role_name(name: str, tr: Translator) -> str:
+    """A role's printed name in ``tr``'s language (the template's own name when the catalog does not know it)."""
+    return tr.gettext(name)
+
+
+def band_name(name: str, tr: Translator) -> str:
+    """A vote band's printed name: weak, semi, success."""
+    return tr.gettext(BAND_NAMES.get(name, name))
 KIND_FILLS = {"start": "#cfe8cf", "skip": "#e0e0e0", "ip": "#fff3c4", "plus-one": "#dbeafe", "bonus": "#e9d5ff",
               "empty": "#f4f1e8", "fund": "#c8e6c9", "payout": "#a5d6a7", "event": "#ffcc80",
               "end-of-year": "#90caf9"}
@@ -137,7 +152,7 @@ def board_size(config: BetterLifeTemplate) -> tuple[float, float]:
 def track_board(config: BetterLifeTemplate) -> TrackBoard:
     w, h = board_size(config)
     kinds = ["start", *config.track.spaces]
-    labels = ["Start", *(str(i) for i in range(1, len(kinds)))]
+    labels = [translator(config).gettext("Start"), *(str(i) for i in range(1, len(kinds)))]
     graph = track(kinds, w, h, "loop", margin_mm=MARGIN_MM, labels=labels)
     xs = [s.bounds_mm for s in graph.spaces]
     s = config.kit.space_mm
@@ -147,11 +162,13 @@ def track_board(config: BetterLifeTemplate) -> TrackBoard:
 
 
 def space_styles(config: BetterLifeTemplate) -> dict[str, SpaceStyle]:
-    styles = {k: SpaceStyle(fill=KIND_FILLS[k], icon=KIND_ICONS[k], name=KIND_NAMES[k], label_pt=7.0,
+    tr = translator(config)
+    styles = {k: SpaceStyle(fill=KIND_FILLS[k], icon=KIND_ICONS[k], name=tr.gettext(KIND_NAMES[k]), label_pt=7.0,
                             icon_share=0.4)
               for k in KIND_NAMES}
     for role in config.roles:
-        styles[f"role:{role.key}"] = SpaceStyle(fill=mix(role.colour, "#ffffff", 0.55), icon="", name=role.name,
+        styles[f"role:{role.key}"] = SpaceStyle(fill=mix(role.colour, "#ffffff", 0.55), icon="",
+                                                name=role_name(role.name, tr),
                                                 label_pt=7.0)
     return styles
 
@@ -166,26 +183,47 @@ def _box(r: Rect, fill: str, text: str, font: Font, name: str, stroke: str = INK
 
 
 def _label(x: float, y: float, text: str, size: float = 8.0, bold: bool = True, colour: str = INK,
-           align: str = "left") -> Text:
-    return Text(x, y, text, Font(size_pt=size, bold=bold), colour, align=align, baseline="alphabetic",  # type: ignore[arg-type]
+           align: str = "left", width: float | None = None) -> Text:
+    """A board label; with ``width`` (mm) it is shrunk to fit (never under 6 pt), else a LayoutError naming it."""
+    font = Font(size_pt=size, bold=bold)
+    if width is not None:
+        font = _fitted(text, font, width)
+    return Text(x, y, text, font, colour, align=align, baseline="alphabetic",  # type: ignore[arg-type]
                 name="board-label")
+
+
+def _fitted(text: str, font: Font, width: float, room: float | None = None) -> Font:
+    """``font`` shrunk until ``text`` fits ``width`` mm (``fit_font``); a LayoutError naming the text when even
+    6 pt needs more than ``room`` mm (default ``width``, and a hair for the size's rounding): a translation too
+    long for its place on the board."""
+    fitted = fit_font(text, font, width)
+    need = text_width_mm(text, fitted)
+    if need > (width if room is None else room) + 0.2:
+        raise LayoutError(f"the board label {text!r} needs {need:.0f} mm at {fitted.size_pt:g} pt, its place is "
+                          f"{width if room is None else room:.0f} mm; use shorter words")
+    return fitted
 
 
 def inner_art(config: BetterLifeTemplate, board: TrackBoard) -> tuple[list[Op], list[Rect]]:
     """The meters, year track and places inside the loop, and the rectangles jigsaw knobs must avoid."""
     c = config
+    tr = translator(config)
+    _ = tr.gettext
     r = board.inner.inset(5.0)
     ops: list[Op] = [RectOp(board.inner, Style(fill=PAPER), "inner")]
     avoid: list[Rect] = []
     y = r.y
-    ops.append(Text(r.x, y + 7.5, c.title, Font(size_pt=22, bold=True), GREEN, name="board-title"))
-    ops.append(_label(r.x, y + 13.5, f"{c.years.start}-{c.years.end} · policies of the EU Biodiversity Strategy "
-                      "for 2030", 7.5, False))
+    years_w = min(17.0, (r.width * 0.42) / (c.rounds + 1)) * (c.rounds + 1)
+    head_w = r.width - years_w - 4.0
+    ops.append(Text(r.x, y + 7.5, c.title, _fitted(c.title, Font(size_pt=22, bold=True), head_w), GREEN,
+                    name="board-title"))
+    ops.append(_label(r.x, y + 13.5, _("{start}-{end} · policies of the EU Biodiversity Strategy "
+                      "for 2030").format(start=c.years.start, end=c.years.end), 7.5, False, width=head_w))
     # year track, top right
     years = [c.years.start + k * c.years.per_round for k in range(c.rounds + 1)]
     bw = min(17.0, (r.width * 0.42) / len(years))
     x0 = r.right - bw * len(years)
-    ops.append(_label(x0, y + 3.0, "Year", 7.0))
+    ops.append(_label(x0, y + 3.0, _("Year"), 7.0))
     for k, year in enumerate(years):
         box = Rect(x0 + k * bw, y + 4.5, bw, 10.0)
         ops += _box(box, "#e3f2fd" if k else "#bbdefb", str(year), Font(size_pt=8, bold=True), "year-box")
@@ -194,36 +232,37 @@ def inner_art(config: BetterLifeTemplate, board: TrackBoard) -> tuple[list[Op], 
     # policy meter
     n = c.meters.policy_max + 1
     mw = r.width / n
-    ops.append(_label(r.x, y + 3.0, f"Policy meter: reach {c.meters.policy_goal} by {c.years.end}, or everyone "
-                      "loses", 7.5))
+    ops.append(_label(r.x, y + 3.0, _("Policy meter: reach {goal} by {end}, or everyone "
+                      "loses").format(goal=c.meters.policy_goal, end=c.years.end), 7.5, width=r.width))
     for k in range(n):
         goal = k == c.meters.policy_goal
         fill = "#a5d6a7" if k >= c.meters.policy_goal else "#e8f5e9"
         box = Rect(r.x + k * mw, y + 4.5, mw, 11.0)
         ops += _box(box, fill, str(k), Font(size_pt=9, bold=goal), "policy-box", width=0.6 if goal else 0.3)
         if goal:
-            ops.append(Text(box.x + mw / 2, box.bottom + 3.2, "goal", Font(size_pt=6.5, bold=True), GREEN,
+            ops.append(Text(box.x + mw / 2, box.bottom + 3.2, _("goal"), Font(size_pt=6.5, bold=True), GREEN,
                             align="center", name="goal-text"))
     avoid.append(Rect(r.x, y, r.width, 20.0))
     y += 21.0
     # biodiversity loss meter
     n = c.meters.loss_limit + 1
     lw = min(30.0, r.width / n)
-    ops.append(_label(r.x, y + 3.0, f"Biodiversity loss: at {c.meters.loss_limit} the game ends and everyone "
-                      "loses", 7.5))
+    ops.append(_label(r.x, y + 3.0, _("Biodiversity loss: at {limit} the game ends and everyone "
+                      "loses").format(limit=c.meters.loss_limit), 7.5, width=lw * n + 4.0))
     for k in range(n):
         last = k == c.meters.loss_limit
         fill = RED if last else mix("#ffcdd2", "#ffffff", 1 - k / max(1, n - 1))
         box = Rect(r.x + k * lw, y + 4.5, lw, 11.0)
-        ops += _box(box, fill, "all lose" if last else str(k), Font(size_pt=9, bold=True), "loss-box")
+        ops += _box(box, fill, _("all lose") if last else str(k), Font(size_pt=9, bold=True), "loss-box")
     avoid.append(Rect(r.x, y, lw * n, 16.0))
     # vote bands beside the loss meter
     bx = r.x + lw * n + 6.0
-    lines = [f"{b.min_ip}{'+' if i == 2 else f'-{c.votes[i + 1].min_ip - 1}'} IP: {b.name}, policy "
-             f"{b.policy:+d}, loss {b.loss:+d}" for i, b in enumerate(c.votes)]
-    ops.append(_label(bx, y + 3.0, "End of Year vote (pool total)", 7.0))
+    lines = [_("{pool} IP: {band}, policy {policy}, loss {loss}").format(
+        pool=f"{b.min_ip}{'+' if i == 2 else f'-{c.votes[i + 1].min_ip - 1}'}", band=band_name(b.name, tr),
+        policy=f"{b.policy:+d}", loss=f"{b.loss:+d}") for i, b in enumerate(c.votes)]
+    ops.append(_label(bx, y + 3.0, _("End of Year vote (pool total)"), 7.0, width=r.right - bx))
     for i, line in enumerate(lines):
-        ops.append(_label(bx, y + 7.5 + i * 3.6, line, 6.5, False))
+        ops.append(_label(bx, y + 7.5 + i * 3.6, line, 6.5, False, width=r.right - bx))
     y += 21.0
     # card places and the IP areas
     cw, ch = card_size(c.kit.card)
@@ -231,10 +270,12 @@ def inner_art(config: BetterLifeTemplate, board: TrackBoard) -> tuple[list[Op], 
     scale = min(1.0, room / ch)
     cw, ch = cw * scale, ch * scale
     places = ["Policy of the year", "Event pile", "Event discards"]
+    shown = {"Policy of the year": _("Policy of the year"), "Event pile": _("Event pile"),
+             "Event discards": _("Event discards")}
     gap = 4.0
     for k, name in enumerate(places):
         box = Rect(r.x + k * (cw + gap), y + 4.0, cw, ch)
-        ops.append(_label(box.x, y + 2.8, name, 7.0))
+        ops.append(_label(box.x, y + 2.8, shown[name], 7.0, width=cw))
         ops.append(RectOp(box, Style(fill="#ffffff", stroke="#8d8d8d", stroke_width_mm=0.4, dash_mm=(2.0, 1.2)),
                           "card-place"))
         icon = {"Policy of the year": "leaf", "Event pile": "bl-event", "Event discards": "bl-event"}[name]
@@ -242,14 +283,17 @@ def inner_art(config: BetterLifeTemplate, board: TrackBoard) -> tuple[list[Op], 
         avoid.append(Rect(box.x, y, cw, ch + 4.0))
     ax = r.x + len(places) * (cw + gap)
     aw = r.right - ax
-    areas = [("Biodiversity Fund", "#c8e6c9", "pay in on a Fund space; a Payout space takes it all"),
-             ("Communal IP pool", "#fff3c4", "bids are revealed here, counted, then go to the reserve"),
-             ("IP reserve", "#eeeeee", "every IP no player holds")]
+    # TRANSLATORS: the names of the board's areas stand in narrow boxes (about 22 mm): keep them short
+    areas = [(tr.pgettext("board area", "Biodiversity Fund"), "#c8e6c9",
+              _("pay in on a Fund space; a Payout space takes it all")),
+             (tr.pgettext("board area", "Communal IP pool"), "#fff3c4",
+              _("bids are revealed here, counted, then go to the reserve")),
+             (_("IP reserve"), "#eeeeee", _("every IP no player holds"))]
     ah = (ch + 4.0 - 2 * 3.0) / 3
     for k, (name, fill, note) in enumerate(areas):
         box = Rect(ax, y + k * (ah + 3.0), aw, ah)
         ops.append(RectOp(box, Style(fill=fill, stroke=INK, stroke_width_mm=0.3), "ip-area"))
-        ops.append(Text(box.x + 2.0, box.y + 4.5, name, fit_font(name, Font(size_pt=8, bold=True), aw - 4),
+        ops.append(Text(box.x + 2.0, box.y + 4.5, name, _fitted(name, Font(size_pt=8, bold=True), aw - 4, aw - 2.5),
                         INK, name="area-title"))
         note_box = Rect(box.x + 2.0, box.y + 6.5, aw - 4.0, min(12.0, ah - 8.0))
         fit = fit_text(note, note_box, Font(size_pt=6.5), 4.5)
@@ -285,6 +329,7 @@ def board_scene(config: BetterLifeTemplate, board: TrackBoard) -> tuple[Scene, l
     end = board.graph.spaces[-1]
     box = end.bounds_mm
     pays = "/".join(str(x) for x in config.finish_ip)
+    tr = translator(config)
     extra: list[Op] = [Text(box.x + box.width / 2, box.y + box.height * 0.2, f"{pays} IP",
                             Font(size_pt=6, bold=True), INK, align="center", baseline="middle", name="finish-pay")]
     for s in board.graph.spaces:
@@ -294,7 +339,8 @@ def board_scene(config: BetterLifeTemplate, board: TrackBoard) -> tuple[Scene, l
             b = s.bounds_mm
             extra.append(Circle(b.x + b.width / 2, b.y + b.height * 0.45, b.width * 0.2,
                                 Style(fill=role.colour, stroke=INK, stroke_width_mm=0.3), "role-disc"))
-            extra.append(Text(b.x + b.width / 2, b.y + b.height * 0.45, role.name[0], Font(size_pt=11, bold=True),
+            extra.append(Text(b.x + b.width / 2, b.y + b.height * 0.45, role_name(role.name, tr)[0],
+                              Font(size_pt=11, bold=True),
                               ink_on(role.colour), align="center", baseline="middle", name="role-letter"))
     avoid += [s.bounds_mm.inset(-0.5) for s in board.graph.spaces if s.kind in ("start", "end-of-year")]
     return Scene((*scene.items, Group(tuple(inner), name="inner"), Group(tuple(extra), name="space-extras"),
@@ -304,7 +350,8 @@ def board_scene(config: BetterLifeTemplate, board: TrackBoard) -> tuple[Scene, l
 def board_stage(ctx: BuildContext) -> list[Artifact]:
     config = ctx.config
     board: TrackBoard = ctx.board
-    scene, avoid = ctx.value("board_scene", lambda: board_scene(config, board))
+    with in_language(config):  # a label too long for its place names the edition's language
+        scene, avoid = ctx.value("board_scene", lambda: board_scene(config, board))
     w, h = board.width_mm, board.height_mm
     try:
         from boardgen.render.board_print import print_board
@@ -316,7 +363,8 @@ def board_stage(ctx: BuildContext) -> list[Artifact]:
                               f"the board as one {w:g} x {h:g} mm page", pages=1)]
     else:
         printed = print_board(scene, w, h, config.title, avoid=avoid, snap_mm=None,
-                              keep_whole=[s.bounds_mm for s in board.graph.spaces])  # seams between spaces
+                              keep_whole=[s.bounds_mm for s in board.graph.spaces],  # seams between spaces
+                              tr=translator(config))
         artifacts = list(printed.artifacts)
         page = printed.poster
     artifacts.append(Artifact("preview/board.png", render_png(page, 50), "preview of the board"))

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from boardgen.config import short_repr
 from boardgen.errors import ConfigError
+from boardgen.i18n import Translator, english, localised_cell
 
 DATA_DIR = Path(__file__).with_name("data")
 
@@ -128,8 +129,9 @@ def _int(path: Path, line: int, row: dict[str, str], column: str, low: int, high
     return number
 
 
-def _text(path: Path, line: int, row: dict[str, str], column: str, limit: int = 240) -> str:
-    value = row.get(column, "")
+def _text(path: Path, line: int, row: dict[str, str], column: str, limit: int = 240,
+          tr: Translator | None = None) -> str:
+    value = localised_cell(row, column, tr) if tr is not None else row.get(column, "")
     if not value:
         raise ConfigError(str(path), f"line {line}.{column}", "empty; every card needs this")
     if len(value) > limit:
@@ -156,20 +158,22 @@ def _unique(path: Path, ids: list[tuple[int, str]]) -> None:
         seen.add(card_id)
 
 
-def load_decks(names: object, source: str) -> Decks:
+def load_decks(names: object, source: str, tr: Translator | None = None) -> Decks:
     """The four decks named by the template's ``decks`` section (``names`` has attributes action, event,
-    policy, target)."""
+    policy, target), their printed words (title, text, goal) in ``tr``'s language (``localised_cell``: a
+    ``text_de`` column of the row, else the game's catalog, else the row's English)."""
+    tr = tr or english()
     paths = {k: resolve(getattr(names, k), source, f"decks.{k}") for k in ("action", "event", "policy", "target")}
     p = paths["action"]
     actions = []
     for line, row in _rows(p, "decks.action", source,
                            ("id", "title", "kind", "timing", "effect", "amount", "quantity", "text")):
-        actions.append(ActionCard(_text(p, line, row, "id", 40), _text(p, line, row, "title", 40),
+        actions.append(ActionCard(_text(p, line, row, "id", 40), _text(p, line, row, "title", 40, tr),
                                   _choice(p, line, row, "kind", ("role", "action")),
                                   _choice(p, line, row, "timing", TIMINGS),
                                   _choice(p, line, row, "effect", ACTION_EFFECTS),
                                   _int(p, line, row, "amount", 1, 10), _int(p, line, row, "quantity", 1, 30),
-                                  _text(p, line, row, "text")))
+                                  _text(p, line, row, "text", tr=tr)))
         card = actions[-1]
         if (card.effect == "cancel-event") != (card.timing == "event"):
             raise ConfigError(str(p), f"line {line}.timing", "cancel-event cards are played when an event is "
@@ -181,17 +185,17 @@ def load_decks(names: object, source: str) -> Decks:
     events = []
     for line, row in _rows(p, "decks.event", source, ("id", "title", "effect", "amount", "buy_off", "quantity",
                                                       "text")):
-        events.append(EventCard(_text(p, line, row, "id", 40), _text(p, line, row, "title", 40),
+        events.append(EventCard(_text(p, line, row, "id", 40), _text(p, line, row, "title", 40, tr),
                                 _choice(p, line, row, "effect", EVENT_EFFECTS), _int(p, line, row, "amount", 1, 10),
                                 _int(p, line, row, "buy_off", 0, 20), _int(p, line, row, "quantity", 1, 30),
-                                _text(p, line, row, "text")))
+                                _text(p, line, row, "text", tr=tr)))
     _unique(p, [(i + 2, c.id) for i, c in enumerate(events)])
     p = paths["policy"]
     policies = []
     for line, row in _rows(p, "decks.policy", source, ("id", "title", "goal", "section", "text")):
-        policies.append(Policy(_text(p, line, row, "id", 40), _text(p, line, row, "title", 40),
-                               _text(p, line, row, "goal"), _text(p, line, row, "section", 12),
-                               _text(p, line, row, "text")))
+        policies.append(Policy(_text(p, line, row, "id", 40), _text(p, line, row, "title", 40, tr),
+                               _text(p, line, row, "goal", tr=tr), _text(p, line, row, "section", 12),
+                               _text(p, line, row, "text", tr=tr)))
     _unique(p, [(i + 2, c.id) for i, c in enumerate(policies)])
     known = [x.id for x in policies]
     p = paths["target"]

@@ -20,9 +20,10 @@ from boardgen.cards.dice import die_component
 from boardgen.cards.kitfiles import PaperKit, deterministic_zip
 from boardgen.cards.model import Component, ComponentSet
 from boardgen.cards.sheets import LaidOut, lay_out, one_orientation
-from boardgen.games.better_life.board import GREEN, INK, register_icons
+from boardgen.games.better_life.board import GREEN, INK, band_name, register_icons, role_name
 from boardgen.games.better_life.cards import Decks
 from boardgen.games.better_life.model import BetterLifeTemplate
+from boardgen.i18n import N_, Translator, translator
 from boardgen.io import Artifact
 from boardgen.kit.cut_edition import CutEdition, cut_edition
 from boardgen.kit.cut_edition import pdf_name as cut_pdf_name
@@ -61,7 +62,10 @@ MARKER_MAX_MM = 9.0
 """Meter markers fit inside the board's smallest meter cell (the year boxes are 10 mm tall)."""
 """No card's body text is set smaller than this (a card that needs less fails the build, naming the card)."""
 TOKEN_COLOURS = {1: "#f6c945", 5: "#e08a2c", 10: "#b5651d"}
-EFFECT_TIMING = {"start": "Play before you roll", "event": "Play when you draw an event"}
+EFFECT_TIMING = {"start": N_("Play before you roll"), "event": N_("Play when you draw an event")}
+DECK_NAMES = {"action": N_("Action cards"), "role": N_("Role cards"), "event": N_("Event cards"),
+              "policy": N_("Policy cards"), "target": N_("Policy Target cards"), "aid": N_("Player aid")}
+"""The decks' names: on the card backs, the sheet headings, the inventory and the engine's part count check."""
 
 
 # ------------------------------------------------------------------------------------------ decks
@@ -73,51 +77,59 @@ def band_range(config: BetterLifeTemplate, i: int) -> str:
     return f"{v[i].min_ip}+" if i == len(v) - 1 else f"{v[i].min_ip}-{v[i + 1].min_ip - 1}"
 
 
-def _vote_line(config: BetterLifeTemplate) -> str:
-    return "Vote: " + " · ".join(f"{band_range(config, i)} {b.name}" for i, b in enumerate(config.votes))
+def _vote_line(config: BetterLifeTemplate, tr: Translator) -> str:
+    return tr.gettext("Vote: {bands}").format(bands=" · ".join(
+        f"{band_range(config, i)} {band_name(b.name, tr)}" for i, b in enumerate(config.votes)))
 
 
 def decks_for_print(config: BetterLifeTemplate, decks: Decks) -> list[Deck]:
     """Every deck as the printer sees it; the rows are the engine's rows."""
     roles = {r.card: r for r in config.roles}
     s = config.scoring
-    action_rows = [{"title": c.title, "text": c.text, "subtitle": EFFECT_TIMING[c.timing],
-                    "footer": "Action card · discard after use", "quantity": c.quantity}
+    tr = translator(config)
+    _ = tr.gettext
+    decks_named = {k: _(v) for k, v in DECK_NAMES.items()}
+    action_rows = [{"title": c.title, "text": c.text, "subtitle": _(EFFECT_TIMING[c.timing]),
+                    "footer": _("Action card · discard after use"), "quantity": c.quantity}
                    for c in decks.regular_actions]
-    role_rows = [{"title": c.title, "text": c.text, "subtitle": f"Role card of the {roles[c.id].name}",
-                  "footer": "Keep it: once a round, not counted in your hand", "colour": roles[c.id].colour,
+    role_rows = [{"title": c.title, "text": c.text,
+                  "subtitle": _("Role card of the {role}").format(role=role_name(roles[c.id].name, tr)),
+                  "footer": _("Keep it: once a round, not counted in your hand"), "colour": roles[c.id].colour,
                   "quantity": 1}
                  for c in decks.actions if c.kind == "role" and c.id in roles]
     event_rows = []
     for e in decks.events:
         can_buy = bool(e.buy_off and config.event_buy_off)
-        text = f"{e.text}\nBuy it off: pay {e.buy_off} IP to the reserve and nothing happens." if can_buy else e.text
-        event_rows.append({"title": e.title, "text": text, "footer": "Event · can be bought off" if can_buy
-                           else "Event · cannot be bought off", "quantity": e.quantity})
-    policy_rows = [{"title": p.title, "subtitle": f"EU Biodiversity Strategy 2030, section {p.section}",
-                    "text": f"{p.goal}\n{p.text}", "footer": _vote_line(config), "quantity": 1}
+        text = (e.text + "\n" + _("Buy it off: pay {n} IP to the reserve and nothing happens.").format(n=e.buy_off)
+                if can_buy else e.text)
+        event_rows.append({"title": e.title, "text": text, "footer": _("Event · can be bought off") if can_buy
+                           else _("Event · cannot be bought off"), "quantity": e.quantity})
+    policy_rows = [{"title": p.title,
+                    "subtitle": _("EU Biodiversity Strategy 2030, section {section}").format(section=p.section),
+                    "text": f"{p.goal}\n{p.text}", "footer": _vote_line(config, tr), "quantity": 1}
                    for p in decks.policies]
     titles = {p.id: p.title for p in decks.policies}
     target_rows = []
     for t in decks.targets:
         # stars rank the three policies; each name sits on its own line above what it pays
-        text = "\n".join(f"{'{star}' * stars} {titles[pid]}\n{rank}: {r.success} VP, semi {r.semi} VP"
-                         for stars, rank, pid, r in ((3, "primary", t.primary, s.primary),
-                                                     (2, "secondary", t.secondary, s.secondary),
-                                                     (1, "tertiary", t.tertiary, s.tertiary)))
-        target_rows.append({"title": "Policy Target", "subtitle": "Keep it secret until the end", "text": text,
-                            "footer": f"Card {t.id}", "quantity": t.quantity})
+        text = "\n".join(f"{'{star}' * stars} {titles[pid]}\n"
+                         + _("{rank}: {success} VP, semi {semi} VP").format(rank=rank, success=r.success, semi=r.semi)
+                         for stars, rank, pid, r in ((3, _("primary"), t.primary, s.primary),
+                                                     (2, _("secondary"), t.secondary, s.secondary),
+                                                     (1, _("tertiary"), t.tertiary, s.tertiary)))
+        target_rows.append({"title": _("Policy Target"), "subtitle": _("Keep it secret until the end"),
+                            "text": text, "footer": _("Card {id}").format(id=t.id), "quantity": t.quantity})
     size = config.kit.card
     body = CardLayout(body_valign="middle", min_body_pt=MIN_BODY_PT)
     return [
-        Deck.from_rows("Action cards", action_rows, size, colour="#2f5d8a", pattern="diagonal", layout=body),
-        Deck.from_rows("Role cards", role_rows, size, colour="#4a4a4a", pattern="grid", layout=body),
-        Deck.from_rows("Event cards", event_rows, size, colour="#d9822b", pattern="chevron", layout=body),
-        Deck.from_rows("Policy cards", policy_rows, size, colour=GREEN, pattern="dots",
+        Deck.from_rows(decks_named["action"], action_rows, size, colour="#2f5d8a", pattern="diagonal", layout=body),
+        Deck.from_rows(decks_named["role"], role_rows, size, colour="#4a4a4a", pattern="grid", layout=body),
+        Deck.from_rows(decks_named["event"], event_rows, size, colour="#d9822b", pattern="chevron", layout=body),
+        Deck.from_rows(decks_named["policy"], policy_rows, size, colour=GREEN, pattern="dots",
                        layout=CardLayout(body_valign="middle", body_pt=8.0, min_body_pt=MIN_BODY_PT)),
-        Deck.from_rows("Policy Target cards", target_rows, size, colour="#6a3d9a", pattern="plain",
+        Deck.from_rows(decks_named["target"], target_rows, size, colour="#6a3d9a", pattern="plain",
                        layout=CardLayout(body_valign="middle", body_pt=8.5, min_body_pt=MIN_BODY_PT)),
-        Deck.from_rows("Player aid", [{"title": "A turn, in short", "text": aid_text(config),
+        Deck.from_rows(decks_named["aid"], [{"title": _("A turn, in short"), "text": aid_text(config),
                                        "quantity": config.players}], size, colour="#37474f",
                        pattern="plain", layout=CardLayout(body_valign="middle", body_pt=7.5, min_body_pt=MIN_BODY_PT,
                                                           align="left")),
@@ -129,21 +141,29 @@ def aid_text(config: BetterLifeTemplate) -> str:
     sc = config.scoring
     pays = "/".join(str(x) for x in config.finish_ip)
     v = config.votes
-    buy = " (buy it off if it shows a price)" if config.event_buy_off else ""
+    tr = translator(config)
+    _ = tr.gettext
+    buy = _(" (buy it off if it shows a price)") if config.event_buy_off else ""
     return "\n".join([
-        "1. Before you roll: your role card (once a round) and/or one 'before you roll' action card.",
-        f"2. Roll, move, do the space. Own role +{sp.own_role_ip} IP; other role: pay it {sp.other_role_fee}. "
-        f"IP +{sp.ip_space}. Next roll +{sp.plus_one}. Bonus: roll again. Skip: miss a turn. Fund: pay "
-        f"{sp.fund_fee}. Payout: take the Fund ({sp.empty_fund_payout} if empty). Event: draw one{buy}.",
-        f"3. End of Year: {pays} IP by arrival, then pick a face-up action card. Hand limit {config.hand_limit}.",
-        "4. Secret vote: " + "; ".join(
-            f"{band_range(config, i)} {b.name} ("
-            + ", ".join(x for x in (f"policy {b.policy:+d}" if b.policy else "", f"loss {b.loss:+d}" if b.loss
-                                    else "") if x) + ")" for i, b in enumerate(v)) + ".",
-        f"5. Score: target {sc.primary.success}/{sc.primary.semi}, {sc.secondary.success}/{sc.secondary.semi}, "
-        f"{sc.tertiary.success}/{sc.tertiary.semi} VP (success/semi); 1 VP per {sc.ip_per_vp} IP.",
-        f"All lose at loss {config.meters.loss_limit}, or policy under {config.meters.policy_goal} in "
-        f"{config.years.end}.",
+        _("1. Before you roll: your role card (once a round) and/or one 'before you roll' action card."),
+        _("2. Roll, move, do the space. Own role +{own} IP; other role: pay it {fee}. "
+          "IP +{ip}. Next roll +{plus}. Bonus: roll again. Skip: miss a turn. Fund: pay "
+          "{fund}. Payout: take the Fund ({empty} if empty). Event: draw one{buy}.").format(
+              own=sp.own_role_ip, fee=sp.other_role_fee, ip=sp.ip_space, plus=sp.plus_one, fund=sp.fund_fee,
+              empty=sp.empty_fund_payout, buy=buy),
+        _("3. End of Year: {pays} IP by arrival, then pick a face-up action card. Hand limit {limit}.").format(
+            pays=pays, limit=config.hand_limit),
+        _("4. Secret vote: {bands}.").format(bands="; ".join(
+            f"{band_range(config, i)} {band_name(b.name, tr)} ("
+            + ", ".join(x for x in (_("policy {n}").format(n=f"{b.policy:+d}") if b.policy else "",
+                                    _("loss {n}").format(n=f"{b.loss:+d}") if b.loss else "") if x) + ")"
+            for i, b in enumerate(v))),
+        _("5. Score: target {p1}/{p2}, {s1}/{s2}, "
+          "{t1}/{t2} VP (success/semi); 1 VP per {n} IP.").format(
+              p1=sc.primary.success, p2=sc.primary.semi, s1=sc.secondary.success, s2=sc.secondary.semi,
+              t1=sc.tertiary.success, t2=sc.tertiary.semi, n=sc.ip_per_vp),
+        _("All lose at loss {limit}, or policy under {goal} in {end}.").format(
+            limit=config.meters.loss_limit, goal=config.meters.policy_goal, end=config.years.end),
     ])
 
 
@@ -163,17 +183,20 @@ def _text_box(text: str, box: Rect, size: float, min_size: float = 5.5, align: s
 def role_mat(config: BetterLifeTemplate, decks: Decks, index: int, cw: float, ch: float) -> Component:
     role = config.roles[index]
     card = decks.action(role.card)
+    tr = translator(config)
+    _ = tr.gettext
+    name = role_name(role.name, tr)
     w, h = 2 * cw + 3 * 8.0 + 95.0, ch + 34.0
     band = 14.0
     ops: list[Op] = [RectOp(Rect(-3, -3, w + 6, h + 6), Style(fill=mix(role.colour, "#ffffff", 0.85))),
                      RectOp(Rect(-3, -3, w + 6, band + 3), Style(fill=role.colour))]
     ink = ink_on(role.colour)
-    ops.append(Text(6.0, band / 2 + 0.5, role.name, Font(size_pt=18, bold=True), ink, baseline="middle",
+    ops.append(Text(6.0, band / 2 + 0.5, name, Font(size_pt=18, bold=True), ink, baseline="middle",
                     name="mat-title"))
-    ops.append(Text(w - 6.0, band / 2 + 0.5, f"{config.title} · role mat", Font(size_pt=8), ink, align="right",
-                    baseline="middle"))
+    ops.append(Text(w - 6.0, band / 2 + 0.5, _("{title} · role mat").format(title=config.title), Font(size_pt=8),
+                    ink, align="right", baseline="middle"))
     y = band + 9.0
-    for k, label in enumerate(("Your role card", "Your Policy Target (face down)")):
+    for k, label in enumerate((_("Your role card"), _("Your Policy Target (face down)"))):
         x = 8.0 + k * (cw + 8.0)
         ops.append(Text(x, y - 2.0, label, Font(size_pt=7, bold=True), INK))
         ops.append(RectOp(Rect(x, y, cw, ch), Style(fill="#ffffff", stroke="#7a7a7a", stroke_width_mm=0.35,
@@ -184,55 +207,64 @@ def role_mat(config: BetterLifeTemplate, decks: Decks, index: int, cw: float, ch
     own = [i for i, s in enumerate(config.track.spaces, start=1) if s == f"role:{role.key}"]
     where = ", ".join(str(i) for i in own)
     sp = config.spaces
+    sc = config.scoring
     text = "\n".join([
-        f"Your spaces on the track: {where}. Landing there pays you {sp.own_role_ip} IP from the reserve; anyone "
-        f"else landing there pays you {sp.other_role_fee} IP.",
-        "Keep your IP behind your voting screen: nobody needs to know how many you have.",
-        f"Hand: up to {config.hand_limit} action cards (the role card apart). Before you roll you may play your "
-        "role card (once a round) and one action card marked 'before you roll'.",
-        f"Score at the end: your Policy Target (success {config.scoring.primary.success}/"
-        f"{config.scoring.secondary.success}/{config.scoring.tertiary.success} VP, semi "
-        f"{config.scoring.primary.semi}/{config.scoring.secondary.semi}/{config.scoring.tertiary.semi} VP) and "
-        f"1 VP per {config.scoring.ip_per_vp} IP left.",
-        "End of Year pays " + "/".join(str(x) for x in config.finish_ip) + " IP in finishing order; each "
-        "finisher then takes a face-up action card. The last to arrive starts the next round.",
-        "The vote: " + "; ".join(f"{band_range(config, i)} IP {b.name} (policy {b.policy:+d}, loss {b.loss:+d})"
-                                 for i, b in enumerate(config.votes)) + ".",
+        _("Your spaces on the track: {where}. Landing there pays you {own} IP from the reserve; anyone "
+          "else landing there pays you {fee} IP.").format(where=where, own=sp.own_role_ip, fee=sp.other_role_fee),
+        _("Keep your IP behind your voting screen: nobody needs to know how many you have."),
+        _("Hand: up to {n} action cards (the role card apart). Before you roll you may play your "
+          "role card (once a round) and one action card marked 'before you roll'.").format(n=config.hand_limit),
+        _("Score at the end: your Policy Target (success {p1}/{s1}/{t1} VP, semi {p2}/{s2}/{t2} VP) and "
+          "1 VP per {n} IP left.").format(p1=sc.primary.success, s1=sc.secondary.success, t1=sc.tertiary.success,
+                                          p2=sc.primary.semi, s2=sc.secondary.semi, t2=sc.tertiary.semi,
+                                          n=sc.ip_per_vp),
+        _("End of Year pays {pays} IP in finishing order; each "
+          "finisher then takes a face-up action card. The last to arrive starts the next round.").format(
+              pays="/".join(str(x) for x in config.finish_ip)),
+        _("The vote: {bands}.").format(bands="; ".join(
+            _("{pool} IP {band} (policy {policy}, loss {loss})").format(
+                pool=band_range(config, i), band=band_name(b.name, tr), policy=f"{b.policy:+d}",
+                loss=f"{b.loss:+d}") for i, b in enumerate(config.votes))),
     ])
     ops += _text_box(text, Rect(tx, y - 4.0, w - tx - 6.0, ch + 8.0), 8.0, 6.0, name="mat-text")
-    ops.append(Text(w / 2, h - 4.0, "Action cards in your hand are secret; played cards go face up on the "
-                    "discard pile beside the action deck.", Font(size_pt=6.5, italic=True), "#555555",
-                    align="center"))
-    return Component("mat", f"{role.name} mat", w, h, Scene(tuple(ops)), rect_path(Rect(0, 0, w, h)))
+    ops.append(Text(w / 2, h - 4.0, _("Action cards in your hand are secret; played cards go face up on the "
+                                      "discard pile beside the action deck."), Font(size_pt=6.5, italic=True),
+                    "#555555", align="center"))
+    return Component("mat", _("{role} mat").format(role=name), w, h, Scene(tuple(ops)), rect_path(Rect(0, 0, w, h)))
 
 
 def voting_screen(config: BetterLifeTemplate, index: int) -> Component:
     """Three panels that fold zig-zag and stand: how to bid, the role's name in the middle, the vote bands.
     Folded zig-zag, the middle panel faces the table and both outer panels (the texts) face their owner."""
     role = config.roles[index]
+    tr = translator(config)
+    _ = tr.gettext
+    name = role_name(role.name, tr)
     h = config.kit.screen_height_mm
     pw = round(h * 0.85, 2)
     w = 3 * pw
     ops: list[Op] = [RectOp(Rect(-3, -3, w + 6, h + 6), Style(fill=mix(role.colour, "#ffffff", 0.8)))]
     ops.append(RectOp(Rect(pw, 0, pw, h), Style(fill=role.colour), "screen-name-panel"))
     ink = ink_on(role.colour)
-    ops.append(Text(1.5 * pw, h * 0.42, role.name, fit_font(role.name, Font(size_pt=16, bold=True), pw - 6), ink,
+    ops.append(Text(1.5 * pw, h * 0.42, name, fit_font(name, Font(size_pt=16, bold=True), pw - 6), ink,
                     align="center", baseline="middle", name="screen-name"))
-    ops.append(Text(1.5 * pw, h * 0.58, "voting screen", Font(size_pt=8), ink, align="center", baseline="middle"))
-    ops += _text_box("Hide your IP behind this screen. At each End of Year, after the talk, take the IP you "
-                     "want to give into your closed fist (nothing is fine too). Everyone opens at once; the "
-                     "pool is counted and goes to the reserve.", Rect(3, 4, pw - 6, h - 8), 7.5, 7.0,
+    ops.append(Text(1.5 * pw, h * 0.58, _("voting screen"), Font(size_pt=8), ink, align="center",
+                    baseline="middle"))
+    ops += _text_box(_("Hide your IP behind this screen. At each End of Year, after the talk, take the IP you "
+                       "want to give into your closed fist (nothing is fine too). Everyone opens at once; the "
+                       "pool is counted and goes to the reserve."), Rect(3, 4, pw - 6, h - 8), 7.5, 7.0,
                      "left", "middle", name="screen-text")
     v = config.votes
-    bands = "\n".join(f"{band_range(config, i)} IP: {b.name}. Policy "
-                      f"{b.policy:+d}, loss {b.loss:+d}." for i, b in enumerate(v))
-    ops += _text_box("The pool decides:\n" + bands, Rect(2 * pw + 3, 4, pw - 6, h - 8), 7.5, 7.0, "left",
+    bands = "\n".join(_("{pool} IP: {band}. Policy {policy}, loss {loss}.").format(
+        pool=band_range(config, i), band=band_name(b.name, tr), policy=f"{b.policy:+d}", loss=f"{b.loss:+d}")
+        for i, b in enumerate(v))
+    ops += _text_box(_("The pool decides:") + "\n" + bands, Rect(2 * pw + 3, 4, pw - 6, h - 8), 7.5, 7.0, "left",
                      "middle", name="screen-bands")
     fold = Style(stroke=INK, stroke_width_mm=0.2, dash_mm=(1.2, 0.8))
     folds = (((pw, 0.0), (pw, h)), ((2 * pw, 0.0), (2 * pw, h)))
     ops += [Path((("M", *a), ("L", *b)), fold, "fold-line") for a, b in folds]
-    return Component("screen", f"{role.name} screen", w, h, Scene(tuple(ops)), rect_path(Rect(0, 0, w, h)),
-                     folds=folds)
+    return Component("screen", _("{role} screen").format(role=name), w, h, Scene(tuple(ops)),
+                     rect_path(Rect(0, 0, w, h)), folds=folds)
 
 
 def disc(kind: str, label: str, size: float, fill: str, text: str, sub: str = "") -> Component:
@@ -250,28 +282,37 @@ def disc(kind: str, label: str, size: float, fill: str, text: str, sub: str = ""
 
 
 def ip_tokens(config: BetterLifeTemplate) -> ComponentSet:
+    _ = translator(config).gettext
     parts = []
     for value, count in sorted(config.ip.denominations.items()):
         colour = TOKEN_COLOURS.get(value, "#c9a227")
-        parts += [disc("token", f"{value} IP #{k + 1}", config.kit.token_mm, colour, str(value), "IP")
-                  for k in range(count)]
+        parts += [disc("token", _("{value} IP").format(value=value) + f" #{k + 1}", config.kit.token_mm, colour,
+                       str(value), _("IP")) for k in range(count)]
     total = sum(v * n for v, n in config.ip.denominations.items())
-    return ComponentSet("token", f"IP tokens ({len(parts)} tokens worth {total} IP)", tuple(parts),
+    return ComponentSet("token", _("IP tokens ({n} tokens worth {total} IP)").format(n=len(parts), total=total),
+                        tuple(parts),
                         uniform=True, stagger=True)
 
 
 def pieces(config: BetterLifeTemplate) -> ComponentSet:
-    parts = [disc("pawn", f"{r.name} pawn", config.kit.pawn_mm, r.colour, r.name[0]) for r in config.roles]
+    tr = translator(config)
+    _ = tr.gettext
+    names = [role_name(r.name, tr) for r in config.roles]
+    parts = [disc("pawn", _("{role} pawn").format(role=name), config.kit.pawn_mm, r.colour, name[0])
+             for r, name in zip(config.roles, names, strict=True)]
     m = min(config.kit.pawn_mm * 0.8, MARKER_MAX_MM)
-    parts += [disc("marker", "policy marker", m, GREEN, "P"), disc("marker", "loss marker", m, "#c62828", "L"),
-              disc("marker", "year marker", m, "#1565c0", "Y")]
-    return ComponentSet("pawn", "Pawns (one per role) and meter markers (policy, loss, year)", tuple(parts),
+    # TRANSLATORS: P, L and Y are the letters on the policy, loss and year markers
+    parts += [disc("marker", _("policy marker"), m, GREEN, _("P")),
+              disc("marker", _("loss marker"), m, "#c62828", _("L")),
+              disc("marker", _("year marker"), m, "#1565c0", _("Y"))]
+    return ComponentSet("pawn", _("Pawns (one per role) and meter markers (policy, loss, year)"), tuple(parts),
                         uniform=False)
 
 
 def dice_set(config: BetterLifeTemplate) -> ComponentSet:
-    die = die_component(config.die_sides, config.kit.dice_size_mm)
-    return ComponentSet("die", f"Paper d{config.die_sides} (two, one spare)", (die, die), uniform=False)
+    die = die_component(config.die_sides, config.kit.dice_size_mm, translator(config))
+    return ComponentSet("die", translator(config).gettext("Paper d{sides} (two, one spare)").format(
+        sides=config.die_sides), (die, die), uniform=False)
 
 
 def component_sets(config: BetterLifeTemplate, decks: Decks) -> list[ComponentSet]:
@@ -284,8 +325,9 @@ def component_sets(config: BetterLifeTemplate, decks: Decks) -> list[ComponentSe
     dice = dice_set(config)
     small = ComponentSet("pawn", f"{small.title}; {dice.title}", (*small.components, *dice.components),
                          uniform=False, row_starts=(len(small.components),))
-    return [ComponentSet("mat", "Role mats", mats, uniform=False),
-            ComponentSet("screen", "Voting screens: fold zig-zag, the name towards the table", screens,
+    _ = translator(config).gettext
+    return [ComponentSet("mat", _("Role mats"), mats, uniform=False),
+            ComponentSet("screen", _("Voting screens: fold zig-zag, the name towards the table"), screens,
                          uniform=False),
             ip_tokens(config), small]
 
@@ -295,7 +337,9 @@ def component_sets(config: BetterLifeTemplate, decks: Decks) -> list[ComponentSe
 
 def _paper_kit(config: BetterLifeTemplate, laid: Sequence[LaidOut], paper: Paper, what: str) -> PaperKit:
     pages = tuple(p for lo in laid for p in lo.pages)
-    return PaperKit(paper, tuple(laid), pages, render_pdf(pages, title=f"{config.title}: {what} ({paper.name})"))
+    title = translator(config).gettext("{title}: {what} ({paper})").format(title=config.title, what=what,
+                                                                            paper=paper.name)
+    return PaperKit(paper, tuple(laid), pages, render_pdf(pages, title=title))
 
 
 def kit_parts(ctx: BuildContext) -> KitParts:
@@ -308,93 +352,109 @@ def kit_parts(ctx: BuildContext) -> KitParts:
     register_icons()
     board = ctx.board
     scene, _avoid = board_scene(config, board)
-    declared = [board_part("board", board_piece(scene, board.width_mm, board.height_mm))]
+    declared = [board_part(translator(config).gettext("board"), board_piece(scene, board.width_mm, board.height_mm))]
     for deck in decks_for_print(config, decks):
-        cards = deck_components(deck)
+        cards = deck_components(deck, translator(config))
         declared.append(deck_part(deck.name, cards, "cards-{paper}.pdf", cards.kind))
     for p in parts_from_sets(component_sets(config, decks), "components-{paper}.pdf",
-                             name=lambda c: f"d{config.die_sides}" if c.kind == "die" else default_name(c)):
+                             name=lambda c: c.label if c.kind == "die" else default_name(c)):
         if p.kind == "die":
             edge = config.kit.dice_size_mm / 2
             p = replace(p, sides=config.die_sides, width_mm=edge, height_mm=edge, depth_mm=edge)
         declared.append(p)
     return KitParts(config.game, config.title, tuple(declared),
-                    ("scissors or a craft knife and ruler, glue for the dice; a real die and coins or beads can "
-                     "stand in for the paper ones",))
+                    (translator(config).gettext("scissors or a craft knife and ruler, glue for the dice; a real die "
+                                                "and coins or beads can stand in for the paper ones"),))
 
 
 def engine_part_counts(ctx: BuildContext) -> dict[str, int]:
     """The engine's piles: action, event and policy-target cards by their copies, policies, roles, dice."""
     config: BetterLifeTemplate = ctx.config
     rules = ctx.plugin.new_game(ctx, config.players).rules  # type: ignore[attr-defined]
-    counts = {"Action cards": sum(rules.action_counts), "Event cards": sum(rules.event_counts),
-              "Policy Target cards": sum(rules.target_counts), "Policy cards": len(rules.decks.policies),
-              "Role cards": len(config.roles)}
-    counts.update({f"{r.name} pawn": 1 for r in config.roles})
+    tr = translator(config)
+    _ = tr.gettext
+    decks_named = {k: _(v) for k, v in DECK_NAMES.items()}
+    counts = {decks_named["action"]: sum(rules.action_counts), decks_named["event"]: sum(rules.event_counts),
+              decks_named["target"]: sum(rules.target_counts), decks_named["policy"]: len(rules.decks.policies),
+              decks_named["role"]: len(config.roles)}
+    counts.update({_("{role} pawn").format(role=role_name(r.name, tr)): 1 for r in config.roles})
     return counts
 
 
 def inventory(config: BetterLifeTemplate, decks: Decks, board: Any) -> list[tuple[str, int, str]]:
     """(part, count, note) for everything in the box."""
     ip = config.ip
-    rows = [("board (poster, or jigsaw sections)", 1, f"{len(board.kinds)} track spaces with Start"),
-            ("action cards", len(decks.action_copies()), f"{len(decks.regular_actions)} kinds"),
-            ("role cards", len(config.roles), "one per role"),
-            ("event cards", len(decks.event_copies()), f"{len(decks.events)} kinds"),
-            ("policy cards", len(decks.policies), "EU Biodiversity Strategy 2030 targets"),
-            ("policy target cards", len(decks.target_copies()), "three policies each"),
-            ("player aid cards", config.players, "")]
+    _ = translator(config).gettext
+    rows = [(_("board (poster, or jigsaw sections)"), 1,
+             _("{n} track spaces with Start").format(n=len(board.kinds))),
+            (_("action cards"), len(decks.action_copies()), _("{n} kinds").format(n=len(decks.regular_actions))),
+            (_("role cards"), len(config.roles), _("one per role")),
+            (_("event cards"), len(decks.event_copies()), _("{n} kinds").format(n=len(decks.events))),
+            (_("policy cards"), len(decks.policies), _("EU Biodiversity Strategy 2030 targets")),
+            (_("policy target cards"), len(decks.target_copies()), _("three policies each")),
+            (_("player aid cards"), config.players, "")]
     for value, count in sorted(ip.denominations.items()):
-        rows.append((f"IP tokens of {value}", count, f"worth {value * count} IP"))
-    rows += [("role mats", len(config.roles), ""), ("voting screens", len(config.roles), ""),
-             ("pawns", len(config.roles), "one per role colour"), ("meter markers", 3, "policy, loss, year"),
-             (f"paper d{config.die_sides}", 2, "one to play, one spare"), ("rules leaflet", 1, "one folded sheet")]
+        rows.append((_("IP tokens of {value}").format(value=value), count,
+                     _("worth {n} IP").format(n=value * count)))
+    rows += [(_("role mats"), len(config.roles), ""), (_("voting screens"), len(config.roles), ""),
+             (_("pawns"), len(config.roles), _("one per role colour")),
+             (_("meter markers"), 3, _("policy, loss, year")),
+             (_("paper d{sides}").format(sides=config.die_sides), 2, _("one to play, one spare")),
+             (_("rules leaflet"), 1, _("one folded sheet"))]
     return rows
 
 
 _HOW_TO = {
-    "mat": "single-sided on card; cut on the crop marks",
-    "screen": "single-sided on card; cut on the crop marks, crease the dashed lines, fold them opposite ways "
-              "(zig-zag) so it stands with the coloured name towards the table and both texts towards you",
-    "token": "single-sided on card (or double: the back is blank); cut out the discs",
-    "pawn": "single-sided on card; cut out the discs (or use any small pieces in the role colours); dice: cut "
-            "on the solid line, crease the dashed lines, glue the grey tabs inside",
-    "die": "single-sided on thin card; cut on the solid line, crease the dashed lines, glue the grey tabs inside",
+    "mat": N_("single-sided on card; cut on the crop marks"),
+    "screen": N_("single-sided on card; cut on the crop marks, crease the dashed lines, fold them opposite ways "
+                 "(zig-zag) so it stands with the coloured name towards the table and both texts towards you"),
+    "token": N_("single-sided on card (or double: the back is blank); cut out the discs"),
+    "pawn": N_("single-sided on card; cut out the discs (or use any small pieces in the role colours); dice: cut "
+               "on the solid line, crease the dashed lines, glue the grey tabs inside"),
+    "die": N_("single-sided on thin card; cut on the solid line, crease the dashed lines, glue the grey tabs "
+              "inside"),
 }
 
 
 def readme_text(config: BetterLifeTemplate, paper: Paper, cards: PaperKit, parts: PaperKit, leaflet_pages: int,
                 board_files: Sequence[Artifact], cut: CutEdition) -> str:
     slug = paper.slug
-    edge = flip_edge(cards.pages[0].width_mm, cards.pages[0].height_mm)
-    mode = {"duplex": f"print double-sided, flipping on the {edge} edge",
-            "gutter": "print single-sided, fold each sheet down the middle, glue, then cut",
-            "fold": "print single-sided, fold each card pair over"}[config.kit.double_sided]
-    lines = [f"{config.title}: print-and-play kit ({paper.name})",
-             f"edition {config.edition}, made by boardgen {__version__}, template sha256 {config.template_sha256[:16]}",
-             "", "PRINT AT 100% / ACTUAL SIZE, never 'fit to page'. Every sheet has a 100 mm bar: measure it.", "",
-             "Files:",
-             f"  leaflet-{slug}.pdf  ({leaflet_pages} pages) the rules on one sheet: print double-sided (short edge), "
-             "fold in half.",
-             f"  cards-{slug}.pdf  ({len(cards.pages)} pages) every deck; {mode}."]
+    tr = translator(config)
+    _, n_ = tr.gettext, tr.ngettext
+    edge = _(flip_edge(cards.pages[0].width_mm, cards.pages[0].height_mm))
+    mode = {"duplex": _("print double-sided, flipping on the {edge} edge").format(edge=edge),
+            "gutter": _("print single-sided, fold each sheet down the middle, glue, then cut"),
+            "fold": _("print single-sided, fold each card pair over")}[config.kit.double_sided]
+    lines = [_("{title}: print-and-play kit ({paper})").format(title=config.title, paper=paper.name),
+             _("edition {edition}, made by boardgen {version}, template sha256 {sha}").format(
+                 edition=config.edition, version=__version__, sha=config.template_sha256[:16]),
+             "", _("PRINT AT 100% / ACTUAL SIZE, never 'fit to page'. Every sheet has a 100 mm bar: measure it."), "",
+             _("Files:"),
+             _("  leaflet-{slug}.pdf  ({pages} pages) the rules on one sheet: print double-sided (short edge), "
+               "fold in half.").format(slug=slug, pages=leaflet_pages),
+             _("  cards-{slug}.pdf  ({pages} pages) every deck; {mode}.").format(slug=slug, pages=len(cards.pages),
+                                                                                 mode=mode)]
     for a in board_files:
-        count = "" if not a.pages else f"({a.pages} page) " if a.pages == 1 else f"({a.pages} pages) "
+        count = "" if not a.pages else n_("({n} page) ", "({n} pages) ", a.pages).format(n=a.pages)
         lines.append(f"  {a.path}  {count}{a.description}")
-    lines.append(f"  components-{slug}.pdf  ({len(parts.pages)} pages) mats, screens, tokens, pawns, dice.")
+    lines.append(_("  components-{slug}.pdf  ({pages} pages) mats, screens, tokens, pawns, dice.").format(
+        slug=slug, pages=len(parts.pages)))
     lines += cut.readme
-    lines.append("  inventory.csv  every part in the box: count, size, sides, the pages that print it.")
-    lines += ["", f"cards-{slug}.pdf, page by page:"]
+    lines.append(_("  inventory.csv  every part in the box: count, size, sides, the pages that print it."))
+    lines += ["", _("cards-{slug}.pdf, page by page:").format(slug=slug)]
     for lo, first, last in cards.page_ranges():
-        lines.append(f"  pages {first}-{last}  {lo.title}")
-    lines += ["", f"components-{slug}.pdf, page by page:"]
+        lines.append(_("  pages {first}-{last}  {title}").format(first=first, last=last, title=lo.title))
+    lines += ["", _("components-{slug}.pdf, page by page:").format(slug=slug)]
     for lo, first, last in parts.page_ranges():
-        pages = f"page {first}" if first == last else f"pages {first}-{last}"
-        lines.append(f"  {pages:<12} {lo.title}. {_HOW_TO.get(lo.kind, '')}.")
+        pages = (_("page {n}").format(n=first) if first == last
+                 else _("pages {first}-{last}").format(first=first, last=last))
+        how = _(_HOW_TO[lo.kind]) if lo.kind in _HOW_TO else ""
+        lines.append(f"  {pages:<12} {lo.title}. {how}.")
     duplex = duplex_readme_lines([(f"cards-{slug}.pdf", cards.pages), (f"components-{slug}.pdf", parts.pages),
-                                  (cut_pdf_name(slug), cut.kit.pages)])
+                                  (cut_pdf_name(slug), cut.kit.pages)], tr)
     lines += ["", *duplex] if duplex else []
-    lines += ["", "You also need: scissors or a craft knife and ruler, glue for the dice. A real six-sided die",
-              "and coins or beads can stand in for the paper ones."]
+    lines += ["", _("You also need: scissors or a craft knife and ruler, glue for the dice. A real six-sided die"),
+              _("and coins or beads can stand in for the paper ones.")]
     return "\n".join(lines) + "\n"
 
 
@@ -415,7 +475,8 @@ def components_stage(ctx: BuildContext) -> list[Artifact]:
     cuts: dict[str, CutEdition] = {}
     for paper in (A4, LETTER):
         def lay_cards(pp: Paper, given: Paper = paper) -> list[LaidOut]:
-            return [deck_sheets(d, pp, mode, keep_orientation=pp is not given) for d in printed]
+            return [deck_sheets(d, pp, mode, keep_orientation=pp is not given, tr=translator(config))
+                    for d in printed]
 
         def lay_everything(pp: Paper, given: Paper = paper) -> list[LaidOut]:
             """Cards and components in one file, every page one way round (the cards have backs)."""
@@ -426,7 +487,8 @@ def components_stage(ctx: BuildContext) -> list[Artifact]:
         artifacts.append(Artifact(f"cards-{paper.slug}.pdf", ck.pdf, f"every deck on {paper.name}", len(ck.pages)))
         cuts[paper.slug] = cut_edition(config.title,
                                        functools.partial(one_orientation, lay_everything), paper,
-                                       contents="the cards, then the components,")
+                                       contents=translator(config).gettext("the cards, then the components,"),
+                                       tr=translator(config))
         artifacts.extend(cuts[paper.slug].artifacts)
         laid_parts = [lay_out(s, paper.landscape() if s.kind == "mat" else paper, f"{config.title}: {s.title}",
                               "duplex") for s in sets]
@@ -446,7 +508,7 @@ def components_stage(ctx: BuildContext) -> list[Artifact]:
                                   f"preview of components-a4.pdf page {i}"))
     spans = page_spans({f"{what}-{kit.paper.slug}.pdf": kit.laid
                         for what, kits in (("cards", card_kits), ("components", part_kits)) for kit in kits.values()})
-    inv = inventory_csv(kit_parts(ctx), spans)
+    inv = inventory_csv(kit_parts(ctx), spans, tr=translator(config))
     artifacts.append(Artifact("inventory.csv", inv, "every part: its count, size, sides and pages"))
     for paper in (A4, LETTER):
         slug = paper.slug

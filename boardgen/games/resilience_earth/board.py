@@ -274,7 +274,7 @@ def board_stage(ctx: BuildContext) -> list[Artifact]:
     b = cfg.board
     scene = board_scene(ctx, bleed_mm=DEFAULT_STYLE.bleed_mm)
     printed = print_board(scene, b.width_mm, b.height_mm, cfg.title, avoid=avoid_rects(ctx),
-                          keep_whole=marked_areas(ctx))
+                          keep_whole=marked_areas(ctx), tr=translator(cfg))
     ctx.progress(f"board: {printed.cut.rows} x {printed.cut.columns} jigsaw sections")
     artifacts = list(printed.artifacts)
     artifacts.append(Artifact("fields.json", fields_json(ctx), "the 36 fields: cells, neighbours, climate, level"))

@@ -55,6 +55,10 @@ BLOCKED_COLOUR = "#f2c94c"
 DESTROYED_COLOUR = "#c0392b"
 _ENGLISH = SimpleNamespace(language="en")  # a config for the English words (the code's own)
 PREVIEW_DPI = 40
+REGION_DIE_COLOUR = "#f4c27a"
+DECK_NAMES = {"events": N_("Climate events"), "sabbatical": N_("Sabbatical"), "map": N_("Settlement map")}
+"""The decks' names: on the card backs, the sheet headings, the inventory and the engine's part count check."""
+KIND_WORDS = (N_("settlement"), N_("town"), N_("industry"))
 
 
 # ------------------------------------------------------------------------------------------ tokens
@@ -82,7 +86,10 @@ def building_component(config: Any, player: int, kind: str, number: int) -> Comp
     ops.append(_label(c, c + (size * 0.08 if shape == "triangle" else 0), building_letter(kind, translator(config)),
                       size * 0.45, size * 1.3, ink))
     ops.append(Path(geometry_path(outline), Style(stroke=INK, stroke_width_mm=0.4), "cut-line"))
-    return Component("token", f"P{player + 1} {kind} {number}", size, size, Scene(tuple(ops)),
+    # TRANSLATORS: a building's part name: P1 settlement (the number is the player's)
+    name = translator(config).gettext("P{player} {kind}").format(player=player + 1,
+                                                                 kind=translator(config).gettext(kind))
+    return Component("token", f"{name} {number}", size, size, Scene(tuple(ops)),
                      geometry_path(outline), marks=False)
 
 
@@ -96,8 +103,11 @@ def building_sets(config: Any, players: int) -> list[ComponentSet]:
         starts.append(len(parts))
         for kind in ("settlement", "town", "industry"):
             parts.extend(building_component(config, p, kind, i + 1) for i in range(per[kind]))
-    title = (f"Buildings: {per['settlement']} settlements (S), {per['town']} towns (T), {per['industry']} "
-             f"industries (I) per colour")
+    tr = translator(config)
+    title = tr.gettext("Buildings: {settlements} settlements ({s}), {towns} towns ({t}), {industries} industries "
+                       "({i}) per colour").format(
+        settlements=per["settlement"], towns=per["town"], industries=per["industry"],
+        s=building_letter("settlement", tr), t=building_letter("town", tr), i=building_letter("industry", tr))
     return [ComponentSet("building", title, tuple(parts), uniform=False, gap_mm=1.5, row_starts=tuple(starts[1:]))]
 
 
@@ -127,7 +137,9 @@ def value_sets(config: Any) -> list[ComponentSet]:
     for kind, counts in (("RES", config.components.res_tokens), ("LQ", config.components.lq_tokens)):
         parts = tuple(value_token(kind, value, size, i + 1) for value, n in sorted(counts.items()) for i in range(n))
         values = ", ".join(f"{n} x {v}" for v, n in sorted(counts.items()))
-        out.append(ComponentSet(kind.lower(), f"{kind} tokens ({len(parts)}: {values})", parts,
+        title = translator(config).gettext("{kind} tokens ({n}: {values})").format(kind=kind, n=len(parts),
+                                                                                    values=values)
+        out.append(ComponentSet(kind.lower(), title, parts,
                                 gap_mm=0.0 if kind == "RES" else 2.0, stagger=kind == "LQ"))
     return out
 
@@ -152,7 +164,7 @@ def marker_component(config: Any, number: int) -> Component:
         return Scene(tuple(ops))
 
     _ = translator(config).gettext
-    return Component("marker", f"marker {number}", s, s, face(BLOCKED_COLOUR, _("BLOCKED"), False),
+    return Component("marker", _("marker {n}").format(n=number), s, s, face(BLOCKED_COLOUR, _("BLOCKED"), False),
                      geometry_path(outline), back=face(DESTROYED_COLOUR, _("DESTROYED"), True))
 
 
@@ -165,7 +177,8 @@ def leader_token(config: Any) -> Component:
                      _label(s / 2, s / 2 - 3, _("ROUND"), s * 0.7, 10, "#ffffff"),
                      _label(s / 2, s / 2 + 3.5, _("LEADER"), s * 0.7, 10, "#ffffff"),
                      Path(geometry_path(outline), Style(stroke=INK, stroke_width_mm=0.4), "cut-line")]
-    return Component("token", "player token", s, s, Scene(tuple(ops)), geometry_path(outline), marks=False)
+    return Component("token", translator(config).gettext("player token"), s, s, Scene(tuple(ops)),
+                     geometry_path(outline), marks=False)
 
 
 def tower_tile(config: Any) -> Component:
@@ -184,7 +197,8 @@ def tower_tile(config: Any) -> Component:
                          n=t.stones, length=f"{t.block_length_mm:g}", width=f"{t.block_width_mm:g}"),
                             s * 0.7, 7, INK),
                      Path(geometry_path(outline), Style(stroke=INK, stroke_width_mm=0.4), "cut-line")]
-    return Component("tile", "tower tile", s, s, Scene(tuple(ops)), geometry_path(outline), marks=False)
+    return Component("tile", translator(config).gettext("tower tile"), s, s, Scene(tuple(ops)),
+                     geometry_path(outline), marks=False)
 
 
 def named_die(part: Component, name: str, face: str) -> Component:
@@ -202,16 +216,18 @@ def named_die(part: Component, name: str, face: str) -> Component:
 
 def misc_set(config: Any, players: int) -> ComponentSet:
     size_mm = config.components.dice_size_mm
-    dice = [named_die(die_component(6, size_mm), "region die (1st)", "#f4c27a"),
-            named_die(die_component(6, size_mm), "field die (2nd)", "#ffffff")]
+    _ = translator(config).gettext
+    dice = [named_die(die_component(6, size_mm), _("region die (1st)"), REGION_DIE_COLOUR),
+            named_die(die_component(6, size_mm), _("field die (2nd)"), "#ffffff")]
     parts = (tower_tile(config), leader_token(config), *dice)
-    return ComponentSet("misc", "Tower tile, round leader's token, two paper dice (cut, crease, glue the tabs)",
+    return ComponentSet("misc", _("Tower tile, round leader's token, two paper dice (cut, crease, glue the tabs)"),
                         parts, uniform=False)
 
 
 def marker_set(config: Any) -> ComponentSet:
     parts = tuple(marker_component(config, i + 1) for i in range(config.markers.count))
-    return ComponentSet("marker", f"BLOCKED / DESTROYED markers ({len(parts)}, two-sided)", parts,
+    return ComponentSet("marker", translator(config).gettext("BLOCKED / DESTROYED markers ({n}, two-sided)").format(
+        n=len(parts)), parts,
                         double_sided=True, gap_mm=0.0, outer_bleed=True)
 
 
@@ -290,9 +306,10 @@ def event_deck(config: Any) -> tuple[Deck, ComponentSet]:
         rows.append({"title": tr.gettext(card.name), "subtitle": subtitle, "text": body,
                      "footer": tr.gettext("Roll both dice: first die region, second die field"),
                      "colour": "#8a3b12" if card.effect == "destroyed" else "#7a6212"})
-    deck = Deck.from_rows("Climate events", rows, config.components.card_size, colour="#8a3b12",
+    names = {k: tr.gettext(v) for k, v in DECK_NAMES.items()}
+    deck = Deck.from_rows(names["events"], rows, config.components.card_size, colour="#8a3b12",
                           pattern="chevron", layout=CardLayout(body_pt=7.0, min_body_pt=6.0, body_valign="top"))
-    cset = deck_components(deck)
+    cset = deck_components(deck, tr)
     w, h = deck.size_mm
     boxes = front_boxes(w, h, deck.layout, False, True, True)
     area = boxes.body
@@ -302,7 +319,7 @@ def event_deck(config: Any) -> tuple[Deck, ComponentSet]:
         front = Scene(part.front.items + tuple(pattern_ops(card.reach, card.effect, picture,
                                                            tr if tr.language != "en" else None)))
         parts.append(replace(part, front=front))
-    return deck, replace(cset, components=tuple(parts))
+    return deck, replace(cset, kind=CARD_KINDS[0], components=tuple(parts))  # one kind in every language
 
 
 def aid_decks(config: Any, players: int) -> list[ComponentSet]:
@@ -335,12 +352,15 @@ def aid_decks(config: Any, players: int) -> list[ComponentSet]:
     map_rows = [{"title": _("Settlement map"), "subtitle": _("Player {n}").format(n=i + 1), "colour": colours[i],
                  "text": map_text} for i in range(players)]
     small = CardLayout(body_pt=7.0, min_body_pt=5.5)
-    sab = Deck.from_rows("Sabbatical", sab_rows, config.components.card_size, colour="#3f9e8f", pattern="dots",
+    tr = translator(config)
+    names = {k: tr.gettext(v) for k, v in DECK_NAMES.items()}
+    sab = Deck.from_rows(names["sabbatical"], sab_rows, config.components.card_size, colour="#3f9e8f", pattern="dots",
                          layout=CardLayout(body_pt=8.0))
-    smap = Deck.from_rows("Settlement map", map_rows, config.components.card_size, colour="#c9a227",
+    smap = Deck.from_rows(names["map"], map_rows, config.components.card_size, colour="#c9a227",
                           pattern="grid", layout=small)
-    a, b = deck_components(sab), deck_components(smap)
-    return [replace(a, kind="player-cards", title=f"Sabbatical cards and settlement maps ({2 * players} cards)",
+    a, b = deck_components(sab, tr), deck_components(smap, tr)
+    return [replace(a, kind="player-cards", title=_("Sabbatical cards and settlement maps ({n} cards)").format(
+                        n=2 * players),
                     components=a.components + b.components)]
 
 
@@ -398,25 +418,29 @@ def kit_parts(ctx: BuildContext) -> KitParts:
     climate event deck, sabbatical and settlement-map cards, markers, RES and LQ tokens, buildings, the tower
     tile, the leader's token, two paper dice and the tower's wooden stones (not printed)."""
     from boardgen.games.resilience_earth.board import board_scene
+    from boardgen.games.resilience_earth.leaflet import block_text as leaflet_block_text
 
     config = ctx.config
     players = config.rules.max_players
     b = config.board
-    declared = [board_part("board", board_piece(board_scene(ctx, bleed_mm=DEFAULT_STYLE.bleed_mm), b.width_mm,
-                                                b.height_mm))]
+    _ = translator(config).gettext
+    declared = [board_part(_("board"), board_piece(board_scene(ctx, bleed_mm=DEFAULT_STYLE.bleed_mm), b.width_mm,
+                                                   b.height_mm))]
     dice_edge = config.components.dice_size_mm / math.sqrt(3)
+    region_die = _("region die (1st)")
     for p in parts_from_sets(component_sets(config, players), "components-{paper}.pdf", kinds={"card": "deck"}):
         if p.kind == "deck":
             p = replace(p, deck=p.name)
         if p.kind == "die":
             p = replace(p, width_mm=dice_edge, height_mm=dice_edge, depth_mm=dice_edge, sides=6,
-                        colour="#f4c27a" if p.name.startswith("region") else "#ffffff")
+                        colour=REGION_DIE_COLOUR if p.name == region_die else "#ffffff")
         declared.append(p)
     t = config.tower
-    declared.append(Part("tower stone", "block", t.stones, t.block_length_mm, t.block_width_mm,
+    declared.append(Part(_("tower stone"), "block", t.stones, t.block_length_mm, t.block_width_mm,
                          depth_mm=t.block_width_mm, printed=False, colour=STONE_COLOUR))
     return KitParts(config.game, config.title, tuple(declared),
-                    (f"{t.stones} {t.block_text} (a mini tumbling-tower game has them)",))
+                    (_("{stones} {blocks} (a mini tumbling-tower game has them)").format(
+                        stones=t.stones, blocks=leaflet_block_text(t, translator(config))),))
 
 
 def engine_part_counts(ctx: BuildContext) -> dict[str, int]:
@@ -426,7 +450,10 @@ def engine_part_counts(ctx: BuildContext) -> dict[str, int]:
     config = ctx.config
     game = ctx.plugin.new_game(ctx, config.rules.max_players)
     assert isinstance(game, ResilienceGame)
-    return {"tower stone": game.tower.stones, "Climate events": len(game.cards), "marker": config.markers.count}
+    _ = translator(config).gettext
+    events = {k: _(v) for k, v in DECK_NAMES.items()}["events"]
+    return {_("tower stone"): game.tower.stones, events: len(game.cards),
+            _("marker"): config.markers.count}
 
 
 def components_stage(ctx: BuildContext) -> list[Artifact]:
@@ -443,7 +470,8 @@ def components_stage(ctx: BuildContext) -> list[Artifact]:
         artifacts.append(Artifact(f"components-{paper.slug}.pdf", kit.pdf, f"every printed part on {paper.name}",
                                   len(kit.pages)))
         ctx.progress(f"components ({paper.name}): {len(kit.pages)} pages")
-    cuts = {paper.slug: cut_edition(config.title, functools.partial(lay_kit, config, sets), paper)
+    cuts = {paper.slug: cut_edition(config.title, functools.partial(lay_kit, config, sets), paper,
+                                    tr=translator(config))
             for paper in (A4, LETTER)}
     for edition in cuts.values():
         artifacts.extend(edition.artifacts)
@@ -452,7 +480,7 @@ def components_stage(ctx: BuildContext) -> list[Artifact]:
                                   f"preview of components-a4.pdf page {i}"))
     spans = page_spans({f"components-{slug}.pdf": kit.laid for slug, kit in kits.items()})
     declared = kit_parts(ctx)
-    inv_bytes = inventory_csv(declared, spans)
+    inv_bytes = inventory_csv(declared, spans, tr=translator(config))
     artifacts.append(Artifact("inventory.csv", inv_bytes, "every part: its count, size, sides and pages"))
     leaflets = {}
     for paper in (A4, LETTER):
@@ -495,8 +523,8 @@ def readme_text(config: Any, kit: PaperKit, declared: KitParts, cut: CutEdition)
         lines.append(f"  {start}-{end}: {lo.title}" if end > start else f"  {start}: {lo.title}")
     lines += ["", _("For a cutting machine:"), *cut.readme]
     lines += ["", *duplex_readme_lines([(f"components-{kit.paper.slug}.pdf", kit.pages),
-                                        (cut_pdf_name(kit.paper.slug), cut.kit.pages)])]
+                                        (cut_pdf_name(kit.paper.slug), cut.kit.pages)], translator(config))]
     lines += ["", _("In the box:")]
-    lines += [f"  {p.count:>3} x {p.name} ({p.described})" for p in declared.parts]
+    lines += [f"  {p.count:>3} x {p.name} ({p.describe(translator(config))})" for p in declared.parts]
     lines += ["", _("inventory.csv lists every part with its size, sides and the pages that print it.")]
     return "\n".join(lines) + "\n"

@@ -152,8 +152,9 @@ def test_leaflet_answers_the_questions_players_asked(loaded: tuple[BetterLifeTem
     """Where do voted policies go (scoring needs their result), can the Loss meter go negative, may players
     trade, how to track the once-a-round role card, and the bids two events look back at."""
     config, decks = loaded
+    # an A5 panel's text width (its tables' columns must hold their longest words: 120 pt is too narrow)
     words = " ".join(item.getPlainText() for item in _flat(leaflet_story(config, decks, track_board(config), 9.0,
-                                                                         120.0)) if isinstance(item, Paragraph))
+                                                                         360.0)) if isinstance(item, Paragraph))
     assert "in a row for its result (success, semi, weak)" in words
     assert "never goes below 0" in words
     assert "IP and cards change hands only as the rules say" in words
