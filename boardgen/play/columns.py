@@ -39,6 +39,7 @@ class OutcomeColumns:
     length: np.ndarray  # (n,) int64
     metrics: Mapping[str, np.ndarray] = field(default_factory=dict)  # name -> (n,) float64; NaN: no value
     events: Mapping[str, np.ndarray] = field(default_factory=dict)  # name -> (n,) int64
+    arrays: Mapping[str, np.ndarray] = field(default_factory=dict)  # a game's own: name -> (n, ...) (Outcome.arrays)
 
     @property
     def games(self) -> int:
@@ -62,6 +63,8 @@ class OutcomeColumns:
         event_names = sorted({k for r in records for k in r.outcome.events})
         metrics = {k: np.full(n, np.nan, dtype=np.float64) for k in metric_names}  # NaN: the game had no value
         events = {k: np.zeros(n, dtype=np.int64) for k in event_names}
+        arrays = {k: np.array([r.outcome.arrays[k] for r in records])
+                  for k in sorted(set.intersection(*(set(r.outcome.arrays) for r in records)))} if records else {}
         for i, record in enumerate(records):
             out = record.outcome
             scores[i, :len(out.scores)] = out.scores
@@ -72,7 +75,7 @@ class OutcomeColumns:
             for k, c in out.events.items():
                 events[k][i] = int(c)
         return cls(names, np.array([r.seed for r in records], dtype=np.int64), lineups, scores, winners,
-                   np.array([r.outcome.length for r in records], dtype=np.int64), metrics, events)
+                   np.array([r.outcome.length for r in records], dtype=np.int64), metrics, events, arrays)
 
     def with_bot_names(self, names: Sequence[str]) -> OutcomeColumns:
         """The same games with ``lineups`` indexing ``names`` (which must hold every bot that sat)."""
@@ -91,12 +94,13 @@ class OutcomeColumns:
         at = np.asarray(indices, dtype=np.int64)
         return OutcomeColumns(self.bot_names, self.seeds[at], self.lineups[at], self.scores[at], self.winners[at],
                               self.length[at], {k: v[at] for k, v in self.metrics.items()},
-                              {k: v[at] for k, v in self.events.items()})
+                              {k: v[at] for k, v in self.events.items()}, {k: v[at] for k, v in self.arrays.items()})
 
     @classmethod
     def concat(cls, parts: Sequence[OutcomeColumns]) -> OutcomeColumns:
         """The batches one after the other (they must share players; bot names are made the first batch's,
-        extended by any bot it did not have; a metric or event a batch lacks is NaN or 0 there)."""
+        extended by any bot it did not have; a metric or event a batch lacks is NaN or 0 there; a game's own array
+        is kept when every batch has it)."""
         if not parts:
             raise ValueError("no batches to join")
         names = tuple(dict.fromkeys(b for p in parts for b in p.bot_names))
@@ -117,7 +121,9 @@ class OutcomeColumns:
                    np.concatenate([p.winners for p in parts]), np.concatenate([p.length for p in parts]),
                    {k: np.concatenate([column(p, p.metrics, k, np.nan, np.float64) for p in parts])
                     for k in metric_names},
-                   {k: np.concatenate([column(p, p.events, k, 0, np.int64) for p in parts]) for k in event_names})
+                   {k: np.concatenate([column(p, p.events, k, 0, np.int64) for p in parts]) for k in event_names},
+                   {k: np.concatenate([p.arrays[k] for p in parts]) for k in sorted(first.arrays)
+                    if all(k in p.arrays for p in parts)})
 
     def records(self) -> list[GameRecord]:
         """The games as the API path's records (scores as the column's type, winners in seat order)."""
@@ -164,7 +170,8 @@ class OutcomeColumns:
         columns: list[tuple[str, np.ndarray, np.ndarray]] = [
             ("seed", self.seeds, other.seeds), ("scores", self.scores, other.scores),
             ("winners", self.winners, other.winners), ("length", self.length, other.length)]
-        for kind, mine, yours in (("metric", self.metrics, other.metrics), ("event", self.events, other.events)):
+        for kind, mine, yours in (("metric", self.metrics, other.metrics), ("event", self.events, other.events),
+                                  ("array", self.arrays, other.arrays)):
             if set(mine) != set(yours):
                 found.append(f"{kind}s {sorted(mine)} against {sorted(yours)}")
             columns += [(f"{kind} {k}", mine[k], yours[k]) for k in sorted(set(mine) & set(yours))]
