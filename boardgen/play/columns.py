@@ -105,6 +105,8 @@ class OutcomeColumns:
             raise ValueError("no batches to join")
         names = tuple(dict.fromkeys(b for p in parts for b in p.bot_names))
         parts = [p.with_bot_names(names) for p in parts]
+        if len(parts) == 1:  # one batch (a kernel's whole run): its arrays as they are, not copied
+            return parts[0]
         first = parts[0]
         if any(p.scores.dtype != first.scores.dtype for p in parts):
             parts = [replace(p, scores=p.scores.astype(np.float64)) for p in parts]
@@ -142,22 +144,32 @@ class OutcomeColumns:
         written without a decimal point, others with 12 significant digits."""
         names = self.bot_names
         scores = self.scores
+        n, players = self.games, self.players
         if scores.dtype.kind == "f" and scores.size and np.all(np.isfinite(scores)) and np.all(
                 scores == np.round(scores)) and np.abs(scores).max() < 2**53:
             scores = scores.astype(np.int64)
-        text = (lambda row: " ".join(map(str, row))) if scores.dtype.kind in "iu" else (
-            lambda row: " ".join(format(x, ".12g") for x in row))
-        seat_numbers = [str(k + 1) for k in range(self.players)]
-        lineup_text: dict[tuple[int, ...], str] = {}  # a few line-ups repeat (the seats rotate through them)
+        whole = scores.dtype.kind in "iu"
+        # a few line-ups and winner sets repeat: each is written once and looked up by a key per game
+        base = max(len(names), 1)
+        lineup_keys = (self.lineups.astype(np.int64) * base ** np.arange(players, dtype=np.int64)).sum(axis=1) \
+            if players else np.zeros(n, np.int64)
+        lineup_text = {int(key): " ".join(names[j] for j in self.lineups[i])
+                       for key, i in zip(*np.unique(lineup_keys, return_index=True), strict=True)}
+        winner_keys = (self.winners.astype(np.int64) << np.arange(players, dtype=np.int64)).sum(axis=1) \
+            if players else np.zeros(n, np.int64)
+        winner_text = {int(key): " ".join(str(k + 1) for k in range(players) if int(key) >> k & 1)
+                       for key in np.unique(winner_keys).tolist()}
+        bots = [lineup_text[k] for k in lineup_keys.tolist()]
+        first = [winner_text[k] for k in winner_keys.tolist()]
         lines = ["game,seed,bots,scores,winners,length"]
-        for i, (seed, seats, points, won, length) in enumerate(zip(
-                self.seeds.tolist(), map(tuple, self.lineups.tolist()), scores.tolist(), self.winners.tolist(),
-                self.length.tolist(), strict=True)):
-            bots = lineup_text.get(seats)
-            if bots is None:
-                bots = lineup_text[seats] = " ".join(names[j] for j in seats)
-            first = " ".join(seat_numbers[k] for k, w in enumerate(won) if w)
-            lines.append(f"{i},{seed},{bots},{text(points)},{first},{length}")
+        if whole:
+            row = "%d,%d,%s," + " ".join(["%d"] * players) + ",%s,%d"
+            lines += [row % (i, seed, b, *points, w, length) for i, (seed, b, points, w, length) in enumerate(zip(
+                self.seeds.tolist(), bots, scores.tolist(), first, self.length.tolist(), strict=True))]
+        else:
+            lines += [f"{i},{seed},{b},{' '.join(format(x, '.12g') for x in points)},{w},{length}"
+                      for i, (seed, b, points, w, length) in enumerate(zip(
+                          self.seeds.tolist(), bots, scores.tolist(), first, self.length.tolist(), strict=True))]
         return ("\n".join(lines) + "\n").encode()
 
     def differences(self, other: OutcomeColumns, limit: int = 5) -> list[str]:
