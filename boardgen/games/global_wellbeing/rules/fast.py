@@ -204,7 +204,11 @@ def _seed_keys(kernel: ModuleType, seeds: Sequence[int], players: int) -> tuple[
 
     n_games, lanes = len(seeds), kernel.MT_LANES
     if n_games and all(0 <= seed < 1 << 64 for seed in seeds):
-        values = np.array([[seed, *seat_seeds(seed, players)] for seed in seeds], dtype=np.uint64)
+        values = np.empty((n_games, players + 1), dtype=np.uint64)
+        values[:, 0] = np.array(seeds, dtype=np.uint64)
+        tails = [b":seat:%d" % p for p in range(players)]  # seat_seeds, for every game in one pass
+        values[:, 1:] = np.array([int.from_bytes(sha256(b"%d" % seed + tail).digest()[:8], "big") >> 1
+                                  for seed in seeds for tail in tails], dtype=np.uint64).reshape(n_games, players)
         high = values >> np.uint64(32)
         keys = np.zeros((n_games, lanes, 2), dtype=np.int64)
         keys[:, :players + 1, 0] = (values & np.uint64(0xFFFFFFFF)).astype(np.int64)
@@ -299,9 +303,12 @@ def kernel_batch(game: WellbeingGame, bots: Sequence[str], seed: int, start: int
     if not LOADER.wanted((stop - start) * game_cost(board, rules, bots)) or load_kernel() is None:
         return None
     names = tuple(dict.fromkeys(bots))
-    lineups = [lineup(bots, players, i, rotate) for i in range(start, stop)]
-    codes = np.array([[names.index(b) for b in seats] for seats in lineups], dtype=np.int8).reshape(-1, players)
-    return play_batch(board, rules, lineups, game_seeds(seed, start, stop)).columns(codes, names)
+    # a game's line-up depends on its index modulo the bots only: those few, looked up per game
+    turns = [lineup(bots, players, i, rotate) for i in range(len(bots))]
+    which = np.arange(start, stop) % len(bots)
+    lineups = [turns[k] for k in which.tolist()]
+    codes = np.array([[names.index(b) for b in seats] for seats in turns], dtype=np.int8).reshape(-1, players)
+    return play_batch(board, rules, lineups, game_seeds(seed, start, stop)).columns(codes[which], names)
 
 
 def warm_kernel() -> bool:

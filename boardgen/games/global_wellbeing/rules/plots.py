@@ -40,11 +40,10 @@ def _games(n: int) -> str:
 def score_chart(sim: Simulation) -> Chart:
     c = sim.columns
     scores = c.scores.astype(np.int64)
-    by_bot = {c.bot_names[code]: scores[c.lineups == code].tolist() for code in range(len(c.bot_names))
-              if np.any(c.lineups == code)}
-    winning = (scores.max(axis=1) if sim.games else np.zeros(0, np.int64)).tolist()
-    all_scores = scores.ravel().tolist() or [0]
-    edges = integer_bins(min(all_scores), max(all_scores))
+    by_bot: dict[str, Any] = {c.bot_names[code]: scores[c.lineups == code] for code in range(len(c.bot_names))
+                              if np.any(c.lineups == code)}  # arrays: the histogram counts them as they are
+    winning: Any = scores.max(axis=1) if sim.games else np.zeros(0, np.int64)
+    edges = integer_bins(int(scores.min()), int(scores.max())) if scores.size else integer_bins(0, 0)
     series = [Series(f"{name} bot", by_bot[name], BOT_COLOURS.get(name, OTHER_BOT_COLOUR)) for name in sorted(by_bot)]
     series.append(Series("winning score", winning, WINNING_COLOUR, filled=False))
     return histogram_chart(series, edges, title=f"Score distribution, {_games(sim.games)}, {sim.players} players",
@@ -104,10 +103,12 @@ def trajectory_chart(sim: Simulation, colours: Sequence[str]) -> Chart:
         p90: list[float] = []
         dot = None
         if n:
-            per_turn = np.sort(trajectories[:, :, z], axis=0)  # (games, turns): each turn's values in order
-            mean = (per_turn.sum(axis=0) / n).tolist()  # integer sums, divided as Python divides them
-            p10 = per_turn[int(0.1 * (n - 1))].tolist()
-            p90 = per_turn[int(0.9 * (n - 1))].tolist()
+            values = trajectories[:, :, z]  # (games, turns)
+            mean = (values.sum(axis=0) / n).tolist()  # integer sums, divided as Python divides them
+            low, high = int(0.1 * (n - 1)), int(0.9 * (n - 1))
+            ranked = np.partition(values, (low, high), axis=0)  # those two ranks of each turn's values in place
+            p10 = ranked[low].tolist()
+            p90 = ranked[high].tolist()
             final = int(final_index[:, z].sum()) / n
             if final != mean[-1]:
                 dot = (length - 0.5, final, f"{final:.1f} with badges")

@@ -124,12 +124,14 @@ def _round(x: float) -> float:
     return round(float(x), 6)
 
 
-def _percentile(sorted_values: list[int], q: float) -> float:
-    if not sorted_values:
+def _percentile(sorted_values: np.ndarray, q: float) -> float:
+    """The ``q`` quantile of integers in order, interpolated between the two nearest (as Python numbers)."""
+    if not sorted_values.size:
         return 0.0
-    k = (len(sorted_values) - 1) * q
+    k = (sorted_values.size - 1) * q
     lo, hi = math.floor(k), math.ceil(k)
-    return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (k - lo)
+    low, high = int(sorted_values[lo]), int(sorted_values[hi])
+    return low + (high - low) * (k - lo)
 
 
 def event_totals(sim: Simulation) -> dict[str, dict[str, int]]:
@@ -153,8 +155,8 @@ def summary(sim: Simulation) -> dict[str, Any]:
     zones = sim.board.zone_names
     n_zones = len(zones)
     seat_wins_, bot_wins = seat_wins(c, sim.players)
-    scores = np.sort(c.scores.ravel()).astype(np.int64).tolist()
-    winning = np.sort(c.scores.max(axis=1) if n else np.zeros(0)).astype(np.int64).tolist()
+    scores = np.sort(c.scores.ravel()).astype(np.int64)
+    winning_sum = int(c.scores.max(axis=1).astype(np.int64).sum()) if n else 0
     tie_games = ties(sim)
     trajectory_mean = []
     if n:  # integer sums (exact), divided as Python divides them
@@ -164,7 +166,7 @@ def summary(sim: Simulation) -> dict[str, Any]:
     ran_cells = int(np.count_nonzero((ran_out & 2).any(axis=1))) if n else 0
     badges = badge_games_by_zone(sim)
     leaders = sim.array("leaders", (sim.rules.turns + 1,))
-    decided = np.sort(decided_after(c.winners, leaders)).tolist()
+    decided = np.sort(decided_after(c.winners, leaders))
     pieces = int(sim.array("pieces", (sim.players,)).sum())
     chips = int(sim.array("chips", (sim.players,)).sum())
     final_sums = sim.array("final_index", (n_zones,)).sum(axis=0).tolist()
@@ -186,19 +188,19 @@ def summary(sim: Simulation) -> dict[str, Any]:
             for name, (w, seats) in bot_wins.items()
         },
         "score": {
-            "mean": _round(sum(scores) / len(scores)) if scores else 0.0,
-            "min": scores[0] if scores else 0,
+            "mean": _round(int(scores.sum()) / scores.size) if scores.size else 0.0,  # integer sums, divided
+            "min": int(scores[0]) if scores.size else 0,
             "p10": _round(_percentile(scores, 0.1)),
             "median": _round(_percentile(scores, 0.5)),
             "p90": _round(_percentile(scores, 0.9)),
-            "max": scores[-1] if scores else 0,
-            "winning_mean": _round(sum(winning) / n) if n else 0.0,
+            "max": int(scores[-1]) if scores.size else 0,
+            "winning_mean": _round(winning_sum / n) if n else 0.0,
         },
         "ties": {"games": tie_games, "share": _round(tie_games / n if n else 0.0)},
         "lead_settled_after_turn": {  # the turn after which the eventual winner always led (0: after setup)
-            "mean": _round(sum(decided) / n) if n else 0.0,
+            "mean": _round(int(decided.sum()) / n) if n else 0.0,
             "median": _round(_percentile(decided, 0.5)),
-            "from_setup_share": _round(sum(1 for d in decided if d == 0) / n if n else 0.0),
+            "from_setup_share": _round(int(np.count_nonzero(decided == 0)) / n if n else 0.0),
         },
         "turns": sim.rules.turns,
         "years": [sim.rules.start_year, sim.rules.start_year + sim.rules.turns * sim.rules.years_per_turn],
