@@ -6,6 +6,7 @@ import dataclasses
 import random
 from collections.abc import Mapping, Sequence
 
+import numpy as np
 import pytest
 
 from boardgen.config import RulesConfig, ZoneConfig, load_template
@@ -14,14 +15,13 @@ from boardgen.games.global_wellbeing.rules.api import (
     TIPPING,
     WellbeingGame,
     check_badges,
-    decided_after,
     play_game,
     steward_roll,
     tipping_apply,
 )
 from boardgen.games.global_wellbeing.rules.board import RulesBoard, components, hex_rectangle
 from boardgen.games.global_wellbeing.rules.bots import Bot, GreedyBot, PlannerBot, RandomBot, bot_factory
-from boardgen.games.global_wellbeing.rules.report import simulate
+from boardgen.games.global_wellbeing.rules.report import decided_after, simulate
 from boardgen.games.global_wellbeing.rules.state import GameState
 from boardgen.play.api import CHANCE, IllegalActionError
 from boardgen.play.report import wilson_interval
@@ -303,9 +303,10 @@ def test_score_is_pieces_times_final_index() -> None:
     rules = quiet_rules(setup_rounds=3, investments_per_turn=0)
     result = play_game(board, rules, [ScriptBot([0, 1, 2]), ScriptBot([5, 4, 3])], seed=5)
     assert result.scores == (3 * 6, 3 * 2) and result.winners == (0,)
-    assert result.leaders == (0b01, 0b01) and decided_after(result) == 0  # led from the end of setup
-    late = dataclasses.replace(result, leaders=(0b10, 0b01, 0b10, 0b01, 0b01))
-    assert decided_after(late) == 3
+    assert result.leaders == (0b01, 0b01)
+    won = np.array([[True, False], [True, False]])
+    led = np.array([result.leaders + (0b01,) * 3, (0b10, 0b01, 0b10, 0b01, 0b01)])
+    assert decided_after(won, led).tolist() == [0, 3]  # led from the end of setup; for good after turn 3
     assert result.chips == (7 + 18 // 30, 7 + 6 // 30)
 
 

@@ -196,17 +196,6 @@ def leaders_mask(state: GameState, badge_values: Sequence[int]) -> int:
     return mask
 
 
-def decided_after(result: GameResult) -> int:
-    """The turn after which the final winner(s) always led (0: from the end of setup on)."""
-    winners = 0
-    for w in result.winners:
-        winners |= 1 << w
-    turn = len(result.leaders) - 1
-    while turn > 0 and result.leaders[turn - 1] & winners:
-        turn -= 1
-    return turn
-
-
 def outcome_metrics(pieces: Sequence[int], chips: Sequence[int], final: Sequence[int], end: Sequence[int],
                     badges_held: int, scores: Sequence[int]) -> dict[str, float]:
     """The means the generic report prints for a game (per seat, or sums over the zones)."""
@@ -769,5 +758,5 @@ def play_game(board: RulesBoard, rules: RulesConfig, bots: Sequence[Callable[[ra
 
 
 __all__ = ["DEST", "DONE", "EV", "EVENTS", "INVEST", "PICK", "ROLL", "SETUP", "TIPPING", "FlagshipBot", "GameResult",
-           "WellbeingGame", "WellbeingState", "api_bots", "check_badges", "decided_after", "final_scores", "harvest",
+           "WellbeingGame", "WellbeingState", "api_bots", "check_badges", "final_scores", "harvest",
            "leaders_mask", "outcome_metrics", "play_game", "steward_roll", "tipping_apply"]
