@@ -153,9 +153,10 @@ def main() -> None:
     # cold means the board and data caches: the rules kernel's machine code stays where set-up compiled it (a new
     # BOARDGEN_CACHE_DIR alone would also compile the kernel again, 15-30 s), as bench_speed.py times it
     sys.path.insert(0, str(ROOT))
-    from boardgen.games.global_wellbeing.rules.fast import numba_cache_dir
+    from boardgen.games.global_wellbeing.rules.fast import LOADER
+    from boardgen.play.kernels import numba_cache_dir
 
-    base.setdefault("NUMBA_CACHE_DIR", str(numba_cache_dir()))
+    base.setdefault("NUMBA_CACHE_DIR", str(numba_cache_dir(*LOADER.sources)))
     trees = {"before": args.baseline.resolve()} if args.baseline is not None else {}
     trees["this"] = ROOT
     envs = {label: {**base, "PYTHONPATH": str(tree) + os.pathsep + base.get("PYTHONPATH", "")}

@@ -1,13 +1,13 @@
-"""Games per second of the flagship's rules engines: 6 bots over the template's 20 turns, one core.
+"""Games per second of the flagship's two encodings of its rules: 6 bots over the template's 20 turns, one core.
 
 Prints, each with its ratio to the plain reference loop timed in the same run:
 - the plain pure-Python reference loop of the random-bot game (``benchmarks/reference_game.py``);
-- the fused Python engine (``rules.engine.play_game``) with 6 random, 6 greedy and 6 planner bots;
+- the rules API's state machine (``rules.api``: one node per decision and die; the path small runs, generic bots
+  and OpenSpiel use) with 6 random, 6 greedy and 6 planner bots;
 - the compiled kernel (``rules.fast.play_batch``; the same games) with the same bots, alone and with the games
-  turned into ``GameResult``s as ``simulate`` uses them;
+  turned into the ``OutcomeColumns`` ``simulate`` reads;
 - the kernel's cold compile and warm load (fresh processes, a throw-away numba cache folder);
-- the same games through the rules API (``rules.api``: one node per decision and die, the path generic bots and
-  OpenSpiel use), and ``simulate`` on one and two processes.
+- ``simulate`` on one and two processes.
 Single-core rates are games per second of this process's CPU time (``time.process_time``), so other work on a
 busy machine does not count against them; the compile and load lines are the child processes' CPU time; the
 multi-process lines are wall-clock. Uses the real board when the map pipeline can build it, else a 20 x 15
@@ -27,14 +27,16 @@ import tempfile
 import time
 from pathlib import Path
 
+import numpy as np
+
 from boardgen.config import load_template
 from boardgen.games.global_wellbeing.rules import fast
 from boardgen.games.global_wellbeing.rules.api import WellbeingGame, api_bots
 from boardgen.games.global_wellbeing.rules.board import RulesBoard, hex_rectangle
-from boardgen.games.global_wellbeing.rules.bots import bot_factory
-from boardgen.games.global_wellbeing.rules.engine import derive_seed, play_game
-from boardgen.games.global_wellbeing.rules.simulate import simulate
+from boardgen.games.global_wellbeing.rules.report import simulate
 from boardgen.play.bots import play_with_bots
+from boardgen.play.kernels import engine_setting
+from boardgen.play.simulate import derive_seed
 
 sys.path.insert(0, str(Path(__file__).parent))
 from reference_game import play_reference
@@ -94,8 +96,6 @@ def main() -> None:
             board, what = hex_rectangle(20, 15, config.zones), "synthetic 20x15 (no map pipeline)"
     print(f"board: {what}, {board.n_cells} cells; {rules.variant} variant, {rules.turns} turns, 6 players")
     print(f"reference: {reference_mops():.1f} M simple Python operations/s (this machine, now)")
-    badge_values = tuple(z.badge_value for z in board.zones)
-    dice = tuple(z.die for z in board.zones)
     seeds = [derive_seed(1, "bench", i) for i in range(args.games * 5)]
     started = time.process_time()
     plain_games = max(1, args.games // 2)
@@ -103,14 +103,18 @@ def main() -> None:
         play_reference(board, rules, seed)
     plain = per_second(plain_games, started)
     print(f"plain reference loop, 6 x random   {plain:7.0f} games/s (1.0x)")
-    fused: dict[str, float] = {}
-    for name, games in (("random", args.games), ("greedy", args.games // 4), ("planner", args.games // 10)):
-        factory = bot_factory(name, rules.badge_threshold, badge_values, dice)
+    game = WellbeingGame(board, rules, 6)
+    factories = api_bots()
+    api: dict[str, float] = {}
+    for name, games in (("random", args.games // 2), ("greedy", args.games // 8), ("planner", args.games // 20)):
+        api_games = max(1, games)
         started = time.process_time()
-        for seed in seeds[:games]:
-            play_game(board, rules, [factory] * 6, seed)
-        fused[name] = per_second(games, started)
-        print(f"fused engine,         6 x {name:<8} {fused[name]:7.0f} games/s ({fused[name] / plain:.1f}x)")
+        for i in range(api_games):
+            seed = seeds[i]
+            bots = [factories[name](game, s, random.Random(derive_seed(seed, "seat", s))) for s in range(6)]
+            play_with_bots(game.new_initial_state(seed), bots, random.Random(seed))
+        api[name] = per_second(api_games, started)
+        print(f"rules API,            6 x {name:<8} {api[name]:7.0f} games/s ({api[name] / plain:.1f}x)")
     if fast.load_kernel() is None:
         print("kernel: numba is not available")
     else:
@@ -121,11 +125,11 @@ def main() -> None:
             batch = fast.play_batch(board, rules, [(name,) * 6] * games, seeds[:games])
             alone = per_second(games, started)
             started = time.process_time()
-            batch.results(cells=False)
-            with_results = games / (games / alone + time.process_time() - started)
+            batch.columns(np.zeros((games, 6), dtype=np.int8), (name,))
+            with_columns = games / (games / alone + time.process_time() - started)
             print(f"kernel,               6 x {name:<8} {alone:7.0f} games/s ({alone / plain:.1f}x; "
-                  f"{alone / fused[name]:.1f}x fused); with GameResults {with_results:6.0f} games/s "
-                  f"({with_results / plain:.1f}x)")
+                  f"{alone / api[name]:.1f}x the API); as columns {with_columns:6.0f} games/s "
+                  f"({with_columns / plain:.1f}x)")
         with tempfile.TemporaryDirectory(prefix="boardgen-numba-") as cache:
             cold_cpu, cold_wall = kernel_start(cache)
             warm = sorted(kernel_start(cache) for _ in range(3))[1]
@@ -133,18 +137,6 @@ def main() -> None:
               f"plain games")
         print(f"kernel warm load     {warm[0]:6.2f} s CPU ({warm[1]:.2f} s wall) = {warm[0] * plain:7.0f} "
               f"plain games (median of 3; numba import included)")
-    game = WellbeingGame(board, rules, 6)
-    factories = api_bots()
-    for name, games in (("random", args.games // 4), ("greedy", args.games // 16), ("planner", args.games // 40)):
-        api_games = max(1, games)
-        started = time.process_time()
-        for i in range(api_games):
-            seed = derive_seed(1, "bench", i)
-            bots = [factories[name](game, s, random.Random(derive_seed(seed, "seat", s))) for s in range(6)]
-            play_with_bots(game.new_initial_state(seed), bots, random.Random(seed))
-        api = per_second(api_games, started)
-        print(f"rules API,            6 x {name:<8} {api:7.0f} games/s ({api / plain:.1f}x; "
-              f"{api / fused[name]:.0%} of fused)")
     if args.api_only:
         return
     for jobs in (1, 2):
@@ -152,8 +144,8 @@ def main() -> None:
         simulate(board, rules, args.games, 6, ["random"], 1, jobs=jobs)
         elapsed = time.perf_counter() - started
         print(f"simulate(random) jobs={jobs}: {args.games} games in {elapsed:6.2f} s wall: "
-              f"{args.games / elapsed:7.0f} games/s (with result collection; {fast.ENGINE_ENV}="
-              f"{fast.engine_setting()})")
+              f"{args.games / elapsed:7.0f} games/s (with result collection; BOARDGEN_ENGINE="
+              f"{engine_setting()})")
 
 
 if __name__ == "__main__":

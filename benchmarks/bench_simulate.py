@@ -50,7 +50,7 @@ ctx = BuildContext(config, plugin)
 from boardgen.games.global_wellbeing.rules.board import RulesBoard
 board = RulesBoard.from_board(ctx.board)
 t3 = time.perf_counter()
-from boardgen.games.global_wellbeing.rules.simulate import results_json, simulate
+from boardgen.games.global_wellbeing.rules.report import results_json, simulate
 from boardgen.play.report import results_bytes
 sim = simulate(board, config.rules, 1, 6, plugin.default_bots, config.seed)
 results_bytes(results_json(sim, config.edition, config.template_sha256))
@@ -98,7 +98,7 @@ def fixed_costs(repeat: int) -> None:
 
 def rates(board, rules, bots: list[str], games: int, repeat: int) -> dict[int, tuple[float, float]]:  # type: ignore[no-untyped-def]
     """Per jobs: (median games/s wall, median CPU ms per game), jobs 1 and 2 alternating."""
-    from boardgen.games.global_wellbeing.rules.simulate import simulate
+    from boardgen.games.global_wellbeing.rules.report import simulate
 
     walls: dict[int, list[float]] = {1: [], 2: []}
     cpus: dict[int, list[float]] = {1: [], 2: []}
@@ -115,30 +115,24 @@ def rates(board, rules, bots: list[str], games: int, repeat: int) -> dict[int, t
 _FAKE: dict[str, object] = {}
 
 
-def _fake_chunk(bounds: tuple[int, int]) -> tuple[list[object], list[int], list[int]]:
-    """Games as fast as the planned numba kernel: a fixed loop of about ``--fake-ms`` ms, then a copy of a real
-    GameResult (what a chunk sends back today), so only the pool's overheads differ from a real run."""
-    from dataclasses import replace
-
+def _fake_chunk(bounds: tuple[int, int]) -> object:
+    """Games as fast as the numba kernel: a fixed loop of about ``--fake-ms`` ms each, then the columns of a real
+    game repeated (what a chunk sends back), so only the pool's overheads differ from a real run."""
     loops: int = _FAKE["loops"]  # type: ignore[assignment]
-    template = _FAKE["result"]
-    out = []
-    for game in range(*bounds):
-        total = 0
+    total = 0
+    for _game in range(*bounds):
         for i in range(loops):
             total += i & 7
-        out.append(replace(template, seed=game + total * 0))  # type: ignore[type-var]
-    cells: int = _FAKE["cells"]  # type: ignore[assignment]
-    return out, [1] * cells, [0] * cells
+    return _FAKE["columns"].take([0] * (bounds[1] - bounds[0]))  # type: ignore[attr-defined]
 
 
 def fake_rates(board, rules, milliseconds: float, games: int, repeat: int) -> dict[int, tuple[float, float]]:  # type: ignore[no-untyped-def]
     """``rates`` for fake games of a given cost through the same pool as ``simulate``."""
-    from boardgen.games.global_wellbeing.rules.simulate import CHUNK_GAMES, _init_worker, _play_chunk
+    from boardgen.games.global_wellbeing.rules.report import simulate
     from boardgen.play.pool import play_in_order
+    from boardgen.play.simulate import CHUNK_GAMES
 
-    _init_worker(board, rules, ("random",) * 6, 6, 2026, True)
-    _FAKE.update(result=_play_chunk((0, 1))[0][0], cells=board.n_cells, loops=1000)
+    _FAKE.update(columns=simulate(board, rules, 1, 6, ("random",), 2026).columns, loops=1000)
     started = time.process_time()
     _fake_chunk((0, 200))
     per_loop = (time.process_time() - started) / (200 * 1000)
@@ -149,9 +143,9 @@ def fake_rates(board, rules, milliseconds: float, games: int, repeat: int) -> di
         for jobs in (1, 2):
             cpu0, child0, started = time.process_time(), timings.children_cpu_s(), time.perf_counter()
             chunks = play_in_order(games, jobs, _fake_chunk, CHUNK_GAMES)
-            results = [r for chunk, _, _ in chunks for r in chunk]
+            played = sum(chunk.games for chunk in chunks)  # type: ignore[attr-defined]
             seconds = time.perf_counter() - started
-            assert len(results) == games
+            assert played == games
             walls[jobs].append(games / seconds)
             cpus[jobs].append((time.process_time() - cpu0 + timings.children_cpu_s() - child0) / games * 1e3)
     return {jobs: (statistics.median(walls[jobs]), statistics.median(cpus[jobs])) for jobs in (1, 2)}

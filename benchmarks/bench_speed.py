@@ -104,10 +104,12 @@ def measure(runs: int, games: int, jobs_games: int, skip_large: bool) -> list[Ro
         from bench_cells import CELL_STAGES, large_template  # type: ignore[import-not-found]
 
         template = large_template(work, 4000)
-        from boardgen.games.global_wellbeing.rules.fast import numba_cache_dir
+        from boardgen.games.global_wellbeing.rules.fast import LOADER
+        from boardgen.play.kernels import numba_cache_dir
 
         # cold: a new board and data cache; the rules kernel's machine code stays where set-up compiled it
-        cold_env = {**env, "BOARDGEN_CACHE_DIR": str(work / "cache-4000"), "NUMBA_CACHE_DIR": str(numba_cache_dir())}
+        cold_env = {**env, "BOARDGEN_CACHE_DIR": str(work / "cache-4000"),
+                    "NUMBA_CACHE_DIR": str(numba_cache_dir(*LOADER.sources))}
         command = [sys.executable, "-c", CELL_STAGES, str(template), str(work / "build-4000")]
         cold_wall, cold_cpu = run_timed(command, cold_env)
         warm_wall, warm_cpu = median_timed(command, max(1, runs - 1), cold_env)
@@ -125,9 +127,9 @@ def measure_games(games: int, jobs_games: int) -> list[Row]:
 
     from boardgen.config import load_template
     from boardgen.games.global_wellbeing.rules.board import RulesBoard
-    from boardgen.games.global_wellbeing.rules.engine import derive_seed
-    from boardgen.games.global_wellbeing.rules.simulate import simulate
+    from boardgen.games.global_wellbeing.rules.report import simulate
     from boardgen.geomap.cache import cached_board
+    from boardgen.play.simulate import derive_seed
 
     config = load_template()
     board = RulesBoard.from_board(cached_board(config))

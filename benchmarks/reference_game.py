@@ -4,7 +4,7 @@ This is the game as someone would first write it: lists and loops, each player's
 piece may go to gathered afresh around the player's pieces at every choice (every free cell for a first piece),
 no indexed sets, no incremental frontiers. It plays the template's rules (the complex variant's setup, turns of
 move / harvest / invest, badges, stewardship and tipping-point rolls, the leader after every turn, final scoring)
-with the engine's seeding (``random.Random(seed)`` for the dice, ``derive_seed(seed, "seat", p)`` for each bot),
+with the simulations' seeding (``random.Random(seed)`` for the dice, ``derive_seed(seed, "seat", p)`` for each bot),
 but it is not the engine: its lists are in other orders, so its random bots make other choices and its games are
 not the engine's games, only games of the same kind (``check`` compares their averages). It is timed, never used.
 
@@ -18,9 +18,10 @@ import random
 import statistics
 
 from boardgen.config import RulesConfig, load_template
+from boardgen.games.global_wellbeing.rules.api import play_game
 from boardgen.games.global_wellbeing.rules.board import RulesBoard, hex_rectangle
 from boardgen.games.global_wellbeing.rules.bots import RandomBot
-from boardgen.games.global_wellbeing.rules.engine import derive_seed, play_game
+from boardgen.play.simulate import derive_seed
 
 
 def play_reference(board: RulesBoard, rules: RulesConfig, seed: int) -> list[int]:

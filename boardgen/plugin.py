@@ -315,15 +315,16 @@ class GamePlugin:
 
         game = ctx.value(f"game:{players}", lambda: self.new_game(ctx, players))
         factories = self.bots()
-        return [play_one(game, factories, lineup(bots, players, i, rotate), derive_seed(seed, "game", i))
-                for i in range(start, stop)]
+        return [play_one(game, factories, lineup(bots, players, i, rotate), derive_seed(seed, "game", i),
+                         self.game_seeds) for i in range(start, stop)]
 
     def game_seeds(self, bots: Sequence[str], game_seed: int) -> tuple[int, int]:
         """(the initial state's seed, the chance generator's seed) of the game a simulation with these bots
-        seeded ``game_seed`` (``boardgen.play.replay`` plays it again). Default: as ``play_one`` derives them."""
-        from boardgen.play.simulate import derive_seed
+        seeded ``game_seed`` (``play_one`` seeds it so; ``boardgen.play.replay`` plays it again). Default:
+        ``boardgen.play.simulate.default_game_seeds``."""
+        from boardgen.play.simulate import default_game_seeds
 
-        return derive_seed(game_seed, "setup"), derive_seed(game_seed, "chance")
+        return default_game_seeds(bots, game_seed)
 
     def kernel_batch(self, ctx: BuildContext, players: int, bots: Sequence[str], seed: int, start: int, stop: int,
                      rotate: bool) -> OutcomeColumns | None:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from boardgen.config import load_template
 from boardgen.games.global_wellbeing.rules.board import RulesBoard
-from boardgen.games.global_wellbeing.rules.simulate import simulate, wins_by_seat
+from boardgen.games.global_wellbeing.rules.report import simulate, wins_by_seat
 from boardgen.games.global_wellbeing.rules.validate import SELF_PLAY_BOT, economy_figures
 from boardgen.games.global_wellbeing.rules.variants import (
     CANDIDATES,

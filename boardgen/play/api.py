@@ -56,6 +56,9 @@ class Outcome:
     length: int  # rounds or turns, in the game's own unit (GameInfo says which through the plugin)
     metrics: Mapping[str, float] = field(default_factory=dict)  # the game's own numbers, averaged over games
     events: Mapping[str, int] = field(default_factory=dict)  # how often each rule fired (for "every rule fires")
+    # a game's own per-game values with a shape (per zone, per cell, per turn...), for its own report: stacked
+    # into ``OutcomeColumns.arrays`` (each the same shape in every game), not summarised by the generic report
+    arrays: Mapping[str, Any] = field(default_factory=dict)
 
 
 class State(ABC):

@@ -39,6 +39,7 @@ class OutcomeColumns:
     length: np.ndarray  # (n,) int64
     metrics: Mapping[str, np.ndarray] = field(default_factory=dict)  # name -> (n,) float64; NaN: no value
     events: Mapping[str, np.ndarray] = field(default_factory=dict)  # name -> (n,) int64
+    arrays: Mapping[str, np.ndarray] = field(default_factory=dict)  # a game's own: name -> (n, ...) (Outcome.arrays)
 
     @property
     def games(self) -> int:
@@ -62,6 +63,8 @@ class OutcomeColumns:
         event_names = sorted({k for r in records for k in r.outcome.events})
         metrics = {k: np.full(n, np.nan, dtype=np.float64) for k in metric_names}  # NaN: the game had no value
         events = {k: np.zeros(n, dtype=np.int64) for k in event_names}
+        arrays = {k: np.array([r.outcome.arrays[k] for r in records])
+                  for k in sorted(set.intersection(*(set(r.outcome.arrays) for r in records)))} if records else {}
         for i, record in enumerate(records):
             out = record.outcome
             scores[i, :len(out.scores)] = out.scores
@@ -72,7 +75,7 @@ class OutcomeColumns:
             for k, c in out.events.items():
                 events[k][i] = int(c)
         return cls(names, np.array([r.seed for r in records], dtype=np.int64), lineups, scores, winners,
-                   np.array([r.outcome.length for r in records], dtype=np.int64), metrics, events)
+                   np.array([r.outcome.length for r in records], dtype=np.int64), metrics, events, arrays)
 
     def with_bot_names(self, names: Sequence[str]) -> OutcomeColumns:
         """The same games with ``lineups`` indexing ``names`` (which must hold every bot that sat)."""
@@ -91,16 +94,19 @@ class OutcomeColumns:
         at = np.asarray(indices, dtype=np.int64)
         return OutcomeColumns(self.bot_names, self.seeds[at], self.lineups[at], self.scores[at], self.winners[at],
                               self.length[at], {k: v[at] for k, v in self.metrics.items()},
-                              {k: v[at] for k, v in self.events.items()})
+                              {k: v[at] for k, v in self.events.items()}, {k: v[at] for k, v in self.arrays.items()})
 
     @classmethod
     def concat(cls, parts: Sequence[OutcomeColumns]) -> OutcomeColumns:
         """The batches one after the other (they must share players; bot names are made the first batch's,
-        extended by any bot it did not have; a metric or event a batch lacks is NaN or 0 there)."""
+        extended by any bot it did not have; a metric or event a batch lacks is NaN or 0 there; a game's own array
+        is kept when every batch has it)."""
         if not parts:
             raise ValueError("no batches to join")
         names = tuple(dict.fromkeys(b for p in parts for b in p.bot_names))
         parts = [p.with_bot_names(names) for p in parts]
+        if len(parts) == 1:  # one batch (a kernel's whole run): its arrays as they are, not copied
+            return parts[0]
         first = parts[0]
         if any(p.scores.dtype != first.scores.dtype for p in parts):
             parts = [replace(p, scores=p.scores.astype(np.float64)) for p in parts]
@@ -117,7 +123,9 @@ class OutcomeColumns:
                    np.concatenate([p.winners for p in parts]), np.concatenate([p.length for p in parts]),
                    {k: np.concatenate([column(p, p.metrics, k, np.nan, np.float64) for p in parts])
                     for k in metric_names},
-                   {k: np.concatenate([column(p, p.events, k, 0, np.int64) for p in parts]) for k in event_names})
+                   {k: np.concatenate([column(p, p.events, k, 0, np.int64) for p in parts]) for k in event_names},
+                   {k: np.concatenate([p.arrays[k] for p in parts]) for k in sorted(first.arrays)
+                    if all(k in p.arrays for p in parts)})
 
     def records(self) -> list[GameRecord]:
         """The games as the API path's records (scores as the column's type, winners in seat order)."""
@@ -136,22 +144,32 @@ class OutcomeColumns:
         written without a decimal point, others with 12 significant digits."""
         names = self.bot_names
         scores = self.scores
+        n, players = self.games, self.players
         if scores.dtype.kind == "f" and scores.size and np.all(np.isfinite(scores)) and np.all(
                 scores == np.round(scores)) and np.abs(scores).max() < 2**53:
             scores = scores.astype(np.int64)
-        text = (lambda row: " ".join(map(str, row))) if scores.dtype.kind in "iu" else (
-            lambda row: " ".join(format(x, ".12g") for x in row))
-        seat_numbers = [str(k + 1) for k in range(self.players)]
-        lineup_text: dict[tuple[int, ...], str] = {}  # a few line-ups repeat (the seats rotate through them)
+        whole = scores.dtype.kind in "iu"
+        # a few line-ups and winner sets repeat: each is written once and looked up by a key per game
+        base = max(len(names), 1)
+        lineup_keys = (self.lineups.astype(np.int64) * base ** np.arange(players, dtype=np.int64)).sum(axis=1) \
+            if players else np.zeros(n, np.int64)
+        lineup_text = {int(key): " ".join(names[j] for j in self.lineups[i])
+                       for key, i in zip(*np.unique(lineup_keys, return_index=True), strict=True)}
+        winner_keys = (self.winners.astype(np.int64) << np.arange(players, dtype=np.int64)).sum(axis=1) \
+            if players else np.zeros(n, np.int64)
+        winner_text = {int(key): " ".join(str(k + 1) for k in range(players) if int(key) >> k & 1)
+                       for key in np.unique(winner_keys).tolist()}
+        bots = [lineup_text[k] for k in lineup_keys.tolist()]
+        first = [winner_text[k] for k in winner_keys.tolist()]
         lines = ["game,seed,bots,scores,winners,length"]
-        for i, (seed, seats, points, won, length) in enumerate(zip(
-                self.seeds.tolist(), map(tuple, self.lineups.tolist()), scores.tolist(), self.winners.tolist(),
-                self.length.tolist(), strict=True)):
-            bots = lineup_text.get(seats)
-            if bots is None:
-                bots = lineup_text[seats] = " ".join(names[j] for j in seats)
-            first = " ".join(seat_numbers[k] for k, w in enumerate(won) if w)
-            lines.append(f"{i},{seed},{bots},{text(points)},{first},{length}")
+        if whole:
+            row = "%d,%d,%s," + " ".join(["%d"] * players) + ",%s,%d"
+            lines += [row % (i, seed, b, *points, w, length) for i, (seed, b, points, w, length) in enumerate(zip(
+                self.seeds.tolist(), bots, scores.tolist(), first, self.length.tolist(), strict=True))]
+        else:
+            lines += [f"{i},{seed},{b},{' '.join(format(x, '.12g') for x in points)},{w},{length}"
+                      for i, (seed, b, points, w, length) in enumerate(zip(
+                          self.seeds.tolist(), bots, scores.tolist(), first, self.length.tolist(), strict=True))]
         return ("\n".join(lines) + "\n").encode()
 
     def differences(self, other: OutcomeColumns, limit: int = 5) -> list[str]:
@@ -164,7 +182,8 @@ class OutcomeColumns:
         columns: list[tuple[str, np.ndarray, np.ndarray]] = [
             ("seed", self.seeds, other.seeds), ("scores", self.scores, other.scores),
             ("winners", self.winners, other.winners), ("length", self.length, other.length)]
-        for kind, mine, yours in (("metric", self.metrics, other.metrics), ("event", self.events, other.events)):
+        for kind, mine, yours in (("metric", self.metrics, other.metrics), ("event", self.events, other.events),
+                                  ("array", self.arrays, other.arrays)):
             if set(mine) != set(yours):
                 found.append(f"{kind}s {sorted(mine)} against {sorted(yours)}")
             columns += [(f"{kind} {k}", mine[k], yours[k]) for k in sorted(set(mine) & set(yours))]

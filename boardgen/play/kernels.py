@@ -7,7 +7,7 @@ that calls another module's compiled functions (``boardgen.play.kernel_random``)
 numba inlines the callee into the caller's cached code but checks only the caller's own file for changes, so the
 folder name is what keeps a changed callee from meeting stale code. ``NUMBA_CACHE_DIR`` overrides the folder.
 
-Which path plays a game's batch is chosen by ``BOARDGEN_ENGINE`` (a game's own fast path may read the same
+Which path plays a game's batch is chosen by ``BOARDGEN_ENGINE`` (every game's kernel reads the same
 variable): ``reference`` (the rules API, always), ``kernel`` (the kernel whenever it plays the game) or
 ``auto``/unset: the kernel once enough games have been asked for in this process to pay for loading it
 (:class:`KernelLoader`).

@@ -49,7 +49,7 @@ def play(plugin: GamePlugin, ctx: BuildContext, games: int, players: int, bots: 
     """The games of a simulation as columns: the game's kernel plays them where it can, the rules API else."""
     return play_columns(lambda: ctx.value(f"game:{players}", lambda: plugin.new_game(ctx, players)), plugin.bots(),
                         players, games, bots, seed, jobs, rotate, progress,
-                        kernel_of(plugin, ctx, players, bots, seed, rotate))
+                        kernel_of(plugin, ctx, players, bots, seed, rotate), plugin.game_seeds)
 
 
 def run(plugin: GamePlugin, ctx: BuildContext, games: int, players: int | None, bots: Sequence[str] | None,

@@ -32,8 +32,9 @@ RANDOM_SAMPLES = 3  # games picked at random for ``game_samples``, beside the lo
 
 Kernel = Callable[[int, int], OutcomeColumns | None]  # games start..stop by a compiled kernel, or None
 
-__all__ = ["CHUNK_GAMES", "GameRecord", "Kernel", "Simulation", "derive_seed", "game_samples", "lineup",
-           "play_columns", "play_one", "seat_spread", "simulate", "summary", "summary_of_columns"]
+__all__ = ["CHUNK_GAMES", "GameRecord", "GameSeeds", "Kernel", "Simulation", "default_game_seeds", "derive_seed",
+           "game_samples", "lineup", "play_columns", "play_one", "seat_spread", "seat_wins", "simulate", "summary",
+           "summary_of_columns"]
 
 
 def derive_seed(master_seed: int, *parts: object) -> int:
@@ -117,11 +118,22 @@ class Simulation:
         return self._view
 
 
-def play_one(game: Game, factories: Mapping[str, BotFactory], names: Sequence[str], seed: int) -> GameRecord:
-    chance_rng = random.Random(derive_seed(seed, "chance"))
+GameSeeds = Callable[[Sequence[str], int], tuple[int, int]]  # (line-up, game seed) -> (setup seed, chance seed)
+
+
+def default_game_seeds(bots: Sequence[str], seed: int) -> tuple[int, int]:
+    """The initial state's and the chance generator's seeds of the game seeded ``seed``."""
+    return derive_seed(seed, "setup"), derive_seed(seed, "chance")
+
+
+def play_one(game: Game, factories: Mapping[str, BotFactory], names: Sequence[str], seed: int,
+             game_seeds: GameSeeds | None = None) -> GameRecord:
+    """One game: seat s's bot seeded ``derive_seed(seed, "seat", s)``, the initial state and chance seeded by
+    ``game_seeds`` (a plug-in's ``GamePlugin.game_seeds``; default ``default_game_seeds``)."""
+    setup_seed, chance_seed = (game_seeds or default_game_seeds)(tuple(names), seed)
     bots = [factories[name](game, seat, random.Random(derive_seed(seed, "seat", seat)))
             for seat, name in enumerate(names)]
-    state = play_with_bots(game.new_initial_state(derive_seed(seed, "setup")), bots, chance_rng)
+    state = play_with_bots(game.new_initial_state(setup_seed), bots, random.Random(chance_seed))
     return GameRecord(seed, tuple(names), state.outcome())
 
 
@@ -129,10 +141,11 @@ _WORKER: dict[str, Any] = {}
 
 
 def _init_worker(make_game: Callable[[], Game], factories: Mapping[str, BotFactory], bots: tuple[str, ...],
-                 players: int, seed: int, rotate: bool, kernel: Kernel | None, offset: int = 0) -> None:
+                 players: int, seed: int, rotate: bool, kernel: Kernel | None, offset: int = 0,
+                 game_seeds: GameSeeds | None = None) -> None:
     _WORKER.clear()
     _WORKER.update(make_game=make_game, factories=factories, bots=bots, players=players, seed=seed, rotate=rotate,
-                   kernel=kernel, offset=offset)
+                   kernel=kernel, offset=offset, game_seeds=game_seeds)
 
 
 def _game() -> Game:
@@ -151,7 +164,7 @@ def _play_range(start: int, stop: int) -> OutcomeColumns:
             return columns.with_bot_names(names)
     game = _game()
     records = [play_one(game, w["factories"], lineup(w["bots"], w["players"], i, w["rotate"]),
-                        derive_seed(w["seed"], "game", i)) for i in range(start, stop)]
+                        derive_seed(w["seed"], "game", i), w["game_seeds"]) for i in range(start, stop)]
     return OutcomeColumns.from_records(records, w["players"], names)
 
 
@@ -166,9 +179,11 @@ KERNEL_PROBE_SHARE = 8  # on several jobs, this process first offers the kernel 
 
 def play_columns(make_game: Callable[[], Game], factories: Mapping[str, BotFactory], players: int, games: int,
                  bots: Sequence[str], seed: int, jobs: int = 1, rotate: bool = True,
-                 progress: Callable[[int], None] | None = None, kernel: Kernel | None = None) -> OutcomeColumns:
+                 progress: Callable[[int], None] | None = None, kernel: Kernel | None = None,
+                 game_seeds: GameSeeds | None = None) -> OutcomeColumns:
     """Games ``0 .. games-1`` as columns: by ``kernel`` where it plays them, else through the rules API on the
-    game ``make_game()`` returns (made only if needed), on ``jobs`` processes; the same columns for any jobs.
+    game ``make_game()`` returns (made only if needed, each game seeded by ``play_one`` with ``game_seeds``), on
+    ``jobs`` processes; the same columns for any jobs.
 
     A kernel decides by the size of a batch whether loading it pays, so it is offered large batches: first, in
     this process, the whole run (one job) or an eighth of one job's share (several: the workers are forked after
@@ -178,7 +193,7 @@ def play_columns(make_game: Callable[[], Game], factories: Mapping[str, BotFacto
     unknown = [b for b in bots if b not in factories]
     if unknown:
         raise ValueError(f"unknown bot {unknown[0]!r}; expected one of {', '.join(sorted(factories))}")
-    _init_worker(make_game, dict(factories), bots, players, seed, rotate, kernel)
+    _init_worker(make_game, dict(factories), bots, players, seed, rotate, kernel, 0, game_seeds)
     chunks: list[OutcomeColumns] = []
     start = 0
     chunk_games, steady = CHUNK_GAMES, False
@@ -192,7 +207,7 @@ def play_columns(make_game: Callable[[], Game], factories: Mapping[str, BotFacto
             chunk_games, steady = probe, True
             if progress is not None:
                 progress(first.games)
-    init_args = (make_game, dict(factories), bots, players, seed, rotate, kernel, start)
+    init_args = (make_game, dict(factories), bots, players, seed, rotate, kernel, start, game_seeds)
     _init_worker(*init_args)  # here first: forked workers inherit it (boardgen.play.pool)
 
     def advance(bounds: tuple[int, int], chunk: OutcomeColumns) -> None:
@@ -244,30 +259,38 @@ def _sequential_sum(values: np.ndarray) -> float:
     return float(np.add.accumulate(values, dtype=np.float64)[-1]) if values.size else 0.0
 
 
-def summary_of_columns(columns: OutcomeColumns, players: int, bots: Sequence[str], seed: int) -> dict[str, Any]:
-    """Seat and bot win rates with 95% intervals (a shared win counts 1/k), ties, no-winner games, length,
-    scores, the game's metrics and how often each rule fired, from the columns of ``columns.games`` games."""
-    n = columns.games
+def seat_wins(columns: OutcomeColumns, players: int) -> tuple[list[float], dict[str, tuple[float, int]]]:
+    """Wins per seat, and per bot (by name, sorted) its wins and the seats it filled; a win shared by k seats
+    counts 1/k, added up game by game (seat by seat) as a Python loop over the games would."""
     winners = columns.winners.astype(np.bool_, copy=False)
     k = winners.sum(axis=1)
     share = np.where(k > 0, 1.0 / np.maximum(k, 1), 0.0)
     credit = winners * share[:, None]  # (n, players): each game's win credit per seat
-    by_seat = []
-    for seat in range(players):
-        wins = _sequential_sum(credit[:, seat])
-        low, high = wilson_interval(wins, n)
-        by_seat.append({"seat": seat + 1, "wins": _round(wins), "rate": _round(wins / n if n else 0.0),
-                        "ci95": [_round(low), _round(high)]})
+    by_seat = [_sequential_sum(credit[:, seat]) for seat in range(players)]
     by_bot = {}
     lineups = columns.lineups
     for code in sorted(range(len(columns.bot_names)), key=lambda c: columns.bot_names[c]):
         sat = lineups == code
         seats = int(sat.sum())
-        if not seats:
-            continue
-        wins = _sequential_sum(np.where(sat, credit, 0.0).ravel())  # game by game, seat by seat
-        # a bot's rate: its (shared) wins per seat it filled; 1/N is an even share, as for a seat
-        by_bot[columns.bot_names[code]] = {"wins": _round(wins), "seats": seats, "rate": _round(wins / seats)}
+        if seats:
+            by_bot[columns.bot_names[code]] = (_sequential_sum(np.where(sat, credit, 0.0).ravel()), seats)
+    return by_seat, by_bot
+
+
+def summary_of_columns(columns: OutcomeColumns, players: int, bots: Sequence[str], seed: int) -> dict[str, Any]:
+    """Seat and bot win rates with 95% intervals (a shared win counts 1/k), ties, no-winner games, length,
+    scores, the game's metrics and how often each rule fired, from the columns of ``columns.games`` games."""
+    n = columns.games
+    k = columns.winners.sum(axis=1)
+    wins_by_seat, wins_by_bot = seat_wins(columns, players)
+    by_seat = []
+    for seat, wins in enumerate(wins_by_seat):
+        low, high = wilson_interval(wins, n)
+        by_seat.append({"seat": seat + 1, "wins": _round(wins), "rate": _round(wins / n if n else 0.0),
+                        "ci95": [_round(low), _round(high)]})
+    # a bot's rate: its (shared) wins per seat it filled; 1/N is an even share, as for a seat
+    by_bot = {name: {"wins": _round(wins), "seats": seats, "rate": _round(wins / seats)}
+              for name, (wins, seats) in wins_by_bot.items()}
     ties = int((k > 1).sum())
     nobody = int((k == 0).sum())
     scores = columns.scores

@@ -145,8 +145,6 @@ def test_sampled_games_replay_to_the_recorded_outcome(name: str) -> None:
     plugin = ctx.plugin
     players = plugin.player_range(ctx.config)[1]
     bots = ("random",) if name == "global-warming" else plugin.default_bots  # its cautious bot searches: slow
-    if name == "global-wellbeing":  # its own bots play on its fused path (the next test); the API path's bots
-        bots = ("random-generic", "greedy-generic")
     result = run(plugin, ctx, 5, players, bots, 3, 1, True, None)
     records = list(result["records"])
     for sample in game_samples(result["columns"], 3, random_games=1):

@@ -7,8 +7,9 @@ and an engine with bots. This module is the game's plug-in object; its parts liv
 - ``map_report``: what ``boardgen info`` and ``boardgen sections`` say of the board beyond the map;
 - ``kit``, ``tables``, ``minimap``: the components, the index table and turn counter, the leaflet's pictures;
 - ``leaflet``: the rules leaflet in the game's own words, with the template's numbers;
-- ``rules``: the engine (a fused fast path), the OpenSpiel-shaped API path (``rules.api``), bots, simulate,
-  plots and validate.
+- ``rules``: the rules twice, checked against each other game by game: the OpenSpiel-shaped state machine
+  (``rules.api``, the reference) and the compiled kernel (``rules.kernel``, played by ``rules.fast``); the bots,
+  the simulation report and plots (``rules.report``, ``rules.plots``) and validate.
 """
 
 from __future__ import annotations
@@ -142,8 +143,8 @@ class GlobalWellbeing(GamePlugin):
     def game_seeds(self, bots: Sequence[str], game_seed: int) -> tuple[int, int]:
         from boardgen.games.global_wellbeing.rules.bots import BOT_NAMES
 
-        if all(name in BOT_NAMES for name in bots):  # the fused path's games: setup and dice from the seed itself
-            return game_seed, game_seed
+        if all(name in BOT_NAMES for name in bots):  # the game's own bots: the dice from the seed itself
+            return game_seed, game_seed  # (as the kernel draws them; the state ignores its setup seed)
         return super().game_seeds(bots, game_seed)
 
     board_values = ("board", "rules_board")
@@ -156,33 +157,25 @@ class GlobalWellbeing(GamePlugin):
         # the map, zones and sections do not depend on the rules; the rules board copies zones (dice, minima)
         return repr(dataclasses.replace(config, rules=RulesConfig(), source="", template_sha256=""))
 
-    def play_batch(self, ctx: BuildContext, players: int, bots: Sequence[str], seed: int, start: int, stop: int,
-                   rotate: bool) -> Any:
-        from boardgen.games.global_wellbeing.rules import simulate as fused
-        from boardgen.games.global_wellbeing.rules.board import RulesBoard
+    def kernel_batch(self, ctx: BuildContext, players: int, bots: Sequence[str], seed: int, start: int, stop: int,
+                     rotate: bool) -> Any:
+        """The compiled kernel's games (``rules.fast``): the same as the API's for the same seeds, or None when
+        a bot has no compiled form or too few games are asked for to pay for loading it."""
+        from boardgen.games.global_wellbeing.rules.fast import kernel_batch
 
-        if not set(bots) <= set(fused.BOT_NAMES):  # generic or MCTS bots: the API path
-            return ("api", super().play_batch(ctx, players, bots, seed, start, stop, rotate))
-        board = ctx.value("rules_board", lambda: RulesBoard.from_board(ctx.board))
-        fused._init_worker(board, ctx.config.rules, tuple(bots), players, seed, rotate)
-        return fused._play_chunk((start, stop))
+        game = ctx.value(f"game:{players}", lambda: self.new_game(ctx, players))
+        return kernel_batch(game, bots, seed, start, stop, rotate)
 
     def batch_summary(self, ctx: BuildContext, players: int, bots: Sequence[str], seed: int, rotate: bool,
                       batches: Sequence[Any]) -> dict[str, Any]:
-        from boardgen.games.global_wellbeing.rules.board import RulesBoard
-        from boardgen.games.global_wellbeing.rules.simulate import Simulation, summary
+        from boardgen.games.global_wellbeing.rules.bots import BOT_NAMES
+        from boardgen.games.global_wellbeing.rules.report import simulation, summary
+        from boardgen.play.columns import OutcomeColumns
 
-        if batches and batches[0][0] == "api":
-            return super().batch_summary(ctx, players, bots, seed, rotate, [b[1] for b in batches])
-        board = ctx.value("rules_board", lambda: RulesBoard.from_board(ctx.board))
-        sim = Simulation(board, ctx.config.rules, tuple(bots), players, seed, rotate, [], [0] * board.n_cells,
-                         [0] * board.n_cells)
-        for results, occupied, contested in batches:
-            sim.results.extend(results)
-            for c in range(board.n_cells):
-                sim.occupied[c] += occupied[c]
-                sim.contested[c] += contested[c]
-        data = summary(sim)
+        if not set(bots) <= set(BOT_NAMES) or not all(isinstance(b, OutcomeColumns) for b in batches) \
+                or not batches:  # other bots, or batches an older boardgen wrote: the generic summary
+            return super().batch_summary(ctx, players, bots, seed, rotate, batches)
+        data = summary(simulation(ctx, OutcomeColumns.concat(batches), players, bots, seed, rotate))
         data.pop("index_trajectory_mean", None)
         return data
 

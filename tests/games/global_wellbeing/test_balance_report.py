@@ -7,13 +7,13 @@ import dataclasses
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from boardgen.config import load_template
 from boardgen.games.global_wellbeing.leaflet import leaflet_text
 from boardgen.games.global_wellbeing.rules.board import RulesBoard
-from boardgen.games.global_wellbeing.rules.engine import EVENTS, GameResult
-from boardgen.games.global_wellbeing.rules.simulate import Simulation, simulate
+from boardgen.games.global_wellbeing.rules.report import Simulation, simulate
 from boardgen.games.global_wellbeing.rules.validate import (
     SELF_PLAY_BOT,
     economy_findings,
@@ -21,21 +21,22 @@ from boardgen.games.global_wellbeing.rules.validate import (
     validate,
 )
 from boardgen.games.global_wellbeing.rules.variants import ECONOMY_VARIANT, choose
+from boardgen.play.columns import OutcomeColumns
 
 REPO = Path(__file__).resolve().parents[3]
 
 
-def _result(winners: tuple[int, ...], players: int = 4) -> GameResult:
-    return GameResult(seed=0, bots=("planner",) * players, scores=(0,) * players, winners=winners,
-                      pieces=(0,) * players, chips=(0,) * players, final_index=(), end_index=(), badges=(),
-                      trajectory=(), leaders=(), events=(0,) * len(EVENTS), ran_out=(0,) * players, occupied=(),
-                      contested=())
-
-
 def _sim(winners: list[tuple[int, ...]], players: int = 4) -> Simulation:
+    """Self-play games with these winners (nothing else played: scores, chips and counts all 0)."""
     config = load_template()
+    n = len(winners)
+    won = np.zeros((n, players), dtype=np.bool_)
+    for i, seats in enumerate(winners):
+        won[i, list(seats)] = True
+    columns = OutcomeColumns(("planner",), np.arange(n, dtype=np.int64), np.zeros((n, players), np.int8),
+                             np.zeros((n, players), np.int64), won, np.full(n, config.rules.turns, np.int64))
     return Simulation(board=None, rules=config.rules, bots=("planner",), players=players, seed=1,  # type: ignore[arg-type]
-                      rotate=False, results=[_result(w, players) for w in winners])
+                      rotate=False, columns=columns)
 
 
 def _by_rule(findings):

@@ -14,7 +14,7 @@ from boardgen.build import BuildContext
 from boardgen.cli import cli
 from boardgen.config import Config, default_template_path
 from boardgen.games.global_wellbeing.rules.board import RulesBoard, components
-from boardgen.games.global_wellbeing.rules.simulate import simulate
+from boardgen.games.global_wellbeing.rules.report import simulate
 from boardgen.games.global_wellbeing.rules.validate import rules_findings, validate_stage
 from boardgen.geomap.model import Board
 

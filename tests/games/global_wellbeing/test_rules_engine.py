@@ -1,4 +1,4 @@
-"""Each rule of the engine on small hand-made boards."""
+"""Each rule of the game (the rules API's state machine) on small hand-made boards."""
 
 from __future__ import annotations
 
@@ -6,24 +6,26 @@ import dataclasses
 import random
 from collections.abc import Mapping, Sequence
 
+import numpy as np
 import pytest
 
 from boardgen.config import RulesConfig, ZoneConfig, load_template
-from boardgen.games.global_wellbeing.rules.board import RulesBoard, components, hex_rectangle
-from boardgen.games.global_wellbeing.rules.bots import GreedyBot, PlannerBot, RandomBot, bot_factory
-from boardgen.games.global_wellbeing.rules.engine import (
+from boardgen.games.global_wellbeing.rules.api import (
     EV,
-    Bot,
-    IllegalActionError,
-    _check_badges,
-    decided_after,
-    derive_seed,
+    TIPPING,
+    WellbeingGame,
+    check_badges,
     play_game,
-    stewardship,
-    tipping_point,
+    steward_roll,
+    tipping_apply,
 )
-from boardgen.games.global_wellbeing.rules.simulate import lineup, simulate, wilson_interval
+from boardgen.games.global_wellbeing.rules.board import RulesBoard, components, hex_rectangle
+from boardgen.games.global_wellbeing.rules.bots import Bot, GreedyBot, PlannerBot, RandomBot, bot_factory
+from boardgen.games.global_wellbeing.rules.report import decided_after, simulate
 from boardgen.games.global_wellbeing.rules.state import GameState
+from boardgen.play.api import CHANCE, IllegalActionError
+from boardgen.play.report import wilson_interval
+from boardgen.play.simulate import derive_seed, lineup
 
 ZONES = load_template().zones
 NAMES = tuple(ZONES)  # Polar, Temperate, Arid, Tropical, Mediterranean, Mountains
@@ -203,6 +205,18 @@ def test_move_fallback_anywhere() -> None:
 # ------------------------------------------------------------------------------------ dice
 
 
+def stewardship(index: list[int], dice: Sequence[int], minima: Sequence[int], rng: random.Random,
+                events: list[int]) -> None:
+    """Each zone's die in zone order (one ``rng.random()`` each, as a simulation samples a chance node)."""
+    for z, die in enumerate(dice):
+        steward_roll(index, z, 1 + int(rng.random() * die), die, minima[z], events)
+
+
+def tipping_point(index: list[int], dice: Sequence[int], minima: Sequence[int], die: int, rng: random.Random,
+                  events: list[int]) -> None:
+    tipping_apply(index, dice, minima, 1 + int(rng.random() * die), events)
+
+
 class FixedRolls:
     """A stand-in for random.Random whose random() gives the listed die faces in turn."""
 
@@ -260,12 +274,12 @@ def test_badge_won_and_lost() -> None:
     events = [0] * len(EV)
     for c in range(8):
         state.place(0, c)
-    _check_badges(state, 0, 8, False, events)
+    check_badges(state, 0, 8, False, events)
     assert state.badges[0][0] and events[EV["badge_won"]] == 1
     state.lift(0, 7)
-    _check_badges(state, 0, 8, False, events)
+    check_badges(state, 0, 8, False, events)
     assert state.badges[0][0]  # kept: badges cannot be lost
-    _check_badges(state, 0, 8, True, events)
+    check_badges(state, 0, 8, True, events)
     assert not state.badges[0][0] and events[EV["badge_lost"]] == 1
 
 
@@ -289,9 +303,10 @@ def test_score_is_pieces_times_final_index() -> None:
     rules = quiet_rules(setup_rounds=3, investments_per_turn=0)
     result = play_game(board, rules, [ScriptBot([0, 1, 2]), ScriptBot([5, 4, 3])], seed=5)
     assert result.scores == (3 * 6, 3 * 2) and result.winners == (0,)
-    assert result.leaders == (0b01, 0b01) and decided_after(result) == 0  # led from the end of setup
-    late = dataclasses.replace(result, leaders=(0b10, 0b01, 0b10, 0b01, 0b01))
-    assert decided_after(late) == 3
+    assert result.leaders == (0b01, 0b01)
+    won = np.array([[True, False], [True, False]])
+    led = np.array([result.leaders + (0b01,) * 3, (0b10, 0b01, 0b10, 0b01, 0b01)])
+    assert decided_after(won, led).tolist() == [0, 3]  # led from the end of setup; for good after turn 3
     assert result.chips == (7 + 18 // 30, 7 + 6 // 30)
 
 
@@ -315,8 +330,8 @@ def test_simulation_independent_of_jobs() -> None:
     rules = load_template().rules
     one = simulate(board, rules, 60, 4, ["random", "greedy"], seed=9, jobs=1)
     two = simulate(board, rules, 60, 4, ["random", "greedy"], seed=9, jobs=2)
-    assert one.results == two.results
-    assert one.occupied == two.occupied and one.contested == two.contested
+    assert one.columns.differences(two.columns) == [] and one.games == 60
+    assert one.cell_counts() == two.cell_counts()
 
 
 def test_lineup_rotates_through_seats() -> None:
@@ -342,7 +357,8 @@ def test_greedy_beats_random() -> None:
     board = hex_rectangle(16, 12, ZONES)
     rules = load_template().rules
     sim = simulate(board, rules, 60, 6, ["greedy", "random"], seed=2)
-    greedy_wins = sum(1 for r in sim.results for w in r.winners if r.bots[w] == "greedy")
+    c = sim.columns
+    greedy_wins = int((c.winners & (c.lineups == c.bot_names.index("greedy"))).sum())
     assert greedy_wins > 45
 
 
@@ -362,17 +378,21 @@ def test_bots_choose_legal_cells() -> None:
     ("stewardship-first", ["stewardship", "stewardship", "tipping"]),
     ("tipping-first", ["stewardship", "tipping", "stewardship"]),
 ])
-def test_end_of_turn_order(monkeypatch: pytest.MonkeyPatch, order: str, expected: list[str]) -> None:
-    import boardgen.games.global_wellbeing.rules.engine as engine
-
-    calls: list[str] = []
-    monkeypatch.setattr(engine, "stewardship", lambda *args: calls.append("stewardship"))
-    monkeypatch.setattr(engine, "tipping_point", lambda *args: calls.append("tipping"))
+def test_end_of_turn_order(order: str, expected: list[str]) -> None:
     board = line_board(["Temperate"] * 12)
     rules = quiet_rules(turns=10, stewardship_every=5, tipping_point_every=10, end_of_turn_order=order,
                         variant="simple", setup_rounds=2)
-    play_game(board, rules, [RandomBot], seed=1)
-    assert calls == expected  # turn 5: stewardship; turn 10: both, in the template's order
+    state = WellbeingGame(board, rules, 1).new_initial_state()
+    calls: list[tuple[int, str]] = []
+    while not state.is_terminal():
+        if state.current_player() == CHANCE:
+            kind = "tipping" if state.rolls[state.roll_i] == TIPPING else "stewardship"
+            if not calls or calls[-1] != (state.gs.turn, kind):  # a stewardship rolls one die per zone
+                calls.append((state.gs.turn, kind))
+            state.apply_action(0)
+        else:
+            state.apply_action(state.legal_actions()[0])
+    assert [kind for _turn, kind in calls] == expected  # turn 5: stewardship; turn 10: both, in the template's order
 
 
 def test_mandatory_move_and_two_investments() -> None:

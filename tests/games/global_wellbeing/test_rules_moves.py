@@ -1,4 +1,4 @@
-"""The rules engine: no move onto a piece's own cell, a mandatory move is enforced, an empty bank's
+"""The rules: no move onto a piece's own cell, a mandatory move is enforced, an empty bank's
 harvest is not counted as a harvest."""
 
 from __future__ import annotations
@@ -9,10 +9,11 @@ import random
 import pytest
 
 from boardgen.config import RulesConfig, load_template
+from boardgen.games.global_wellbeing.rules.api import EV, play_game
 from boardgen.games.global_wellbeing.rules.board import hex_rectangle
-from boardgen.games.global_wellbeing.rules.bots import GreedyBot, PlannerBot, RandomBot, bot_factory
-from boardgen.games.global_wellbeing.rules.engine import EV, Bot, IllegalActionError, play_game
+from boardgen.games.global_wellbeing.rules.bots import Bot, GreedyBot, PlannerBot, RandomBot, bot_factory
 from boardgen.games.global_wellbeing.rules.state import GameState
+from boardgen.play.api import IllegalActionError
 
 ZONES = load_template().zones
 BOARD = hex_rectangle(12, 10, ZONES)
@@ -97,7 +98,7 @@ def test_no_bot_wastes_a_move_and_every_move_counts(bot) -> None:
 
 
 def test_mandatory_move_is_enforced() -> None:
-    with pytest.raises(IllegalActionError, match="must move"):
+    with pytest.raises(IllegalActionError, match=r"stay \(move no piece\)\) is not legal"):
         play_game(BOARD, rules(turns=2, move_optional=False), [Passer(random.Random(1)), Passer(random.Random(2))],
                   seed=5)
     # the shipped bots always move when they must

@@ -1,8 +1,6 @@
-"""The Global Wellbeing Game through the rules API (``boardgen.play.api``): one node per decision and per die.
-
-``rules.engine.play_game`` plays a whole game in one call with bots answering callbacks; it is the fast path
-``boardgen simulate`` and ``validate`` use. This module plays the same rules as an explicit state machine, so
-any generic bot, OpenSpiel, or a test with chosen dice can drive a game node by node:
+"""The Global Wellbeing Game's rules as a state machine through the rules API (``boardgen.play.api``): one node
+per decision and per die. It is the rules' reference in Python; the compiled kernel (``rules.kernel``, driven by
+``rules.fast``) plays the same games for the same seeds, field for field (tests/test_global_wellbeing_kernel.py).
 
 - setup: one node per placement (seat order, ``setup_rounds`` rounds);
 - each seat's turn: step (a) pick a piece to move or stay, then its destination; (b) harvest (automatic);
@@ -11,10 +9,9 @@ any generic bot, OpenSpiel, or a test with chosen dice can drive a game node by 
   (in the template's ``end_of_turn_order``);
 - the end: final index with badges, scores, winners.
 
-The automatic steps call the very functions the engine calls (``harvest``, ``steward_roll``,
-``tipping_apply``, ``final_scores``), and a decision node exists exactly where the engine asks a bot, so the
-same bots with the same generators and the dice drawn from the same ``random.Random`` in the same order play
-the same game (tests/games/global_wellbeing/test_rules_api.py checks it game for game).
+The game's own bots (``rules.bots``: random, greedy, planner) answer the questions a decision node asks (which
+piece to move, which cell), each from its own generator; ``play_game`` plays one whole game with such bots, the
+dice drawn from ``random.Random(seed)`` (as ``GamePlugin.game_seeds`` seeds the simulated games).
 
 Actions are integers: ``c`` puts a piece on cell ``c`` (setup, move destination, investment), ``n + c``
 picks the piece on cell ``c`` to move, ``2n`` stays (``n`` cells). A chance outcome ``k`` is the face ``k + 1``.
@@ -23,27 +20,190 @@ picks the piece on cell ``c`` to move, ``2n`` stays (``n`` cells). A chance outc
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from operator import mul
 from typing import Any
 
 from boardgen.config import RulesConfig
-from boardgen.games.global_wellbeing.rules import engine
-from boardgen.games.global_wellbeing.rules.board import RulesBoard
+from boardgen.games.global_wellbeing.rules.board import RulesBoard, ZoneRules
 from boardgen.games.global_wellbeing.rules.bots import BOT_NAMES, bot_factory
-from boardgen.games.global_wellbeing.rules.engine import (
-    EV,
-    EVENTS,
-    GameResult,
-    _check_badges,
-    _leaders,
-    final_scores,
-    harvest,
-    steward_roll,
-    tipping_apply,
-)
+from boardgen.games.global_wellbeing.rules.bots import Bot as RulesBot
 from boardgen.games.global_wellbeing.rules.state import GameState
-from boardgen.play.api import CHANCE, TERMINAL, Game, GameInfo, IllegalActionError, Outcome, State
+from boardgen.play.api import CHANCE, TERMINAL, Game, GameInfo, IllegalActionError, Outcome, State, sample_chance
 from boardgen.play.bots import GENERIC_BOTS, Bot, BotFactory
+from boardgen.play.simulate import derive_seed
+
+# Every event the rules count: "every rule fires" in validation reads these.
+EVENTS: tuple[str, ...] = (
+    "setup_first",  # a player's first setup piece (anywhere)
+    "setup_adjacent",  # a setup piece next to an own piece
+    "setup_anywhere",  # adjacency fallback in setup: no free cell next to own pieces
+    "move",  # a piece moved next to own pieces
+    "move_anywhere",  # adjacency fallback on a move
+    "move_pass",  # a player left all pieces where they were (a piece can never "move" onto its own cell)
+    "harvest",  # a harvest that paid at least one chip
+    "harvest_zero",  # a harvest below the divisor (rounded down to nothing)
+    "harvest_short",  # the bank could not pay the whole harvest (an empty bank pays nothing: not a "harvest")
+    "invest",  # a new piece bought next to own pieces
+    "invest_anywhere",  # adjacency fallback on an investment
+    "no_chips",  # a player with no chips at step (c)
+    "out_of_pieces",  # chips in hand but every printed piece is on the board
+    "out_of_cells",  # chips and pieces in hand but no free cell left
+    "stewardship_up",
+    "stewardship_down",
+    "stewardship_same",
+    "stewardship_blocked",  # the roll asked for a step beyond a bound
+    "tipping_up",
+    "tipping_down",
+    "tipping_same",
+    "tipping_blocked",  # a zone already at its bound when the tipping point moved the others
+    "badge_won",
+    "badge_lost",
+    "badge_past_max",  # a final index pushed beyond its die by badges
+    "tie",  # the game ended in a tie for first place
+)
+EV = {name: i for i, name in enumerate(EVENTS)}
+_SETUP_FIRST, _SETUP_ADJ, _SETUP_ANY = EV["setup_first"], EV["setup_adjacent"], EV["setup_anywhere"]
+_MOVE, _MOVE_ANY, _MOVE_PASS = EV["move"], EV["move_anywhere"], EV["move_pass"]
+_HARVEST, _HARVEST_ZERO, _HARVEST_SHORT = EV["harvest"], EV["harvest_zero"], EV["harvest_short"]
+_INVEST, _INVEST_ANY, _NO_CHIPS = EV["invest"], EV["invest_anywhere"], EV["no_chips"]
+_OUT_PIECES, _OUT_CELLS = EV["out_of_pieces"], EV["out_of_cells"]
+_ST_UP, _ST_DOWN, _ST_SAME = EV["stewardship_up"], EV["stewardship_down"], EV["stewardship_same"]
+_ST_BLOCKED = EV["stewardship_blocked"]
+_TIP_UP, _TIP_DOWN, _TIP_SAME = EV["tipping_up"], EV["tipping_down"], EV["tipping_same"]
+_TIP_BLOCKED = EV["tipping_blocked"]
+
+
+@dataclass(frozen=True)
+class GameResult:
+    seed: int
+    bots: tuple[str, ...]  # per seat
+    scores: tuple[int, ...]  # per seat
+    winners: tuple[int, ...]  # seats with the top score (more than one: a tie)
+    pieces: tuple[int, ...]  # pieces on the board at the end, per seat
+    chips: tuple[int, ...]  # chips left at the end (count nothing), per seat
+    final_index: tuple[int, ...]  # per zone, after badges
+    end_index: tuple[int, ...]  # per zone, before badges
+    badges: tuple[tuple[int, ...], ...]  # per seat, per zone: 1 when held at the end
+    trajectory: tuple[tuple[int, ...], ...]  # index per zone at the start and after every turn
+    leaders: tuple[int, ...]  # after setup and every turn: bit p set when seat p would win if the game ended then
+    events: tuple[int, ...]  # counts, in EVENTS order
+    ran_out: tuple[int, ...]  # per seat: 1 ran out of pieces, 2 of cells, 3 both, 0 neither
+    occupied: tuple[int, ...]  # per cell: 1 when occupied at the end
+    contested: tuple[int, ...]  # per cell: 1 when pieces of two or more players stood on it
+
+
+
+# ---------------------------------------------------------------------------------------------- the rules' steps
+
+def check_badges(state: GameState, p: int, threshold: int, can_be_lost: bool, events: list[int]) -> None:
+    counts, held = state.zone_count[p], state.badges[p]
+    for z in range(state.n_zones):
+        if not held[z]:
+            if counts[z] >= threshold:
+                held[z] = True
+                events[EV["badge_won"]] += 1
+        elif can_be_lost and counts[z] < threshold:
+            held[z] = False
+            events[EV["badge_lost"]] += 1
+
+
+def steward_roll(index: list[int], z: int, roll: int, die: int, minimum: int, events: list[int]) -> None:
+    """One zone's stewardship roll: above the index +1, below -1, equal no change; bounds hold."""
+    value = index[z]
+    if roll > value:
+        if value < die:
+            index[z] = value + 1
+            events[_ST_UP] += 1
+        else:
+            events[_ST_BLOCKED] += 1
+    elif roll < value:
+        if value > minimum:
+            index[z] = value - 1
+            events[_ST_DOWN] += 1
+        else:
+            events[_ST_BLOCKED] += 1
+    else:
+        events[_ST_SAME] += 1
+
+
+def tipping_apply(index: list[int], dice: Sequence[int], minima: Sequence[int], roll: int,
+                  events: list[int]) -> None:
+    """The tipping-point roll against the sum of the indices: above it every zone +1, below -1, bounds hold."""
+    total = sum(index)
+    if roll == total:
+        events[_TIP_SAME] += 1
+        return
+    step = 1 if roll > total else -1
+    events[_TIP_UP if step > 0 else _TIP_DOWN] += 1
+    for z in range(len(index)):
+        value = index[z] + step
+        if minima[z] <= value <= dice[z]:
+            index[z] = value
+        else:
+            events[_TIP_BLOCKED] += 1
+
+
+def harvest(state: GameState, p: int, divisor: int, capped: bool, events: list[int]) -> None:
+    """Step (b): the player's harvest total over the divisor, rounded down, paid from the bank."""
+    due = state.harvest_total(p) // divisor
+    if due > 0:
+        if capped and due > state.bank:
+            events[_HARVEST_SHORT] += 1
+            due = state.bank
+        state.chips[p] += due
+        if capped:
+            state.bank -= due
+        if due > 0:  # an empty bank paid nothing: no harvest took place
+            events[_HARVEST] += 1
+    else:
+        events[_HARVEST_ZERO] += 1
+
+
+def final_scores(state: GameState, zones: Sequence[ZoneRules], complex_game: bool, events: list[int]
+                 ) -> tuple[list[int], tuple[int, ...], tuple[int, ...]]:
+    """The end of the game: each zone's final index (badges lift it in the complex game), the scores (pieces
+    per zone x final index) and the winners (every seat with the top score; more than one is a tie)."""
+    n_players = state.n_players
+    final = list(state.index)
+    if complex_game:
+        for z, zone in enumerate(zones):
+            holders = sum(1 for p in range(n_players) if state.badges[p][z])
+            final[z] += holders * zone.badge_value
+            if final[z] > zone.die:
+                events[EV["badge_past_max"]] += 1
+    scores = tuple(sum(state.zone_count[p][z] * final[z] for z in range(state.n_zones)) for p in range(n_players))
+    best = max(scores)
+    winners = tuple(p for p in range(n_players) if scores[p] == best)
+    if len(winners) > 1:
+        events[EV["tie"]] += 1
+    return final, scores, winners
+
+
+def leaders_mask(state: GameState, badge_values: Sequence[int]) -> int:
+    """Bit mask of the seats that would win if the game were scored now (badges held counted)."""
+    final = list(state.index)
+    for z, value in enumerate(badge_values):
+        if value:
+            final[z] += value * sum(1 for held in state.badges if held[z])
+    scores = [sum(map(mul, counts, final)) for counts in state.zone_count]
+    best = max(scores)
+    mask = 0
+    for p, score in enumerate(scores):
+        if score == best:
+            mask |= 1 << p
+    return mask
+
+
+def outcome_metrics(pieces: Sequence[int], chips: Sequence[int], final: Sequence[int], end: Sequence[int],
+                    badges_held: int, scores: Sequence[int]) -> dict[str, float]:
+    """The means the generic report prints for a game (per seat, or sums over the zones)."""
+    players = len(pieces)
+    return {"chips_left": sum(chips) / players, "pieces_on_board": sum(pieces) / players,
+            "final_index_sum": float(sum(final)), "end_index_sum": float(sum(end)),
+            "badges_held": float(badges_held), "winning_score": float(max(scores))}
+
 
 # decision and chance nodes (what ``current_player`` is asked for)
 SETUP, PICK, DEST, INVEST, ROLL, DONE = range(6)
@@ -53,10 +213,6 @@ NODE_NAMES = ("setup placement", "move: pick a piece or stay", "move: destinatio
 _S_SETUP, _S_TURN, _S_SEAT, _S_ECON, _S_INVEST, _S_SEAT_END, _S_ROLLS = range(7)
 TIPPING = -1  # in the roll schedule: the tipping-point die (zone dice are their zone numbers)
 
-_SETUP_FIRST, _SETUP_ADJ, _SETUP_ANY = EV["setup_first"], EV["setup_adjacent"], EV["setup_anywhere"]
-_MOVE, _MOVE_ANY, _MOVE_PASS = EV["move"], EV["move_anywhere"], EV["move_pass"]
-_INVEST, _INVEST_ANY, _NO_CHIPS = EV["invest"], EV["invest_anywhere"], EV["no_chips"]
-_OUT_PIECES, _OUT_CELLS = EV["out_of_pieces"], EV["out_of_cells"]
 
 
 class WellbeingGame(Game):
@@ -104,7 +260,7 @@ class WellbeingGame(Game):
 
 
 class WellbeingState(State):
-    """One node of a game. ``gs`` is the engine's public ``GameState`` (bots read it directly)."""
+    """One node of a game. ``gs`` is the public ``GameState`` (bots read it directly)."""
 
     game: WellbeingGame
 
@@ -148,7 +304,7 @@ class WellbeingState(State):
             if stage == _S_SETUP:
                 if self.round >= rules.setup_rounds:
                     self.trajectory.append(tuple(gs.index))
-                    self.leaders.append(_leaders(gs, game.badge_values))
+                    self.leaders.append(leaders_mask(gs, game.badge_values))
                     self.stage = _S_TURN
                     continue
                 p = self.seat
@@ -209,7 +365,7 @@ class WellbeingState(State):
                     return
             elif stage == _S_SEAT_END:
                 if game.complex_game:
-                    _check_badges(gs, self.player, rules.badge_threshold, rules.badges_can_be_lost, events)
+                    check_badges(gs, self.player, rules.badge_threshold, rules.badges_can_be_lost, events)
                 self.seat += 1
                 self.stage = _S_SEAT
             else:  # _S_ROLLS
@@ -217,7 +373,7 @@ class WellbeingState(State):
                     self.node = ROLL
                     return
                 self.trajectory.append(tuple(gs.index))
-                self.leaders.append(_leaders(gs, game.badge_values))
+                self.leaders.append(leaders_mask(gs, game.badge_values))
                 self.stage = _S_TURN
 
     def _next_setup_seat(self) -> None:
@@ -315,7 +471,7 @@ class WellbeingState(State):
             if game.complex_game:
                 gs.chips[p] -= 1
                 gs.bank += 1
-                _check_badges(gs, p, game.rules.badge_threshold, game.rules.badges_can_be_lost, events)
+                check_badges(gs, p, game.rules.badge_threshold, game.rules.badges_can_be_lost, events)
             self._next_setup_seat()
         elif node == PICK:
             if action == game.stay:
@@ -327,7 +483,7 @@ class WellbeingState(State):
                 if game.rules.move_next_to_other_pieces:
                     gs.lift(p, src)
                     gs.moving_from = src  # a piece never "moves" onto its own cell
-                    if not gs.destinations(p):  # nowhere else to go: it stays, a pass (as the engine)
+                    if not gs.destinations(p):  # nowhere else to go: it stays, a pass
                         gs.moving_from = -1
                         gs.place(p, src)
                         self.pending = -1
@@ -386,27 +542,35 @@ class WellbeingState(State):
         return [share if p in self.winners else 0.0 for p in range(self.game.players)]
 
     def outcome(self) -> Outcome:
+        """Scores, winners and the rule counts, a few means for the generic report, and the game's own arrays
+        (``OUTCOME_ARRAYS``) its report reads: the same fields the kernel returns for the same game."""
         if self.node != DONE:
             raise IllegalActionError("the game is not over")
         gs, players = self.gs, self.game.players
+        pieces = tuple(len(x) for x in gs.piece_items)
         return Outcome(
-            scores=tuple(float(s) for s in self.scores),
+            scores=self.scores,
             winners=self.winners,
             length=self.game.rules.turns,
-            metrics={
-                "chips_left": sum(gs.chips) / players,
-                "pieces_on_board": sum(len(x) for x in gs.piece_items) / players,
-                "final_index_sum": float(sum(self.final)),
-                "end_index_sum": float(sum(self.end_index)),
-                "badges_held": float(sum(sum(b) for b in gs.badges)),
-                "bank_left": float(gs.bank),
-                "winning_score": float(max(self.scores)),
-            },
+            metrics=outcome_metrics(pieces, gs.chips, self.final, self.end_index, sum(sum(b) for b in gs.badges),
+                                    self.scores),
             events=dict(zip(EVENTS, self.events, strict=True)),
+            arrays={
+                "pieces": pieces,
+                "chips": tuple(gs.chips),
+                "final_index": self.final,
+                "end_index": self.end_index,
+                "badges": tuple(tuple(int(b) for b in gs.badges[p]) for p in range(players)),
+                "trajectory": tuple(self.trajectory),
+                "leaders": tuple(self.leaders),
+                "ran_out": tuple(self.ran_out),
+                "cells": tuple((1 if o >= 0 else 0) | (2 if h & (h - 1) else 0)
+                               for o, h in zip(gs.owner, gs.holders, strict=True)),
+            },
         )
 
     def result(self, seed: int, names: Sequence[str]) -> GameResult:
-        """The finished game as the engine's ``GameResult`` (to compare with ``play_game`` field by field)."""
+        """The finished game as one ``GameResult`` record (for scripted games and tests)."""
         if self.node != DONE:
             raise IllegalActionError("the game is not over")
         gs, players = self.gs, self.game.players
@@ -521,16 +685,18 @@ class WellbeingState(State):
 # ---------------------------------------------------------------------------------------------- bots
 
 class FlagshipBot(Bot):
-    """One of the engine's own bots (``rules.bots``: random, greedy, planner) playing through the API: at each
-    node it asks the same question the engine asks (which piece to move, which cell), so it picks the same
-    cells with the same generator."""
+    """A bot of ``rules.bots`` (random, greedy, planner, or any ``rules.bots.Bot``) playing through the API: at a
+    pick node it is asked which piece to move (or None to stay), at a setup, destination or investment node which
+    cell."""
 
-    def __init__(self, game: Game, seat: int, rng: random.Random, kind: str) -> None:
+    def __init__(self, game: Game, seat: int, rng: random.Random, kind: str, inner: RulesBot | None = None) -> None:
         super().__init__(game, seat, rng)
         assert isinstance(game, WellbeingGame)
         rules, board = game.rules, game.board
-        badge_values = tuple(z.badge_value for z in board.zones) if game.complex_game else ()
-        self.inner: engine.Bot = bot_factory(kind, rules.badge_threshold, badge_values, game.dice)(rng)
+        if inner is None:
+            badge_values = tuple(z.badge_value for z in board.zones) if game.complex_game else ()
+            inner = bot_factory(kind, rules.badge_threshold, badge_values, game.dice)(rng)
+        self.inner: RulesBot = inner
         self.name = kind
         self._must = not rules.move_optional
         self._offset = game.n_cells
@@ -565,5 +731,32 @@ def api_bots() -> Mapping[str, BotFactory]:
     return bots
 
 
-__all__ = ["DEST", "DONE", "INVEST", "PICK", "ROLL", "SETUP", "TIPPING", "FlagshipBot", "WellbeingGame",
-           "WellbeingState", "api_bots"]
+# ---------------------------------------------------------------------------------------------- one game
+
+
+def play_game(board: RulesBoard, rules: RulesConfig, bots: Sequence[Callable[[random.Random], RulesBot] | RulesBot],
+              seed: int, names: Sequence[str] | None = None,
+              observer: Callable[[GameState], None] | None = None) -> GameResult:
+    """One game through the state machine, ``bots[i]`` (a ``rules.bots.Bot`` or a factory taking its generator,
+    seeded ``derive_seed(seed, "seat", i)``) in seat i, the dice from ``random.Random(seed)``: the game a
+    simulation seeded ``seed`` plays with these bots. ``observer(state)``, if given, sees the public state after
+    every action that leaves no piece lifted (tests check invariants with it)."""
+    game = WellbeingGame(board, rules, len(bots))
+    inner = [b if isinstance(b, RulesBot) else b(random.Random(derive_seed(seed, "seat", seat)))
+             for seat, b in enumerate(bots)]
+    seats = [FlagshipBot(game, seat, b.rng, b.name, b) for seat, b in enumerate(inner)]
+    rng = random.Random(seed)
+    state = game.new_initial_state(seed)
+    while True:
+        player = state.current_player()
+        if player == TERMINAL:
+            break
+        state.apply_action(sample_chance(state, rng) if player == CHANCE else seats[player].step(state))
+        if observer is not None and state.pending < 0:
+            observer(state.gs)
+    return state.result(seed, tuple(names) if names is not None else tuple(b.name for b in inner))
+
+
+__all__ = ["DEST", "DONE", "EV", "EVENTS", "INVEST", "PICK", "ROLL", "SETUP", "TIPPING", "FlagshipBot", "GameResult",
+           "WellbeingGame", "WellbeingState", "api_bots", "check_badges", "final_scores", "harvest",
+           "leaders_mask", "outcome_metrics", "play_game", "steward_roll", "tipping_apply"]

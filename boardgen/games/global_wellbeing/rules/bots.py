@@ -12,9 +12,30 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
-from boardgen.games.global_wellbeing.rules.engine import Bot
 from boardgen.games.global_wellbeing.rules.state import GameState
+
+
+class Bot:
+    """What a player decides. Bots read the public ``GameState`` and use their own ``rng``; ``rules.api``
+    asks them at its decision nodes (``FlagshipBot``)."""
+
+    name = "bot"
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def choose_move_piece(self, state: GameState, p: int, must: bool) -> int | None:
+        """Which own piece to move this turn, or None to stay (only when ``must`` is False)."""
+        raise NotImplementedError
+
+    def choose_cell(self, state: GameState, p: int, purpose: str) -> int:
+        """A cell from ``state.destinations(p)`` for a piece (purpose: setup, move, invest)."""
+        raise NotImplementedError
+
+
+BotFactory = Callable[[random.Random], Bot]
 
 
 class RandomBot(Bot):
@@ -186,7 +207,7 @@ class PlannerBot(Bot):
 BOT_NAMES: tuple[str, ...] = ("random", "greedy", "planner")
 
 
-def bot_factory(name: str, threshold: int, badge_values: tuple[int, ...], dice: tuple[int, ...]):
+def bot_factory(name: str, threshold: int, badge_values: tuple[int, ...], dice: tuple[int, ...]) -> BotFactory:
     """A callable rng -> Bot for the named bot (badge_values empty when the variant has no badges)."""
     if name == "random":
         return RandomBot
@@ -197,4 +218,4 @@ def bot_factory(name: str, threshold: int, badge_values: tuple[int, ...], dice: 
     raise ValueError(f"unknown bot {name!r}; expected one of {', '.join(BOT_NAMES)}")
 
 
-__all__ = ["BOT_NAMES", "GreedyBot", "PlannerBot", "RandomBot", "bot_factory"]
+__all__ = ["BOT_NAMES", "Bot", "BotFactory", "GreedyBot", "PlannerBot", "RandomBot", "bot_factory"]

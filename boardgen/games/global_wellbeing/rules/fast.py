@@ -1,127 +1,48 @@
-"""The flagship's compiled fast path: batches of whole games played by a numba kernel (``rules.kernel``), the
-same games as ``engine.play_game`` for the same seeds, bit for bit (tests/games/global_wellbeing/test_fast_engine.py).
+"""The flagship's compiled path: batches of whole games played by a numba kernel (``rules.kernel``), the same
+games as the rules API's state machine (``rules.api``) plays for the same seeds, field for field
+(tests/test_global_wellbeing_kernel.py), returned as ``OutcomeColumns``.
 
-``play_batch(board, rules, lineups, seeds)`` plays many games in one call and returns their results as arrays
-(``Batch``); ``Batch.results()`` turns them into the engine's ``GameResult``s. ``unsupported(...)`` says why a
-game cannot go through the kernel (a bot it does not have, a rule value outside what it handles), and then the
-callers use the reference engine: the kernel never plays a different game, it does not play at all.
-
-Which engine plays is chosen by ``BOARDGEN_ENGINE``: ``reference`` (the Python engine, always), ``kernel`` (the
-kernel whenever it supports the game and numba imports) or ``auto``/unset: the kernel once enough games have
-been asked for in this process to pay for loading it (importing numba and the compiled kernel costs about as
-much as a few hundred reference games; see ``LOAD_COST_GAMES``). The compiled kernel is cached on disk (numba's
-``cache=True``) in boardgen's cache folder (``BOARDGEN_CACHE_DIR`` or the user cache directory), under
-``numba/``, unless ``NUMBA_CACHE_DIR`` is set; the first run compiles it (10-25 s), later runs load it (0.5 s).
+``kernel_batch`` is what the plug-in's hook calls: None (the API plays) when a bot has no compiled form
+(``mcts``, the generic bots), when a rule value is outside what the kernel handles (``unsupported``), when
+``BOARDGEN_ENGINE=reference``, or in auto mode while the games asked for in this process are too few to pay for
+loading numba and the kernel (``LOAD_COST_GAMES``), so ``simulate --games 1`` stays quick. The machine code is
+cached on disk by ``boardgen.play.kernels``; ``warm_kernel`` compiles it (scripts/setup.sh runs it).
 """
 
 from __future__ import annotations
 
-import functools
-import gc
-import os
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from hashlib import sha256
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from boardgen.config import RulesConfig
-from boardgen.games.global_wellbeing.rules.board import RulesBoard
-from boardgen.games.global_wellbeing.rules.engine import EVENTS, GameResult
-from boardgen.play.kernels import import_arraymath_without_blas
+import numpy as np
 
-ENGINE_ENV = "BOARDGEN_ENGINE"
-ENGINES = ("auto", "kernel", "reference")
+from boardgen.config import RulesConfig
+from boardgen.games.global_wellbeing.rules.api import EVENTS, WellbeingGame, outcome_metrics
+from boardgen.games.global_wellbeing.rules.board import RulesBoard
+from boardgen.play.columns import OutcomeColumns
+from boardgen.play.kernels import KernelLoader, game_seeds
+from boardgen.play.simulate import lineup
+
 KERNEL_BOTS = ("random", "greedy", "planner")  # rules.kernel.BOT_KINDS
-# What loading the kernel costs, in reference games of 6 random bots on the default board (about 1 ms each):
-# importing numba and the cached machine code takes about 0.3 s; compiling it the first time, about 15 s
-# (benchmarks/bench_rules.py prints both). A greedy game costs the reference engine about 2 such games, a
-# planner game 5.
+# What loading the kernel costs, in API games of 6 random bots on the default board (about 1.7 ms each):
+# importing numba and the cached machine code takes about 0.3-0.5 s; compiling it the first time, about 15 s.
+# A greedy game costs about 2 such games, a planner game 5.
 LOAD_COST_GAMES = 300
 COMPILE_COST_GAMES = 20_000
 GAME_COST = {"random": 1.0, "greedy": 2.0, "planner": 5.0}
-MAX_VALUE = 1 << 40  # rule numbers beyond this could overflow the kernel's int64 arithmetic: reference engine
-KERNEL_SOURCE = Path(__file__).with_name("kernel.py")
-
-_kernel: ModuleType | None = None
-_kernel_failed = ""
-_asked_games = 0.0  # reference-game equivalents asked for in this process (auto mode)
-
-
-def engine_setting() -> str:
-    """``BOARDGEN_ENGINE``: auto (unset), kernel or reference."""
-    value = os.environ.get(ENGINE_ENV, "").strip().lower() or "auto"
-    if value not in ENGINES:
-        raise ValueError(f"{ENGINE_ENV}={value!r}: expected one of {', '.join(ENGINES)}")
-    return value
-
-
-def numba_cache_dir() -> Path:
-    """Where numba keeps the compiled kernel: ``NUMBA_CACHE_DIR`` if set, else a folder of boardgen's cache named
-    after the kernel's source and numba's version (so a changed kernel never meets an old cache entry)."""
-    override = os.environ.get("NUMBA_CACHE_DIR")
-    if override:
-        return Path(override)
-    from boardgen.cache import cache_dir
-
-    return cache_dir() / "numba" / _kernel_version()
-
-
-@functools.cache
-def _kernel_version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        numba_version = version("numba")
-    except PackageNotFoundError:
-        numba_version = "none"
-    return f"{sha256(KERNEL_SOURCE.read_bytes()).hexdigest()[:16]}-numba{numba_version}"
-
-
-def _warm_marker() -> Path:
-    return numba_cache_dir() / "compiled"
-
-
-def kernel_cached() -> bool:
-    """Whether the compiled kernel is on disk (a run has compiled it into ``numba_cache_dir()`` before)."""
-    try:
-        return _warm_marker().is_file()
-    except OSError:
-        return False
+MAX_VALUE = 1 << 40  # rule numbers beyond this could overflow the kernel's int64 arithmetic: the API plays
+LOADER = KernelLoader("boardgen.games.global_wellbeing.rules.kernel", LOAD_COST_GAMES, COMPILE_COST_GAMES)
 
 
 def load_kernel() -> ModuleType | None:
-    """The kernel module, its machine code loaded or compiled; None when numba is not installed (said once)."""
-    global _kernel, _kernel_failed
-    if _kernel is not None or _kernel_failed:
-        return _kernel
-    folder = numba_cache_dir()
-    try:
-        import numba
-
-        numba.config.CACHE_DIR = str(folder)  # type: ignore[attr-defined]  # read as the kernel is defined
-        import_arraymath_without_blas()
-        from boardgen.games.global_wellbeing.rules import kernel
-    except Exception as error:  # not installed, or a numba that does not take the kernel's options
-        _kernel_failed = f"numba is not available ({type(error).__name__}: {error})"
-        return None
-    if kernel.EVENTS != EVENTS:
-        raise RuntimeError("rules.kernel.EVENTS is out of step with rules.engine.EVENTS")
-    _kernel = kernel
+    """The kernel module, its machine code loaded or compiled; None when numba is not installed."""
+    kernel = LOADER.load()
+    if kernel is not None and kernel.EVENTS != EVENTS:
+        raise RuntimeError("rules.kernel.EVENTS is out of step with rules.api.EVENTS")
     return kernel
-
-
-def _mark_compiled() -> None:
-    marker = _warm_marker()
-    if marker.is_file():
-        return
-    try:
-        marker.parent.mkdir(parents=True, exist_ok=True)
-        marker.write_text("numba has compiled rules/kernel.py into this folder\n")
-    except OSError:
-        pass  # a read-only cache: every run compiles, and auto mode keeps to the reference engine for small runs
 
 
 def unsupported(board: RulesBoard, rules: RulesConfig, bots: Iterable[str], players: int) -> str:
@@ -135,7 +56,7 @@ def unsupported(board: RulesBoard, rules: RulesConfig, bots: Iterable[str], play
     if rules.end_of_turn_order not in ("stewardship-first", "tipping-first"):
         return f"end_of_turn_order {rules.end_of_turn_order!r}"
     if min(rules.harvest_divisor, rules.stewardship_every, rules.tipping_point_every, rules.tipping_point_die) < 1:
-        return "a divisor, period or die below 1 (the reference engine raises)"
+        return "a divisor, period or die below 1 (the API raises)"
     if min(rules.turns, rules.setup_rounds, rules.investments_per_turn) < 0:
         return "a negative number of turns, setup rounds or investments"
     if any(z.die < 1 or z.minimum_index < 0 for z in board.zones):
@@ -149,29 +70,10 @@ def unsupported(board: RulesBoard, rules: RulesConfig, bots: Iterable[str], play
     return ""
 
 
-def use_kernel(board: RulesBoard, rules: RulesConfig, bots: Sequence[str], players: int, games: int,
-               planned: int = 0) -> bool:
-    """Whether the next ``games`` games (of ``planned`` this process expects to play, if known) go through the
-    kernel: never with ``BOARDGEN_ENGINE=reference`` or for games it does not support or without numba; always
-    otherwise with ``BOARDGEN_ENGINE=kernel``; in auto mode once the games asked for in this process would cost
-    the reference engine more than loading the kernel (``LOAD_COST_GAMES``, or ``COMPILE_COST_GAMES`` while it
-    has never been compiled)."""
-    global _asked_games
-    setting = engine_setting()
-    if setting == "reference" or unsupported(board, rules, bots, players):
-        return False
-    if setting == "auto" and _kernel is None:
-        per_game = sum(GAME_COST[name] for name in bots) / len(bots) * max(rules.turns, 1) / 20 * \
-            max(board.n_cells, 1) / 300
-        _asked_games += games * per_game
-        cost = LOAD_COST_GAMES if kernel_cached() else COMPILE_COST_GAMES
-        if max(_asked_games, planned * per_game) < cost:
-            return False
-    if load_kernel() is None:
-        if setting == "kernel":
-            raise RuntimeError(f"{ENGINE_ENV}=kernel, but {_kernel_failed}")
-        return False
-    return True
+def game_cost(board: RulesBoard, rules: RulesConfig, bots: Sequence[str]) -> float:
+    """One game of these bots in API games of 6 random bots over 20 turns on 300 cells (``LOAD_COST_GAMES``)."""
+    return (sum(GAME_COST[name] for name in bots) / max(1, len(bots)) * max(rules.turns, 1) / 20
+            * max(board.n_cells, 1) / 300)
 
 
 # -------------------------------------------------------------------------------------- batches
@@ -179,10 +81,9 @@ def use_kernel(board: RulesBoard, rules: RulesConfig, bots: Sequence[str], playe
 
 @dataclass(frozen=True)
 class Batch:
-    """The results of ``len(seeds)`` games as arrays, row g for game g (numpy int64 unless said)."""
+    """The results of ``len(seeds)`` games as the kernel writes them, row g for game g (numpy int64 unless said)."""
 
     seeds: tuple[int, ...]
-    bots: tuple[tuple[str, ...], ...]  # per game, per seat
     scores: Any  # (games, players)
     winners: Any  # (games,): bit p set when seat p has the top score
     pieces: Any  # (games, players)
@@ -196,61 +97,34 @@ class Batch:
     ran_out: Any  # (games, players)
     cells: Any  # (games, cells) uint8: bit 0 occupied at the end, bit 1 contested
 
-    def occupied_counts(self) -> list[int]:
-        """Per cell: games in which it was occupied at the end."""
-        return [int(v) for v in (self.cells & 1).sum(axis=0, dtype="int64")]
-
-    def contested_counts(self) -> list[int]:
-        """Per cell: games in which pieces of two or more players stood on it."""
-        return [int(v) for v in (self.cells >> 1).sum(axis=0, dtype="int64")]
-
-    def results(self, cells: bool = True) -> list[GameResult]:
-        """The games as ``GameResult``s (``occupied`` and ``contested`` left empty when ``cells`` is False)."""
-        with _gc_paused():
-            return self._results(cells)
-
-    def _results(self, cells: bool) -> list[GameResult]:
-        seats = range(self.scores.shape[1])
-        scores, winners, pieces = self.scores.tolist(), self.winners.tolist(), self.pieces.tolist()
-        chips, final, end = self.chips.tolist(), self.final_index.tolist(), self.end_index.tolist()
-        badges, trajectory, leaders = self.badges.tolist(), self.trajectory.tolist(), self.leaders.tolist()
-        events, ran_out = self.events.tolist(), self.ran_out.tolist()
-        occupied = (self.cells & 1).tolist() if cells else None
-        contested = (self.cells >> 1).tolist() if cells else None
-        out = []
-        for g, seed in enumerate(self.seeds):
-            mask = winners[g]
-            out.append(GameResult(
-                seed=seed,
-                bots=self.bots[g],
-                scores=tuple(scores[g]),
-                winners=tuple(p for p in seats if mask >> p & 1),
-                pieces=tuple(pieces[g]),
-                chips=tuple(chips[g]),
-                final_index=tuple(final[g]),
-                end_index=tuple(end[g]),
-                badges=tuple(map(tuple, badges[g])),
-                trajectory=tuple(map(tuple, trajectory[g])),
-                leaders=tuple(leaders[g]),
-                events=tuple(events[g]),
-                ran_out=tuple(ran_out[g]),
-                occupied=tuple(occupied[g]) if occupied is not None else (),
-                contested=tuple(contested[g]) if contested is not None else (),
-            ))
-        return out
+    def columns(self, lineups: np.ndarray, bot_names: Sequence[str]) -> OutcomeColumns:
+        """The games as the columns the API's outcomes make (``WellbeingState.outcome``), ``lineups`` (games,
+        players) indexing ``bot_names``."""
+        n, players = self.scores.shape
+        winners = ((self.winners[:, None] >> np.arange(players)) & 1).astype(np.bool_)
+        pieces, chips = self.pieces.sum(axis=1), self.chips.sum(axis=1)
+        metrics = outcome_metrics_columns(pieces, chips, self.final_index.sum(axis=1), self.end_index.sum(axis=1),
+                                          self.badges.sum(axis=(1, 2)), self.scores.max(axis=1) if n else
+                                          np.zeros(0, np.int64), players)
+        return OutcomeColumns(
+            tuple(bot_names), np.array(self.seeds, dtype=np.int64), lineups.astype(np.int8), self.scores, winners,
+            np.full(n, self.trajectory.shape[1] - 1, dtype=np.int64), metrics,
+            {name: self.events[:, k] for k, name in enumerate(EVENTS)},
+            {"badges": self.badges, "cells": self.cells, "chips": self.chips,
+             "end_index": self.end_index, "final_index": self.final_index, "leaders": self.leaders,
+             "pieces": self.pieces, "ran_out": self.ran_out, "trajectory": self.trajectory})
 
 
-@contextmanager
-def _gc_paused() -> Iterator[None]:
-    """No cyclic garbage collection inside: building thousands of small tuples and lists would start it again
-    and again, each time walking every object made so far (it cost three quarters of the time)."""
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if collecting:
-            gc.enable()
+def outcome_metrics_columns(pieces: np.ndarray, chips: np.ndarray, final_sum: np.ndarray, end_sum: np.ndarray,
+                            badges_held: np.ndarray, winning: np.ndarray, players: int) -> dict[str, np.ndarray]:
+    """``api.outcome_metrics`` over columns of per-game sums (the same float operations, so the same bits)."""
+    names = tuple(outcome_metrics((0,), (0,), (0,), (0,), 0, (0,)))
+    values = {"chips_left": chips / players, "pieces_on_board": pieces / players,
+              "final_index_sum": final_sum.astype(np.float64), "end_index_sum": end_sum.astype(np.float64),
+              "badges_held": badges_held.astype(np.float64), "winning_score": winning.astype(np.float64)}
+    if set(values) != set(names):
+        raise RuntimeError("fast.outcome_metrics_columns is out of step with api.outcome_metrics")
+    return values
 
 
 _BOARDS: dict[int, tuple[RulesBoard, tuple[Any, ...]]] = {}
@@ -307,7 +181,7 @@ def _params(kernel: ModuleType, rules: RulesConfig, players: int, bot_threshold:
 
 def seat_seeds(seed: int, players: int) -> list[int]:
     """``[derive_seed(seed, "seat", p) for p in range(players)]`` (the same text hashed, without the generic
-    join): the seeds ``play_game`` gives the bots."""
+    join): the seeds ``play_one`` gives the bots."""
     prefix = f"{seed}:seat:".encode()
     return [int.from_bytes(sha256(prefix + str(p).encode()).digest()[:8], "big") >> 1 for p in range(players)]
 
@@ -330,7 +204,11 @@ def _seed_keys(kernel: ModuleType, seeds: Sequence[int], players: int) -> tuple[
 
     n_games, lanes = len(seeds), kernel.MT_LANES
     if n_games and all(0 <= seed < 1 << 64 for seed in seeds):
-        values = np.array([[seed, *seat_seeds(seed, players)] for seed in seeds], dtype=np.uint64)
+        values = np.empty((n_games, players + 1), dtype=np.uint64)
+        values[:, 0] = np.array(seeds, dtype=np.uint64)
+        tails = [b":seat:%d" % p for p in range(players)]  # seat_seeds, for every game in one pass
+        values[:, 1:] = np.array([int.from_bytes(sha256(b"%d" % seed + tail).digest()[:8], "big") >> 1
+                                  for seed in seeds for tail in tails], dtype=np.uint64).reshape(n_games, players)
         high = values >> np.uint64(32)
         keys = np.zeros((n_games, lanes, 2), dtype=np.int64)
         keys[:, :players + 1, 0] = (values & np.uint64(0xFFFFFFFF)).astype(np.int64)
@@ -354,7 +232,8 @@ def _seed_keys(kernel: ModuleType, seeds: Sequence[int], players: int) -> tuple[
 def play_batch(board: RulesBoard, rules: RulesConfig, lineups: Sequence[Sequence[str]], seeds: Sequence[int],
                bot_badge_values: Sequence[int] | None = None, bot_threshold: int | None = None) -> Batch:
     """Play game g with seat p's bot ``lineups[g][p]`` and seed ``seeds[g]``, as
-    ``play_game(board, rules, [bot_factory(name, bot_threshold, bot_badge_values, dice) ...], seeds[g])`` does.
+    ``api.play_game(board, rules, [bot_factory(name, bot_threshold, bot_badge_values, dice) ...], seeds[g])``
+    does.
 
     The bots' badge values default to what ``simulate`` gives them (the zones' values in the complex variant,
     none in the simple one) and their threshold to the rules' badge threshold. Raises ValueError when the kernel
@@ -364,7 +243,7 @@ def play_batch(board: RulesBoard, rules: RulesConfig, lineups: Sequence[Sequence
 
     kernel = load_kernel()
     if kernel is None:
-        raise RuntimeError(_kernel_failed)
+        raise RuntimeError(LOADER.failed)
     n_games = len(seeds)
     if len(lineups) != n_games:
         raise ValueError("one line-up per seed")
@@ -392,7 +271,6 @@ def play_batch(board: RulesBoard, rules: RulesConfig, lineups: Sequence[Sequence
     n_zones, turns = len(board.zones), rules.turns
     out = Batch(
         seeds=tuple(seeds),
-        bots=tuple(tuple(names) for names in lineups),
         scores=np.zeros((n_games, players), dtype=np.int64),
         winners=np.zeros(n_games, dtype=np.int64),
         pieces=np.zeros((n_games, players), dtype=np.int64),
@@ -411,8 +289,26 @@ def play_batch(board: RulesBoard, rules: RulesConfig, lineups: Sequence[Sequence
         kernel.play_games(prm, kinds, keys, key_lens, kernel.MT_BASE, *state, out.scores, out.winners, out.pieces,
                           out.chips, out.final_index, out.end_index, out.badges, out.trajectory, out.leaders,
                           out.events, out.ran_out, out.cells)
-        _mark_compiled()
+        LOADER.mark_compiled()
     return out
+
+
+def kernel_batch(game: WellbeingGame, bots: Sequence[str], seed: int, start: int, stop: int,
+                 rotate: bool) -> OutcomeColumns | None:
+    """Games ``start`` to ``stop`` of a simulation seeded ``seed`` (as ``play_one`` seeds them with the plug-in's
+    ``game_seeds``), or None when the API path should play them."""
+    board, rules, players = game.board, game.rules, game.players
+    if stop <= start or unsupported(board, rules, bots, players):
+        return None
+    if not LOADER.wanted((stop - start) * game_cost(board, rules, bots)) or load_kernel() is None:
+        return None
+    names = tuple(dict.fromkeys(bots))
+    # a game's line-up depends on its index modulo the bots only: those few, looked up per game
+    turns = [lineup(bots, players, i, rotate) for i in range(len(bots))]
+    which = np.arange(start, stop) % len(bots)
+    lineups = [turns[k] for k in which.tolist()]
+    codes = np.array([[names.index(b) for b in seats] for seats in turns], dtype=np.int8).reshape(-1, players)
+    return play_batch(board, rules, lineups, game_seeds(seed, start, stop)).columns(codes[which], names)
 
 
 def warm_kernel() -> bool:
@@ -425,8 +321,8 @@ def warm_kernel() -> bool:
         return False
     config = load_template()
     play_batch(hex_rectangle(6, 4, config.zones), config.rules, [("random",) * 2], [1])
-    return kernel_cached()
+    return LOADER.cached()
 
 
-__all__ = ["ENGINES", "ENGINE_ENV", "Batch", "engine_setting", "load_kernel", "numba_cache_dir", "play_batch",
-           "unsupported", "use_kernel", "warm_kernel"]
+__all__ = ["KERNEL_BOTS", "LOADER", "Batch", "game_cost", "kernel_batch", "load_kernel", "play_batch",
+           "unsupported", "warm_kernel"]

@@ -1,33 +1,36 @@
 """The compiled (numba) body of ``rules.fast``: whole games of the Global Wellbeing Game in flat int arrays.
 
 Importing this module imports numba and loads (or, the first time, compiles) the kernel; ``rules.fast`` does it
-only when a batch is big enough to be worth it and points numba's cache at boardgen's cache folder first. Every
-line mirrors ``engine.play_game``, ``state.GameState`` and ``bots`` so that a game plays exactly as there:
+only when a batch is big enough to be worth it (``boardgen.play.kernels.KernelLoader``, which also keeps the
+machine code in boardgen's cache folder). Every line mirrors the rules API's state machine (``rules.api``),
+``state.GameState`` and ``bots`` so that a game plays exactly as there (tests/test_global_wellbeing_kernel.py):
 
 - the dice and each seat's bot draw from their own CPython ``random.Random`` (MT19937 seeded by
   ``init_by_array`` from the seed's 32-bit words; ``random()`` from two words, 27 + 26 bits), re-implemented
   here word for word; the 624-word twist is done one word at a time as words are drawn (the same words);
-- free cells, each player's frontier and each player's pieces are the engine's "indexed sets" (append; remove by
-  swapping in the last item), in the same order, because the bots pick by position in those lists;
+- free cells, each player's frontier and each player's pieces are ``GameState``'s "indexed sets" (append; remove
+  by swapping in the last item), in the same order, because the bots pick by position in those lists;
 - the bots' choices follow their Python code step by step: the same candidates in the same order, the same
   ``sorted`` pools, a draw only where the Python bot draws (``_best`` draws only on a tie).
 
 Nothing in here reads module globals that live elsewhere: numba's cache is keyed on this file only, so the event
-order and every constant the kernel uses are spelled out below (``rules.fast`` checks them against the engine).
+order and every constant the kernel uses are spelled out below (``rules.fast`` checks them against the API).
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
-from numba import njit
+
+from boardgen.play import kernels
 
 # Every function is compiled without numba's reference counting (``_nrt=False``): the kernel allocates nothing
 # (``new_state`` does, in Python), and counting references to the array arguments on every call cost a third of
-# the time. ``cache=True``: the machine code is kept on disk (where: ``rules.fast.numba_cache_dir``).
-_JIT: Any = njit
-compiled = _JIT(cache=True, _nrt=False)
+# the time. The machine code is kept on disk in the folder ``KernelLoader`` names after this file (and the
+# shared random streams' file, which every kernel's folder name includes).
+compiled: Any = kernels.compiled(__file__, Path(kernels.__file__).with_name("kernel_random.py"), _nrt=False)
 
 # ---------------------------------------------------------------------------------------------- constants
 
@@ -36,7 +39,7 @@ EVENTS = (
     "harvest_zero", "harvest_short", "invest", "invest_anywhere", "no_chips", "out_of_pieces", "out_of_cells",
     "stewardship_up", "stewardship_down", "stewardship_same", "stewardship_blocked", "tipping_up", "tipping_down",
     "tipping_same", "tipping_blocked", "badge_won", "badge_lost", "badge_past_max", "tie",
-)  # fmt: skip  (must equal engine.EVENTS: rules.fast checks)
+)  # fmt: skip  (must equal rules.api.EVENTS: rules.fast checks)
 E_SETUP_FIRST, E_SETUP_ADJ, E_SETUP_ANY, E_MOVE, E_MOVE_ANY, E_MOVE_PASS = 0, 1, 2, 3, 4, 5
 E_HARVEST, E_HARVEST_ZERO, E_HARVEST_SHORT, E_INVEST, E_INVEST_ANY, E_NO_CHIPS = 6, 7, 8, 9, 10, 11
 E_OUT_PIECES, E_OUT_CELLS, E_ST_UP, E_ST_DOWN, E_ST_SAME, E_ST_BLOCKED = 12, 13, 14, 15, 16, 17
@@ -514,7 +517,7 @@ def _choose_move(p: int, must: bool, threshold: int, badges_on: bool, cell: np.n
 
 @compiled
 def _check_badges(p: int, threshold: int, can_be_lost: bool, pz: np.ndarray, events: np.ndarray) -> None:
-    """``engine._check_badges``."""
+    """``api.check_badges``."""
     for z in range(pz.shape[2]):
         if pz[BADGES, p, z] == 0:
             if pz[ZONE_COUNT, p, z] >= threshold:
@@ -527,7 +530,7 @@ def _check_badges(p: int, threshold: int, can_be_lost: bool, pz: np.ndarray, eve
 
 @compiled
 def _stewardship(zn: np.ndarray, mt: np.ndarray, mt_pos: np.ndarray, events: np.ndarray) -> None:
-    """``engine.stewardship``: each zone's die in zone order."""
+    """Stewardship (``api.steward_roll``): each zone's die in zone order."""
     for z in range(zn.shape[1]):
         die = zn[DICE, z]
         roll = 1 + int(_random(mt, mt_pos, 0) * die)
@@ -550,7 +553,7 @@ def _stewardship(zn: np.ndarray, mt: np.ndarray, mt_pos: np.ndarray, events: np.
 
 @compiled
 def _tipping(die: int, zn: np.ndarray, mt: np.ndarray, mt_pos: np.ndarray, events: np.ndarray) -> None:
-    """``engine.tipping_point``: one roll against the sum of the indices."""
+    """The tipping point (``api.tipping_apply``): one roll against the sum of the indices."""
     roll = 1 + int(_random(mt, mt_pos, 0) * die)
     total = 0
     for z in range(zn.shape[1]):
@@ -571,7 +574,7 @@ def _tipping(die: int, zn: np.ndarray, mt: np.ndarray, mt_pos: np.ndarray, event
 @compiled
 def _harvest(p: int, divisor: int, capped: bool, pz: np.ndarray, pl: np.ndarray, zn: np.ndarray, ctr: np.ndarray,
              events: np.ndarray) -> None:
-    """``engine.harvest``."""
+    """``api.harvest``."""
     total = 0
     for z in range(zn.shape[1]):
         total += pz[ZONE_COUNT, p, z] * zn[INDEX, z]
@@ -591,7 +594,7 @@ def _harvest(p: int, divisor: int, capped: bool, pz: np.ndarray, pl: np.ndarray,
 
 @compiled
 def _leaders(complex_game: bool, pz: np.ndarray, zn: np.ndarray) -> int:
-    """``engine._leaders``: bit p set for every seat with the top score if the game ended now."""
+    """``api.leaders_mask``: bit p set for every seat with the top score if the game ended now."""
     n_players, n_zones = pz.shape[1], pz.shape[2]
     final = zn[FINAL]
     for z in range(n_zones):
@@ -619,7 +622,7 @@ def _leaders(complex_game: bool, pz: np.ndarray, zn: np.ndarray) -> int:
 def _play_game(prm: np.ndarray, cell: np.ndarray, nbr: np.ndarray, pc: np.ndarray, pz: np.ndarray, pl: np.ndarray,
                zn: np.ndarray, fv: np.ndarray, pool: np.ndarray, ctr: np.ndarray, mt: np.ndarray,
                mt_pos: np.ndarray, events: np.ndarray, traj: np.ndarray, leaders: np.ndarray) -> None:
-    """``engine.play_game`` from a fresh state to the end of the last turn (scoring: ``play_games``)."""
+    """A game (``api.WellbeingState``) from a fresh state to the end of the last turn (scoring: ``play_games``)."""
     n_players = pl.shape[1]
     complex_game = prm[P_COMPLEX] != 0
     economy = prm[P_ECONOMY] != 0
@@ -771,7 +774,7 @@ def play_games(prm: np.ndarray, kinds: np.ndarray, keys: np.ndarray, key_lens: n
         events[:] = 0
         _play_game(prm, cell, nbr, pc, pz, pl, zn, fv, pool, ctr, mt, mt_pos, events, out_traj[g], out_leaders[g])
 
-        # ---- scoring (engine.final_scores)
+        # ---- scoring (api.final_scores)
         for z in range(n_zones):
             out_end[g, z] = zn[INDEX, z]
             final = zn[INDEX, z]

@@ -8,7 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from boardgen.games.global_wellbeing.rules.simulate import Simulation, wilson_interval, wins_by_bot, wins_by_seat
+from boardgen.games.global_wellbeing.rules.report import Simulation, wins_by_bot, wins_by_seat
+from boardgen.play.report import wilson_interval
 from boardgen.render.charts import (
     MAGMA_R,
     VIRIDIS,
@@ -37,13 +38,12 @@ def _games(n: int) -> str:
 
 
 def score_chart(sim: Simulation) -> Chart:
-    by_bot: dict[str, list[int]] = {}
-    for r in sim.results:
-        for seat, name in enumerate(r.bots):
-            by_bot.setdefault(name, []).append(r.scores[seat])
-    winning = [max(r.scores) for r in sim.results]
-    all_scores = [s for scores in by_bot.values() for s in scores] or [0]
-    edges = integer_bins(min(all_scores), max(all_scores))
+    c = sim.columns
+    scores = c.scores.astype(np.int64)
+    by_bot: dict[str, Any] = {c.bot_names[code]: scores[c.lineups == code] for code in range(len(c.bot_names))
+                              if np.any(c.lineups == code)}  # arrays: the histogram counts them as they are
+    winning: Any = scores.max(axis=1) if sim.games else np.zeros(0, np.int64)
+    edges = integer_bins(int(scores.min()), int(scores.max())) if scores.size else integer_bins(0, 0)
     series = [Series(f"{name} bot", by_bot[name], BOT_COLOURS.get(name, OTHER_BOT_COLOUR)) for name in sorted(by_bot)]
     series.append(Series("winning score", winning, WINNING_COLOUR, filled=False))
     return histogram_chart(series, edges, title=f"Score distribution, {_games(sim.games)}, {sim.players} players",
@@ -85,8 +85,8 @@ def win_rate_by_bot(sim: Simulation) -> bytes:
 def trajectory_chart(sim: Simulation, colours: Sequence[str]) -> Chart:
     """One small panel per zone: mean index after every turn, its 10-90% band, and the zone's bounds."""
     rules = sim.rules
-    n = len(sim.results)
-    length = len(sim.results[0].trajectory) if n else 1
+    n = sim.games
+    length = rules.turns + 1 if n else 1
     turns = list(range(length))
     edges = [*turns, length]  # the value after the last turn is drawn over one more turn's width
     v_lines = [(float(t), TIPPING_COLOUR if t % rules.tipping_point_every == 0 else STEWARDSHIP_COLOUR)
@@ -96,20 +96,23 @@ def trajectory_chart(sim: Simulation, colours: Sequence[str]) -> Chart:
     tick_step = period if 2 <= length // max(1, period) <= 8 else max(1, length // 5)
     panels = []
     trajectories: Any = sim.trajectories() if n else None
+    final_index = sim.array("final_index", (len(sim.board.zones),))
     for z, zone in enumerate(sim.board.zones):
         mean: list[float] = []
         p10: list[float] = []
         p90: list[float] = []
         dot = None
         if n:
-            per_turn = np.sort(trajectories[:, :, z], axis=0)  # (games, turns): each turn's values in order
-            mean = (per_turn.sum(axis=0) / n).tolist()  # integer sums, divided as Python divides them
-            p10 = per_turn[int(0.1 * (n - 1))].tolist()
-            p90 = per_turn[int(0.9 * (n - 1))].tolist()
-            final = sum(r.final_index[z] for r in sim.results) / n
+            values = trajectories[:, :, z]  # (games, turns)
+            mean = (values.sum(axis=0) / n).tolist()  # integer sums, divided as Python divides them
+            low, high = int(0.1 * (n - 1)), int(0.9 * (n - 1))
+            ranked = np.partition(values, (low, high), axis=0)  # those two ranks of each turn's values in place
+            p10 = ranked[low].tolist()
+            p90 = ranked[high].tolist()
+            final = int(final_index[:, z].sum()) / n
             if final != mean[-1]:
                 dot = (length - 0.5, final, f"{final:.1f} with badges")
-        top = max([zone.die + 1, *(r.final_index[z] + 1 for r in sim.results)])
+        top = max(zone.die + 1, int(final_index[:, z].max()) + 1 if n else 0)
         panels.append(StepPanel(
             f"{zone.name} (d{zone.die}, start {zone.start_index})", edges, mean, p10, p90,
             colours[z] if z < len(colours) else SEAT_COLOUR, min(top, 2 * zone.die + 2),
@@ -147,10 +150,11 @@ def report_plots(sim: Simulation, colours: Sequence[str]) -> dict[str, bytes]:
         "index-trajectories.png": index_trajectories(sim, colours),
     }
     if sim.board.corners_mm is not None:
+        occupied, contested = sim.cell_counts()
         plots["heat-occupied.png"] = heat_map(
-            sim, [v / n for v in sim.occupied], f"How often each cell is occupied at the end ({_games(sim.games)})")
+            sim, [v / n for v in occupied], f"How often each cell is occupied at the end ({_games(sim.games)})")
         plots["heat-contested.png"] = heat_map(
-            sim, [v / n for v in sim.contested],
+            sim, [v / n for v in contested],
             f"How often each cell is contested: pieces of two or more players stood on it ({_games(sim.games)})",
             VIRIDIS)
     return plots

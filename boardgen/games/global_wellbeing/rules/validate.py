@@ -14,8 +14,8 @@ from typing import Any
 from boardgen.config import CELL_COUNT_TOLERANCE, Config, cell_count_band
 from boardgen.errors import LayoutError
 from boardgen.games.global_wellbeing.rules.board import RulesBoard, components
-from boardgen.games.global_wellbeing.rules.simulate import Simulation, simulate, summary, wilson_interval, wins_by_seat
-from boardgen.play.report import SEVERITIES, Finding, Report, Severity
+from boardgen.games.global_wellbeing.rules.report import Simulation, simulate, summary, ties, wins_by_seat
+from boardgen.play.report import SEVERITIES, Finding, Report, Severity, wilson_interval
 
 DEFAULT_BOTS: tuple[str, ...] = ("greedy", "planner", "random")
 TIE_WARNING_SHARE = 0.2  # more ties for first than this: a warning
@@ -376,10 +376,10 @@ def selfplay_findings(sim: Simulation) -> list[Finding]:
                              "tested at once"))
     else:
         found.append(Finding("rules.selfplay-seats", "info", where, text))
-    ties = sum(1 for r in sim.results if len(r.winners) > 1)
-    lo, hi = wilson_interval(ties, n)
-    tie_text = f"{ties / n:.1%} of games end in a tie for first place (95% CI {lo:.1%}-{hi:.1%})"
-    if ties / n > TIE_WARNING_SHARE:
+    tied = ties(sim)
+    lo, hi = wilson_interval(tied, n)
+    tie_text = f"{tied / n:.1%} of games end in a tie for first place (95% CI {lo:.1%}-{hi:.1%})"
+    if tied / n > TIE_WARNING_SHARE:
         found.append(Finding("rules.selfplay-ties", "warning", where,
                              tie_text + ": the rules need a tie-breaker (e.g. most chips left, or most badges)"))
     else:
@@ -391,13 +391,12 @@ def selfplay_findings(sim: Simulation) -> list[Finding]:
 def economy_figures(sim: Simulation) -> dict[str, float]:
     """How much the chips matter: pieces bought per player-turn, turns on which a lack of chips stopped a
     purchase, and chips left unspent at the end (mean, min, max over players)."""
-    from boardgen.games.global_wellbeing.rules.engine import EV
-
     n, players, turns = sim.games, sim.players, sim.rules.turns
     player_turns = max(1, n * players * turns)
-    bought = sum(r.events[EV["invest"]] + r.events[EV["invest_anywhere"]] for r in sim.results)
-    short = sum(r.events[EV["no_chips"]] for r in sim.results)
-    chips = [c for r in sim.results for c in r.chips] or [0]
+    events = sim.columns.events
+    bought = sum(int(events[k].sum()) for k in ("invest", "invest_anywhere") if k in events)
+    short = int(events["no_chips"].sum()) if "no_chips" in events else 0
+    chips = sim.array("chips", (players,)).ravel().tolist() or [0]
     return {"bought_per_turn": bought / player_turns, "chips_short_share": short / player_turns,
             "chips_left_mean": sum(chips) / len(chips), "chips_left_min": float(min(chips)),
             "chips_left_max": float(max(chips))}
@@ -440,8 +439,7 @@ def played_findings(rules_board: RulesBoard, config: Config, games: int, players
     played.extend(selfplay_findings(own))
     sim_summary["self_play"] = {"bot": SELF_PLAY_BOT, "games": own.games,
                                 "wins_by_seat": [round(w / max(1, own.games), 4) for w in wins_by_seat(own)],
-                                "ties_share": round(sum(1 for r in own.results if len(r.winners) > 1)
-                                                    / max(1, own.games), 4),
+                                "ties_share": round(ties(own) / max(1, own.games), 4),
                                 "economy": {k: round(v, 4) for k, v in economy_figures(own).items()}}
     return played, sim_summary
 

@@ -1,7 +1,8 @@
-"""The compiled fast path (rules.fast, rules.kernel) plays exactly the games of the reference engine: whole
-GameResults compared field by field (scores, winners, pieces, chips, indices, badges, trajectory, leaders, events,
-ran_out, occupied and contested cells) for the same seeds, on the real board and on synthetic ones, under every
-rule option the engine reads."""
+"""The flagship's compiled kernel (rules.fast, rules.kernel) plays exactly the games of the rules API's state
+machine (rules.api): every result field compared game by game (scores, winners, length, the metrics, every rule
+count, and the game's own arrays: pieces, chips, indices, badges, trajectory, leaders, running out, occupied and
+contested cells) for the same seeds, on the real board and on synthetic ones, under every rule option the rules
+read; 1,000 games per bot kind in the slow tests."""
 
 from __future__ import annotations
 
@@ -10,17 +11,21 @@ import json
 import random
 from collections.abc import Sequence
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from rules_strategies import ZONES, games
 
 from boardgen.config import RulesConfig, load_template
 from boardgen.games.global_wellbeing.rules import fast
+from boardgen.games.global_wellbeing.rules.api import FlagshipBot, WellbeingGame
 from boardgen.games.global_wellbeing.rules.board import RulesBoard, hex_rectangle
 from boardgen.games.global_wellbeing.rules.bots import BOT_NAMES, bot_factory
-from boardgen.games.global_wellbeing.rules.engine import GameResult, derive_seed, play_game
-from boardgen.games.global_wellbeing.rules.simulate import lineup, results_json, simulate
+from boardgen.games.global_wellbeing.rules.report import results_json, simulate
 from boardgen.geomap.model import Board
+from boardgen.play.bots import play_with_bots
+from boardgen.play.columns import GameRecord, OutcomeColumns
+from boardgen.play.simulate import derive_seed, lineup
 
 pytest.importorskip("numba")
 
@@ -34,28 +39,43 @@ def kernel() -> object:
     return loaded
 
 
-def reference(board: RulesBoard, rules: RulesConfig, names: Sequence[str], seed: int,
-              badge_values: Sequence[int] | None = None) -> GameResult:
-    """``play_game`` with the bots ``simulate`` gives (or these badge values)."""
+def through_api(board: RulesBoard, rules: RulesConfig, lineups: Sequence[Sequence[str]], seeds: Sequence[int],
+                badge_values: Sequence[int] | None = None) -> OutcomeColumns:
+    """The games through the state machine, seeded as a simulation seeds them (the dice from
+    ``random.Random(seed)``, seat s's bot from ``derive_seed(seed, "seat", s)``), with the bots ``simulate``
+    gives (or these badge values)."""
     if badge_values is None:
         badge_values = tuple(z.badge_value for z in board.zones) if rules.variant == "complex" else ()
     dice = tuple(z.die for z in board.zones)
-    factories = [bot_factory(n, rules.badge_threshold, tuple(badge_values), dice) for n in names]
-    return play_game(board, rules, factories, seed, names)
+    names = tuple(dict.fromkeys(b for seats in lineups for b in seats))
+    records = []
+    for seats, seed in zip(lineups, seeds, strict=True):
+        game = WellbeingGame(board, rules, len(seats))
+        bots = []
+        for s, name in enumerate(seats):
+            rng = random.Random(derive_seed(seed, "seat", s))
+            inner = bot_factory(name, rules.badge_threshold, tuple(badge_values), dice)(rng)
+            bots.append(FlagshipBot(game, s, rng, name, inner))
+        state = play_with_bots(game.new_initial_state(seed), bots, random.Random(seed))
+        records.append(GameRecord(seed, tuple(seats), state.outcome()))
+    return OutcomeColumns.from_records(records, len(lineups[0]) if lineups else 1, names)
+
+
+def compiled(board: RulesBoard, rules: RulesConfig, lineups: Sequence[Sequence[str]], seeds: Sequence[int],
+             badge_values: Sequence[int] | None = None) -> OutcomeColumns:
+    names = tuple(dict.fromkeys(b for seats in lineups for b in seats))
+    codes = np.array([[names.index(b) for b in seats] for seats in lineups], dtype=np.int8)
+    return fast.play_batch(board, rules, lineups, seeds, badge_values).columns(codes.reshape(len(seeds), -1), names)
 
 
 def differences(board: RulesBoard, rules: RulesConfig, lineups: Sequence[Sequence[str]], seeds: Sequence[int],
-                badge_values: Sequence[int] | None = None) -> list[tuple[int, list[str]]]:
-    """(game, fields that differ) for every game the kernel plays differently from the reference engine."""
-    got = fast.play_batch(board, rules, lineups, seeds, badge_values).results()
-    assert len(got) == len(seeds)
-    out = []
-    for g, (names, seed) in enumerate(zip(lineups, seeds, strict=True)):
-        want = reference(board, rules, names, seed, badge_values)
-        if got[g] != want:
-            out.append((g, [f.name for f in dataclasses.fields(want) if getattr(got[g], f.name) != getattr(want,
-                                                                                                           f.name)]))
-    return out
+                badge_values: Sequence[int] | None = None) -> list[str]:
+    """Where the kernel's games differ from the state machine's (empty: every field of every game agrees)."""
+    want = through_api(board, rules, lineups, seeds, badge_values)
+    got = compiled(board, rules, lineups, seeds, badge_values)
+    assert got.games == len(seeds)
+    assert set(got.arrays) == set(want.arrays) or not seeds
+    return want.differences(got)
 
 
 @pytest.fixture(scope="module")
@@ -85,8 +105,8 @@ LINEUPS = {"random": ("random",), "greedy": ("greedy",), "planner": ("planner",)
 
 
 @pytest.mark.parametrize(("bots", "games"), [
-    *(pytest.param(bots, 200, id=name) for name, bots in LINEUPS.items()),
-    *(pytest.param(bots, 2000, id=f"{name}-2000", marks=pytest.mark.slow) for name, bots in LINEUPS.items()),
+    *(pytest.param(bots, 50, id=name) for name, bots in LINEUPS.items()),
+    *(pytest.param(bots, 1000, id=f"{name}-1000", marks=pytest.mark.slow) for name, bots in LINEUPS.items()),
 ])
 def test_same_games_on_the_real_board(real_board: RulesBoard, bots: tuple[str, ...], games: int) -> None:
     rules = load_template().rules
@@ -134,9 +154,9 @@ def test_same_games_when_the_board_runs_out_of_cells(players: int) -> None:
     lineups = [lineup(BOT_NAMES, players, i, True) for i in range(30)]
     seeds = [derive_seed(3, "game", i) for i in range(30)]
     assert differences(board, rules, lineups, seeds) == []
-    results = fast.play_batch(board, rules, lineups, seeds).results()
+    ran_out = fast.play_batch(board, rules, lineups, seeds).ran_out
     if players == 6:
-        assert all(any(r & 2 for r in res.ran_out) for res in results)  # every game ran out of cells
+        assert ((ran_out & 2) != 0).any(axis=1).all()  # every game ran out of cells
 
 
 def test_same_games_on_a_board_without_cells() -> None:
@@ -157,39 +177,36 @@ def test_same_games_whatever_the_board_and_rules(case: tuple) -> None:
 # ------------------------------------------------------------------------------------ batches and simulate
 
 
-def test_a_batch_sums_the_cells_of_its_games() -> None:
-    board = hex_rectangle(8, 6, ZONES)
-    rules = load_template().rules
-    batch = fast.play_batch(board, rules, [MIXED] * 20, list(range(20)))
-    results = batch.results()
-    assert batch.occupied_counts() == [sum(r.occupied[c] for r in results) for c in range(board.n_cells)]
-    assert batch.contested_counts() == [sum(r.contested[c] for r in results) for c in range(board.n_cells)]
-    assert [r.occupied for r in batch.results(cells=False)] == [()] * 20
-
-
-def test_simulate_writes_the_same_results_through_either_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_simulate_writes_the_same_results_through_either_path(monkeypatch: pytest.MonkeyPatch) -> None:
     board = hex_rectangle(12, 9, ZONES)
     rules = load_template().rules
     documents = {}
     for engine in ("reference", "kernel"):
-        monkeypatch.setenv(fast.ENGINE_ENV, engine)
+        monkeypatch.setenv("BOARDGEN_ENGINE", engine)
         sim = simulate(board, rules, 120, 6, BOT_NAMES, seed=5)
         documents[engine] = json.dumps(results_json(sim, "e", "sha"), sort_keys=True)
     assert documents["kernel"] == documents["reference"]
 
 
-def test_the_engine_setting(monkeypatch: pytest.MonkeyPatch) -> None:
-    board = hex_rectangle(5, 5, ZONES)
-    rules = load_template().rules
-    monkeypatch.setenv(fast.ENGINE_ENV, "reference")
-    assert not fast.use_kernel(board, rules, ["random"], 6, 10**6)
-    monkeypatch.setenv(fast.ENGINE_ENV, "kernel")
-    assert fast.use_kernel(board, rules, ["random"], 6, 1)
-    assert not fast.use_kernel(board, rules, ["mcts"], 6, 1)  # a bot the kernel does not have
-    assert not fast.use_kernel(board, dataclasses.replace(rules, harvest_divisor=0), ["random"], 6, 1)
-    monkeypatch.setenv(fast.ENGINE_ENV, "fastest")
+def test_kernel_batch_is_the_play_batch_games(default_ctx: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The plug-in hook: games start..stop with the simulation's rotation, the same as ``play_batch``'s through
+    the API; None for bots with no compiled form, for rules it does not handle and with the reference setting."""
+    from boardgen.plugin import BuildContext
+
+    assert isinstance(default_ctx, BuildContext)
+    plugin, ctx = default_ctx.plugin, default_ctx
+    monkeypatch.setenv("BOARDGEN_ENGINE", "kernel")
+    columns = plugin.kernel_batch(ctx, 6, ("greedy", "planner", "random"), 3, 10, 40, True)
+    assert columns is not None and columns.games == 30
+    api = OutcomeColumns.from_records(plugin.play_batch(ctx, 6, ("greedy", "planner", "random"), 3, 10, 40, True),
+                                      6, columns.bot_names)
+    assert api.differences(columns) == []
+    assert plugin.kernel_batch(ctx, 6, ("random", "mcts"), 3, 0, 5, True) is None
+    monkeypatch.setenv("BOARDGEN_ENGINE", "reference")
+    assert plugin.kernel_batch(ctx, 6, ("random",), 3, 0, 5000, True) is None
+    monkeypatch.setenv("BOARDGEN_ENGINE", "fastest")
     with pytest.raises(ValueError, match="BOARDGEN_ENGINE"):
-        fast.use_kernel(board, rules, ["random"], 6, 1)
+        plugin.kernel_batch(ctx, 6, ("random",), 3, 0, 5, True)
 
 
 def test_unsupported_games_are_refused_not_played_differently() -> None:
@@ -208,9 +225,9 @@ def test_unsupported_games_are_refused_not_played_differently() -> None:
 def test_warming_the_kernel_marks_its_cache_compiled(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
     """scripts/setup.sh's warm-up leaves the kernel's cache marked, so auto mode takes it from the first run."""
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
-    assert not fast.kernel_cached()
+    assert not fast.LOADER.cached()
     assert fast.warm_kernel() is True
-    assert fast.kernel_cached() and (tmp_path / "compiled").is_file()
+    assert fast.LOADER.cached() and (tmp_path / "compiled").is_file()
 
 
 @pytest.mark.parametrize("players", [1, 6])
