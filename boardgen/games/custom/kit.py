@@ -7,6 +7,7 @@ two kit zips with their README), all through the shared machinery the five games
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Sequence
 
 from boardgen import __version__
@@ -139,7 +140,8 @@ def kit_parts(ctx: BuildContext) -> KitParts:
     for spec in t.dice:
         pieces = [(c, kind) for c, kind in dice if c.label.startswith(f"{spec.name} #")]
         faces = tuple(f.text or f"[{f.image}]" for f in spec.face_list())
-        declared.append(Part(spec.name, "die", len(pieces), spec.size_mm, spec.size_mm, spec.size_mm,
+        edge = spec.size_mm / math.sqrt(3) if spec.sides == 6 else spec.size_mm  # a cube: its edge
+        declared.append(Part(spec.name, "die", len(pieces), edge, edge, edge,
                              pieces=tuple(c for c, _ in pieces), sides=spec.sides, faces=faces, colour=spec.colour,
                              file=COMPONENTS, sheet_kind=",".join(dict.fromkeys(k for _, k in pieces))))
     return KitParts(t.game, t.title, tuple(declared), tuple(t.notes))

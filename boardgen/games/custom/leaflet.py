@@ -58,22 +58,24 @@ def styles(font: str) -> dict[str, ParagraphStyle]:
 def story(markdown: str, t: CustomTemplate, parts: KitParts, font: str) -> list[Flowable]:
     st = styles(font)
     out: list[Flowable] = []
-    paragraph: list[str] = []
     texts: list[str] = []
+    block: list[str] = []  # the lines of the paragraph or list item being read
+    kind: tuple[str, str | None] = ("body", None)
 
     def add(text: str, style: str, bullet: str | None = None) -> None:
         texts.append(text)
         out.append(Paragraph(inline(text), st[style], bulletText=bullet))
 
     def flush() -> None:
-        if paragraph:
-            add(" ".join(paragraph), "body")
-            paragraph.clear()
+        if block:
+            add(" ".join(block), *kind)
+            block.clear()
 
     for raw in markdown.splitlines():
         line = raw.strip()
         if not line:
             flush()
+            kind = ("body", None)
             continue
         heading = re.match(r"^(#{1,3})\s+(.*)$", line)
         bullet = re.match(r"^[-*+]\s+(.*)$", line)
@@ -81,14 +83,17 @@ def story(markdown: str, t: CustomTemplate, parts: KitParts, font: str) -> list[
         if heading:
             flush()
             add(heading.group(2), {1: "title", 2: "h2", 3: "h3"}[len(heading.group(1))])
+            kind = ("body", None)
         elif bullet:
             flush()
-            add(bullet.group(1), "bullet", "\u2022")
+            kind = ("bullet", "\u2022")
+            block.append(bullet.group(1))
         elif numbered:
             flush()
-            add(numbered.group(2), "bullet", f"{numbered.group(1)}.")
-        else:
-            paragraph.append(line)
+            kind = ("bullet", f"{numbered.group(1)}.")
+            block.append(numbered.group(2))
+        else:  # a paragraph's next line, or a list item's (a list item runs on until a blank line)
+            block.append(line)
     flush()
     add("In the box", "h2")
     for p in parts.parts:

@@ -401,8 +401,9 @@ def small_parts_set(t: CustomTemplate, pictures: Mapping[str, Picture]) -> Compo
     for d in t.dice:
         starts.append(len(parts))
         parts += [die(d, k + 1, pictures) for k in range(d.count)]
+    if t.standees:
+        starts.append(len(parts))  # the standees share rows: they are all as tall as their strips
     for s in t.standees:
-        starts.append(len(parts))
         pic = pictures.get(s.image) if s.image else None
         parts += [standee(s, k + 1, pic) for k in range(s.count)]
     if not parts:
@@ -468,6 +469,8 @@ def board_scene(t: CustomTemplate, pictures: Mapping[str, Picture]) -> Scene:
             ops.append(Image(Rect(s.x_mm - side / 2, s.y_mm - side / 2 - label_room, side, side), pictures[s.image],
                              "contain", name=f"space-image:{s.id}"))
     if b.title:
-        ops.append(_label(b.title, b.width_mm / 2, 8.0, b.width_mm - 20.0, 16.0, ink_on(b.background), "board-title"))
+        size_pt = min(28.0, b.height_mm * 0.05 / PT)
+        ops.append(_label(b.title, b.width_mm / 2, 4.0 + size_pt * PT * 0.6, b.width_mm - 20.0, size_pt,
+                          ink_on(b.background), "board-title"))
     return Scene(tuple(ops))
 
