@@ -50,7 +50,7 @@ def test_the_example_is_an_installed_game_with_no_rules() -> None:
 
 
 def test_a_missing_picture_names_the_key(tmp_path: Path) -> None:
-    path = copy_example(tmp_path, lambda d, f: (f / "bee.svg").unlink())
+    path = copy_example(tmp_path, lambda d, f: d["images"].update(bee="custom-meadow/wasp.svg"))
     message = refusal(path)
     assert message.startswith(f"{path}: images.bee: ") and "not found" in message
 

@@ -23,7 +23,7 @@ from boardgen.cards.dice import die_component, die_net
 from boardgen.cards.icons import ICONS
 from boardgen.cards.model import Component, ComponentSet
 from boardgen.cards.sheets import path_polygon
-from boardgen.config import short_repr
+from boardgen.config import short_repr, templates_dir
 from boardgen.datafiles import locate, read_text
 from boardgen.errors import ConfigError, LayoutError
 from boardgen.games.custom.model import CustomTemplate, DeckSpec, FaceSpec, FieldSpec
@@ -70,33 +70,29 @@ class GameData:
     leaflet: str
 
 
-def folder(t: CustomTemplate) -> FilePath:
-    return FilePath(t.source).parent
-
-
 def load_data(t: CustomTemplate) -> GameData:
     """Every data file the template names, read through the bounded readers; any problem is one ConfigError
     naming the file or the template key."""
-    base = folder(t)
+    bundled = (templates_dir(),)  # a copy of the shipped example finds its pictures and rows there
     files: dict[str, FilePath] = {}
     pictures: dict[str, Picture] = {}
     for name, rel in t.images.items():
         key = f"images.{name}"
-        path = locate(rel, t.source, key, (), "picture", folder=base)
+        path = locate(rel, t.source, key, bundled, "picture")
         files[key] = path
         pictures[name] = read_picture(path, t.source, key, name)
     rows: dict[str, tuple[dict[str, Any], ...]] = {}
     for deck_id, deck in t.decks.items():
         key = f"decks.{deck_id}.file"
         if deck.file is not None:
-            path = locate(deck.file, t.source, key, (), "card file", folder=base)
+            path = locate(deck.file, t.source, key, bundled, "card file")
             files[key] = path
             rows[deck_id] = check_rows(deck, load_rows(path), str(path), key, set(pictures))
         else:
             rows[deck_id] = check_rows(deck, load_rows(list(deck.rows or ())), t.source, f"decks.{deck_id}.rows",
                                        set(pictures), inline=True)
     key = "leaflet.file"
-    path = locate(t.leaflet.file, t.source, key, (), "leaflet", folder=base)
+    path = locate(t.leaflet.file, t.source, key, bundled, "leaflet")
     files[key] = path
     leaflet = read_text(path, t.source, key, "leaflet")
     return GameData(pictures, rows, files, leaflet)
