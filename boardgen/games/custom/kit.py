@@ -17,13 +17,27 @@ from boardgen.cards.model import ComponentSet
 from boardgen.cards.sheets import LaidOut, lay_out, one_orientation
 from boardgen.errors import LayoutError
 from boardgen.games.custom.model import CustomTemplate
-from boardgen.games.custom.parts import GameData, board_graph, board_scene, deck_set, load_data, small_parts_set, \
-    token_set
+from boardgen.games.custom.parts import (
+    GameData,
+    board_graph,
+    deck_set,
+    load_data,
+    small_parts_set,
+    token_set,
+)
 from boardgen.io import Artifact
 from boardgen.kit.cut_edition import CutEdition, cut_edition
 from boardgen.kit.cut_edition import pdf_name as cut_pdf_name
-from boardgen.kit.parts import KitParts, Part, board_part, board_piece, deck_part, inventory_csv, page_spans, \
-    parts_from_sets
+from boardgen.kit.parts import (
+    KitParts,
+    Part,
+    board_part,
+    board_piece,
+    deck_part,
+    inventory_csv,
+    page_spans,
+    parts_from_sets,
+)
 from boardgen.plugin import BuildContext
 from boardgen.render.board_print import BoardPrint, print_board
 from boardgen.render.cairo_backend import Page, render_pdf, render_png
@@ -122,7 +136,8 @@ def lay_paper(ctx: BuildContext, paper: Paper) -> list[LaidOut]:
 def build_paper(ctx: BuildContext, paper: Paper) -> PaperKit:
     laid = lay_paper(ctx, paper)
     pages = tuple(p for lo in laid for p in lo.pages)
-    return PaperKit(paper, tuple(laid), pages, render_pdf(pages, title=f"{ctx.config.title}: components ({paper.name})"))
+    title = f"{ctx.config.title}: components ({paper.name})"
+    return PaperKit(paper, tuple(laid), pages, render_pdf(pages, title=title))
 
 
 def kit_parts(ctx: BuildContext) -> KitParts:
@@ -155,7 +170,9 @@ def engine_part_counts(ctx: BuildContext) -> dict[str, int]:
     t: CustomTemplate = ctx.config
     d = data(ctx)
     counts = {deck.name: sum(row_quantity(r) for r in d.rows[deck_id]) for deck_id, deck in t.decks.items()}
-    counts.update({s.name: s.count for s in (*t.tokens, *t.dice, *t.standees)})
+    counts.update({s.name: s.count for s in t.tokens})
+    counts.update({s.name: s.count for s in t.dice})
+    counts.update({s.name: s.count for s in t.standees})
     if t.board is not None:
         counts["board"] = 1
     return counts
@@ -173,7 +190,8 @@ def readme_text(ctx: BuildContext, kit: PaperKit, cut: CutEdition, parts: KitPar
     lines = [f"{t.title}: print-and-play kit ({kit.paper.name})",
              f"edition {t.edition}, made by boardgen {__version__} from a data-only template (no rules engine: "
              f"boardgen printed the parts; the rules are the leaflet's), template sha256 {t.template_sha256[:16]}",
-             "", "PRINT EVERYTHING AT 100% / ACTUAL SIZE - never 'fit to page'. Every page has a 100 mm bar: measure it.",
+             "",
+             "PRINT EVERYTHING AT 100% / ACTUAL SIZE - never 'fit to page'. Every page has a 100 mm bar: measure it.",
              "", "Files:",
              f"  leaflet-{slug}.pdf  the rules ({leaflet_pages} page{'s' if leaflet_pages != 1 else ''}): print "
              "single-sided, or double-sided flipping on the long edge."]
@@ -184,7 +202,8 @@ def readme_text(ctx: BuildContext, kit: PaperKit, cut: CutEdition, parts: KitPar
                   "joins where (one way only).",
                   "  board-poster.pdf  the whole board on one sheet for a print shop (CMYK PDF/X-4, 3 mm bleed);",
                   "      board-poster-rgb.pdf is the same page in RGB for a home or office printer.",
-                  "  board-cut.svg  the sections' outlines on the whole board, for cutting a printed poster by machine."]
+                  "  board-cut.svg  the sections' outlines on the whole board, for cutting a printed poster by "
+                  "machine."]
     lines += [f"  components-{slug}.pdf  every other part, page by page below.", *cut.readme,
               "  inventory.csv  what the box holds.", "", f"components-{slug}.pdf, page by page:"]
     for lo, first, last in kit.page_ranges():

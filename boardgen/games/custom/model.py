@@ -23,13 +23,22 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, field_validator, model_validator
 
 from boardgen.cards.deck import CardSize, card_size
-from boardgen.schema import Colour, CrossKeyError, DieSides, GameTemplate, Length, PieceCount, PrintableText, \
-    TemplateModel
+from boardgen.schema import (
+    Colour,
+    CrossKeyError,
+    DieSides,
+    GameTemplate,
+    Length,
+    PieceCount,
+    PrintableText,
+    TemplateModel,
+)
 
 MAX_IMAGES = 64
 MAX_FIELDS = 30
 MAX_SPACES = 400
-Name = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$", description="a name: letters, digits, - and _")]
+Name = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$",
+                            description="a name: letters, digits, - and _")]
 BoxMm = Annotated[float, Field(ge=0, le=1000)]
 Box = Annotated[tuple[BoxMm, BoxMm, BoxMm, BoxMm], Field(description="[x, y, width, height] in mm from the part's "
                                                                       "top-left corner (trim)")]

@@ -130,9 +130,8 @@ def check_rows(deck: DeckSpec, rows: Sequence[dict[str, Any]], where: str, key: 
                     if name and name not in pictures:
                         raise ConfigError(where, f"{at}.{f.image_column}", f"no image named {short_repr(name, 40)} "
                                           "under the template's images:")
-                for column in (f.fill_column,):
-                    if column:
-                        _row_colour(row, column, where, f"{at}.{column}")
+                if f.fill_column:
+                    _row_colour(row, f.fill_column, where, f"{at}.{f.fill_column}")
             if face.background_column:
                 _row_colour(row, face.background_column, where, f"{at}.{face.background_column}")
     return tuple(rows)
@@ -383,7 +382,8 @@ def die(spec: Any, number: int, pictures: Mapping[str, Picture]) -> Component:
                 if font.size_pt < 6.0 - 1e-9:
                     raise LayoutError(f"die '{spec.name}': face {net.numbers[k]} {face.text!r} does not fit its "
                                       f"{2 * inradius:.1f} mm face at 6 pt; make the die larger or the text shorter")
-                items.append(Text(c.x, c.y, face.text, font, ink, align="center", baseline="middle", name="die-face-text"))
+                items.append(Text(c.x, c.y, face.text, font, ink, align="center", baseline="middle",
+                                  name="die-face-text"))
             if items:
                 ops.append(Group(tuple(items), transform=rotate(angle, c.x, c.y)))
     return Component("die", f"{spec.name} #{number} d{spec.sides}", base.width_mm, base.height_mm, Scene(tuple(ops)),
