@@ -199,3 +199,36 @@ def test_the_example_builds_the_same_bytes_twice_with_its_pictures(tmp_path: Pat
         assert "/DeviceRGB" not in spaces
     inventory = (first / "inventory.csv").read_text()
     assert "Flower cards,deck,15,63.5 x 88.9,2," in inventory and "weather die,die,1,15 x 15 x 15,6" in inventory
+
+
+def test_a_picture_board_inline_rows_and_a_jpeg_build_to_the_print_standard(tmp_path: Path) -> None:
+    """Another shape of template: the board a JPEG picture with no spaces, a deck of inline rows with its
+    own back per card, square tokens with text only, a die with its numbers."""
+    from PIL import Image
+
+    from boardgen.render.print_checks import kit_files, kit_findings
+
+    Image.new("RGB", (300, 200), (90, 140, 60)).save(tmp_path / "field.jpg", quality=80)
+    (tmp_path / "rules.md").write_text("# Tiny\n\nPlay a card.\n")
+    template = {
+        "game": "custom", "edition": "tiny", "title": "Tiny",
+        "images": {"field": "field.jpg"},
+        "decks": {"d": {"name": "Cards", "size": "mini", "rows": [
+            {"t": "One", "quantity": 5}, {"t": "Two", "quantity": 4}],
+            "front": {"fields": [{"column": "t", "box": [3, 3, 38, 20], "size": 14}]},
+            "back": {"background": "#334455", "fields": [{"column": "t", "box": [3, 3, 38, 10], "colour": "#ffffff"}]}}},
+        "tokens": [{"name": "point", "count": 12, "shape": "square", "width": 15, "text": "1"}],
+        "dice": [{"name": "die", "sides": 8, "size": 24}],
+        "board": {"width": 300, "height": 200, "image": "field"},
+        "leaflet": {"file": "rules.md"},
+    }
+    path = tmp_path / "tiny.yaml"
+    path.write_text("# a test template\n" + yaml.safe_dump(template, sort_keys=False), encoding="utf-8")
+    _plugin, config = load(path)
+    out, _ = build(config, tmp_path / "out", only={"board", "components"})
+    findings = [f"{f.rule} {f.where}: {f.message}" for f in kit_findings(kit_files(out))]
+    assert findings == []
+    with pikepdf.open(out / "board-poster.pdf") as pdf:
+        assert [str(img.ColorSpace) for img in pdf.pages[0].get_images().values()] == ["/DeviceCMYK"]
+    inventory = (out / "inventory.csv").read_text()
+    assert "Cards,deck,9," in inventory and "point,token,12," in inventory and "die,die,1," in inventory
