@@ -216,7 +216,8 @@ def test_a_picture_board_inline_rows_and_a_jpeg_build_to_the_print_standard(tmp_
         "decks": {"d": {"name": "Cards", "size": "mini", "rows": [
             {"t": "One", "quantity": 5}, {"t": "Two", "quantity": 4}],
             "front": {"fields": [{"column": "t", "box": [3, 3, 38, 20], "size": 14}]},
-            "back": {"background": "#334455", "fields": [{"column": "t", "box": [3, 3, 38, 10], "colour": "#ffffff"}]}}},
+            "back": {"background": "#334455",
+                     "fields": [{"column": "t", "box": [3, 3, 38, 10], "colour": "#ffffff"}]}}},
         "tokens": [{"name": "point", "count": 12, "shape": "square", "width": 15, "text": "1"}],
         "dice": [{"name": "die", "sides": 8, "size": 24}],
         "board": {"width": 300, "height": 200, "image": "field"},
