@@ -233,3 +233,12 @@ def test_a_picture_board_inline_rows_and_a_jpeg_build_to_the_print_standard(tmp_
         assert [str(img.ColorSpace) for img in pdf.pages[0].get_images().values()] == ["/DeviceCMYK"]
     inventory = (out / "inventory.csv").read_text()
     assert "Cards,deck,9," in inventory and "point,token,12," in inventory and "die,die,1," in inventory
+
+
+def test_an_svg_gradient_on_the_board_is_refused_on_load(tmp_path: Path) -> None:
+    """The board's print-shop poster is CMYK: an SVG gradient there would fail the conversion mid-build."""
+    gradient = ('<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"><defs><linearGradient id="g">'
+                '<stop offset="0" stop-color="#f00"/><stop offset="1" stop-color="#00f"/></linearGradient></defs>'
+                '<rect width="40" height="40" fill="url(#g)"/></svg>')
+    message = refusal(copy_example(tmp_path, lambda d, f: (f / "hive.svg").write_text(gradient)))
+    assert "board.spaces[0].image" in message and "gradient" in message

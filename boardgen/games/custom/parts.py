@@ -81,6 +81,14 @@ def load_data(t: CustomTemplate) -> GameData:
         path = locate(rel, t.source, key, bundled, "picture")
         files[key] = path
         pictures[name] = read_picture(path, t.source, key, name)
+    if t.board is not None:
+        board_pictures = [("board.image", t.board.image)] + [(f"board.spaces[{i}].image", sp.image)
+                                                           for i, sp in enumerate(t.board.spaces)]
+        for key, name in board_pictures:
+            shaded = rb"<(\w+:)?(linearGradient|radialGradient|pattern)\b"
+            if name and pictures[name].kind == "svg" and re.search(shaded, pictures[name].data):
+                raise ConfigError(t.source, key, f"the SVG picture {name!r} has a gradient or pattern, which the print "
+                                  "shop's CMYK poster cannot hold; expected flat colours (or a PNG/JPEG of it)")
     rows: dict[str, tuple[dict[str, Any], ...]] = {}
     for deck_id, deck in t.decks.items():
         key = f"decks.{deck_id}.file"
