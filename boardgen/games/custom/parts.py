@@ -82,8 +82,8 @@ def load_data(t: CustomTemplate) -> GameData:
         files[key] = path
         pictures[name] = read_picture(path, t.source, key, name)
     if t.board is not None:
-        board_pictures = [("board.image", t.board.image)] + [(f"board.spaces[{i}].image", sp.image)
-                                                           for i, sp in enumerate(t.board.spaces)]
+        board_pictures: list[tuple[str, str | None]] = [("board.image", t.board.image)]
+        board_pictures += [(f"board.spaces[{i}].image", sp.image) for i, sp in enumerate(t.board.spaces)]
         for key, name in board_pictures:
             shaded = rb"<(\w+:)?(linearGradient|radialGradient|pattern)\b"
             if name and pictures[name].kind == "svg" and re.search(shaded, pictures[name].data):
