@@ -84,10 +84,10 @@ def load_data(t: CustomTemplate) -> GameData:
     if t.board is not None:
         board_pictures: list[tuple[str, str | None]] = [("board.image", t.board.image)]
         board_pictures += [(f"board.spaces[{i}].image", sp.image) for i, sp in enumerate(t.board.spaces)]
-        for key, name in board_pictures:
-            shaded = rb"<(\w+:)?(linearGradient|radialGradient|pattern)\b"
-            if name and pictures[name].kind == "svg" and re.search(shaded, pictures[name].data):
-                raise ConfigError(t.source, key, f"the SVG picture {name!r} has a gradient or pattern, which the print "
+        shaded = rb"<(\w+:)?(linearGradient|radialGradient|pattern)\b"
+        for key, used in board_pictures:
+            if used and pictures[used].kind == "svg" and re.search(shaded, pictures[used].data):
+                raise ConfigError(t.source, key, f"the SVG picture {used!r} has a gradient or pattern, which the print "
                                   "shop's CMYK poster cannot hold; expected flat colours (or a PNG/JPEG of it)")
     rows: dict[str, tuple[dict[str, Any], ...]] = {}
     for deck_id, deck in t.decks.items():
