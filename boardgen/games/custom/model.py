@@ -221,6 +221,14 @@ class SpaceSpec(TemplateModel):
     image: Name | None = None
 
 
+class PlacedPicture(TemplateModel):
+    """A picture placed on the board in a box (under the paths and spaces)."""
+
+    image: Name
+    box: Box
+    fit: Fit = "contain"
+
+
 class BoardSpec(TemplateModel):
     """A board: a size, a background, an optional picture over it, and a graph of spaces (or none: a picture)."""
 
@@ -229,6 +237,7 @@ class BoardSpec(TemplateModel):
     background: Colour = "#ffffff"
     image: Name | None = None
     image_fit: Fit = "cover"
+    pictures: tuple[PlacedPicture, ...] = Field((), max_length=200, description="pictures placed on the board")
     kinds: dict[Name, SpaceKind] = Field(default_factory=dict, max_length=20)
     spaces: tuple[SpaceSpec, ...] = Field((), max_length=MAX_SPACES)
     connections: tuple[tuple[Name, Name], ...] = Field((), max_length=2000)
@@ -251,6 +260,11 @@ class BoardSpec(TemplateModel):
             if self.kinds and s.kind not in self.kinds:
                 raise CrossKeyError(f"spaces[{i}].kind", f"unknown kind {s.kind!r}; expected one of "
                                     f"{', '.join(self.kinds)}")
+        for i, pic in enumerate(self.pictures):
+            x, y, w, h = pic.box
+            if w <= 0 or h <= 0 or x + w > self.width_mm + 1e-6 or y + h > self.height_mm + 1e-6:
+                raise CrossKeyError(f"pictures[{i}].box", f"the box [{x:g}, {y:g}, {w:g}, {h:g}] is not inside the "
+                                    f"{self.width_mm:g} x {self.height_mm:g} mm board")
         known = set(ids)
         for i, (a, b) in enumerate(self.connections):
             for end in (a, b):
@@ -322,6 +336,8 @@ class CustomTemplate(GameTemplate):
             check(s.image, f"standees[{i}].image")
         if self.board is not None:
             check(self.board.image, "board.image")
+            for i, pic in enumerate(self.board.pictures):
+                check(pic.image, f"board.pictures[{i}].image")
             for i, sp in enumerate(self.board.spaces):
                 check(sp.image, f"board.spaces[{i}].image")
         names = [t.name for t in self.tokens] + [d.name for d in self.dice] + [s.name for s in self.standees] + \

@@ -84,6 +84,7 @@ def load_data(t: CustomTemplate) -> GameData:
     if t.board is not None:
         board_pictures: list[tuple[str, str | None]] = [("board.image", t.board.image)]
         board_pictures += [(f"board.spaces[{i}].image", sp.image) for i, sp in enumerate(t.board.spaces)]
+        board_pictures += [(f"board.pictures[{i}].image", pic.image) for i, pic in enumerate(t.board.pictures)]
         shaded = rb"<(\w+:)?(linearGradient|radialGradient|pattern)\b"
         for key, used in board_pictures:
             if used and pictures[used].kind == "svg" and re.search(shaded, pictures[used].data):
@@ -457,6 +458,8 @@ def board_scene(t: CustomTemplate, pictures: Mapping[str, Picture]) -> Scene:
     if b.image:
         ops.append(Image(full if b.image_fit == "cover" else Rect(0, 0, b.width_mm, b.height_mm), pictures[b.image],
                          b.image_fit, name="board-image"))
+    ops += [Image(Rect(*pic.box), pictures[pic.image], pic.fit, name=f"board-picture-{i}")
+            for i, pic in enumerate(b.pictures)]
     path_style = Style(stroke=b.path_colour, stroke_width_mm=b.path_width_mm, line_cap="round")
     by_id = {s.id: s for s in graph.spaces}
     for a, c in b.connections:
