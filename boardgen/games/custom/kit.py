@@ -60,12 +60,12 @@ def deck_sets(ctx: BuildContext) -> list[tuple[str, ComponentSet]]:
 
 
 def other_sets(ctx: BuildContext) -> list[ComponentSet]:
-    """Tokens with backs, tokens without, then dice and standees (the sets that exist)."""
+    """Tokens with backs, then the single-sided parts: tokens without, dice and standees (the sets that exist)."""
     t: CustomTemplate = ctx.config
     d = data(ctx)
 
     def make() -> list[ComponentSet]:
-        sets = [token_set(t, d.pictures, True), token_set(t, d.pictures, False), small_parts_set(t, d.pictures)]
+        sets = [token_set(t, d.pictures, True), small_parts_set(t, d.pictures)]
         return [s for s in sets if s is not None]
 
     return ctx.value("other_sets", make)  # type: ignore[no-any-return]
@@ -179,8 +179,7 @@ def engine_part_counts(ctx: BuildContext) -> dict[str, int]:
 
 
 _PRINT = {
-    "tokens": "single-sided on card",
-    "fold": "single-sided on card",
+    "parts": "single-sided on card",
 }
 
 

@@ -400,21 +400,24 @@ def die(spec: Any, number: int, pictures: Mapping[str, Picture]) -> Component:
 
 
 def small_parts_set(t: CustomTemplate, pictures: Mapping[str, Picture]) -> ComponentSet | None:
-    """Dice nets and standees, single-sided, on shared sheets."""
-    parts: list[Component] = []
-    starts: list[int] = []
-    for d in t.dice:
-        starts.append(len(parts))
-        parts += [die(d, k + 1, pictures) for k in range(d.count)]
-    if t.standees:
-        starts.append(len(parts))  # the standees share rows: they are all as tall as their strips
+    """The single-sided parts on shared sheets: tokens with no back, dice nets and standees."""
+    tokens = token_set(t, pictures, False)
+    parts: list[Component] = list(tokens.components) if tokens is not None else []
+    starts: list[int] = list(tokens.row_starts) if tokens is not None else []
+    if t.standees or t.dice:
+        starts.append(len(parts))  # standees, then dice, share rows below the tokens
     for s in t.standees:
         pic = pictures.get(s.image) if s.image else None
         parts += [standee(s, k + 1, pic) for k in range(s.count)]
+    for d in t.dice:
+        parts += [die(d, k + 1, pictures) for k in range(d.count)]
     if not parts:
         return None
-    return ComponentSet("fold", f"{t.title}: dice and standees: cut on the solid lines, fold on the dashed ones",
-                        tuple(parts), uniform=False, row_starts=tuple(starts))
+    what = ", ".join(w for w, there in (("tokens", tokens is not None), ("dice", bool(t.dice)),
+                                        ("standees", bool(t.standees))) if there)
+    folds = ", fold on the dashed ones" if t.dice or t.standees else ""
+    return ComponentSet("parts", f"{t.title}: {what}: cut on the solid lines{folds}", tuple(parts), uniform=False,
+                        row_starts=tuple(starts))
 
 
 # ------------------------------------------------------------------------------------------ board
