@@ -215,9 +215,10 @@ def readme_text(ctx: BuildContext, kit: PaperKit, cut: CutEdition, parts: KitPar
     duplex = duplex_readme_lines([(f"components-{slug}.pdf", kit.pages), (cut_pdf_name(slug), cut.kit.pages)])
     lines += ["", *duplex] if duplex else []
     lines += ["", "Cutting: cards and square tokens on their crop marks (the cards touch: one cut between two);",
-              "round and hexagonal tokens, dice and standees on their solid outlines. Dice and standees: crease the",
-              "dashed lines, fold, and glue the grey tabs of the dice inside."]
-    bring = ["scissors or a craft knife and a metal ruler", "glue for the dice", *t.notes]
+              "round and hexagonal tokens, dice and standees on their solid outlines."]
+    if t.dice or t.standees:
+        lines.append("Dice and standees: crease the dashed lines and fold; glue the grey tabs of each die inside.")
+    bring = ["scissors or a craft knife and a metal ruler", *(["glue for the dice"] if t.dice else []), *t.notes]
     lines += ["", "You also need: " + "; ".join(bring) + "."]
     lines += ["", "In the box:"] + [f"  {p.count:>3} x {p.name} ({p.described})" for p in parts.parts]
     return "\n".join(lines) + "\n"
