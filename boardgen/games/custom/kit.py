@@ -192,8 +192,9 @@ def readme_text(ctx: BuildContext, kit: PaperKit, cut: CutEdition, parts: KitPar
              "",
              "PRINT EVERYTHING AT 100% / ACTUAL SIZE - never 'fit to page'. Every page has a 100 mm bar: measure it.",
              "", "Files:",
-             f"  leaflet-{slug}.pdf  the rules ({leaflet_pages} page{'s' if leaflet_pages != 1 else ''}): print "
-             "single-sided, or double-sided flipping on the long edge."]
+             f"  leaflet-{slug}.pdf  the rules (1 page): print it single-sided." if leaflet_pages == 1 else
+             f"  leaflet-{slug}.pdf  the rules ({leaflet_pages} pages): print single-sided, or double-sided "
+             "flipping on the long edge."]
     if t.board is not None:
         sections = len(printed(ctx).cut.sections)
         lines += [f"  board-sections-{slug}.pdf  the board in {sections} jigsaw sections, one per page, single-sided: "
