@@ -7,6 +7,8 @@ cd "$(dirname "$0")/.."
 
 need=()
 ldconfig -p 2>/dev/null | grep -q 'libcairo\.so\.2' || need+=(libcairo2)
+# SVG pictures on a data-only game's parts are drawn by librsvg (boardgen/render/images.py)
+ldconfig -p 2>/dev/null | grep -q 'librsvg-2\.so\.2' || need+=(librsvg2-2)
 fc-list 2>/dev/null | grep -qi 'DejaVuSans\.ttf' || need+=(fonts-dejavu-core fontconfig)
 # the fallback font for what DejaVu Sans lacks (Chinese, Japanese): TrueType outlines, so the leaflets
 # (reportlab) embed and subset it too (render/typeset.FALLBACK_FAMILY)

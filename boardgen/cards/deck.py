@@ -364,12 +364,12 @@ def fit_text(text: str, box: Rect, font: Font, min_size_pt: float, step_pt: floa
     return None
 
 
-def draw_text(fit: TextFit, box: Rect, colour: str = INK, align: Literal["left", "center"] = "center",
-              valign: Literal["top", "middle"] = "middle", name: str = "card-body") -> list[Op]:
+def draw_text(fit: TextFit, box: Rect, colour: str = INK, align: Literal["left", "center", "right"] = "center",
+              valign: Literal["top", "middle", "bottom"] = "middle", name: str = "card-body") -> list[Op]:
     """The fitted text's ops inside ``box``: one Text op per text run (named ``name``), icons in line."""
     f = fit.font
     em = f.size_mm
-    y = box.y + (box.height - fit.height_mm) / 2 if valign == "middle" else box.y
+    y = {"middle": box.y + (box.height - fit.height_mm) / 2, "bottom": box.bottom - fit.height_mm}.get(valign, box.y)
     ops: list[Op] = []
     cap = cap_height_mm(f)
     for i, words in enumerate(fit.lines):
@@ -377,7 +377,7 @@ def draw_text(fit: TextFit, box: Rect, colour: str = INK, align: Literal["left",
             y += PARAGRAPH_EM * em
         baseline = y + (LEADING * em + cap) / 2  # the cap height centred in the line's pitch
         width = line_width(words, f)
-        x = box.x + (box.width - width) / 2 if align == "center" else box.x
+        x = {"center": box.x + (box.width - width) / 2, "right": box.right - width}.get(align, box.x)
         for seg in _segments(words):
             if seg.icon:
                 side = ICON_EM * em
@@ -595,7 +595,13 @@ def deck_sheets(deck: Deck, paper: Paper, mode: str = "duplex", style: SheetStyl
     needs), "gutter" (fronts and backs side by side, fold down the middle) or "fold" (each card a fold-over
     pair). ``keep_orientation``: the paper stays as given (only the cards may turn), for a file whose pages
     must all be one way round (``sheets.one_orientation``). ``tr``: the edition's words (the sheet heading)."""
-    cset = deck_components(deck, tr)
+    return cards_sheets(deck_components(deck, tr), paper, mode, style, title, keep_orientation)
+
+
+def cards_sheets(cset: ComponentSet, paper: Paper, mode: str = "duplex", style: SheetStyle = DECK_STYLE,
+                 title: str | None = None, keep_orientation: bool = False) -> LaidOut:
+    """A set of same-sized cards on ``paper`` as ``deck_sheets`` lays a deck out (any card faces: a deck drawn
+    by ``card_front`` or a layout given as data)."""
     title = title or cset.title
     best: LaidOut | None = None
     for turn in (False, True):
@@ -608,8 +614,8 @@ def deck_sheets(deck: Deck, paper: Paper, mode: str = "duplex", style: SheetStyl
             if best is None or layout_rank(laid) < layout_rank(best):
                 best = laid
     if best is None:
-        w, h = deck.size_mm
-        raise LayoutError(f"deck '{deck.name}': a {w:g} x {h:g} mm card does not fit {paper.name} in {mode} mode")
+        w, h = cset.components[0].width_mm, cset.components[0].height_mm
+        raise LayoutError(f"{cset.title}: a {w:g} x {h:g} mm card does not fit {paper.name} in {mode} mode")
     return best
 
 

@@ -27,6 +27,7 @@ from boardgen.render.scene import (
     Circle,
     Font,
     Group,
+    Image,
     Op,
     Path,
     PathCommand,
@@ -320,6 +321,8 @@ def _draw_ops(p: object, ops: Sequence[Op]) -> None:
             _draw_text(p, op)  # type: ignore[arg-type]
         elif kind is Group:
             _draw_group(p, op)  # type: ignore[arg-type]
+        elif kind is Image:
+            _draw_image(p, op)  # type: ignore[arg-type]
         else:  # pragma: no cover - a new op type without a backend is a programming error
             raise TypeError(f"cannot draw {op!r}")
 
@@ -350,6 +353,49 @@ def _draw_text(p: object, op: Text) -> None:
             lib.cairo_show_text(p, run.encode("utf-8"))
     lib.cairo_new_path(p)
     lib.cairo_restore(p)
+
+
+def _draw_image(p: object, op: Image) -> None:
+    """A picture scaled into its rect (``boardgen.render.images``), clipped to the rect."""
+    from boardgen.render import images
+
+    lib = _LIB
+    picture = op.picture
+    r = op.rect
+    dx, dy, sx, sy = images.placement(picture, r.width, r.height, op.fit)
+    lib.cairo_save(p)
+    lib.cairo_new_path(p)
+    lib.cairo_rectangle(p, r.x, r.y, r.width, r.height)
+    lib.cairo_clip(p)
+    lib.cairo_translate(p, r.x + dx, r.y + dy)
+    lib.cairo_scale(p, sx, sy)
+    if picture.kind == "svg":
+        images.render_svg_into(_FFI, p, picture)
+    else:
+        lib.cairo_set_source_surface(p, _raster_surface(picture.data), 0.0, 0.0)
+        lib.cairo_paint(p)
+    lib.cairo_restore(p)
+
+
+@lru_cache(maxsize=64)
+def _raster_surface(data: bytes) -> Any:
+    """A PNG or JPEG as a cairo ARGB32 image surface (made once per picture)."""
+    from boardgen.render.images import argb_pixels
+
+    width, height, pixels = argb_pixels(data)
+    surface = _FFI.gc(_LIB.cairo_image_surface_create(cairo.FORMAT_ARGB32, width, height), _LIB.cairo_surface_destroy)
+    cairo.check(_LIB.cairo_surface_status(surface))
+    _LIB.cairo_surface_flush(surface)
+    stride = _LIB.cairo_image_surface_get_stride(surface)
+    target = _FFI.buffer(_LIB.cairo_image_surface_get_data(surface), stride * height)
+    row = 4 * width
+    if stride == row:
+        target[:] = pixels
+    else:
+        for y in range(height):
+            target[y * stride:y * stride + row] = pixels[y * row:(y + 1) * row]
+    _LIB.cairo_surface_mark_dirty(surface)  # else cairo still takes the new surface for a clear one
+    return surface
 
 
 def _enter_group(p: object, op: Group) -> None:

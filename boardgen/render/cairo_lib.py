@@ -32,6 +32,7 @@ cairo_surface_t *cairo_recording_surface_create(int content, const cairo_rectang
 unsigned char *cairo_image_surface_get_data(cairo_surface_t *surface);
 int cairo_image_surface_get_stride(cairo_surface_t *surface);
 void cairo_surface_flush(cairo_surface_t *surface);
+void cairo_surface_mark_dirty(cairo_surface_t *surface);
 void cairo_surface_finish(cairo_surface_t *surface);
 void cairo_surface_destroy(cairo_surface_t *surface);
 cairo_status_t cairo_surface_status(cairo_surface_t *surface);
@@ -99,6 +100,7 @@ void cairo_font_extents(cairo_t *cr, cairo_font_extents_t *extents);
 """
 
 STATUS_SUCCESS = 0
+FORMAT_ARGB32 = 0
 FORMAT_RGB24 = 1
 FORMAT_A8 = 2
 CONTENT_COLOR_ALPHA = 0x3000

@@ -14,13 +14,16 @@ print shops ask for, described by ``boardgen/icc/FOGRA39L-boardgen.icc`` (see do
 that profile comes from and its licence). The file carries the profile as its OutputIntent, says PDF/X-4 in the
 document information and the XMP metadata, keeps its TrimBox/BleedBox, and its fonts stay embedded.
 
-Only what cairo writes for our scenes is supported (rg/RG/g/G colours, no images, no shadings): anything else
-raises ``PressError`` rather than slipping an RGB object into a CMYK file.
+Pictures a template places (``boardgen.render.images``) reach the PDF as 8-bit DeviceRGB image XObjects (with a
+DeviceGray soft mask for their transparency): their pixels go through the same LittleCMS transform. Only what
+cairo writes for our scenes is supported (rg/RG/g/G colours, such images, no shadings): anything else raises
+``PressError`` rather than slipping an RGB object into a CMYK file.
 """
 
 from __future__ import annotations
 
 import io
+import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -175,13 +178,36 @@ def _convert_resources(pdf: pikepdf.Pdf, resources: pikepdf.Object, converter: C
         if xobject.objgen in seen:
             continue
         seen.add(xobject.objgen)
+        if xobject.get("/Subtype") == pikepdf.Name.Image:
+            _convert_image(xobject, converter)
+            continue
         if xobject.get("/Subtype") != pikepdf.Name.Form:
-            raise PressError(f"{xobject.get('/Subtype')} XObjects (images) are not converted to CMYK")
+            raise PressError(f"{xobject.get('/Subtype')} XObjects are not converted to CMYK")
         converted = _convert_stream(pdf, xobject, converter)
         xobject.write(converted.read_bytes(), filter=pikepdf.Name.FlateDecode)
         _fix_group(xobject)
         if "/Resources" in xobject:
             _convert_resources(pdf, xobject.Resources, converter, seen)
+
+
+def _convert_image(image: pikepdf.Object, converter: CmykConverter) -> None:
+    """An 8-bit DeviceRGB image XObject rewritten as DeviceCMYK through the converter's LittleCMS transform (its
+    soft mask, DeviceGray, stays as it is)."""
+    if image.get("/ColorSpace") == pikepdf.Name.DeviceGray or image.get("/ImageMask") is True:
+        return
+    if image.get("/ColorSpace") != pikepdf.Name.DeviceRGB or int(image.get("/BitsPerComponent", 0)) != 8:
+        raise PressError(f"an image in {image.get('/ColorSpace')} is not converted to CMYK (8-bit DeviceRGB only)")
+    width, height = int(image.Width), int(image.Height)
+    pixels = image.read_bytes()
+    if len(pixels) != width * height * 3:
+        raise PressError("an image's pixel data does not match its size")
+    rgb = Image.frombytes("RGB", (width, height), pixels)
+    cmyk = ImageCms.applyTransform(rgb, converter._to_cmyk)
+    assert cmyk is not None
+    image.write(zlib.compress(cmyk.tobytes(), 9), filter=pikepdf.Name.FlateDecode)
+    image.ColorSpace = pikepdf.Name.DeviceCMYK
+    if "/Decode" in image:
+        del image["/Decode"]
 
 
 def _fix_group(owner: pikepdf.Object) -> None:

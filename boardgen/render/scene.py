@@ -15,7 +15,7 @@ import functools
 import math
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, Union
+from typing import Any, Literal, Union
 
 PT = 25.4 / 72.0
 """One PostScript point in millimetres."""
@@ -204,6 +204,17 @@ class Text:
 
 
 @dataclass(frozen=True)
+class Image:
+    """A picture (``boardgen.render.images.Picture``: PNG, JPEG or SVG) scaled into ``rect``: "contain" shows it
+    whole and centred, "cover" fills the rect and clips the rest, "stretch" fills it out of proportion."""
+
+    rect: Rect
+    picture: Any
+    fit: Literal["contain", "cover", "stretch"] = "contain"
+    name: str = ""
+
+
+@dataclass(frozen=True)
 class Group:
     items: tuple[Op, ...]
     name: str = ""
@@ -213,7 +224,7 @@ class Group:
     opacity: float = 1.0
 
 
-Op = Union[Path, Polygon, Circle, RectOp, Text, Group]  # noqa: UP007 - a runtime alias used by isinstance users
+Op = Union[Path, Polygon, Circle, RectOp, Text, Image, Group]  # noqa: UP007 - a runtime alias used by isinstance users
 
 
 @dataclass(frozen=True)
@@ -247,7 +258,7 @@ class Scene:
 
 def _flatten(items: Iterable[Op | Iterable[Op]]) -> Iterator[Op]:
     for item in items:
-        if isinstance(item, Path | Polygon | Circle | RectOp | Text | Group):
+        if isinstance(item, Path | Polygon | Circle | RectOp | Text | Image | Group):
             yield item
         else:
             yield from _flatten(item)  # type: ignore[arg-type]
