@@ -2,20 +2,11 @@
 
 from __future__ import annotations
 
-import sys
-from importlib.metadata import entry_points
-from pathlib import Path
-
 import pytest
 
 from boardgen.build import BuildContext
 from boardgen.config import Config, load_template
 from boardgen.geomap.model import Board
-
-if "custom" not in {e.name for e in entry_points(group="boardgen.games")}:
-    # the data-only game's entry point (pyproject.toml) until boardgen is installed again from this checkout:
-    # a dist-info beside the tests declares it, as an installed package's would
-    sys.path.insert(0, str(Path(__file__).parent / "entrypoints"))
 
 
 @pytest.fixture(scope="session")
