@@ -159,13 +159,12 @@ def board_key(config: Any) -> str:
     """The cache key of a geographic board: the config without what the map never reads (the rules, the printed
     parts, the title, edition and seed), the data files, the versions. A designer's edit to the components or
     the rules reads the board back; an edit to the map, hexes, zones, board or sections builds it again."""
-    import dataclasses
-
     from boardgen.config import ComponentsConfig, RulesConfig, resolve_data_path
     from boardgen.io import sha256_file
 
-    shaped = dataclasses.replace(config, rules=RulesConfig(), components=ComponentsConfig(), title="", edition="",
-                                 seed=0, source="", template_sha256="")
+    # the source and the template's sha256 are private attributes: in no repr
+    shaped = config.model_copy(update={"rules": RulesConfig(), "components": ComponentsConfig(), "title": "",
+                                       "edition": "", "seed": 0})
     data = {key: sha256_file(resolve_data_path(config, getattr(config.map, key), f"map.{key}"))
             for key in ("land_data", "koppen_data", "elevation_data")}
     return make_key("board", repr(shaped), data)

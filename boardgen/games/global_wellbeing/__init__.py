@@ -132,12 +132,11 @@ class GlobalWellbeing(GamePlugin):
     board_values = ("board", "rules_board")
 
     def board_key(self, config: Any) -> str:
-        import dataclasses
-
         from boardgen.config import RulesConfig
 
-        # the map, zones and sections do not depend on the rules; the rules board copies zones (dice, minima)
-        return repr(dataclasses.replace(config, rules=RulesConfig(), source="", template_sha256=""))
+        # the map, zones and sections do not depend on the rules; the rules board copies zones (dice, minima); the
+        # source and the template's sha256 are private attributes, in no repr
+        return repr(config.model_copy(update={"rules": RulesConfig()}))
 
     def play_batch(self, ctx: BuildContext, players: int, bots: Sequence[str], seed: int, start: int, stop: int,
                    rotate: bool) -> Any:

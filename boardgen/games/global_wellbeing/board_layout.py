@@ -7,12 +7,11 @@ and so does every build stage's process, including simulations that never draw.
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 from boardgen.build import BuildContext
 from boardgen.cache import cached_board, cached_for_board, cached_sections
-from boardgen.config import Config, Mm
+from boardgen.config import Config
 from boardgen.errors import LayoutError
 from boardgen.layout.legend import PlacedBlock
 from boardgen.layout.sections import SectionLayout
@@ -95,7 +94,7 @@ def panelled_board(config: Config) -> Board:
     width_mm = cached_for_board("panel-strip", board, inputs, lambda: _panel_strip_mm(config, board), ART_SOURCES)
     if width_mm is None:
         return board  # type: ignore[no-any-return]
-    reserved = dataclasses.replace(config, board=dataclasses.replace(config.board, panel_strip_mm=Mm(width_mm)))
+    reserved = config.model_copy(update={"board": config.board.model_copy(update={"panel_strip_mm": width_mm})})
     return cached_board(reserved)  # type: ignore[no-any-return]
 
 
@@ -107,7 +106,7 @@ def _panel_strip_mm(config: Config, board: Board) -> float | None:
     except LayoutError as exc:
         error = exc
     for width_mm in panel_strip_widths_mm(board):
-        reserved = dataclasses.replace(config, board=dataclasses.replace(config.board, panel_strip_mm=Mm(width_mm)))
+        reserved = config.model_copy(update={"board": config.board.model_copy(update={"panel_strip_mm": width_mm})})
         try:
             legend_for(cached_board(reserved))
         except LayoutError:
