@@ -75,6 +75,8 @@ def _one_line(value: str) -> str:
     return value
 
 
+ONE_LINE_SCHEMA = {"pattern": "^[^\\t\\n\\r]*$"}
+"""What ``OneLine`` checks, as JSON Schema states it (a pattern an editor checks)."""
 OneLine = AfterValidator(_one_line)
 """Printed text that must stay on one line (a title, a zone's name): ``Annotated[str, OneLine]``."""
 
@@ -146,7 +148,8 @@ class GameTemplate(TemplateModel):
     game: str = Field(description="which game this template builds (see `boardgen games`)")
     edition: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$",
                          description="output folder name: OUT/<edition>/")
-    title: Annotated[PrintableText, AfterValidator(_one_line)] = Field(min_length=1, max_length=120)
+    title: Annotated[PrintableText, AfterValidator(_one_line)] = Field(min_length=1, max_length=120,
+                                                                      json_schema_extra=ONE_LINE_SCHEMA)
     language: SkipJsonSchema[str] = Field("en", description="BCP 47 tag of the printed words; the template "
                                           "writes it as `edition: {language: de}` (boardgen/i18n.py)")
     seed: int = Field(2026, ge=0, lt=2**63, description="seeds every random choice boardgen makes")

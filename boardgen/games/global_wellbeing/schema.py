@@ -28,6 +28,7 @@ from boardgen.schema import (
     DieSides,
     GameTemplate,
     Length,
+    ONE_LINE_SCHEMA,
     OneLine,
     PrintableText,
     TemplateModel,
@@ -127,7 +128,7 @@ class ComponentsConfig(TemplateModel):
         return self
 
 
-ZoneKey = Annotated[StrictStr, Field(min_length=1, max_length=120), OneLine]
+ZoneKey = Annotated[StrictStr, Field(min_length=1, max_length=120, json_schema_extra=ONE_LINE_SCHEMA), OneLine]
 
 
 class Config(GameTemplate):
@@ -137,7 +138,7 @@ class Config(GameTemplate):
                                               "template")
     edition: StrictStr = Field(pattern=r"^[a-z0-9][a-z0-9-]{0,63}$", description="lower-case letters, digits and "
                                "hyphens (at most 64, used as a folder name)")
-    title: Annotated[PrintableText, OneLine] = Field(min_length=1, max_length=120,
+    title: Annotated[PrintableText, OneLine] = Field(min_length=1, max_length=120, json_schema_extra=ONE_LINE_SCHEMA,
                                                     description="one line, printed on the board and cards")
     seed: StrictInt = Field(2026, ge=0, lt=2**63, description="seeds every random choice boardgen makes")
     zones: dict[ZoneKey, ZoneConfig] = Field(min_length=2, max_length=8, description="2 to 8 game zones in table "
