@@ -24,7 +24,7 @@ from pydantic import (
     ValidationError,
     WithJsonSchema,
 )
-from pydantic.json_schema import SkipJsonSchema
+from pydantic.json_schema import JsonDict, SkipJsonSchema
 
 from boardgen.errors import ConfigError
 from boardgen.kit.kinds import KINDS, SHAPES
@@ -75,7 +75,7 @@ def _one_line(value: str) -> str:
     return value
 
 
-ONE_LINE_SCHEMA = {"pattern": "^[^\\t\\n\\r]*$"}
+ONE_LINE_SCHEMA: JsonDict = {"pattern": "^[^\\t\\n\\r]*$"}
 """What ``OneLine`` checks, as JSON Schema states it (a pattern an editor checks)."""
 OneLine = AfterValidator(_one_line)
 """Printed text that must stay on one line (a title, a zone's name): ``Annotated[str, OneLine]``."""

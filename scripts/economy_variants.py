@@ -11,7 +11,6 @@ Exit code 1 when the choice differs from ``ECONOMY_VARIANT`` (update the constan
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import sys
 from pathlib import Path
 
@@ -42,7 +41,7 @@ def main() -> int:
     players = args.players or config.rules.players
     rows = []
     for change in CANDIDATES:
-        rules = dataclasses.replace(config.rules, **change)
+        rules = config.rules.model_copy(update={**change})
         sim = simulate(board, rules, args.games, players, (SELF_PLAY_BOT,), config.seed, jobs=args.jobs,
                        rotate=False)
         figures = economy_figures(sim)

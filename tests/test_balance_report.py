@@ -3,7 +3,6 @@ economy said as a warning with its numbers, and the leaflet's economy variant ch
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from pathlib import Path
 
@@ -78,7 +77,7 @@ def test_the_seed_economy_is_a_warning_with_its_numbers(rules_board) -> None:
 
 def test_the_economy_variant_makes_chips_matter(rules_board) -> None:
     config = load_template()
-    rules = dataclasses.replace(config.rules, **ECONOMY_VARIANT)
+    rules = config.rules.model_copy(update={**ECONOMY_VARIANT})
     sim = simulate(rules_board, rules, 40, 6, (SELF_PLAY_BOT,), config.seed, rotate=False)
     (finding,) = economy_findings(sim)
     assert finding.rule == "rules.economy" and finding.severity == "info"
@@ -134,7 +133,7 @@ def test_played_games_are_read_back_until_the_rules_change(default_config, defau
     again = validate(default_board, default_config, games=12)
     assert len(played) == 1 and again.json_bytes() == first.json_bytes() and again.text() == first.text()
     validate(default_board, default_config, games=13)
-    other_rules = dataclasses.replace(default_config, rules=dataclasses.replace(default_config.rules, turns=9))
+    other_rules = default_config.model_copy(update={"rules": default_config.rules.model_copy(update={"turns": 9})})
     validate(default_board, other_rules, games=12)
     assert len(played) == 3
     monkeypatch.setenv("BOARDGEN_NO_CACHE", "1")

@@ -64,7 +64,7 @@ def test_zones_and_sea_stay_apart_in_greyscale(grey_levels, default_config) -> N
 
 def test_low_ink_board_leaves_sea_and_paper_white(board_art, grey_levels) -> None:
     config = board_art.config
-    low = dataclasses.replace(config, board=dataclasses.replace(config.board, low_ink=True))
+    low = config.model_copy(update={"board": config.board.model_copy(update={"low_ink": True})})
     board = dataclasses.replace(board_art.board, config=low)
     art = make_art(board, board_art.sections)
     image = _grey_page(art)

@@ -3,7 +3,6 @@ reason for an output byte to differ."""
 
 from __future__ import annotations
 
-import dataclasses
 import pickle
 from pathlib import Path
 from typing import Any
@@ -53,13 +52,21 @@ def test_cache_off(cache_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_board_key_follows_the_map_not_the_rules(default_config: Config) -> None:
     key = cache.board_key(default_config)
-    other_rules = dataclasses.replace(default_config, rules=dataclasses.replace(default_config.rules, turns=7))
+    other_rules = default_config.model_copy(update={"rules": default_config.rules.model_copy(update={"turns": 7})})
     assert cache.board_key(other_rules) == key
     # nor the printed parts, the title, the edition or the seed: the map code never reads them
-    other_print = dataclasses.replace(default_config, title="Another", edition="another", seed=7,
-                                      components=dataclasses.replace(default_config.components, chip_diameter_mm=25.0))
+    other_print = default_config.model_copy(
+        update={
+            "title": "Another",
+            "edition": "another",
+            "seed": 7,
+            "components": default_config.components.model_copy(update={"chip_diameter_mm": 25.0}),
+        }
+    )
     assert cache.board_key(other_print) == key
-    other_map = dataclasses.replace(default_config, hexes=dataclasses.replace(default_config.hexes, target_cells=290))
+    other_map = default_config.model_copy(
+        update={"hexes": default_config.hexes.model_copy(update={"target_cells": 290})}
+    )
     assert cache.board_key(other_map) != key
 
 
@@ -74,8 +81,9 @@ def test_cached_board_equals_a_fresh_one(cache_folder: Path, default_config: Con
         assert board.config == default_config
 
 
-def test_board_cached_says_whether_the_entry_is_there(cache_folder: Path, default_config: Config,
-                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_board_cached_says_whether_the_entry_is_there(
+    cache_folder: Path, default_config: Config, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """What lets a build fork before preparing (the flagship's GamePlugin.fork_first): only a stored entry."""
     from boardgen.games.global_wellbeing import plugin
 
@@ -83,8 +91,9 @@ def test_board_cached_says_whether_the_entry_is_there(cache_folder: Path, defaul
     key = cache.board_key(default_config)
     cache.cached("board", key, lambda: "a board")
     assert cache.board_cached(default_config)
-    assert not cache.board_cached(dataclasses.replace(
-        default_config, hexes=dataclasses.replace(default_config.hexes, target_cells=290)))
+    assert not cache.board_cached(
+        default_config.model_copy(update={"hexes": default_config.hexes.model_copy(update={"target_cells": 290})})
+    )
     assert plugin.fork_first(type("Ctx", (), {"config": default_config})())  # type: ignore[arg-type]
     monkeypatch.setenv("BOARDGEN_NO_CACHE", "1")
     assert not cache.board_cached(default_config)
@@ -175,8 +184,9 @@ def test_cached_legend_and_marks_are_the_planned_ones(cache_folder: Path, defaul
     fresh_marks = board_stage.section_marks(fresh_art)
     for legend, marks in (planned(), planned()):  # made and stored, then read back
         assert legend == fresh_art.legend
-        assert [(m.section, m.kind, m.text, m.centre_mm, m.footprint.wkb) for m in marks] == \
-               [(m.section, m.kind, m.text, m.centre_mm, m.footprint.wkb) for m in fresh_marks]
+        assert [(m.section, m.kind, m.text, m.centre_mm, m.footprint.wkb) for m in marks] == [
+            (m.section, m.kind, m.text, m.centre_mm, m.footprint.wkb) for m in fresh_marks
+        ]
     assert len(list(cache_folder.glob("legend-*.pickle"))) == 1
     assert len(list(cache_folder.glob("section-marks-*.pickle"))) == 1
 

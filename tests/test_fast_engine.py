@@ -121,7 +121,7 @@ VARIANTS: dict[str, dict[str, object]] = {
 @pytest.mark.parametrize("change", list(VARIANTS.values()), ids=list(VARIANTS))
 def test_same_games_under_each_rule_option(change: dict[str, object]) -> None:
     board = hex_rectangle(14, 10, ZONES, holes=[(3, 3), (4, 3), (10, 7)])
-    rules = dataclasses.replace(load_template().rules, **change)  # type: ignore[arg-type]
+    rules = load_template().rules.model_copy(update={**change})  # type: ignore[arg-type]
     lineups = [lineup(MIXED, 6, i, True) for i in range(24)]
     seeds = [derive_seed(11, "game", i) for i in range(24)]
     assert differences(board, rules, lineups, seeds) == []
@@ -186,7 +186,7 @@ def test_the_engine_setting(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(fast.ENGINE_ENV, "kernel")
     assert fast.use_kernel(board, rules, ["random"], 6, 1)
     assert not fast.use_kernel(board, rules, ["mcts"], 6, 1)  # a bot the kernel does not have
-    assert not fast.use_kernel(board, dataclasses.replace(rules, harvest_divisor=0), ["random"], 6, 1)
+    assert not fast.use_kernel(board, rules.model_copy(update={"harvest_divisor": 0}), ["random"], 6, 1)
     monkeypatch.setenv(fast.ENGINE_ENV, "fastest")
     with pytest.raises(ValueError, match="BOARDGEN_ENGINE"):
         fast.use_kernel(board, rules, ["random"], 6, 1)
@@ -198,11 +198,11 @@ def test_unsupported_games_are_refused_not_played_differently() -> None:
     with pytest.raises(ValueError, match="cannot play"):
         fast.play_batch(board, rules, [("random", "mcts")], [1])
     with pytest.raises(ValueError, match="cannot play"):
-        fast.play_batch(board, dataclasses.replace(rules, stewardship_every=0), [("random",)], [1])
+        fast.play_batch(board, rules.model_copy(update={"stewardship_every": 0}), [("random",)], [1])
     assert fast.unsupported(board, rules, ["random"] * 7, 7)
-    assert fast.unsupported(board, dataclasses.replace(rules, bank_chips=2**50), ["random"], 2)
-    assert fast.unsupported(board, dataclasses.replace(rules, turns=-1), ["random"], 2)
-    assert not fast.unsupported(board, dataclasses.replace(rules, turns=0, setup_rounds=0), ["random"], 2)
+    assert fast.unsupported(board, rules.model_copy(update={"bank_chips": 2**50}), ["random"], 2)
+    assert fast.unsupported(board, rules.model_copy(update={"turns": -1}), ["random"], 2)
+    assert not fast.unsupported(board, rules.model_copy(update={"turns": 0, "setup_rounds": 0}), ["random"], 2)
 
 
 def test_warming_the_kernel_marks_its_cache_compiled(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -40,7 +40,7 @@ def quiet_rules(**changes: object) -> RulesConfig:
     """Rules with no stewardship or tipping point inside the game, unless asked for."""
     base = dict(turns=1, stewardship_every=99, tipping_point_every=99)
     base.update(changes)
-    return dataclasses.replace(RulesConfig(), **base)
+    return RulesConfig().model_copy(update={**base})
 
 
 class ScriptBot(Bot):
@@ -271,7 +271,7 @@ def test_badge_won_and_lost() -> None:
 
 def test_badges_add_past_the_maximum_cumulatively() -> None:
     zones = dict(ZONES)
-    zones["Polar"] = dataclasses.replace(ZONES["Polar"], start_index=4)  # at its die already
+    zones["Polar"] = ZONES["Polar"].model_copy(update={"start_index": 4})  # at its die already
     board = line_board(["Polar"] * 16 + ["Arid"] * 4, zones)
     # seat 0 takes c0..c7, seat 1 c8..c15 (setup alternates seats): both hold the Polar badge
     rules = quiet_rules(setup_rounds=8, investments_per_turn=0)
@@ -327,7 +327,7 @@ def test_lineup_rotates_through_seats() -> None:
 
 def test_first_player_rotates_option() -> None:
     board = hex_rectangle(12, 10, ZONES)
-    rules = dataclasses.replace(load_template().rules, first_player_rotates=True)
+    rules = load_template().rules.model_copy(update={"first_player_rotates": True})
     result = play_game(board, rules, [RandomBot] * 3, seed=4)
     assert len(result.scores) == 3
 

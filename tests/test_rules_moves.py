@@ -3,7 +3,6 @@ harvest is not counted as a harvest."""
 
 from __future__ import annotations
 
-import dataclasses
 import random
 
 import pytest
@@ -19,7 +18,7 @@ BOARD = hex_rectangle(12, 10, ZONES)
 
 
 def rules(**changes: object) -> RulesConfig:
-    return dataclasses.replace(RulesConfig(), **changes)
+    return RulesConfig().model_copy(update={**changes})
 
 
 class Recorder(Bot):

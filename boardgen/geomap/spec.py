@@ -22,6 +22,7 @@ from pydantic import (
     field_validator,
     model_validator,
 )
+from pydantic.json_schema import JsonDict
 
 from boardgen.errors import ConfigError
 from boardgen.schema import Colour, CrossKeyError, DieSides, Length, TemplateModel
@@ -185,13 +186,6 @@ class ClassificationConfig(TemplateModel):
     priority_share: StrictFloat = Field(0.25, gt=0, le=1)
     minimum_cells: StrictInt = Field(10, ge=0, le=5000)
 
-    @model_validator(mode="after")
-    def _complete(self) -> ClassificationConfig:
-        missing = [k for k in KOPPEN_CLASSES if k not in self.koppen_to_zone]
-        if missing:
-            raise CrossKeyError("koppen_to_zone", f"every Köppen class needs a zone; missing {missing}")
-        return self
-
 
 class PlaceOverride(TemplateModel):
     """Force the zone of the land cell under a geographic point: unlike a label, it survives a new lattice."""
@@ -213,7 +207,7 @@ class OverrideConfig(TemplateModel):
 
 
 _HALF = "; at most half a section"
-_SECTION_BOUND = {"maximum": MAX_BOARD_MM / 2}
+_SECTION_BOUND: JsonDict = {"maximum": MAX_BOARD_MM / 2}
 
 
 class SectionsConfig(TemplateModel):
@@ -281,6 +275,9 @@ def check_map_spec(board: BoardConfig, map_: MapConfig, hexes: HexConfig, sectio
         if name not in zones:
             raise CrossKeyError(key, f"unknown zone {name!r}; expected one of {', '.join(names)}")
 
+    missing = [k for k in KOPPEN_CLASSES if k not in classification.koppen_to_zone]
+    if missing:
+        raise CrossKeyError("classification.koppen_to_zone", f"every Köppen class needs a zone; missing {missing}")
     for koppen, name in classification.koppen_to_zone.items():
         zone(name, f"classification.koppen_to_zone.{koppen}")
     zone(classification.high_ground_zone, "classification.high_ground_zone")

@@ -23,12 +23,12 @@ from boardgen.geomap.spec import (
     check_map_spec,
 )
 from boardgen.schema import (
+    ONE_LINE_SCHEMA,
     Colour,
     CrossKeyError,
     DieSides,
     GameTemplate,
     Length,
-    ONE_LINE_SCHEMA,
     OneLine,
     PrintableText,
     TemplateModel,
