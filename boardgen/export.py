@@ -18,7 +18,7 @@ import shapely
 import shapely.ops
 from shapely.geometry import MultiPolygon, Polygon, box, mapping
 
-from boardgen.config import KOPPEN_CLASSES
+from boardgen.geomap.spec import KOPPEN_CLASSES
 from boardgen.io import Artifact
 from boardgen.model import Board, Cell
 from boardgen.projection.fit import BoardProjection

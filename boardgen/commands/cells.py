@@ -62,9 +62,9 @@ def cells_command(template_path: Path | None, fmt: str, layer: str | None, outpu
 def info_command(template_path: Path | None) -> None:
     """Print cell counts per zone, hex size, projection, the islands kept, the jigsaw grid and where the legend
     panels go; exit code 1 when the land-cell count is outside its band or the panels find no room."""
-    from boardgen.config import CELL_COUNT_TOLERANCE, cell_count_band
     from boardgen.errors import LayoutError, blamed_on
     from boardgen.games.global_wellbeing.board_layout import legend_for, panelled_board, section_page_sizes_mm
+    from boardgen.geomap.spec import CELL_COUNT_TOLERANCE, cell_count_band
     from boardgen.layout.sections import cut_sections
     from boardgen.render.board_art import LEGEND_FALLBACKS, legend_specs
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from boardgen.config import ClassificationConfig
+from boardgen.geomap.spec import ClassificationConfig
 
 
 @dataclass(frozen=True)
