@@ -44,12 +44,12 @@ class GlobalWellbeing(GamePlugin):
     default_bots = ("greedy", "planner", "random")
 
     def default_template(self) -> Path:
-        from boardgen.config import default_template_path
+        from boardgen.games.global_wellbeing.schema import default_template_path
 
         return default_template_path()
 
     def template_model(self) -> type | None:
-        from boardgen.config import Config
+        from boardgen.games.global_wellbeing.schema import Config
 
         return Config
 
@@ -59,12 +59,12 @@ class GlobalWellbeing(GamePlugin):
         return flagship_json_schema()
 
     def load_config(self, data: dict[str, Any], source: str, template_sha256: str) -> Any:
-        from boardgen.config import config_from_mapping
+        from boardgen.games.global_wellbeing.schema import config_from_mapping
 
         return config_from_mapping(data, source, template_sha256)
 
     def data_files(self, config: Any) -> Mapping[str, Path]:
-        from boardgen.config import resolve_data_path
+        from boardgen.geomap.spec import resolve_data_path
 
         return {key: resolve_data_path(config, getattr(config.map, key), f"map.{key}")
                 for key in ("land_data", "koppen_data", "elevation_data")}
