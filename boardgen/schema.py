@@ -320,12 +320,22 @@ def plain_error(model: type[BaseModel], error: Any) -> tuple[str, str]:
     return key, f"{expected} (got {shown})"
 
 
+def _as_written(value: Any) -> Any:
+    """A YAML value with its lists as tuples: the models hold tuples, and validate strictly (no "16" for 16, no
+    true for 1), so a template passes exactly when its JSON Schema (integer, number, string, boolean) says so."""
+    if isinstance(value, list | tuple):
+        return tuple(_as_written(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _as_written(v) for k, v in value.items()}
+    return value
+
+
 def validate_template(model: type[M], data: Any, source: str, template_sha256: str = "") -> M:
     """``data`` (a parsed YAML mapping) as ``model``; any problem is one ConfigError naming the dotted key."""
     if not isinstance(data, dict):
         raise ConfigError(source, "(top level)", "expected a YAML mapping of template keys")
     try:
-        config = model.model_validate(data)
+        config = model.model_validate(_as_written(data), strict=True)
     except ValidationError as exc:
         key, message = plain_error(model, exc.errors(include_url=False)[0])
         raise ConfigError(source, key, message) from None

@@ -3,7 +3,7 @@ mean" for an unknown key, plain words (never pydantic's "Input should be ..."), 
 
 from __future__ import annotations
 
-import json
+import copy
 import re
 from pathlib import Path
 from typing import Any
@@ -35,7 +35,7 @@ def sections(game: str) -> list[tuple[str, str, dict[str, Any]]]:
 
 def write(tmp_path: Path, game: str, change: Any) -> Path:
     data, _ = read_template_file(installed_games()[game].default_template())
-    data = json.loads(json.dumps(data))
+    data = copy.deepcopy(data)
     change(data)
     path = tmp_path / "t.yaml"
     path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")

@@ -5,6 +5,7 @@ it: ``extends`` merged (and kept as a key, which every schema allows), the editi
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from pathlib import Path
@@ -145,7 +146,7 @@ def test_a_number_both_refuse(game: str) -> None:
     data, _ = read_template_file(plugin.default_template())
     schema = plugin.json_schema()
     validator = jsonschema.Draft202012Validator(schema)
-    data = json.loads(json.dumps(data))
+    data = copy.deepcopy(data)
     data["seed"] = -1
     assert list(validator.iter_errors(data))
     with pytest.raises(ConfigError, match=r"seed: expected (between 0 and|at least 0)"):
@@ -162,7 +163,29 @@ def test_a_value_both_refuse(game: str, changes: dict[str, Any], key: str) -> No
 
     plugin = installed_games()[game]
     data, _ = read_template_file(plugin.default_template())
-    data = deep_merge(json.loads(json.dumps(data)), changes)
+    data = deep_merge(copy.deepcopy(data), changes)
     assert schema_verdict(plugin, data) != "ok"
     with pytest.raises(ConfigError, match=rf"t\.yaml: {re.escape(key)}: "):
         plugin.load_config(normalise_edition(dict(data), "t.yaml"), "t.yaml", "")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_number_written_as_text_is_refused_by_both(game: str) -> None:
+    """The loader is as strict as the schema's types: "16" is no whole number, true is no number."""
+    plugin = installed_games()[game]
+    schema = plugin.json_schema()
+    defs = schema.get("$defs", {})
+    data, _ = read_template_file(plugin.default_template())
+    for section, prop in schema["properties"].items():
+        target = defs.get(prop.get("$ref", "").split("/")[-1], {}) if "$ref" in prop else {}
+        numbers = [k for k, s in target.get("properties", {}).items() if s.get("type") == "integer"
+                   and isinstance(data.get(section), dict) and k in data[section]]
+        if numbers:
+            break
+    else:
+        pytest.skip(f"{game} writes no whole number in a section")
+    changed = copy.deepcopy(data)
+    changed[section][numbers[0]] = str(changed[section][numbers[0]])
+    assert schema_verdict(plugin, changed) != "ok"
+    with pytest.raises(ConfigError, match=rf"{section}\.{numbers[0]}: expected a whole number \(got '"):
+        plugin.load_config(normalise_edition(dict(changed), "t.yaml"), "t.yaml", "")
