@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import time
 
-from boardgen.config import load_template
+from boardgen.games.global_wellbeing.board_art import make_art
 from boardgen.games.global_wellbeing.board_layout import max_section_size_mm
 from boardgen.games.global_wellbeing.board_stage import (
     SECTION_PAPERS,
@@ -19,9 +19,9 @@ from boardgen.games.global_wellbeing.board_stage import (
     sections_geojson,
     sections_pdfs,
 )
+from boardgen.games.global_wellbeing.schema import load_template
 from boardgen.geomap.build import build_board
 from boardgen.layout.sections import cut_sections
-from boardgen.render.board_art import make_art
 from boardgen.render.cairo_backend import render_pdf, render_png
 
 

@@ -44,7 +44,7 @@ CELL_STAGES = """
 import sys
 from pathlib import Path
 from boardgen.build import build
-from boardgen.config import load_template
+from boardgen.games.global_wellbeing.schema import load_template
 out, ctx = build(load_template(Path(sys.argv[1])), Path(sys.argv[2]), only={"map", "validate", "board", "sections"})
 print(len(ctx.board.cells))
 """
@@ -107,7 +107,6 @@ def geojson_per_cell(template: Path, repeat: int) -> tuple[int, float, float]:
     """(cells, ms per cell with the array functions, ms per cell with the per-cell loop)."""
     from shapely.geometry import mapping
 
-    from boardgen.config import load_template
     from boardgen.export import (
         _json_bytes,
         board_projection,
@@ -115,6 +114,7 @@ def geojson_per_cell(template: Path, repeat: int) -> tuple[int, float, float]:
         cell_properties,
         cells_geojson,
     )
+    from boardgen.games.global_wellbeing.schema import load_template
     from boardgen.geomap.cache import cached_board
 
     board = cached_board(load_template(template))

@@ -15,7 +15,6 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from boardgen.build import BuildContext
-from boardgen.config import load_template
 from boardgen.games.global_wellbeing.kit import (
     build_components,
     component_sets,
@@ -25,6 +24,7 @@ from boardgen.games.global_wellbeing.kit import (
 )
 from boardgen.games.global_wellbeing.leaflet import leaflet_pdf
 from boardgen.games.global_wellbeing.minimap import leaflet_pictures
+from boardgen.games.global_wellbeing.schema import load_template
 from boardgen.kit.cut_edition import cut_sheet_svgs
 from boardgen.render.cairo_backend import render_png
 from boardgen.render.imposition import A4, LETTER, PRINT_CUT_MARKS

@@ -10,8 +10,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from boardgen.config import load_template
 from boardgen.export import adjacency_json, cells_csv, cells_geojson
+from boardgen.games.global_wellbeing.schema import load_template
 from boardgen.geomap.build import build_board
 from boardgen.geomap.projection import land, rasters
 from boardgen.render.map_preview import map_preview_png

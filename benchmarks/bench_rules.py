@@ -29,11 +29,11 @@ from pathlib import Path
 
 import numpy as np
 
-from boardgen.config import load_template
 from boardgen.games.global_wellbeing.rules import fast
 from boardgen.games.global_wellbeing.rules.api import WellbeingGame, api_bots
 from boardgen.games.global_wellbeing.rules.board import RulesBoard, hex_rectangle
 from boardgen.games.global_wellbeing.rules.report import simulate
+from boardgen.games.global_wellbeing.schema import load_template
 from boardgen.play.bots import play_with_bots
 from boardgen.play.kernels import engine_setting
 from boardgen.play.simulate import derive_seed
@@ -44,7 +44,7 @@ from reference_game import play_reference
 # a fresh process: CPU seconds to import numba and the kernel and play one game (compiling it if not cached)
 KERNEL_START = """
 import time
-from boardgen.config import load_template
+from boardgen.games.global_wellbeing.schema import load_template
 from boardgen.games.global_wellbeing.rules import fast
 from boardgen.games.global_wellbeing.rules.board import hex_rectangle
 config = load_template()

@@ -125,9 +125,9 @@ def measure(runs: int, games: int, jobs_games: int, skip_large: bool) -> list[Ro
 def measure_games(games: int, jobs_games: int) -> list[Row]:
     from reference_game import play_reference  # type: ignore[import-not-found]
 
-    from boardgen.config import load_template
     from boardgen.games.global_wellbeing.rules.board import RulesBoard
     from boardgen.games.global_wellbeing.rules.report import simulate
+    from boardgen.games.global_wellbeing.schema import load_template
     from boardgen.geomap.cache import cached_board
     from boardgen.play.simulate import derive_seed
 

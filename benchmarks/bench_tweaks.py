@@ -39,7 +39,7 @@ def _cpu_s() -> float:
 
 def build_once(changes: dict[str, Any], data_cache: Path) -> tuple[float, float, int]:
     from boardgen.build import build
-    from boardgen.config import template_with
+    from boardgen.games.global_wellbeing.schema import template_with
 
     config = template_with(changes)
     with tempfile.TemporaryDirectory() as out, tempfile.TemporaryDirectory() as cache:
@@ -61,7 +61,7 @@ def main(argv: list[str] | None = None) -> None:
     names = ["default", *(n for n in TWEAKS if n != "default" and (not only or n in only))]
     with tempfile.TemporaryDirectory() as data_cache:
         os.environ["BOARDGEN_CACHE_DIR"] = data_cache
-        from boardgen.config import template_with
+        from boardgen.games.global_wellbeing.schema import template_with
         from boardgen.geomap.build import build_board
 
         build_board(template_with({}))  # decodes the data files into data_cache once

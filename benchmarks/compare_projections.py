@@ -7,9 +7,7 @@ template's target cell count (bigger hexes = more room for pieces and labels).
 
 from __future__ import annotations
 
-import dataclasses
-
-from boardgen.config import load_template
+from boardgen.games.global_wellbeing.schema import load_template
 from boardgen.geomap.build import build_board
 
 CANDIDATES = ["wintri", "kav7", "natearth", "robin", "eck4", "eqearth", "moll"]
@@ -19,7 +17,7 @@ def main() -> None:
     base = load_template()
     print(f"{'projection':<10} {'frame':>7} {'land':>7} {'hex mm':>7} {'cells':>6}")
     for name in CANDIDATES:
-        config = dataclasses.replace(base, map=dataclasses.replace(base.map, projection=f"+proj={name} +lon_0=11"))
+        config = base.model_copy(update={"map": base.map.model_copy(update={"projection": f"+proj={name} +lon_0=11"})})
         board = build_board(config)
         area = config.board.width_mm * config.board.height_mm
         frame_share = board.frame_mm.area / area

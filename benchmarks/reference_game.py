@@ -17,10 +17,10 @@ import argparse
 import random
 import statistics
 
-from boardgen.config import RulesConfig, load_template
 from boardgen.games.global_wellbeing.rules.api import play_game
 from boardgen.games.global_wellbeing.rules.board import RulesBoard, hex_rectangle
 from boardgen.games.global_wellbeing.rules.bots import RandomBot
+from boardgen.games.global_wellbeing.schema import RulesConfig, load_template
 from boardgen.play.simulate import derive_seed
 
 

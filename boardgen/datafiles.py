@@ -25,8 +25,15 @@ from typing import Any
 
 import yaml
 
-from boardgen.config import _FORBIDDEN_CHARS, TemplateLoader, _TemplateError, forbidden_kind, read_bounded, short_repr
 from boardgen.errors import ConfigError
+from boardgen.yaml_reader import (
+    _FORBIDDEN_CHARS,
+    TemplateLoader,
+    _TemplateError,
+    forbidden_kind,
+    read_bounded,
+    short_repr,
+)
 
 MAX_DATA_FILE_BYTES = 2_000_000
 """A card or deck file larger than this (2 MB; the shipped ones are under 10 KB) is refused before it is read."""

@@ -18,9 +18,9 @@ import shapely
 import shapely.ops
 from shapely.geometry import MultiPolygon, Polygon, box, mapping
 
-from boardgen.config import KOPPEN_CLASSES
 from boardgen.geomap.model import Board, Cell
 from boardgen.geomap.projection.fit import BoardProjection
+from boardgen.geomap.spec import KOPPEN_CLASSES
 from boardgen.io import Artifact
 
 COORD_DECIMALS = 5  # about a metre: far finer than a cell

@@ -124,7 +124,7 @@ class GamePlugin:
         """The template ``boardgen new`` copies (default: ``template_file`` in boardgen's templates folder)."""
         if not self.template_file:
             raise NotImplementedError(f"{self.name} names no default template")
-        from boardgen.config import templates_dir
+        from boardgen.yaml_reader import templates_dir
 
         return templates_dir() / self.template_file
 

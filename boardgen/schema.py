@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import difflib
 import math
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar, get_args, get_origin
 
 from pydantic import (
     AfterValidator,
@@ -20,14 +20,18 @@ from pydantic import (
     ConfigDict,
     Field,
     PrivateAttr,
+    StrictInt,
     ValidationError,
     WithJsonSchema,
 )
-from pydantic.json_schema import SkipJsonSchema
+from pydantic.json_schema import JsonDict, SkipJsonSchema
 
-from boardgen.config import parse_length_mm
 from boardgen.errors import ConfigError
 from boardgen.kit.kinds import KINDS, SHAPES
+from boardgen.yaml_reader import FORBIDDEN_CHARS, forbidden_kind, parse_length_mm, short_repr, shown_key
+
+DICE_SIDES: tuple[int, ...] = (4, 6, 8, 10, 12, 20)
+"""The dice boardgen prints as paper nets, so the sides any die of a template may have."""
 
 
 def _length(value: object) -> float:
@@ -53,9 +57,7 @@ Finite = Annotated[float, BeforeValidator(_finite)]
 
 
 def _printable(value: str) -> str:
-    from boardgen.config import _FORBIDDEN_CHARS, forbidden_kind
-
-    bad = _FORBIDDEN_CHARS.search(value)
+    bad = FORBIDDEN_CHARS.search(value)
     if bad:
         raise ValueError(f"text holds the {forbidden_kind(bad.group())} U+{ord(bad.group()):04X}; expected "
                          "printable text")
@@ -66,6 +68,17 @@ PrintableText = Annotated[str, AfterValidator(_printable)]
 """Text that is printed (titles, names): no control characters, lone surrogates or Unicode noncharacters. The
 template reader refuses them in any text already; this keeps a template built in code (a sweep variant, a test)
 to the same rule."""
+
+def _one_line(value: str) -> str:
+    if any(c in value for c in "\t\n\r"):
+        raise ValueError("expected one line of at most 120 characters (it is printed on the board and cards)")
+    return value
+
+
+ONE_LINE_SCHEMA: JsonDict = {"pattern": "^[^\\t\\n\\r]*$"}
+"""What ``OneLine`` checks, as JSON Schema states it (a pattern an editor checks)."""
+OneLine = AfterValidator(_one_line)
+"""Printed text that must stay on one line (a title, a zone's name): ``Annotated[str, OneLine]``."""
 
 MAX_TOKEN_VALUE = 100
 MAX_TOKENS_PER_VALUE = 300
@@ -79,17 +92,15 @@ PieceCount = Annotated[int, Field(ge=1, le=200, description="pieces of this kind
 
 
 def _die_sides(value: int) -> int:
-    from boardgen.config import DICE_SIDES
-
     if value not in DICE_SIDES:
         raise ValueError(f"no paper die has {value} sides; expected one of {', '.join(map(str, DICE_SIDES))}")
     return value
 
 
-DieSides = Annotated[int, Field(
+DieSides = Annotated[StrictInt, Field(
     ge=4, le=20, json_schema_extra={"enum": [4, 6, 8, 10, 12, 20]},
     description="sides of a die: 4, 6, 8, 10, 12 or 20 (the paper dice boardgen prints)"), AfterValidator(_die_sides)]
-"""The sides of a die a game rolls and boardgen prints (boardgen.config.DICE_SIDES)."""
+"""The sides of a die a game rolls and boardgen prints (DICE_SIDES)."""
 
 
 class CrossKeyError(ValueError):
@@ -137,7 +148,8 @@ class GameTemplate(TemplateModel):
     game: str = Field(description="which game this template builds (see `boardgen games`)")
     edition: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$",
                          description="output folder name: OUT/<edition>/")
-    title: PrintableText = Field(min_length=1, max_length=120)
+    title: Annotated[PrintableText, AfterValidator(_one_line)] = Field(min_length=1, max_length=120,
+                                                                      json_schema_extra=ONE_LINE_SCHEMA)
     language: SkipJsonSchema[str] = Field("en", description="BCP 47 tag of the printed words; the template "
                                           "writes it as `edition: {language: de}` (boardgen/i18n.py)")
     seed: int = Field(2026, ge=0, lt=2**63, description="seeds every random choice boardgen makes")
@@ -161,32 +173,55 @@ M = TypeVar("M", bound=GameTemplate)
 
 def _dotted(loc: tuple[int | str, ...]) -> str:
     """``("rules", "turns")`` -> ``rules.turns``; a key holding spaces, colons or quotes (or empty) is quoted,
-    as the flagship's loader shows it, so every message names a key a reader can find."""
-    from boardgen.config import _shown_key
-
+    so every message names a key a reader can find. pydantic's ``[key]`` marker (a bad mapping key) is dropped."""
     parts: list[str] = []
     for item in loc:
+        if item == "[key]":
+            continue
         if isinstance(item, int):
             parts.append(f"[{item}]")
         elif parts:
-            parts.append(f".{_shown_key(item)}")
+            parts.append(f".{shown_key(item)}")
         else:
-            parts.append(_shown_key(item))
+            parts.append(shown_key(item))
     return "".join(parts) or "(top level)"
+
+
+def _is_mapping(annotation: Any) -> bool:
+    """Whether ``annotation`` (maybe ``X | None``) is a ``dict[K, V]`` (its next location item is a key)."""
+    if get_origin(annotation) is dict:
+        return True
+    return any(get_origin(a) is dict for a in get_args(annotation))
+
+
+def _field_at(model: type[BaseModel], loc: tuple[int | str, ...]) -> tuple[Any, Any]:
+    """(the model that holds the key ``loc`` ends on, its FieldInfo), or (the innermost model, None) when ``loc``
+    ends inside a list or mapping (an item's limits are not its field's)."""
+    current: Any = model
+    found: tuple[Any, Any] = (model, None)
+    skip_key = False
+    for item in loc:
+        if skip_key or isinstance(item, int) or item == "[key]":
+            skip_key = False
+            found = (current, None)
+            continue
+        if not (isinstance(current, type) and issubclass(current, BaseModel)):
+            return current, None
+        match = next((f for name, f in current.model_fields.items() if (f.alias or name) == item), None)
+        if match is None:
+            return current, None
+        found = (current, match)
+        skip_key = _is_mapping(match.annotation)
+        current = _inner_model(match.annotation)
+    return found
 
 
 def _known_keys(model: type[BaseModel], loc: tuple[int | str, ...]) -> list[str]:
     """The keys allowed where ``loc`` points (for a "did you mean")."""
-    current: Any = model
-    for item in loc[:-1]:
-        if isinstance(item, int) or not (isinstance(current, type) and issubclass(current, BaseModel)):
-            continue
-        for name, info in current.model_fields.items():
-            if (info.alias or name) == item:
-                current = _inner_model(info.annotation)
-                break
-    if isinstance(current, type) and issubclass(current, BaseModel):
-        return [info.alias or name for name, info in current.model_fields.items()]
+    holder, field = _field_at(model, loc[:-1])
+    inner = _inner_model(field.annotation) if field is not None else holder
+    if isinstance(inner, type) and issubclass(inner, BaseModel):
+        return [info.alias or name for name, info in inner.model_fields.items()]
     return []
 
 
@@ -201,9 +236,98 @@ def _inner_model(annotation: Any) -> Any:
     return annotation
 
 
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
+def _number(value: Any, unit: str) -> str:
+    text = f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else f"{value:g}"
+    return text + unit
+
+
+def _range_words(error: dict[str, Any], field: Any, unit: str) -> str:
+    """"between 1 and 500", "more than 0 and at most 600mm", "at least 0": the field's whole range when the error
+    is about the field itself, else the one bound pydantic names."""
+    bounds: dict[str, Any] = {}
+    if field is not None:
+        for meta in field.metadata:
+            for attr in ("ge", "gt", "le", "lt"):
+                if getattr(meta, attr, None) is not None:
+                    bounds[attr] = getattr(meta, attr)
+    bounds.update({k: v for k, v in (error.get("ctx") or {}).items() if k in ("ge", "gt", "le", "lt")
+                   and not ({"ge", "gt"} & set(bounds) if k in ("ge", "gt") else {"le", "lt"} & set(bounds))})
+    low = ("at least", bounds["ge"]) if "ge" in bounds else ("more than", bounds["gt"]) if "gt" in bounds else None
+    high = ("at most", bounds["le"]) if "le" in bounds else ("less than", bounds["lt"]) if "lt" in bounds else None
+    if low and high and low[0] == "at least" and high[0] == "at most":
+        return f"between {_number(low[1], unit)} and {_number(high[1], unit)}"
+    words = [f"{bound[0]} {_number(bound[1], unit)}" for bound in (low, high) if bound is not None]
+    return " and ".join(words)
+
+
+_PATTERN_WORDS = {r"^#[0-9a-fA-F]{6}$": 'a colour "#rrggbb"'}
+_TYPE_WORDS = {
+    "int_type": "a whole number", "int_parsing": "a whole number", "int_from_float": "a whole number",
+    "int_parsing_size": "a smaller whole number", "float_type": "a number", "float_parsing": "a number",
+    "finite_number": "a finite number", "bool_type": "true or false", "bool_parsing": "true or false",
+    "string_type": "a text", "dict_type": "a mapping", "model_type": "a mapping", "model_attributes_type": "a mapping",
+    "list_type": "a list", "tuple_type": "a list", "iterable_type": "a list", "set_type": "a list",
+    "none_required": "nothing (null)", "string_unicode": "a text",
+}
+
+
+def plain_error(model: type[BaseModel], error: Any) -> tuple[str, str]:
+    """One pydantic error as (dotted key, message) in boardgen's words: what was expected, then ``(got X)``;
+    an unknown key gets a "did you mean"."""
+    loc = tuple(error["loc"])
+    key = _dotted(loc)
+    kind = error["type"]
+    ctx = error.get("ctx") or {}
+    if kind == "extra_forbidden":
+        known = _known_keys(model, loc)
+        close = difflib.get_close_matches(str(loc[-1]), known, n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else (f"; expected one of {', '.join(known)}" if known else "")
+        return key, f"unknown key{hint}"
+    if kind == "missing":
+        return key, "missing; this key is required"
+    blamed = ctx.get("error")
+    if isinstance(blamed, CrossKeyError):
+        inner = [item for item in loc if item != "[key]"]
+        return (f"{key}.{blamed.key}" if inner and blamed.key else blamed.key or key), str(blamed)
+    holder, field = _field_at(model, loc)
+    name = next((n for n, f in getattr(holder, "model_fields", {}).items() if f is field), "")
+    unit = "mm" if name.endswith("_mm") else ""
+    if kind in _TYPE_WORDS:
+        expected = f"expected {_TYPE_WORDS[kind]}"
+    elif kind in ("greater_than_equal", "greater_than", "less_than_equal", "less_than"):
+        expected = f"expected {_range_words(error, field, unit)}"
+    elif kind == "string_too_short":
+        expected = "expected a text" if ctx.get("min_length") == 1 else f"expected at least {ctx.get('min_length')} " \
+            "characters"
+    elif kind == "string_too_long":
+        expected = f"expected at most {ctx.get('max_length')} characters"
+    elif kind == "string_pattern_mismatch":
+        pattern = str(ctx.get("pattern", ""))
+        described = field.description if field is not None and field.description else None
+        expected = f"expected {_PATTERN_WORDS.get(pattern) or described or 'text matching ' + pattern}"
+    elif kind in ("too_short", "too_long"):
+        most = ctx.get("max_length") if kind == "too_long" else ctx.get("min_length")
+        expected = f"expected {'at most' if kind == 'too_long' else 'at least'} {most:,} items"
+    elif kind in ("literal_error", "enum"):
+        expected = "expected one of " + str(ctx.get("expected", "")).replace(" or ", ", ")
+    else:  # a validator's own message (it says what was expected), or pydantic's words as a last resort
+        expected = str(error["msg"]).removeprefix("Value error, ").removeprefix("Assertion failed, ")
+    if "got " in expected or "input" not in error:
+        return key, expected
+    got = error["input"]
+    shown = f"{got:,}" if isinstance(got, int) and not isinstance(got, bool) and got.bit_length() <= 64 else \
+        short_repr(got)
+    return key, f"{expected} (got {shown})"
+
+
+def _as_written(value: Any) -> Any:
+    """A YAML value with its lists as tuples: the models hold tuples, and validate strictly (no "16" for 16, no
+    true for 1), so a template passes exactly when its JSON Schema (integer, number, string, boolean) says so."""
+    if isinstance(value, list | tuple):
+        return tuple(_as_written(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _as_written(v) for k, v in value.items()}
+    return value
 
 
 def validate_template(model: type[M], data: Any, source: str, template_sha256: str = "") -> M:
@@ -211,26 +335,10 @@ def validate_template(model: type[M], data: Any, source: str, template_sha256: s
     if not isinstance(data, dict):
         raise ConfigError(source, "(top level)", "expected a YAML mapping of template keys")
     try:
-        config = model.model_validate(data)
+        config = model.model_validate(_as_written(data), strict=True)
     except ValidationError as exc:
-        error = exc.errors(include_url=False)[0]
-        loc = tuple(error["loc"])
-        key = _dotted(loc)
-        if error["type"] == "extra_forbidden":
-            known = _known_keys(model, loc)
-            close = difflib.get_close_matches(str(loc[-1]), known, n=1)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
-            if not close and known:
-                hint = f"; expected one of {', '.join(known)}"
-            raise ConfigError(source, key, f"unknown key{hint}") from None
-        if error["type"] == "missing":
-            raise ConfigError(source, key, "missing; this key is required") from None
-        message = error["msg"].removeprefix("Value error, ")
-        blamed = (error.get("ctx") or {}).get("error")
-        if isinstance(blamed, CrossKeyError):
-            key = f"{key}.{blamed.key}" if loc else blamed.key
-            raise ConfigError(source, key, str(blamed)) from None
-        raise ConfigError(source, key, f"{message} (got {_short(error.get('input'))})") from None
+        key, message = plain_error(model, exc.errors(include_url=False)[0])
+        raise ConfigError(source, key, message) from None
     config._source = source
     config._template_sha256 = template_sha256
     return config
@@ -272,9 +380,29 @@ def _models_in(annotation: Any) -> list[type[BaseModel]]:
     return [m for arg in getattr(annotation, "__args__", ()) for m in _models_in(arg)]
 
 
+EXTENDS_SCHEMA = {"type": "string", "minLength": 1, "maxLength": 1024,
+                  "description": "a bundled template's name or a path beside this file: this template is that one "
+                                 "with this file's keys merged over it (null removes a key)"}
+
+
+def _edition_forms(schema: dict[str, Any]) -> None:
+    """``edition`` is a folder name, or ``{name, language}`` (boardgen/i18n.normalise_edition): both in the schema."""
+    plain = schema.get("properties", {}).get("edition")
+    if plain is None:
+        return
+    name = {k: v for k, v in plain.items() if k not in ("description", "title")}
+    schema["properties"]["edition"] = {
+        "anyOf": [name, {"type": "object", "additionalProperties": False, "properties": {
+            "name": name, "language": {"type": "string", "pattern": r"^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8}){0,3}$",
+                                       "description": "BCP 47 tag of the printed words (en, de, fr-CA)"}}}],
+        "description": plain.get("description", "") + "; or {name, language} for a translated edition"}
+
+
 def json_schema(model: type[BaseModel], title: str) -> dict[str, Any]:
     schema = model.model_json_schema(by_alias=True)
     _length_bounds(model, schema, set(), model)
+    schema.setdefault("properties", {})["extends"] = dict(EXTENDS_SCHEMA)
+    _edition_forms(schema)
     schema["title"] = title
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     return schema

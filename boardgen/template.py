@@ -6,22 +6,21 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
-from boardgen.config import _read_yaml, _resolve_extends
 from boardgen.errors import ConfigError
 from boardgen.i18n import check_catalog, normalise_edition
 from boardgen.plugin import GamePlugin, check_template_bots, default_game, get_game
+from boardgen.yaml_reader import read_template_file
 
 
 def read_template(path: str | Path | None) -> tuple[dict[str, Any], str, str]:
     """(merged mapping, source, sha256 of the template bytes and every template it extends)."""
     template_path = Path(path) if path is not None else get_game(default_game()).default_template()
-    data, raw = _read_yaml(template_path)
-    data, base_raw = _resolve_extends(data, template_path, (template_path.resolve(),))
+    data, raw = read_template_file(template_path)
     source = str(template_path)
     if not isinstance(data, dict):
         raise ConfigError(source, "(top level)", "expected a YAML mapping of template keys")
     data = normalise_edition(data, source)
-    return data, source, hashlib.sha256(base_raw + raw).hexdigest()
+    return data, source, hashlib.sha256(raw).hexdigest()
 
 
 def load(path: str | Path | None = None) -> tuple[GamePlugin, Any]:

@@ -11,11 +11,9 @@ Exit code 1 when the choice differs from ``ECONOMY_VARIANT`` (update the constan
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import sys
 from pathlib import Path
 
-from boardgen.config import load_template
 from boardgen.games.global_wellbeing.rules.board import RulesBoard
 from boardgen.games.global_wellbeing.rules.report import simulate, wins_by_seat
 from boardgen.games.global_wellbeing.rules.validate import SELF_PLAY_BOT, economy_figures
@@ -26,6 +24,7 @@ from boardgen.games.global_wellbeing.rules.variants import (
     MIN_BOUGHT_PER_TURN,
     choose,
 )
+from boardgen.games.global_wellbeing.schema import load_template
 from boardgen.geomap.build import build_board
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "economy-variant.md"
@@ -42,7 +41,7 @@ def main() -> int:
     players = args.players or config.rules.players
     rows = []
     for change in CANDIDATES:
-        rules = dataclasses.replace(config.rules, **change)
+        rules = config.rules.model_copy(update={**change})
         sim = simulate(board, rules, args.games, players, (SELF_PLAY_BOT,), config.seed, jobs=args.jobs,
                        rotate=False)
         figures = economy_figures(sim)

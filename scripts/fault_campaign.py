@@ -11,7 +11,6 @@ user's own file kept); the next write must leave no temporary folder behind.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import hashlib
 import json
 import os
@@ -44,7 +43,7 @@ def kits(folder: Path) -> dict[str, Path]:
     out = {}
     _plugin, config = load(None)
     for tag, seed in (("A", config.seed), ("B", config.seed + 1)):
-        ctx = BuildContext(dataclasses.replace(config, seed=seed), None, lambda m: None)
+        ctx = BuildContext(config.model_copy(update={"seed": seed}), None, lambda m: None)
         run_stages(ctx)
         ctx.artifacts.append(manifest_artifact(ctx))
         out[tag] = folder / f"kit-{tag}.pickle"

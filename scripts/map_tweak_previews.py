@@ -45,11 +45,11 @@ def preview(changes: dict[str, Any]) -> tuple[bytes, dict[str, str]]:
     """(small PNG of the exploded pieces, facts for the table)."""
     from PIL import Image
 
-    from boardgen.config import template_with
+    from boardgen.games.global_wellbeing.board_art import make_art, simplified_coast
     from boardgen.games.global_wellbeing.board_layout import legend_for, panelled_board, section_page_sizes_mm
     from boardgen.games.global_wellbeing.board_stage import exploded_page, section_marks, section_scenes
+    from boardgen.games.global_wellbeing.schema import template_with
     from boardgen.layout.sections import cut_sections
-    from boardgen.render.board_art import make_art, simplified_coast
     from boardgen.render.cairo_backend import render_png
 
     config = template_with(changes)
@@ -84,7 +84,7 @@ def preview(changes: dict[str, Any]) -> tuple[bytes, dict[str, str]]:
 
 
 def make_full_table_height(board: Any, layout: Any) -> float:
-    from boardgen.render.board_art import legend_specs
+    from boardgen.games.global_wellbeing.board_art import legend_specs
 
     return float(legend_specs(board, layout.sections[0].bounds_mm)[0].shapes_mm[0][1])
 

@@ -27,7 +27,7 @@ SIMULATE_ARGS = {"games": 2000, "players": 6, "bots": ("greedy", "planner", "ran
 SIMULATE_COMMAND = "boardgen simulate --games 2000 --players 6 --bots greedy,planner,random --seed 2026"
 VALIDATE_COMMAND = "boardgen validate"
 FINGERPRINTED = ("templates/global-wellbeing.yaml", "boardgen/games/global_wellbeing/rules",
-                 "boardgen/geomap", "boardgen/layout", "boardgen/config.py", "naturalearth")
+                 "boardgen/geomap", "boardgen/layout", "boardgen/games/global_wellbeing/schema.py", "naturalearth")
 _BLOCK = re.compile(r"(<!-- refresh-docs: (simulate|validate) -->\n)(.*?)(<!-- /refresh-docs -->)", re.S)
 
 
@@ -45,8 +45,8 @@ def fingerprint() -> str:
 
 def simulate_text() -> str:
     from boardgen.build import BuildContext
-    from boardgen.config import load_template
     from boardgen.games.global_wellbeing.rules.report import simulate_report
+    from boardgen.games.global_wellbeing.schema import load_template
 
     config = load_template()
     ctx = BuildContext(config)
@@ -57,8 +57,8 @@ def simulate_text() -> str:
 
 
 def validate_text() -> str:
-    from boardgen.config import load_template
     from boardgen.games.global_wellbeing.rules.validate import validate
+    from boardgen.games.global_wellbeing.schema import load_template
     from boardgen.geomap.cache import cached_board
 
     config = load_template()

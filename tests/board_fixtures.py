@@ -10,7 +10,7 @@ import numpy as np
 import shapely
 from shapely.geometry import MultiPolygon, Point, Polygon, box
 
-from boardgen.config import Config, load_template
+from boardgen.games.global_wellbeing.schema import Config, load_template
 from boardgen.geomap.hexgrid import (
     Hex,
     HexLayout,

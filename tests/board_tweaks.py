@@ -14,8 +14,9 @@ from typing import Any
 
 import shapely
 
-from boardgen.config import Config, cell_count_band, template_with
+from boardgen.games.global_wellbeing.schema import Config, template_with
 from boardgen.geomap.model import Board
+from boardgen.geomap.spec import cell_count_band
 from boardgen.layout.legend import PlacedBlock
 from boardgen.layout.sections import SectionLayout, cut_sections
 
@@ -64,7 +65,7 @@ def solve_layout(config: Config) -> SolvedLayout:
 
 def legend_text_sizes_pt(solved: SolvedLayout) -> list[float]:
     """Every font size the legend panels set (the ops the board picture draws for them)."""
-    from boardgen.render.board_art import key_ops, table_ops, title_ops
+    from boardgen.games.global_wellbeing.board_art import key_ops, table_ops, title_ops
     from boardgen.render.scene import Group, Text
 
     ops: list[Any] = []
@@ -87,9 +88,9 @@ def legend_text_sizes_pt(solved: SolvedLayout) -> list[float]:
 
 def layout_problems(solved: SolvedLayout) -> list[str]:
     """What the case gets wrong (empty when every check holds)."""
+    from boardgen.games.global_wellbeing.board_art import MIN_PLAY_TEXT_PT, check_legend_clear
     from boardgen.games.global_wellbeing.board_layout import section_page_sizes_mm
     from boardgen.layout.sections import hex_polygons
-    from boardgen.render.board_art import MIN_PLAY_TEXT_PT, check_legend_clear
 
     board, layout = solved.board, solved.sections
     problems = list(check_legend_clear(board, solved.legend, layout.sections[0].outline_mm,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from boardgen.build import BuildContext
-from boardgen.config import Config, load_template
+from boardgen.games.global_wellbeing.schema import Config, load_template
 from boardgen.geomap.model import Board
 
 

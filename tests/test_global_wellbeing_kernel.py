@@ -6,7 +6,6 @@ read; 1,000 games per bot kind in the slow tests."""
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import random
 from collections.abc import Sequence
@@ -16,12 +15,12 @@ import pytest
 from hypothesis import given, settings
 from rules_strategies import ZONES, games
 
-from boardgen.config import RulesConfig, load_template
 from boardgen.games.global_wellbeing.rules import fast
 from boardgen.games.global_wellbeing.rules.api import FlagshipBot, WellbeingGame
 from boardgen.games.global_wellbeing.rules.board import RulesBoard, hex_rectangle
 from boardgen.games.global_wellbeing.rules.bots import BOT_NAMES, bot_factory
 from boardgen.games.global_wellbeing.rules.report import results_json, simulate
+from boardgen.games.global_wellbeing.schema import RulesConfig, load_template
 from boardgen.geomap.model import Board
 from boardgen.play.bots import play_with_bots
 from boardgen.play.columns import GameRecord, OutcomeColumns
@@ -141,7 +140,7 @@ VARIANTS: dict[str, dict[str, object]] = {
 @pytest.mark.parametrize("change", list(VARIANTS.values()), ids=list(VARIANTS))
 def test_same_games_under_each_rule_option(change: dict[str, object]) -> None:
     board = hex_rectangle(14, 10, ZONES, holes=[(3, 3), (4, 3), (10, 7)])
-    rules = dataclasses.replace(load_template().rules, **change)  # type: ignore[arg-type]
+    rules = load_template().rules.model_copy(update={**change})  # type: ignore[arg-type]
     lineups = [lineup(MIXED, 6, i, True) for i in range(24)]
     seeds = [derive_seed(11, "game", i) for i in range(24)]
     assert differences(board, rules, lineups, seeds) == []
@@ -215,11 +214,11 @@ def test_unsupported_games_are_refused_not_played_differently() -> None:
     with pytest.raises(ValueError, match="cannot play"):
         fast.play_batch(board, rules, [("random", "mcts")], [1])
     with pytest.raises(ValueError, match="cannot play"):
-        fast.play_batch(board, dataclasses.replace(rules, stewardship_every=0), [("random",)], [1])
+        fast.play_batch(board, rules.model_copy(update={"stewardship_every": 0}), [("random",)], [1])
     assert fast.unsupported(board, rules, ["random"] * 7, 7)
-    assert fast.unsupported(board, dataclasses.replace(rules, bank_chips=2**50), ["random"], 2)
-    assert fast.unsupported(board, dataclasses.replace(rules, turns=-1), ["random"], 2)
-    assert not fast.unsupported(board, dataclasses.replace(rules, turns=0, setup_rounds=0), ["random"], 2)
+    assert fast.unsupported(board, rules.model_copy(update={"bank_chips": 2**50}), ["random"], 2)
+    assert fast.unsupported(board, rules.model_copy(update={"turns": -1}), ["random"], 2)
+    assert not fast.unsupported(board, rules.model_copy(update={"turns": 0, "setup_rounds": 0}), ["random"], 2)
 
 
 def test_warming_the_kernel_marks_its_cache_compiled(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -30,7 +30,6 @@ from pydantic import AfterValidator, Field, field_validator, model_validator
 from boardgen.cards.icons import ICONS, draw_icon
 from boardgen.cards.model import Component, ComponentSet
 from boardgen.cards.sheets import LaidOut, cut_svg, lay_out, layout_rank
-from boardgen.config import short_repr
 from boardgen.errors import ConfigError, LayoutError
 from boardgen.i18n import Translator, current
 from boardgen.io import Artifact
@@ -55,6 +54,7 @@ from boardgen.render.scene import (
     rounded_rect_path,
 )
 from boardgen.schema import Colour, PrintableText, TemplateModel
+from boardgen.yaml_reader import short_repr
 
 MM_PER_INCH = 25.4
 CARD_SIZES: dict[str, tuple[float, float]] = {

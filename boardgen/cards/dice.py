@@ -18,10 +18,10 @@ from shapely.geometry import Point, Polygon, box
 from shapely.ops import unary_union
 
 from boardgen.cards.model import Component, ComponentSet, geometry_path
-from boardgen.config import DICE_SIDES
 from boardgen.i18n import Translator, current
 from boardgen.render.cairo_backend import fit_font
 from boardgen.render.scene import PT, Font, Group, Op, Path, Scene, Style, Text, rotate
+from boardgen.schema import DICE_SIDES
 
 Vec = tuple[float, float, float]
 INK = "#1a1a1a"

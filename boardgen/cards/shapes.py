@@ -11,7 +11,6 @@ import math
 from shapely import affinity
 from shapely.geometry import Point, Polygon
 
-from boardgen.config import Config
 from boardgen.errors import ConfigError
 
 PIECE_SHARE_OF_HEX = 0.78
@@ -73,24 +72,24 @@ def hex_inner_diameter_mm(hex_size_mm: float) -> float:
     return hex_size_mm * math.sqrt(3)
 
 
-def piece_size_mm(config: Config, hex_size_mm: float) -> float:
-    """The token width: the template's, or PIECE_SHARE_OF_HEX of the hex's inner diameter, rounded to 0.5 mm.
+def piece_size_mm(size: float | None, hex_size_mm: float, source: str) -> float:
+    """The token width: the template's ``size`` (key ``components.piece_size`` of the template at ``source``), or
+    when None PIECE_SHARE_OF_HEX of the hex's inner diameter, rounded to 0.5 mm.
 
-    Raises ConfigError if the template's size does not sit inside the board's hex."""
+    Raises ConfigError if the size does not sit inside the board's hex."""
     inner = hex_inner_diameter_mm(hex_size_mm)
-    size = config.components.piece_size_mm
     if size is None:
         auto = math.floor(inner * PIECE_SHARE_OF_HEX * 2) / 2
         if auto < MIN_PIECE_MM:
-            raise ConfigError(config.source, "hexes", f"the board's {hex_size_mm:.2f}mm hexes leave room for "
+            raise ConfigError(source, "hexes", f"the board's {hex_size_mm:.2f}mm hexes leave room for "
                               f"{auto:g}mm pieces; expected at least {MIN_PIECE_MM:g}mm (fewer cells, a bigger "
                               "board or larger hexes)")
         return auto
     if size < MIN_PIECE_MM:
-        raise ConfigError(config.source, "components.piece_size",
+        raise ConfigError(source, "components.piece_size",
                           f"a {size:g}mm piece is too small to cut out; expected at least {MIN_PIECE_MM:g}mm")
     if size > inner * 0.95:
-        raise ConfigError(config.source, "components.piece_size",
+        raise ConfigError(source, "components.piece_size",
                           f"a {size:g}mm piece does not sit inside the board's {hex_size_mm:.2f}mm hexes "
                           f"(inner diameter {inner:.1f}mm); expected at most {inner * 0.95:.1f}mm or auto")
     return float(size)

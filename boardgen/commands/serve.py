@@ -9,7 +9,6 @@ from pathlib import Path
 import click
 
 from boardgen.commands.options import out_option, template_option
-from boardgen.config import default_template_path
 from boardgen.errors import ConfigError
 
 
@@ -28,7 +27,11 @@ def serve_command(template_path: Path | None, out_root: Path, port: int, host: s
     if host not in ("127.0.0.1", "localhost", "::1"):
         raise click.BadParameter(f"{host!r}: the server binds this computer's loopback address only "
                                  "(127.0.0.1, localhost or ::1)", param_hint="--host")
-    template = template_path or default_template_path()
+    if template_path is None:
+        from boardgen.plugin import default_game, get_game
+
+        template_path = get_game(default_game()).default_template()
+    template = template_path
     if not template.is_file():
         raise ConfigError(str(template), "(file)", "no such template file")
     import uvicorn

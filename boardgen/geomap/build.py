@@ -20,7 +20,6 @@ import shapely
 from shapely.geometry import Polygon
 
 from boardgen.cache import cached_data
-from boardgen.config import CELL_COUNT_TOLERANCE, KOPPEN_CLASSES, MAX_RASTER_PIXELS, cell_count_band, resolve_data_path
 from boardgen.errors import ConfigError
 from boardgen.geomap.hexgrid import (
     Hex,
@@ -46,6 +45,13 @@ from boardgen.geomap.model import Board, Cell, IslandKept, MapSpec
 from boardgen.geomap.projection.fit import BoardProjection
 from boardgen.geomap.projection.land import drop_antarctica, load_land
 from boardgen.geomap.projection.rasters import KOPPEN_OCEAN, load_elevation, load_koppen, sample_koppen_land
+from boardgen.geomap.spec import (
+    CELL_COUNT_TOLERANCE,
+    KOPPEN_CLASSES,
+    MAX_RASTER_PIXELS,
+    cell_count_band,
+    resolve_data_path,
+)
 from boardgen.geomap.zones import CellClimate, assign_zones
 
 MAX_HEXES_ON_BOARD = 20000

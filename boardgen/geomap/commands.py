@@ -77,8 +77,8 @@ def info_command(template_path: Path | None) -> None:
     """Print cell counts per zone, hex size, projection, the islands kept, and what the game says of its board
     (e.g. its jigsaw grid and where the legend panels go); exit code 1 when the land-cell count is outside its
     band or the game's board is not right (its legend panels find no room)."""
-    from boardgen.config import CELL_COUNT_TOLERANCE, cell_count_band
     from boardgen.errors import LayoutError
+    from boardgen.geomap.spec import CELL_COUNT_TOLERANCE, cell_count_band
 
     plugin, config, spec = map_of(template_path)
     ctx = BuildContext(config, plugin)

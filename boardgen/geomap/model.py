@@ -8,8 +8,8 @@ from typing import Any
 
 from shapely.geometry import MultiPolygon, Polygon
 
-from boardgen.config import BoardConfig, ClassificationConfig, HexConfig, MapConfig, OverrideConfig
 from boardgen.geomap.hexgrid import Hex, HexLayout
+from boardgen.geomap.spec import BoardConfig, ClassificationConfig, HexConfig, MapConfig, OverrideConfig
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from boardgen.config import ClassificationConfig
+from boardgen.geomap.spec import ClassificationConfig
 
 CLIMATE_ZONES = ("Polar", "Temperate", "Arid", "Tropical", "Mediterranean", "Mountains")
 """The climate zones a map is classified into when its template names none, in table order (ties of the

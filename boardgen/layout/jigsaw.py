@@ -23,7 +23,7 @@ import shapely
 from shapely import affinity
 from shapely.geometry import Point, Polygon, box
 
-from boardgen.config import SectionsConfig
+from boardgen.geomap.spec import SectionsConfig
 
 GRID_MM = 1e-4
 """Snap-rounding grid of every overlay (0.1 micrometre): shared edges come out identical in both pieces."""

@@ -27,10 +27,10 @@ import numpy as np
 import shapely
 from shapely.geometry import LineString, MultiPolygon, Polygon, box
 
-from boardgen.config import MAX_SECTIONS_PER_SIDE
 from boardgen.errors import ConfigError, LayoutError
 from boardgen.geomap.hexgrid import Hex, hexes_covering
 from boardgen.geomap.model import Board
+from boardgen.geomap.spec import MAX_SECTIONS_PER_SIDE
 from boardgen.layout import fit_solver
 from boardgen.layout.jigsaw import (
     GRID_MM,

@@ -618,7 +618,7 @@ def best_template(result: SweepResult, extends: str, edition: str | None = None)
 def extends_path(template: Path, folder: Path) -> str:
     """How a template in ``folder`` names ``template``: a bundled template by its name (works on any machine),
     any other by its path relative to ``folder`` (the absolute path where there is none, another drive)."""
-    from boardgen.config import templates_dir
+    from boardgen.yaml_reader import templates_dir
 
     resolved = template.resolve()
     if resolved.parent == templates_dir().resolve():

@@ -33,8 +33,8 @@ import shapely
 from shapely.geometry import Polygon as ShapelyPolygon
 from shapely.geometry import box
 
-from boardgen.config import Mm, SectionsConfig
 from boardgen.errors import LayoutError
+from boardgen.geomap.spec import SectionsConfig
 from boardgen.i18n import N_, Translator, current
 from boardgen.io import Artifact
 from boardgen.layout import fit_solver
@@ -118,9 +118,9 @@ class Knobs:
     clearance_mm: float = 1.0  # from the avoid rectangles
 
     def settings(self, rows: int = 1, columns: int = 1) -> SectionsConfig:
-        return SectionsConfig(columns=columns, rows=rows, knob_neck_mm=Mm(self.neck_mm), knob_head_mm=Mm(self.head_mm),
-                              knob_depth_mm=Mm(self.depth_mm), knob_spacing_mm=Mm(self.spacing_mm),
-                              fit_tolerance_mm=Mm(self.tolerance_mm))
+        return SectionsConfig(columns=columns, rows=rows, knob_neck_mm=self.neck_mm, knob_head_mm=self.head_mm,
+                              knob_depth_mm=self.depth_mm, knob_spacing_mm=self.spacing_mm,
+                              fit_tolerance_mm=self.tolerance_mm)
 
 
 @dataclass(frozen=True)

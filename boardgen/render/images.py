@@ -73,7 +73,7 @@ _CSS_IMPORT = re.compile(rb"@import")
 
 def read_picture(path: Path, source: str, key: str, name: str = "") -> Picture:
     """The picture at ``path`` (already located inside the template's folder), checked as the module says."""
-    from boardgen.config import read_bounded, short_repr
+    from boardgen.yaml_reader import read_bounded, short_repr
 
     data = read_bounded(path, MAX_PICTURE_BYTES, source, key, "picture")
     shown = f"picture {short_repr(path.name, 60)}"

@@ -11,7 +11,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import replace as dc_replace
 
-from boardgen.config import ZONE_SYMBOLS
+from boardgen.geomap.spec import ZONE_SYMBOLS
 from boardgen.render.scene import (
     Affine,
     Circle,

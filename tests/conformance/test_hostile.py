@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from boardgen import cli
-from boardgen.config import MAX_TEMPLATE_BYTES
 from boardgen.errors import BoardgenError, ConfigError
 from boardgen.template import load
+from boardgen.yaml_reader import MAX_TEMPLATE_BYTES
 
 HOSTILE = Path(__file__).resolve().parents[1] / "data" / "templates" / "hostile"
 FIXTURES = sorted(p for p in HOSTILE.glob("*.yaml") if p.read_text(errors="replace").startswith("# expect: "))
@@ -54,7 +54,7 @@ def run_to(path: Path, level: str) -> None:
     if level == "components":
         from boardgen.cards.shapes import piece_size_mm
 
-        piece_size_mm(config, board.layout.size_mm)
+        piece_size_mm(config.components.piece_size_mm, board.layout.size_mm, config.source)
 
 
 @pytest.mark.parametrize("template", FIXTURES, ids=lambda p: p.stem)
@@ -166,6 +166,6 @@ def test_tiny_samples_do_not_break_the_plots() -> None:
 def test_the_automatic_piece_size_has_the_same_floor_as_an_explicit_one(default_config: object) -> None:
     from boardgen.cards.shapes import MIN_PIECE_MM, piece_size_mm
 
-    assert piece_size_mm(default_config, 10.0) >= MIN_PIECE_MM  # type: ignore[arg-type]
+    assert piece_size_mm(default_config.components.piece_size_mm, 10.0, default_config.source) >= MIN_PIECE_MM  # type: ignore[arg-type]
     with pytest.raises(ConfigError, match=r"hexes: the board's 2.85mm hexes leave room for 3.5mm pieces"):
-        piece_size_mm(default_config, 2.85)  # type: ignore[arg-type]
+        piece_size_mm(default_config.components.piece_size_mm, 2.85, default_config.source)

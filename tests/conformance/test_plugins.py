@@ -148,7 +148,7 @@ def test_new_writes_a_template_that_loads(tmp_path: Path) -> None:
 
 def test_shipped_schemas_match_the_games() -> None:
     """Every shipped template names a schema file beside it, and that file is what `boardgen schema` prints."""
-    from boardgen.config import templates_dir
+    from boardgen.yaml_reader import templates_dir
 
     for name, plugin in installed_games().items():
         template = plugin.default_template()

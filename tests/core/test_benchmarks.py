@@ -31,8 +31,8 @@ def test_the_plain_reference_game_plays_sensible_games() -> None:
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    from boardgen.config import load_template
     from boardgen.games.global_wellbeing.rules.board import hex_rectangle
+    from boardgen.games.global_wellbeing.schema import load_template
 
     config = load_template()
     averages = module.check(hex_rectangle(16, 12, config.zones), config.rules, games=40)

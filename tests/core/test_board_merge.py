@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 from shapely.geometry import box
 
-from boardgen.config import ZONE_SYMBOLS
+from boardgen.geomap.spec import ZONE_SYMBOLS
 from boardgen.render.cairo_backend import Page, render_png
 from boardgen.render.merge import NotFlatError, flatten, merge_parallel, polygons_path
 from boardgen.render.scene import Circle, Group, Scene, Style, fill, scale, translate

@@ -14,9 +14,9 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 
 import boardgen.geomap.build  # noqa: E402
-from boardgen.config import load_template  # noqa: E402
 from boardgen.games.global_wellbeing.rules.api import WellbeingGame  # noqa: E402
 from boardgen.games.global_wellbeing.rules.board import RulesBoard, hex_rectangle  # noqa: E402
+from boardgen.games.global_wellbeing.schema import load_template  # noqa: E402
 from boardgen.geomap.model import Board  # noqa: E402
 from boardgen.play.api import CHANCE, SIMULTANEOUS, TERMINAL, Game, GameInfo, Outcome, State  # noqa: E402
 from boardgen.play.openspiel import play_mcts_game, register_games, to_pyspiel  # noqa: E402
@@ -135,16 +135,25 @@ def test_flagship_random_sim_test_on_the_real_board(default_board: Board) -> Non
 
 @pytest.mark.parametrize("players", [1, 2, 3, 6])
 def test_flagship_random_sim_test_under_rule_options(players: int) -> None:
-    rules = dataclasses.replace(load_template().rules, turns=6, setup_rounds=3, stewardship_every=2,
-                                tipping_point_every=3, badge_threshold=3, move_next_to_other_pieces=players % 2 == 0,
-                                move_optional=players != 3, first_player_rotates=True,
-                                end_of_turn_order="tipping-first" if players > 2 else "stewardship-first")
+    rules = load_template().rules.model_copy(
+        update={
+            "turns": 6,
+            "setup_rounds": 3,
+            "stewardship_every": 2,
+            "tipping_point_every": 3,
+            "badge_threshold": 3,
+            "move_next_to_other_pieces": players % 2 == 0,
+            "move_optional": players != 3,
+            "first_player_rotates": True,
+            "end_of_turn_order": "tipping-first" if players > 2 else "stewardship-first",
+        }
+    )
     spiel = to_pyspiel(WellbeingGame(hex_rectangle(7, 5, ZONES, holes=[(3, 2)]), rules, players))
     pyspiel.random_sim_test(spiel, num_sims=10, serialize=False, verbose=False)
 
 
 def test_openspiel_mcts_plays_a_flagship_game() -> None:
-    rules = dataclasses.replace(load_template().rules, turns=5, setup_rounds=3)
+    rules = load_template().rules.model_copy(update={"turns": 5, "setup_rounds": 3})
     spiel = to_pyspiel(WellbeingGame(hex_rectangle(6, 4, ZONES), rules, 2))
     returns, steps = play_mcts_game(spiel, seat=0, simulations=15, seed=7)
     assert sorted(returns) in ([0.0, 1.0], [0.5, 0.5])
@@ -154,6 +163,7 @@ def test_openspiel_mcts_plays_a_flagship_game() -> None:
 
 
 # ---------------------------------------------------------------------------------- every installed game
+
 
 @pytest.fixture
 def fast_board(monkeypatch: pytest.MonkeyPatch, default_board: Board) -> Board:

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from boardgen.config import ZONE_SYMBOLS
+from boardgen.geomap.spec import ZONE_SYMBOLS
 from boardgen.render.cairo_backend import Page, render_pdf, render_png, render_svg, text_width_mm
 from boardgen.render.imposition import (
     A4,

@@ -6,8 +6,8 @@ import pytest
 
 from boardgen.cards.shapes import MIN_PIECE_MM, piece_size_mm
 from boardgen.cli import main
-from boardgen.config import load_template
 from boardgen.errors import ConfigError
+from boardgen.games.global_wellbeing.schema import load_template
 from boardgen.geomap import build as mapbuild
 
 
@@ -15,8 +15,8 @@ def test_tiny_hexes_are_refused_before_pieces_shrink_to_nothing() -> None:
     """hexes.target_cells 5000 gave 2.15 mm hexes and 2.5 mm tokens, then an IndexError in cards/model.py."""
     config = load_template()
     with pytest.raises(ConfigError, match=r"hexes: the board's 2\.15mm hexes leave room for 2\.5mm pieces"):
-        piece_size_mm(config, 2.15)
-    assert piece_size_mm(config, 9.8) >= MIN_PIECE_MM
+        piece_size_mm(config.components.piece_size_mm, 2.15, config.source)
+    assert piece_size_mm(config.components.piece_size_mm, 9.8, config.source) >= MIN_PIECE_MM
 
 
 def test_automatic_hex_size_obeys_the_hex_limit(monkeypatch, tmp_path, capsys) -> None:

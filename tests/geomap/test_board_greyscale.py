@@ -13,8 +13,8 @@ import pytest
 import shapely
 from PIL import Image
 
+from boardgen.games.global_wellbeing.board_art import make_art
 from boardgen.games.global_wellbeing.board_stage import poster_page
-from boardgen.render.board_art import make_art
 from boardgen.render.cairo_backend import render_png
 from boardgen.render.press import srgb_lightness
 
@@ -64,7 +64,7 @@ def test_zones_and_sea_stay_apart_in_greyscale(grey_levels, default_config) -> N
 
 def test_low_ink_board_leaves_sea_and_paper_white(board_art, grey_levels) -> None:
     config = board_art.config
-    low = dataclasses.replace(config, board=dataclasses.replace(config.board, low_ink=True))
+    low = config.model_copy(update={"board": config.board.model_copy(update={"low_ink": True})})
     board = dataclasses.replace(board_art.board, config=low)
     art = make_art(board, board_art.sections)
     image = _grey_page(art)

@@ -7,10 +7,10 @@ import dataclasses
 import pytest
 
 from boardgen.errors import LayoutError
+from boardgen.games.global_wellbeing.board_art import plan_legend
 from boardgen.games.global_wellbeing.board_layout import max_section_size_mm
 from boardgen.geomap.model import Board
 from boardgen.layout.sections import cut_sections
-from boardgen.render.board_art import plan_legend
 
 
 def test_cells_in_the_legends_way_are_named(default_board: Board) -> None:

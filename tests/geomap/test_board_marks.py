@@ -9,9 +9,7 @@ import shapely
 from shapely.geometry import Polygon
 
 from boardgen.build import BuildContext
-from boardgen.games.global_wellbeing.board_stage import mark_ops, section_marks, section_page
-from boardgen.layout.section_marks import ARROWS, MarkSizes
-from boardgen.render.board_art import (
+from boardgen.games.global_wellbeing.board_art import (
     TABLE,
     TABLE_CAPTION,
     TITLE_FONTS,
@@ -19,6 +17,8 @@ from boardgen.render.board_art import (
     edition_name,
     scale_bar_steps,
 )
+from boardgen.games.global_wellbeing.board_stage import mark_ops, section_marks, section_page
+from boardgen.layout.section_marks import ARROWS, MarkSizes
 from boardgen.render.cairo_backend import text_width_mm
 from boardgen.render.imposition import A4
 from boardgen.render.scene import Text

@@ -13,6 +13,7 @@ from shapely.geometry import Polygon, box, shape
 
 from boardgen.build import BuildContext
 from boardgen.games.global_wellbeing import GlobalWellbeing
+from boardgen.games.global_wellbeing.board_art import board_scene, check_legend_clear
 from boardgen.games.global_wellbeing.board_layout import max_section_size_mm
 from boardgen.games.global_wellbeing.board_stage import (
     SECTION_PAPERS,
@@ -22,7 +23,6 @@ from boardgen.games.global_wellbeing.board_stage import (
     sections_stage,
 )
 from boardgen.layout.sections import DEFAULT_MAX_SECTION_MM
-from boardgen.render.board_art import board_scene, check_legend_clear
 from boardgen.render.scene import HAIRLINE_MM, Circle, Group, Path, RectOp
 from boardgen.render.scene import Polygon as PolygonOp
 
@@ -261,7 +261,7 @@ def test_impossible_sections_are_one_line_errors(tmp_path, capsys, ctx):
     import yaml
 
     from boardgen.cli import main
-    from boardgen.config import default_template_path
+    from boardgen.games.global_wellbeing.schema import default_template_path
 
     data = yaml.safe_load(default_template_path().read_text())
     data["sections"]["columns"] = 2  # 330 mm wide sections cannot fit A4 or Letter

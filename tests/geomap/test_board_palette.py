@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from boardgen.config import load_template
+from boardgen.games.global_wellbeing.schema import load_template
 from boardgen.render.palette_check import (
     MIN_DELTA_E,
     check_palette,
@@ -44,7 +44,7 @@ def test_template_zone_colours_are_distinguishable_under_every_simulated_vision(
 
 
 def test_polar_stands_out_from_the_ocean():
-    from boardgen.render.board_art import OCEAN
+    from boardgen.games.global_wellbeing.board_art import OCEAN
 
     config = load_template()
     report = palette_report({"Polar": config.zones["Polar"].colour, "ocean": OCEAN})

@@ -203,7 +203,8 @@ def test_layout_error_when_no_room_for_a_knob():
     board = synthetic_board()
     land = MultiPolygon([box(400, 0, 460, 440)])
     cells = _cells_from_land(board.config, board.layout, land, lambda centre, zones: zones[0])
-    deep = replace(board.config, sections=replace(board.config.sections, knob_depth_mm=75.0, columns=3, rows=3))
+    sections = board.config.sections.model_copy(update={"knob_depth_mm": 75.0, "columns": 3, "rows": 3})
+    deep = board.config.model_copy(update={"sections": sections})
     crowded = replace(board, config=deep, cells=cells, land_mm=land)
     with pytest.raises(LayoutError, match="no room for a knob"):
         cut_sections(crowded, max_section_mm=None)
@@ -220,9 +221,17 @@ def test_small_page_takes_more_sections_and_a_pinned_grid_that_cannot_fit_names_
     for section in layout.sections:
         x0, y0, x1, y1 = section.bounds_mm
         assert x1 - x0 <= 200.0 and y1 - y0 <= 140.0
-    pinned = replace(board, config=replace(board.config, sections=replace(board.config.sections, columns=3, rows=3)))
-    with pytest.raises(ConfigError, match=r"sections.columns: 3 with sections.rows 3 .* expected sections.columns: "
-                                          rf"{layout.columns} and sections.rows: {layout.rows}"):
+    pinned = replace(
+        board,
+        config=board.config.model_copy(
+            update={"sections": board.config.sections.model_copy(update={"columns": 3, "rows": 3})}
+        ),
+    )
+    with pytest.raises(
+        ConfigError,
+        match=r"sections.columns: 3 with sections.rows 3 .* expected sections.columns: "
+        rf"{layout.columns} and sections.rows: {layout.rows}",
+    ):
         cut_sections(pinned, max_section_mm=(200.0, 140.0))
 
 
@@ -232,12 +241,11 @@ def test_layout_error_when_no_open_sea_for_the_legend():
     from board_fixtures import _cells_from_land
     from shapely.geometry import MultiPolygon
 
-    from boardgen.render.board_art import plan_legend
+    from boardgen.games.global_wellbeing.board_art import plan_legend
 
     board = synthetic_board()
     land = MultiPolygon([box(10, 10, 205, 130)])  # the top-left section is one big continent
-    crowded = replace(board, cells=_cells_from_land(board.config, board.layout, land, lambda c, z: z[0]),
-                      land_mm=land)
+    crowded = replace(board, cells=_cells_from_land(board.config, board.layout, land, lambda c, z: z[0]), land_mm=land)
     with pytest.raises(LayoutError, match="no room for the"):
         plan_legend(crowded, cut_sections(crowded))
 

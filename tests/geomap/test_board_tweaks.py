@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from boardgen.config import cell_count_band
 from boardgen.errors import ConfigError
+from boardgen.geomap.spec import cell_count_band
 from boardgen.layout.sections import DEFAULT_PAGE_SIZES_MM, cut_sections, grid_options
 from tests.board_tweaks import layout_problems, solve_layout, tweak, tweaked_config
 
@@ -72,7 +72,7 @@ def test_default_board_keeps_its_nine_sections_and_open_sea_legend(default_board
                                                  ("A1", (4, 4, 0)), ("80x50cm", (3, 5, 1))])
 def test_automatic_grid_is_the_fewest_pieces_that_fit(board: str, expected: tuple[int, int, int]) -> None:
     """(rows, columns, page: 0 landscape, 1 portrait) for a 12.5 mm knob reach and 18 mm cut search."""
-    from boardgen.config import parse_length_mm
+    from boardgen.yaml_reader import parse_length_mm
     from tests.board_tweaks import BOARD_SIZES
 
     size = tuple(parse_length_mm(v) for v in BOARD_SIZES[board])
@@ -120,7 +120,7 @@ def test_unreachable_cell_count_names_the_range_and_a_target_that_works() -> Non
 
 def test_info_exits_non_zero_outside_the_band(tmp_path: Path, capsys) -> None:
     from boardgen.cli import main
-    from boardgen.config import default_template_path
+    from boardgen.games.global_wellbeing.schema import default_template_path
 
     template = tmp_path / "narrow.yaml"
     template.write_text(f"extends: {default_template_path()}\nhexes: {{cell_count_range: [300, 300], "
@@ -153,8 +153,8 @@ def test_whole_kit_builds(name: str, tmp_path: Path) -> None:
     solved = solve_layout(config)
     assert layout_problems(solved) == []
     # every word printed on the board (labels, legend, piece marks) is set at 6 pt or more
+    from boardgen.games.global_wellbeing.board_art import MIN_PLAY_TEXT_PT, board_scene, make_art
     from boardgen.games.global_wellbeing.board_stage import board_marks, mark_ops
-    from boardgen.render.board_art import MIN_PLAY_TEXT_PT, board_scene, make_art
     from boardgen.render.scene import Group, Text
 
     art = make_art(solved.board, solved.sections, solved.legend)

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from boardgen import cache
-from boardgen.config import Config
+from boardgen.games.global_wellbeing.schema import Config
 from boardgen.geomap import cache as geocache
 
 
@@ -54,13 +54,21 @@ def test_cache_off(cache_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_board_key_follows_the_map_not_the_rules(default_config: Config) -> None:
     key = geocache.board_key(default_config)
-    other_rules = dataclasses.replace(default_config, rules=dataclasses.replace(default_config.rules, turns=7))
+    other_rules = default_config.model_copy(update={"rules": default_config.rules.model_copy(update={"turns": 7})})
     assert geocache.board_key(other_rules) == key
     # nor the printed parts, the title, the edition or the seed: the map code never reads them
-    other_print = dataclasses.replace(default_config, title="Another", edition="another", seed=7,
-                                      components=dataclasses.replace(default_config.components, chip_diameter_mm=25.0))
+    other_print = default_config.model_copy(
+        update={
+            "title": "Another",
+            "edition": "another",
+            "seed": 7,
+            "components": default_config.components.model_copy(update={"chip_diameter_mm": 25.0}),
+        }
+    )
     assert geocache.board_key(other_print) == key
-    other_map = dataclasses.replace(default_config, hexes=dataclasses.replace(default_config.hexes, target_cells=290))
+    other_map = default_config.model_copy(
+        update={"hexes": default_config.hexes.model_copy(update={"target_cells": 290})}
+    )
     assert geocache.board_key(other_map) != key
 
 
@@ -75,8 +83,9 @@ def test_cached_board_equals_a_fresh_one(cache_folder: Path, default_config: Con
         assert board.config == default_config
 
 
-def test_board_cached_says_whether_the_entry_is_there(cache_folder: Path, default_config: Config,
-                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_board_cached_says_whether_the_entry_is_there(
+    cache_folder: Path, default_config: Config, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """What lets a build fork before preparing (the flagship's GamePlugin.fork_first): only a stored entry."""
     from boardgen.games.global_wellbeing import plugin
 
@@ -84,8 +93,9 @@ def test_board_cached_says_whether_the_entry_is_there(cache_folder: Path, defaul
     key = geocache.board_key(default_config)
     cache.cached("board", key, lambda: "a board")
     assert geocache.board_cached(default_config)
-    assert not geocache.board_cached(dataclasses.replace(
-        default_config, hexes=dataclasses.replace(default_config.hexes, target_cells=290)))
+    assert not geocache.board_cached(
+        default_config.model_copy(update={"hexes": default_config.hexes.model_copy(update={"target_cells": 290})})
+    )
     assert plugin.fork_first(type("Ctx", (), {"config": default_config})())  # type: ignore[arg-type]
     monkeypatch.setenv("BOARDGEN_NO_CACHE", "1")
     assert not geocache.board_cached(default_config)
@@ -176,18 +186,19 @@ def test_cached_legend_and_marks_are_the_planned_ones(cache_folder: Path, defaul
     fresh_marks = board_stage.section_marks(fresh_art)
     for legend, marks in (planned(), planned()):  # made and stored, then read back
         assert legend == fresh_art.legend
-        assert [(m.section, m.kind, m.text, m.centre_mm, m.footprint.wkb) for m in marks] == \
-               [(m.section, m.kind, m.text, m.centre_mm, m.footprint.wkb) for m in fresh_marks]
+        assert [(m.section, m.kind, m.text, m.centre_mm, m.footprint.wkb) for m in marks] == [
+            (m.section, m.kind, m.text, m.centre_mm, m.footprint.wkb) for m in fresh_marks
+        ]
     assert len(list(cache_folder.glob("legend-*.pickle"))) == 1
     assert len(list(cache_folder.glob("section-marks-*.pickle"))) == 1
 
 
 def test_legend_key_follows_the_art_code(tmp_path: Path) -> None:
-    sources = ("render/board_art.py",)
-    original = (cache.PACKAGE_ROOT / "render" / "board_art.py").read_text()
+    sources = ("games/global_wellbeing/board_art.py",)
+    original = (cache.PACKAGE_ROOT / sources[0]).read_text()
     for name, text in (("a", original), ("b", original + "\n# an edit\n")):
-        (tmp_path / name / "render").mkdir(parents=True)
-        (tmp_path / name / "render" / "board_art.py").write_text(text)
+        (tmp_path / name / sources[0]).parent.mkdir(parents=True)
+        (tmp_path / name / sources[0]).write_text(text)
     before = cache.source_fingerprint(tmp_path / "a", sources)
     assert before == cache.source_fingerprint(cache.PACKAGE_ROOT, sources)
     assert cache.source_fingerprint(tmp_path / "b", sources) != before  # an edited art module: a new key
@@ -196,7 +207,7 @@ def test_legend_key_follows_the_art_code(tmp_path: Path) -> None:
 def test_values_made_from_a_board_follow_the_templates_sections(default_board: Any) -> None:
     """The board's key is its map alone; a cut and what sits on it also follow the template's sections keys."""
     config = default_board.config
-    other = dataclasses.replace(default_board, config=dataclasses.replace(
-        config, sections=dataclasses.replace(config.sections, knob_depth_mm=13.0)))
+    other = dataclasses.replace(default_board, config=config.model_copy(
+        update={"sections": config.sections.model_copy(update={"knob_depth_mm": 13.0})}))
     assert geocache.board_key(other.config) == geocache.board_key(config)
     assert geocache._derived_inputs(other, "x") != geocache._derived_inputs(default_board, "x")

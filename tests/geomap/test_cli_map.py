@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from boardgen.build import build
-from boardgen.config import load_template
+from boardgen.games.global_wellbeing.schema import load_template
 
 BAD_TEMPLATES = sorted((Path(__file__).resolve().parents[1] / "data" / "templates").glob("bad-*.yaml"))
 

@@ -11,7 +11,7 @@ from boardgen.geomap.model import Board
 
 
 def test_cell_count_is_in_the_template_range(default_board: Board) -> None:
-    from boardgen.config import cell_count_band
+    from boardgen.geomap.spec import cell_count_band
 
     low, high = cell_count_band(default_board.config.hexes)
     assert (low, high) == (291, 309)  # auto: hexes.target_cells 300 +- 3%

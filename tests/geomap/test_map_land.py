@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 from shapely.geometry import Point
 
-from boardgen.config import data_dir
 from boardgen.errors import DataError
 from boardgen.geomap.projection.fit import BoardProjection
 from boardgen.geomap.projection.land import (
@@ -19,6 +18,7 @@ from boardgen.geomap.projection.land import (
     load_land,
     unwrap_longitudes,
 )
+from boardgen.yaml_reader import data_dir
 
 
 @pytest.fixture(scope="module")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from boardgen.config import ClassificationConfig
 from boardgen.geomap.hexgrid import POINTY, HexLayout
 from boardgen.geomap.lattice import LandRaster, hex_keys, hex_stats, land_hexes, search_hex_size
+from boardgen.geomap.spec import ClassificationConfig
 from boardgen.geomap.zones import CellClimate, assign_zones
 
 ZONES = ["Polar", "Temperate", "Arid", "Tropical", "Mediterranean", "Mountains"]

@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from boardgen.config import short_repr
 from boardgen.errors import ConfigError
 from boardgen.i18n import Translator, english, localised_cell
+from boardgen.yaml_reader import short_repr
 
 DATA_DIR = Path(__file__).with_name("data")
 

@@ -33,8 +33,8 @@ def warm_kernel() -> bool:
     """Compile the kernel into its disk cache (or load it): a few games of every bot kind (scripts/setup.sh)."""
     import yaml
 
-    from boardgen.config import templates_dir
     from boardgen.plugin import BuildContext, get_game
+    from boardgen.yaml_reader import templates_dir
 
     plugin = get_game("global-warming")
     path = templates_dir() / plugin.template_file

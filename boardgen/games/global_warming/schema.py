@@ -51,7 +51,8 @@ class PiecepackSpec(TemplateModel):
 
 class PrintSpec(TemplateModel):
     papers: tuple[Literal["a4", "letter"], ...] = Field(("a4", "letter"), min_length=1, max_length=2,
-                                                        description="the papers to print for, each once")
+                                                        description="the papers to print for, each once",
+                                                        json_schema_extra={"uniqueItems": True})
     backs: Literal["duplex", "fold"] = Field("duplex", description="duplex pages or fold-over pairs")
     also_fold: bool = Field(True, description="also write fold-over sheets for single-sided printers")
 

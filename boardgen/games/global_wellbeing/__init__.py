@@ -47,12 +47,12 @@ class GlobalWellbeing(GamePlugin):
     libraries: ClassVar[Mapping[str, str]] = {"pyproj": "pyproj:__version__", "proj": "pyproj:proj_version_str"}
 
     def default_template(self) -> Path:
-        from boardgen.config import default_template_path
+        from boardgen.games.global_wellbeing.schema import default_template_path
 
         return default_template_path()
 
     def template_model(self) -> type | None:
-        from boardgen.config import Config
+        from boardgen.games.global_wellbeing.schema import Config
 
         return Config
 
@@ -62,12 +62,12 @@ class GlobalWellbeing(GamePlugin):
         return flagship_json_schema()
 
     def load_config(self, data: dict[str, Any], source: str, template_sha256: str) -> Any:
-        from boardgen.config import config_from_mapping
+        from boardgen.games.global_wellbeing.schema import config_from_mapping
 
         return config_from_mapping(data, source, template_sha256)
 
     def data_files(self, config: Any) -> Mapping[str, Path]:
-        from boardgen.config import resolve_data_path
+        from boardgen.geomap.spec import resolve_data_path
 
         return {key: resolve_data_path(config, getattr(config.map, key), f"map.{key}")
                 for key in ("land_data", "koppen_data", "elevation_data")}
@@ -150,12 +150,11 @@ class GlobalWellbeing(GamePlugin):
     board_values = ("board", "rules_board")
 
     def board_key(self, config: Any) -> str:
-        import dataclasses
+        from boardgen.games.global_wellbeing.schema import RulesConfig
 
-        from boardgen.config import RulesConfig
-
-        # the map, zones and sections do not depend on the rules; the rules board copies zones (dice, minima)
-        return repr(dataclasses.replace(config, rules=RulesConfig(), source="", template_sha256=""))
+        # the map, zones and sections do not depend on the rules; the rules board copies zones (dice, minima); the
+        # source and the template's sha256 are private attributes, in no repr
+        return repr(config.model_copy(update={"rules": RulesConfig()}))
 
     def kernel_batch(self, ctx: BuildContext, players: int, bots: Sequence[str], seed: int, start: int, stop: int,
                      rotate: bool) -> Any:

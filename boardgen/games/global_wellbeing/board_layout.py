@@ -7,17 +7,22 @@ and so does every build stage's process, including simulations that never draw.
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 from boardgen.build import BuildContext
-from boardgen.config import Config, Mm
 from boardgen.errors import LayoutError
+from boardgen.games.global_wellbeing.board_art import (
+    LEGEND_FALLBACKS,
+    legend_specs,
+    legend_tiers,
+    plan_legend,
+    simplified_coast,
+)
+from boardgen.games.global_wellbeing.schema import Config
 from boardgen.geomap.cache import cached_board, cached_for_board, cached_sections
 from boardgen.geomap.model import Board
 from boardgen.layout.legend import PlacedBlock
 from boardgen.layout.sections import SectionLayout
-from boardgen.render.board_art import LEGEND_FALLBACKS, legend_specs, legend_tiers, plan_legend, simplified_coast
 from boardgen.render.imposition import A4, DEFAULT_STYLE, LETTER, Paper, content_area
 
 SECTION_PAPERS: tuple[Paper, ...] = (A4.landscape(), LETTER.landscape())
@@ -54,7 +59,7 @@ def section_papers(layout: SectionLayout) -> tuple[Paper, ...]:
     return tuple(p.portrait() for p in SECTION_PAPERS)
 
 
-ART_SOURCES = ("render/board_art.py", "games/global_wellbeing/board_stage.py",
+ART_SOURCES = ("games/global_wellbeing/board_art.py", "games/global_wellbeing/board_stage.py",
                "games/global_wellbeing/board_layout.py")
 """The files (beyond the board's) that place the legend and the pieces' marks: part of their cache keys."""
 
@@ -95,7 +100,7 @@ def panelled_board(config: Config) -> Board:
     width_mm = cached_for_board("panel-strip", board, inputs, lambda: _panel_strip_mm(config, board), ART_SOURCES)
     if width_mm is None:
         return board  # type: ignore[no-any-return]
-    reserved = dataclasses.replace(config, board=dataclasses.replace(config.board, panel_strip_mm=Mm(width_mm)))
+    reserved = config.model_copy(update={"board": config.board.model_copy(update={"panel_strip_mm": width_mm})})
     return cached_board(reserved)  # type: ignore[no-any-return]
 
 
@@ -107,7 +112,7 @@ def _panel_strip_mm(config: Config, board: Board) -> float | None:
     except LayoutError as exc:
         error = exc
     for width_mm in panel_strip_widths_mm(board):
-        reserved = dataclasses.replace(config, board=dataclasses.replace(config.board, panel_strip_mm=Mm(width_mm)))
+        reserved = config.model_copy(update={"board": config.board.model_copy(update={"panel_strip_mm": width_mm})})
         try:
             legend_for(cached_board(reserved))
         except LayoutError:

@@ -24,6 +24,12 @@ import shapely
 
 from boardgen.build import BuildContext
 from boardgen.errors import LayoutError
+from boardgen.games.global_wellbeing.board_art import (
+    BoardArt,
+    board_scene,
+    check_legend_clear,
+    make_art,
+)
 from boardgen.games.global_wellbeing.board_layout import (
     ART_SOURCES,
     SECTION_PAPERS,
@@ -38,12 +44,6 @@ from boardgen.geomap.cache import cached_for_board
 from boardgen.io import Artifact
 from boardgen.layout.section_marks import SectionMark, plan_section_marks
 from boardgen.layout.sections import Section, hex_polygons
-from boardgen.render.board_art import (
-    BoardArt,
-    board_scene,
-    check_legend_clear,
-    make_art,
-)
 from boardgen.render.board_print import (
     BLEED_WASH,
     CUT_LINE,

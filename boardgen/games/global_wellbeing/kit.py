@@ -23,9 +23,9 @@ from boardgen.cards.kitfiles import PaperKit, deterministic_zip
 from boardgen.cards.model import ComponentSet
 from boardgen.cards.shapes import piece_size_mm
 from boardgen.cards.sheets import LaidOut, lay_out
-from boardgen.config import Config
 from boardgen.errors import LayoutError
 from boardgen.games.global_wellbeing.rules.variants import player_counts
+from boardgen.games.global_wellbeing.schema import Config
 from boardgen.games.global_wellbeing.tables import reference_cards, turn_grid
 from boardgen.games.global_wellbeing.tokens import badges, chips, markers, player_pieces
 from boardgen.geomap.model import Board
@@ -49,7 +49,7 @@ PREVIEW_DPI = 40
 def component_sets(config: Config, hex_size_mm: float) -> list[ComponentSet]:
     """Every kind of printed part, in the order the sheets are printed. The paper dice share the cards'
     sheets (they fill the room below the table card and the turn counter)."""
-    size = piece_size_mm(config, hex_size_mm)
+    size = piece_size_mm(config.components.piece_size_mm, hex_size_mm, config.source)
     _cols, _rows, box_w, box_h = turn_grid(config)
     zone_markers = markers(config, (box_w, box_h)).components
     cards = reference_cards(config, zone_markers[:-1], zone_markers[-1])

@@ -37,9 +37,9 @@ from reportlab.platypus import (
     TableStyle,
 )
 
-from boardgen.config import Config
 from boardgen.games.global_wellbeing.board_layout import count_word
 from boardgen.games.global_wellbeing.rules.variants import ECONOMY_VARIANT, describe, player_counts
+from boardgen.games.global_wellbeing.schema import Config
 from boardgen.games.global_wellbeing.tokens import MARKERS_PER_ZONE
 from boardgen.render.imposition import Paper
 from boardgen.render.pdf_fonts import retag_subsets

@@ -4,10 +4,10 @@ the legend panels go (and in which of the fallbacks), and the jigsaw cut with it
 from __future__ import annotations
 
 from boardgen.errors import LayoutError, blamed_on
+from boardgen.games.global_wellbeing.board_art import LEGEND_FALLBACKS, legend_specs
 from boardgen.games.global_wellbeing.board_layout import legend_for, panelled_board, section_page_sizes_mm
 from boardgen.layout.sections import cut_sections
 from boardgen.plugin import BuildContext
-from boardgen.render.board_art import LEGEND_FALLBACKS, legend_specs
 
 
 def map_info(ctx: BuildContext) -> tuple[list[str], bool]:

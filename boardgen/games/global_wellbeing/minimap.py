@@ -7,8 +7,8 @@ import math
 import numpy as np
 import shapely
 
-from boardgen.config import Config
 from boardgen.games.global_wellbeing.leaflet import Pictures
+from boardgen.games.global_wellbeing.schema import Config
 from boardgen.geomap.model import Board
 from boardgen.render.cairo_backend import Page, render_pdf
 from boardgen.render.scene import PT, Op, Path, Polygon, Rect, RectOp, Scene, Style, group, ink_on, scale, translate

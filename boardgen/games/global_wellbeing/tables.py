@@ -5,9 +5,9 @@ from __future__ import annotations
 import math
 
 from boardgen.cards.model import Component, ComponentSet
-from boardgen.config import Config
+from boardgen.games.global_wellbeing.board_art import TABLE
+from boardgen.games.global_wellbeing.schema import Config
 from boardgen.games.global_wellbeing.tokens import marker_size_mm
-from boardgen.render.board_art import TABLE
 from boardgen.render.cairo_backend import fit_font, text_width_mm
 from boardgen.render.scene import (
     Font,

@@ -15,8 +15,8 @@ from shapely.geometry.base import BaseGeometry
 
 from boardgen.cards.model import Component, ComponentSet, geometry_path
 from boardgen.cards.shapes import label_width_share, player_shape, shape_label_point
-from boardgen.config import Config
-from boardgen.render.board_art import TABLE, TABLE_START_FONT
+from boardgen.games.global_wellbeing.board_art import TABLE, TABLE_START_FONT
+from boardgen.games.global_wellbeing.schema import Config
 from boardgen.render.cairo_backend import fit_font, text_width_mm
 from boardgen.render.scene import (
     Circle,

@@ -19,9 +19,9 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from boardgen.config import short_repr
 from boardgen.errors import ConfigError
 from boardgen.schema import Colour, GameTemplate, Length, PrintableText, TemplateModel, TokenSupply
+from boardgen.yaml_reader import short_repr
 
 SHAPES = ("circle", "square", "triangle", "diamond", "hexagon", "pentagon", "star", "octagon")
 ACTIONS = ("move", "payday", "card")
@@ -299,8 +299,8 @@ def cards_from_rows(header: list[str], rows: list[tuple[int, dict[str, str]]], s
 
 def cards_path(config: PhilanthropistTemplate) -> Path:
     """The card file: relative to the template's folder, else in boardgen's templates folder (and inside it)."""
-    from boardgen.config import templates_dir
     from boardgen.datafiles import locate
+    from boardgen.yaml_reader import templates_dir
 
     return locate(config.cards.file, config.source, "cards.file", (templates_dir(),), "card file")
 

@@ -34,7 +34,7 @@ class ResilienceEarth(GamePlugin):
     libraries: ClassVar[Mapping[str, str]] = {"pyproj": "pyproj:__version__", "proj": "pyproj:proj_version_str"}
 
     def data_files(self, config: Any) -> Mapping[str, Path]:
-        from boardgen.config import data_dir
+        from boardgen.yaml_reader import data_dir
 
         return {name: data_dir() / name for name in ("land-50m.json", "koppen-5m.png", "elevation-5m.png")}
 

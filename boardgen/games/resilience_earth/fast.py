@@ -189,9 +189,9 @@ def warm_kernel() -> bool:
     (scripts/setup.sh); the kernel does not depend on the map."""
     import yaml
 
-    from boardgen.config import templates_dir
     from boardgen.plugin import get_game
     from boardgen.schema import validate_template
+    from boardgen.yaml_reader import templates_dir
 
     from .engine import ResilienceGame
     from .schema import ResilienceTemplate

@@ -27,8 +27,8 @@ import shapely
 from shapely.geometry import Polygon
 from shapely.ops import unary_union
 
-from boardgen.config import BoardConfig, HexConfig, MapConfig, Mm
 from boardgen.geomap.model import Board, MapSpec
+from boardgen.geomap.spec import BoardConfig, HexConfig, MapConfig
 from boardgen.geomap.zones import CLIMATE_ZONES, climate_classification
 
 
@@ -77,8 +77,8 @@ def map_spec(config: Any) -> MapSpec:
     zones of ``boardgen.geomap.zones``, no minimum cells per zone, any land-cell count the lattice gives)."""
     m, b = config.map, config.board
     return MapSpec(
-        board=BoardConfig(width_mm=Mm(b.width_mm), height_mm=Mm(b.height_mm), margin_mm=Mm(b.margin_mm)),
-        map=MapConfig(projection=m.projection, antarctica=m.antarctica, raster_mm=Mm(m.raster_mm),
+        board=BoardConfig(width_mm=float(b.width_mm), height_mm=float(b.height_mm), margin_mm=float(b.margin_mm)),
+        map=MapConfig(projection=m.projection, antarctica=m.antarctica, raster_mm=float(m.raster_mm),
                       frame_latitudes=(float(m.frame_latitudes[0]), float(m.frame_latitudes[1])),
                       island_min_area_km2=float(m.island_min_area_km2)),
         hexes=HexConfig(orientation=m.orientation, size_mm=None, target_cells=m.target_cells,

@@ -3,14 +3,12 @@ economy said as a warning with its numbers, and the leaflet's economy variant ch
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from boardgen.config import load_template
 from boardgen.games.global_wellbeing.leaflet import leaflet_text
 from boardgen.games.global_wellbeing.rules.board import RulesBoard
 from boardgen.games.global_wellbeing.rules.report import Simulation, simulate
@@ -21,6 +19,7 @@ from boardgen.games.global_wellbeing.rules.validate import (
     validate,
 )
 from boardgen.games.global_wellbeing.rules.variants import ECONOMY_VARIANT, choose
+from boardgen.games.global_wellbeing.schema import load_template
 from boardgen.play.columns import OutcomeColumns
 
 REPO = Path(__file__).resolve().parents[3]
@@ -79,7 +78,7 @@ def test_the_seed_economy_is_a_warning_with_its_numbers(rules_board) -> None:
 
 def test_the_economy_variant_makes_chips_matter(rules_board) -> None:
     config = load_template()
-    rules = dataclasses.replace(config.rules, **ECONOMY_VARIANT)
+    rules = config.rules.model_copy(update={**ECONOMY_VARIANT})
     sim = simulate(rules_board, rules, 40, 6, (SELF_PLAY_BOT,), config.seed, rotate=False)
     (finding,) = economy_findings(sim)
     assert finding.rule == "rules.economy" and finding.severity == "info"
@@ -135,7 +134,7 @@ def test_played_games_are_read_back_until_the_rules_change(default_config, defau
     again = validate(default_board, default_config, games=12)
     assert len(played) == 1 and again.json_bytes() == first.json_bytes() and again.text() == first.text()
     validate(default_board, default_config, games=13)
-    other_rules = dataclasses.replace(default_config, rules=dataclasses.replace(default_config.rules, turns=9))
+    other_rules = default_config.model_copy(update={"rules": default_config.rules.model_copy(update={"turns": 9})})
     validate(default_board, other_rules, games=12)
     assert len(played) == 3
     monkeypatch.setenv("BOARDGEN_NO_CACHE", "1")

@@ -20,16 +20,17 @@ from boardgen.build import BuildContext
 from boardgen.cards.dice import die_component, die_net, polyhedron
 from boardgen.cards.shapes import hex_inner_diameter_mm, piece_size_mm, player_shape
 from boardgen.cards.sheets import lay_out, path_polygon
-from boardgen.config import DICE_SIDES, Config, config_from_mapping, default_template_path
 from boardgen.errors import ConfigError
 from boardgen.games.global_wellbeing.kit import build_components, component_sets, deterministic_zip, kit_files
 from boardgen.games.global_wellbeing.leaflet import leaflet_pdf, leaflet_text
+from boardgen.games.global_wellbeing.schema import Config, config_from_mapping, default_template_path
 from boardgen.games.global_wellbeing.tables import climate_table_card, turn_counter_card
 from boardgen.games.global_wellbeing.tokens import badges, chips, player_pieces, standee_geometry
 from boardgen.geomap.hexgrid import Hex, HexLayout, orientation_named
 from boardgen.geomap.model import Board, Cell
 from boardgen.render.imposition import A4, LETTER
 from boardgen.render.scene import Scene, Text
+from boardgen.schema import DICE_SIDES
 
 HEX_MM = 9.65
 PT = 72 / 25.4
@@ -96,7 +97,7 @@ def test_badges_one_per_zone_per_player_with_template_values() -> None:
 
 def test_pieces_per_player_and_shapes_fit_inside_a_hex() -> None:
     config = make_config(rules={"pieces_per_player": 12})
-    size = piece_size_mm(config, HEX_MM)
+    size = piece_size_mm(config.components.piece_size_mm, HEX_MM, config.source)
     inner_r = hex_inner_diameter_mm(HEX_MM) / 2
     for shape in config.components.player_shapes:
         poly = player_shape(shape, 0.0, 0.0, size)
@@ -115,7 +116,7 @@ def test_pieces_per_player_and_shapes_fit_inside_a_hex() -> None:
 def test_piece_size_that_does_not_fit_the_hex_is_a_config_error() -> None:
     config = make_config(components={"piece_size": "16mm"})
     with pytest.raises(ConfigError, match=r"components\.piece_size"):
-        piece_size_mm(config, HEX_MM)
+        piece_size_mm(config.components.piece_size_mm, HEX_MM, config.source)
 
 
 def test_climate_table_card_from_template() -> None:

@@ -7,11 +7,11 @@ import pytest
 
 from boardgen.cards.dice import D8_SECOND_COLOUR, DIE_COLOURS, die_component
 from boardgen.cards.sheets import first_fit_shelves, grid_sheets, lay_out
-from boardgen.config import ConfigError
+from boardgen.errors import ConfigError
+from boardgen.games.global_wellbeing.board_art import TABLE, TABLE_START_FONT
 from boardgen.games.global_wellbeing.kit import build_components, component_sets
 from boardgen.games.global_wellbeing.tables import climate_table_card, turn_grid
 from boardgen.games.global_wellbeing.tokens import CHIP_SILVER, chips, marker_size_mm, markers, token_component
-from boardgen.render.board_art import TABLE, TABLE_START_FONT
 from boardgen.render.cairo_backend import text_width_mm
 from boardgen.render.imposition import A4, DEFAULT_STYLE, LETTER, content_area
 from boardgen.render.scene import Font

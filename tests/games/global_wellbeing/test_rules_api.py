@@ -20,7 +20,6 @@ from rules_strategies import (
 
 import boardgen.geomap.build
 from boardgen.cli import cli
-from boardgen.config import RulesConfig, load_template
 from boardgen.games.global_wellbeing.rules.api import (
     DEST,
     INVEST,
@@ -34,6 +33,7 @@ from boardgen.games.global_wellbeing.rules.api import (
 )
 from boardgen.games.global_wellbeing.rules.board import RulesBoard
 from boardgen.games.global_wellbeing.rules.bots import BOT_NAMES, bot_factory
+from boardgen.games.global_wellbeing.schema import RulesConfig, load_template
 from boardgen.geomap.model import Board
 from boardgen.play.api import CHANCE, TERMINAL, IllegalActionError
 from boardgen.play.bots import play_with_bots
@@ -89,8 +89,17 @@ def chosen_dice_game() -> tuple[WellbeingGame, WellbeingState]:
              "Mountains", "Mountains"]
     labels = [f"c{i}" for i in range(10)]
     board = RulesBoard.from_lists(labels, zones, list(itertools.pairwise(labels)), ZONES)
-    rules = dataclasses.replace(RulesConfig(), players=2, setup_rounds=2, turns=4, stewardship_every=2,
-                                tipping_point_every=2, badge_threshold=3, harvest_divisor=10)
+    rules = RulesConfig().model_copy(
+        update={
+            "players": 2,
+            "setup_rounds": 2,
+            "turns": 4,
+            "stewardship_every": 2,
+            "tipping_point_every": 2,
+            "badge_threshold": 3,
+            "harvest_divisor": 10,
+        }
+    )
     game = WellbeingGame(board, rules, 2)
     return game, game.new_initial_state()
 
@@ -183,13 +192,18 @@ def test_a_whole_game_with_chosen_dice() -> None:
     assert (ev["tipping_up"], ev["tipping_down"], ev["tipping_same"], ev["tipping_blocked"]) == (1, 1, 0, 1)
     assert (ev["harvest"], ev["harvest_zero"], ev["invest"], ev["out_of_cells"]) == (7, 1, 6, 2)
     assert (ev["move"], ev["move_pass"], ev["badge_won"], ev["setup_first"], ev["setup_adjacent"]) == (1, 7, 1, 2, 2)
-    assert s.trajectory == [(2, 6, 3, 5, 4, 2), (2, 6, 3, 5, 4, 2), (2, 4, 2, 5, 3, 1), (2, 4, 2, 5, 3, 1),
-                            (4, 6, 2, 6, 5, 2)]
+    assert s.trajectory == [
+        (2, 6, 3, 5, 4, 2),
+        (2, 6, 3, 5, 4, 2),
+        (2, 4, 2, 5, 3, 1),
+        (2, 4, 2, 5, 3, 1),
+        (4, 6, 2, 6, 5, 2),
+    ]
 
 
 def test_tipping_point_equal_and_tipping_first() -> None:
     game, _ = chosen_dice_game()
-    rules = dataclasses.replace(game.rules, turns=2, tipping_point_die=30, end_of_turn_order="tipping-first")
+    rules = game.rules.model_copy(update={"turns": 2, "tipping_point_die": 30, "end_of_turn_order": "tipping-first"})
     game = WellbeingGame(game.board, rules, 2)
     s = game.new_initial_state()
     while s.current_player() != CHANCE:
@@ -197,8 +211,14 @@ def test_tipping_point_equal_and_tipping_first() -> None:
     assert s.gs.turn == 2 and len(s.chance_outcomes()) == 30  # the tipping point comes first
     roll(s, 22, [2, 6, 3, 5, 4, 2])  # 22 = sum 22: no change
     assert len(s.chance_outcomes()) == 4  # then the Polar die
-    for face, index in ((1, [1, 6, 3, 5, 4, 2]), (12, [1, 7, 3, 5, 4, 2]), (6, [1, 7, 4, 5, 4, 2]),
-                        (1, [1, 7, 4, 4, 4, 2]), (8, [1, 7, 4, 4, 5, 2]), (2, [1, 7, 4, 4, 5, 2])):
+    for face, index in (
+        (1, [1, 6, 3, 5, 4, 2]),
+        (12, [1, 7, 3, 5, 4, 2]),
+        (6, [1, 7, 4, 5, 4, 2]),
+        (1, [1, 7, 4, 4, 4, 2]),
+        (8, [1, 7, 4, 4, 5, 2]),
+        (2, [1, 7, 4, 4, 5, 2]),
+    ):
         roll(s, face, index)
     assert s.is_terminal()
     assert s.outcome().events["tipping_same"] == 1 and s.outcome().events["stewardship_same"] == 1
@@ -224,6 +244,7 @@ def test_illegal_actions_clone_and_observation() -> None:
 
 # ------------------------------------------------------------------------------------ the command
 
+
 @pytest.fixture
 def fast_board(monkeypatch: pytest.MonkeyPatch, default_board: Board) -> Board:
     monkeypatch.setattr(boardgen.geomap.build, "build_board",
@@ -233,8 +254,21 @@ def fast_board(monkeypatch: pytest.MonkeyPatch, default_board: Board) -> Board:
 
 def test_simulate_with_generic_bots_goes_through_the_api(fast_board: Board, tmp_path: Path) -> None:
     assert {"random", "greedy", "planner", "mcts", "random-generic", "greedy-generic"} <= set(api_bots())
-    result = CliRunner().invoke(cli, ["simulate", "--games", "6", "--players", "2", "--bots",
-                                      "random-generic,greedy", "--quiet", "--out", str(tmp_path)])
+    result = CliRunner().invoke(
+        cli,
+        [
+            "simulate",
+            "--games",
+            "6",
+            "--players",
+            "2",
+            "--bots",
+            "random-generic,greedy",
+            "--quiet",
+            "--out",
+            str(tmp_path),
+        ],
+    )
     assert result.exit_code == 0, result.output
     data = json.loads((tmp_path / load_template().edition / "report" / "results.json").read_text())
     summary = data["summary"]

@@ -12,10 +12,10 @@ from click.testing import CliRunner
 import boardgen.geomap.build
 from boardgen.build import BuildContext
 from boardgen.cli import cli
-from boardgen.config import Config, default_template_path
 from boardgen.games.global_wellbeing.rules.board import RulesBoard, components
 from boardgen.games.global_wellbeing.rules.report import simulate
 from boardgen.games.global_wellbeing.rules.validate import rules_findings, validate_stage
+from boardgen.games.global_wellbeing.schema import Config, default_template_path
 from boardgen.geomap.model import Board
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -93,7 +93,7 @@ def test_validate_text_and_error_exit_code(fast_board: Board, tmp_path: Path) ->
 
 
 def test_validate_stage_artifacts(default_board: Board, default_config: Config) -> None:
-    config = dataclasses.replace(default_config, rules=dataclasses.replace(default_config.rules, validate_games=30))
+    config = default_config.model_copy(update={"rules": default_config.rules.model_copy(update={"validate_games": 30})})
     def context() -> BuildContext:
         ctx = BuildContext(config)
         ctx.computed["board"] = default_board

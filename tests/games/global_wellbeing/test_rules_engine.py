@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pytest
 
-from boardgen.config import RulesConfig, ZoneConfig, load_template
 from boardgen.games.global_wellbeing.rules.api import (
     EV,
     TIPPING,
@@ -23,6 +21,8 @@ from boardgen.games.global_wellbeing.rules.board import RulesBoard, components, 
 from boardgen.games.global_wellbeing.rules.bots import Bot, GreedyBot, PlannerBot, RandomBot, bot_factory
 from boardgen.games.global_wellbeing.rules.report import decided_after, simulate
 from boardgen.games.global_wellbeing.rules.state import GameState
+from boardgen.games.global_wellbeing.schema import RulesConfig, load_template
+from boardgen.geomap.spec import ZoneConfig
 from boardgen.play.api import CHANCE, IllegalActionError
 from boardgen.play.report import wilson_interval
 from boardgen.play.simulate import derive_seed, lineup
@@ -42,7 +42,7 @@ def quiet_rules(**changes: object) -> RulesConfig:
     """Rules with no stewardship or tipping point inside the game, unless asked for."""
     base = dict(turns=1, stewardship_every=99, tipping_point_every=99)
     base.update(changes)
-    return dataclasses.replace(RulesConfig(), **base)
+    return RulesConfig().model_copy(update={**base})
 
 
 class ScriptBot(Bot):
@@ -285,7 +285,7 @@ def test_badge_won_and_lost() -> None:
 
 def test_badges_add_past_the_maximum_cumulatively() -> None:
     zones = dict(ZONES)
-    zones["Polar"] = dataclasses.replace(ZONES["Polar"], start_index=4)  # at its die already
+    zones["Polar"] = ZONES["Polar"].model_copy(update={"start_index": 4})  # at its die already
     board = line_board(["Polar"] * 16 + ["Arid"] * 4, zones)
     # seat 0 takes c0..c7, seat 1 c8..c15 (setup alternates seats): both hold the Polar badge
     rules = quiet_rules(setup_rounds=8, investments_per_turn=0)
@@ -342,7 +342,7 @@ def test_lineup_rotates_through_seats() -> None:
 
 def test_first_player_rotates_option() -> None:
     board = hex_rectangle(12, 10, ZONES)
-    rules = dataclasses.replace(load_template().rules, first_player_rotates=True)
+    rules = load_template().rules.model_copy(update={"first_player_rotates": True})
     result = play_game(board, rules, [RandomBot] * 3, seed=4)
     assert len(result.scores) == 3
 

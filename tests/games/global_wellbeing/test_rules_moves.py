@@ -3,16 +3,15 @@ harvest is not counted as a harvest."""
 
 from __future__ import annotations
 
-import dataclasses
 import random
 
 import pytest
 
-from boardgen.config import RulesConfig, load_template
 from boardgen.games.global_wellbeing.rules.api import EV, play_game
 from boardgen.games.global_wellbeing.rules.board import hex_rectangle
 from boardgen.games.global_wellbeing.rules.bots import Bot, GreedyBot, PlannerBot, RandomBot, bot_factory
 from boardgen.games.global_wellbeing.rules.state import GameState
+from boardgen.games.global_wellbeing.schema import RulesConfig, load_template
 from boardgen.play.api import IllegalActionError
 
 ZONES = load_template().zones
@@ -20,7 +19,7 @@ BOARD = hex_rectangle(12, 10, ZONES)
 
 
 def rules(**changes: object) -> RulesConfig:
-    return dataclasses.replace(RulesConfig(), **changes)
+    return RulesConfig().model_copy(update={**changes})
 
 
 class Recorder(Bot):

@@ -80,7 +80,7 @@ def _write(tmp_path: Path, change: dict) -> Path:
 
 
 @pytest.mark.parametrize(("change", "key", "words"), [
-    ({"players.seats.1.colour": "green"}, "players.seats[1].colour", "should match pattern"),
+    ({"players.seats.1.colour": "green"}, "players.seats[1].colour", 'expected a colour "#rrggbb" (got \'green\')'),
     ({"meeples.kinds.0.count": 15}, "meeples", "add up to 50 meeples but total says 51"),
     ({"board.squares": 24}, "", "too small: a square must hold a meeple standee and an avatar chip"),
     ({"rules.tie_breaks": "cubes"}, "rules.tie_breaks", "did you mean 'tie_break'"),

@@ -25,11 +25,11 @@ from dataclasses import dataclass
 from operator import mul
 from typing import Any
 
-from boardgen.config import RulesConfig
 from boardgen.games.global_wellbeing.rules.board import RulesBoard, ZoneRules
 from boardgen.games.global_wellbeing.rules.bots import BOT_NAMES, bot_factory
 from boardgen.games.global_wellbeing.rules.bots import Bot as RulesBot
 from boardgen.games.global_wellbeing.rules.state import GameState
+from boardgen.games.global_wellbeing.schema import RulesConfig
 from boardgen.play.api import CHANCE, TERMINAL, Game, GameInfo, IllegalActionError, Outcome, State, sample_chance
 from boardgen.play.bots import GENERIC_BOTS, Bot, BotFactory
 from boardgen.play.simulate import derive_seed

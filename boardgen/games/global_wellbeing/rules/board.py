@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from boardgen.config import Config, RulesConfig, ZoneConfig
+from boardgen.games.global_wellbeing.schema import Config, RulesConfig
 from boardgen.geomap.hexgrid import column_letters
+from boardgen.geomap.spec import ZoneConfig
 
 
 @dataclass(frozen=True)

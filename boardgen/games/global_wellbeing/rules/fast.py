@@ -19,9 +19,9 @@ from typing import Any
 
 import numpy as np
 
-from boardgen.config import RulesConfig
 from boardgen.games.global_wellbeing.rules.api import EVENTS, WellbeingGame, outcome_metrics
 from boardgen.games.global_wellbeing.rules.board import RulesBoard
+from boardgen.games.global_wellbeing.schema import RulesConfig
 from boardgen.play.columns import OutcomeColumns
 from boardgen.play.kernels import KernelLoader, game_seeds
 from boardgen.play.simulate import lineup
@@ -314,8 +314,8 @@ def kernel_batch(game: WellbeingGame, bots: Sequence[str], seed: int, start: int
 def warm_kernel() -> bool:
     """Compile the kernel into its disk cache now (or load it if it is there), so that auto mode takes it from
     the first large run; scripts/setup.sh calls this. False when numba is not installed."""
-    from boardgen.config import load_template
     from boardgen.games.global_wellbeing.rules.board import hex_rectangle
+    from boardgen.games.global_wellbeing.schema import load_template
 
     if load_kernel() is None:
         return False

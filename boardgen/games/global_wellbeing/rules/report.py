@@ -19,10 +19,10 @@ from typing import Any
 
 import numpy as np
 
-from boardgen.config import RulesConfig
 from boardgen.games.global_wellbeing.rules.api import EVENTS
 from boardgen.games.global_wellbeing.rules.board import RulesBoard
 from boardgen.games.global_wellbeing.rules.bots import BOT_NAMES
+from boardgen.games.global_wellbeing.schema import RulesConfig
 from boardgen.play.columns import OutcomeColumns
 from boardgen.play.report import wilson_interval
 from boardgen.play.simulate import bot_codes, game_samples, seat_wins

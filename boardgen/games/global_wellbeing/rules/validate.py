@@ -11,10 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from boardgen.config import CELL_COUNT_TOLERANCE, Config, cell_count_band
 from boardgen.errors import LayoutError
 from boardgen.games.global_wellbeing.rules.board import RulesBoard, components
 from boardgen.games.global_wellbeing.rules.report import Simulation, simulate, summary, ties, wins_by_seat
+from boardgen.games.global_wellbeing.schema import Config
+from boardgen.geomap.spec import CELL_COUNT_TOLERANCE, cell_count_band
 from boardgen.play.report import SEVERITIES, Finding, Report, Severity, wilson_interval
 
 DEFAULT_BOTS: tuple[str, ...] = ("greedy", "planner", "random")
@@ -39,7 +40,7 @@ def _cut(board: Any) -> SectionsOf:
 
 
 def _legend(board: Any) -> LegendOf:
-    from boardgen.render.board_art import plan_legend
+    from boardgen.games.global_wellbeing.board_art import plan_legend
 
     return lambda sections: plan_legend(board, sections)
 
@@ -131,7 +132,7 @@ def _section_findings(board: Any, sections_of: SectionsOf, legend_of: LegendOf) 
 
 def _legend_findings(board: Any, sections: Any, legend_of: LegendOf) -> list[Finding]:
     """The title, zone key and bio-productivity table sit in open sea (when the board art can place them)."""
-    from boardgen.render.board_art import check_legend_clear
+    from boardgen.games.global_wellbeing.board_art import check_legend_clear
 
     try:
         legend = legend_of(sections)

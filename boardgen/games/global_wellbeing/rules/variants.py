@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from boardgen.config import Config
+    from boardgen.games.global_wellbeing.schema import Config
 
 CANDIDATES: tuple[dict[str, int], ...] = (
     {},  # the seed's rules, for comparison

@@ -20,8 +20,8 @@ import shapely
 from shapely.geometry import Polygon as ShapelyPolygon
 from shapely.geometry import box
 
-from boardgen.config import Config
 from boardgen.errors import LayoutError
+from boardgen.games.global_wellbeing.schema import Config
 from boardgen.geomap.model import Board, Cell
 from boardgen.layout.legend import BlockSpec, PlacedBlock, free_area, place_blocks
 from boardgen.layout.sections import SectionLayout, hex_polygons
