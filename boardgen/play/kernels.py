@@ -65,13 +65,21 @@ def numba_cache_dir(*sources: str | Path) -> Path:
     return cache_dir() / "numba" / f"{name}-{digest.hexdigest()[:16]}-numba{_numba_version()}"
 
 
-def compiled(*sources: str | Path, **options: Any) -> Callable[[F], F]:
+def compiled(*sources: str | Path, refcounts: bool = True, **options: Any) -> Callable[[F], F]:
     """A decorator: ``numba.njit(cache=True, **options)`` with the machine code cached in
     ``numba_cache_dir(*sources)`` (numba reads its cache folder as a function is decorated, so it is set for that
-    moment only and other kernels keep theirs)."""
+    moment only and other kernels keep theirs).
+
+    ``refcounts=False`` compiles without numba's reference counting of arrays (its ``_nrt`` option), for the
+    small functions a kernel calls thousands of times a game over arrays its caller owns: numba otherwise counts
+    a reference up and down, atomically, for every array argument of every call that LLVM does not inline,
+    which was a quarter of BETTER Life's kernel time. Such a function must not make an array (``np.zeros`` ...);
+    numba refuses to compile one that does."""
     import numba
 
     folder = str(numba_cache_dir(*sources))
+    if not refcounts:
+        options["_nrt"] = False
 
     def decorate(function: F) -> F:
         before = numba.config.CACHE_DIR  # type: ignore[attr-defined]
