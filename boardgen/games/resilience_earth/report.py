@@ -93,14 +93,24 @@ def plots(title: str, summary: Mapping[str, Any], records: Sequence[Any]) -> dic
 
     out = generic_plots(title, summary, records)
     endings = ("tower fell", "timer", "last stone")
-    bots = sorted({b for r in records for b in r.bots})
+    columns = getattr(records, "columns", None)  # a RecordView: the games straight from its columns
+    if columns is not None:
+        names = columns.bot_names
+        lineups = [tuple(names[j] for j in seats) for seats in columns.lineups.tolist()]
+        m = columns.metrics
+        games = [("tower fell" if collapse else "timer" if timer else "last stone", seats,
+                  tuple(k for k, won in enumerate(row) if won))
+                 for collapse, timer, seats, row in zip(m["collapse"].tolist(), m["ended_by_timer"].tolist(),
+                                                        lineups, columns.winners.tolist(), strict=True)]
+    else:
+        games = [(ending_of(r.outcome), r.bots, r.outcome.winners) for r in records]
+    bots = sorted({b for _e, seats, _w in games for b in seats})
     wins = {e: dict.fromkeys(bots, 0.0) for e in endings}
     counts = dict.fromkeys(endings, 0)
-    for r in records:
-        e = ending_of(r.outcome)
+    for e, seats, winners in games:
         counts[e] += 1
-        for w in r.outcome.winners:
-            wins[e][r.bots[w]] += 1.0 / len(r.outcome.winners)
+        for w in winners:
+            wins[e][seats[w]] += 1.0 / len(winners)
     n = max(1, len(records))
     colours = ("#e69f00", "#56b4e9", "#009e73", "#cc79a7", "#0072b2", "#d55e00", "#999999")
     series = [BarSeries(bot, [wins[e][bot] / n for e in endings], colours[k % len(colours)])
