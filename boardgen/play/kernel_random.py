@@ -91,6 +91,14 @@ def to_python(st: np.ndarray) -> _py_random.Random:
     return rng
 
 
+@_flat
+def ready(n: int) -> int:
+    """n + 1, compiled: the first compiled call in a process sets numba's typing and code generation up (some
+    0.2-0.4 s, even from the disk cache), and ``boardgen.play.kernels.KernelLoader`` pays it with this call as
+    it loads a kernel, so that the kernel's own first call does not."""
+    return n + 1
+
+
 # ---------------------------------------------------------------------------------------------- seeding
 
 
@@ -453,7 +461,7 @@ def sample_uniform_chance(st: np.ndarray, n: int) -> int:
 __all__ = [
     "BASE", "BLOCK_GAMES", "MT_N", "POS", "STATE_WORDS", "bisect_right", "bit_length", "choice_index",
     "choices_indices", "choices_weighted", "game_streams", "genrand", "getrandbits", "key_words", "new_block",
-    "new_state", "new_states", "randbelow", "randint", "random", "random_index", "randrange", "sample_chance",
-    "sample_indices", "sample_uniform_chance", "seed", "seed_block", "seed_key", "seed_rows", "shuffle", "state_of",
-    "to_python", "uniform"
+    "new_state", "new_states", "randbelow", "randint", "random", "random_index", "randrange", "ready",
+    "sample_chance", "sample_indices", "sample_uniform_chance", "seed", "seed_block", "seed_key", "seed_rows",
+    "shuffle", "state_of", "to_python", "uniform"
 ]  # fmt: skip
