@@ -213,22 +213,24 @@ def seed_block(states: np.ndarray, seeds: np.ndarray, first: int, games: int, sc
         t[MT_N, r] = a & MASK32
         t[MT_N + 1, r] = (a & MASK32) if a >> 32 == 0 else (a >> 32) + 1
     for i in range(MT_N):
+        cur, word = t[i], BASE[i]
         for r in range(count):
-            t[i, r] = BASE[i]
+            cur[r] = word
     for k in range(MT_N):
         i = k + 1 if k + 1 < MT_N else k + 2 - MT_N  # the step after the wrap works on word 1 again
         if i == 1 and k > 0:
             for r in range(count):
                 t[0, r] = t[MT_N - 1, r]
-        row = MT_N + k % 2
+        cur, before, add = t[i], t[i - 1], t[MT_N + k % 2]  # rows of the scratch, for the vectoriser
         for r in range(count):
-            prev = t[i - 1, r]
-            t[i, r] = ((t[i, r] ^ ((prev ^ (prev >> 30)) * 1664525)) + t[row, r]) & MASK32
+            prev = before[r]
+            cur[r] = ((cur[r] ^ ((prev ^ (prev >> 30)) * 1664525)) + add[r]) & MASK32
     i = 2
     for _ in range(MT_N - 1):
+        cur, before = t[i], t[i - 1]
         for r in range(count):
-            prev = t[i - 1, r]
-            t[i, r] = ((t[i, r] ^ ((prev ^ (prev >> 30)) * 1566083941)) - i) & MASK32
+            prev = before[r]
+            cur[r] = ((cur[r] ^ ((prev ^ (prev >> 30)) * 1566083941)) - i) & MASK32
         i += 1
         if i >= MT_N:
             for r in range(count):
@@ -239,12 +241,15 @@ def seed_block(states: np.ndarray, seeds: np.ndarray, first: int, games: int, sc
     for kk in range(MT_N):  # _twist
         nxt = kk + 1 if kk + 1 < MT_N else 0
         m = kk + MT_M if kk + MT_M < MT_N else kk + MT_M - MT_N
+        cur, after, far = t[kk], t[nxt], t[m]
         for r in range(count):
-            y = (t[kk, r] & 0x80000000) | (t[nxt, r] & 0x7FFFFFFF)
-            t[kk, r] = t[m, r] ^ (y >> 1) ^ ((-(y & 1)) & 0x9908B0DF)
+            y = (cur[r] & 0x80000000) | (after[r] & 0x7FFFFFFF)
+            cur[r] = far[r] ^ (y >> 1) ^ ((-(y & 1)) & 0x9908B0DF)
+    for i in range(MT_N):
+        cur = t[i]
+        for r in range(count):
+            states[r, i] = cur[r]
     for r in range(count):
-        for i in range(MT_N):
-            states[r, i] = t[i, r]
         states[r, POS] = 0
 
 
