@@ -8,7 +8,8 @@ array of ``STATE_WORDS`` int64 (the 624 words of the twister, then the position 
 
 - ``seed(st, n)``: ``random.Random(n)`` for an int64 ``n`` (CPython keys the twister with the 32-bit words of
   ``abs(n)``); ``seed_key(st, words)`` for any int's words (``key_words``); ``seed_rows(states, seeds, count)``
-  seeds several generators at once (a game's chance and seats), faster than one by one;
+  seeds several generators at once (a game's chance and seats), faster than one by one; ``seed_block`` and
+  ``game_streams`` seed the generators of a block of games side by side, twisted already, faster still;
 - ``genrand(st)`` (one tempered 32-bit word), ``random(st)``, ``getrandbits(st, k)`` for k <= 63, ``uniform``;
 - ``randbelow(st, n)`` is CPython's ``_randbelow`` (``getrandbits(n.bit_length())`` until below n), which
   ``randrange``, ``randint``, ``choice`` (``choice_index``), ``shuffle`` and ``sample`` (``sample_indices``) use;
@@ -39,6 +40,7 @@ STATE_WORDS = MT_N + 1
 MASK32 = 0xFFFFFFFF
 
 _jit = _compiled(__file__)
+_flat = _compiled(__file__, refcounts=False)  # functions that make no array: no reference counts
 
 
 def _init_genrand_base() -> np.ndarray:
@@ -89,10 +91,18 @@ def to_python(st: np.ndarray) -> _py_random.Random:
     return rng
 
 
+@_flat
+def ready(n: int) -> int:
+    """n + 1, compiled: the first compiled call in a process sets numba's typing and code generation up (some
+    0.2-0.4 s, even from the disk cache), and ``boardgen.play.kernels.KernelLoader`` pays it with this call as
+    it loads a kernel, so that the kernel's own first call does not."""
+    return n + 1
+
+
 # ---------------------------------------------------------------------------------------------- seeding
 
 
-@_jit
+@_flat
 def seed_key(st: np.ndarray, key: np.ndarray) -> None:
     """CPython's ``init_by_array(key)`` (``key``: 32-bit words, at least one)."""
     for i in range(MT_N):
@@ -176,10 +186,90 @@ def seed_rows(states: np.ndarray, seeds: np.ndarray, count: int) -> None:
         states[r, POS] = MT_N
 
 
-# ---------------------------------------------------------------------------------------------- words
+BLOCK_GAMES = 16  # games whose generators ``game_streams`` seeds at once
 
 
 @_jit
+def new_block(streams: int, games: int) -> tuple[np.ndarray, np.ndarray]:
+    """(states, scratch) for ``seed_block`` and ``game_streams``: room for the ``streams`` generators of
+    ``games`` games, one state per row, and the scratch they are seeded in."""
+    return (np.zeros((games * streams, STATE_WORDS), dtype=np.int64),
+            np.zeros((MT_N + 2, games * streams), dtype=np.int64))
+
+
+@_flat
+def seed_block(states: np.ndarray, seeds: np.ndarray, first: int, games: int, scratch: np.ndarray) -> None:
+    """Seed one generator per seed of rows ``first .. first + games`` of ``seeds`` (games x streams), row by row,
+    into ``states`` from row 0: each ``seed(state, seed)`` and twisted already (the twist its first draw would
+    do: the same numbers follow). The generators are worked on side by side, word i of every generator next to
+    each other in ``scratch`` (MT_N + 2 rows), so that the compiler runs the long chains of seeding and the
+    twist on vectors of generators: several times faster than ``seed_rows``."""
+    t = scratch
+    streams = seeds.shape[1]
+    count = games * streams
+    for r in range(count):  # init_by_array adds key[k % length] + k % length at step k; rows MT_N and
+        n = seeds[first + r // streams, r % streams]  # MT_N + 1 hold what even and odd steps add (the key
+        a = -n if n < 0 else n  # of an int64 has one word or two)
+        t[MT_N, r] = a & MASK32
+        t[MT_N + 1, r] = (a & MASK32) if a >> 32 == 0 else (a >> 32) + 1
+    for i in range(MT_N):
+        cur, word = t[i], BASE[i]
+        for r in range(count):
+            cur[r] = word
+    for k in range(MT_N):
+        i = k + 1 if k + 1 < MT_N else k + 2 - MT_N  # the step after the wrap works on word 1 again
+        if i == 1 and k > 0:
+            for r in range(count):
+                t[0, r] = t[MT_N - 1, r]
+        cur, before, add = t[i], t[i - 1], t[MT_N + k % 2]  # rows of the scratch, for the vectoriser
+        for r in range(count):
+            prev = before[r]
+            cur[r] = ((cur[r] ^ ((prev ^ (prev >> 30)) * 1664525)) + add[r]) & MASK32
+    i = 2
+    for _ in range(MT_N - 1):
+        cur, before = t[i], t[i - 1]
+        for r in range(count):
+            prev = before[r]
+            cur[r] = ((cur[r] ^ ((prev ^ (prev >> 30)) * 1566083941)) - i) & MASK32
+        i += 1
+        if i >= MT_N:
+            for r in range(count):
+                t[0, r] = t[MT_N - 1, r]
+            i = 1
+    for r in range(count):
+        t[0, r] = 0x80000000
+    for kk in range(MT_N):  # _twist
+        nxt = kk + 1 if kk + 1 < MT_N else 0
+        m = kk + MT_M if kk + MT_M < MT_N else kk + MT_M - MT_N
+        cur, after, far = t[kk], t[nxt], t[m]
+        for r in range(count):
+            y = (cur[r] & 0x80000000) | (after[r] & 0x7FFFFFFF)
+            cur[r] = far[r] ^ (y >> 1) ^ ((-(y & 1)) & 0x9908B0DF)
+    for i in range(MT_N):
+        cur = t[i]
+        for r in range(count):
+            states[r, i] = cur[r]
+    for r in range(count):
+        states[r, POS] = 0
+
+
+@_flat
+def game_streams(states: np.ndarray, scratch: np.ndarray, seeds: np.ndarray, g: int) -> int:
+    """The row of ``states`` (from ``new_block``) where game g's generators start, seeded from ``seeds[g]``
+    (games x streams; generator j of the game is row + j): games are played in order from 0, and the first
+    game of each block of ``states.shape[0] // streams`` seeds the whole block (``seed_block``)."""
+    streams = seeds.shape[1]
+    per = states.shape[0] // streams
+    at = g % per
+    if at == 0:
+        seed_block(states, seeds, g, min(per, seeds.shape[0] - g), scratch)
+    return at * streams
+
+
+# ---------------------------------------------------------------------------------------------- words
+
+
+@_flat
 def _twist(st: np.ndarray) -> None:
     for kk in range(MT_N):
         y = (st[kk] & 0x80000000) | (st[kk + 1 if kk + 1 < MT_N else 0] & 0x7FFFFFFF)
@@ -191,7 +281,7 @@ def _twist(st: np.ndarray) -> None:
     st[POS] = 0
 
 
-@_jit
+@_flat
 def genrand(st: np.ndarray) -> int:
     """The next tempered 32-bit word (CPython's ``genrand_uint32``)."""
     if st[POS] >= MT_N:
@@ -205,7 +295,7 @@ def genrand(st: np.ndarray) -> int:
     return v
 
 
-@_jit
+@_flat
 def random(st: np.ndarray) -> float:
     """``random.random()``: 53 bits from two words (27 + 26)."""
     a = genrand(st) >> 5
@@ -213,7 +303,7 @@ def random(st: np.ndarray) -> float:
     return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
 
 
-@_jit
+@_flat
 def getrandbits(st: np.ndarray, k: int) -> int:
     """``random.getrandbits(k)`` for 0 <= k <= 63: 32-bit words least significant first, the last one's low
     bits dropped."""
@@ -223,7 +313,7 @@ def getrandbits(st: np.ndarray, k: int) -> int:
     return low | ((genrand(st) >> (64 - k)) << 32)
 
 
-@_jit
+@_flat
 def bit_length(n: int) -> int:
     """``int.bit_length`` of n >= 0."""
     k = 0
@@ -233,7 +323,7 @@ def bit_length(n: int) -> int:
     return k
 
 
-@_jit
+@_flat
 def randbelow(st: np.ndarray, n: int) -> int:
     """CPython's ``Random._randbelow(n)`` for 0 < n < 2**63: ``getrandbits(n.bit_length())`` until below n."""
     k = bit_length(n)
@@ -243,31 +333,31 @@ def randbelow(st: np.ndarray, n: int) -> int:
     return r
 
 
-@_jit
+@_flat
 def randrange(st: np.ndarray, start: int, stop: int) -> int:
     """``random.randrange(start, stop)`` (stop > start)."""
     return start + randbelow(st, stop - start)
 
 
-@_jit
+@_flat
 def randint(st: np.ndarray, a: int, b: int) -> int:
     """``random.randint(a, b)`` (b >= a)."""
     return a + randbelow(st, b - a + 1)
 
 
-@_jit
+@_flat
 def uniform(st: np.ndarray, a: float, b: float) -> float:
     """``random.uniform(a, b)``."""
     return a + (b - a) * random(st)
 
 
-@_jit
+@_flat
 def choice_index(st: np.ndarray, n: int) -> int:
     """The index ``random.choice`` takes from a sequence of n > 0 items."""
     return randbelow(st, n)
 
 
-@_jit
+@_flat
 def random_index(st: np.ndarray, n: int) -> int:
     """``int(random() * n)``: how boardgen's bots pick one of n options."""
     return int(random(st) * n)
@@ -276,7 +366,7 @@ def random_index(st: np.ndarray, n: int) -> int:
 # ---------------------------------------------------------------------------------------------- sequences
 
 
-@_jit
+@_flat
 def shuffle(st: np.ndarray, items: np.ndarray) -> None:
     """``random.shuffle(items)`` in place (any 1-D array)."""
     for i in range(items.shape[0] - 1, 0, -1):
@@ -286,7 +376,7 @@ def shuffle(st: np.ndarray, items: np.ndarray) -> None:
         items[j] = x
 
 
-@_jit
+@_flat
 def sample_indices(st: np.ndarray, n: int, k: int, out: np.ndarray, scratch: np.ndarray) -> None:
     """``random.sample(range(n), k)`` into ``out[:k]`` (the indices ``sample`` picks from a population of n);
     ``scratch``: n int64 the function may overwrite. CPython pools the population when it is small and
@@ -312,7 +402,7 @@ def sample_indices(st: np.ndarray, n: int, k: int, out: np.ndarray, scratch: np.
             out[i] = j
 
 
-@_jit
+@_flat
 def choices_indices(st: np.ndarray, n: int, k: int, out: np.ndarray) -> None:
     """``random.choices(range(n), k=k)`` into ``out[:k]``: ``floor(random() * n)`` each."""
     nf = float(n)
@@ -320,7 +410,7 @@ def choices_indices(st: np.ndarray, n: int, k: int, out: np.ndarray) -> None:
         out[i] = int(math.floor(random(st) * nf))  # noqa: RUF046
 
 
-@_jit
+@_flat
 def bisect_right(a: np.ndarray, x: float, lo: int, hi: int) -> int:
     """``bisect.bisect_right(a, x, lo, hi)``."""
     while lo < hi:
@@ -332,7 +422,7 @@ def bisect_right(a: np.ndarray, x: float, lo: int, hi: int) -> int:
     return lo
 
 
-@_jit
+@_flat
 def choices_weighted(st: np.ndarray, cum_weights: np.ndarray, k: int, out: np.ndarray) -> None:
     """``random.choices(range(n), cum_weights=cum_weights, k=k)`` into ``out[:k]`` (n = len(cum_weights));
     for ``weights=w`` pass the running sums of w as Python adds them (``itertools.accumulate``), which for
@@ -346,7 +436,7 @@ def choices_weighted(st: np.ndarray, cum_weights: np.ndarray, k: int, out: np.nd
 # ---------------------------------------------------------------------------------------------- chance nodes
 
 
-@_jit
+@_flat
 def sample_chance(st: np.ndarray, probabilities: np.ndarray, n: int) -> int:
     """``boardgen.play.api.sample_chance``: the index of the outcome whose running sum of probabilities first
     exceeds ``random()`` (the last when rounding leaves the sum below it)."""
@@ -359,7 +449,7 @@ def sample_chance(st: np.ndarray, probabilities: np.ndarray, n: int) -> int:
     return n - 1
 
 
-@_jit
+@_flat
 def sample_uniform_chance(st: np.ndarray, n: int) -> int:
     """``sample_chance`` over n outcomes of probability ``1.0 / n`` each (the sum of n of them can miss 1 by
     rounding, so this is not always ``int(random() * n)``)."""
@@ -374,8 +464,9 @@ def sample_uniform_chance(st: np.ndarray, n: int) -> int:
 
 
 __all__ = [
-    "BASE", "MT_N", "POS", "STATE_WORDS", "bisect_right", "bit_length", "choice_index", "choices_indices",
-    "choices_weighted", "genrand", "getrandbits", "key_words", "new_state", "new_states", "randbelow",
-    "randint", "random", "random_index", "randrange", "sample_chance", "sample_indices", "sample_uniform_chance",
-    "seed", "seed_key", "seed_rows", "shuffle", "state_of", "to_python", "uniform",
+    "BASE", "BLOCK_GAMES", "MT_N", "POS", "STATE_WORDS", "bisect_right", "bit_length", "choice_index",
+    "choices_indices", "choices_weighted", "game_streams", "genrand", "getrandbits", "key_words", "new_block",
+    "new_state", "new_states", "randbelow", "randint", "random", "random_index", "randrange", "ready",
+    "sample_chance", "sample_indices", "sample_uniform_chance", "seed", "seed_block", "seed_key", "seed_rows",
+    "shuffle", "state_of", "to_python", "uniform"
 ]  # fmt: skip

@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 import os
 import sys
+import time
 from collections.abc import Callable, Sequence
 from hashlib import sha256
 from pathlib import Path
@@ -29,6 +30,16 @@ from typing import Any, TypeVar
 F = TypeVar("F", bound=Callable[..., Any])
 ENGINE_ENV = "BOARDGEN_ENGINE"
 ENGINES = ("auto", "kernel", "reference")
+
+
+_LOADING_S = [0.0]
+
+
+def loading_s() -> float:
+    """Seconds (wall) this process has spent loading compiled kernels: importing numba and a kernel module, its
+    machine code read from the disk cache, numba set up. `boardgen simulate` counts it as start-up, like the
+    imports, and reports it beside the games' rate rather than in it."""
+    return _LOADING_S[0]
 
 
 def engine_setting() -> str:
@@ -65,13 +76,21 @@ def numba_cache_dir(*sources: str | Path) -> Path:
     return cache_dir() / "numba" / f"{name}-{digest.hexdigest()[:16]}-numba{_numba_version()}"
 
 
-def compiled(*sources: str | Path, **options: Any) -> Callable[[F], F]:
+def compiled(*sources: str | Path, refcounts: bool = True, **options: Any) -> Callable[[F], F]:
     """A decorator: ``numba.njit(cache=True, **options)`` with the machine code cached in
     ``numba_cache_dir(*sources)`` (numba reads its cache folder as a function is decorated, so it is set for that
-    moment only and other kernels keep theirs)."""
+    moment only and other kernels keep theirs).
+
+    ``refcounts=False`` compiles without numba's reference counting of arrays (its ``_nrt`` option), for the
+    small functions a kernel calls thousands of times a game over arrays its caller owns: numba otherwise counts
+    a reference up and down, atomically, for every array argument of every call that LLVM does not inline,
+    which was a quarter of BETTER Life's kernel time. Such a function must not make an array (``np.zeros`` ...);
+    numba refuses to compile one that does."""
     import numba
 
     folder = str(numba_cache_dir(*sources))
+    if not refcounts:
+        options["_nrt"] = False
 
     def decorate(function: F) -> F:
         before = numba.config.CACHE_DIR  # type: ignore[attr-defined]
@@ -102,16 +121,24 @@ def generator_seeds(seeds: Sequence[int], players: int) -> Any:
     return np.array(flat, dtype=np.int64).reshape(len(seeds), players + 1)
 
 
+def lineup_indices(bots: int, players: int, start: int, stop: int, rotate: bool) -> Any:
+    """(games, players) int64: which of ``bots`` line-up entries sits in each seat of games ``start .. stop``, as
+    ``boardgen.play.simulate.lineup`` seats them (the list repeated to fill the seats, shifted by the game)."""
+    import numpy as np
+
+    games = np.arange(start, stop, dtype=np.int64)
+    shift = games % bots if rotate else np.zeros_like(games)
+    return (np.arange(players, dtype=np.int64)[None, :] + shift[:, None]) % bots
+
+
 def batch_seeds(kinds_of: Sequence[str], bots: Sequence[str], players: int, seed: int, start: int, stop: int,
                 rotate: bool) -> tuple[Any, Any, Any]:
     """Games ``start .. stop`` of a simulation as a kernel plays them: (the bot in each seat as an index into
     ``kinds_of``, each game's seed, its generators' seeds), all as ``simulate`` line them up and seed them."""
     import numpy as np
 
-    from boardgen.play.simulate import lineup
-
-    kinds = np.array([[kinds_of.index(b) for b in lineup(bots, players, i, rotate)] for i in range(start, stop)],
-                     dtype=np.int64).reshape(stop - start, players)
+    codes = np.array([kinds_of.index(b) for b in bots], dtype=np.int64)
+    kinds = codes[lineup_indices(len(bots), players, start, stop, rotate)]
     seeds = game_seeds(seed, start, stop)
     return kinds, np.array(seeds, dtype=np.int64), generator_seeds(seeds, players)
 
@@ -184,13 +211,19 @@ class KernelLoader:
         """The kernel module, or None when numba cannot be imported (the reason in ``failed``)."""
         if self.module is not None or self.failed:
             return self.module
+        started = time.perf_counter()
         try:
             import importlib
 
             import_arraymath_without_blas()
             self.module = importlib.import_module(self.module_name)
+            from boardgen.play import kernel_random
+
+            kernel_random.ready(1)
         except ImportError as error:
             self.failed = f"numba is not available ({type(error).__name__}: {error})"
+        finally:
+            _LOADING_S[0] += time.perf_counter() - started
         return self.module
 
     def wanted(self, games: float) -> bool:
@@ -210,4 +243,4 @@ class KernelLoader:
 
 
 __all__ = ["ENGINES", "ENGINE_ENV", "KernelLoader", "compiled", "engine_setting", "game_seeds", "generator_seeds",
-           "import_arraymath_without_blas", "numba_cache_dir"]
+           "import_arraymath_without_blas", "lineup_indices", "loading_s", "numba_cache_dir"]

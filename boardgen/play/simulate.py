@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import math
 import random
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, overload
@@ -24,6 +25,7 @@ import numpy as np
 from boardgen.play.api import Game
 from boardgen.play.bots import BotFactory, play_with_bots
 from boardgen.play.columns import GameRecord, OutcomeColumns
+from boardgen.play.kernels import loading_s
 from boardgen.play.pool import play_in_order
 from boardgen.play.report import wilson_interval
 
@@ -175,6 +177,7 @@ def _play_chunk(bounds: tuple[int, int]) -> OutcomeColumns:
 
 KERNEL_CHUNK_GAMES = 100_000  # the most games one call of a kernel plays (bounds memory, shows progress)
 KERNEL_PROBE_SHARE = 8  # on several jobs, this process first offers the kernel 1/(8 x jobs) of the games
+KERNEL_WORKERS_MIN_S = 0.5  # CPU seconds of kernel games left, below which starting worker processes does not pay
 
 
 def play_columns(make_game: Callable[[], Game], factories: Mapping[str, BotFactory], players: int, games: int,
@@ -187,8 +190,10 @@ def play_columns(make_game: Callable[[], Game], factories: Mapping[str, BotFacto
 
     A kernel decides by the size of a batch whether loading it pays, so it is offered large batches: first, in
     this process, the whole run (one job) or an eighth of one job's share (several: the workers are forked after
-    it, so they inherit the loaded kernel); if it takes that, every later batch is as large. If it declines, the
-    games go through the API in short runs (and the kernel is still offered each)."""
+    it, so they inherit the loaded kernel); if it takes that, every later batch is as large, and when the games
+    left would take the kernel less than ``KERNEL_WORKERS_MIN_S`` of CPU at the rate of the first batch, this
+    process plays them (worker processes would cost more than they save). If it declines, the games go through
+    the API in short runs (and the kernel is still offered each)."""
     bots = tuple(bots)
     unknown = [b for b in bots if b not in factories]
     if unknown:
@@ -200,6 +205,7 @@ def play_columns(make_game: Callable[[], Game], factories: Mapping[str, BotFacto
     if kernel is not None and games > 0:
         probe = games if jobs <= 1 else -(-games // (KERNEL_PROBE_SHARE * jobs))
         probe = min(probe, KERNEL_CHUNK_GAMES)
+        cpu, loading = time.process_time(), loading_s()
         first = kernel(0, probe)
         if first is not None:
             chunks.append(first.with_bot_names(bot_codes(bots)))
@@ -207,6 +213,9 @@ def play_columns(make_game: Callable[[], Game], factories: Mapping[str, BotFacto
             chunk_games, steady = probe, True
             if progress is not None:
                 progress(first.games)
+            took = max(0.0, time.process_time() - cpu - (loading_s() - loading))  # the kernel's load aside
+            if took * (games - probe) / probe < KERNEL_WORKERS_MIN_S:
+                jobs = 1  # the rest is too short to pay for starting processes: this one plays it
     init_args = (make_game, dict(factories), bots, players, seed, rotate, kernel, start, game_seeds)
     _init_worker(*init_args)  # here first: forked workers inherit it (boardgen.play.pool)
 

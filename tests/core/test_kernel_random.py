@@ -157,3 +157,20 @@ def test_seeding_rows_at_once_is_seeding_each(values: list[int]) -> None:
     for row, seed in zip(states, values, strict=False):
         assert row.tolist() == kr.state_of(random.Random(seed)).tolist()
     assert not states[len(values)].any()  # rows past count untouched
+
+
+@SETTINGS
+@given(st.lists(seeds, min_size=1, max_size=30), st.integers(min_value=1, max_value=4),
+       st.integers(min_value=1, max_value=5))
+def test_games_streams_seeded_by_block_draw_as_cpython(values: list[int], streams: int, block_games: int) -> None:
+    """seed_block / game_streams: each game's generators, seeded a block of games at a time and twisted already,
+    give the words CPython's generator seeded alike gives (past the first twist too)."""
+    games = len(values) // streams or 1
+    table = np.array((values * streams)[:games * streams], dtype=np.int64).reshape(games, streams)
+    states, scratch = kr.new_block(streams, block_games)
+    for g in range(games):
+        row = kr.game_streams(states, scratch, table, g)
+        for j in range(streams):
+            python = random.Random(int(table[g, j]))
+            state = states[row + j].copy()
+            assert [kr.genrand(state) for _ in range(700)] == [python.getrandbits(32) for _ in range(700)]

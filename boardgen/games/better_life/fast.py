@@ -29,8 +29,7 @@ from boardgen.games.better_life.engine import (
     BetterLifeGame,
 )
 from boardgen.play.columns import OutcomeColumns
-from boardgen.play.kernels import KernelLoader, game_seeds, generator_seeds
-from boardgen.play.simulate import lineup
+from boardgen.play.kernels import KernelLoader, game_seeds, generator_seeds, lineup_indices
 
 KERNEL_BOTS = ("random", "free-rider", "fair-share", "target-seeker", "meter-reader")  # kernel.BOT_KINDS
 # Importing numba and loading the cached kernel takes about 0.45 s of CPU, some 120 games of the API path with the
@@ -143,15 +142,23 @@ def _check(kernel: Any) -> None:
 def play_columns(game: BetterLifeGame, lineups: Sequence[Sequence[str]], seeds: Sequence[int]) -> OutcomeColumns:
     """Games ``seeds[i]`` (each a game's seed, as ``play_one`` takes it) with the bots ``lineups[i]`` seat by
     seat, through the kernel (loaded if it is not)."""
+    bots = tuple(sorted({b for line in lineups for b in line}))
+    seats = np.array([[bots.index(b) for b in line] for line in lineups], dtype=np.int64).reshape(len(seeds), 5)
+    return play_seats(game, bots, seats, seeds)
+
+
+def play_seats(game: BetterLifeGame, bots: Sequence[str], seats: np.ndarray, seeds: Sequence[int]) -> OutcomeColumns:
+    """Games ``seeds[i]`` with the bot ``bots[seats[i, p]]`` in seat p, through the kernel (loaded if it is
+    not)."""
     kernel = LOADER.load()
     if kernel is None:
         raise RuntimeError(LOADER.failed)
     _check(kernel)
     players = 5
     n = len(seeds)
-    names = tuple(sorted({b for line in lineups for b in line}))
-    kinds = np.array([[kernel.BOT_KINDS.index(b) for b in line] for line in lineups],
-                     dtype=np.int64).reshape(n, players)
+    used = sorted({int(j) for j in np.unique(seats)}) if n else []
+    names = tuple(sorted({bots[j] for j in used}))
+    kinds = np.array([kernel.BOT_KINDS.index(b) for b in bots], dtype=np.int64)[seats].reshape(n, players)
     gen_seeds = generator_seeds(seeds, players)
     metric_keys = metric_names(game)
     event_keys = game.rules.event_names
@@ -163,9 +170,8 @@ def play_columns(game: BetterLifeGame, lineups: Sequence[Sequence[str]], seeds: 
     prm, offsets, tables, size = _layout(kernel, game)
     kernel.play_games(prm, offsets, tables, size, kinds, gen_seeds, scores, winners, length, metrics, events)
     LOADER.mark_compiled()
-    index = {name: i for i, name in enumerate(names)}
-    return OutcomeColumns(names, np.array(seeds, dtype=np.int64),
-                          np.array([[index[b] for b in line] for line in lineups], dtype=np.int8).reshape(n, players),
+    code = np.array([names.index(b) if b in names else 0 for b in bots], dtype=np.int8)
+    return OutcomeColumns(names, np.array(seeds, dtype=np.int64), code[seats].reshape(n, players),
                           scores, winners, length, {k: metrics[:, i].copy() for i, k in enumerate(metric_keys)},
                           {k: events[:, i].copy() for i, k in enumerate(event_keys)})
 
@@ -176,8 +182,7 @@ def kernel_batch(game: BetterLifeGame, bots: Sequence[str], seed: int, start: in
     the API path should play them."""
     if stop <= start or unsupported(game, bots) or not LOADER.wanted(stop - start):
         return None
-    lineups = [lineup(bots, 5, i, rotate) for i in range(start, stop)]
-    return play_columns(game, lineups, game_seeds(seed, start, stop))
+    return play_seats(game, bots, lineup_indices(len(bots), 5, start, stop, rotate), game_seeds(seed, start, stop))
 
 
 def warm_kernel() -> bool:
@@ -191,8 +196,9 @@ def warm_kernel() -> bool:
     _plugin, config = load(plugin.default_template())
     game = plugin.new_game(BuildContext(config, plugin), 5)
     assert isinstance(game, BetterLifeGame)
-    play_columns(game, [("random", "free-rider", "fair-share", "target-seeker", "meter-reader")], [1])
+    play_columns(game, [KERNEL_BOTS], [1])
     return LOADER.cached()
 
 
-__all__ = ["KERNEL_BOTS", "LOADER", "kernel_batch", "metric_names", "play_columns", "unsupported", "warm_kernel"]
+__all__ = ["KERNEL_BOTS", "LOADER", "kernel_batch", "metric_names", "play_columns", "play_seats", "unsupported",
+           "warm_kernel"]

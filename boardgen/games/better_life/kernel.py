@@ -22,6 +22,7 @@ from boardgen.play import kernel_random as kr
 from boardgen.play.kernels import compiled
 
 _jit = compiled(__file__, kr.__file__)
+_flat = compiled(__file__, kr.__file__, refcounts=False)  # the functions that make no array
 
 PLAYERS = 5
 ROLL, PLAY_ROLE, ACCEPT_EVENT, CANCEL_EVENT, BUY_OFF = 0, 1, 2, 3, 4  # engine's action numbers
@@ -91,7 +92,7 @@ BY_RANK = (5, 3, 2)  # bots.TargetSeeker.by_rank
 # ------------------------------------------------------------------------------------------ small helpers
 
 
-@_jit
+@_flat
 def _push(gs: np.ndarray, at: np.ndarray, kind: int, arg: int) -> None:
     i = (gs[PQ_HEAD] + gs[PQ_LEN]) % QUEUE
     gs[at[O_PQK] + i] = kind
@@ -99,18 +100,18 @@ def _push(gs: np.ndarray, at: np.ndarray, kind: int, arg: int) -> None:
     gs[PQ_LEN] += 1
 
 
-@_jit
+@_flat
 def _pop(gs: np.ndarray) -> None:
     gs[PQ_HEAD] = (gs[PQ_HEAD] + 1) % QUEUE
     gs[PQ_LEN] -= 1
 
 
-@_jit
+@_flat
 def _front(gs: np.ndarray, at: np.ndarray) -> int:
     return gs[at[O_PQK] + gs[PQ_HEAD]] if gs[PQ_LEN] > 0 else -1
 
 
-@_jit
+@_flat
 def _reserve(gs: np.ndarray, at: np.ndarray, prm: np.ndarray) -> int:
     total = 0
     for s in range(PLAYERS):
@@ -118,7 +119,7 @@ def _reserve(gs: np.ndarray, at: np.ndarray, prm: np.ndarray) -> int:
     return prm[P_BOX] - total - gs[FUND]
 
 
-@_jit
+@_flat
 def _gain(gs: np.ndarray, at: np.ndarray, prm: np.ndarray, seat: int, amount: int) -> int:
     got = max(0, min(amount, _reserve(gs, at, prm)))
     gs[at[O_IP] + seat] += got
@@ -127,7 +128,7 @@ def _gain(gs: np.ndarray, at: np.ndarray, prm: np.ndarray, seat: int, amount: in
     return got
 
 
-@_jit
+@_flat
 def _pile_sum(gs: np.ndarray, at: int, count: int) -> int:
     total = 0
     for i in range(count):
@@ -135,7 +136,7 @@ def _pile_sum(gs: np.ndarray, at: int, count: int) -> int:
     return total
 
 
-@_jit
+@_flat
 def _draw_from(gs: np.ndarray, at: np.ndarray, prm: np.ndarray, events_pile: bool) -> bool:
     """``_draw_from``: refill an empty pile from its discards (a reshuffle); False if both are empty."""
     pile = at[O_EPILE] if events_pile else at[O_APILE]
@@ -152,7 +153,7 @@ def _draw_from(gs: np.ndarray, at: np.ndarray, prm: np.ndarray, events_pile: boo
     return True
 
 
-@_jit
+@_flat
 def _finished(gs: np.ndarray, at: np.ndarray, seat: int) -> bool:
     found = False
     for i in range(gs[NFIN]):
@@ -161,7 +162,7 @@ def _finished(gs: np.ndarray, at: np.ndarray, seat: int) -> bool:
     return found
 
 
-@_jit
+@_flat
 def _next_seat(gs: np.ndarray, at: np.ndarray, seat: int) -> int:
     for k in range(1, PLAYERS + 1):
         s = (seat + k) % PLAYERS
@@ -170,7 +171,7 @@ def _next_seat(gs: np.ndarray, at: np.ndarray, seat: int) -> int:
     return seat
 
 
-@_jit
+@_flat
 def _begin_turn(gs: np.ndarray, at: np.ndarray, seat: int) -> None:
     for _ in range(2 * PLAYERS):
         if _finished(gs, at, seat):
@@ -189,7 +190,7 @@ def _begin_turn(gs: np.ndarray, at: np.ndarray, seat: int) -> None:
     gs[TURNS] += 1
 
 
-@_jit
+@_flat
 def _end_turn(gs: np.ndarray, at: np.ndarray) -> None:
     if gs[OVER]:
         return
@@ -199,7 +200,7 @@ def _end_turn(gs: np.ndarray, at: np.ndarray) -> None:
     _begin_turn(gs, at, _next_seat(gs, at, gs[TURN]))
 
 
-@_jit
+@_flat
 def _check_hand(gs: np.ndarray, at: np.ndarray, prm: np.ndarray, then: int) -> None:
     me = gs[TURN]
     if gs[at[O_HAND_N] + me] > prm[P_HAND_LIMIT]:
@@ -212,7 +213,7 @@ def _check_hand(gs: np.ndarray, at: np.ndarray, prm: np.ndarray, then: int) -> N
         _end_turn(gs, at)
 
 
-@_jit
+@_flat
 def _start_round(gs: np.ndarray, at: np.ndarray, prm: np.ndarray, number: int, starter: int) -> None:
     gs[ROUND] = number
     gs[STARTER] = starter
@@ -236,7 +237,7 @@ def _start_round(gs: np.ndarray, at: np.ndarray, prm: np.ndarray, number: int, s
         _begin_turn(gs, at, starter)
 
 
-@_jit
+@_flat
 def _move_loss(gs: np.ndarray, at: np.ndarray, prm: np.ndarray, delta: int) -> None:
     gs[LOSS] = max(0, gs[LOSS] + delta)
     if gs[LOSS] >= prm[P_LOSS_LIMIT]:
@@ -249,7 +250,7 @@ def _move_loss(gs: np.ndarray, at: np.ndarray, prm: np.ndarray, delta: int) -> N
         gs[at[O_COUNTS] + C_TEAM_METER] += 1
 
 
-@_jit
+@_flat
 def _has_cancel(gs: np.ndarray, at: np.ndarray, prm: np.ndarray, tb: np.ndarray, seat: int) -> bool:
     found = False
     for d in range(prm[P_A]):
@@ -258,7 +259,7 @@ def _has_cancel(gs: np.ndarray, at: np.ndarray, prm: np.ndarray, tb: np.ndarray,
     return found
 
 
-@_jit
+@_flat
 def _hand_add(gs: np.ndarray, at: np.ndarray, prm: np.ndarray, seat: int, design: int, delta: int) -> None:
     gs[at[O_HAND] + seat * prm[P_A] + design] += delta
     gs[at[O_HAND_N] + seat] += delta
@@ -267,7 +268,7 @@ def _hand_add(gs: np.ndarray, at: np.ndarray, prm: np.ndarray, seat: int, design
 # ------------------------------------------------------------------------------------------ effects
 
 
-@_jit
+@_flat
 def _card_effect(gs: np.ndarray, at: np.ndarray, prm: np.ndarray, effect: int, amount: int, me: int) -> None:
     if effect == A_GAIN:
         _gain(gs, at, prm, me, amount)
@@ -299,7 +300,7 @@ def _card_effect(gs: np.ndarray, at: np.ndarray, prm: np.ndarray, effect: int, a
         gs[at[O_COUNTS] + C_RESTORED] += 1
 
 
-@_jit
+@_flat
 def _event_effect(gs: np.ndarray, at: np.ndarray, prm: np.ndarray, tb: np.ndarray, event: int, me: int) -> None:
     effect = tb[at[O_EV_EFFECT] + event]
     amount = tb[at[O_EV_AMOUNT] + event]
@@ -357,7 +358,7 @@ def _event_effect(gs: np.ndarray, at: np.ndarray, prm: np.ndarray, tb: np.ndarra
     _end_turn(gs, at)
 
 
-@_jit
+@_flat
 def _offer_event(gs: np.ndarray, at: np.ndarray, prm: np.ndarray, tb: np.ndarray) -> None:
     me = gs[TURN]
     event = gs[EVENT_NOW]
@@ -371,7 +372,7 @@ def _offer_event(gs: np.ndarray, at: np.ndarray, prm: np.ndarray, tb: np.ndarray
     _event_effect(gs, at, prm, tb, event, me)
 
 
-@_jit
+@_flat
 def _finish(gs: np.ndarray, at: np.ndarray, prm: np.ndarray, tb: np.ndarray) -> None:
     me = gs[TURN]
     rank = gs[NFIN]
@@ -394,7 +395,7 @@ def _finish(gs: np.ndarray, at: np.ndarray, prm: np.ndarray, tb: np.ndarray) -> 
         _end_turn(gs, at)
 
 
-@_jit
+@_flat
 def _land(gs: np.ndarray, at: np.ndarray, prm: np.ndarray, tb: np.ndarray) -> None:
     me = gs[TURN]
     ip = at[O_IP]
@@ -458,7 +459,7 @@ def _land(gs: np.ndarray, at: np.ndarray, prm: np.ndarray, tb: np.ndarray) -> No
     _end_turn(gs, at)
 
 
-@_jit
+@_flat
 def _move(gs: np.ndarray, at: np.ndarray, prm: np.ndarray, tb: np.ndarray, kind: int, face: int) -> None:
     me = gs[TURN]
     steps = face
@@ -473,7 +474,7 @@ def _move(gs: np.ndarray, at: np.ndarray, prm: np.ndarray, tb: np.ndarray, kind:
 # ------------------------------------------------------------------------------------------ chance
 
 
-@_jit
+@_flat
 def _sample(gs: np.ndarray, at: np.ndarray, prm: np.ndarray, st: np.ndarray, probs: np.ndarray,
             outs: np.ndarray) -> int:
     """``sample_chance`` over ``chance_outcomes()`` of the task at the queue's front: the outcome."""
@@ -515,7 +516,7 @@ def _sample(gs: np.ndarray, at: np.ndarray, prm: np.ndarray, st: np.ndarray, pro
     return outs[kr.sample_chance(st, probs, m)]
 
 
-@_jit
+@_flat
 def _resolve_chance(gs: np.ndarray, at: np.ndarray, prm: np.ndarray, tb: np.ndarray, outcome: int) -> None:
     kind = _front(gs, at)
     arg = gs[at[O_PQA] + gs[PQ_HEAD]]
@@ -563,14 +564,14 @@ def _resolve_chance(gs: np.ndarray, at: np.ndarray, prm: np.ndarray, tb: np.ndar
 # ------------------------------------------------------------------------------------------ decisions
 
 
-@_jit
+@_flat
 def _usable(gs: np.ndarray, at: np.ndarray, effect: int, amount: int, seat: int) -> bool:
     if effect == A_RESTORE:
         return gs[at[O_IP] + seat] >= amount and gs[LOSS] > 0
     return effect != A_CANCEL
 
 
-@_jit
+@_flat
 def _legal(gs: np.ndarray, at: np.ndarray, prm: np.ndarray, tb: np.ndarray, legal: np.ndarray) -> int:
     """``legal_actions()`` at the turn player's node (ascending), into ``legal``; returns how many."""
     me = gs[TURN]
@@ -617,7 +618,7 @@ def _legal(gs: np.ndarray, at: np.ndarray, prm: np.ndarray, tb: np.ndarray, lega
     return m
 
 
-@_jit
+@_flat
 def _apply(gs: np.ndarray, at: np.ndarray, prm: np.ndarray, tb: np.ndarray, action: int) -> None:
     """``_apply_action`` at the turn player's node."""
     me = gs[TURN]
@@ -676,7 +677,7 @@ def _apply(gs: np.ndarray, at: np.ndarray, prm: np.ndarray, tb: np.ndarray, acti
         _check_hand(gs, at, prm, gs[AFTER_DISCARD])
 
 
-@_jit
+@_flat
 def _vote(gs: np.ndarray, at: np.ndarray, prm: np.ndarray, bids: np.ndarray) -> None:
     """``_apply_actions``: the sealed bids revealed, the policy voted."""
     total = 0
@@ -711,7 +712,7 @@ def _vote(gs: np.ndarray, at: np.ndarray, prm: np.ndarray, bids: np.ndarray) -> 
 # ------------------------------------------------------------------------------------------ bots
 
 
-@_jit
+@_flat
 def _bid(kind: int, gs: np.ndarray, at: np.ndarray, prm: np.ndarray, tb: np.ndarray, seat: int) -> int:
     """The sealed bid of one of the game's bots (``bots.<Bot>.bid``)."""
     fair = (prm[P_SUCCESS_MIN] + PLAYERS - 1) // PLAYERS
@@ -734,7 +735,7 @@ def _bid(kind: int, gs: np.ndarray, at: np.ndarray, prm: np.ndarray, tb: np.ndar
     return max(0, wanted - others)
 
 
-@_jit
+@_flat
 def _decide(kind: int, gs: np.ndarray, at: np.ndarray, prm: np.ndarray, tb: np.ndarray, legal: np.ndarray,
             m: int) -> int:
     """``BetterLifeBot.step`` at the turn player's node (the four attitudes decide alike off the vote)."""
@@ -876,17 +877,16 @@ def play_games(prm: np.ndarray, at: np.ndarray, tb: np.ndarray, size: int, kinds
     probs = np.empty(64 + prm[P_A] + prm[P_E] + prm[P_T], dtype=np.float64)
     outs = np.empty(64 + prm[P_A] + prm[P_E] + prm[P_T] + prm[P_P] + prm[P_R], dtype=np.int64)
     bids = np.zeros(PLAYERS, dtype=np.int64)
-    rng = np.empty((1 + PLAYERS, kr.STATE_WORDS), dtype=np.int64)
-    designs = prm[P_A]
-    for g in range(seeds.shape[0]):
-        drawing = 0  # the game's own bots never draw: seat generators only for random bots
+    drawing = False  # the game's own bots never draw: seat generators only when a random bot plays
+    for g in range(kinds.shape[0]):
         for s in range(PLAYERS):
             if kinds[g, s] == B_RANDOM:
-                drawing += 1
-        if drawing:
-            kr.seed_rows(rng, seeds[g], 1 + PLAYERS)
-        else:
-            kr.seed(rng[0], seeds[g, 0])
+                drawing = True
+    streams = seeds if drawing else seeds[:, :1].copy()
+    states, scratch = kr.new_block(streams.shape[1], kr.BLOCK_GAMES)
+    designs = prm[P_A]
+    for g in range(seeds.shape[0]):
+        rng = states[kr.game_streams(states, scratch, streams, g):]
         gs[:] = 0
         for s in range(PLAYERS):
             gs[at[O_ROLE] + s] = -1

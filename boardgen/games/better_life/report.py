@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import numpy as np
+
 from boardgen.play.plots import generic_plots
 from boardgen.play.report import Finding
 from boardgen.plugin import BuildContext
@@ -89,7 +91,9 @@ def plots(title: str, ctx: BuildContext, summary: Mapping[str, Any], records: Se
     from boardgen.render.charts import Series, histogram_chart, integer_bins
 
     out = generic_plots(title, summary, records)
-    ends = [int(r.outcome.metrics["policy_meter_end"]) for r in records]
+    columns = getattr(records, "columns", None)  # a RecordView: the meter straight from its column
+    ends = (columns.metrics["policy_meter_end"].astype(np.int64).tolist() if columns is not None
+            else [int(r.outcome.metrics["policy_meter_end"]) for r in records])
     chart = histogram_chart([Series("", ends, "#0072b2", opacity=1.0)], integer_bins(0, max(ends, default=0)),
                             title=f"{title}: policy meter at the end ({len(records)} games)",
                             x_label="policy meter at the end", y_label="games", size_in=(6.0, 3.2),

@@ -24,7 +24,6 @@ import numpy as np
 from boardgen.play import kernel_random
 from boardgen.play.kernel_random import random as mt_random
 from boardgen.play.kernel_random import sample_chance, sample_uniform_chance
-from boardgen.play.kernel_random import seed as mt_seed
 from boardgen.play.kernels import compiled
 
 _jit = compiled(__file__, kernel_random.__file__)
@@ -803,11 +802,10 @@ def play_games(gi: np.ndarray, gf: np.ndarray, nbr: np.ndarray, kinds: np.ndarra
     into ``out_events``."""
     players = gi[G_PLAYERS]
     s = w.state
-    rng = w.rng
     faces = w.faces
+    states, scratch = kernel_random.new_block(players + 1, kernel_random.BLOCK_GAMES)
     for g in range(kinds.shape[0]):
-        for r in range(players + 1):
-            mt_seed(rng[r], keys[g, r])
+        rng = states[kernel_random.game_streams(states, scratch, keys, g):]
         new_game(s, gi)
         while s[PHASE] != PH_OVER:
             phase = s[PHASE]

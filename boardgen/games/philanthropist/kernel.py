@@ -285,9 +285,9 @@ def play_games(prm: np.ndarray, costs: np.ndarray, place_order: np.ndarray, face
     legal = np.empty(2 * nn, dtype=np.int64)
     scratch = np.empty(2 * nn, dtype=np.int64)
     probs = np.empty(max(n_cards, 1), dtype=np.float64)
-    rng = np.empty((1 + players, kr.STATE_WORDS), dtype=np.int64)
+    states, block_scratch = kr.new_block(1 + players, kr.BLOCK_GAMES)
     for g in range(seeds.shape[0]):
-        kr.seed_rows(rng, seeds[g], 1 + players)
+        rng = states[kr.game_streams(states, block_scratch, seeds, g):]
         chance = rng[0]
         meeple_at[:] = -1
         block_fill[:] = 0

@@ -19,10 +19,10 @@ import numpy as np
 from boardgen.play import kernel_random
 from boardgen.play.kernel_random import random as mt_random
 from boardgen.play.kernel_random import sample_chance, sample_uniform_chance
-from boardgen.play.kernel_random import seed as mt_seed
 from boardgen.play.kernels import compiled
 
 _jit = compiled(__file__, kernel_random.__file__)
+_flat = compiled(__file__, kernel_random.__file__, refcounts=False)  # the functions that make no array
 
 EMPTY, SETTLEMENT, TOWN, INDUSTRY = 0, 1, 2, 3
 TURN, STONE, CARD, DIE1, DIE2, TIMER, OVER = range(7)  # engine phases
@@ -81,7 +81,7 @@ G_INTS = 56
 # ---------------------------------------------------------------------------------------------- the rules
 
 
-@_jit
+@_flat
 def new_game(s: np.ndarray, gi: np.ndarray, stacks0: np.ndarray) -> None:
     """``ResilienceState.__init__``."""
     s[:] = 0
@@ -102,7 +102,7 @@ def new_game(s: np.ndarray, gi: np.ndarray, stacks0: np.ndarray) -> None:
     s[TOPPLER] = -1
 
 
-@_jit
+@_flat
 def stones_left(s: np.ndarray, gi: np.ndarray) -> int:
     n = s[RESERVE]
     for i in range(s[STACK_AT], gi[G_STACKS]):
@@ -110,12 +110,12 @@ def stones_left(s: np.ndarray, gi: np.ndarray) -> int:
     return n
 
 
-@_jit
+@_flat
 def seat_to_move(s: np.ndarray, gi: np.ndarray) -> int:
     return (s[LEADER] + s[TURN_IN_ROUND]) % gi[G_P]
 
 
-@_jit
+@_flat
 def borders_own(s: np.ndarray, nbr: np.ndarray, p: int, f: int) -> bool:
     for j in range(nbr.shape[1]):
         n = nbr[f, j]
@@ -126,7 +126,7 @@ def borders_own(s: np.ndarray, nbr: np.ndarray, p: int, f: int) -> bool:
     return False
 
 
-@_jit
+@_flat
 def settle_cost(s: np.ndarray, gi: np.ndarray, nbr: np.ndarray, p: int, f: int) -> int:
     owns = False
     for g in range(gi[G_F]):
@@ -137,7 +137,7 @@ def settle_cost(s: np.ndarray, gi: np.ndarray, nbr: np.ndarray, p: int, f: int) 
     return gi[G_SETTLE] + (gi[G_TRAVEL] if far else 0)
 
 
-@_jit
+@_flat
 def legal_actions(s: np.ndarray, gi: np.ndarray, nbr: np.ndarray, out: np.ndarray) -> int:
     """``ResilienceState.legal_actions`` at a turn (sorted: settle, town, industry, dismantle, sabbatical, end)."""
     F = gi[G_F]  # noqa: N806
@@ -186,7 +186,7 @@ def legal_actions(s: np.ndarray, gi: np.ndarray, nbr: np.ndarray, out: np.ndarra
     return n + 1
 
 
-@_jit
+@_flat
 def sample_outcome(s: np.ndarray, gi: np.ndarray, hazard: np.ndarray, st: np.ndarray, probs: np.ndarray) -> int:
     """``sample_chance(state, rng)`` at a chance node: the outcome (0/1 for a stone or the timer, a card, a die)."""
     phase = s[PHASE]
@@ -225,14 +225,14 @@ def sample_outcome(s: np.ndarray, gi: np.ndarray, hazard: np.ndarray, st: np.nda
     return 1
 
 
-@_jit
+@_flat
 def _finish(s: np.ndarray, reason: int) -> None:
     s[ENDED] = reason
     s[PHASE] = OVER
     s[COUNTS + C_END_COLLAPSE + reason - 1] += 1
 
 
-@_jit
+@_flat
 def _unstack(s: np.ndarray, gi: np.ndarray, stones: int) -> None:
     taken = stones if stones < s[HEIGHT] else s[HEIGHT]
     s[HEIGHT] -= taken
@@ -243,7 +243,7 @@ def _unstack(s: np.ndarray, gi: np.ndarray, stones: int) -> None:
     s[COUNTS + C_STONES_REMOVED] += taken
 
 
-@_jit
+@_flat
 def _next_round(s: np.ndarray, gi: np.ndarray) -> None:
     s[ROUND] += 1
     s[LEADER] = (s[LEADER] + 1) % gi[G_P]
@@ -253,7 +253,7 @@ def _next_round(s: np.ndarray, gi: np.ndarray) -> None:
     s[PHASE] = TURN
 
 
-@_jit
+@_flat
 def _end_round(s: np.ndarray, gi: np.ndarray, nbr: np.ndarray, levels: np.ndarray) -> None:
     F = gi[G_F]  # noqa: N806
     for p in range(gi[G_P]):
@@ -290,7 +290,7 @@ def _end_round(s: np.ndarray, gi: np.ndarray, nbr: np.ndarray, levels: np.ndarra
         _next_round(s, gi)
 
 
-@_jit
+@_flat
 def _end_turn(s: np.ndarray, gi: np.ndarray, nbr: np.ndarray, levels: np.ndarray) -> None:
     s[ACTIONS] = 0
     s[TURN_IN_ROUND] += 1
@@ -298,7 +298,7 @@ def _end_turn(s: np.ndarray, gi: np.ndarray, nbr: np.ndarray, levels: np.ndarray
         _end_round(s, gi, nbr, levels)
 
 
-@_jit
+@_flat
 def player_action(s: np.ndarray, gi: np.ndarray, nbr: np.ndarray, levels: np.ndarray, action: int) -> None:
     """``ResilienceState._player_action``."""
     F = gi[G_F]  # noqa: N806
@@ -355,7 +355,7 @@ def player_action(s: np.ndarray, gi: np.ndarray, nbr: np.ndarray, levels: np.nda
             s[KIND + f] = SETTLEMENT
 
 
-@_jit
+@_flat
 def _stone(s: np.ndarray, gi: np.ndarray, fell: int) -> None:
     if fell:
         s[TOPPLER] = s[STONE_PLAYER]
@@ -386,7 +386,7 @@ def _stone(s: np.ndarray, gi: np.ndarray, fell: int) -> None:
         s[PHASE] = TURN
 
 
-@_jit
+@_flat
 def _event(s: np.ndarray, gi: np.ndarray, w: Any, card: int, die1: int, die2: int) -> None:
     number = die1 * 10 + die2
     effect = w.card_effect[card]
@@ -422,7 +422,7 @@ def _event(s: np.ndarray, gi: np.ndarray, w: Any, card: int, die1: int, die2: in
             s[KIND + f] = EMPTY
 
 
-@_jit
+@_flat
 def apply_chance(s: np.ndarray, gi: np.ndarray, nbr: np.ndarray, levels: np.ndarray, w: Any, action: int) -> None:
     phase = s[PHASE]
     if phase == STONE:
@@ -456,7 +456,7 @@ def apply_chance(s: np.ndarray, gi: np.ndarray, nbr: np.ndarray, levels: np.ndar
 # ---------------------------------------------------------------------------------------------- scores
 
 
-@_jit
+@_flat
 def tangible(s: np.ndarray, gi: np.ndarray, p: int) -> int:
     worth = s[RES + p]
     for f in range(gi[G_F]):
@@ -465,7 +465,7 @@ def tangible(s: np.ndarray, gi: np.ndarray, p: int) -> int:
     return worth
 
 
-@_jit
+@_flat
 def lopsided(s: np.ndarray, gi: np.ndarray, share_limit: float, p: int) -> bool:
     res = tangible(s, gi, p)
     total = res + s[LQ + p]
@@ -475,7 +475,7 @@ def lopsided(s: np.ndarray, gi: np.ndarray, share_limit: float, p: int) -> bool:
     return share > share_limit or (gi[G_LOP_BOTH] != 0 and 1.0 - share > share_limit)
 
 
-@_jit
+@_flat
 def production(s: np.ndarray, gi: np.ndarray, levels: np.ndarray, p: int) -> int:
     total = 0
     for f in range(gi[G_F]):
@@ -487,7 +487,7 @@ def production(s: np.ndarray, gi: np.ndarray, levels: np.ndarray, p: int) -> int
 # ---------------------------------------------------------------------------------------------- bots
 
 
-@_jit
+@_flat
 def random_step(s: np.ndarray, gi: np.ndarray, nbr: np.ndarray, st: np.ndarray, w: Any) -> int:
     """``RandomBot.step`` with the State's ``action_kind``: a kind first, then an action of that kind."""
     acts = w.acts
@@ -515,7 +515,7 @@ def random_step(s: np.ndarray, gi: np.ndarray, nbr: np.ndarray, st: np.ndarray, 
     return acts[int(mt_random(st) * n)]
 
 
-@_jit
+@_flat
 def policy_step(s: np.ndarray, gi: np.ndarray, gf: np.ndarray, nbr: np.ndarray, levels: np.ndarray,
                 hazard: np.ndarray, bp: np.ndarray, p: int, st: np.ndarray, w: Any) -> int:
     """``PolicyBot.step`` with the knobs ``bp`` of the seat's bot."""
@@ -613,7 +613,7 @@ def policy_step(s: np.ndarray, gi: np.ndarray, gf: np.ndarray, nbr: np.ndarray, 
     return 4 * F + 1
 
 
-@_jit
+@_flat
 def _beside_industry(s: np.ndarray, nbr: np.ndarray, f: int) -> bool:
     for j in range(nbr.shape[1]):
         n = nbr[f, j]
@@ -636,10 +636,9 @@ def play_games(gi: np.ndarray, gf: np.ndarray, nbr: np.ndarray, levels: np.ndarr
     per seat res, lq, tangible, lopsided (4 x 4) and the fields settled; the rule counts into ``out_counts``."""
     players = gi[G_P]
     s = w.state
-    rng = w.rng
+    states, scratch = kernel_random.new_block(players + 1, kernel_random.BLOCK_GAMES)
     for g in range(kinds.shape[0]):
-        for r in range(players + 1):
-            mt_seed(rng[r], keys[g, r])
+        rng = states[kernel_random.game_streams(states, scratch, keys, g):]
         new_game(s, gi, stacks0)
         while s[PHASE] != OVER:
             if s[PHASE] == TURN:

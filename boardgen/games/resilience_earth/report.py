@@ -86,6 +86,30 @@ def ending_of(outcome: Any) -> str:
     return "tower fell" if m["collapse"] else "timer" if m["ended_by_timer"] else "last stone"
 
 
+def _ending_wins(columns: Any, endings: Sequence[str]) -> tuple[list[str], dict[str, dict[str, float]],
+                                                                  dict[str, int]]:
+    """(bots, wins per ending and bot, games per ending) from the games' columns: the same numbers as adding
+    1/k for each of a game's k winners game by game, seat by seat (the sums are taken in that order)."""
+    import numpy as np
+
+    m = columns.metrics
+    ending = np.where(m["collapse"] != 0, 0, np.where(m["ended_by_timer"] != 0, 1, 2))
+    winners = columns.winners.astype(np.bool_)
+    k = winners.sum(axis=1)
+    credit = np.where(winners, 1.0 / np.maximum(k, 1)[:, None], 0.0)
+    used = sorted({int(j) for j in np.unique(columns.lineups)}) if columns.games else []
+    bots = sorted({columns.bot_names[j] for j in used})
+    wins = {e: dict.fromkeys(bots, 0.0) for e in endings}
+    counts = {e: int((ending == i).sum()) for i, e in enumerate(endings)}
+    for i, e in enumerate(endings):
+        for bot in bots:
+            codes = [j for j in used if columns.bot_names[j] == bot]
+            mask = (ending == i)[:, None] & np.isin(columns.lineups, codes)
+            values = np.where(mask, credit, 0.0).ravel()
+            wins[e][bot] = float(np.add.accumulate(values)[-1]) if values.size else 0.0
+    return bots, wins, counts
+
+
 def plots(title: str, summary: Mapping[str, Any], records: Sequence[Any]) -> dict[str, bytes]:
     """The generic plots plus one of Resilience Earth's own: how games end, and which bot wins each ending."""
     from boardgen.play.plots import generic_plots
@@ -93,14 +117,18 @@ def plots(title: str, summary: Mapping[str, Any], records: Sequence[Any]) -> dic
 
     out = generic_plots(title, summary, records)
     endings = ("tower fell", "timer", "last stone")
-    bots = sorted({b for r in records for b in r.bots})
-    wins = {e: dict.fromkeys(bots, 0.0) for e in endings}
-    counts = dict.fromkeys(endings, 0)
-    for r in records:
-        e = ending_of(r.outcome)
-        counts[e] += 1
-        for w in r.outcome.winners:
-            wins[e][r.bots[w]] += 1.0 / len(r.outcome.winners)
+    columns = getattr(records, "columns", None)  # a RecordView: the games straight from its columns
+    if columns is not None:
+        bots, wins, counts = _ending_wins(columns, endings)
+    else:
+        bots = sorted({b for r in records for b in r.bots})
+        wins = {e: dict.fromkeys(bots, 0.0) for e in endings}
+        counts = dict.fromkeys(endings, 0)
+        for r in records:
+            e = ending_of(r.outcome)
+            counts[e] += 1
+            for w in r.outcome.winners:
+                wins[e][r.bots[w]] += 1.0 / len(r.outcome.winners)
     n = max(1, len(records))
     colours = ("#e69f00", "#56b4e9", "#009e73", "#cc79a7", "#0072b2", "#d55e00", "#999999")
     series = [BarSeries(bot, [wins[e][bot] / n for e in endings], colours[k % len(colours)])
