@@ -14,6 +14,7 @@ from boardgen.cards.deck import card_size, draw_text, fit_text
 from boardgen.cards.icons import ICONS, draw_icon, register_icon
 from boardgen.games.better_life.model import BetterLifeTemplate
 from boardgen.io import Artifact
+from boardgen.kit.board import board_kit_files
 from boardgen.layout.spaces import BoardGraph, SpaceStyle, render, track
 from boardgen.plugin import BuildContext
 from boardgen.render.cairo_backend import Page, fit_font, render_pdf, render_png
@@ -317,7 +318,7 @@ def board_stage(ctx: BuildContext) -> list[Artifact]:
     else:
         printed = print_board(scene, w, h, config.title, avoid=avoid, snap_mm=None,
                               keep_whole=[s.bounds_mm for s in board.graph.spaces])  # seams between spaces
-        artifacts = list(printed.artifacts)
+        artifacts = board_kit_files(printed, config.title)
         page = printed.poster
     artifacts.append(Artifact("preview/board.png", render_png(page, 50), "preview of the board"))
     spaces = {k: sum(1 for s in board.kinds if s == k) for k in sorted(set(board.kinds))}

@@ -10,7 +10,6 @@ inventory.csv, preview/*.png and kit-{a4,letter}.zip.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
 from dataclasses import replace
 from types import SimpleNamespace
 from typing import Any
@@ -18,28 +17,25 @@ from typing import Any
 from boardgen import __version__
 from boardgen.cards.deck import CardLayout, Deck, deck_components, deck_sheets, draw_text, fit_text
 from boardgen.cards.dice import die_component
-from boardgen.cards.kitfiles import PaperKit, deterministic_zip
 from boardgen.cards.model import Component, ComponentSet
 from boardgen.cards.sheets import LaidOut, lay_out, one_orientation
 from boardgen.games.better_life.board import GREEN, INK, register_icons
 from boardgen.games.better_life.cards import Decks
 from boardgen.games.better_life.model import BetterLifeTemplate
 from boardgen.io import Artifact
-from boardgen.kit.cut_edition import CutEdition, cut_edition
-from boardgen.kit.cut_edition import pdf_name as cut_pdf_name
+from boardgen.kit.assembler import KitSpec, assemble_kit
 from boardgen.kit.parts import (
     KitParts,
     board_part,
     board_piece,
     deck_part,
     default_name,
-    inventory_csv,
-    page_spans,
     parts_from_sets,
 )
+from boardgen.kit.shape import COMPONENTS
 from boardgen.plugin import BuildContext
-from boardgen.render.cairo_backend import fit_font, render_pdf, render_png
-from boardgen.render.imposition import A4, LETTER, Paper, duplex_readme_lines, flip_edge
+from boardgen.render.cairo_backend import fit_font
+from boardgen.render.imposition import Paper
 from boardgen.render.scene import (
     Circle,
     Font,
@@ -295,11 +291,6 @@ def component_sets(config: BetterLifeTemplate, decks: Decks) -> list[ComponentSe
 # ------------------------------------------------------------------------------------------ stage
 
 
-def _paper_kit(config: BetterLifeTemplate, laid: Sequence[LaidOut], paper: Paper, what: str) -> PaperKit:
-    pages = tuple(p for lo in laid for p in lo.pages)
-    return PaperKit(paper, tuple(laid), pages, render_pdf(pages, title=f"{config.title}: {what} ({paper.name})"))
-
-
 def kit_parts(ctx: BuildContext) -> KitParts:
     """Every part of the BETTER Life box, declared once (``boardgen.kit.parts``): the track board, the six
     decks, role mats, voting screens, IP tokens, pawns, meter markers and the paper dice."""
@@ -313,8 +304,8 @@ def kit_parts(ctx: BuildContext) -> KitParts:
     declared = [board_part("board", board_piece(scene, board.width_mm, board.height_mm))]
     for deck in decks_for_print(config, decks):
         cards = deck_components(deck)
-        declared.append(deck_part(deck.name, cards, "cards-{paper}.pdf", cards.kind))
-    for p in parts_from_sets(component_sets(config, decks), "components-{paper}.pdf",
+        declared.append(deck_part(deck.name, cards, COMPONENTS, cards.kind))
+    for p in parts_from_sets(component_sets(config, decks), COMPONENTS,
                              name=lambda c: f"d{config.die_sides}" if c.kind == "die" else default_name(c)):
         if p.kind == "die":
             edge = config.kit.dice_size_mm / 2
@@ -355,114 +346,55 @@ def inventory(config: BetterLifeTemplate, decks: Decks, board: Any) -> list[tupl
 
 
 _HOW_TO = {
-    "mat": "single-sided on card; cut on the crop marks",
-    "screen": "single-sided on card; cut on the crop marks, crease the dashed lines, fold them opposite ways "
-              "(zig-zag) so it stands with the coloured name towards the table and both texts towards you",
-    "token": "single-sided on card (or double: the back is blank); cut out the discs",
-    "pawn": "single-sided on card; cut out the discs (or use any small pieces in the role colours); dice: cut "
-            "on the solid line, crease the dashed lines, glue the grey tabs inside",
-    "die": "single-sided on thin card; cut on the solid line, crease the dashed lines, glue the grey tabs inside",
+    "mat": "Print single-sided on card (160-250 g/m2); cut on the crop marks.",
+    "screen": "Print single-sided on card; cut on the crop marks, crease the dashed lines and fold them opposite "
+              "ways (zig-zag) so the screen stands with the coloured name towards the table and both texts "
+              "towards you.",
+    "token": "Print single-sided on card (the back is blank); cut out the discs.",
+    "pawn": "Print single-sided on card; cut out the discs (or use any small pieces in the role colours); dice: "
+            "cut on the solid line, crease the dashed lines, glue the grey tabs inside.",
+}
+CARD_HOW = {
+    "duplex": "Print DOUBLE-SIDED on card (160-250 g/m2), each front page followed by its backs (flip edge below); "
+              "the cards touch: cut on the crop marks with long straight cuts (a craft knife and metal ruler, or "
+              "a guillotine).",
+    "gutter": "Print single-sided on card (160-250 g/m2); fold each sheet down the middle, glue the halves back "
+              "to back, then cut on the crop marks.",
+    "fold": "Print single-sided on card (160-250 g/m2); cut out each card pair, fold it over on the dashed line "
+            "and glue the halves back to back.",
 }
 
 
-def readme_text(config: BetterLifeTemplate, paper: Paper, cards: PaperKit, parts: PaperKit, leaflet_pages: int,
-                board_files: Sequence[Artifact], cut: CutEdition) -> str:
-    slug = paper.slug
-    edge = flip_edge(cards.pages[0].width_mm, cards.pages[0].height_mm)
-    mode = {"duplex": f"print double-sided, flipping on the {edge} edge",
-            "gutter": "print single-sided, fold each sheet down the middle, glue, then cut",
-            "fold": "print single-sided, fold each card pair over"}[config.kit.double_sided]
-    lines = [f"{config.title}: print-and-play kit ({paper.name})",
-             f"edition {config.edition}, made by boardgen {__version__}, template sha256 {config.template_sha256[:16]}",
-             "", "PRINT AT 100% / ACTUAL SIZE, never 'fit to page'. Every sheet has a 100 mm bar: measure it.", "",
-             "Files:",
-             f"  leaflet-{slug}.pdf  ({leaflet_pages} pages) the rules on one sheet: print double-sided (short edge), "
-             "fold in half.",
-             f"  cards-{slug}.pdf  ({len(cards.pages)} pages) every deck; {mode}."]
-    for a in board_files:
-        count = "" if not a.pages else f"({a.pages} page) " if a.pages == 1 else f"({a.pages} pages) "
-        lines.append(f"  {a.path}  {count}{a.description}")
-    lines.append(f"  components-{slug}.pdf  ({len(parts.pages)} pages) mats, screens, tokens, pawns, dice.")
-    lines += cut.readme
-    lines.append("  inventory.csv  every part in the box: count, size, sides, the pages that print it.")
-    lines += ["", f"cards-{slug}.pdf, page by page:"]
-    for lo, first, last in cards.page_ranges():
-        lines.append(f"  pages {first}-{last}  {lo.title}")
-    lines += ["", f"components-{slug}.pdf, page by page:"]
-    for lo, first, last in parts.page_ranges():
-        pages = f"page {first}" if first == last else f"pages {first}-{last}"
-        lines.append(f"  {pages:<12} {lo.title}. {_HOW_TO.get(lo.kind, '')}.")
-    duplex = duplex_readme_lines([(f"cards-{slug}.pdf", cards.pages), (f"components-{slug}.pdf", parts.pages),
-                                  (cut_pdf_name(slug), cut.kit.pages)])
-    lines += ["", *duplex] if duplex else []
-    lines += ["", "You also need: scissors or a craft knife and ruler, glue for the dice. A real six-sided die",
-              "and coins or beads can stand in for the paper ones."]
-    return "\n".join(lines) + "\n"
+def lay_everything(config: BetterLifeTemplate, decks: Decks, paper: Paper) -> list[LaidOut]:
+    """The decks, then the other parts, in one file with every page one way round (the cards have backs)."""
+    printed = decks_for_print(config, decks)
+    sets = component_sets(config, decks)
+    mode = config.kit.double_sided
+
+    def lay(pp: Paper) -> list[LaidOut]:
+        return [*(deck_sheets(d, pp, mode, keep_orientation=pp is not paper) for d in printed),
+                *(lay_out(s, pp, f"{config.title}: {s.title}", "duplex") for s in sets)]
+
+    return one_orientation(lay, paper)
 
 
 def components_stage(ctx: BuildContext) -> list[Artifact]:
+    """The kit from the declared parts through the shared assembler (``boardgen.kit.assembler``)."""
     from boardgen.games.better_life.leaflet import leaflet_pdf
 
     config: BetterLifeTemplate = ctx.config
     decks: Decks = ctx.plugin.decks(ctx)  # type: ignore[attr-defined]
     register_icons()
-    board = ctx.board
-    printed = decks_for_print(config, decks)
-    sets = component_sets(config, decks)
-    mode = config.kit.double_sided
-    artifacts: list[Artifact] = []
-    card_kits: dict[str, PaperKit] = {}
-    part_kits: dict[str, PaperKit] = {}
-    leaflets: dict[str, tuple[bytes, int]] = {}
-    cuts: dict[str, CutEdition] = {}
-    for paper in (A4, LETTER):
-        def lay_cards(pp: Paper, given: Paper = paper) -> list[LaidOut]:
-            return [deck_sheets(d, pp, mode, keep_orientation=pp is not given) for d in printed]
-
-        def lay_everything(pp: Paper, given: Paper = paper) -> list[LaidOut]:
-            """Cards and components in one file, every page one way round (the cards have backs)."""
-            return [*lay_cards(pp, given), *(lay_out(s, pp, f"{config.title}: {s.title}", "duplex") for s in sets)]
-
-        laid_cards = one_orientation(lay_cards, paper)
-        card_kits[paper.slug] = ck = _paper_kit(config, laid_cards, paper, "cards")
-        artifacts.append(Artifact(f"cards-{paper.slug}.pdf", ck.pdf, f"every deck on {paper.name}", len(ck.pages)))
-        cuts[paper.slug] = cut_edition(config.title,
-                                       functools.partial(one_orientation, lay_everything), paper,
-                                       contents="the cards, then the components,")
-        artifacts.extend(cuts[paper.slug].artifacts)
-        laid_parts = [lay_out(s, paper.landscape() if s.kind == "mat" else paper, f"{config.title}: {s.title}",
-                              "duplex") for s in sets]
-        part_kits[paper.slug] = pk = _paper_kit(config, laid_parts, paper, "components")
-        artifacts.append(Artifact(f"components-{paper.slug}.pdf", pk.pdf, f"mats, screens, tokens, pawns and dice "
-                                  f"on {paper.name}", len(pk.pages)))
-        leaflets[paper.slug] = leaflet_pdf(config, decks, paper, board)
-        data, sides = leaflets[paper.slug]
-        artifacts.append(Artifact(f"leaflet-{paper.slug}.pdf", data, f"rules leaflet ({paper.name})", sides))
-        ctx.progress(f"kit ({paper.name}): cards {len(ck.pages)} pages, components {len(pk.pages)} pages, "
-                     f"leaflet {sides} pages")
-    for i, page in enumerate(card_kits["a4"].pages, start=1):
-        artifacts.append(Artifact(f"preview/cards-a4-{i:02d}.png", render_png(page, PREVIEW_DPI),
-                                  f"preview of cards-a4.pdf page {i}"))
-    for i, page in enumerate(part_kits["a4"].pages, start=1):
-        artifacts.append(Artifact(f"preview/components-a4-{i:02d}.png", render_png(page, PREVIEW_DPI),
-                                  f"preview of components-a4.pdf page {i}"))
-    spans = page_spans({f"{what}-{kit.paper.slug}.pdf": kit.laid
-                        for what, kits in (("cards", card_kits), ("components", part_kits)) for kit in kits.values()})
-    inv = inventory_csv(kit_parts(ctx), spans)
-    artifacts.append(Artifact("inventory.csv", inv, "every part: its count, size, sides and pages"))
-    for paper in (A4, LETTER):
-        slug = paper.slug
-        board_files = [a for a in ctx.artifacts if a.path in ("board-poster.pdf", f"board-sections-{slug}.pdf",
-                                                              "board-cut.svg")]
-        files = [(f"cards-{slug}.pdf", card_kits[slug].pdf), (f"components-{slug}.pdf", part_kits[slug].pdf),
-                 *((a.path, a.data) for a in cuts[slug].artifacts),
-                 (f"leaflet-{slug}.pdf", leaflets[slug][0]), ("inventory.csv", inv),
-                 *((a.path, a.data) for a in board_files),
-                 ("README.txt", readme_text(config, paper, card_kits[slug], part_kits[slug], leaflets[slug][1],
-                                            board_files, cuts[slug]).encode())]
-        artifacts.append(Artifact(f"kit-{slug}.zip", deterministic_zip(files),
-                                  f"print-and-play kit on {paper.name} with README"))
-    return artifacts
+    card_how = {deck_components(d).kind: CARD_HOW[config.kit.double_sided] for d in decks_for_print(config, decks)}
+    spec = KitSpec(
+        config.title, kit_parts(ctx), functools.partial(lay_everything, config, decks),
+        lambda paper, _kit: leaflet_pdf(config, decks, paper, ctx.board),
+        "the rules on one sheet: print double-sided (flip on the short edge), fold in half.",
+        {**card_how, **_HOW_TO}, cut_contents="the cards, then the other parts,",
+        header=(f"edition {config.edition}, made by boardgen {__version__}, template sha256 "
+                f"{config.template_sha256[:16]}",),
+        box_extra=((1, "rules leaflet", "one sheet folded in half"),))
+    return assemble_kit(ctx, spec)
 
 
 def token_count(config: BetterLifeTemplate) -> int:
