@@ -301,3 +301,70 @@ def test_a_space_larger_than_a_page_still_gets_a_cut() -> None:
     huge = Rect(100.0, 50.0, 400.0, 300.0)
     cut, _landscape = plan_cut(600.0, 400.0, keep_whole=[huge])
     assert cut.fit.unique and spaces_cut(cut, [huge]) == [0]
+
+
+# ------------------------------------------------------------------------------------------ the kit's shape
+
+
+def _zips(out: Path) -> dict[str, dict[str, bytes]]:
+    import zipfile
+
+    kits = {}
+    for path in sorted(out.glob("kit-*.zip")):
+        with zipfile.ZipFile(path) as z:
+            kits[path.stem.removeprefix("kit-")] = {n: z.read(n) for n in z.namelist()}
+    return kits
+
+
+def _has_board(out: Path) -> bool:
+    from boardgen.kit.parts import read_inventory
+
+    return any(r["kind"] == "board" for r in read_inventory((out / "inventory.csv").read_bytes()))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", GAMES)
+def test_every_kit_has_the_file_name_shape(game: str, kit_root: Path) -> None:
+    """The same names in every game's kit folder and zips (``boardgen.kit.shape``): board files when the game
+    declares a board, components, cut edition, leaflet, inventory, zips, nothing printed under another name."""
+    from boardgen.kit.shape import shape_problems, zip_problems
+
+    out, _findings = built(game, kit_root)
+    board = _has_board(out)
+    kits = _zips(out)
+    assert sorted(kits) == ["a4", "letter"]
+    paths = [str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()]
+    assert shape_problems(paths, sorted(kits), board) == []
+    for slug, members in kits.items():
+        assert zip_problems(members, slug, board) == []
+    if board:
+        with pikepdf.open(out / "board-poster.pdf") as pdf:
+            assert pdf.Root.OutputIntents[0].S == "/GTS_PDFX"
+            assert str(pdf.docinfo["/GTS_PDFXVersion"]) == "PDF/X-4"
+        sections = len(list(out.glob("cut/board-section-*-a4.svg")))
+        with pikepdf.open(out / "board-sections-a4.pdf") as pdf:
+            assert sections == len(pdf.pages)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", GAMES)
+def test_readme_says_what_else_to_bring_from_the_declared_parts(game: str, kit_root: Path) -> None:
+    """Each part the game declares as not printed (``GamePlugin.kit_parts``, printed=False) is in every README's
+    'What else to bring' list and in inventory.csv as not printed; so is each of the declared tools."""
+    from boardgen.kit.parts import read_inventory
+
+    plugin = installed_games()[game]
+    _plugin, config = load(plugin.default_template())
+    declared = plugin.kit_parts(BuildContext(config, plugin))
+    out, _findings = built(game, kit_root)
+    rows = {r["part"]: r for r in read_inventory((out / "inventory.csv").read_bytes())}
+    for part in declared.unprinted:
+        assert rows[part.name]["printed"] == "no", part.name
+    for slug, members in _zips(out).items():
+        readme = members["README.txt"].decode()
+        assert "What else to bring:" in readme, slug
+        bring = readme.split("What else to bring:", 1)[1].split("\n\n", 1)[0]
+        for part in declared.unprinted:
+            assert f"{part.count} x {part.name}" in bring, (slug, part.name)
+        for note in declared.notes:
+            assert note in bring, (slug, note)

@@ -50,6 +50,7 @@ class KitSpec:
     cut_contents: str = "every playing part"
     fold_lay: Callable[[Paper], Sequence[LaidOut]] | None = None  # components-fold-{paper}.pdf
     fold_how: str = ""
+    fold_how_to: Mapping[str, str] = field(default_factory=dict)  # sheet kind -> words for the fold-over file
     papers: tuple[Paper, ...] = (A4, LETTER)
     header: tuple[str, ...] = ()  # README lines under the title (edition, version)
     notes: tuple[str, ...] = ()  # README lines after what else to bring (variants, choices the edition makes)
@@ -140,7 +141,7 @@ def _listed(files: Sequence[Artifact]) -> list[Artifact]:
 def _guides(spec: KitSpec, ed: PaperEdition, slug: str) -> list[list[str]]:
     guides = [page_guide(components_name(slug), ed.components, spec.how_to, spec.gettext)]
     if ed.fold is not None:
-        guides.append(page_guide(fold_name(slug), ed.fold, {}, spec.gettext))
+        guides.append(page_guide(fold_name(slug), ed.fold, spec.fold_how_to, spec.gettext))
     guides.append([spec.gettext("For a cutting machine:"), *ed.cut.readme])
     return guides
 

@@ -91,10 +91,8 @@ def board_lines(slug: str, sections: int, _: Gettext = _same) -> list[str]:
 
 
 def _unprinted_line(part: Part, _: Gettext) -> str:
-    return "  " + _("{count} x {name} ({size}): {colour}not printed; bring them.").format(
-        count=part.count, name=part.name, size=f"{part.size_text} mm",
-        colour=_("{colour} ").format(colour=part.colour) if part.colour and not part.colour.startswith("#")
-        else "")
+    return "  " + _("{count} x {name} ({size} mm, not printed)").format(count=part.count, name=part.name,
+                                                                        size=part.size_text)
 
 
 def bring_lines(kit: KitParts, _: Gettext = _same) -> list[str]:

@@ -31,6 +31,7 @@ from boardgen.games.global_wellbeing.tables import reference_cards, turn_grid
 from boardgen.io import Artifact
 from boardgen.kit.cut_edition import cut_edition, is_cut_file
 from boardgen.kit.parts import KitParts, board_part, board_piece, inventory_csv, page_spans, parts_from_sets
+from boardgen.kit.readme import bring_lines
 from boardgen.model import Board
 from boardgen.render.cairo_backend import render_pdf, render_png
 from boardgen.render.imposition import (
@@ -121,9 +122,9 @@ class KitSummary:
 
 
 def readme_text(config: Config, kit: KitSummary, leaflet_pages: int, extra: Sequence[Artifact],
-                cut_readme: Sequence[str] = (), cut_duplex: Sequence[str] = ()) -> str:
+                cut_readme: Sequence[str] = (), cut_duplex: Sequence[str] = (), bring: Sequence[str] = ()) -> str:
     """The kit README; ``cut_readme`` and ``cut_duplex``: the print-then-cut edition's lines
-    (``CutEdition.readme`` and ``.duplex``)."""
+    (``CutEdition.readme`` and ``.duplex``); ``bring``: what else to bring (``kit.readme.bring_lines``)."""
     paper = kit.paper.slug
     fold = config.components.double_sided == "fold"
     lines = [
@@ -172,8 +173,8 @@ def readme_text(config: Config, kit: KitSummary, leaflet_pages: int, extra: Sequ
     lines += ["", *duplex] if duplex else []
     lines += [
         "",
-        "You also need: scissors (a craft knife and metal ruler for straight cuts), glue, and matchsticks or",
-        "coins if you lose a marker. Real dice (d4 d6 d8 d10 d12 d20) can replace the paper ones.",
+        *bring,
+        "",
         "Double-sided pages carry a cross-hair at the top centre: it sits in the same spot on both sides when",
         "the printer lines the back up with the front.",
     ]
@@ -265,8 +266,9 @@ def kit_parts(ctx: BuildContext) -> KitParts:
             p = replace(p, width_mm=edge, height_mm=edge, depth_mm=edge)
         declared.append(p)
     return KitParts(config.game, config.title, tuple(declared),
-                    ("scissors (a craft knife and metal ruler for straight cuts), glue; real dice can replace the "
-                     "paper ones",))
+                    ("scissors (a craft knife and metal ruler for straight cuts), glue",
+                     "matchsticks or coins if you lose a marker; real dice (d4 d6 d8 d10 d12 d20) can replace the "
+                     "paper ones"))
 
 
 def engine_part_counts(ctx: BuildContext) -> dict[str, int]:
@@ -364,7 +366,7 @@ def kits_stage(ctx: BuildContext) -> list[Artifact]:
         cut_readme, cut_duplex = ctx.computed.get(f"cut-readme:{slug}", ((), ()))  # none when the cut stage is
         # left out of the build
         readme = readme_text(ctx.config, ctx.computed[f"kit-summary:{slug}"], leaflet.pages or 0, extra, cut_readme,
-                             cut_duplex)
+                             cut_duplex, bring_lines(kit_parts(ctx)))
         zipped = [(f"components-{slug}.pdf", ctx.artifact(f"components-{slug}.pdf").data), ("inventory.csv", inventory),
                   (leaflet.path, leaflet.data), *((a.path, a.data) for a in extra),
                   *((a.path, a.data) for a in ctx.artifacts if is_cut_file(slug, a.path)),

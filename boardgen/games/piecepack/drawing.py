@@ -14,7 +14,7 @@ piecepack, so a piecepack player knows every piece at a glance:
 - dice: cube nets in the suit colour, faces null, ace, 2-5 (opposite faces: null-ace, 2-5, 3-4), the suit
   symbol in a corner of every face.
 
-Every size and colour comes from a :class:`boardgen.games.global_warming.schema.PiecepackSpec`-shaped object
+Every size and colour comes from a :class:`boardgen.games.piecepack.schema.PiecepackSpec`-shaped object
 (duck-typed: ``suits``, ``ranks``, sizes in mm, colours), so any piecepack game can reuse this module.
 """
 
