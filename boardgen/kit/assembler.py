@@ -118,11 +118,11 @@ def assemble_kit(ctx: BuildContext, spec: KitSpec) -> list[Artifact]:
     board = [a for a in ctx.artifacts if a.path.startswith(("board-", "cut/board-"))]
     for slug, ed in editions.items():
         files = [*per_paper[slug], inventory, *spec.data_files, *(a for a in board if board_files_for(slug, a.path))]
+        extra = tuple((n, _(name), _(what).format(paper=slug)) for n, name, what in spec.box_extra)
         readme = kit_readme(spec.title, ed.components.paper.name, slug=slug, header=spec.header,
                             files=_listed(files), guides=_guides(spec, ed, slug), duplex=_duplex(ed, slug),
-                            board_sections=_sections(board, slug), parts=spec.parts, notes=spec.notes,
-                            box_extra=tuple((n, name, what.format(paper=slug)) for n, name, what in spec.box_extra),
-                            _=_)
+                            board_sections=_sections(board, slug), parts=spec.parts,
+                            notes=tuple(_(n) for n in spec.notes), box_extra=extra, _=_)
         members = [(a.path, a.data) for a in files] + [("README.txt", readme.encode("utf-8"))]
         out.append(Artifact(zip_name(slug), deterministic_zip(members),
                             f"print-and-play kit on {ed.components.paper.name} with README"))

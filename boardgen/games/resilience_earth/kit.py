@@ -438,9 +438,10 @@ def components_stage(ctx: BuildContext) -> list[Artifact]:
     spec = KitSpec(
         config.title, kit_parts(ctx), functools.partial(lay_kit, config, sets),
         lambda paper, _kit: leaflet_pdf(ctx, paper),
-        N_("the rules: print double-sided (flip on the short edge) and fold in three at the marks, zigzag, with "
-           "the title panel in front."),
-        notes=(_("The Climate Tower: stack the stones on the tower base in the middle of the board, as the "
-                 "leaflet shows."),),
-        box_extra=((1, _("rules leaflet"), _("one sheet folded in three")),), gettext=_)
+        # the README's words: English until the game's catalog has them (the shared writer looks each up)
+        "the rules: print double-sided (flip on the short edge) and fold in three at the marks, zigzag, with "
+        "the title panel in front.",
+        notes=("The Climate Tower: stack the stones on the tower base in the middle of the board, as the "
+               "leaflet shows.",),
+        box_extra=((1, "rules leaflet", "one sheet folded in three"),), gettext=_)
     return assemble_kit(ctx, spec)
