@@ -2,9 +2,9 @@
 the engine plays, five role mats, five voting screens, IP tokens, pawns, meter markers, paper dice, the leaflet,
 an inventory and a zip per paper (A4, US Letter).
 
-Outputs: cards-{a4,letter}.pdf, components-{a4,letter}.pdf, the print-then-cut edition of both (cards first)
-cut/components-{a4,letter}.pdf with cut/components-{a4,letter}-page-NN.svg, leaflet-{a4,letter}.pdf,
-inventory.csv, preview/*.png and kit-{a4,letter}.zip.
+The kit's files (components-{a4,letter}.pdf with the decks first, the print-then-cut edition, the leaflet,
+inventory.csv, the zips) come from the shared kit assembler (``boardgen.kit.assembler``); this module declares
+the parts, how they are laid out and the README's words for them.
 """
 
 from __future__ import annotations
