@@ -341,9 +341,26 @@ def test_every_kit_has_the_file_name_shape(game: str, kit_root: Path) -> None:
         with pikepdf.open(out / "board-poster.pdf") as pdf:
             assert pdf.Root.OutputIntents[0].S == "/GTS_PDFX"
             assert str(pdf.docinfo["/GTS_PDFXVersion"]) == "PDF/X-4"
-        sections = len(list(out.glob("cut/board-section-*-a4.svg")))
-        with pikepdf.open(out / "board-sections-a4.pdf") as pdf:
-            assert sections == len(pdf.pages)
+        for slug in kits:
+            with pikepdf.open(out / f"board-sections-{slug}.pdf") as pdf:
+                assert len(list(out.glob(f"cut/board-section-*-{slug}.svg"))) == len(pdf.pages)
+                for number, page in enumerate(pdf.pages, start=1):
+                    _section_svg_fits_its_sheet(out / f"cut/board-section-{number}-{slug}.svg", page)
+
+
+def _section_svg_fits_its_sheet(svg_path: Path, page: pikepdf.Page) -> None:
+    """The section's cut outline lies where its sheet prints the piece: its box is the page's TrimBox (mm)."""
+    svg = svg_path.read_bytes()
+    numbers = [float(x) for d in cut_outlines(svg) for x in re.findall(rb"-?\d+\.?\d*", d)]
+    assert len(cut_outlines(svg)) == 1, svg_path.name
+    xs, ys = numbers[0::2], numbers[1::2]
+    pt = 25.4 / 72
+    height = float(page.MediaBox[3]) * pt
+    x0, y0, x1, y1 = (float(v) * pt for v in page.TrimBox)
+    assert [round(v, 1) for v in (min(xs), min(ys), max(xs), max(ys))] == pytest.approx(
+        [x0, height - y1, x1, height - y0], abs=0.15), svg_path.name
+    width_mm = float(page.MediaBox[2]) * pt
+    assert f'width="{width_mm:g}mm"'.encode() in svg or f'width="{round(width_mm, 1):g}mm"'.encode() in svg
 
 
 @pytest.mark.slow
