@@ -79,12 +79,12 @@ def board_lines(slug: str, sections: int, _: Gettext = _same) -> list[str]:
         "  " + _("a) Send board-poster.pdf (CMYK PDF/X-4) to a print shop, or board-poster-rgb.pdf to a printer "
                  "that takes RGB; trim the 3 mm bleed."),
         "  " + _("b) Print {file} single-sided at 100% on card ({sections} sheets). Cut each section out on its "
-                 "dark outline, knobs included (a craft knife and metal ruler for the straight cuts, scissors "
-                 "round the knobs).").format(file=name, sections=sections),
+                 "dark outline (a craft knife and metal ruler for the straight cuts, scissors round the "
+                 "curves).").format(file=name, sections=sections),
         "     " + _("Lay the sections out as the small grid in each sheet's footer shows (the dark square is "
                     "that sheet's place); the number beside each edge is the section that joins there."),
-        "     " + _("The knobs fit one way only: push each knob into its hole, then tape the sections together "
-                    "on the back (or glue them onto a large card)."),
+        "     " + _("The sections fit together one way only. Tape them together on the back, or glue them onto "
+                    "a large card."),
         "     " + _("{cut} holds every section's outline on the whole board, for cutting a printed poster into "
                     "the same sections with a machine.").format(cut=BOARD_CUT),
     ]

@@ -31,7 +31,7 @@ from boardgen.games.global_wellbeing.tables import reference_cards, turn_grid
 from boardgen.io import Artifact
 from boardgen.kit.cut_edition import cut_edition, is_cut_file
 from boardgen.kit.parts import KitParts, board_part, board_piece, inventory_csv, page_spans, parts_from_sets
-from boardgen.kit.readme import bring_lines
+from boardgen.kit.readme import board_lines, bring_lines
 from boardgen.model import Board
 from boardgen.render.cairo_backend import render_pdf, render_png
 from boardgen.render.imposition import (
@@ -167,6 +167,9 @@ def readme_text(config: Config, kit: KitSummary, leaflet_pages: int, extra: Sequ
     if {"token", "standee"} <= kinds:
         lines += ["", "Player pieces come twice, as flat tokens and as standees: print the kind you like."]
     lines += ["The simpler game (see the leaflet) needs no chips and no badges."]
+    sections = sum(1 for a in extra if a.path.startswith("cut/board-section-"))
+    if sections:
+        lines += ["", *board_lines(paper, sections)]
     duplex = [*kit.duplex, *cut_duplex]
     if duplex and not kit.duplex:
         duplex.insert(0, DUPLEX_HEADING)

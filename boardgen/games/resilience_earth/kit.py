@@ -164,7 +164,7 @@ def leader_token(config: Any) -> Component:
                      _label(s / 2, s / 2 - 3, _("ROUND"), s * 0.7, 10, "#ffffff"),
                      _label(s / 2, s / 2 + 3.5, _("LEADER"), s * 0.7, 10, "#ffffff"),
                      Path(geometry_path(outline), Style(stroke=INK, stroke_width_mm=0.4), "cut-line")]
-    return Component("token", "player token", s, s, Scene(tuple(ops)), geometry_path(outline), marks=False)
+    return Component("token", "round leader's token", s, s, Scene(tuple(ops)), geometry_path(outline), marks=False)
 
 
 def tower_tile(config: Any) -> Component:
@@ -415,7 +415,8 @@ def kit_parts(ctx: BuildContext) -> KitParts:
     declared.append(Part("tower stone", "block", t.stones, t.block_length_mm, t.block_width_mm,
                          depth_mm=t.block_width_mm, printed=False, colour=STONE_COLOUR))
     return KitParts(config.game, config.title, tuple(declared),
-                    (f"{t.stones} {t.block_text} (a mini tumbling-tower game has them)",))
+                    ("scissors or a craft knife and metal ruler, glue for the paper dice",
+                     f"for the tower stones: {t.stones} {t.block_text} (a mini tumbling-tower game has them)"))
 
 
 def engine_part_counts(ctx: BuildContext) -> dict[str, int]:
