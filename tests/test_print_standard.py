@@ -327,16 +327,13 @@ def _has_board(out: Path) -> bool:
 def test_every_kit_has_the_file_name_shape(game: str, kit_root: Path) -> None:
     """The same names in every game's kit folder and zips (``boardgen.kit.shape``): board files when the game
     declares a board, components, cut edition, leaflet, inventory, zips, nothing printed under another name."""
-    from boardgen.kit.shape import shape_problems, zip_problems
+    from boardgen.kit.shape import folder_problems
 
     out, _findings = built(game, kit_root)
     board = _has_board(out)
     kits = _zips(out)
     assert sorted(kits) == ["a4", "letter"]
-    paths = [str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()]
-    assert shape_problems(paths, sorted(kits), board) == []
-    for slug, members in kits.items():
-        assert zip_problems(members, slug, board) == []
+    assert folder_problems(out) == []
     if board:
         with pikepdf.open(out / "board-poster.pdf") as pdf:
             assert pdf.Root.OutputIntents[0].S == "/GTS_PDFX"
@@ -361,6 +358,18 @@ def _section_svg_fits_its_sheet(svg_path: Path, page: pikepdf.Page) -> None:
         [x0, height - y1, x1, height - y0], abs=0.15), svg_path.name
     width_mm = float(page.MediaBox[2]) * pt
     assert f'width="{width_mm:g}mm"'.encode() in svg or f'width="{round(width_mm, 1):g}mm"'.encode() in svg
+
+
+def test_shape_names_a_missing_file_and_a_stray_one(tmp_path: Path) -> None:
+    from boardgen.kit.shape import folder_problems, shape_findings
+
+    (tmp_path / "inventory.csv").write_text("part,kind,count,size_mm,sides,file_pages,printed\n"
+                                            "board,board,1,1,1,,yes\n")
+    (tmp_path / "piecepack-a4.pdf").write_bytes(b"")
+    problems = folder_problems(tmp_path)
+    assert "no board-poster.pdf" in problems and "no components-letter.pdf" in problems
+    assert "piecepack-a4.pdf is not a name of the kit's shape" in problems
+    assert {f.rule for f in shape_findings(tmp_path)} == {"kit-shape"}
 
 
 @pytest.mark.slow

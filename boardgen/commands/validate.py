@@ -37,10 +37,11 @@ def validate_command(template_path: Path | None, games: int | None, jobs: int,
         with progress_bar(n_games, f"validating with {n_games} games") as bar:
             report = plugin.validate(ctx, n_games, jobs=jobs, seed=seed, progress=bar.update)
     if kit_dir is not None:
+        from boardgen.kit.shape import shape_findings
         from boardgen.play.report import Report
         from boardgen.render.print_checks import kit_files, kit_findings
 
-        report = Report(report.edition, [*report.findings, *kit_findings(kit_files(kit_dir))],
+        report = Report(report.edition, [*report.findings, *kit_findings(kit_files(kit_dir)), *shape_findings(kit_dir)],
                         report.simulation).sorted()
     if as_json:
         sys.stdout.buffer.write(report.json_bytes())

@@ -13,13 +13,17 @@
 
 A game may add data files of its own (``*.json``, ``*.csv``, ``*.geojson``, ``*.txt``) beside them, and every
 kit has ``manifest.json`` and ``preview/*.png``. ``shape_problems`` names what a built kit folder lacks or holds
-beyond the shape.
+beyond the shape; ``shape_findings`` says it as ``boardgen validate --kit`` findings.
 """
 
 from __future__ import annotations
 
 import re
+import zipfile
 from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from boardgen.play.report import Finding
 
 COMPONENTS = "components-{paper}.pdf"
 COMPONENTS_FOLD = "components-fold-{paper}.pdf"
@@ -107,3 +111,26 @@ def shape_problems(paths: Iterable[str], papers: Sequence[str], board: bool) -> 
         if not any(re.fullmatch(p, n) for p in pats) and not (n.endswith(DATA_SUFFIXES) and "/" not in n):
             problems.append(f"{n} is not a name of the kit's shape")
     return problems
+
+
+def folder_problems(folder: Path) -> list[str]:
+    """What a built kit folder lacks or holds beyond the shape, its zips included: the papers are those of its
+    ``kit-*.zip`` files (A4 and Letter when there is none), the board is there when ``inventory.csv`` lists one."""
+    from boardgen.kit.parts import read_inventory
+
+    papers = sorted(p.stem.removeprefix("kit-") for p in folder.glob("kit-*.zip")) or ["a4", "letter"]
+    inventory = folder / INVENTORY
+    board = inventory.is_file() and any(r["kind"] == "board" for r in read_inventory(inventory.read_bytes()))
+    paths = [p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()]
+    problems = shape_problems([p for p in paths if not p.startswith("report/")], papers, board)
+    for slug in papers:
+        path = folder / zip_name(slug)
+        if path.is_file():
+            with zipfile.ZipFile(path) as zf:
+                problems += zip_problems(zf.namelist(), slug, board)
+    return problems
+
+
+def shape_findings(folder: Path) -> list[Finding]:
+    """``folder_problems`` as ``boardgen validate --kit`` findings (rule "kit-shape", errors)."""
+    return [Finding("kit-shape", "error", folder.name, problem) for problem in folder_problems(folder)]
