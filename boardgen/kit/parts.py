@@ -158,7 +158,8 @@ def parts_from_sets(sets: Iterable[ComponentSet], file: str, *, name: Callable[[
         for c in s.components:
             if skip(c):
                 continue
-            key = (name(c), c.kind, round(c.width_mm, 2), round(c.height_mm, 2), c.back is not None)
+            # a piece has a printed back only where its set is laid out with backs
+            key = (name(c), c.kind, round(c.width_mm, 2), round(c.height_mm, 2), c.back is not None and s.double_sided)
             groups.setdefault(key, []).append((c, s.kind))
     out: list[Part] = []
     for (part_name, kind, _w, _h, two), members in groups.items():

@@ -179,7 +179,7 @@ class DrawingFlowable(Flowable):
 
 
 def _symbol(d: Drawing, name: str, cx: float, cy: float, size: float, colour: str) -> None:
-    from boardgen.cards.piecepack import symbol_geometry
+    from boardgen.games.piecepack.drawing import symbol_geometry
 
     g = symbol_geometry(name)
     polys = list(g.geoms) if hasattr(g, "geoms") else [g]
@@ -237,7 +237,7 @@ def variants_drawing(config: Any, width: float) -> Drawing:
 def pieces_png(config: Any, dpi: float = 220.0, label_pt: float = 7.0) -> tuple[bytes, float, float]:
     """The pieces as the sheets print them: a tile face and back, a coin's two sides, a die face, a pawn.
     Returns PNG bytes and the picture's size in mm. ``label_pt`` is the labels' size before any scaling."""
-    from boardgen.cards.piecepack import coin_suit_side, coin_value_side, pawn_component, tile_back, tile_face
+    from boardgen.games.piecepack.drawing import coin_suit_side, coin_value_side, pawn_component, tile_back, tile_face
     from boardgen.render.cairo_backend import Page, render_png
     from boardgen.render.scene import Font as SceneFont
     from boardgen.render.scene import Group, Scene, Text
