@@ -13,11 +13,11 @@ from typing import Any
 from boardgen.build import BuildContext
 from boardgen.cache import cached_board, cached_for_board, cached_sections
 from boardgen.config import Config, Mm
-from boardgen.errors import LayoutError
+from boardgen.errors import ConfigError, LayoutError
 from boardgen.layout.legend import PlacedBlock
-from boardgen.layout.sections import SectionLayout
+from boardgen.layout.sections import SectionLayout, cut_sections
 from boardgen.model import Board
-from boardgen.render.board_art import LEGEND_FALLBACKS, legend_specs, legend_tiers, plan_legend, simplified_coast
+from boardgen.render.board_art import legend_specs, legend_tiers, plan_legend, simplified_coast
 from boardgen.render.imposition import A4, DEFAULT_STYLE, LETTER, Paper, content_area
 
 SECTION_PAPERS: tuple[Paper, ...] = (A4.landscape(), LETTER.landscape())
@@ -113,7 +113,70 @@ def _panel_strip_mm(config: Config, board: Board) -> float | None:
         except LayoutError:
             continue
         return width_mm
-    raise LayoutError(f"{error} (also tried: {'; '.join(LEGEND_FALLBACKS[1:])})") from None
+    key, hint = _board_size_that_fits(config, board)
+    raise ConfigError(config.source, key, f"{str(error).removeprefix('board: ')}, nor scaled down, nor in a "
+                      f"panel strip of up to {max(panel_strip_widths_mm(board), default=0):g} mm "
+                      f"(boardgen info lists the fallbacks); expected {hint}") from None
+
+
+BOARD_STEP_MM = 10
+"""The resolution of the board size named when the legend finds no room."""
+MAX_BOARD_MM = 3000
+"""The largest board side a template may ask for (config.py)."""
+
+
+def _legend_fits_without_land(config: Config, board: Board) -> bool:
+    """Whether the legend could find room on a board of ``config``'s size if it had no land at all (a necessary
+    condition, fast: no map is built). The panels' sizes do not depend on the map."""
+    empty = dataclasses.replace(board, config=config, cells=())
+    try:
+        layout = cut_sections(empty, section_page_sizes_mm())
+        plan_legend(empty, layout, (), legend_tiers(empty, layout.sections[0].bounds_mm))
+    except (LayoutError, ConfigError):
+        return False
+    return True
+
+
+def _legend_fits(config: Config) -> bool:
+    """Whether the whole solver (the map, its panel strip, the cut, the legend) lays out ``config``."""
+    try:
+        legend_for(panelled_board(config))
+    except (LayoutError, ConfigError):
+        return False
+    return True
+
+
+def _board_size_that_fits(config: Config, board: Board) -> tuple[str, str]:
+    """(key, text): the smallest taller board (same width), then the smallest wider one (same height), to
+    BOARD_STEP_MM, on which the legend solver places every panel. The size is searched with the board's land left
+    out (no map needed: doubling the step until the panels fit, then halving back), then checked by laying that
+    board out in full, BOARD_STEP_MM larger each time if needed (at most five full layouts each way)."""
+    width_mm, height_mm = float(config.board.width_mm), float(config.board.height_mm)
+
+    def resized(key: str, size_mm: float) -> Config:
+        width, height = (width_mm, size_mm) if key == "board.height" else (size_mm, height_mm)
+        return dataclasses.replace(config, board=dataclasses.replace(config.board, width_mm=Mm(width),
+                                                                     height_mm=Mm(height)))
+
+    found: list[tuple[str, str]] = []
+    for key, other in (("board.height", "board.width"), ("board.width", "board.height")):
+        start, kept = (height_mm, width_mm) if key == "board.height" else (width_mm, height_mm)
+        low, step = start, BOARD_STEP_MM
+        while start + step <= MAX_BOARD_MM and not _legend_fits_without_land(resized(key, start + step), board):
+            low, step = start + step, step * 2
+        high = start + step
+        if high > MAX_BOARD_MM:
+            continue
+        while high - low > BOARD_STEP_MM:  # the panels fit at high, not at low
+            middle = low + round((high - low) / 2 / BOARD_STEP_MM) * BOARD_STEP_MM
+            low, high = (low, middle) if _legend_fits_without_land(resized(key, middle), board) else (middle, high)
+        for size_mm in [high + k * BOARD_STEP_MM for k in range(5)]:
+            if size_mm <= MAX_BOARD_MM and _legend_fits(resized(key, size_mm)):
+                found.append((key, f"{key}: {size_mm:g}mm (with {other} {kept:g}mm)"))
+                break
+    if not found:
+        return "board", f"a larger board (none up to {MAX_BOARD_MM} mm taller or wider places every panel)"
+    return found[0][0], " or ".join(text for _, text in found)
 
 
 def board_sections(ctx: BuildContext) -> SectionLayout:
