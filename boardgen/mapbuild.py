@@ -126,18 +126,21 @@ def _islands_without_cell(big_landmasses: Mapping[int, float], pixel_landmass: n
     return missing
 
 
-MAX_BOARD_HEXES = 20_000
-"""Hexes on the whole board (land and sea), the same limit as for an explicit hexes.size."""
-
-
-def _check_hex_count(config: Config, size_mm: float) -> None:
-    """The automatic search obeys the limit an explicit hexes.size has (config.py)."""
+def _check_hex_count(config: Config, size_mm: float, orientation: Orientation, origin_mm: tuple[float, float],
+                     raster: LandRaster) -> None:
+    """The automatic search obeys the limit an explicit hexes.size has (config.py); the error names the most land
+    cells the smallest allowed hexes give on this board."""
     hex_area = 1.5 * 3**0.5 * size_mm**2
     on_board = config.board.width_mm * config.board.height_mm / hex_area if hex_area > 0 else float("inf")
-    if on_board > MAX_BOARD_HEXES:
+    if on_board > MAX_HEXES_ON_BOARD:
+        board_mm2 = config.board.width_mm * config.board.height_mm
+        smallest_mm = math.sqrt(board_mm2 / (1.5 * math.sqrt(3) * MAX_HEXES_ON_BOARD))
+        most = len(land_hexes(HexLayout(orientation, smallest_mm * 1.001, origin_mm), raster,
+                              config.hexes.land_threshold)[0])
         raise ConfigError(config.source, "hexes.target_cells",
-                          f"{config.hexes.target_cells} land cells need {size_mm:g}mm hexes, about {on_board:,.0f} "
-                          f"on the board; expected at most {MAX_BOARD_HEXES:,} (fewer cells)")
+                          f"{config.hexes.target_cells} cells need {size_mm:.2f}mm hexes, about {on_board:,.0f} on "
+                          f"the board; expected at most {MAX_HEXES_ON_BOARD:,}: hexes.target_cells: {most} or fewer "
+                          f"(the land cells {smallest_mm * 1.001:.2f}mm hexes give), or a bigger board")
 
 
 def _check_cell_count(config: Config, n: int, size_mm: float, orientation: Orientation,
@@ -149,7 +152,7 @@ def _check_cell_count(config: Config, n: int, size_mm: float, orientation: Orien
         return
     threshold = config.hexes.land_threshold
     W, H = config.board.width_mm, config.board.height_mm  # noqa: N806
-    smallest_mm = math.sqrt(W * H / (1.5 * math.sqrt(3) * MAX_BOARD_HEXES))
+    smallest_mm = math.sqrt(W * H / (1.5 * math.sqrt(3) * MAX_HEXES_ON_BOARD))
     most = len(land_hexes(HexLayout(orientation, smallest_mm, origin_mm), raster, threshold)[0])
     fewest = len(land_hexes(HexLayout(orientation, 80.0, origin_mm), raster, threshold)[0])
     band = ("hexes.cell_count_range" if config.hexes.cell_count_range is not None
@@ -207,7 +210,7 @@ def build_board(config: Config) -> Board:
             size_mm, _, tried = search_hex_size(orientation, origin_mm, raster, config.hexes.land_threshold,
                                                 lattice_target, counted)
             sizes_tried += tried
-        _check_hex_count(config, size_mm)
+        _check_hex_count(config, size_mm, orientation, origin_mm, raster)
         layout = HexLayout(orientation, size_mm, origin_mm)
         land_keys, _ = land_hexes(layout, raster, config.hexes.land_threshold)
         pixel_keys = hex_keys(layout, raster.x_mm, raster.y_mm)
@@ -217,14 +220,6 @@ def build_board(config: Config) -> Board:
             break
         lattice_target = next_target
     timings["lattice_s"] = time.perf_counter() - t
-    if config.hexes.size_mm is None:  # the automatic size obeys the limit an explicit size gets (config.py)
-        hexes_on_board = W * H / (1.5 * 3**0.5 * size_mm**2)
-        if hexes_on_board > MAX_HEXES_ON_BOARD:
-            raise ConfigError(source, "hexes.target_cells",
-                              f"{config.hexes.target_cells} cells need {size_mm:.2f}mm hexes, about "
-                              f"{hexes_on_board:,.0f} on the board; expected at most {MAX_HEXES_ON_BOARD:,} "
-                              "(ask for fewer cells or a bigger board)")
-
     t = time.perf_counter()
     labeller = HexLabeller(layout, W, H)
     chosen = {int(k) for k in land_keys}
