@@ -11,11 +11,12 @@ import math
 import time
 import types
 from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 import pyproj
 import shapely
-from shapely.geometry import Polygon
+from shapely.geometry import MultiPolygon, Polygon
 
 from boardgen.cache import cached_data
 from boardgen.config import CELL_COUNT_TOLERANCE, KOPPEN_CLASSES, Config, cell_count_band, resolve_data_path
@@ -87,7 +88,9 @@ class HexLabeller:
 
 def _landmass_areas_km2(polygons: list[Polygon], projection: BoardProjection, pixel_counts: np.ndarray,
                         min_area_km2: float) -> dict[int, float]:
-    """Geodesic area of every projected landmass that could be over ``min_area_km2`` (tiny ones skipped)."""
+    """Geodesic area of every projected landmass that could be over ``min_area_km2`` (tiny ones skipped): each
+    polygon oriented counter-clockwise, its outer ring's area plus its holes' (negative) areas, as
+    ``Geod.geometry_area_perimeter`` sums them, with the rings' coordinates read in one call."""
 
     def unproject(coords: np.ndarray) -> np.ndarray:
         lon, lat = projection.to_lonlat(coords[:, 0], coords[:, 1])
@@ -95,9 +98,18 @@ def _landmass_areas_km2(polygons: list[Polygon], projection: BoardProjection, pi
 
     indices = np.flatnonzero(pixel_counts >= 2)
     lonlat = shapely.transform(np.array(polygons, dtype=object)[indices], unproject)  # one projection call
+    with np.errstate(invalid="ignore"):  # a rim vertex that does not invert is NaN, as before
+        oriented = shapely.orient_polygons(lonlat)
+    rings, ring_polygon = shapely.get_rings(oriented, return_index=True)
+    coords, coord_ring = shapely.get_coordinates(rings, return_index=True)
+    starts = np.searchsorted(coord_ring, np.arange(len(rings) + 1))
+    totals = np.zeros(len(indices))
+    for ring, polygon in enumerate(ring_polygon.tolist()):
+        part = coords[starts[ring]:starts[ring + 1]]
+        area_m2, _ = _GEOD.polygon_area_perimeter(part[:, 0], part[:, 1])
+        totals[polygon] += area_m2
     areas = {}
-    for index, polygon in zip(indices.tolist(), lonlat.tolist(), strict=True):
-        area_m2, _ = _GEOD.geometry_area_perimeter(shapely.geometry.polygon.orient(polygon))
+    for index, area_m2 in zip(indices.tolist(), totals.tolist(), strict=True):
         if abs(area_m2) / 1e6 >= min_area_km2:
             areas[int(index)] = abs(area_m2) / 1e6
     return areas
@@ -163,26 +175,49 @@ def _check_cell_count(config: Config, n: int, size_mm: float, orientation: Orien
                       f"{most:,} cells; expected e.g. hexes.target_cells: {n}")
 
 
+_LAND_ON_BOARD: dict[tuple[Any, ...], tuple[BoardProjection, MultiPolygon, float]] = {}
+"""The last few ``land_on_board`` results in this process (the legend's panel check and the board share them)."""
+
+
+def land_on_board(config: Config) -> tuple[BoardProjection, MultiPolygon, float]:
+    """(projection, land polygons in board mm, seconds it took): the land data (without Antarctica unless the
+    template asks for it) projected and fitted to the board. Kept for the process's next call with the same map
+    and board, so a check made before the hex search does not project the land twice."""
+    path = resolve_data_path(config, config.map.land_data, "map.land_data")
+    try:
+        stat = path.stat()
+        file_key: tuple[Any, ...] = (str(path), stat.st_size, stat.st_mtime_ns)
+    except OSError:
+        file_key = (str(path),)
+    key = (config.map, config.board.width_mm, config.board.height_mm, config.board.margin_mm,
+           config.board.panel_strip_mm, *file_key)
+    if key in _LAND_ON_BOARD:
+        return _LAND_ON_BOARD[key]
+    started = time.perf_counter()
+    land = cached_data("land", path, load_land)
+    if not config.map.antarctica:
+        land = drop_antarctica(land)
+    projection = BoardProjection.from_config(config)
+    land_mm = projection.geometry_to_mm(list(land.geoms))
+    while len(_LAND_ON_BOARD) >= 4:
+        del _LAND_ON_BOARD[next(iter(_LAND_ON_BOARD))]
+    _LAND_ON_BOARD[key] = (projection, land_mm, time.perf_counter() - started)
+    return _LAND_ON_BOARD[key]
+
+
 def build_board(config: Config) -> Board:
     timings: dict[str, float] = {}
     started = time.perf_counter()
     source = config.source
     W, H = config.board.width_mm, config.board.height_mm  # noqa: N806
 
-    land = cached_data("land", resolve_data_path(config, config.map.land_data, "map.land_data"), load_land)
+    projection, land_mm, timings["project_s"] = land_on_board(config)
     koppen_grid = cached_data("koppen", resolve_data_path(config, config.map.koppen_data, "map.koppen_data"),
                               load_koppen)
     elevation_grid = cached_data("elevation", resolve_data_path(config, config.map.elevation_data,
                                                                 "map.elevation_data"), load_elevation)
-    if not config.map.antarctica:
-        land = drop_antarctica(land)
-    timings["load_s"] = time.perf_counter() - started
-
-    t = time.perf_counter()
-    projection = BoardProjection.from_config(config)
-    land_mm = projection.geometry_to_mm(list(land.geoms))
+    timings["load_s"] = time.perf_counter() - started - timings["project_s"]
     polygons = list(land_mm.geoms)
-    timings["project_s"] = time.perf_counter() - t
 
     t = time.perf_counter()
     raster = rasterise_land(polygons, W, H, config.map.raster_mm)

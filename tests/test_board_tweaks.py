@@ -271,3 +271,14 @@ def test_board_too_low_even_for_a_panel_strip_names_a_height_that_lays_out() -> 
     assert 200 < height <= 400
     solved = solve_layout(tweaked_config({"board": {"width": "100cm", "height": f"{height:g}mm"}}))
     assert layout_problems(solved) == []
+
+
+@pytest.mark.parametrize(("name", "sure"), [("default", False), ("board-60x40cm", True)])
+def test_strip_decided_before_the_hex_search_only_when_sure(name: str, sure: bool) -> None:
+    """The check made before the hex search says the table has no room only where it has none (the 60 x 40 cm
+    board's top-left corner is land); the board then gets its strip without the template's map being built."""
+    from boardgen.games.global_wellbeing.board_layout import table_has_no_room_on_section_one
+
+    config = tweaked_config(FAST_CASES[name])
+    assert table_has_no_room_on_section_one(config) is sure
+    assert (solve_layout(config).board.config.board.panel_strip_mm is not None) is sure

@@ -10,14 +10,29 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+import numpy as np
+import shapely
+
 from boardgen.build import BuildContext
-from boardgen.cache import cached_board, cached_for_board, cached_sections
+from boardgen.cache import board_key, cached, cached_board, cached_for_board, cached_sections, make_key
 from boardgen.config import Config, Mm
 from boardgen.errors import ConfigError, LayoutError
-from boardgen.layout.legend import PlacedBlock
-from boardgen.layout.sections import SectionLayout, cut_sections
+from boardgen.layout.legend import BlockSpec, PlacedBlock, free_area, place_blocks
+from boardgen.layout.sections import SectionLayout, cut_sections, grid_options
 from boardgen.model import Board
-from boardgen.render.board_art import legend_specs, legend_tiers, plan_legend, simplified_coast
+from boardgen.render.board_art import (
+    KEY_FONT,
+    LEGEND_LAND_CLEARANCE_MM,
+    LEGEND_WHERE,
+    TITLE_FONTS,
+    legend_specs,
+    legend_tiers,
+    plan_legend,
+    simplified_coast,
+    simplified_land,
+    table_shapes_mm,
+)
+from boardgen.render.cairo_backend import text_width_mm
 from boardgen.render.imposition import A4, DEFAULT_STYLE, LETTER, Paper, content_area
 
 SECTION_PAPERS: tuple[Paper, ...] = (A4.landscape(), LETTER.landscape())
@@ -70,6 +85,10 @@ def legend_for(board: Board, layout: SectionLayout | None = None, coast: tuple[A
         ART_SOURCES)
 
 
+STRIP_EDGE_MM = 6.0 + 4.0
+"""A panel strip's room beyond its panels: legend.free_area's edge margin, and a gap before the map's frame."""
+
+
 def panel_strip_widths_mm(board: Board) -> list[float]:
     """The map-free strips tried on the board's left edge when the legend finds no room in open sea: room for
     the table, then for the table and the key side by side (each with the board's edge margin and a gap)."""
@@ -77,45 +96,92 @@ def panel_strip_widths_mm(board: Board) -> list[float]:
     table_w = max(w for w, _ in specs[0].shapes_mm)
     key_w = min(w for w, _ in specs[1].shapes_mm)
     title_w = min(w for w, _ in specs[2].shapes_mm)
-    edge = 6.0 + 4.0  # legend.free_area's edge margin, and a gap before the frame
+    edge = STRIP_EDGE_MM
     widths = [table_w + edge, table_w + key_w + 4.0 + edge, max(table_w + key_w, title_w) + 8.0 + edge]
     half = board.config.board.width_mm / 2
     return [round(w, 1) for w in widths if w <= half]
 
 
+def table_has_no_room_on_section_one(config: Config) -> bool:
+    """True when the bio-productivity table surely finds no open sea on section 1 of the map as the template fits
+    it, whatever cells the hex search then finds, so the legend needs a panel strip (decided before the hex search;
+    False means "maybe": the map is built and the legend placed to know). Section 1 is taken at its largest
+    (the fewest columns and rows any cut of this board may have, the cut moved its full search away, and a margin
+    for knobs and land cells stepped round it); only the coast blocks it (the cells can only block more)."""
+    from boardgen.mapbuild import land_on_board  # only here: reading a cached board needs none of its imports
+
+    width_mm, height_mm = float(config.board.width_mm), float(config.board.height_mm)
+    settings = config.sections
+    options = grid_options((width_mm, height_mm), settings.knob_depth_mm + 0.5, settings.cut_search_mm,
+                           section_page_sizes_mm(), settings.columns, settings.rows)
+    if not options:
+        return False
+    columns, rows = min(c for _, c, _ in options), min(r for r, _, _ in options)
+    largest_hex_mm = (width_mm * height_mm / (1.5 * 3**0.5 * config.hexes.target_cells)) ** 0.5
+    beyond_mm = settings.cut_search_mm + settings.knob_depth_mm + 2 * largest_hex_mm + 5.0  # + the cut margin
+    x1, y1 = min(width_mm, width_mm / columns + beyond_mm), min(height_mm, height_mm / rows + beyond_mm)
+    outline = shapely.box(0.0, 0.0, x1, y1)
+    _, land_mm, _ = land_on_board(config)
+    parts = np.array(simplified_land(land_mm), dtype=object)  # the coast plan_legend keeps clear of, exactly
+    coast_near = shapely.union_all(parts[shapely.intersects(parts, outline.buffer(2.0))])
+    area = free_area(outline, (width_mm, height_mm), [], coast_near, cut_margin_mm=0.0,
+                     land_clearance_mm=LEGEND_LAND_CLEARANCE_MM)
+    shapes = (*table_shapes_mm(config), *table_shapes_mm(config, compact=True))
+    try:
+        place_blocks(area, [BlockSpec("bio-productivity table", shapes, (0.0, 0.0))])
+    except LayoutError:
+        return True
+    return False
+
+
 def panelled_board(config: Config) -> Board:
     """The board whose legend has room: the template's map when the panels fit without moving it (or when
     board.panel_strip is pinned), else the map fitted beside a reserved panel strip (``LEGEND_FALLBACKS``).
-    The choice is kept in the board cache, so a build's stages, each in its own process, make it once. A
-    LayoutError from the first attempt when nothing works."""
-    board = cached_board(config)
+    When the table surely has no room on the template's map (``table_has_no_room_on_section_one``, decided before
+    the hex search) that map is never built. The choice is kept in the board cache, so a build's stages, each in
+    its own process, make it once. A ConfigError naming a board size that works when nothing does."""
     if config.board.panel_strip_mm is not None:
-        return board  # type: ignore[no-any-return]
-    inputs = f"{section_page_sizes_mm()!r} {legend_specs(board, (0.0, 0.0, 0.0, 0.0))!r}"
-    width_mm = cached_for_board("panel-strip", board, inputs, lambda: _panel_strip_mm(config, board), ART_SOURCES)
-    if width_mm is None:
-        return board  # type: ignore[no-any-return]
-    reserved = dataclasses.replace(config, board=dataclasses.replace(config.board, panel_strip_mm=Mm(width_mm)))
-    return cached_board(reserved)  # type: ignore[no-any-return]
+        return cached_board(config)  # type: ignore[no-any-return]
+    inputs = (f"{section_page_sizes_mm()!r} {table_shapes_mm(config)!r} {table_shapes_mm(config, True)!r} "
+              f"{text_width_mm(config.title, TITLE_FONTS[0]):.3f} {text_width_mm(config.title, KEY_FONT):.3f}")
+    key = make_key("panel-strip", f"{board_key(config)} {inputs}", {}, ART_SOURCES)
+    width_mm = cached("panel-strip", key, lambda: _panel_strip_mm(config))
+    return cached_board(config if width_mm is None else _with_strip(config, width_mm))  # type: ignore[no-any-return]
 
 
-def _panel_strip_mm(config: Config, board: Board) -> float | None:
-    """None when the legend has room on ``board`` as it is, else the narrowest panel strip that gives it room."""
-    try:
-        legend_for(board)
-        return None
-    except LayoutError as exc:
-        error = exc
-    for width_mm in panel_strip_widths_mm(board):
-        reserved = dataclasses.replace(config, board=dataclasses.replace(config.board, panel_strip_mm=Mm(width_mm)))
+def _with_strip(config: Config, width_mm: float) -> Config:
+    return dataclasses.replace(config, board=dataclasses.replace(config.board, panel_strip_mm=Mm(width_mm)))
+
+
+def _panel_strip_mm(config: Config) -> float | None:
+    """None when the legend has room on the template's map as it is, else the narrowest panel strip that gives it
+    room. The strips' widths are measured on the template's map, or, when that map was never built, on the map
+    beside the narrowest strip (which holds the table alone: its width does not depend on the map)."""
+    error: LayoutError | None = None
+    if table_has_no_room_on_section_one(config):
+        narrowest = round(max(w for w, _ in table_shapes_mm(config)) + STRIP_EDGE_MM, 1)
+        fits = narrowest <= config.board.width_mm / 2
+        measured = cached_board(_with_strip(config, narrowest) if fits else config)
+    else:
+        measured = cached_board(config)
         try:
-            legend_for(cached_board(reserved))
-        except LayoutError:
+            legend_for(measured)
+            return None
+        except LayoutError as exc:
+            error = exc
+    widths = panel_strip_widths_mm(measured)
+    for width_mm in widths:
+        try:
+            legend_for(cached_board(_with_strip(config, width_mm)))
+        except LayoutError as exc:
+            error = error or exc
             continue
         return width_mm
-    key, hint = _board_size_that_fits(config, board)
+    if error is None:
+        error = LayoutError(f"board: no room for the bio-productivity table in open sea on {LEGEND_WHERE}")
+    key, hint = _board_size_that_fits(config, measured)
     raise ConfigError(config.source, key, f"{str(error).removeprefix('board: ')}, nor scaled down, nor in a "
-                      f"panel strip of up to {max(panel_strip_widths_mm(board), default=0):g} mm "
+                      f"panel strip of up to {max(widths, default=0):g} mm "
                       f"(boardgen info lists the fallbacks); expected {hint}") from None
 
 
