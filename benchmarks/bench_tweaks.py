@@ -3,10 +3,12 @@
 Each build starts from an empty board cache (a fresh BOARDGEN_CACHE_DIR), as a designer's first build after a
 tweak does; the decoded data files are read once beforehand so every build pays the same for them. Printed per
 tweak: wall and CPU seconds (the process and its forked stages: steadier than wall time on a shared machine),
-land cells, the CPU ratio to the default build and that ratio divided by the cells' ratio when there are more
-cells (the yardstick: no slower than the default plus the extra cells' cost).
+land cells, jigsaw pieces, the CPU ratio to the default build and that ratio divided by the cells' ratio when there
+are more cells (the yardstick: no slower than the default plus the extra cells' cost). Then a cost model: the CPU
+seconds each extra piece costs (from ``pieces-4x4``: the default map, only more pieces) and what that predicts for
+every tweak with more pieces than the default, against what it took.
 
-Run: python benchmarks/bench_tweaks.py [--only cells-600,robinson]
+Run: python benchmarks/bench_tweaks.py [--only cells-600,robinson,board-A1,pieces-4x4]
 """
 
 from __future__ import annotations
@@ -28,7 +30,9 @@ TWEAKS: dict[str, dict[str, Any]] = {
     "flat": {"hexes": {"orientation": "flat"}},
     "board-50x35": {"board": {"width": "50cm", "height": "35cm"}},
     "board-A1": {"board": {"width": "841mm", "height": "594mm"}},
+    "pieces-4x4": {"sections": {"columns": 4, "rows": 4}},
 }
+"""``pieces-4x4`` is the default board cut into A1's 4 x 4 pieces: the pieces' cost on their own, for the model."""
 
 
 def _cpu_s() -> float:
@@ -37,9 +41,12 @@ def _cpu_s() -> float:
     return t.user + t.system + t.children_user + t.children_system
 
 
-def build_once(changes: dict[str, Any], data_cache: Path) -> tuple[float, float, int]:
+def build_once(changes: dict[str, Any], data_cache: Path) -> tuple[float, float, int, int]:
+    """(wall s, CPU s, land cells, pieces) of one whole-kit build from a cold board cache."""
     from boardgen.build import build
+    from boardgen.cache import cached_sections
     from boardgen.config import template_with
+    from boardgen.games.global_wellbeing.board_layout import panelled_board, section_page_sizes_mm
 
     config = template_with(changes)
     with tempfile.TemporaryDirectory() as out, tempfile.TemporaryDirectory() as cache:
@@ -50,7 +57,8 @@ def build_once(changes: dict[str, Any], data_cache: Path) -> tuple[float, float,
         started, cpu = time.perf_counter(), _cpu_s()
         _, ctx = build(config, Path(out))
         seconds, cpu_s = time.perf_counter() - started, _cpu_s() - cpu
-    return seconds, cpu_s, len(ctx.board.cells)
+        pieces = len(cached_sections(panelled_board(config), section_page_sizes_mm()).sections)  # from the cache
+    return seconds, cpu_s, len(ctx.board.cells), pieces
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -68,12 +76,23 @@ def main(argv: list[str] | None = None) -> None:
         for stale in Path(data_cache).glob("board-*"):
             stale.unlink()
         results = {name: build_once(TWEAKS[name], Path(data_cache)) for name in names}
-    _, default_cpu, default_cells = results["default"]
-    print(f"{'tweak':<14} {'wall s':>7} {'CPU s':>7} {'cells':>6} {'CPU x default':>14} {'x per cell':>11}")
-    for name, (seconds, cpu_s, cells) in results.items():
+    _, default_cpu, default_cells, default_pieces = results["default"]
+    print(f"{'tweak':<14} {'wall s':>7} {'CPU s':>7} {'cells':>6} {'pieces':>6} {'CPU x default':>14} "
+          f"{'x per cell':>11}")
+    for name, (seconds, cpu_s, cells, pieces) in results.items():
         ratio = cpu_s / default_cpu
-        print(f"{name:<14} {seconds:7.2f} {cpu_s:7.2f} {cells:6d} {ratio:14.2f} "
+        print(f"{name:<14} {seconds:7.2f} {cpu_s:7.2f} {cells:6d} {pieces:6d} {ratio:14.2f} "
               f"{ratio / max(1.0, cells / default_cells):11.2f}")
+    if "pieces-4x4" in results:
+        _, cpu_4x4, _, pieces_4x4 = results["pieces-4x4"]
+        per_piece = (cpu_4x4 - default_cpu) / max(1, pieces_4x4 - default_pieces)
+        print(f"\ncost model: default {default_cpu:.2f} CPU s for {default_pieces} pieces; each extra piece "
+              f"{per_piece:.3f} CPU s (pieces-4x4: the default map in {pieces_4x4} pieces)")
+        for name, (_, cpu_s, _, pieces) in results.items():
+            if pieces > default_pieces and name != "pieces-4x4":
+                predicted = default_cpu + per_piece * (pieces - default_pieces)
+                print(f"  {name}: {pieces} pieces, predicted {predicted:.2f} CPU s, took {cpu_s:.2f} "
+                      f"({cpu_s / predicted:.2f} x the prediction)")
 
 
 if __name__ == "__main__":
