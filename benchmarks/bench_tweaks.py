@@ -5,10 +5,10 @@ tweak does; the decoded data files are read once beforehand so every build pays 
 tweak: wall and CPU seconds (the process and its forked stages: steadier than wall time on a shared machine),
 land cells, jigsaw pieces, the CPU ratio to the default build and that ratio divided by the cells' ratio when there
 are more cells (the yardstick: no slower than the default plus the extra cells' cost). Then a cost model: the CPU
-seconds each extra piece costs (from ``pieces-4x4``: the default map, only more pieces) and what that predicts for
+seconds each extra piece costs (from ``pieces-4x3``: the default map, only more pieces) and what that predicts for
 every tweak with more pieces than the default, against what it took.
 
-Run: python benchmarks/bench_tweaks.py [--only cells-600,robinson,board-A1,pieces-4x4]
+Run: python benchmarks/bench_tweaks.py [--only cells-600,robinson,board-A1,pieces-4x3]
 """
 
 from __future__ import annotations
@@ -30,9 +30,10 @@ TWEAKS: dict[str, dict[str, Any]] = {
     "flat": {"hexes": {"orientation": "flat"}},
     "board-50x35": {"board": {"width": "50cm", "height": "35cm"}},
     "board-A1": {"board": {"width": "841mm", "height": "594mm"}},
-    "pieces-4x4": {"sections": {"columns": 4, "rows": 4}},
+    "pieces-4x3": {"sections": {"columns": 4, "rows": 3}},
 }
-"""``pieces-4x4`` is the default board cut into A1's 4 x 4 pieces: the pieces' cost on their own, for the model."""
+"""``pieces-4x3`` is the default board cut into 4 x 3 pieces (its legend still in open sea): the cost of more
+pieces on their own, for the cost model."""
 
 
 def _cpu_s() -> float:
@@ -83,13 +84,13 @@ def main(argv: list[str] | None = None) -> None:
         ratio = cpu_s / default_cpu
         print(f"{name:<14} {seconds:7.2f} {cpu_s:7.2f} {cells:6d} {pieces:6d} {ratio:14.2f} "
               f"{ratio / max(1.0, cells / default_cells):11.2f}")
-    if "pieces-4x4" in results:
-        _, cpu_4x4, _, pieces_4x4 = results["pieces-4x4"]
-        per_piece = (cpu_4x4 - default_cpu) / max(1, pieces_4x4 - default_pieces)
+    if "pieces-4x3" in results:
+        _, cpu_more, _, pieces_more = results["pieces-4x3"]
+        per_piece = (cpu_more - default_cpu) / max(1, pieces_more - default_pieces)
         print(f"\ncost model: default {default_cpu:.2f} CPU s for {default_pieces} pieces; each extra piece "
-              f"{per_piece:.3f} CPU s (pieces-4x4: the default map in {pieces_4x4} pieces)")
+              f"{per_piece:.3f} CPU s (pieces-4x3: the default map in {pieces_more} pieces)")
         for name, (_, cpu_s, _, pieces) in results.items():
-            if pieces > default_pieces and name != "pieces-4x4":
+            if pieces > default_pieces and name != "pieces-4x3":
                 predicted = default_cpu + per_piece * (pieces - default_pieces)
                 print(f"  {name}: {pieces} pieces, predicted {predicted:.2f} CPU s, took {cpu_s:.2f} "
                       f"({cpu_s / predicted:.2f} x the prediction)")
