@@ -30,6 +30,7 @@ from shapely.geometry import LineString, MultiPolygon, Polygon, box
 from boardgen.config import MAX_SECTIONS_PER_SIDE
 from boardgen.errors import ConfigError, LayoutError
 from boardgen.layout import fit_solver
+from boardgen.layout.grid_choice import choose_grids
 from boardgen.layout.hexgrid import Hex, hexes_covering
 from boardgen.layout.jigsaw import (
     GRID_MM,
@@ -417,21 +418,12 @@ def grid_options(board_mm: tuple[float, float], reach_mm: float, search_mm: floa
                  columns: int | None = None, rows: int | None = None, most: int = MAX_SECTIONS_PER_SIDE
                  ) -> list[tuple[int, int, int]]:
     """(rows, columns, page index) of every grid whose sections (knobs included) fit a page, best first: the
-    fewest pieces, then the earlier page (landscape before portrait), then the squarest pieces. ``columns`` or
-    ``rows`` pin that count."""
-    width_mm, height_mm = board_mm
-    found = []
-    for page, (page_w, page_h) in enumerate(pages):
-        for c in [columns] if columns else range(1, most + 1):
-            if not parts_fit(width_mm, c, page_w, reach_mm, search_mm):
-                continue
-            for r in [rows] if rows else range(1, most + 1):
-                if r * c < 2 or not parts_fit(height_mm, r, page_h, reach_mm, search_mm):
-                    continue
-                aspect = (width_mm / c) / (height_mm / r)
-                found.append((r * c, page, abs(np.log(aspect)), r, c))
-    found.sort()
-    return [(r, c, page) for _, page, _, r, c in found]
+    fewest pieces, then the earlier page (landscape before portrait), then the squarest pieces
+    (``grid_choice.choose_grids``, with ``parts_fit``: cut lines that move and pieces that reach past them).
+    ``columns`` or ``rows`` pin that count."""
+    return choose_grids(board_mm, pages, lambda length, parts, page: parts_fit(length, parts, page, reach_mm,
+                                                                               search_mm),
+                        most_per_side=most, fewest_pieces=2, columns=columns, rows=rows, page_before_shape=True)
 
 
 def smallest_grid_hint(board: Board, pages: PageSizes) -> str:
