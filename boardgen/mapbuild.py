@@ -205,6 +205,12 @@ def land_on_board(config: Config) -> tuple[BoardProjection, MultiPolygon, float]
     return _LAND_ON_BOARD[key]
 
 
+def _nearest_land(key: int, chosen: set[int], labeller: HexLabeller) -> str:
+    """The label of the land cell nearest the hex ``key`` (fewest hex steps, then the first label), for errors."""
+    h = key_to_hex(key)
+    return min((h.distance(key_to_hex(k)), labeller.label(key_to_hex(k))) for k in chosen)[1] if chosen else "none"
+
+
 def build_board(config: Config) -> Board:
     timings: dict[str, float] = {}
     started = time.perf_counter()
@@ -279,12 +285,14 @@ def build_board(config: Config) -> Board:
     for i, label in enumerate(overrides.remove_cells):
         key = hex_to_key(labeller.hex_for(label, source, f"overrides.remove_cells[{i}]"))
         if key not in chosen:
-            raise ConfigError(source, f"overrides.remove_cells[{i}]", f"{label} is not a land cell")
+            raise ConfigError(source, f"overrides.remove_cells[{i}]",
+                              f"{label} is not a land cell; expected one, e.g. {_nearest_land(key, chosen, labeller)}")
         chosen.discard(key)
     for label in overrides.zones:
         key = hex_to_key(labeller.hex_for(label, source, f"overrides.zones.{label}"))
         if key not in chosen:
-            raise ConfigError(source, f"overrides.zones.{label}", f"{label} is not a land cell")
+            raise ConfigError(source, f"overrides.zones.{label}",
+                              f"{label} is not a land cell; expected one, e.g. {_nearest_land(key, chosen, labeller)}")
     forced_zones = dict(overrides.zones)
     for i, place in enumerate(overrides.places):
         x_mm, y_mm = projection.to_mm(np.array([place.lon]), np.array([place.lat]))
@@ -292,7 +300,8 @@ def build_board(config: Config) -> Board:
         where = place.name or f"{place.lat:g}, {place.lon:g}"
         if hex_to_key(h) not in chosen:
             raise ConfigError(source, f"overrides.places[{i}]",
-                              f"{where} falls on {labeller.label(h)}, which is not a land cell")
+                              f"{where} falls on {labeller.label(h)}, which is not a land cell; expected a place on "
+                              f"land, e.g. on {_nearest_land(hex_to_key(h), chosen, labeller)} (or add_cells)")
         forced_zones.setdefault(labeller.label(h), place.zone)  # a label override names its cell exactly: it wins
 
     keys = np.array(sorted(chosen), dtype=np.int64)

@@ -282,3 +282,19 @@ def test_strip_decided_before_the_hex_search_only_when_sure(name: str, sure: boo
     config = tweaked_config(FAST_CASES[name])
     assert table_has_no_room_on_section_one(config) is sure
     assert (solve_layout(config).board.config.board.panel_strip_mm is not None) is sure
+
+
+@pytest.mark.parametrize("key", ["remove_cells", "zones"])
+def test_override_of_a_sea_hex_names_the_nearest_land_cell(key: str) -> None:
+    """A1, the top-left corner, is open sea: the error names the nearest land cell, and that one works."""
+    from boardgen.mapbuild import build_board
+
+    changes = {"overrides": {key: ["A1"] if key == "remove_cells" else {"A1": "Polar"}}}
+    with pytest.raises(ConfigError) as caught:
+        build_board(tweaked_config(changes))
+    message = str(caught.value)
+    assert "A1 is not a land cell; expected one, e.g. " in message
+    label = message.rsplit("e.g. ", 1)[1]
+    fixed = {"overrides": {key: [label] if key == "remove_cells" else {label: "Polar"}}}
+    board = build_board(tweaked_config(fixed))
+    assert (label not in board.labels) if key == "remove_cells" else (board.cell(label).zone == "Polar")
