@@ -63,18 +63,20 @@ def info_command(template_path: Path | None) -> None:
     """Print cell counts per zone, hex size, projection, the islands kept, the jigsaw grid and where the legend
     panels go; exit code 1 when the land-cell count is outside its band or the panels find no room."""
     from boardgen.config import CELL_COUNT_TOLERANCE, cell_count_band
-    from boardgen.errors import LayoutError, blamed_on
+    from boardgen.errors import ConfigError, LayoutError, blamed_on
     from boardgen.games.global_wellbeing.board_layout import legend_for, panelled_board, section_page_sizes_mm
     from boardgen.layout.sections import cut_sections
     from boardgen.render.board_art import LEGEND_FALLBACKS, legend_specs
 
     config = load_template(template_path)
-    layout_error: LayoutError | None = None
+    layout_error: LayoutError | ConfigError | None = None
     try:
         board = panelled_board(config)
-    except LayoutError as exc:
+    except (LayoutError, ConfigError) as exc:  # no room for the legend (a ConfigError naming a board that has)
+        if isinstance(exc, ConfigError) and not exc.key.startswith("board"):
+            raise
         layout_error = exc
-        board = build_board(config)
+        board = build_board(config)  # a map that cannot be built at all stops here, with its own error
     low, high = cell_count_band(config.hexes)
     n = len(board.cells)
     click.echo(f"{config.title} ({config.edition}), template {config.source}")
