@@ -179,12 +179,20 @@ def _panel_strip_mm(config: Config) -> float | None:
         return width_mm
     if error is None:
         error = LayoutError(f"board: no room for the bio-productivity table in open sea on {LEGEND_WHERE}")
-    key, hint = _board_size_that_fits(config, measured)
+    if _SIZING_BOARD:  # a board tried by _board_size_that_fits: no search of its own
+        raise error
+    _SIZING_BOARD.append(True)
+    try:
+        key, hint = _board_size_that_fits(config, measured)
+    finally:
+        _SIZING_BOARD.clear()
     raise ConfigError(config.source, key, f"{str(error).removeprefix('board: ')}, nor scaled down, nor in a "
                       f"panel strip of up to {max(widths, default=0):g} mm "
                       f"(boardgen info lists the fallbacks); expected {hint}") from None
 
 
+_SIZING_BOARD: list[bool] = []
+"""Not empty while ``_board_size_that_fits`` lays out the boards it tries (their failures need no size search)."""
 BOARD_STEP_MM = 10
 """The resolution of the board size named when the legend finds no room."""
 MAX_BOARD_MM = 3000
