@@ -210,7 +210,7 @@ def _with_sections(board: Board, **changes: Any) -> Board:
 
 
 def _named_mm(message: str, key: str) -> float:
-    return float(message.split(f"{key}: ", 1)[1].split("mm", 1)[0])
+    return float(message.rsplit(f"{key}: ", 1)[1].split("mm", 1)[0])
 
 
 def test_pinned_grid_whose_knobs_find_no_room_names_a_grid_that_cuts(default_board) -> None:
