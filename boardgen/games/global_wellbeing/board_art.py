@@ -207,15 +207,20 @@ COMPACT_TABLE_ROWS_MM = (8.0, 7.0, 6.0)
 size (nothing under MIN_PLAY_TEXT_PT), only the boxes get shorter; 6 mm still holds a matchstick marker."""
 
 
+def table_shapes_mm(config: Config, compact: bool = False) -> tuple[tuple[float, float], ...]:
+    """The bio-productivity table's (width, height) at full size, or ``compact``: scaled down (shorter rows)."""
+    low, high = _table_rows(config)
+    geometry = table_geometry(config)
+    rows_mm = COMPACT_TABLE_ROWS_MM if compact else (geometry.row_mm,)
+    return tuple(replace(geometry, row_mm=r).size_mm(len(config.zones), high - low + 1) for r in rows_mm)
+
+
 def legend_specs(board: Board, section_bounds: tuple[float, float, float, float], compact: bool = False
                  ) -> list[BlockSpec]:
     """The title, zone key and table as blocks for ``place_blocks``; ``compact``: the scaled-down panels (the
     table's rows shorter, the title at its smaller sizes first)."""
     config = board.config
-    low, high = _table_rows(config)
-    geometry = table_geometry(config)
-    rows_mm = COMPACT_TABLE_ROWS_MM if compact else (geometry.row_mm,)
-    tables = tuple(replace(geometry, row_mm=r).size_mm(len(config.zones), high - low + 1) for r in rows_mm)
+    tables = table_shapes_mm(config, compact)
     names = list(config.zones)
     key_row = 5.2
     key_text = max(text_width_mm(f"{n}  (d{config.zones[n].die})", KEY_FONT) for n in names)
@@ -266,6 +271,13 @@ def plan_legend(board: Board, sections: SectionLayout, coast: tuple[ShapelyPolyg
     coast_near = shapely.union_all(near)
     area = free_area(first.outline_mm, size_mm, cells, coast_near, land_clearance_mm=LEGEND_LAND_CLEARANCE_MM)
     error: LayoutError | None = None
+    tables = [BlockSpec(tier[0].name, tuple(shape for t in tiers for shape in t[0].shapes_mm), tier[0].anchor_mm)
+              for tier in tiers[:1]]
+    if not _places(area, tables):  # every fallback keeps the table on section 1: no table, no legend
+        try:
+            place_blocks(area, tiers[0], where=LEGEND_WHERE)
+        except LayoutError as exc:
+            raise _explained(exc, board, first.outline_mm, cells, coast_near, area, tiers[0]) from None
     for tier in tiers:
         # the blocks are placed one by one, each nearest its corner: another order may leave room for all
         for order in itertools.permutations(range(len(tier))):
@@ -585,7 +597,12 @@ def _cell_label(board: Board, cell: Cell) -> list[Op]:
 
 def simplified_coast(board: Board) -> tuple[ShapelyPolygon, ...]:
     """The land polygons simplified for drawing (they may overlap)."""
-    parts = shapely.simplify(shapely.get_parts(board.land_mm), COAST_SIMPLIFY_MM, preserve_topology=False)
+    return simplified_land(board.land_mm)
+
+
+def simplified_land(land_mm: shapely.Geometry) -> tuple[ShapelyPolygon, ...]:
+    """``simplified_coast`` of a board whose land (in board mm) is ``land_mm``."""
+    parts = shapely.simplify(shapely.get_parts(land_mm), COAST_SIMPLIFY_MM, preserve_topology=False)
     coast = tuple(p for p in parts if p.geom_type == "Polygon" and not p.is_empty and p.is_valid)
     return coast
 
