@@ -139,6 +139,19 @@ class Translator:
     def pgettext(self, context: str, message: str) -> str:
         return self.translations.pgettext(context, message)
 
+    def number(self, value: float, decimals: int | None = None) -> str:
+        """``value`` as the language writes a number ("0.5" in English, "0,5" in German); ``decimals`` fixed,
+        else as short as ``:g`` gives it."""
+        plain = f"{value:g}" if decimals is None else f"{value:.{decimals}f}"
+        if self.language == DEFAULT_LANGUAGE:
+            return plain
+        from babel import Locale
+        from babel.numbers import format_decimal
+
+        shown = decimals if decimals is not None else len(plain.split(".")[1]) if "." in plain else 0
+        pattern = "0." + "0" * shown if shown else "0"
+        return format_decimal(float(plain), pattern, locale=Locale.parse(self.language, sep="-"))
+
     def percent(self, value: float, decimals: int = 0) -> str:
         """``value`` as a percentage the language writes it ("12.5%" in English, "12,5 %" in German)."""
         if self.language == DEFAULT_LANGUAGE:

@@ -82,7 +82,7 @@ def test_the_german_leaflet_states_the_template_numbers(german: BuildContext, tm
     pays = ", ".join(f"Platz {i + 1} {x} EP" for i, x in enumerate(c.finish_ip))
     assert pays in text
     assert f"wenn die Verlustleiste {c.meters.loss_limit} erreicht" in text
-    assert f"noch nicht bei {c.meters.policy_goal} steht" in text
+    assert f"nicht mindestens {c.meters.policy_goal}" in text
     assert f"1 SP für je {c.scoring.ip_per_vp} EP" in text
     assert f"dazu {c.ip.start} EP, {c.start_hand} Aktionskarten" in text
     assert f"Du darfst {c.hand_limit} Aktionskarten halten" in text
@@ -153,7 +153,7 @@ def _build(template: Path, out: Path) -> Path:
 def test_the_german_kits_readme_and_inventory_are_german(template: str, tmp_path: Path) -> None:
     kit = _build(ROOT / "templates" / template, tmp_path)
     heading = (kit / "inventory.csv").read_text(encoding="utf-8").splitlines()[0]
-    assert heading == "Teil,Art,Anzahl,Größe_mm,Seiten,Datei_Seiten,gedruckt"
+    assert heading == "Teil,Art,Anzahl,Größe_mm,Seiten,Dateiseiten,gedruckt"
     for paper in ("a4", "letter"):
         with zipfile.ZipFile(kit / f"kit-{paper}.zip") as z:
             readme = z.read("README.txt").decode("utf-8")

@@ -573,7 +573,7 @@ def deck_components(deck: Deck, tr: Translator | None = None) -> ComponentSet:
         raise LayoutError(f"deck '{deck.name}': no cards (every row has quantity 0)")
     title = (tr or current()).gettext("{deck} ({n} cards)").format(deck=deck.name, n=len(parts))
     return ComponentSet(deck.slug, title, parts, double_sided=True,
-                        gap_mm=deck.gap_mm, outer_bleed=True)
+                        gap_mm=deck.gap_mm, outer_bleed=True, label=deck.name)
 
 
 def turned(part: Component) -> Component:

@@ -121,7 +121,8 @@ def readme_lines(slug: str, marks: PrintCutMarks = PRINT_CUT_MARKS, pages: int =
             file=pdf_name(slug), count=count, contents=contents),
         _("      print-then-cut marks in three corners of every front page: Type 1, length "
           "{length} mm, thickness {thickness} mm, inset {inset} mm).").format(
-              length=f"{marks.length_mm:g}", thickness=f"{marks.thickness_mm:g}", inset=f"{marks.inset_mm:g}"),
+              length=tr.number(marks.length_mm), thickness=tr.number(marks.thickness_mm),
+              inset=tr.number(marks.inset_mm)),
         _("  cut/components-{slug}-page-NN.svg  one per marked front page of {file}, paper-sized:").format(
             slug=slug, file=pdf_name(slug)),
         _("      layer 'cut' (red, one closed outline per part), 'score' (blue folds), 'guides' (marks; do not cut)."),

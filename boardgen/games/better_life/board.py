@@ -331,7 +331,8 @@ def board_scene(config: BetterLifeTemplate, board: TrackBoard) -> tuple[Scene, l
     box = end.bounds_mm
     pays = "/".join(str(x) for x in config.finish_ip)
     tr = translator(config)
-    extra: list[Op] = [Text(box.x + box.width / 2, box.y + box.height * 0.2, f"{pays} IP",
+    label = tr.gettext("{value} IP").format(value=pays)
+    extra: list[Op] = [Text(box.x + box.width / 2, box.y + box.height * 0.2, label,
                             Font(size_pt=6, bold=True), INK, align="center", baseline="middle", name="finish-pay")]
     for s in board.graph.spaces:
         if s.kind.startswith("role:"):
