@@ -36,12 +36,17 @@ PSEUDO_LANGUAGE = "eo"
 """A language Babel knows and no game ships a catalog for: the catalog here stands in for a translator's."""
 LOOK_ALIKE = str.maketrans("aeiouyAEIOUYcnszCNSZ", "áéíóúýÁÉÍÓÚÝçñšžÇÑŠŽ")
 ALLOWED = frozenset({
-    "mm", "cm", "pt", "boardgen", "letter", "pdf", "svg", "png", "csv", "http", "https", "www", "org", "com",
+    "mm", "cm", "pt", "boardgen", "letter", "ana", "ben", "pdf", "svg", "png", "csv", "http", "https", "www",
+    "org", "com",
 })
-"""Units, the tool's name and file kinds: the same in every language."""
+"""Units, the tool's name, file kinds, the paper size Letter and the sample turns' players (Ana, Ben): the same
+in every language."""
 KIT_WORDS_NOT_MARKED = {
     "philanthropist": frozenset({"fronts", "backs", "aids", "lines", "dice", "chips", "cut", "solid", "crease",
-                                 "dashed", "glue", "grey", "tabs", "inside", "aid", "leaflet", "sheet", "folded"}),
+                                 "dashed", "glue", "grey", "tabs", "inside", "aid", "leaflet", "sheet", "folded",
+                                 "then", "and", "player", "avatar", "meeple", "die", "token", "action", "white",
+                                 "rules"}),
+    "resilience-earth": frozenset({"res", "climate", "events"}),
 }
 """Words the games' ``kit.py`` files still print unmarked (sheet headings and the leaflet's inventory lines, e.g.
 the Philanthropist's "Dice, avatar chips and player aids: cut out on the solid lines"). Those files were being
@@ -65,13 +70,23 @@ def pseudo_catalog(package: str, path: Path) -> None:
     for message in catalog:
         if not message.id:
             continue
-        if isinstance(message.id, tuple):
-            message.string = tuple(pseudo(message.id[min(n, 1)]) for n in range(catalog.num_plurals))
-        else:
+        if isinstance(message.id, str):
             message.string = pseudo(message.id)
+        else:
+            forms = [str(form) for form in message.id]
+            message.string = tuple(pseudo(forms[min(n, 1)]) for n in range(catalog.num_plurals))
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("wb") as fh:
         write_po(fh, catalog)
+
+
+def _values(data: object) -> list[str]:
+    """The string values of a YAML document (its keys are no printed words)."""
+    if isinstance(data, dict):
+        return [v for value in data.values() for v in _values(value)]
+    if isinstance(data, list):
+        return [v for value in data for v in _values(value)]
+    return [data] if isinstance(data, str) else []
 
 
 def template_words(source: Path) -> set[str]:
@@ -84,9 +99,8 @@ def template_words(source: Path) -> set[str]:
         if path in seen or not path.is_file():
             continue
         seen.add(path)
-        text = path.read_text(encoding="utf-8")
-        data = yaml.safe_load(text)
-        words |= {w.lower() for w in _WORD.findall(text)}
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        words |= {w.lower() for value in _values(data) for w in _WORD.findall(value)}
         if isinstance(data, dict) and isinstance(data.get("extends"), str):
             todo.append(ROOT / "templates" / f"{data['extends']}.yaml")
         for extra in path.parent.glob(f"{path.stem}/**/*"):

@@ -64,7 +64,8 @@ def board_scene(t: PhilanthropistTemplate) -> Scene:
         shape = player_shape(seat.shape, x + sq / 2, y + sq * 0.44, sq * 0.56)
         ops.append(Path(geometry_path(shape), Style(stroke=seat.colour, stroke_width_mm=1.0, dash_mm=(2.0, 1.2)),
                         "start-shape"))
-        ops.append(label(x + sq / 2, y + sq * 0.86, f"{seat.name.upper()} START", sq * 0.9, 7.0))
+        start = current().gettext("{seat} START").format(seat=seat.name.upper())
+        ops.append(label(x + sq / 2, y + sq * 0.86, start, sq * 0.9, 7.0))
     ops.append(RectOp(grid, Style(stroke=INK, stroke_width_mm=0.8), "grid-edge"))
     ink = "#ffffff"
     # title, top

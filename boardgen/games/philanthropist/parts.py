@@ -198,15 +198,15 @@ def d6(t: PhilanthropistTemplate, action: bool) -> Component:
             what = t.action_die.faces[number - 1]
             art.append(label(c.x - edge * 0.3, c.y - edge * 0.3, str(number), edge * 0.3, edge * 0.22 / 0.3528, ink))
             art.extend(action_icon(what, c.x, c.y - edge * 0.05, edge * 0.5, ink))
-            word = current().gettext(ACTION_WORDS[what])
-            art.append(label(c.x, c.y + edge * 0.33, word, edge * 0.8, edge * 0.17 / 0.3528, ink))
+            face_word = current().gettext(ACTION_WORDS[what])
+            art.append(label(c.x, c.y + edge * 0.33, face_word, edge * 0.8, edge * 0.17 / 0.3528, ink))
         else:
             art.extend(_d6_pips(c.x, c.y, edge, number))
     # faces first, then glue tabs and fold lines and the cut line on top
     tabs = [op for op in keep if getattr(op, "name", "") == "glue-tab"]
     rest = [op for op in keep if getattr(op, "name", "") != "glue-tab"]
-    name = "action die" if action else "white die"
-    word = Text(2.0, 5.0, name, Font(size_pt=8, bold=True), INK)
+    name = N_("action die") if action else N_("white die")
+    word = Text(2.0, 5.0, current().gettext(name), Font(size_pt=8, bold=True), INK)
     return replace(base, label=name, front=Scene((*tabs, *art, *rest, word)))
 
 
