@@ -47,6 +47,8 @@ KIT_WORDS_NOT_MARKED = {
                                  "then", "and", "player", "avatar", "meeple", "die", "token", "action", "white",
                                  "rules"}),
     "resilience-earth": frozenset({"res", "climate", "events"}),
+    "global-wellbeing": frozenset({"bio", "productivity", "index", "table", "markers", "turn", "counter", "and",
+                                   "paper", "dice"}),
 }
 """Words the games' ``kit.py`` files still print unmarked (sheet headings and the leaflet's inventory lines, e.g.
 the Philanthropist's "Dice, avatar chips and player aids: cut out on the solid lines"). Those files were being
