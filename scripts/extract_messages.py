@@ -5,6 +5,7 @@ inventory headings, dice), and the printed columns (``TEXT_COLUMNS``) of the car
 
     python scripts/extract_messages.py resilience-earth            # update every catalog of the game
     python scripts/extract_messages.py resilience-earth --init fr  # start the French catalog
+    python scripts/extract_messages.py philanthropist --pot build/philanthropist.pot  # the template alone
 
 Each catalog is ``boardgen/games/<package>/locale/<lang>/LC_MESSAGES/boardgen.po``: new strings are added
 empty, strings the code no longer has are kept as obsolete (``#~``) entries, changed ones are marked fuzzy (a
@@ -105,11 +106,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("game", help="the game as templates name it (resilience-earth)")
     parser.add_argument("--init", metavar="LANG", help="start a catalog for this BCP 47 language tag")
+    parser.add_argument("--pot", metavar="PATH", type=Path,
+                        help="write the game's catalog template (every printed word, no translations) to PATH")
     args = parser.parse_args(argv)
     game = get_game(args.game, "<command line>")
     package = game_package(game)
     package_dir = catalog_path(package, "en").parents[3]
     template = extracted(package_dir)
+    if args.pot:
+        write_catalog(args.pot, template)
+        print(f"{args.pot}: {sum(1 for m in template if m.id)} messages")
+        return 0
     if args.init:
         language = parse_language(args.init, "<command line>", "--init")
         path = catalog_path(package, language)
