@@ -28,7 +28,7 @@ from boardgen.build import run_stages
 from boardgen.plugin import BuildContext, installed_games
 from boardgen.template import load
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
 from extract_messages import extracted  # noqa: E402
 
