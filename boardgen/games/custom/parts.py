@@ -15,7 +15,6 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path as FilePath
-from types import SimpleNamespace
 from typing import Any
 
 from boardgen.cards.deck import draw_text, fit_text, load_rows, row_quantity, unknown_icons
@@ -358,7 +357,7 @@ def standee(spec: Any, number: int, picture: Picture | None) -> Component:
 
 def die(spec: Any, number: int, pictures: Mapping[str, Picture]) -> Component:
     """The shared paper-die net in the die's colour, with the template's faces (text or picture) on it."""
-    base = die_component(SimpleNamespace(components=SimpleNamespace(dice_size_mm=spec.size_mm)), spec.sides)  # type: ignore[arg-type]
+    base = die_component(spec.sides, spec.size_mm)
     faces = spec.face_list()
     ops: list[Op] = []
     face_polys = []
