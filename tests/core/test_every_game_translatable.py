@@ -4,12 +4,16 @@ pseudo-translation catalog made here from ``scripts/extract_messages.py``'s temp
 PDF. A word the catalog does not reach (a string the code forgot to mark, or one the extractor does not collect)
 prints in plain ASCII and fails the test, named with its file.
 
+A translation too wide for a fixed box (a reference card's line, a token's label) is a build error naming the
+text and the language, never a cut-off line.
+
 Allowed: words of the template's own text (names it chooses, which a template in another language writes in
 its own words) and the short list ``ALLOWED`` below (units, the tool's name, file kinds, the paper size Letter).
 """
 
 from __future__ import annotations
 
+import gettext
 import re
 import subprocess
 import sys
@@ -25,6 +29,7 @@ from babel.messages.pofile import write_po
 
 import boardgen.i18n as i18n
 from boardgen.build import run_stages
+from boardgen.errors import LayoutError
 from boardgen.plugin import BuildContext, installed_games
 from boardgen.template import load
 
@@ -179,3 +184,25 @@ def test_every_printed_word_comes_from_the_catalog(name: str, tmp_path: Path, mo
             leaks[str(artifact.path)] = left
     shown = "; ".join(f"{path}: {' '.join(w for w, _n in words.most_common(25))}" for path, words in leaks.items())
     assert not leaks, f"{name}: English words escape the catalog: {shown}"
+
+
+class _Long(gettext.NullTranslations):
+    """Every word four times as long: a translation far too wide for any fixed box."""
+
+    def gettext(self, message: str) -> str:
+        return " ".join([message] * 4)
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        return " ".join([msgid1 if n == 1 else msgid2] * 4)
+
+
+def test_a_translation_too_wide_for_its_box_names_the_text_and_language() -> None:
+    from boardgen.games.global_wellbeing.tables import turn_counter_card
+    from boardgen.games.global_wellbeing.tokens import _label
+
+    _plugin, config = load(ROOT / "templates" / "global-wellbeing.yaml")
+    with i18n.printing_in(i18n.Translator("de", _Long())):
+        with pytest.raises(LayoutError, match=r"turn counter \(language de\).*One turn is a generation"):
+            turn_counter_card(config)
+        with pytest.raises(LayoutError, match=r"language de.*BADGE"):
+            _label(0.0, 0.0, i18n.current().gettext("BADGE"), 8.0, 6.0, "#000000")
