@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 
 from boardgen.cards.dice import die_net
 from boardgen.cards.model import Component, ComponentSet, geometry_path
+from boardgen.i18n import current
 from boardgen.render.cairo_backend import fit_font
 from boardgen.render.scene import PT, Font, Group, Op, Path, Scene, Style, Text, rotate
 
@@ -339,16 +340,17 @@ def _tab(a: tuple[float, float], b: tuple[float, float], inside: Point, depth: f
 
 def piecepack_sets(spec: PiecepackSpec) -> list[ComponentSet]:
     """Tiles, coins, pawns and dice, in the piecepack's usual order (suit by suit, null to 5)."""
+    _ = current().gettext
     suits, ranks = range(len(spec.suits)), range(len(spec.ranks))
     return [
-        ComponentSet("tile", "Piecepack tiles (face: rank and suit; back: the grid)",
+        ComponentSet("tile", _("Piecepack tiles (face: rank and suit; back: the grid)"),
                      tuple(tile_component(spec, s, r) for s in suits for r in ranks), double_sided=True),
-        ComponentSet("coin", "Piecepack coins (value side and suit side)",
+        ComponentSet("coin", _("Piecepack coins (value side and suit side)"),
                      tuple(coin_component(spec, s, r) for s in suits for r in ranks), double_sided=True,
                      stagger=True),
-        ComponentSet("pawn", "Piecepack pawns: fold-over standees", tuple(pawn_component(spec, s) for s in suits),
+        ComponentSet("pawn", _("Piecepack pawns: fold-over standees"), tuple(pawn_component(spec, s) for s in suits),
                      gap_mm=6.0),
-        ComponentSet("die", "Piecepack dice: cut, crease the dashed lines, glue the grey tabs",
+        ComponentSet("die", _("Piecepack dice: cut, crease the dashed lines, glue the grey tabs"),
                      tuple(die_component(spec, s) for s in suits), uniform=False),
     ]
 
