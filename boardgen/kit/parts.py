@@ -242,7 +242,9 @@ def standee_face(piece: Component) -> Rect | None:
 
 
 def _page_span(start: int, end: int) -> str:
-    return f"p. {start}" if start == end else f"pp. {start}-{end}"
+    _ = current().gettext
+    return _("p. {page}").format(page=start) if start == end else \
+        _("pp. {first}-{last}").format(first=start, last=end)
 
 
 def page_spans(files: Mapping[str, Sequence[object]]) -> dict[tuple[str, str], str]:
