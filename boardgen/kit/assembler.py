@@ -70,9 +70,16 @@ class PaperEdition:
     fold: PaperKit | None
 
 
+PDF_TITLES = {"components": N_("{title}: components ({paper})"),
+              "components, fold-over": N_("{title}: components, fold-over ({paper})")}
+"""The components files' PDF titles, in the edition's words."""
+
+
 def paper_kit(title: str, laid: Sequence[LaidOut], paper: Paper, what: str = "components") -> PaperKit:
     pages = tuple(p for lo in laid for p in lo.pages)
-    return PaperKit(paper, tuple(laid), pages, render_pdf(pages, title=f"{title}: {what} ({paper.name})"))
+    heading = (edition_words(PDF_TITLES[what]).format(title=title, paper=paper.name) if what in PDF_TITLES
+               else f"{title}: {what} ({paper.name})")
+    return PaperKit(paper, tuple(laid), pages, render_pdf(pages, title=heading))
 
 
 def lay_editions(spec: KitSpec) -> dict[str, PaperEdition]:
