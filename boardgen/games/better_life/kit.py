@@ -345,8 +345,9 @@ def kit_parts(ctx: BuildContext) -> KitParts:
     for deck in decks_for_print(config, decks):
         cards = deck_components(deck, translator(config))
         declared.append(deck_part(deck.name, cards, COMPONENTS, cards.kind))
+    die_name = translator(config).gettext("d{sides}").format(sides=config.die_sides)  # the name on its net
     for p in parts_from_sets(component_sets(config, decks), COMPONENTS,
-                             name=lambda c: f"d{config.die_sides}" if c.kind == "die" else default_name(c)):
+                             name=lambda c: die_name if c.kind == "die" else default_name(c)):
         if p.kind == "die":
             edge = config.kit.dice_size_mm / 2
             p = replace(p, sides=config.die_sides, width_mm=edge, height_mm=edge, depth_mm=edge)
