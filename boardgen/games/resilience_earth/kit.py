@@ -372,7 +372,8 @@ def component_sets(config: Any, players: int) -> list[ComponentSet]:
                 *building_sets(config, players), misc_set(config, players)]
 
 
-CARD_KINDS = ("climate-events", "player-cards")
+CARD_KINDS = (N_("climate-events"), N_("player-cards"))
+"""The card sheets' kinds (one in every language); the sheet headings print them in the edition's words."""
 
 
 def best_layout(cset: ComponentSet, paper: Paper, title: str, keep_orientation: bool = False) -> LaidOut:
