@@ -29,7 +29,7 @@ CATALOG_DOMAIN = "boardgen"
 _EDITION_KEYS = ("name", "language")
 SHARED_SOURCES = (
     "render/imposition.py", "kit/cut_edition.py", "kit/parts.py", "cards/dice.py", "cards/deck.py",
-    "render/board_print.py", "cards/sheets.py")
+    "render/board_print.py", "cards/sheets.py", "kit/assembler.py", "kit/readme.py", "kit/board.py")
 """The shared modules (paths under ``boardgen/``) whose printed words every game's kit uses (README lines for
 double-sided and print-then-cut files, inventory headings and part shapes, paper dice): their words go into
 every game's catalog, so one ``.po`` file holds all the words a game's kit prints."""

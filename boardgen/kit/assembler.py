@@ -10,7 +10,9 @@ for every game, in the kit's shape (``boardgen.kit.shape``):
   kit-{paper}.zip                the paper's files, the board's files the board stage made, README.txt
   preview/components-{paper}-NN.png  of the first paper
 
-The README comes from ``kit.readme`` with the game's words.
+The README comes from ``kit.readme`` with the game's words. Every word is looked up in the edition's catalog when
+it is printed (``KitSpec.gettext``, by default ``boardgen.i18n.current()``): a game marks its constants with
+``N_`` and the assembler translates them whole, placeholders filled after.
 """
 
 from __future__ import annotations
@@ -20,19 +22,16 @@ from dataclasses import dataclass, field
 
 from boardgen.cards.kitfiles import PaperKit, deterministic_zip
 from boardgen.cards.sheets import LaidOut
+from boardgen.i18n import N_
 from boardgen.io import Artifact
 from boardgen.kit.cut_edition import CutEdition, cut_edition
 from boardgen.kit.cut_edition import pdf_name as cut_pdf_name
 from boardgen.kit.parts import KitParts, inventory_csv, page_spans
-from boardgen.kit.readme import Gettext, kit_readme, page_guide
+from boardgen.kit.readme import Gettext, edition_words, kit_readme, page_guide
 from boardgen.kit.shape import INVENTORY, board_files_for, components_name, fold_name, leaflet_name, zip_name
 from boardgen.plugin import BuildContext
 from boardgen.render.cairo_backend import render_pdf, render_png
 from boardgen.render.imposition import A4, LETTER, Paper, duplex_readme_lines
-
-
-def _same(message: str) -> str:
-    return message
 
 
 @dataclass(frozen=True)
@@ -47,18 +46,18 @@ class KitSpec:
     leaflet_how: str  # the README's words after the leaflet's name: what it is and how to print and fold it
     how_to: Mapping[str, str] = field(default_factory=dict)  # sheet kind -> how to print and cut those sheets
     cut_lay: Callable[[Paper], Sequence[LaidOut]] | None = None  # the cut edition's parts (default: ``lay``)
-    cut_contents: str = "every playing part"
+    cut_contents: str = N_("every playing part")
     fold_lay: Callable[[Paper], Sequence[LaidOut]] | None = None  # components-fold-{paper}.pdf
     fold_how: str = ""
     fold_how_to: Mapping[str, str] = field(default_factory=dict)  # sheet kind -> words for the fold-over file
     papers: tuple[Paper, ...] = (A4, LETTER)
-    header: tuple[str, ...] = ()  # README lines under the title (edition, version)
+    header: tuple[str, ...] = ()  # README lines under the title (edition, version), in the edition's language
     notes: tuple[str, ...] = ()  # README lines after what else to bring (variants, choices the edition makes)
-    box_extra: tuple[tuple[int, str, str], ...] = ((1, "rules leaflet", "leaflet-{paper}.pdf"),)
+    box_extra: tuple[tuple[int, str, str], ...] = ((1, N_("rules leaflet"), N_("leaflet-{paper}.pdf")),)
     data_files: tuple[Artifact, ...] = ()  # written beside the kit and put in every zip (rules.txt)
-    gettext: Gettext = _same
+    gettext: Gettext = edition_words  # the edition's words (a game may pass its translator's gettext)
     preview_dpi: float = 40.0
-    components_what: str = "every printed part, page by page below."
+    components_what: str = N_("every printed part, page by page below.")
 
 
 @dataclass(frozen=True)
@@ -71,16 +70,23 @@ class PaperEdition:
     fold: PaperKit | None
 
 
+PDF_TITLES = {"components": N_("{title}: components ({paper})"),
+              "components, fold-over": N_("{title}: components, fold-over ({paper})")}
+"""The components files' PDF titles, in the edition's words."""
+
+
 def paper_kit(title: str, laid: Sequence[LaidOut], paper: Paper, what: str = "components") -> PaperKit:
     pages = tuple(p for lo in laid for p in lo.pages)
-    return PaperKit(paper, tuple(laid), pages, render_pdf(pages, title=f"{title}: {what} ({paper.name})"))
+    heading = (edition_words(PDF_TITLES[what]).format(title=title, paper=paper.name) if what in PDF_TITLES
+               else f"{title}: {what} ({paper.name})")
+    return PaperKit(paper, tuple(laid), pages, render_pdf(pages, title=heading))
 
 
 def lay_editions(spec: KitSpec) -> dict[str, PaperEdition]:
     out = {}
     for paper in spec.papers:
         kit = paper_kit(spec.title, spec.lay(paper), paper)
-        cut = cut_edition(spec.title, spec.cut_lay or spec.lay, paper, contents=spec.cut_contents)
+        cut = cut_edition(spec.title, spec.cut_lay or spec.lay, paper, contents=spec.gettext(spec.cut_contents))
         fold = paper_kit(spec.title, spec.fold_lay(paper), paper, "components, fold-over") if spec.fold_lay else None
         out[paper.slug] = PaperEdition(kit, cut, spec.leaflet(paper, kit), fold)
     return out
@@ -88,7 +94,9 @@ def lay_editions(spec: KitSpec) -> dict[str, PaperEdition]:
 
 def assemble_kit(ctx: BuildContext, spec: KitSpec) -> list[Artifact]:
     """Every file of the kit but the board's (which the board stage made: they are put in the zips)."""
-    _ = spec.gettext
+    def _(message: str) -> str:  # an empty string stays empty (gettext("") is the catalog's header)
+        return spec.gettext(message) if message else message
+
     editions = lay_editions(spec)
     out: list[Artifact] = []
     per_paper: dict[str, list[Artifact]] = {}
@@ -125,7 +133,7 @@ def assemble_kit(ctx: BuildContext, spec: KitSpec) -> list[Artifact]:
                             notes=tuple(_(n) for n in spec.notes), box_extra=extra, _=_)
         members = [(a.path, a.data) for a in files] + [("README.txt", readme.encode("utf-8"))]
         out.append(Artifact(zip_name(slug), deterministic_zip(members),
-                            f"print-and-play kit on {ed.components.paper.name} with README"))
+                            _("print-and-play kit on {paper} with README").format(paper=ed.components.paper.name)))
     return out
 
 

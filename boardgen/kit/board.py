@@ -10,6 +10,7 @@ into those files; the flagship's hex board writes the same names from its own st
 
 from __future__ import annotations
 
+from boardgen.i18n import current
 from boardgen.io import Artifact
 from boardgen.render.board_print import BoardPrint, outline_commands
 from boardgen.render.cairo_backend import Page, render_svg
@@ -28,12 +29,13 @@ def section_svg_name(number: int, slug: str) -> str:
 def section_cut_svgs(printed: BoardPrint) -> list[Artifact]:
     """One SVG per section sheet and paper: the paper's size, the piece's closed outline on layer "cut" where
     the sheet prints it, the paper's edge and the section's number on "guides" (not to be cut)."""
+    _ = current().gettext
     out: list[Artifact] = []
     for slug, pages in printed.pages.items():
         for section, page in zip(printed.cut.sections, pages, strict=True):
             trim = page.trim_box_mm
             assert trim is not None
-            x0, y0, _, _ = section.bounds_mm
+            x0, y0, _x1, _y1 = section.bounds_mm
             dx, dy = trim.x - x0, trim.y - y0
             cut = Path(outline_commands(section.outline_mm, dx, dy), CUT_STYLE, name="cut-line")
             cx, cy = section.rect_mm.center
@@ -45,23 +47,25 @@ def section_cut_svgs(printed: BoardPrint) -> list[Artifact]:
             svg = render_svg(Page(page.width_mm, page.height_mm, Scene((layer("guides", guides), layer("cut", [cut])))),
                              exact_layers=("cut",))
             out.append(Artifact(section_svg_name(section.number, slug), svg,
-                                f"section {section.number}'s closed outline where board-sections-{slug}.pdf page "
-                                f"{section.number} prints it (layer 'cut')"))
+                                _("section {n}'s closed outline where {file} page {n} prints it (layer 'cut')").format(
+                                    n=section.number, file=f"board-sections-{slug}.pdf")))
     return out
 
 
 def board_kit_files(printed: BoardPrint, title: str) -> list[Artifact]:
     """The board printer's files in the kit's shape: the poster as CMYK PDF/X-4 and as RGB, the section sheets,
     the board-sized cut file and one cut SVG per section sheet."""
+    _ = current().gettext
     out: list[Artifact] = []
     for a in printed.artifacts:
         if a.path == POSTER:
             size = f"{printed.cut.width_mm:g} x {printed.cut.height_mm:g} mm"
-            out.append(Artifact(POSTER, to_pdfx4(a.data, f"{title}: board (PDF/X-4, CMYK FOGRA39)"),
-                                f"the board as one {size} page with 3 mm bleed, CMYK PDF/X-4 (FOGRA39): send this "
-                                "to a print shop", pages=1))
-            out.append(Artifact(POSTER_RGB, a.data, f"the same {size} poster in RGB, for screens and for printers "
-                                "that take RGB", pages=1))
+            out.append(Artifact(POSTER, to_pdfx4(a.data, _("{title}: board (PDF/X-4, CMYK FOGRA39)").format(
+                                    title=title)),
+                                _("the board as one {size} page with 3 mm bleed, CMYK PDF/X-4 (FOGRA39): send this "
+                                  "to a print shop").format(size=size), pages=1))
+            out.append(Artifact(POSTER_RGB, a.data, _("the same {size} poster in RGB, for screens and for printers "
+                                                      "that take RGB").format(size=size), pages=1))
         else:
             out.append(a)
     return out + section_cut_svgs(printed)

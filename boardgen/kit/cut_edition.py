@@ -88,7 +88,8 @@ def cut_edition(title: str, lay: Callable[[Paper], Sequence[LaidOut]], paper: Pa
     with print_then_cut(marks):
         laid = tuple(lay(paper))
     pages = tuple(p for lo in laid for p in lo.pages)
-    pdf = render_pdf(pages, title=f"{title}: components ({paper.name}, print then cut)")
+    pdf = render_pdf(pages, title=_("{title}: components ({paper}, print then cut)").format(title=title,
+                                                                                          paper=paper.name))
     kit = PaperKit(paper, laid, pages, pdf)
     slug = paper.slug
     artifacts = [Artifact(pdf_name(slug), pdf, f"every playing part on {paper.name} with print-then-cut "

@@ -4,7 +4,9 @@ the board's sections, what else to bring (the declared unprinted parts and tools
 in the box. A game gives only its words: per sheet kind how to print and cut (``how_to``), notes.
 
 Every sentence goes through ``gettext`` whole (placeholders filled after), so a game's catalog can translate
-it (``boardgen.i18n``); the default leaves the English words as they are.
+it (``boardgen.i18n``); the default is the words of the edition being built (``boardgen.i18n.current()``), which
+in English leaves the code's words as they are. A game's own words (``how_to``, notes) are marked with ``N_`` where
+they are written and looked up here.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 from boardgen.cards.kitfiles import PaperKit
+from boardgen.i18n import N_, current
 from boardgen.io import Artifact
 from boardgen.kit.parts import KitParts, Part
 from boardgen.kit.shape import BOARD_CUT, BOARD_SECTIONS, INVENTORY, components_name, fold_name, leaflet_name
@@ -19,32 +22,33 @@ from boardgen.kit.shape import BOARD_CUT, BOARD_SECTIONS, INVENTORY, components_
 Gettext = Callable[[str], str]
 
 
-def _same(message: str) -> str:
-    return message
+def edition_words(message: str) -> str:
+    """``message`` in the language of the edition being built (English: as it is)."""
+    return current().gettext(message) if message else message
 
 
-def pages_text(first: int, last: int, _: Gettext = _same) -> str:
+def pages_text(first: int, last: int, _: Gettext = edition_words) -> str:
     return _("page {first}").format(first=first) if first == last else \
         _("pages {first}-{last}").format(first=first, last=last)
 
 
-def count_text(pages: int, _: Gettext = _same) -> str:
+def count_text(pages: int, _: Gettext = edition_words) -> str:
     return _("(1 page)") if pages == 1 else _("({pages} pages)").format(pages=pages)
 
 
-DOUBLE_SIDED_HOW = ("Double-sided on card (160-250 g/m2): each front page is followed by its back (flip edge "
-                    "below); cut on the crop marks or the dark outline.")
-SINGLE_SIDED_HOW = "Single-sided on card (160-250 g/m2); cut on the crop marks or the dark outline."
+DOUBLE_SIDED_HOW = N_("Double-sided on card (160-250 g/m2): each front page is followed by its back (flip edge "
+                      "below); cut on the crop marks or the dark outline.")
+SINGLE_SIDED_HOW = N_("Single-sided on card (160-250 g/m2); cut on the crop marks or the dark outline.")
 
 
-def sheet_how(kind: str, double_sided: bool, how_to: Mapping[str, str], _: Gettext = _same) -> str:
+def sheet_how(kind: str, double_sided: bool, how_to: Mapping[str, str], _: Gettext = edition_words) -> str:
     """How to print and cut one run of sheets: the game's words for the kind, else the standard ones."""
     if kind in how_to:
         return _(how_to[kind])
     return _(DOUBLE_SIDED_HOW) if double_sided else _(SINGLE_SIDED_HOW)
 
 
-def page_guide(file: str, kit: PaperKit, how_to: Mapping[str, str], _: Gettext = _same) -> list[str]:
+def page_guide(file: str, kit: PaperKit, how_to: Mapping[str, str], _: Gettext = edition_words) -> list[str]:
     """'<file>, page by page:' and one line per run of sheets: its pages, its title and how to print it."""
     lines = [_("{file}, page by page:").format(file=file)]
     for lo, first, last in kit.page_ranges():
@@ -53,7 +57,7 @@ def page_guide(file: str, kit: PaperKit, how_to: Mapping[str, str], _: Gettext =
     return lines
 
 
-def file_lines(files: Sequence[Artifact], _: Gettext = _same) -> list[str]:
+def file_lines(files: Sequence[Artifact], _: Gettext = edition_words) -> list[str]:
     """One line per file: its name, its pages and what it is (the cut edition's SVGs and the board's section
     SVGs said once each, as a pattern)."""
     lines: list[str] = []
@@ -71,7 +75,7 @@ def file_lines(files: Sequence[Artifact], _: Gettext = _same) -> list[str]:
     return lines
 
 
-def board_lines(slug: str, sections: int, _: Gettext = _same) -> list[str]:
+def board_lines(slug: str, sections: int, _: Gettext = edition_words) -> list[str]:
     """How to make the board: from the print shop's poster, or from the section sheets cut and joined."""
     name = BOARD_SECTIONS.format(paper=slug)
     return [
@@ -95,7 +99,7 @@ def _unprinted_line(part: Part, _: Gettext) -> str:
                                                                         size=part.size_text)
 
 
-def bring_lines(kit: KitParts, _: Gettext = _same) -> list[str]:
+def bring_lines(kit: KitParts, _: Gettext = edition_words) -> list[str]:
     """'What else to bring:' the declared unprinted parts (``KitParts.unprinted``), then the tools and stand-ins
     (``KitParts.notes``), one per line."""
     lines = [_("What else to bring:")]
@@ -104,7 +108,7 @@ def bring_lines(kit: KitParts, _: Gettext = _same) -> list[str]:
     return lines
 
 
-def box_lines(kit: KitParts, extra: Sequence[tuple[int, str, str]] = (), _: Gettext = _same) -> list[str]:
+def box_lines(kit: KitParts, extra: Sequence[tuple[int, str, str]] = (), _: Gettext = edition_words) -> list[str]:
     """'In the box:' one line per declared part, then ``extra`` (count, name, what it is)."""
     lines = [_("In the box:")]
     lines += [f"  {p.count:>3} x {p.name} ({p.described})" for p in kit.parts]
@@ -114,14 +118,14 @@ def box_lines(kit: KitParts, extra: Sequence[tuple[int, str, str]] = (), _: Gett
     return lines
 
 
-def leaflet_line(slug: str, pages: int, how: str, _: Gettext = _same) -> str:
+def leaflet_line(slug: str, pages: int, how: str, _: Gettext = edition_words) -> str:
     return f"  {leaflet_name(slug)}  {count_text(pages, _)} {_(how)}"
 
 
 def kit_readme(title: str, paper_name: str, *, header: Sequence[str] = (), files: Sequence[Artifact],
                guides: Sequence[Sequence[str]], duplex: Sequence[str], board_sections: int = 0, slug: str,
                parts: KitParts, notes: Sequence[str] = (), box_extra: Sequence[tuple[int, str, str]] = (),
-               _: Gettext = _same) -> str:
+               _: Gettext = edition_words) -> str:
     """The whole README: title, header lines, 100% warning, files, page guides, the board, the flip edges,
     what else to bring, notes, and the box's contents."""
     lines = [_("{title}: print-and-play kit ({paper})").format(title=title, paper=paper_name), *header, "",

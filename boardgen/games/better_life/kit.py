@@ -343,10 +343,11 @@ def kit_parts(ctx: BuildContext) -> KitParts:
     scene, _avoid = board_scene(config, board)
     declared = [board_part(translator(config).gettext("board"), board_piece(scene, board.width_mm, board.height_mm))]
     for deck in decks_for_print(config, decks):
-        cards = deck_components(deck)
+        cards = deck_components(deck, translator(config))
         declared.append(deck_part(deck.name, cards, COMPONENTS, cards.kind))
+    die_name = translator(config).gettext("d{sides}").format(sides=config.die_sides)  # the name on its net
     for p in parts_from_sets(component_sets(config, decks), COMPONENTS,
-                             name=lambda c: f"d{config.die_sides}" if c.kind == "die" else default_name(c)):
+                             name=lambda c: die_name if c.kind == "die" else default_name(c)):
         if p.kind == "die":
             edge = config.kit.dice_size_mm / 2
             p = replace(p, sides=config.die_sides, width_mm=edge, height_mm=edge, depth_mm=edge)
@@ -394,23 +395,27 @@ def inventory(config: BetterLifeTemplate, decks: Decks, board: Any) -> list[tupl
 
 
 _HOW_TO = {
-    "mat": "Print single-sided on card (160-250 g/m2); cut on the crop marks.",
-    "screen": "Print single-sided on card; cut on the crop marks, crease the dashed lines and fold them opposite "
-              "ways (zig-zag) so the screen stands with the coloured name towards the table and both texts "
-              "towards you.",
-    "token": "Print single-sided on card (the back is blank); cut out the discs.",
-    "pawn": "Print single-sided on card; cut out the discs (or use any small pieces in the role colours); dice: "
-            "cut on the solid line, crease the dashed lines, glue the grey tabs inside.",
+    "mat": N_("Print single-sided on card (160-250 g/m2); cut on the crop marks."),
+    "screen": N_("Print single-sided on card; cut on the crop marks, crease the dashed lines and fold them opposite "
+                 "ways (zig-zag) so the screen stands with the coloured name towards the table and both texts "
+                 "towards you."),
+    "token": N_("Print single-sided on card (the back is blank); cut out the discs."),
+    "pawn": N_("Print single-sided on card; cut out the discs (or use any small pieces in the role colours); dice: "
+               "cut on the solid line, crease the dashed lines, glue the grey tabs inside."),
 }
+"""How to print and cut each kind of sheet (the README's page guide looks each up in the edition's catalog)."""
 CARD_HOW = {
-    "duplex": "Print DOUBLE-SIDED on card (160-250 g/m2), each front page followed by its backs (flip edge below); "
-              "the cards touch: cut on the crop marks with long straight cuts (a craft knife and metal ruler, or "
-              "a guillotine).",
-    "gutter": "Print single-sided on card (160-250 g/m2); fold each sheet down the middle, glue the halves back "
-              "to back, then cut on the crop marks.",
-    "fold": "Print single-sided on card (160-250 g/m2); cut out each card pair, fold it over on the dashed line "
-            "and glue the halves back to back.",
+    "duplex": N_("Print DOUBLE-SIDED on card (160-250 g/m2), each front page followed by its backs (flip edge "
+                 "below); the cards touch: cut on the crop marks with long straight cuts (a craft knife and metal "
+                 "ruler, or a guillotine)."),
+    "gutter": N_("Print single-sided on card (160-250 g/m2); fold each sheet down the middle, glue the halves back "
+                 "to back, then cut on the crop marks."),
+    "fold": N_("Print single-sided on card (160-250 g/m2); cut out each card pair, fold it over on the dashed line "
+               "and glue the halves back to back."),
 }
+LEAFLET_HOW = N_("the rules on one sheet: print double-sided (flip on the short edge), fold in half.")
+CUT_CONTENTS = N_("the cards, then the other parts,")
+BOX_EXTRA = ((1, N_("rules leaflet"), N_("one sheet folded in half")),)
 
 
 def lay_everything(config: BetterLifeTemplate, decks: Decks, paper: Paper) -> list[LaidOut]:
@@ -433,15 +438,15 @@ def components_stage(ctx: BuildContext) -> list[Artifact]:
     config: BetterLifeTemplate = ctx.config
     decks: Decks = ctx.plugin.decks(ctx)  # type: ignore[attr-defined]
     register_icons()
-    card_how = {deck_components(d).kind: CARD_HOW[config.kit.double_sided] for d in decks_for_print(config, decks)}
+    tr = translator(config)
+    card_how = {deck_components(d, tr).kind: CARD_HOW[config.kit.double_sided] for d in decks_for_print(config, decks)}
     spec = KitSpec(
         config.title, kit_parts(ctx), functools.partial(lay_everything, config, decks),
         lambda paper, _kit: leaflet_pdf(config, decks, paper, ctx.board),
-        "the rules on one sheet: print double-sided (flip on the short edge), fold in half.",
-        {**card_how, **_HOW_TO}, cut_contents="the cards, then the other parts,",
-        header=(f"edition {config.edition}, made by boardgen {__version__}, template sha256 "
-                f"{config.template_sha256[:16]}",),
-        box_extra=((1, "rules leaflet", "one sheet folded in half"),))
+        LEAFLET_HOW, {**card_how, **_HOW_TO}, cut_contents=CUT_CONTENTS,
+        header=(tr.gettext("edition {edition}, made by boardgen {version}, template sha256 {sha}").format(
+            edition=config.edition, version=__version__, sha=config.template_sha256[:16]),),
+        box_extra=BOX_EXTRA, gettext=tr.gettext)
     return assemble_kit(ctx, spec)
 
 

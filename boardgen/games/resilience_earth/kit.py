@@ -176,7 +176,7 @@ def leader_token(config: Any) -> Component:
                      _label(s / 2, s / 2 - 3, _("ROUND"), s * 0.7, 10, "#ffffff"),
                      _label(s / 2, s / 2 + 3.5, _("LEADER"), s * 0.7, 10, "#ffffff"),
                      Path(geometry_path(outline), Style(stroke=INK, stroke_width_mm=0.4), "cut-line")]
-    return Component("token", "round leader's token", s, s, Scene(tuple(ops)), geometry_path(outline), marks=False)
+    return Component("token", _("round leader's token"), s, s, Scene(tuple(ops)), geometry_path(outline), marks=False)
 
 
 def tower_tile(config: Any) -> Component:
@@ -372,7 +372,8 @@ def component_sets(config: Any, players: int) -> list[ComponentSet]:
                 *building_sets(config, players), misc_set(config, players)]
 
 
-CARD_KINDS = ("climate-events", "player-cards")
+CARD_KINDS = (N_("climate-events"), N_("player-cards"))
+"""The card sheets' kinds (one in every language); the sheet headings print them in the edition's words."""
 
 
 def best_layout(cset: ComponentSet, paper: Paper, title: str, keep_orientation: bool = False) -> LaidOut:
@@ -409,6 +410,12 @@ def build_kit(config: Any, sets: list[ComponentSet], paper: Paper) -> PaperKit:
 
 
 STONE_COLOUR = "#d9b98c"  # unpainted wood
+LEAFLET_HOW = N_("the rules: print double-sided (flip on the short edge) and fold in three at the marks, zigzag, "
+                 "with the title panel in front.")
+TOWER_NOTE = N_("The Climate Tower: stack the stones on the tower base in the middle of the board, as the leaflet "
+                "shows.")
+BOX_EXTRA = ((1, N_("rules leaflet"), N_("one sheet folded in three")),)
+"""The README's words of the kit (looked up in the edition's catalog by the assembler)."""
 
 
 def kit_parts(ctx: BuildContext) -> KitParts:
@@ -416,6 +423,7 @@ def kit_parts(ctx: BuildContext) -> KitParts:
     climate event deck, sabbatical and settlement-map cards, markers, RES and LQ tokens, buildings, the tower
     tile, the leader's token, two paper dice and the tower's wooden stones (not printed)."""
     from boardgen.games.resilience_earth.board import board_scene
+    from boardgen.games.resilience_earth.leaflet import block_text
 
     config = ctx.config
     players = config.rules.max_players
@@ -436,8 +444,9 @@ def kit_parts(ctx: BuildContext) -> KitParts:
     declared.append(Part(_("tower stone"), "block", t.stones, t.block_length_mm, t.block_width_mm,
                          depth_mm=t.block_width_mm, printed=False, colour=STONE_COLOUR))
     return KitParts(config.game, config.title, tuple(declared),
-                    ("scissors or a craft knife and metal ruler, glue for the paper dice",
-                     f"for the tower stones: {t.stones} {t.block_text} (a mini tumbling-tower game has them)"))
+                    (_("scissors or a craft knife and metal ruler, glue for the paper dice"),
+                     _("for the tower stones: {stones} {blocks} (a mini tumbling-tower game has them)").format(
+                         stones=t.stones, blocks=block_text(t, translator(config)))))
 
 
 def engine_part_counts(ctx: BuildContext) -> dict[str, int]:
@@ -462,11 +471,6 @@ def components_stage(ctx: BuildContext) -> list[Artifact]:
     _ = translator(config).gettext
     spec = KitSpec(
         config.title, kit_parts(ctx), functools.partial(lay_kit, config, sets),
-        lambda paper, _kit: leaflet_pdf(ctx, paper),
-        # the README's words: English until the game's catalog has them (the shared writer looks each up)
-        "the rules: print double-sided (flip on the short edge) and fold in three at the marks, zigzag, with "
-        "the title panel in front.",
-        notes=("The Climate Tower: stack the stones on the tower base in the middle of the board, as the "
-               "leaflet shows.",),
-        box_extra=((1, "rules leaflet", "one sheet folded in three"),), gettext=_)
+        lambda paper, _kit: leaflet_pdf(ctx, paper), LEAFLET_HOW, notes=(TOWER_NOTE,), box_extra=BOX_EXTRA,
+        gettext=_)
     return assemble_kit(ctx, spec)
