@@ -673,7 +673,7 @@ class DeckSpec(TemplateModel):
     """
 
     name: PrintableText = Field(min_length=1, max_length=60)
-    rows: list[dict[str, Any]] | None = None
+    rows: tuple[dict[str, Any], ...] | None = None
     file: str | None = None
     size: str | tuple[float, float] = "poker"
     colour: Colour = "#2f5d8a"
