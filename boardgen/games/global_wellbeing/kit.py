@@ -198,17 +198,18 @@ def engine_part_counts(ctx: BuildContext) -> dict[str, int]:
     return counts
 
 
-def kit_spec(ctx: BuildContext) -> KitSpec:
+def kit_spec(ctx: BuildContext, parts: bool = True) -> KitSpec:
     """The flagship's kit as the shared assembler takes it (``boardgen.kit.assembler.KitSpec``): its parts, how
-    they are laid out on a paper, its leaflet and its words."""
+    they are laid out on a paper, its leaflet and its words. ``parts=False``: the declared parts left empty, for
+    the cut and leaflet stages, which never read them (declaring them draws the board's picture)."""
     config: Config = ctx.config
-    sets = _component_sets(ctx)
-    kinds = {s.kind for s in sets}
+    forms = config.components.piece_forms
     pieces = ("Player pieces come twice, as flat tokens and as standees: print the kind you like.",) \
-        if {"token", "standee"} <= kinds else ()
+        if {"tokens", "standees"} <= set(forms) else ()
+    declared = kit_parts(ctx) if parts else KitParts(config.game, config.title, ())
     return KitSpec(
-        config.title, kit_parts(ctx), functools.partial(lay_components, config, sets),
-        PaperLeaflet(functools.partial(_leaflet, ctx)), leaflet_how, how_to(config),
+        config.title, declared, functools.partial(_lay, ctx), PaperLeaflet(functools.partial(_leaflet, ctx)),
+        leaflet_how, how_to(config),
         cut_contents="the parts",
         header=(f"edition {config.edition}, made by boardgen {__version__}, template sha256 "
                 f"{config.template_sha256[:16]}",),
@@ -216,6 +217,10 @@ def kit_spec(ctx: BuildContext) -> KitSpec:
                "when", "the printer lines the back up with the front.", "", *rules_notes(config)),
         components_what="every playing part, page by page below.",
         guide_notes=(*pieces, "The simpler game (see the leaflet) needs no chips and no badges."))
+
+
+def _lay(ctx: BuildContext, paper: Paper) -> list[LaidOut]:
+    return lay_components(ctx.config, _component_sets(ctx), paper)
 
 
 def _leaflet(ctx: BuildContext, paper: Paper) -> tuple[bytes, int]:
@@ -230,8 +235,8 @@ def _leaflet(ctx: BuildContext, paper: Paper) -> tuple[bytes, int]:
     return data, pages
 
 
-def _spec(ctx: BuildContext) -> KitSpec:
-    return ctx.value("kit-spec", lambda: kit_spec(ctx))  # type: ignore[no-any-return]
+def _spec(ctx: BuildContext, parts: bool = True) -> KitSpec:
+    return ctx.value(f"kit-spec:{parts}", lambda: kit_spec(ctx, parts))  # type: ignore[no-any-return]
 
 
 def components_stage(ctx: BuildContext) -> list[Artifact]:
@@ -241,12 +246,12 @@ def components_stage(ctx: BuildContext) -> list[Artifact]:
 
 def cut_stage(ctx: BuildContext) -> list[Artifact]:
     """The print-then-cut edition: cut/components-{a4,letter}.pdf and one SVG per front page."""
-    return cut_files(ctx, _spec(ctx))
+    return cut_files(ctx, _spec(ctx, parts=False))
 
 
 def leaflet_stage(ctx: BuildContext) -> list[Artifact]:
     """leaflet-{a4,letter}.pdf."""
-    return leaflet_files(ctx, _spec(ctx))
+    return leaflet_files(ctx, _spec(ctx, parts=False))
 
 
 def kits_stage(ctx: BuildContext) -> list[Artifact]:
