@@ -170,6 +170,12 @@ def leaflet_how(pages: int) -> str:
 def components_stage(ctx: BuildContext) -> list[Artifact]:
     """Every deck, token, die and standee through the shared assembler (``boardgen.kit.assembler``): components,
     the print-then-cut edition, previews, the leaflet from Markdown, inventory.csv and the kit zips."""
+    return assemble_kit(ctx, kit_spec(ctx))
+
+
+def kit_spec(ctx: BuildContext) -> KitSpec:
+    """The template's kit as the shared assembler takes it: its parts, how they are laid out, its leaflet from
+    Markdown and the README's words."""
     from boardgen.games.custom.leaflet import leaflet_pdf
 
     t: CustomTemplate = ctx.config
@@ -179,7 +185,7 @@ def components_stage(ctx: BuildContext) -> list[Artifact]:
              "round and hexagonal tokens, dice and standees on their solid outlines."]
     if t.dice or t.standees:
         notes.append("Dice and standees: crease the dashed lines and fold; glue the grey tabs of each die inside.")
-    spec = KitSpec(
+    return KitSpec(
         t.title, declared, functools.partial(lay_paper, ctx),
         lambda paper, _kit: leaflet_pdf(t, markdown, paper, declared), leaflet_how,
         cut_contents="the parts", components_what="every other part, page by page below.",
@@ -187,7 +193,6 @@ def components_stage(ctx: BuildContext) -> list[Artifact]:
                 f"boardgen printed the parts; the rules are the leaflet's), template sha256 "
                 f"{t.template_sha256[:16]}",),
         notes=tuple(notes), box_extra=((1, "rules leaflet", "leaflet-{paper}.pdf"),))
-    return assemble_kit(ctx, spec)
 
 
 def all_sets(ctx: BuildContext) -> Sequence[ComponentSet]:
