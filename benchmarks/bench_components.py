@@ -15,10 +15,10 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from boardgen.build import BuildContext
+from boardgen.cards.kitfiles import deterministic_zip
 from boardgen.games.global_wellbeing.kit import (
     build_components,
     component_sets,
-    deterministic_zip,
     isolated_cells,
     kit_files,
 )

@@ -43,7 +43,8 @@ class KitSpec:
     lay: Callable[[Paper], Sequence[LaidOut]]  # every printed part on a paper, in print order
     leaflet: Callable[[Paper, PaperKit], tuple[bytes, int]]  # the leaflet PDF on a paper (given the laid-out
     # components, e.g. for their flip edge) and its page count
-    leaflet_how: str  # the README's words after the leaflet's name: what it is and how to print and fold it
+    leaflet_how: str | Callable[[int], str]  # the README's words after the leaflet's name: what it is and how to
+    # print and fold it (or a function of its page count that says so)
     how_to: Mapping[str, str] = field(default_factory=dict)  # sheet kind -> how to print and cut those sheets
     cut_lay: Callable[[Paper], Sequence[LaidOut]] | None = None  # the cut edition's parts (default: ``lay``)
     cut_contents: str = N_("every playing part")
@@ -58,6 +59,11 @@ class KitSpec:
     gettext: Gettext = edition_words  # the edition's words (a game may pass its translator's gettext)
     preview_dpi: float = 40.0
     components_what: str = N_("every printed part, page by page below.")
+    guide_notes: tuple[str, ...] = ()  # README lines after the components file's page guide (a blank line before)
+
+    def leaflet_words(self, pages: int) -> str:
+        """The README's words on the leaflet of ``pages`` pages (``leaflet_how``)."""
+        return self.leaflet_how if isinstance(self.leaflet_how, str) else self.leaflet_how(pages)
 
 
 @dataclass(frozen=True)
@@ -107,7 +113,7 @@ def assemble_kit(ctx: BuildContext, spec: KitSpec) -> list[Artifact]:
         if ed.fold is not None:
             mine.append(Artifact(fold_name(slug), ed.fold.pdf, _(spec.fold_how), len(ed.fold.pages)))
         data, pages = ed.leaflet
-        mine.append(Artifact(leaflet_name(slug), data, _(spec.leaflet_how), pages))
+        mine.append(Artifact(leaflet_name(slug), data, _(spec.leaflet_words(pages)), pages))
         mine.extend(ed.cut.artifacts)
         per_paper[slug] = mine
         out.extend(mine)
@@ -123,18 +129,28 @@ def assemble_kit(ctx: BuildContext, spec: KitSpec) -> list[Artifact]:
                          _("every part, printed or not: its count, size, sides and the pages that print it."))
     out.append(inventory)
     out.extend(spec.data_files)
-    board = [a for a in ctx.artifacts if a.path.startswith(("board-", "cut/board-"))]
     for slug, ed in editions.items():
-        files = [*per_paper[slug], inventory, *spec.data_files, *(a for a in board if board_files_for(slug, a.path))]
-        extra = tuple((n, _(name), _(what).format(paper=slug)) for n, name, what in spec.box_extra)
-        readme = kit_readme(spec.title, ed.components.paper.name, slug=slug, header=spec.header,
-                            files=_listed(files), guides=_guides(spec, ed, slug), duplex=_duplex(ed, slug),
-                            board_sections=_sections(board, slug), parts=spec.parts,
-                            notes=tuple(_(n) for n in spec.notes), box_extra=extra, _=_)
-        members = [(a.path, a.data) for a in files] + [("README.txt", readme.encode("utf-8"))]
-        out.append(Artifact(zip_name(slug), deterministic_zip(members),
-                            _("print-and-play kit on {paper} with README").format(paper=ed.components.paper.name)))
+        out.append(paper_zip(ctx, spec, ed.components.paper, [*per_paper[slug], inventory, *spec.data_files],
+                             _guides(spec, ed, slug), _duplex(ed, slug)))
     return out
+
+
+def paper_zip(ctx: BuildContext, spec: KitSpec, paper: Paper, files: Sequence[Artifact],
+              guides: Sequence[Sequence[str]], duplex: Sequence[str]) -> Artifact:
+    """kit-{paper}.zip: ``files`` (the paper's kit files), the board's files the board stage made and the README
+    with the page ``guides`` and flip-edge lines ``duplex``."""
+    _ = spec.gettext
+    slug = paper.slug
+    board = [a for a in ctx.artifacts if a.path.startswith(("board-", "cut/board-"))]
+    files = [*files, *(a for a in board if board_files_for(slug, a.path))]
+    extra = tuple((n, _(name), _(what).format(paper=slug)) for n, name, what in spec.box_extra)
+    readme = kit_readme(spec.title, paper.name, slug=slug, header=spec.header,
+                        files=_listed(files), guides=guides, duplex=duplex,
+                        board_sections=_sections(board, slug), parts=spec.parts,
+                        notes=tuple(_(n) for n in spec.notes), box_extra=extra, _=_)
+    members = [(a.path, a.data) for a in files] + [("README.txt", readme.encode("utf-8"))]
+    return Artifact(zip_name(slug), deterministic_zip(members),
+                    _("print-and-play kit on {paper} with README").format(paper=paper.name))
 
 
 def _listed(files: Sequence[Artifact]) -> list[Artifact]:
@@ -147,11 +163,17 @@ def _listed(files: Sequence[Artifact]) -> list[Artifact]:
 
 
 def _guides(spec: KitSpec, ed: PaperEdition, slug: str) -> list[list[str]]:
-    guides = [page_guide(components_name(slug), ed.components, spec.how_to, spec.gettext)]
+    guides = [page_guide(components_name(slug), ed.components, spec.how_to, spec.gettext)
+              + guide_notes(spec)]
     if ed.fold is not None:
         guides.append(page_guide(fold_name(slug), ed.fold, spec.fold_how_to, spec.gettext))
     guides.append([spec.gettext("For a cutting machine:"), *ed.cut.readme])
     return guides
+
+
+def guide_notes(spec: KitSpec) -> list[str]:
+    """The lines after the components file's page guide: a blank line and ``KitSpec.guide_notes``."""
+    return ["", *(spec.gettext(n) for n in spec.guide_notes)] if spec.guide_notes else []
 
 
 def _duplex(ed: PaperEdition, slug: str) -> list[str]:

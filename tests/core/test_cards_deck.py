@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pydantic import Field
 
 from boardgen.cards.deck import (
     CARD_SIZES,

@@ -1,25 +1,21 @@
-"""The components build stages: every printed part and the rules leaflet, on A4 and US Letter, plus the kits.
-
-Four stages, so the first three can run beside each other (and beside the board and validation):
-``components_stage`` writes components-{a4,letter}.pdf, preview/components-a4-NN.png (one per A4 sheet) and
-inventory.csv;
-``cut_stage`` cut/components-{a4,letter}.pdf (the print-then-cut edition) with one
-cut/components-{a4,letter}-page-NN.svg per front page; ``leaflet_stage`` leaflet-{a4,letter}.pdf; and
-``kits_stage``, after them all, kit-{a4,letter}.zip with everything a print-and-play player needs (the board
-PDFs too, when the board stage made them) and a README.
+"""The flagship's kit, declared for the shared assembler (``boardgen.kit.assembler``, in the stages of
+``boardgen.kit.stages``): its parts (the index table card, markers, turn counter and paper dice, chips, badges,
+tokens and standees), how they are laid out on a paper, its leaflet and its words for the README. The four
+stages: ``components_stage`` (components-{a4,letter}.pdf, the A4 previews, inventory.csv), ``cut_stage`` (the
+print-then-cut edition), ``leaflet_stage`` (leaflet-{a4,letter}.pdf), the three side by side (and beside the
+board and validation), then ``kits_stage`` (kit-{a4,letter}.zip with the README).
 """
 
 from __future__ import annotations
 
 import functools
-import time
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from boardgen import __version__
 from boardgen.build import BuildContext
 from boardgen.cards.dice import dice
-from boardgen.cards.kitfiles import PaperKit, deterministic_zip
+from boardgen.cards.kitfiles import PaperKit
 from boardgen.cards.model import ComponentSet
 from boardgen.cards.shapes import piece_size_mm
 from boardgen.cards.sheets import LaidOut, lay_out
@@ -30,21 +26,11 @@ from boardgen.games.global_wellbeing.tables import reference_cards, turn_grid
 from boardgen.games.global_wellbeing.tokens import badges, chips, markers, player_pieces
 from boardgen.geomap.model import Board
 from boardgen.io import Artifact
-from boardgen.kit.cut_edition import cut_edition, is_cut_file
-from boardgen.kit.parts import KitParts, board_part, board_piece, inventory_csv, page_spans, parts_from_sets
-from boardgen.kit.readme import kit_readme
-from boardgen.render.cairo_backend import render_pdf, render_png
-from boardgen.render.imposition import (
-    A4,
-    DUPLEX_HEADING,
-    LETTER,
-    Paper,
-    PrintCutMarks,
-    duplex_readme_lines,
-    print_then_cut,
-)
-
-PREVIEW_DPI = 40
+from boardgen.kit.assembler import KitSpec
+from boardgen.kit.parts import KitParts, board_part, board_piece, parts_from_sets
+from boardgen.kit.stages import PaperLeaflet, components_files, cut_files, kit_stage_files, leaflet_files, zip_files
+from boardgen.render.cairo_backend import render_pdf
+from boardgen.render.imposition import Paper, PrintCutMarks, print_then_cut
 
 
 def component_sets(config: Config, hex_size_mm: float) -> list[ComponentSet]:
@@ -92,79 +78,39 @@ def lay_components(config: Config, sets: Sequence[ComponentSet], paper: Paper) -
 
 _HOW_TO = {
     "card": "single-sided, ideally on card (160-250 g/m2); cut the cards on the crop marks, the markers and "
-            "dice on their dark lines; dice: crease the dashed lines, glue the grey tabs inside",
-    "marker": "single-sided on card; cut out the discs on their dark line",
-    "chip": "DOUBLE-SIDED (flip on the long edge): fronts and backs alternate; cut out on the dark line",
-    "badge": "DOUBLE-SIDED (flip on the long edge): fronts and backs alternate; cut out on the dark line",
-    "token": "single-sided on card; cut each piece out on its dark line",
+            "dice on their dark lines; dice: crease the dashed lines, glue the grey tabs inside.",
+    "marker": "single-sided on card; cut out the discs on their dark line.",
+    "chip": "DOUBLE-SIDED (flip on the long edge): fronts and backs alternate; cut out on the dark line.",
+    "badge": "DOUBLE-SIDED (flip on the long edge): fronts and backs alternate; cut out on the dark line.",
+    "token": "single-sided on card; cut each piece out on its dark line.",
     "standee": "single-sided on thin card; the strips touch: cut along the dark lines with long straight cuts, "
                "fold on the dashed lines, glue the two faces back to back and bend the end tabs out opposite "
-               "ways as feet",
-    "die": "single-sided on thin card; cut on the solid line, crease the dashed lines, glue the grey tabs inside",
+               "ways as feet.",
+    "die": "single-sided on thin card; cut on the solid line, crease the dashed lines, glue the grey tabs inside.",
 }
+_SQUARE_CHIPS = ("DOUBLE-SIDED (flip on the long edge): fronts and backs alternate; the chips touch, so cut the sheet "
+                 "into strips and the strips into squares with long straight cuts from crop mark to crop mark (a "
+                 "craft knife and metal ruler, or a guillotine).")
+_FOLDED = "single-sided; cut out each pair, fold on the dashed line and glue front to back."
 
 
-@dataclass(frozen=True)
-class KitSummary:
-    """What the README says of one paper's component sheets: the paper, its page count and, per part kind in
-    print order, (kind, title, cut sheets, first page, last page). Small, so a stage in another process can
-    hand it to the kits stage."""
-
-    paper: Paper
-    pages: int
-    parts: tuple[tuple[str, str, int, int, int], ...]
-    duplex: tuple[str, ...] = ()  # the README's flip-edge lines (``imposition.duplex_readme_lines``)
-
-    @staticmethod
-    def of(kit: PaperKit) -> KitSummary:
-        duplex = duplex_readme_lines([(f"components-{kit.paper.slug}.pdf", kit.pages)])
-        return KitSummary(kit.paper, len(kit.pages), tuple((lo.kind, lo.title, len(lo.cut_sheets), start, end)
-                                                           for lo, start, end in kit.page_ranges()), tuple(duplex))
+def how_to(config: Config) -> dict[str, str]:
+    """How to print and cut each kind of sheet, for the README (square chips touch; fold-over chips and badges
+    are printed single-sided)."""
+    words = dict(_HOW_TO)
+    if config.components.chip_shape == "square":
+        words["chip"] = _SQUARE_CHIPS
+    if config.components.double_sided == "fold":
+        words["chip"] = words["badge"] = _FOLDED
+    return words
 
 
-def readme_text(config: Config, kit: KitSummary, leaflet_pages: int, extra: Sequence[Artifact],
-                cut_readme: Sequence[str] = (), cut_duplex: Sequence[str] = (), parts: KitParts | None = None) -> str:
-    """The kit README through the shared writer (``boardgen.kit.readme``); ``cut_readme`` and ``cut_duplex``: the
-    print-then-cut edition's lines (``CutEdition.readme`` and ``.duplex``); ``parts``: the declared parts (what
-    else to bring, what is in the box)."""
-    paper = kit.paper.slug
-    fold = config.components.double_sided == "fold"
-    booklet = ("the sheet in half with the title page on the outside." if leaflet_pages <= 2 else
+def leaflet_how(pages: int) -> str:
+    """The README's words on a leaflet of ``pages`` sheet sides."""
+    booklet = ("the sheet in half with the title page on the outside." if pages <= 2 else
                "each sheet in half and nest them in order (sheet 1 outside), title page on top.")
-    files = [Artifact(f"leaflet-{paper}.pdf", b"", f"the rules, a booklet of {2 * leaflet_pages} pages. Print "
-                      f"double-sided, flipping on the short edge, then fold {booklet}", leaflet_pages),
-             Artifact(f"components-{paper}.pdf", b"", "every playing part, page by page below.", kit.pages),
-             *extra, Artifact("inventory.csv", b"", "every part in the box: count, size, sides, the pages that "
-                              "print it.")]
-    guide = [f"components-{paper}.pdf, page by page:"]
-    for kind, title, cut_sheets, start, end in kit.parts:
-        pages = f"page {start}" if start == end else f"pages {start}-{end}"
-        how = _HOW_TO.get(kind, "")
-        if kind == "chip" and config.components.chip_shape == "square":
-            how = ("DOUBLE-SIDED (flip on the long edge): fronts and backs alternate; the chips touch, so cut "
-                   "the sheet into strips and the strips into squares with long straight cuts from crop mark to "
-                   "crop mark (a craft knife and metal ruler, or a guillotine)")
-        if fold and kind in ("chip", "badge"):
-            how = "single-sided; cut out each pair, fold on the dashed line and glue front to back"
-        sheets = f"{cut_sheets} sheet" + ("" if cut_sheets == 1 else "s")
-        guide.append(f"  {pages:<14} {title} ({sheets}). {how}.")
-    kinds = {part[0] for part in kit.parts}
-    if {"token", "standee"} <= kinds:
-        guide += ["", "Player pieces come twice, as flat tokens and as standees: print the kind you like."]
-    guide += ["The simpler game (see the leaflet) needs no chips and no badges."]
-    guides = [guide, ["For a cutting machine:", *cut_readme]] if cut_readme else [guide]
-    duplex = [*kit.duplex, *cut_duplex]
-    if duplex and not kit.duplex:
-        duplex.insert(0, DUPLEX_HEADING)
-    notes = ["Double-sided pages carry a cross-hair at the top centre: it sits in the same spot on both sides when",
-             "the printer lines the back up with the front.", "", *rules_notes(config)]
-    sections = sum(1 for a in extra if a.path.startswith("cut/board-section-"))
-    declared = parts if parts is not None else KitParts(config.game, config.title, ())
-    return kit_readme(config.title, kit.paper.name, slug=paper, files=files, guides=guides, duplex=duplex,
-                      header=(f"edition {config.edition}, made by boardgen {__version__}, template sha256 "
-                              f"{config.template_sha256[:16]}",),
-                      board_sections=sections, parts=declared, notes=notes,
-                      box_extra=((1, "rules leaflet", f"leaflet-{paper}.pdf"),))
+    return (f"the rules, a booklet of {2 * pages} pages. Print double-sided, flipping on the short edge, then fold "
+            f"{booklet}")
 
 
 def rules_notes(config: Config) -> list[str]:
@@ -188,10 +134,6 @@ def rules_notes(config: Config) -> list[str]:
     return notes
 
 
-def _pages(n: int) -> str:
-    return f"{n} page" if n == 1 else f"{n} pages"
-
-
 def isolated_cells(board: Board) -> list[str]:
     """Labels of land cells cut off from the largest connected group of cells (the leaflet has a note on them)."""
     neighbours = {c.label: c.neighbours for c in board.cells}
@@ -212,22 +154,6 @@ def isolated_cells(board: Board) -> list[str]:
         groups.append(group)
     groups.sort(key=lambda g: (-len(g), min(g)))
     return sorted(label for g in groups[1:] for label in g)
-
-
-_BOARD_FILES = {slug: ("board-poster.pdf", "board-poster-rgb.pdf", f"board-sections-{slug}.pdf", "board-cut.svg")
-                for slug in ("a4", "letter")}
-"""The board files each paper's kit holds, in the order its README lists them (then the section cut files)."""
-
-
-def _board_files(slug: str, path: str) -> bool:
-    return path in _BOARD_FILES[slug] or (path.startswith("cut/board-section-") and path.endswith(f"-{slug}.svg"))
-
-
-def _board_file_rank(slug: str, artifact: Artifact) -> int:
-    """The kit's order of the board files, whichever stage made them first: as in _BOARD_FILES, then the section
-    cut files (a stable sort keeps those in section order)."""
-    files = _BOARD_FILES[slug]
-    return files.index(artifact.path) if artifact.path in files else len(files)
 
 
 def _component_sets(ctx: BuildContext) -> list[ComponentSet]:
@@ -272,102 +198,68 @@ def engine_part_counts(ctx: BuildContext) -> dict[str, int]:
     return counts
 
 
-def _report(ctx: BuildContext, stage: str, timings: dict[str, float]) -> None:
-    ctx.progress(f"{stage} timings: " + ", ".join(f"{k} {v:.2f} s" for k, v in timings.items()))
+def kit_spec(ctx: BuildContext, parts: bool = True) -> KitSpec:
+    """The flagship's kit as the shared assembler takes it (``boardgen.kit.assembler.KitSpec``): its parts, how
+    they are laid out on a paper, its leaflet and its words. ``parts=False``: the declared parts left empty, for
+    the cut and leaflet stages, which never read them (declaring them draws the board's picture)."""
+    config: Config = ctx.config
+    forms = config.components.piece_forms
+    pieces = ("Player pieces come twice, as flat tokens and as standees: print the kind you like.",) \
+        if {"tokens", "standees"} <= set(forms) else ()
+    declared = kit_parts(ctx) if parts else KitParts(config.game, config.title, ())
+    return KitSpec(
+        config.title, declared, functools.partial(_lay, ctx), PaperLeaflet(functools.partial(_leaflet, ctx)),
+        leaflet_how, how_to(config),
+        cut_contents="the parts",
+        header=(f"edition {config.edition}, made by boardgen {__version__}, template sha256 "
+                f"{config.template_sha256[:16]}",),
+        notes=("Double-sided pages carry a cross-hair at the top centre: it sits in the same spot on both sides "
+               "when", "the printer lines the back up with the front.", "", *rules_notes(config)),
+        components_what="every playing part, page by page below.",
+        guide_notes=(*pieces, "The simpler game (see the leaflet) needs no chips and no badges."))
+
+
+def _lay(ctx: BuildContext, paper: Paper) -> list[LaidOut]:
+    return lay_components(ctx.config, _component_sets(ctx), paper)
+
+
+def _leaflet(ctx: BuildContext, paper: Paper) -> tuple[bytes, int]:
+    """The rules leaflet on ``paper`` (reportlab, the minimap pictures and the section count: only the stage
+    that sets the leaflet reads them)."""
+    from boardgen.games.global_wellbeing.board_layout import board_sections
+    from boardgen.games.global_wellbeing.leaflet import leaflet_pdf
+    from boardgen.games.global_wellbeing.minimap import leaflet_pictures
+
+    pictures = ctx.value("leaflet-pictures", lambda: leaflet_pictures(ctx.board))
+    data, pages = leaflet_pdf(ctx.config, paper, pictures, isolated_cells(ctx.board), len(board_sections(ctx).sections))
+    return data, pages
+
+
+def _spec(ctx: BuildContext, parts: bool = True) -> KitSpec:
+    return ctx.value(f"kit-spec:{parts}", lambda: kit_spec(ctx, parts))  # type: ignore[no-any-return]
 
 
 def components_stage(ctx: BuildContext) -> list[Artifact]:
-    """components-{a4,letter}.pdf, the A4 previews and inventory.csv, from the parts declared once with the pages
-    that print them (the kits stage reads what the README needs from
-    ``ctx.computed["kit-summary:<paper>"]``)."""
-    timings: dict[str, float] = {}
-    t0 = time.perf_counter()
-    sets = _component_sets(ctx)
-    timings["parts"] = time.perf_counter() - t0
-    artifacts: list[Artifact] = []
-    kits: dict[str, PaperKit] = {}
-    for paper in (A4, LETTER):
-        t = time.perf_counter()
-        kit = build_components(ctx.config, sets, paper)
-        kits[paper.slug] = kit
-        ctx.keep(f"kit-summary:{paper.slug}", KitSummary.of(kit))
-        timings[f"components-{paper.slug}"] = time.perf_counter() - t
-        artifacts.append(Artifact(f"components-{paper.slug}.pdf", kit.pdf,
-                                  f"every playing part on {paper.name}", len(kit.pages)))
-        summary = ", ".join(f"{lo.kind} {len(lo.cut_sheets)}" for lo in kit.laid)
-        ctx.progress(f"components ({paper.name}): {len(kit.pages)} pages; sheets per part: {summary}")
-    t = time.perf_counter()
-    for i, page in enumerate(kits["a4"].pages, start=1):
-        artifacts.append(Artifact(f"preview/components-a4-{i:02d}.png", render_png(page, PREVIEW_DPI),
-                                  f"preview of components-a4.pdf page {i}"))
-    timings["previews"] = time.perf_counter() - t
-    t = time.perf_counter()
-    spans = page_spans({f"components-{slug}.pdf": kit.laid for slug, kit in kits.items()})
-    artifacts.append(Artifact("inventory.csv", inventory_csv(kit_parts(ctx), spans),
-                              "every part: its count, size, sides and pages"))
-    timings["inventory"] = time.perf_counter() - t
-    _report(ctx, "components", timings)
-    return artifacts
+    """components-{a4,letter}.pdf, the A4 previews and inventory.csv (``boardgen.kit.stages``)."""
+    return components_files(ctx, _spec(ctx))
 
 
 def cut_stage(ctx: BuildContext) -> list[Artifact]:
     """The print-then-cut edition: cut/components-{a4,letter}.pdf and one SVG per front page."""
-    config: Config = ctx.config
-    sets = _component_sets(ctx)
-    artifacts: list[Artifact] = []
-    for paper in (A4, LETTER):
-        edition = cut_edition(config.title, functools.partial(lay_components, config, sets), paper)
-        ctx.keep(f"cut-readme:{paper.slug}", (edition.readme, edition.duplex))
-        artifacts.extend(edition.artifacts)
-    return artifacts
+    return cut_files(ctx, _spec(ctx, parts=False))
 
 
 def leaflet_stage(ctx: BuildContext) -> list[Artifact]:
     """leaflet-{a4,letter}.pdf."""
-    from boardgen.games.global_wellbeing.board_layout import board_sections
-    from boardgen.games.global_wellbeing.leaflet import leaflet_pdf  # reportlab: only this stage sets text
-    from boardgen.games.global_wellbeing.minimap import leaflet_pictures
-
-    pictures = leaflet_pictures(ctx.board)
-    isolated = isolated_cells(ctx.board)
-    sections = len(board_sections(ctx).sections)
-    artifacts: list[Artifact] = []
-    for paper in (A4, LETTER):
-        data, pages = leaflet_pdf(ctx.config, paper, pictures, isolated, sections)
-        artifacts.append(Artifact(f"leaflet-{paper.slug}.pdf", data, f"rules leaflet ({paper.name})", pages))
-    return artifacts
+    return leaflet_files(ctx, _spec(ctx, parts=False))
 
 
 def kits_stage(ctx: BuildContext) -> list[Artifact]:
-    """kit-{a4,letter}.zip: the components, leaflet, board and cut files of one paper with a README (after the
-    stages that make them)."""
-    inventory = ctx.artifact("inventory.csv").data
-    artifacts: list[Artifact] = []
-    for paper in (A4, LETTER):
-        slug = paper.slug
-        extra = sorted((a for a in ctx.artifacts if _board_files(slug, a.path)),
-                       key=functools.partial(_board_file_rank, slug))
-        leaflet = ctx.artifact(f"leaflet-{slug}.pdf")
-        cut_readme, cut_duplex = ctx.computed.get(f"cut-readme:{slug}", ((), ()))  # none when the cut stage is
-        # left out of the build
-        readme = readme_text(ctx.config, ctx.computed[f"kit-summary:{slug}"], leaflet.pages or 0, extra, cut_readme,
-                             cut_duplex, kit_parts(ctx))
-        zipped = [(f"components-{slug}.pdf", ctx.artifact(f"components-{slug}.pdf").data), ("inventory.csv", inventory),
-                  (leaflet.path, leaflet.data), *((a.path, a.data) for a in extra),
-                  *((a.path, a.data) for a in ctx.artifacts if is_cut_file(slug, a.path)),
-                  ("README.txt", readme.encode("utf-8"))]
-        artifacts.append(Artifact(f"kit-{slug}.zip", deterministic_zip(zipped),
-                                  f"print-and-play kit on {paper.name} with README"))
-    return artifacts
+    """kit-{a4,letter}.zip with the README, after the stages that make their files."""
+    return zip_files(ctx, _spec(ctx))
 
 
 def kit_files(ctx: BuildContext) -> list[Artifact]:
     """Every file of the four stages above, run one after another in this process (for tests and benchmarks;
     the kits pack the board files already in ``ctx.artifacts``, which is left as it was)."""
-    run = replace(ctx, artifacts=list(ctx.artifacts))
-    made: list[Artifact] = []
-    for stage in (components_stage, leaflet_stage, cut_stage, kits_stage):
-        produced = stage(run)
-        run.artifacts.extend(produced)
-        made.extend(produced)
-    return made
+    return kit_stage_files(ctx, _spec(ctx))

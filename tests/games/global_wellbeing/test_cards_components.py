@@ -18,10 +18,11 @@ from shapely.geometry import MultiPolygon, Point, box
 
 from boardgen.build import BuildContext
 from boardgen.cards.dice import die_component, die_net, polyhedron
+from boardgen.cards.kitfiles import deterministic_zip
 from boardgen.cards.shapes import hex_inner_diameter_mm, piece_size_mm, player_shape
 from boardgen.cards.sheets import lay_out, path_polygon
 from boardgen.errors import ConfigError
-from boardgen.games.global_wellbeing.kit import build_components, component_sets, deterministic_zip, kit_files
+from boardgen.games.global_wellbeing.kit import build_components, component_sets, kit_files
 from boardgen.games.global_wellbeing.leaflet import leaflet_pdf, leaflet_text
 from boardgen.games.global_wellbeing.schema import Config, config_from_mapping, default_template_path
 from boardgen.games.global_wellbeing.tables import climate_table_card, turn_counter_card
