@@ -35,6 +35,13 @@ STEWARD_COLOUR = "#cfe8c6"
 TIPPING_COLOUR = "#f6c1b5"
 
 
+def _first_fitting(texts: tuple[str, ...], max_width_mm: float, size_pt: float = 6.0, bold: bool = False) -> str:
+    """The first of ``texts`` (the fullest first) that fits ``max_width_mm`` at ``size_pt``, else the last: a
+    narrow card (few turns) drops the details the leaflet gives anyway, rather than print past its edge."""
+    font = Font(size_pt=size_pt, bold=bold)
+    return next((t for t in texts if text_width_mm(t, font) <= max_width_mm), texts[-1])
+
+
 def _text(x: float, y: float, text: str, size_pt: float, *, bold: bool = False, align: str = "left",
           colour: str = INK, baseline: str = "alphabetic", max_width_mm: float | None = None,
           name: str = "", where: str = "a reference card") -> Text:
@@ -200,7 +207,9 @@ def turn_counter_card(config: Config) -> Component:
         for b, (label, colour, name) in enumerate(bands):
             strip = Rect(box.x + 0.6, box.bottom - 0.6 - band_h * (len(bands) - b), box_w - 1.2, band_h)
             ops.append(RectOp(strip, Style(fill=colour), name=name))
-            ops.append(_text(strip.x + strip.width / 2, strip.y + band_h / 2, label, max(6.0, 5.2 * k), bold=True,
+            size_pt = max(6.0, 5.2 * k)
+            shown = _first_fitting((label, label[:1]), strip.width - 1.5, 6.0, bold=True)  # tiny boxes: its letter
+            ops.append(_text(strip.x + strip.width / 2, strip.y + band_h / 2, shown, size_pt, bold=True,
                              align="center", baseline="middle", max_width_mm=strip.width - 1.5, where=where))
     legend_y = height - CARD_PAD_MM - legend_h + 4.0
     dice = ", ".join(f"{n} d{z.die}" for n, z in config.zones.items())
@@ -211,8 +220,10 @@ def turn_counter_card(config: Config) -> Component:
     twice = " ".join(_("Roll the d{die} once for each of {zones}.").format(
         die=d, zones=reduce(lambda a, b: _("{a} and {b}").format(a=a, b=b), ns))
         for d, ns in shared.items() if len(ns) > 1)
-    ops.append(_text(x0 + 5.5, legend_y, _("Stewardship (every {n} turns): roll each die ({dice}).").format(
-        n=r.stewardship_every, dice=dice), 6.0, max_width_mm=width - 2 * CARD_PAD_MM - 6, where=where))
+    steward_line = _first_fitting((_("Stewardship (every {n} turns): roll each die ({dice}).").format(
+        n=r.stewardship_every, dice=dice), _("Stewardship (every {n} turns): roll each zone's die.").format(
+        n=r.stewardship_every)), width - 2 * CARD_PAD_MM - 6)
+    ops.append(_text(x0 + 5.5, legend_y, steward_line, 6.0, max_width_mm=width - 2 * CARD_PAD_MM - 6, where=where))
     ops.append(RectOp(Rect(x0, legend_y + 2.4, 4.0, 3.2), Style(fill=TIPPING_COLOUR)))
     ops.append(_text(x0 + 5.5, legend_y + 5.0, _("Tipping point (every {n} turns): roll the d{die} against the sum "
                                                  "of all the indices.").format(n=r.tipping_point_every,
@@ -220,8 +231,8 @@ def turn_counter_card(config: Config) -> Component:
                      max_width_mm=width - 2 * CARD_PAD_MM - 6, where=where))
     order = (_("When both fall on one turn: stewardship first, then the tipping point.") if steward_first else
              _("When both fall on one turn: tipping point first, then stewardship."))
-    ops.append(_text(x0, legend_y + 9.5, f"{order} {twice}".strip(), 6.0,
-                     max_width_mm=width - 2 * CARD_PAD_MM, where=where))
+    ops.append(_text(x0, legend_y + 9.5, _first_fitting((f"{order} {twice}".strip(), order), width - 2 * CARD_PAD_MM),
+                     6.0, max_width_mm=width - 2 * CARD_PAD_MM, where=where))
     return Component("turn-counter", "turn counter", width, height, Scene(tuple(ops)),
                      rect_path(Rect(0, 0, width, height)))
 

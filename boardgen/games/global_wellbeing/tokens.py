@@ -337,9 +337,11 @@ def turn_marker(config: Config, box_mm: tuple[float, float] = (27.0, 25.0)) -> C
         Circle(r, r, r + SHAPE_BLEED_MM, Style(fill=INK), "bleed"),
         Circle(r, r, r, Style(fill=INK), "turn-marker"),
         Circle(r, r, r * 0.8, Style(stroke="#ffffff", stroke_width_mm=0.4)),
-        _label(r, r, current().gettext("TURN"), d * 0.62, 7.0, "#ffffff"),
         Circle(r, r, r, CUT_LINE, "cut-line"),
     ]
+    word = current().gettext("TURN")
+    if text_width_mm(word, Font(CONDENSED, 6.0, bold=True)) <= d * 0.62:  # a marker for tiny turn boxes (many
+        ops.insert(3, _label(r, r, word, d * 0.62, 7.0, "#ffffff"))     # turns) is the plain ringed disc
     return Component("turn-marker", "turn marker", d, d, Scene(tuple(ops)),
                      geometry_path(Point(r, r).buffer(r, quad_segs=16)), marks=False)
 

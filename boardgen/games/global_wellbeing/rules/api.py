@@ -740,7 +740,7 @@ def play_game(board: RulesBoard, rules: RulesConfig, bots: Sequence[Callable[[ra
     """One game through the state machine, ``bots[i]`` (a ``rules.bots.Bot`` or a factory taking its generator,
     seeded ``derive_seed(seed, "seat", i)``) in seat i, the dice from ``random.Random(seed)``: the game a
     simulation seeded ``seed`` plays with these bots. ``observer(state)``, if given, sees the public state after
-    every action that leaves no piece lifted (tests check invariants with it)."""
+    every action that leaves no piece lifted, and at the end (tests check invariants with it)."""
     game = WellbeingGame(board, rules, len(bots))
     inner = [b if isinstance(b, RulesBot) else b(random.Random(derive_seed(seed, "seat", seat)))
              for seat, b in enumerate(bots)]
@@ -754,6 +754,8 @@ def play_game(board: RulesBoard, rules: RulesConfig, bots: Sequence[Callable[[ra
         state.apply_action(sample_chance(state, rng) if player == CHANCE else seats[player].step(state))
         if observer is not None and state.pending < 0:
             observer(state.gs)
+    if observer is not None:  # and the final state, also of a game in which no player ever got to act
+        observer(state.gs)
     return state.result(seed, tuple(names) if names is not None else tuple(b.name for b in inner))
 
 
