@@ -30,8 +30,8 @@ from pathlib import Path
 import numpy as np
 
 from boardgen.games.global_wellbeing.rules import fast
-from boardgen.games.global_wellbeing.rules.api import WellbeingGame, api_bots
 from boardgen.games.global_wellbeing.rules.board import RulesBoard, hex_rectangle
+from boardgen.games.global_wellbeing.rules.engine import WellbeingGame, api_bots
 from boardgen.games.global_wellbeing.rules.report import simulate
 from boardgen.games.global_wellbeing.schema import load_template
 from boardgen.play.bots import play_with_bots

@@ -17,9 +17,9 @@ import argparse
 import random
 import statistics
 
-from boardgen.games.global_wellbeing.rules.api import play_game
 from boardgen.games.global_wellbeing.rules.board import RulesBoard, hex_rectangle
 from boardgen.games.global_wellbeing.rules.bots import RandomBot
+from boardgen.games.global_wellbeing.rules.engine import play_game
 from boardgen.games.global_wellbeing.schema import RulesConfig, load_template
 from boardgen.play.simulate import derive_seed
 

@@ -16,9 +16,9 @@ from hypothesis import given, settings
 from rules_strategies import ZONES, games
 
 from boardgen.games.global_wellbeing.rules import fast
-from boardgen.games.global_wellbeing.rules.api import FlagshipBot, WellbeingGame
 from boardgen.games.global_wellbeing.rules.board import RulesBoard, hex_rectangle
 from boardgen.games.global_wellbeing.rules.bots import BOT_NAMES, bot_factory
+from boardgen.games.global_wellbeing.rules.engine import FlagshipBot, WellbeingGame
 from boardgen.games.global_wellbeing.rules.report import results_json, simulate
 from boardgen.games.global_wellbeing.schema import RulesConfig, load_template
 from boardgen.geomap.model import Board

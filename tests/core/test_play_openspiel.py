@@ -14,8 +14,8 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 
 import boardgen.geomap.build  # noqa: E402
-from boardgen.games.global_wellbeing.rules.api import WellbeingGame  # noqa: E402
 from boardgen.games.global_wellbeing.rules.board import RulesBoard, hex_rectangle  # noqa: E402
+from boardgen.games.global_wellbeing.rules.engine import WellbeingGame  # noqa: E402
 from boardgen.games.global_wellbeing.schema import load_template  # noqa: E402
 from boardgen.geomap.model import Board  # noqa: E402
 from boardgen.play.api import CHANCE, SIMULTANEOUS, TERMINAL, Game, GameInfo, Outcome, State  # noqa: E402

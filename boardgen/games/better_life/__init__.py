@@ -22,7 +22,7 @@ TEMPLATE = Path(__file__).resolve().parents[3] / "templates" / "better-life.yaml
 
 class BetterLife(GamePlugin):
     name = "better-life"
-    kernel_warmer = "boardgen.games.better_life.fast:warm_kernel"
+    kernel_warmer = "boardgen.games.better_life.rules.fast:warm_kernel"
     title = "BETTER Life"
     summary = "policy race 2020-2030 with sealed IP votes on EU Biodiversity Strategy targets (seed 002)"
     stages = (
@@ -45,13 +45,13 @@ class BetterLife(GamePlugin):
         return TEMPLATE
 
     def template_model(self) -> type | None:
-        from boardgen.games.better_life.model import BetterLifeTemplate
+        from boardgen.games.better_life.schema import BetterLifeTemplate
 
         return BetterLifeTemplate
 
     def load_config(self, data: dict[str, Any], source: str, template_sha256: str) -> Any:
         from boardgen.games.better_life.cards import load_decks
-        from boardgen.games.better_life.model import BetterLifeTemplate
+        from boardgen.games.better_life.schema import BetterLifeTemplate
         from boardgen.schema import validate_template
 
         config = validate_template(BetterLifeTemplate, data, source, template_sha256)
@@ -102,12 +102,12 @@ class BetterLife(GamePlugin):
         return bool(pending) and pending[0][0] in ("roll", "role", "policy", "event", "market")
 
     def new_game(self, ctx: BuildContext, players: int) -> Any:
-        from boardgen.games.better_life.engine import BetterLifeGame
+        from boardgen.games.better_life.rules.engine import BetterLifeGame
 
         return BetterLifeGame(ctx.config, self.decks(ctx))
 
     def bots(self) -> Mapping[str, Any]:
-        from boardgen.games.better_life.bots import all_bots
+        from boardgen.games.better_life.rules.bots import all_bots
 
         return all_bots()
 
@@ -118,7 +118,7 @@ class BetterLife(GamePlugin):
         return [SpaceNeed("track space", k.space_mm, k.space_mm, "a pawn", k.pawn_mm, k.pawn_mm, piece_round=True)]
 
     def rule_findings(self, ctx: BuildContext, summary: Mapping[str, Any]) -> list[Any]:
-        from boardgen.games.better_life.report import rule_findings
+        from boardgen.games.better_life.rules.report import rule_findings
 
         return rule_findings(ctx, summary)
 
@@ -126,7 +126,7 @@ class BetterLife(GamePlugin):
                      rotate: bool) -> Any:
         """The compiled kernel's games (``fast``): the same as ``play_batch``'s for the same seeds, or None
         when a bot has no compiled form or too few games are asked for to pay for loading it."""
-        from boardgen.games.better_life.fast import kernel_batch
+        from boardgen.games.better_life.rules.fast import kernel_batch
 
         game = ctx.value(f"game:{players}", lambda: self.new_game(ctx, players))
         return kernel_batch(game, bots, seed, start, stop, rotate)
@@ -135,7 +135,7 @@ class BetterLife(GamePlugin):
                  bots: Sequence[str] | None = None, players: int | None = None,
                  progress: Callable[[int], None] | None = None) -> Any:
         """The generic validation, with the seat checks taken over the games someone won."""
-        from boardgen.games.better_life.report import seat_findings
+        from boardgen.games.better_life.rules.report import seat_findings
         from boardgen.play.report import Report
         from boardgen.play.runner import generic_validate
 
@@ -147,7 +147,7 @@ class BetterLife(GamePlugin):
         return Report(report.edition, findings, report.simulation).sorted()
 
     def report_plots(self, ctx: BuildContext, summary: Mapping[str, Any], records: Sequence[Any]) -> dict[str, bytes]:
-        from boardgen.games.better_life.report import plots
+        from boardgen.games.better_life.rules.report import plots
 
         return plots(self.title, ctx, summary, records)
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from boardgen.cards.deck import card_size, draw_text, fit_text
 from boardgen.cards.icons import ICONS, draw_icon, register_icon
 from boardgen.errors import LayoutError
-from boardgen.games.better_life.model import BetterLifeTemplate
+from boardgen.games.better_life.schema import BetterLifeTemplate
 from boardgen.i18n import N_, Translator, in_language, translator
 from boardgen.io import Artifact
 from boardgen.kit.board import board_kit_files

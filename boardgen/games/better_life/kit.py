@@ -20,7 +20,7 @@ from boardgen.cards.model import Component, ComponentSet
 from boardgen.cards.sheets import LaidOut, lay_out, one_orientation
 from boardgen.games.better_life.board import GREEN, INK, band_name, register_icons, role_name
 from boardgen.games.better_life.cards import Decks
-from boardgen.games.better_life.model import BetterLifeTemplate
+from boardgen.games.better_life.schema import BetterLifeTemplate
 from boardgen.i18n import N_, Translator, translator
 from boardgen.io import Artifact
 from boardgen.kit.assembler import KitSpec, assemble_kit

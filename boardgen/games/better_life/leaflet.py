@@ -25,7 +25,7 @@ from reportlab.platypus import BaseDocTemplate, Frame, KeepTogether, PageTemplat
 from boardgen.errors import LayoutError
 from boardgen.games.better_life.board import KIND_NAMES, band_name, role_name
 from boardgen.games.better_life.cards import Decks
-from boardgen.games.better_life.model import BetterLifeTemplate
+from boardgen.games.better_life.schema import BetterLifeTemplate
 from boardgen.i18n import N_, Translator, in_language, translator
 from boardgen.render.imposition import Paper
 from boardgen.render.typeset import (

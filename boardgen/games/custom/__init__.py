@@ -28,7 +28,7 @@ class CustomGame(GamePlugin):
     )
     has_rules = False
     template_file = "custom-meadow.yaml"
-    model_path = "boardgen.games.custom.model:CustomTemplate"
+    model_path = "boardgen.games.custom.schema:CustomTemplate"
 
     def load_config(self, data: dict[str, Any], source: str, template_sha256: str) -> Any:
         from boardgen.games.custom.kit import all_sets

@@ -16,7 +16,6 @@ from boardgen.cards.deck import cards_sheets
 from boardgen.cards.model import ComponentSet
 from boardgen.cards.sheets import LaidOut, lay_out, one_orientation
 from boardgen.errors import LayoutError
-from boardgen.games.custom.model import CustomTemplate
 from boardgen.games.custom.parts import (
     GameData,
     board_graph,
@@ -25,6 +24,7 @@ from boardgen.games.custom.parts import (
     small_parts_set,
     token_set,
 )
+from boardgen.games.custom.schema import CustomTemplate
 from boardgen.io import Artifact
 from boardgen.kit.assembler import KitSpec, assemble_kit
 from boardgen.kit.board import board_kit_files

@@ -18,7 +18,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, Paragraph, Spacer
 
 from boardgen.errors import LayoutError
-from boardgen.games.custom.model import CustomTemplate
+from boardgen.games.custom.schema import CustomTemplate
 from boardgen.kit.parts import KitParts
 from boardgen.render.imposition import Paper
 from boardgen.render.typeset import check_glyphs, finished_leaflet, plain_text, register_fonts

@@ -24,7 +24,7 @@ from boardgen.cards.model import Component, ComponentSet
 from boardgen.cards.sheets import path_polygon
 from boardgen.datafiles import locate, read_text
 from boardgen.errors import ConfigError, LayoutError
-from boardgen.games.custom.model import CustomTemplate, DeckSpec, FaceSpec, FieldSpec
+from boardgen.games.custom.schema import CustomTemplate, DeckSpec, FaceSpec, FieldSpec
 from boardgen.layout.spaces import BoardGraph, Space, SpaceStyle, render
 from boardgen.render.cairo_backend import fit_font
 from boardgen.render.images import Picture, read_picture

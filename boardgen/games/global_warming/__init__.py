@@ -18,7 +18,7 @@ from boardgen.plugin import BuildContext, GamePlugin
 
 class GlobalWarming(GamePlugin):
     name = "global-warming"
-    kernel_warmer = "boardgen.games.global_warming.fast:warm_kernel"
+    kernel_warmer = "boardgen.games.global_warming.rules.fast:warm_kernel"
     title = "Global Warming"
     summary = "piecepack sinking island: secret dice, half-seen coins, last survivor wins (seed 003)"
     stages = (
@@ -30,18 +30,18 @@ class GlobalWarming(GamePlugin):
     model_path = "boardgen.games.global_warming.schema:GlobalWarmingTemplate"
 
     def build_board(self, ctx: BuildContext) -> Any:
-        from .engine import island_shape
+        from boardgen.games.global_warming.rules.engine import island_shape
 
         return island_shape(ctx.config.rules.setup, ctx.config.rules.sea_margin)
 
     # -- play in the browser (boardgen serve)
     def table_graph(self, state: Any, player: int) -> Any:
-        from .table import table_graph
+        from boardgen.games.global_warming.table import table_graph
 
         return table_graph(state)
 
     def action_space(self, state: Any, player: int, action: int) -> str | None:
-        from .table import action_cell
+        from boardgen.games.global_warming.table import action_cell
 
         return action_cell(state, action)
 
@@ -61,7 +61,7 @@ class GlobalWarming(GamePlugin):
         return int(config.rules.validate_games)
 
     def new_game(self, ctx: BuildContext, players: int) -> Any:
-        from .engine import GlobalWarmingGame
+        from boardgen.games.global_warming.rules.engine import GlobalWarmingGame
 
         pp = ctx.config.piecepack
         game = GlobalWarmingGame(ctx.config.rules, players, [s.name for s in pp.suits], pp.rank_names)
@@ -69,30 +69,30 @@ class GlobalWarming(GamePlugin):
         return game
 
     def bots(self) -> Mapping[str, Any]:
-        from .bots import game_bots
+        from boardgen.games.global_warming.rules.bots import game_bots
 
         return game_bots()
 
     def kernel_batch(self, ctx: BuildContext, players: int, bots: Sequence[str], seed: int, start: int, stop: int,
                      rotate: bool) -> Any:
         """The games through the compiled kernel (``fast``): random, greedy and cautious bots."""
-        from .fast import kernel_batch
+        from boardgen.games.global_warming.rules.fast import kernel_batch
 
         game = ctx.value(f"game:{players}", lambda: self.new_game(ctx, players))
         return kernel_batch(game, bots, seed, start, stop, rotate)
 
     def board_findings(self, ctx: BuildContext) -> list[Any]:
-        from .report import board_findings
+        from boardgen.games.global_warming.rules.report import board_findings
 
         return board_findings(ctx)
 
     def rule_findings(self, ctx: BuildContext, summary: Mapping[str, Any]) -> list[Any]:
-        from .report import rule_findings
+        from boardgen.games.global_warming.rules.report import rule_findings
 
         return rule_findings(ctx, summary)
 
     def report_plots(self, ctx: BuildContext, summary: Mapping[str, Any], records: Sequence[Any]) -> dict[str, bytes]:
-        from .report import report_plots
+        from boardgen.games.global_warming.rules.report import report_plots
 
         return report_plots(ctx, summary, records)
 

@@ -60,7 +60,7 @@ def kit_parts(ctx: BuildContext) -> KitParts:
 
 def engine_part_counts(ctx: BuildContext) -> dict[str, int]:
     """The engine's numbers: its tiles and coins (one per suit and rank) and the coins in its bag."""
-    from boardgen.games.global_warming.engine import RANKS, SUITS, TILES
+    from boardgen.games.global_warming.rules.engine import RANKS, SUITS, TILES
 
     spec = ctx.config.piecepack
     counts = {f"{kind} of {s.name}": RANKS for s in spec.suits[:SUITS] for kind in ("tile", "coin")}
@@ -75,7 +75,7 @@ def table_laid(config: Any, paper: Paper) -> LaidOut:
 
 
 def kit_stage(ctx: BuildContext) -> list[Artifact]:
-    from .leaflet import leaflet_pdf, leaflet_text
+    from boardgen.games.global_warming.leaflet import leaflet_pdf, leaflet_text
 
     config = ctx.config
     sets = piecepack_sets(config.piecepack)
@@ -98,7 +98,7 @@ def kit_stage(ctx: BuildContext) -> list[Artifact]:
 
 
 def _island_plan(config: Any, setup: str, x: float, y: float, cell: float) -> list[Op]:
-    from .engine import island_shape
+    from boardgen.games.global_warming.rules.engine import island_shape
 
     ops: list[Op] = []
     cells = island_shape(setup, 1)

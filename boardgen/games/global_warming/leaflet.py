@@ -208,7 +208,7 @@ def _symbol(d: Drawing, name: str, cx: float, cy: float, size: float, colour: st
 
 
 def _island(d: Drawing, config: Any, setup: str, ox: float, top: float, cell: float, pawns: bool) -> None:
-    from .engine import island_shape
+    from boardgen.games.global_warming.rules.engine import island_shape
 
     pp = config.piecepack
     cells = island_shape(setup, 1)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .engine import DIRS, PAWN_BASE, PICK_BASE, PLACE_BASE, GWState, suit_of
+from boardgen.games.global_warming.rules.engine import DIRS, PAWN_BASE, PICK_BASE, PLACE_BASE, GWState, suit_of
 
 TABLE_CELL_MM = 30.0  # a cell of the table as play in the browser draws it
 

@@ -122,14 +122,14 @@ class GlobalWellbeing(GamePlugin):
         return int(config.rules.validate_games)
 
     def new_game(self, ctx: BuildContext, players: int) -> Any:
-        from boardgen.games.global_wellbeing.rules.api import WellbeingGame
         from boardgen.games.global_wellbeing.rules.board import RulesBoard
+        from boardgen.games.global_wellbeing.rules.engine import WellbeingGame
 
         board = ctx.value("rules_board", lambda: RulesBoard.from_board(ctx.board))
         return WellbeingGame(board, ctx.config.rules, players)
 
     def bots(self) -> Mapping[str, Any]:
-        from boardgen.games.global_wellbeing.rules.api import api_bots
+        from boardgen.games.global_wellbeing.rules.engine import api_bots
 
         return api_bots()
 

@@ -22,7 +22,7 @@ from boardgen.plugin import BuildContext, GamePlugin
 
 class Philanthropist(GamePlugin):
     name = "philanthropist"
-    kernel_warmer = "boardgen.games.philanthropist.fast:warm_kernel"
+    kernel_warmer = "boardgen.games.philanthropist.rules.fast:warm_kernel"
     title = "The Philanthropist"
     summary = "race across a 24-inch square grid to help meeples with cubes from business (seed 001)"
     stages = (
@@ -35,17 +35,17 @@ class Philanthropist(GamePlugin):
     slow_bots: ClassVar[dict[str, str]] = {"mcts": "its playouts run whole games: about 65 s a game, 5 h for 300 games"}
 
     template_file = "philanthropist.yaml"
-    model_path = "boardgen.games.philanthropist.model:PhilanthropistTemplate"
+    model_path = "boardgen.games.philanthropist.schema:PhilanthropistTemplate"
 
     def load_config(self, data: dict[str, Any], source: str, template_sha256: str) -> Any:
-        from boardgen.games.philanthropist.model import load_cards
+        from boardgen.games.philanthropist.schema import load_cards
 
         config = super().load_config(data, source, template_sha256)
         load_cards(config)  # a bad card file is a template error, found before anything is built
         return config
 
     def data_files(self, config: Any) -> Mapping[str, Path]:
-        from boardgen.games.philanthropist.model import cards_path
+        from boardgen.games.philanthropist.schema import cards_path
 
         return {"cards.file": cards_path(config)}
 
@@ -86,14 +86,14 @@ class Philanthropist(GamePlugin):
         return marks
 
     def new_game(self, ctx: BuildContext, players: int) -> Any:
-        from boardgen.games.philanthropist.engine import PhilanthropistGame, Rules
-        from boardgen.games.philanthropist.model import load_cards
+        from boardgen.games.philanthropist.rules.engine import PhilanthropistGame, Rules
+        from boardgen.games.philanthropist.schema import load_cards
 
         cards = ctx.value("cards", lambda: load_cards(ctx.config))
         return PhilanthropistGame(Rules.from_template(ctx.config, cards), players)
 
     def bots(self) -> Mapping[str, Any]:
-        from boardgen.games.philanthropist.bots import philanthropist_bots
+        from boardgen.games.philanthropist.rules.bots import philanthropist_bots
 
         return philanthropist_bots()
 
@@ -101,7 +101,7 @@ class Philanthropist(GamePlugin):
                      rotate: bool) -> Any:
         """The compiled kernel's games (``fast``): the same as ``play_batch``'s for the same seeds, or None
         when a bot has no compiled form or too few games are asked for to pay for loading it."""
-        from boardgen.games.philanthropist.fast import kernel_batch
+        from boardgen.games.philanthropist.rules.fast import kernel_batch
 
         game = ctx.value(f"game:{players}", lambda: self.new_game(ctx, players))
         return kernel_batch(game, bots, seed, start, stop, rotate)
@@ -116,12 +116,12 @@ class Philanthropist(GamePlugin):
                                 progress)
 
     def board_findings(self, ctx: BuildContext) -> list[Any]:
-        from boardgen.games.philanthropist.findings import board_findings
+        from boardgen.games.philanthropist.rules.report import board_findings
 
         return board_findings(ctx)
 
     def rule_findings(self, ctx: BuildContext, summary: Mapping[str, Any]) -> list[Any]:
-        from boardgen.games.philanthropist.findings import rule_findings
+        from boardgen.games.philanthropist.rules.report import rule_findings
 
         return rule_findings(ctx, summary)
 

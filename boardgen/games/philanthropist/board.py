@@ -13,7 +13,7 @@ from __future__ import annotations
 from boardgen.cards.model import geometry_path
 from boardgen.cards.shapes import player_shape
 from boardgen.games.philanthropist.art import INK, action_icon, label, meeple_ops, pips
-from boardgen.games.philanthropist.model import PhilanthropistTemplate
+from boardgen.games.philanthropist.schema import PhilanthropistTemplate
 from boardgen.i18n import current
 from boardgen.layout.spaces import BoardGraph, square_grid
 from boardgen.render.board_print import BoardPrint, print_board

@@ -15,10 +15,10 @@ from boardgen.cards.sheets import LaidOut, lay_out, one_orientation
 from boardgen.errors import LayoutError
 from boardgen.games.philanthropist import parts
 from boardgen.games.philanthropist.board import printed_board
-from boardgen.games.philanthropist.engine import Rules
 from boardgen.games.philanthropist.leaflet import choices, leaflet_pdf
-from boardgen.games.philanthropist.model import PhilanthropistTemplate, load_cards
 from boardgen.games.philanthropist.parts import ACTION_WORDS
+from boardgen.games.philanthropist.rules.engine import Rules
+from boardgen.games.philanthropist.schema import PhilanthropistTemplate, load_cards
 from boardgen.io import Artifact
 from boardgen.kit.assembler import KitSpec, assemble_kit, paper_kit
 from boardgen.kit.board import board_kit_files

@@ -28,7 +28,7 @@ from reportlab.platypus import (
 from reportlab.platypus.doctemplate import FrameBreak
 
 from boardgen.errors import LayoutError
-from boardgen.games.philanthropist.model import Card, PhilanthropistTemplate, deck_stats
+from boardgen.games.philanthropist.schema import Card, PhilanthropistTemplate, deck_stats
 from boardgen.i18n import current
 from boardgen.render.imposition import Paper
 from boardgen.render.typeset import finished_leaflet, register_fonts

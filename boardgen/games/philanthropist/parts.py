@@ -25,7 +25,7 @@ from boardgen.cards.shapes import player_shape
 from boardgen.cards.sheets import path_polygon
 from boardgen.errors import LayoutError
 from boardgen.games.philanthropist.art import INK, action_icon, cube, label, meeple_ops, pips
-from boardgen.games.philanthropist.model import Card, PhilanthropistTemplate
+from boardgen.games.philanthropist.schema import Card, PhilanthropistTemplate
 from boardgen.i18n import N_, current
 from boardgen.render.cairo_backend import cap_height_mm, text_width_mm
 from boardgen.render.scene import Circle, Font, Group, Op, Path, Rect, RectOp, Scene, Style, Text, ink_on, mix, rotate

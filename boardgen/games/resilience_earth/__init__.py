@@ -20,7 +20,7 @@ from boardgen.plugin import BuildContext, GamePlugin
 
 class ResilienceEarth(GamePlugin):
     name = "resilience-earth"
-    kernel_warmer = "boardgen.games.resilience_earth.fast:warm_kernel"
+    kernel_warmer = "boardgen.games.resilience_earth.rules.fast:warm_kernel"
     title = "Resilience Earth"
     summary = "settle 36 dice-addressed fields of the real Earth; a Climate Tower that may fall (seed 004)"
     stages = (
@@ -66,8 +66,8 @@ class ResilienceEarth(GamePlugin):
         return int(config.rules.validate_games)
 
     def new_game(self, ctx: BuildContext, players: int) -> Any:
-        from boardgen.games.resilience_earth.engine import FieldFacts, ResilienceGame
         from boardgen.games.resilience_earth.fieldmap import cached_field_facts
+        from boardgen.games.resilience_earth.rules.engine import FieldFacts, ResilienceGame
 
         def facts_of_map() -> FieldFacts:  # a build has the map already; simulate reads the cache
             if "board" in ctx.computed:
@@ -80,13 +80,13 @@ class ResilienceEarth(GamePlugin):
     def kernel_batch(self, ctx: BuildContext, players: int, bots: Sequence[str], seed: int, start: int, stop: int,
                      rotate: bool) -> Any:
         """The games through the compiled kernel (``fast``): the random bot and the game's own bots."""
-        from boardgen.games.resilience_earth.fast import kernel_batch
+        from boardgen.games.resilience_earth.rules.fast import kernel_batch
 
         game = ctx.value(f"game:{players}", lambda: self.new_game(ctx, players))
         return kernel_batch(game, bots, seed, start, stop, rotate)
 
     def bots(self) -> Mapping[str, Any]:
-        from boardgen.games.resilience_earth.bots import all_bots
+        from boardgen.games.resilience_earth.rules.bots import all_bots
 
         return all_bots()
 
@@ -102,7 +102,7 @@ class ResilienceEarth(GamePlugin):
                 dict(observation.get("buildings", {})).items()]
 
     def board_findings(self, ctx: BuildContext) -> list[Any]:
-        from boardgen.games.resilience_earth.report import board_findings
+        from boardgen.games.resilience_earth.rules.report import board_findings
 
         return board_findings(ctx)
 
@@ -112,12 +112,12 @@ class ResilienceEarth(GamePlugin):
         return space_needs(ctx)
 
     def rule_findings(self, ctx: BuildContext, summary: Mapping[str, Any]) -> list[Any]:
-        from boardgen.games.resilience_earth.report import rule_findings
+        from boardgen.games.resilience_earth.rules.report import rule_findings
 
         return rule_findings(ctx, summary)
 
     def report_plots(self, ctx: BuildContext, summary: Mapping[str, Any], records: Sequence[Any]) -> dict[str, bytes]:
-        from boardgen.games.resilience_earth.report import plots
+        from boardgen.games.resilience_earth.rules.report import plots
 
         return plots(self.title, summary, records)
 

@@ -372,6 +372,6 @@ def cached_field_facts(config: Any) -> Any:
     """What the rules read of the field map (``engine.FieldFacts``), from boardgen's disk cache while nothing it
     depends on changed: `simulate` and `validate` skip building the map (2-3 s of CPU) after the first run."""
     from boardgen.cache import cached
-    from boardgen.games.resilience_earth.engine import FieldFacts
+    from boardgen.games.resilience_earth.rules.engine import FieldFacts
 
     return cached("field-facts", field_facts_key(config), lambda: FieldFacts.from_field_map(build_field_map(config)))

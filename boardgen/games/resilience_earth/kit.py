@@ -257,7 +257,7 @@ def event_text(card: Any, tr: Translator | None = None) -> tuple[str, str]:
 def pattern_ops(reach: tuple[str, ...], effect: str, box: Rect, tr: Translator | None = None) -> list[Op]:
     """The card's spread on a mini-field: the field the dice name in the middle, its eight compass neighbours
     around it (and a second ring for a step taken twice); covered ones in the effect's colour."""
-    from boardgen.games.resilience_earth.engine import COMPASS_DEG
+    from boardgen.games.resilience_earth.rules.engine import COMPASS_DEG
 
     colour = BLOCKED_COLOUR if effect == "blocked" else DESTROYED_COLOUR
     cx, cy = box.center
@@ -451,7 +451,7 @@ def kit_parts(ctx: BuildContext) -> KitParts:
 
 def engine_part_counts(ctx: BuildContext) -> dict[str, int]:
     """The engine's numbers: the stones of the countdown stacks, the event cards it draws from, the markers."""
-    from boardgen.games.resilience_earth.engine import ResilienceGame
+    from boardgen.games.resilience_earth.rules.engine import ResilienceGame
 
     config = ctx.config
     game = ctx.plugin.new_game(ctx, config.rules.max_players)

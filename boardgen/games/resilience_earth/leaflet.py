@@ -40,7 +40,7 @@ BODY_SIZES_PT = (11.0, 10.5, 10.0, 9.5, 9.0, 8.5, 8.0, 7.6, 7.2)
 
 
 def collapse_table(config: Any, tr: Translator | None = None) -> list[list[str]]:
-    from boardgen.games.resilience_earth.engine import collapse_probability
+    from boardgen.games.resilience_earth.rules.engine import collapse_probability
 
     tr = tr or Translator("en", NullTranslations())
     _, n_ = tr.gettext, tr.ngettext
@@ -202,7 +202,7 @@ def leaflet_blocks(ctx: BuildContext) -> list[tuple[str, list[str], list[list[st
 
 def event_example(ctx: BuildContext, tr: Translator | None = None) -> str:
     """A climate event on this very board: the first destroying card with a two-way spread, dice 3 and 4."""
-    from boardgen.games.resilience_earth.engine import FieldFacts, pattern_fields
+    from boardgen.games.resilience_earth.rules.engine import FieldFacts, pattern_fields
 
     tr = tr or translator(ctx.config)
     _ = tr.gettext

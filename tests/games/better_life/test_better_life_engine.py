@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from boardgen.games.better_life.engine import (
+from boardgen.games.better_life.rules.engine import (
     ACCEPT_EVENT,
     BID_BASE,
     BUY_OFF,
@@ -339,7 +339,7 @@ def test_semi_target_points(game: BetterLifeGame) -> None:
 
 @pytest.mark.parametrize("bots", [("random",), ("free-rider", "fair-share", "meter-reader", "target-seeker")])
 def test_whole_games_are_deterministic(game: BetterLifeGame, bots: tuple[str, ...]) -> None:
-    from boardgen.games.better_life.bots import all_bots
+    from boardgen.games.better_life.rules.bots import all_bots
 
     def once(seed: int) -> tuple[object, ...]:
         factories = all_bots()

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from boardgen.games.better_life import fast
-from boardgen.games.better_life.engine import BetterLifeGame
+from boardgen.games.better_life.rules import fast
+from boardgen.games.better_life.rules.engine import BetterLifeGame
 from boardgen.play.columns import OutcomeColumns
 from boardgen.play.simulate import derive_seed, lineup
 from boardgen.plugin import BuildContext, GamePlugin

@@ -15,7 +15,7 @@ from boardgen.games.better_life.board import board_scene, track_board
 from boardgen.games.better_life.cards import Decks, load_decks
 from boardgen.games.better_life.kit import decks_for_print, inventory, ip_tokens, voting_screen
 from boardgen.games.better_life.leaflet import leaflet_pdf, leaflet_story, space_rows
-from boardgen.games.better_life.model import BetterLifeTemplate
+from boardgen.games.better_life.schema import BetterLifeTemplate
 from boardgen.render.imposition import A4, LETTER
 from boardgen.template import load
 

@@ -29,8 +29,8 @@ from boardgen.games.better_life.kit import (
     voting_screen,
 )
 from boardgen.games.better_life.leaflet import leaflet_pdf, leaflet_story
-from boardgen.games.better_life.model import BetterLifeTemplate
-from boardgen.games.better_life.report import rule_findings
+from boardgen.games.better_life.rules.report import rule_findings
+from boardgen.games.better_life.schema import BetterLifeTemplate
 from boardgen.kit.cut_edition import cut_sheet_svgs
 from boardgen.render.imposition import A4, LETTER, Paper
 from boardgen.render.scene import RectOp, Text

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from boardgen.games.global_warming.engine import (
+from boardgen.games.global_warming.rules.engine import (
     PASS,
     PAWN_BASE,
     PICK_BASE,
@@ -280,7 +280,7 @@ def test_variant_state_lays_tiles_outside_the_edges() -> None:
 
 
 def test_search_bot_plays_a_short_game() -> None:
-    from boardgen.games.global_warming.bots import SearchBot
+    from boardgen.games.global_warming.rules.bots import SearchBot
     from boardgen.games.global_warming.schema import BotsSpec
     from boardgen.play.bots import RandomBot, play_with_bots
 

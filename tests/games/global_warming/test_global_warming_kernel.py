@@ -27,7 +27,7 @@ def context(**rules: object) -> BuildContext:
 
 
 def compare(ctx: BuildContext, players: int, bots: tuple[str, ...], games: int, seed: int = 11, jobs: int = 1) -> None:
-    from boardgen.games.global_warming import fast
+    from boardgen.games.global_warming.rules import fast
 
     plugin = ctx.plugin
     game = ctx.value(f"game:{players}", lambda: plugin.new_game(ctx, players))
@@ -65,7 +65,7 @@ def test_kernel_batch_leaves_bots_it_does_not_play_to_the_api() -> None:
 
 def test_one_game_never_loads_numba() -> None:
     """``simulate --games 1``: the API plays it, and numba is not even imported."""
-    script = ("import sys; from boardgen.games.global_warming import fast; "
+    script = ("import sys; from boardgen.games.global_warming.rules import fast; "
               "assert fast.kernel_batch(None, ('cautious', 'greedy', 'random'), 1, 0, 1, True) is None; "
               "assert 'numba' not in sys.modules")
     subprocess.run([sys.executable, "-c", script], check=True, env={**os.environ, "BOARDGEN_ENGINE": "auto"})

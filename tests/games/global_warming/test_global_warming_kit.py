@@ -11,10 +11,10 @@ import yaml
 
 from boardgen.errors import ConfigError
 from boardgen.games.global_warming import plugin
-from boardgen.games.global_warming.bots import CautiousBot, danger
-from boardgen.games.global_warming.engine import PAWN_BASE, VALUE_UP, GlobalWarmingGame
 from boardgen.games.global_warming.kit import kit_stage, table_sheet
 from boardgen.games.global_warming.leaflet import leaflet_pdf, leaflet_text
+from boardgen.games.global_warming.rules.bots import CautiousBot, danger
+from boardgen.games.global_warming.rules.engine import PAWN_BASE, VALUE_UP, GlobalWarmingGame
 from boardgen.games.global_warming.schema import GlobalWarmingTemplate, RulesSpec
 from boardgen.plugin import BuildContext
 from boardgen.render.imposition import A4, LETTER

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from boardgen.games.global_warming.engine import GlobalWarmingGame
+from boardgen.games.global_warming.rules.engine import GlobalWarmingGame
 from boardgen.games.global_warming.schema import RulesSpec
 
 pyspiel = pytest.importorskip("pyspiel")

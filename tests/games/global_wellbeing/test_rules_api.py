@@ -20,7 +20,9 @@ from rules_strategies import (
 
 import boardgen.geomap.build
 from boardgen.cli import cli
-from boardgen.games.global_wellbeing.rules.api import (
+from boardgen.games.global_wellbeing.rules.board import RulesBoard
+from boardgen.games.global_wellbeing.rules.bots import BOT_NAMES, bot_factory
+from boardgen.games.global_wellbeing.rules.engine import (
     DEST,
     INVEST,
     PICK,
@@ -31,8 +33,6 @@ from boardgen.games.global_wellbeing.rules.api import (
     api_bots,
     play_game,
 )
-from boardgen.games.global_wellbeing.rules.board import RulesBoard
-from boardgen.games.global_wellbeing.rules.bots import BOT_NAMES, bot_factory
 from boardgen.games.global_wellbeing.schema import RulesConfig, load_template
 from boardgen.geomap.model import Board
 from boardgen.play.api import CHANCE, TERMINAL, IllegalActionError

@@ -8,7 +8,9 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pytest
 
-from boardgen.games.global_wellbeing.rules.api import (
+from boardgen.games.global_wellbeing.rules.board import RulesBoard, components, hex_rectangle
+from boardgen.games.global_wellbeing.rules.bots import Bot, GreedyBot, PlannerBot, RandomBot, bot_factory
+from boardgen.games.global_wellbeing.rules.engine import (
     EV,
     TIPPING,
     WellbeingGame,
@@ -17,8 +19,6 @@ from boardgen.games.global_wellbeing.rules.api import (
     steward_roll,
     tipping_apply,
 )
-from boardgen.games.global_wellbeing.rules.board import RulesBoard, components, hex_rectangle
-from boardgen.games.global_wellbeing.rules.bots import Bot, GreedyBot, PlannerBot, RandomBot, bot_factory
 from boardgen.games.global_wellbeing.rules.report import decided_after, simulate
 from boardgen.games.global_wellbeing.rules.state import GameState
 from boardgen.games.global_wellbeing.schema import RulesConfig, load_template

@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from boardgen.games.global_wellbeing.rules.api import EV, play_game
 from boardgen.games.global_wellbeing.rules.board import hex_rectangle
 from boardgen.games.global_wellbeing.rules.bots import Bot, GreedyBot, PlannerBot, RandomBot, bot_factory
+from boardgen.games.global_wellbeing.rules.engine import EV, play_game
 from boardgen.games.global_wellbeing.rules.state import GameState
 from boardgen.games.global_wellbeing.schema import RulesConfig, load_template
 from boardgen.play.api import IllegalActionError

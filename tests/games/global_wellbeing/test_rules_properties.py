@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from rules_strategies import games
 
-from boardgen.games.global_wellbeing.rules.api import play_game
 from boardgen.games.global_wellbeing.rules.bots import bot_factory
+from boardgen.games.global_wellbeing.rules.engine import play_game
 from boardgen.games.global_wellbeing.rules.state import GameState
 
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from boardgen.games.philanthropist import fast
-from boardgen.games.philanthropist.engine import PhilanthropistGame
+from boardgen.games.philanthropist.rules import fast
+from boardgen.games.philanthropist.rules.engine import PhilanthropistGame
 from boardgen.play.columns import OutcomeColumns
 from boardgen.play.simulate import derive_seed, lineup
 from boardgen.plugin import BuildContext, GamePlugin

@@ -12,7 +12,7 @@ from boardgen.games.philanthropist import parts
 from boardgen.games.philanthropist.board import board_scene, printed_board
 from boardgen.games.philanthropist.kit import build_paper, component_sets, kit_parts
 from boardgen.games.philanthropist.leaflet import choices, leaflet_pdf
-from boardgen.games.philanthropist.model import load_cards
+from boardgen.games.philanthropist.schema import load_cards
 from boardgen.plugin import BuildContext
 from boardgen.render.imposition import A4, LETTER
 from boardgen.template import load
@@ -119,7 +119,7 @@ def test_leaflet_is_one_folded_sheet_with_the_templates_numbers(t, paper, tmp_pa
 def test_engine_moves_are_the_printed_grids_king_steps(t) -> None:  # type: ignore[no-untyped-def]
     """The engine's reach with a die of d is every space of the shared board graph at most d steps away."""
     from boardgen.games.philanthropist.board import board_graph
-    from boardgen.games.philanthropist.engine import PhilanthropistGame, Rules
+    from boardgen.games.philanthropist.rules.engine import PhilanthropistGame, Rules
 
     graph = board_graph(t)
     assert len(graph.spaces) == 256 and len(graph.of_kind("start")) == 4

@@ -10,7 +10,7 @@ import pikepdf
 import pytest
 
 from boardgen.games.philanthropist.leaflet import MIN_PT, leaflet_pdf
-from boardgen.games.philanthropist.model import load_cards
+from boardgen.games.philanthropist.schema import load_cards
 from boardgen.render.imposition import A4, LETTER, Paper
 from boardgen.template import load
 

@@ -69,7 +69,7 @@ def test_meeple_and_cube_token_words_are_at_least_6_pt() -> None:
 def test_card_badges_say_what_happens_to_the_cubes() -> None:
     """Bankruptcy's badge said "0", which reads as "nothing happens"; the badges of the two proportional cards
     now multiply."""
-    from boardgen.games.philanthropist.model import load_cards
+    from boardgen.games.philanthropist.schema import load_cards
 
     t = load(ROOT / "templates" / "philanthropist.yaml")[1]
     badges = {c.effect: parts.effect_value(c) for c in load_cards(t)}

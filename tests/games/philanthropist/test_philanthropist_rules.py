@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from boardgen.games.philanthropist.engine import (
+from boardgen.games.philanthropist.rules.engine import (
     ACTION,
     DRAW,
     END,
@@ -17,7 +17,7 @@ from boardgen.games.philanthropist.engine import (
     Rules,
     king_steps,
 )
-from boardgen.games.philanthropist.model import load_cards
+from boardgen.games.philanthropist.schema import load_cards
 from boardgen.play.api import CHANCE, TERMINAL, IllegalActionError
 from boardgen.play.bots import play_with_bots
 from boardgen.plugin import BuildContext
@@ -404,7 +404,7 @@ def test_a_collect_where_no_meeple_stands_is_illegal_and_says_so(setup: tuple) -
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_random_bots_play_the_game_to_its_own_end(setup: tuple, players: int) -> None:
     """The game's random bot helps every meeple before the turn limit, so its games use every rule."""
-    from boardgen.games.philanthropist.bots import philanthropist_bots
+    from boardgen.games.philanthropist.rules.bots import philanthropist_bots
     from boardgen.play.simulate import play_one
 
     g = game(setup, players=players)

@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from boardgen.errors import ConfigError
-from boardgen.games.philanthropist.model import Card, deck_stats, load_cards, parse_cards
+from boardgen.games.philanthropist.schema import Card, deck_stats, load_cards, parse_cards
 from boardgen.template import load
 
 ROOT = Path(__file__).resolve().parents[3]

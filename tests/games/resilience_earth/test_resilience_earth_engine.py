@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from boardgen.games.resilience_earth.bots import OWN_BOTS
-from boardgen.games.resilience_earth.engine import (
+from boardgen.games.resilience_earth.rules.bots import OWN_BOTS
+from boardgen.games.resilience_earth.rules.engine import (
     CARD,
     DIE1,
     INDUSTRY,

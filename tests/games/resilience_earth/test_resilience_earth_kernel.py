@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from boardgen.games.resilience_earth import fast
-from boardgen.games.resilience_earth.engine import ResilienceGame
+from boardgen.games.resilience_earth.rules import fast
+from boardgen.games.resilience_earth.rules.engine import ResilienceGame
 from boardgen.games.resilience_earth.schema import ResilienceTemplate
 from boardgen.play.columns import OutcomeColumns
 from boardgen.play.simulate import derive_seed, lineup, play_one, simulate
@@ -71,8 +71,8 @@ def test_kernel_batch_leaves_what_it_does_not_play_to_the_api() -> None:
 
 def test_one_game_never_loads_numba() -> None:
     """``simulate --games 1``: the API plays it, and numba is not even imported."""
-    script = ("import sys; from boardgen.games.resilience_earth import fast; "
-              "from boardgen.games.resilience_earth.engine import ResilienceGame; "
+    script = ("import sys; from boardgen.games.resilience_earth.rules import fast; "
+              "from boardgen.games.resilience_earth.rules.engine import ResilienceGame; "
               "from boardgen.games.resilience_earth.schema import ResilienceTemplate; "
               "from boardgen.schema import validate_template; import yaml; "
               f"cfg = validate_template(ResilienceTemplate, yaml.safe_load(open({str(TEMPLATE)!r})), 't'); "

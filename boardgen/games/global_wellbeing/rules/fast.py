@@ -19,8 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from boardgen.games.global_wellbeing.rules.api import EVENTS, WellbeingGame, outcome_metrics
 from boardgen.games.global_wellbeing.rules.board import RulesBoard
+from boardgen.games.global_wellbeing.rules.engine import EVENTS, WellbeingGame, outcome_metrics
 from boardgen.games.global_wellbeing.schema import RulesConfig
 from boardgen.play.columns import OutcomeColumns
 from boardgen.play.kernels import KernelLoader, game_seeds

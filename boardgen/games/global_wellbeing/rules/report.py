@@ -19,9 +19,9 @@ from typing import Any
 
 import numpy as np
 
-from boardgen.games.global_wellbeing.rules.api import EVENTS
 from boardgen.games.global_wellbeing.rules.board import RulesBoard
 from boardgen.games.global_wellbeing.rules.bots import BOT_NAMES
+from boardgen.games.global_wellbeing.rules.engine import EVENTS
 from boardgen.games.global_wellbeing.schema import RulesConfig
 from boardgen.play.columns import OutcomeColumns
 from boardgen.play.report import wilson_interval
@@ -69,7 +69,7 @@ def simulate(board: RulesBoard, rules: RulesConfig, games: int, players: int, bo
     it plays them, the rules API else, seeded as the plug-in seeds them (``GamePlugin.game_seeds``)."""
     from boardgen.games.global_wellbeing import plugin
     from boardgen.games.global_wellbeing.rules import fast
-    from boardgen.games.global_wellbeing.rules.api import WellbeingGame, api_bots
+    from boardgen.games.global_wellbeing.rules.engine import WellbeingGame, api_bots
     from boardgen.play.simulate import play_columns
 
     bots = tuple(bots)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 
-from boardgen.games.resilience_earth.engine import INDUSTRY, SETTLEMENT, TOWN, ResilienceGame, ResilienceState
+from boardgen.games.resilience_earth.rules.engine import INDUSTRY, SETTLEMENT, TOWN, ResilienceGame, ResilienceState
 from boardgen.play.api import Game, State
 from boardgen.play.bots import GENERIC_BOTS, Bot, BotFactory
 

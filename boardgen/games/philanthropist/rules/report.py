@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from boardgen.games.philanthropist.model import PhilanthropistTemplate, deck_stats, load_cards
+from boardgen.games.philanthropist.schema import PhilanthropistTemplate, deck_stats, load_cards
 from boardgen.play.report import Finding, Severity, wilson_interval
 from boardgen.plugin import BuildContext
 

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from boardgen.games.better_life.cards import ACTION_EFFECTS, EVENT_EFFECTS
-from boardgen.games.better_life.engine import (
+from boardgen.games.better_life.rules.engine import (
     ACCEPT_EVENT,
     BID_BASE,
     BUY_OFF,
@@ -36,7 +36,7 @@ KERNEL_BOTS = ("random", "free-rider", "fair-share", "target-seeker", "meter-rea
 # default bots (250 games/s); compiling it the first time about 17 s, some 4,000 games.
 LOAD_COST_GAMES = 120
 COMPILE_COST_GAMES = 4000
-LOADER = KernelLoader("boardgen.games.better_life.kernel", LOAD_COST_GAMES, COMPILE_COST_GAMES)
+LOADER = KernelLoader("boardgen.games.better_life.rules.kernel", LOAD_COST_GAMES, COMPILE_COST_GAMES)
 ACTIONS = (ROLL, PLAY_ROLE, ACCEPT_EVENT, CANCEL_EVENT, BUY_OFF, PLAY_BASE, PICK_BASE, DISCARD_BASE, BID_BASE)
 SPACE_KINDS = ("start", "end-of-year", "role", "skip", "ip", "plus-one", "bonus", "empty", "fund", "payout", "event")
 

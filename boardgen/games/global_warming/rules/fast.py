@@ -23,7 +23,7 @@ LOAD_COST_GAMES = 70.0  # loading the cached kernel (about 0.6 s), in random-bot
 COMPILE_COST_GAMES = 7000.0  # compiling it (about a minute)
 
 
-LOADER = KernelLoader("boardgen.games.global_warming.kernel", LOAD_COST_GAMES, COMPILE_COST_GAMES)
+LOADER = KernelLoader("boardgen.games.global_warming.rules.kernel", LOAD_COST_GAMES, COMPILE_COST_GAMES)
 """Loads the kernel once the games asked for in this process are worth it (``simulate --games 1`` never
 imports numba); ``BOARDGEN_ENGINE`` forces either path."""
 
@@ -46,8 +46,8 @@ def warm_kernel() -> bool:
 
 def game_arrays(game: Any) -> tuple[np.ndarray, ...]:
     """(gi, gf, nbr, shape, inner) of a ``GlobalWarmingGame`` and its bots' spec."""
-    from . import kernel as k
-    from .bots import DEFAULT_BOTS
+    from boardgen.games.global_warming.rules import kernel as k
+    from boardgen.games.global_warming.rules.bots import DEFAULT_BOTS
 
     rules = game.rules
     spec = getattr(game, "bot_spec", DEFAULT_BOTS)
@@ -95,7 +95,7 @@ def play(game: Any, bots: Sequence[str], seed: int, start: int, stop: int, rotat
 def columns(names: tuple[str, ...], players: int, seeds: np.ndarray, kinds: np.ndarray, out_i: np.ndarray,
             out_events: np.ndarray) -> OutcomeColumns:
     """``GWState.outcome`` of each game from the kernel's numbers."""
-    from . import kernel as k
+    from boardgen.games.global_warming.rules import kernel as k
 
     n = seeds.shape[0]
     turns = out_i[:, 0]

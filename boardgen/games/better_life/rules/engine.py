@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from boardgen.games.better_life.cards import ActionCard, Decks, EventCard
-from boardgen.games.better_life.model import BetterLifeTemplate
+from boardgen.games.better_life.schema import BetterLifeTemplate
 from boardgen.play.api import CHANCE, SIMULTANEOUS, TERMINAL, Game, GameInfo, Outcome, State
 
 ROLL = 0

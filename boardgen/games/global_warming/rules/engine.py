@@ -24,9 +24,8 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from boardgen.games.global_warming.schema import RulesSpec
 from boardgen.play.api import CHANCE, SIMULTANEOUS, TERMINAL, Game, GameInfo, IllegalActionError, Outcome, State
-
-from .schema import RulesSpec
 
 SUITS = 4
 RANKS = 6
@@ -113,7 +112,7 @@ class GlobalWarmingGame(Game):
         return f"({x},{y})"
 
     def evaluate(self, state: State, player: int) -> float:
-        from .bots import evaluate
+        from boardgen.games.global_warming.rules.bots import evaluate
 
         assert isinstance(state, GWState)
         return evaluate(state, player)

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from boardgen.games.philanthropist.engine import (
+from boardgen.games.philanthropist.rules.engine import (
     ACTION,
     DRAW,
     EFFECT_KINDS,
@@ -36,7 +36,7 @@ KERNEL_BOTS = ("uniform", "random", "collector", "planner")  # kernel.BOT_KINDS
 # default bots (140 games/s); compiling it the first time about 11 s, some 1,500 games.
 LOAD_COST_GAMES = 60
 COMPILE_COST_GAMES = 1500
-LOADER = KernelLoader("boardgen.games.philanthropist.kernel", LOAD_COST_GAMES, COMPILE_COST_GAMES)
+LOADER = KernelLoader("boardgen.games.philanthropist.rules.kernel", LOAD_COST_GAMES, COMPILE_COST_GAMES)
 PHASES = (PLACE, FIRST, ACTION, WHITE_MOVE, WHITE_PAY, DRAW, MOVE, END)
 
 

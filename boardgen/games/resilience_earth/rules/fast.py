@@ -22,7 +22,7 @@ LOAD_COST_GAMES = 60.0  # loading the cached kernel (about 0.6 s), in API games 
 COMPILE_COST_GAMES = 6000.0  # compiling it (about a minute)
 
 
-LOADER = KernelLoader("boardgen.games.resilience_earth.kernel", LOAD_COST_GAMES, COMPILE_COST_GAMES)
+LOADER = KernelLoader("boardgen.games.resilience_earth.rules.kernel", LOAD_COST_GAMES, COMPILE_COST_GAMES)
 """Loads the kernel once the games asked for in this process are worth it (``simulate --games 1`` never
 imports numba); ``BOARDGEN_ENGINE`` forces either path."""
 
@@ -30,8 +30,8 @@ imports numba); ``BOARDGEN_ENGINE`` forces either path."""
 
 def bot_table() -> np.ndarray:
     """Each kernel bot kind's knobs, read from the policy bots' classes (row 0, random, is unused)."""
-    from . import kernel as k
-    from .bots import OWN_BOTS
+    from boardgen.games.resilience_earth.rules import kernel as k
+    from boardgen.games.resilience_earth.rules.bots import OWN_BOTS
 
     table = np.zeros((len(k.BOT_KINDS), 8), dtype=np.float64)
     for i, name in enumerate(k.BOT_KINDS):
@@ -46,8 +46,8 @@ def bot_table() -> np.ndarray:
 
 def game_arrays(game: Any) -> dict[str, Any]:
     """The kernel's arrays of a ``ResilienceGame``."""
-    from . import kernel as k
-    from .engine import INDUSTRY, RULE_EVENTS, SETTLEMENT, TOWN
+    from boardgen.games.resilience_earth.rules import kernel as k
+    from boardgen.games.resilience_earth.rules.engine import INDUSTRY, RULE_EVENTS, SETTLEMENT, TOWN
 
     assert tuple(RULE_EVENTS) == k.RULE_EVENTS, "the kernel counts other rules than the engine"
     rules, costs, facts = game.rules, game.costs, game.facts
@@ -125,7 +125,7 @@ def play(game: Any, bots: Sequence[str], seed: int, start: int, stop: int, rotat
 def columns(game: Any, names: tuple[str, ...], seeds: np.ndarray, kinds: np.ndarray, out_i: np.ndarray,
             counts: np.ndarray) -> OutcomeColumns:
     """``ResilienceState.outcome`` of each game from the kernel's numbers."""
-    from . import kernel as k
+    from boardgen.games.resilience_earth.rules import kernel as k
 
     rules = game.rules
     players = kinds.shape[1]
@@ -189,12 +189,11 @@ def warm_kernel() -> bool:
     (scripts/setup.sh); the kernel does not depend on the map."""
     import yaml
 
+    from boardgen.games.resilience_earth.rules.engine import ResilienceGame
+    from boardgen.games.resilience_earth.schema import ResilienceTemplate
     from boardgen.plugin import get_game
     from boardgen.schema import validate_template
     from boardgen.yaml_reader import templates_dir
-
-    from .engine import ResilienceGame
-    from .schema import ResilienceTemplate
 
     plugin = get_game("resilience-earth")
     path = templates_dir() / plugin.template_file
@@ -207,7 +206,7 @@ def warm_kernel() -> bool:
 def grid_facts() -> Any:
     """Fields 11..66 on a 6 x 6 grid (row: first die, column: second die), levels 1, 2, 3 in turn: a field map
     without the map, for compiling the kernel and for tests."""
-    from .engine import FieldFacts
+    from boardgen.games.resilience_earth.rules.engine import FieldFacts
 
     numbers, neighbours, centres = [], [], []
     for r in range(6):

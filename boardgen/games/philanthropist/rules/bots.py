@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 
-from boardgen.games.philanthropist.engine import PhilanthropistGame, PhilState, king_steps
+from boardgen.games.philanthropist.rules.engine import PhilanthropistGame, PhilState, king_steps
 from boardgen.play.api import State
 from boardgen.play.bots import Bot, BotFactory, GreedyBot, MCTSBot, RandomBot
 

@@ -21,11 +21,20 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from boardgen.games.global_warming.rules.engine import (
+    PASS,
+    PAWN_BASE,
+    PICK_BASE,
+    PLACE_BASE,
+    TILES,
+    VALUE_UP,
+    GWState,
+    rank_of,
+    suit_of,
+)
+from boardgen.games.global_warming.schema import BotsSpec
 from boardgen.play.api import CHANCE, SIMULTANEOUS, Game, State, sample_chance
 from boardgen.play.bots import GENERIC_BOTS, Bot, BotFactory
-
-from .engine import PASS, PAWN_BASE, PICK_BASE, PLACE_BASE, TILES, VALUE_UP, GWState, rank_of, suit_of
-from .schema import BotsSpec
 
 DEFAULT_BOTS = BotsSpec.model_validate({})
 

@@ -19,7 +19,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from boardgen.games.better_life.engine import (
+from boardgen.games.better_life.rules.engine import (
     ACCEPT_EVENT,
     BID_BASE,
     BUY_OFF,

@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from boardgen.games.global_warming.rules.engine import TILES
 from boardgen.play.report import Finding, wilson_interval
 from boardgen.plugin import BuildContext
-
-from .engine import TILES
 
 
 def board_findings(ctx: BuildContext) -> list[Finding]:

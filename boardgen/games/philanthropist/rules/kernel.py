@@ -11,7 +11,7 @@ Every step follows the engine's code:
   functions of ``min``/``max`` draw once per item, in order) and ties resolve as ``min``/``max`` resolve them;
 - legal moves are listed as ``PhilState.legal_actions`` lists them (plain moves by square, then collects).
 
-Importing this module imports numba; ``boardgen.games.philanthropist.fast`` loads it only when a batch is big
+Importing this module imports numba; ``boardgen.games.philanthropist.rules.fast`` loads it only when a batch is big
 enough to pay for that. Nothing here reads another module's globals but ``kernel_random``'s functions (the
 compile cache is keyed on both files).
 """

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from boardgen.games.philanthropist.model import Card, PhilanthropistTemplate
+from boardgen.games.philanthropist.schema import Card, PhilanthropistTemplate
 from boardgen.layout.spaces import column_name
 from boardgen.play.api import CHANCE, TERMINAL, Game, GameInfo, Outcome, State
 

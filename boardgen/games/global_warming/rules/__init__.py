@@ -1,0 +1,2 @@
+"""Global Warming's rules: the engine (the rules API), its bots,
+the compiled kernel and its batches, and the report's own findings."""
