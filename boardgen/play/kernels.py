@@ -72,7 +72,8 @@ def numba_cache_dir(*sources: str | Path) -> Path:
         path = Path(source)
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
     first = Path(sources[0]) if sources else Path("kernel")
-    name = f"{first.parent.name}-{first.stem}"  # e.g. the game package and "kernel"
+    game_dir = first.parent.parent if first.parent.name == "rules" else first.parent  # a game's rules/ folder
+    name = f"{game_dir.name}-{first.stem}"  # the game package and "kernel"
     return cache_dir() / "numba" / f"{name}-{digest.hexdigest()[:16]}-numba{_numba_version()}"
 
 
