@@ -2,7 +2,7 @@
 
 Prints, each with its ratio to the plain reference loop timed in the same run:
 - the plain pure-Python reference loop of the random-bot game (``benchmarks/reference_game.py``);
-- the rules API's state machine (``rules.api``: one node per decision and die; the path small runs, generic bots
+- the rules API's state machine (``rules.engine``: one node per decision and die; the path small runs, generic bots
   and OpenSpiel use) with 6 random, 6 greedy and 6 planner bots;
 - the compiled kernel (``rules.fast.play_batch``; the same games) with the same bots, alone and with the games
   turned into the ``OutcomeColumns`` ``simulate`` reads;

@@ -8,7 +8,7 @@ and an engine with bots. This module is the game's plug-in object; its parts liv
 - ``kit``, ``tables``, ``minimap``: the components, the index table and turn counter, the leaflet's pictures;
 - ``leaflet``: the rules leaflet in the game's own words, with the template's numbers;
 - ``rules``: the rules twice, checked against each other game by game: the OpenSpiel-shaped state machine
-  (``rules.api``, the reference) and the compiled kernel (``rules.kernel``, played by ``rules.fast``); the bots,
+  (``rules.engine``, the reference) and the compiled kernel (``rules.kernel``, played by ``rules.fast``); the bots,
   the simulation report and plots (``rules.report``, ``rules.plots``) and validate.
 """
 

@@ -18,7 +18,7 @@ from boardgen.games.global_wellbeing.rules.state import GameState
 
 
 class Bot:
-    """What a player decides. Bots read the public ``GameState`` and use their own ``rng``; ``rules.api``
+    """What a player decides. Bots read the public ``GameState`` and use their own ``rng``; ``rules.engine``
     asks them at its decision nodes (``FlagshipBot``)."""
 
     name = "bot"

@@ -1,6 +1,7 @@
 """The Global Wellbeing Game's rules as a state machine through the rules API (``boardgen.play.api``): one node
 per decision and per die. It is the rules' reference in Python; the compiled kernel (``rules.kernel``, driven by
-``rules.fast``) plays the same games for the same seeds, field for field (tests/test_global_wellbeing_kernel.py).
+``rules.fast``) plays the same games for the same seeds, field for field
+(tests/games/global_wellbeing/test_global_wellbeing_kernel.py).
 
 - setup: one node per placement (seat order, ``setup_rounds`` rounds);
 - each seat's turn: step (a) pick a piece to move or stay, then its destination; (b) harvest (automatic);

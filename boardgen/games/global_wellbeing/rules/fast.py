@@ -1,6 +1,6 @@
 """The flagship's compiled path: batches of whole games played by a numba kernel (``rules.kernel``), the same
-games as the rules API's state machine (``rules.api``) plays for the same seeds, field for field
-(tests/test_global_wellbeing_kernel.py), returned as ``OutcomeColumns``.
+games as the rules API's state machine (``rules.engine``) plays for the same seeds, field for field
+(tests/games/global_wellbeing/test_global_wellbeing_kernel.py), returned as ``OutcomeColumns``.
 
 ``kernel_batch`` is what the plug-in's hook calls: None (the API plays) when a bot has no compiled form
 (``mcts``, the generic bots), when a rule value is outside what the kernel handles (``unsupported``), when
@@ -41,7 +41,7 @@ def load_kernel() -> ModuleType | None:
     """The kernel module, its machine code loaded or compiled; None when numba is not installed."""
     kernel = LOADER.load()
     if kernel is not None and kernel.EVENTS != EVENTS:
-        raise RuntimeError("rules.kernel.EVENTS is out of step with rules.api.EVENTS")
+        raise RuntimeError("rules.kernel.EVENTS is out of step with rules.engine.EVENTS")
     return kernel
 
 

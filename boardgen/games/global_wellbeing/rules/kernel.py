@@ -2,8 +2,9 @@
 
 Importing this module imports numba and loads (or, the first time, compiles) the kernel; ``rules.fast`` does it
 only when a batch is big enough to be worth it (``boardgen.play.kernels.KernelLoader``, which also keeps the
-machine code in boardgen's cache folder). Every line mirrors the rules API's state machine (``rules.api``),
-``state.GameState`` and ``bots`` so that a game plays exactly as there (tests/test_global_wellbeing_kernel.py):
+machine code in boardgen's cache folder). Every line mirrors the rules API's state machine (``rules.engine``),
+``state.GameState`` and ``bots`` so that a game plays exactly as there
+(tests/games/global_wellbeing/test_global_wellbeing_kernel.py):
 
 - the dice and each seat's bot draw from their own CPython ``random.Random`` (MT19937 seeded by
   ``init_by_array`` from the seed's 32-bit words; ``random()`` from two words, 27 + 26 bits), re-implemented
@@ -39,7 +40,7 @@ EVENTS = (
     "harvest_zero", "harvest_short", "invest", "invest_anywhere", "no_chips", "out_of_pieces", "out_of_cells",
     "stewardship_up", "stewardship_down", "stewardship_same", "stewardship_blocked", "tipping_up", "tipping_down",
     "tipping_same", "tipping_blocked", "badge_won", "badge_lost", "badge_past_max", "tie",
-)  # fmt: skip  (must equal rules.api.EVENTS: rules.fast checks)
+)  # fmt: skip  (must equal rules.engine.EVENTS: rules.fast checks)
 E_SETUP_FIRST, E_SETUP_ADJ, E_SETUP_ANY, E_MOVE, E_MOVE_ANY, E_MOVE_PASS = 0, 1, 2, 3, 4, 5
 E_HARVEST, E_HARVEST_ZERO, E_HARVEST_SHORT, E_INVEST, E_INVEST_ANY, E_NO_CHIPS = 6, 7, 8, 9, 10, 11
 E_OUT_PIECES, E_OUT_CELLS, E_ST_UP, E_ST_DOWN, E_ST_SAME, E_ST_BLOCKED = 12, 13, 14, 15, 16, 17

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from boardgen.plugin import installed_games
 
-PACKAGE = Path(__file__).resolve().parent.parent / "boardgen"
+PACKAGE = Path(__file__).resolve().parents[2] / "boardgen"
 CORE_SUFFIXES = (".py", ".js", ".html", ".css")
 
 ALLOWED: set[str] = set()

@@ -17,7 +17,7 @@ from boardgen.kit.stages import PaperLeaflet, components_files, kit_stage_files,
 from boardgen.render.imposition import Paper
 from boardgen.template import load
 
-EXAMPLE = Path(__file__).parent.parent / "templates" / "custom-meadow.yaml"
+EXAMPLE = Path(__file__).resolve().parents[2] / "templates" / "custom-meadow.yaml"
 
 
 @pytest.fixture(scope="module")

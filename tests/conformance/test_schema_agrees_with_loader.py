@@ -19,7 +19,7 @@ from boardgen.i18n import normalise_edition
 from boardgen.plugin import default_game, installed_games
 from boardgen.yaml_reader import read_template_file, templates_dir
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 FIXTURES = REPO / "tests" / "data" / "templates"
 GAMES = sorted(installed_games())
 

@@ -23,7 +23,7 @@ from boardgen.render.imposition import A4, LETTER
 from boardgen.render.typeset import MIN_TEXT_PT
 from boardgen.template import load
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 GERMAN = ROOT / "templates" / "better-life-de.yaml"
 ENGLISH_WORDS = ("the", "and", "you", "your", "player", "players", "card", "cards", "vote", "votes", "round",
                  "reserve", "fund", "loss", "policy", "policies", "event", "events", "roll", "take", "pay", "with",

@@ -20,7 +20,7 @@ from boardgen.plugin import installed_games
 from boardgen.render.images import MAX_PICTURE_BYTES, read_picture, sniff
 from boardgen.template import load
 
-EXAMPLE = Path(__file__).parent.parent / "templates" / "custom-meadow.yaml"
+EXAMPLE = Path(__file__).resolve().parents[3] / "templates" / "custom-meadow.yaml"
 
 
 def copy_example(tmp_path: Path, change: Any = None) -> Path:
