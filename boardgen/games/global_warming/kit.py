@@ -77,10 +77,10 @@ def piecepack_kit(ctx: BuildContext) -> PiecepackKit:
     def make() -> PiecepackKit:
         config = ctx.config
         sets = piecepack_sets(config.piecepack)
-        papers = {slug: _lay(config, sets, PAPERS[slug], config.print.backs) for slug in config.print.papers}
+        papers = {slug: _lay(config, sets, PAPERS[slug], config.print.backs) for slug in config.papers}
         fold = {}
         if config.print.also_fold and config.print.backs == "duplex":
-            fold = {slug: _lay(config, sets, PAPERS[slug], "fold") for slug in config.print.papers}
+            fold = {slug: _lay(config, sets, PAPERS[slug], "fold") for slug in config.papers}
         return PiecepackKit(papers, fold)
 
     kit: PiecepackKit = ctx.value("piecepack_kit", make)
@@ -111,7 +111,7 @@ def kit_parts(ctx: BuildContext) -> KitParts:
         declared.append(p)
     notes: tuple[str, ...] = ("scissors or a craft knife and ruler, glue for the pawns and dice",)
     if plays:
-        page = table_sheet(config, PAPERS[config.print.papers[0]])
+        page = table_sheet(config, PAPERS[config.papers[0]])
         sheet = Component("mat", "table sheet", page.width_mm, page.height_mm, page.scene,
                           rect_path(Rect(0.0, 0.0, page.width_mm, page.height_mm)))
         declared.append(Part("table sheet", "mat", 1, page.width_mm, page.height_mm, pieces=(sheet,),
@@ -262,7 +262,7 @@ def game_stage(ctx: BuildContext) -> list[Artifact]:
     out: list[Artifact] = []
     leaflets: dict[str, tuple[bytes, int]] = {}
     sheets: dict[str, bytes] = {}
-    for slug in config.print.papers:
+    for slug in config.papers:
         paper = PAPERS[slug]
         data, pages = leaflet_pdf(config, paper)
         leaflets[slug] = (data, pages)
@@ -270,7 +270,7 @@ def game_stage(ctx: BuildContext) -> list[Artifact]:
         page = table_sheet(config, paper)
         sheets[slug] = render_pdf([page], title=f"{config.title}: table sheet ({paper.name})")
         out.append(Artifact(f"table-sheet-{slug}.pdf", sheets[slug], f"island plans and coin line ({paper.name})", 1))
-        if slug == config.print.papers[0]:
+        if slug == config.papers[0]:
             out.append(Artifact(f"preview/table-sheet-{slug}.png", render_png(page, PREVIEW_DPI),
                                 "preview of the table sheet"))
     out.append(Artifact("rules.txt", leaflet_text(config).encode(), "the leaflet's words as plain text"))

@@ -44,7 +44,7 @@ def _count_words(n: int) -> str:
 
 
 def leaflet_blocks(config: Any) -> list[Block]:
-    r = config.rules
+    r, p = config.rules, config.players
     pp = config.piecepack
     names = _names(config)
     suits = [s.name for s in pp.suits]
@@ -52,14 +52,14 @@ def leaflet_blocks(config: Any) -> list[Block]:
     blank = names[0]
     line = r.line_length
     value_pct = round(r.value_face_up * 100)
-    players = f"{r.min_players} to {r.max_players}" if r.min_players != r.max_players else str(r.players)
+    players = f"{p.min} to {p.max}" if p.min != p.max else str(p.usual)
     blocks = [
         Block("The idea", (
             "The ice caps are melting and the sea is rising over the island you are stranded on. Everybody "
             "drowns in the end; you want to be the last one to go, and to watch the others go first. A row of "
             "coins tells you, partly, which ground gives way next, so you can keep clear of it, unless the "
             "others push you back.",
-            f"For {players} players (the original is written for {r.players}), about 20 minutes. Game by Mark "
+            f"For {players} players (the original is written for {p.usual}), about 20 minutes. Game by Mark "
             "Biggar, Aron Wall and Gloria Wall (2003); these are boardgen's own words for it.",
         )),
         Block("What you need", (
@@ -118,7 +118,7 @@ def leaflet_blocks(config: Any) -> list[Block]:
             "blank does nothing.",
             f"<b>Edge of the table.</b> A moved tile may go at most {r.sea_margin} places beyond the first "
             "5 by 5 outline (the engine needs a table edge; in play this almost never matters).",
-            f"<b>Fewer players.</b> With {_count_words(r.min_players)} or three, play the same way; the unused "
+            f"<b>Fewer players.</b> With {_count_words(p.min)} or three, play the same way; the unused "
             "pawns and dice stay in the box, and cancelled faces become rarer.",
             f"<b>Coins in the line</b> land value side up about {value_pct}% of the time: drop them, do not "
             "place them.",
@@ -338,10 +338,10 @@ def _styles(body_pt: float) -> dict[str, ParagraphStyle]:
 
 def _story(config: Any, body_pt: float, column_w: float) -> list[Flowable]:
     st = _styles(body_pt)
-    r = config.rules
+    seats = config.players
     story: list[Flowable] = [
         Paragraph(escape(config.title), st["title"]),
-        Paragraph(f"A sinking-island game for the piecepack &middot; {r.min_players}-{r.max_players} players",
+        Paragraph(f"A sinking-island game for the piecepack &middot; {seats.min}-{seats.max} players",
                   st["sub"]),
     ]
     for block in leaflet_blocks(config):

@@ -157,7 +157,7 @@ def leaflet_blocks(config: Config, isolated: Sequence[str] = (), sections: int =
     for name, z in zones:
         key_rows.append(("", name, f"d{z.die}", f"{z.minimum_index} to {z.die}", str(z.start_index)))
 
-    players = f"<b>Players:</b> {_or_list([str(n) for n in even])}; the game is made for {r.players}."
+    players = f"<b>Players:</b> {_or_list([str(n) for n in even])}; the game is made for {config.players.usual}."
     if other:
         players += (f" With {_or_list([str(n) for n in other])} people, some play as teams of two: a team is "
                     "one player (one colour, pieces, chips and turn) and decides together.")
@@ -182,10 +182,10 @@ def leaflet_blocks(config: Config, isolated: Sequence[str] = (), sections: int =
 
     contents = [
         f"a world map board in {count_word(sections)} jigsaw sections (they fit together only one way)",
-        f"{r.pieces_per_player} pieces for each of {r.max_players} players, P1 to P{r.max_players}, each colour "
-        "with its own shape (flat tokens, or standees that stand up)",
+        f"{r.pieces_per_player} pieces for each of {config.players.max} players, P1 to P{config.players.max}, "
+        "each colour with its own shape (flat tokens, or standees that stand up)",
         f"{r.bank_chips} chips worth 1 billion each",
-        f"{len(zones) * r.max_players} philanthropy badges ({r.max_players} for each zone)",
+        f"{len(zones) * config.players.max} philanthropy badges ({config.players.max} for each zone)",
         f"the bio-productivity index table card with {MARKERS_PER_ZONE * len(zones)} zone markers (a spare for "
         "each zone), and the turn counter with its turn marker",
         "paper dice: d4, d6, d8, d10, d12 and d20 (real dice work just as well)",
@@ -216,8 +216,8 @@ def leaflet_blocks(config: Config, isolated: Sequence[str] = (), sections: int =
         "one of your own pieces if such a cell is free, and anywhere free if not.",
     )))
     blocks.append(Block("Chips and the bank", (
-        f"You start with {r.starting_chips} chips of 1 billion; with {r.players} players the other "
-        f"{r.bank_chips - r.players * r.starting_chips} of the {r.bank_chips} chips stay in the bank. Every "
+        f"You start with {r.starting_chips} chips of 1 billion; with {config.players.usual} players the other "
+        f"{r.bank_chips - config.players.usual * r.starting_chips} of the {r.bank_chips} chips stay in the bank. Every "
         "piece you place costs one chip, in the setup phase too: pay the banker as you place it.",
         ("The bank pays out only the chips it holds: when it runs short, a harvest gets what is left, and when "
          "it is empty, harvests pay nothing until investments bring chips back."
