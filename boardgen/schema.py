@@ -172,7 +172,7 @@ def players_model(name: str, fewest: int, most: int, default: tuple[int, int, in
                                 description="players in the default game (validate, simulate)")),
         max=(StrictInt, Field(high, ge=fewest, le=most,
                               description="most players the rules allow (the kit prints for them)")))
-    return model
+    return model  # type: ignore[return-value]
 
 
 MAX_SIMULATED_GAMES = 1_000_000

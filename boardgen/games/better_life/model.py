@@ -153,15 +153,18 @@ class Kit(TemplateModel):
     screen_height_mm: Length = Field(70.0, ge=40, le=120, description="height of a voting screen panel")
 
 
-BetterLifePlayers = players_model("BetterLifePlayers", 5, 5, (5, 5, 5))
-"""Five roles, five players."""
-BetterLifeSimulate = simulate_model("BetterLifeSimulate", 300)
+class BetterLifePlayers(players_model("BetterLifePlayers", 5, 5, (5, 5, 5))):  # type: ignore[misc]
+    """Five roles, five players."""
+
+
+class BetterLifeSimulate(simulate_model("BetterLifeSimulate", 300)):  # type: ignore[misc]
+    """What validate and simulate play when the command line does not say."""
 
 
 class BetterLifeTemplate(GameTemplate):
     """A BETTER Life edition."""
 
-    players: BetterLifePlayers = Field(  # type: ignore[valid-type]
+    players: BetterLifePlayers = Field(
         default_factory=lambda: BetterLifePlayers.model_validate({}))
     roles: tuple[Role, ...] = Field(min_length=5, max_length=5)
     years: Years = Field(default_factory=lambda: Years.model_validate({}))
@@ -180,7 +183,7 @@ class BetterLifeTemplate(GameTemplate):
     event_buy_off: bool = Field(True, description="events with a price may be bought off by the drawer")
     decks: Decks = Field(default_factory=lambda: Decks.model_validate({}))
     kit: Kit = Field(default_factory=lambda: Kit.model_validate({}))
-    simulate: BetterLifeSimulate = Field(  # type: ignore[valid-type]
+    simulate: BetterLifeSimulate = Field(
         default_factory=lambda: BetterLifeSimulate.model_validate({}))
 
     moved_keys: ClassVar[dict[str, str]] = {"simulation.validate_games": "simulate.validate_games",

@@ -280,13 +280,14 @@ class LeafletSpec(TemplateModel):
     file: str = Field(min_length=1, max_length=1024, description="a Markdown file beside the template")
 
 
-PlayersSpec = players_model("CustomPlayers", 1, 12, (2, 3, 4))
+class PlayersSpec(players_model("CustomPlayers", 1, 12, (2, 3, 4))):  # type: ignore[misc]
+    """Fewest, usual and most players (the usual count is what validate and simulate seat)."""
 
 
 class CustomTemplate(GameTemplate):
     """A game made of data alone: its parts, pictures and rules leaflet."""
 
-    players: PlayersSpec = Field(  # type: ignore[valid-type]
+    players: PlayersSpec = Field(
         default_factory=lambda: PlayersSpec.model_validate({}))
     images: dict[Name, str] = Field(default_factory=dict, max_length=MAX_IMAGES,
                                     description="name -> a PNG, JPEG or SVG file beside the template")

@@ -85,8 +85,12 @@ class RulesConfig(TemplateModel):
         return self
 
 
-WellbeingPlayers = players_model("WellbeingPlayers", 1, MAX_PLAYERS, (2, 6, 6))
-WellbeingSimulate = simulate_model("WellbeingSimulate", 200, MAX_VALIDATE_GAMES)
+class WellbeingPlayers(players_model("WellbeingPlayers", 1, MAX_PLAYERS, (2, 6, 6))):  # type: ignore[misc]
+    """Fewest, usual and most players (the usual count is what validate and simulate seat)."""
+
+
+class WellbeingSimulate(simulate_model("WellbeingSimulate", 200, MAX_VALIDATE_GAMES)):  # type: ignore[misc]
+    """What validate and simulate play when the command line does not say."""
 
 
 def _lower(colours: tuple[str, ...]) -> tuple[str, ...]:
@@ -145,10 +149,10 @@ class Config(GameTemplate):
     overrides: OverrideConfig = Field(default_factory=OverrideConfig)
     sections: SectionsConfig = Field(default_factory=SectionsConfig)
     components: ComponentsConfig = Field(default_factory=ComponentsConfig)
-    players: WellbeingPlayers = Field(  # type: ignore[valid-type]
+    players: WellbeingPlayers = Field(
         default_factory=lambda: WellbeingPlayers.model_validate({}))
     rules: RulesConfig = Field(default_factory=RulesConfig)
-    simulate: WellbeingSimulate = Field(  # type: ignore[valid-type]
+    simulate: WellbeingSimulate = Field(
         default_factory=lambda: WellbeingSimulate.model_validate({}))
 
     moved_keys: ClassVar[dict[str, str]] = {

@@ -62,6 +62,7 @@ class PlayerSpec(TemplateModel):
 class PlayersSpec(players_model("PhilanthropistPlayers", 2, 4, (2, 4, 4))):  # type: ignore[misc]
     """The common ``players: {min, usual, max}`` and the four seats' avatars."""
 
+
     seats: tuple[PlayerSpec, ...] = Field(min_length=4, max_length=4, description="avatar colours and shapes, in "
                                           "the order of the corners: top left, top right, bottom right, "
                                           "bottom left")
@@ -166,7 +167,8 @@ class KitSpec(TemplateModel):
     spare_meeples: int = Field(default=0, ge=0, le=10, description="extra standees of each kind")
 
 
-SimSpec = simulate_model("PhilanthropistSimulate", 300)
+class SimSpec(simulate_model("PhilanthropistSimulate", 300)):  # type: ignore[misc]
+    """What validate and simulate play when the command line does not say."""
 
 
 class PhilanthropistTemplate(GameTemplate):
@@ -178,7 +180,7 @@ class PhilanthropistTemplate(GameTemplate):
     cubes: CubesSpec
     cards: CardsSpec = CardsSpec()
     kit: KitSpec = KitSpec()
-    simulate: SimSpec = Field(default_factory=lambda: SimSpec.model_validate({}))  # type: ignore[valid-type]
+    simulate: SimSpec = Field(default_factory=lambda: SimSpec.model_validate({}))
 
     @model_validator(mode="after")
     def _fits(self) -> PhilanthropistTemplate:

@@ -214,8 +214,12 @@ class ComponentsSection(TemplateModel):
     dice_size_mm: Length = Field(34.0, ge=10.0, le=60.0, description="edge of a paper die")
 
 
-ResiliencePlayers = players_model("ResiliencePlayers", 2, 4, (2, 4, 4))
-ResilienceSimulate = simulate_model("ResilienceSimulate", 400, least_validate_games=10)
+class ResiliencePlayers(players_model("ResiliencePlayers", 2, 4, (2, 4, 4))):  # type: ignore[misc]
+    """Fewest, usual and most players (the usual count is what validate and simulate seat)."""
+
+
+class ResilienceSimulate(simulate_model("ResilienceSimulate", 400, least_validate_games=10)):  # type: ignore[misc]
+    """What validate and simulate play when the command line does not say."""
 
 
 class ResilienceTemplate(GameTemplate):
@@ -227,9 +231,9 @@ class ResilienceTemplate(GameTemplate):
     fields: FieldsSection
     production: ProductionSection
     costs: CostsSection
-    players: ResiliencePlayers = Field(  # type: ignore[valid-type]
+    players: ResiliencePlayers = Field(
         default_factory=lambda: ResiliencePlayers.model_validate({}))
-    simulate: ResilienceSimulate = Field(  # type: ignore[valid-type]
+    simulate: ResilienceSimulate = Field(
         default_factory=lambda: ResilienceSimulate.model_validate({}))
     rules: RulesSection
     tower: TowerSection
