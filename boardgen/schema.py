@@ -176,7 +176,9 @@ def players_model(name: str, fewest: int, most: int, default: tuple[int, int, in
 
 
 MAX_SIMULATED_GAMES = 1_000_000
-"""The most games ``boardgen simulate`` plays in one run (its ``--games`` limit)."""
+"""Games one `simulate` or `validate` run may play (their ``--games`` limit, ``commands.options.MAX_GAMES``): about
+an hour at ~330 games/s per job (the slowest game); every game's record is kept for the report, so memory grows
+with it too."""
 
 
 class Simulate(TemplateModel):
@@ -185,8 +187,8 @@ class Simulate(TemplateModel):
     most validation games with ``simulate_model``."""
 
     bots: tuple[str, ...] | None = Field(None, min_length=1, max_length=10,
-                                         description="bots validate seats, in turn (repeated to fill the seats); "
-                                         "none: the game's own mix (`boardgen games` lists its bots)")
+                                         description="bots validate and simulate seat, in turn (repeated to fill "
+                                         "the seats); none: the game's own mix (`boardgen games` lists its bots)")
     games: StrictInt = Field(1000, ge=1, le=MAX_SIMULATED_GAMES,
                              description="games `boardgen simulate` plays without --games")
     validate_games: StrictInt = Field(200, ge=0, le=100_000,
