@@ -222,9 +222,9 @@ def _each_paper_once(papers: object) -> object:
     return papers
 
 
-Papers = Annotated[tuple[Paper, ...], BeforeValidator(_each_paper_once),
-                   Field(min_length=1, max_length=2, description="the papers to print for, each once",
-                         json_schema_extra={"uniqueItems": True})]
+Papers = Annotated[tuple[Paper, ...], Field(min_length=1, max_length=2, description="the papers to print for, "
+                                           "each once", json_schema_extra={"uniqueItems": True}),
+                   BeforeValidator(_each_paper_once)]
 """``papers: [a4, letter]``: the papers a game whose pages are laid out for a paper prints for."""
 
 
