@@ -256,11 +256,11 @@ def _put_dotted(data: dict[str, Any], key: str, value: Any) -> None:
     node[last] = value
 
 
-def move_old_keys(data: Any, moved: dict[str, str], source: str, players_section: bool = False) -> Any:
+def move_old_keys(data: Any, moved: dict[str, str], source: str, players_was_a_count: bool = False) -> Any:
     """``data`` with each old key of ``moved`` (dotted, old -> new) put at its new place, and one line on
     stderr per file: ``FILE: old keys still read, please rewrite: rules.players -> players.usual, ...``. An
-    old key given beside its new one wins (it is the one a file extending a shipped template writes). An old
-    top-level ``players: N`` is ``players: {min: N, usual: N, max: N}``."""
+    old key given beside its new one wins (it is the one a file extending a shipped template writes). With
+    ``players_was_a_count``, an old top-level ``players: N`` is ``players: {min: N, usual: N, max: N}``."""
     if not isinstance(data, dict):
         return data
     data = _copy_mappings(data)
@@ -272,7 +272,7 @@ def move_old_keys(data: Any, moved: dict[str, str], source: str, players_section
         told.append(f"{old} -> {new}")
         _put_dotted(data, new, value)
     players = data.get("players")
-    if players_section and isinstance(players, int) and not isinstance(players, bool):
+    if players_was_a_count and isinstance(players, int) and not isinstance(players, bool):
         told.append(f"players: {players} -> players: {{min: {players}, usual: {players}, max: {players}}}")
         data["players"] = {"min": players, "usual": players, "max": players}
     if told and source not in _told:
@@ -301,6 +301,9 @@ class GameTemplate(TemplateModel):
 
     moved_keys: ClassVar[dict[str, str]] = {}
     """Old spellings this game still reads, dotted old key -> dotted new key (``move_old_keys``)."""
+    players_was_a_count: ClassVar[bool] = False
+    """The game's templates once wrote ``players: N`` for a fixed count: still read, as ``{min: N, usual: N,
+    max: N}``."""
 
     _source: str = PrivateAttr(default="<template>")
     _template_sha256: str = PrivateAttr(default="")
@@ -309,10 +312,7 @@ class GameTemplate(TemplateModel):
     @classmethod
     def _old_spellings(cls, data: Any, info: ValidationInfo) -> Any:
         source = (info.context or {}).get("source", "<template>") if isinstance(info.context, dict) else "<template>"
-        field = cls.model_fields.get("players")
-        players_section = field is not None and isinstance(field.annotation, type) and \
-            issubclass(field.annotation, Players)
-        return move_old_keys(data, cls.moved_keys, source, players_section)
+        return move_old_keys(data, cls.moved_keys, source, cls.players_was_a_count)
 
     @property
     def source(self) -> str:

@@ -40,10 +40,14 @@ def sweep_command(template_path: Path | None, out_root: Path, varies: tuple[str,
     """Play every variant of the template's rules and rank them; writes OUT/<edition>/sweep/."""
     from boardgen.commands.simulate import check_bots, progress_bar
     from boardgen.play import sweep
+    from boardgen.schema import GameTemplate, move_old_keys
     from boardgen.template import load, read_template
 
     data, source, sha = read_template(template_path)
     plugin, config = load(template_path)
+    model = plugin.template_model()
+    if isinstance(model, type) and issubclass(model, GameTemplate):  # old spellings moved once, not per variant
+        data = move_old_keys(data, model.moved_keys, source, model.players_was_a_count)
     parsed = [sweep.parse_vary(v) for v in varies]
     target = sweep.Objective.parse(objective)
     bot_names = tuple(b.strip() for b in bots.split(",") if b.strip()) if bots else plugin.default_bots

@@ -188,6 +188,7 @@ class BetterLifeTemplate(GameTemplate):
 
     moved_keys: ClassVar[dict[str, str]] = {"simulation.validate_games": "simulate.validate_games",
                                             "simulation.bots": "simulate.bots"}
+    players_was_a_count: ClassVar[bool] = True  # ``players: 5``
 
     @model_validator(mode="after")
     def _cross(self) -> BetterLifeTemplate:
