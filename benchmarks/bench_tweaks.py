@@ -3,10 +3,12 @@
 Each build starts from an empty board cache (a fresh BOARDGEN_CACHE_DIR), as a designer's first build after a
 tweak does; the decoded data files are read once beforehand so every build pays the same for them. Printed per
 tweak: wall and CPU seconds (the process and its forked stages: steadier than wall time on a shared machine),
-land cells, the CPU ratio to the default build and that ratio divided by the cells' ratio when there are more
-cells (the yardstick: no slower than the default plus the extra cells' cost).
+land cells, jigsaw pieces, the CPU ratio to the default build and that ratio divided by the cells' ratio when there
+are more cells (the yardstick: no slower than the default plus the extra cells' cost). Then a cost model: the CPU
+seconds each extra piece costs (from ``pieces-4x3``: the default map, only more pieces) and what that predicts for
+every tweak with more pieces than the default, against what it took.
 
-Run: python benchmarks/bench_tweaks.py [--only cells-600,robinson]
+Run: python benchmarks/bench_tweaks.py [--only board-A1,pieces-4x3,raster-A1px]
 """
 
 from __future__ import annotations
@@ -28,7 +30,13 @@ TWEAKS: dict[str, dict[str, Any]] = {
     "flat": {"hexes": {"orientation": "flat"}},
     "board-50x35": {"board": {"width": "50cm", "height": "35cm"}},
     "board-A1": {"board": {"width": "841mm", "height": "594mm"}},
+    "pieces-4x3": {"sections": {"columns": 4, "rows": 3}},
+    "raster-A1px": {"map": {"raster": "0.381mm"}},
 }
+"""``pieces-4x3`` is the default board cut into 4 x 3 pieces (its legend still in open sea): the cost of more
+pieces on their own, for the cost model; ``raster-A1px`` samples the default board as finely as A1's 0.5 mm raster
+samples A1 (as many pixels: 660 x 440 / 0.381² = 841 x 594 / 0.5²), the cost of a bigger board's pixels on their
+own."""
 
 
 def _cpu_s() -> float:
@@ -37,9 +45,12 @@ def _cpu_s() -> float:
     return t.user + t.system + t.children_user + t.children_system
 
 
-def build_once(changes: dict[str, Any], data_cache: Path) -> tuple[float, float, int]:
+def build_once(changes: dict[str, Any], data_cache: Path) -> tuple[float, float, int, int, float]:
+    """(wall s, CPU s, land cells, pieces, raster pixels in millions) of one whole-kit build from a cold cache."""
     from boardgen.build import build
+    from boardgen.games.global_wellbeing.board_layout import panelled_board, section_page_sizes_mm
     from boardgen.games.global_wellbeing.schema import template_with
+    from boardgen.geomap.cache import cached_sections
 
     config = template_with(changes)
     with tempfile.TemporaryDirectory() as out, tempfile.TemporaryDirectory() as cache:
@@ -50,7 +61,9 @@ def build_once(changes: dict[str, Any], data_cache: Path) -> tuple[float, float,
         started, cpu = time.perf_counter(), _cpu_s()
         _, ctx = build(config, Path(out))
         seconds, cpu_s = time.perf_counter() - started, _cpu_s() - cpu
-    return seconds, cpu_s, len(ctx.board.cells)
+        pieces = len(cached_sections(panelled_board(config), section_page_sizes_mm()).sections)  # from the cache
+    pixels = config.board.width_mm * config.board.height_mm / config.map.raster_mm**2 / 1e6
+    return seconds, cpu_s, len(ctx.board.cells), pieces, pixels
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -68,12 +81,30 @@ def main(argv: list[str] | None = None) -> None:
         for stale in Path(data_cache).glob("board-*"):
             stale.unlink()
         results = {name: build_once(TWEAKS[name], Path(data_cache)) for name in names}
-    _, default_cpu, default_cells = results["default"]
-    print(f"{'tweak':<14} {'wall s':>7} {'CPU s':>7} {'cells':>6} {'CPU x default':>14} {'x per cell':>11}")
-    for name, (seconds, cpu_s, cells) in results.items():
+    _, default_cpu, default_cells, default_pieces, default_pixels = results["default"]
+    print(f"{'tweak':<14} {'wall s':>7} {'CPU s':>7} {'cells':>6} {'pieces':>6} {'Mpx':>5} {'CPU x default':>14} "
+          f"{'x per cell':>11}")
+    for name, (seconds, cpu_s, cells, pieces, pixels) in results.items():
         ratio = cpu_s / default_cpu
-        print(f"{name:<14} {seconds:7.2f} {cpu_s:7.2f} {cells:6d} {ratio:14.2f} "
+        print(f"{name:<14} {seconds:7.2f} {cpu_s:7.2f} {cells:6d} {pieces:6d} {pixels:5.2f} {ratio:14.2f} "
               f"{ratio / max(1.0, cells / default_cells):11.2f}")
+    per_piece = per_mpx = 0.0
+    if "pieces-4x3" in results:
+        _, cpu_more, _, pieces_more, _ = results["pieces-4x3"]
+        per_piece = (cpu_more - default_cpu) / max(1, pieces_more - default_pieces)
+    if "raster-A1px" in results:
+        _, cpu_fine, _, _, pixels_fine = results["raster-A1px"]
+        per_mpx = (cpu_fine - default_cpu) / max(1e-9, pixels_fine - default_pixels)
+    print(f"\ncost model: CPU s = {default_cpu:.2f} (default: {default_pieces} pieces, {default_pixels:.2f} Mpx) "
+          f"+ {per_piece:.3f} per extra piece (pieces-4x3) + {per_mpx:.3f} per extra million raster pixels "
+          f"(raster-A1px)")
+    for name, (_, cpu_s, _, pieces, pixels) in results.items():
+        if name in ("default", "pieces-4x3", "raster-A1px") or (pieces <= default_pieces and pixels <= default_pixels):
+            continue
+        predicted = (default_cpu + per_piece * max(0, pieces - default_pieces)
+                     + per_mpx * max(0.0, pixels - default_pixels))
+        print(f"  {name}: {pieces} pieces, {pixels:.2f} Mpx: predicted {predicted:.2f} CPU s, took {cpu_s:.2f} "
+              f"({cpu_s / predicted:.2f} x the prediction)")
 
 
 if __name__ == "__main__":

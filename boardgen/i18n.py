@@ -29,7 +29,7 @@ CATALOG_DOMAIN = "boardgen"
 _EDITION_KEYS = ("name", "language")
 SHARED_SOURCES = (
     "render/imposition.py", "kit/cut_edition.py", "kit/parts.py", "cards/dice.py", "cards/deck.py",
-    "render/board_print.py", "cards/sheets.py")
+    "render/board_print.py", "cards/sheets.py", "kit/assembler.py", "kit/readme.py", "kit/board.py")
 """The shared modules (paths under ``boardgen/``) whose printed words every game's kit uses (README lines for
 double-sided and print-then-cut files, inventory headings and part shapes, paper dice): their words go into
 every game's catalog, so one ``.po`` file holds all the words a game's kit prints."""
@@ -138,6 +138,19 @@ class Translator:
 
     def pgettext(self, context: str, message: str) -> str:
         return self.translations.pgettext(context, message)
+
+    def number(self, value: float, decimals: int | None = None) -> str:
+        """``value`` as the language writes a number ("0.5" in English, "0,5" in German); ``decimals`` fixed,
+        else as short as ``:g`` gives it."""
+        plain = f"{value:g}" if decimals is None else f"{value:.{decimals}f}"
+        if self.language == DEFAULT_LANGUAGE:
+            return plain
+        from babel import Locale
+        from babel.numbers import format_decimal
+
+        shown = decimals if decimals is not None else len(plain.split(".")[1]) if "." in plain else 0
+        pattern = "0." + "0" * shown if shown else "0"
+        return format_decimal(float(plain), pattern, locale=Locale.parse(self.language, sep="-"))
 
     def percent(self, value: float, decimals: int = 0) -> str:
         """``value`` as a percentage the language writes it ("12.5%" in English, "12,5 %" in German)."""

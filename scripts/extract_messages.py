@@ -5,6 +5,7 @@ inventory headings, dice), and the printed columns (``TEXT_COLUMNS``) of the car
 
     python scripts/extract_messages.py resilience-earth            # update every catalog of the game
     python scripts/extract_messages.py resilience-earth --init fr  # start the French catalog
+    python scripts/extract_messages.py philanthropist --pot build/philanthropist.pot  # the template alone
 
 Each catalog is ``boardgen/games/<package>/locale/<lang>/LC_MESSAGES/boardgen.po``: new strings are added
 empty, strings the code no longer has are kept as obsolete (``#~``) entries, changed ones are marked fuzzy (a
@@ -14,6 +15,7 @@ fuzzy entry prints in English until a translator checks it). docs/languages.md s
 from __future__ import annotations
 
 import argparse
+import ast
 import csv
 import sys
 from pathlib import Path
@@ -29,6 +31,25 @@ from boardgen.plugin import get_game
 KEYWORDS = {**DEFAULT_KEYWORDS, "n_": (1, 2), "N_": None}
 
 
+def imported_sources(package_dir: Path) -> list[str]:
+    """The shared modules (paths under ``boardgen/``, outside ``games/``) the game's code imports: their marked
+    words print in the game's kit (the piecepack's sheet headings, a map's legend), so they go into its catalog."""
+    found: set[str] = set()
+    boardgen_dir = package_dir.parents[1]
+    for path in sorted(package_dir.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([node.module] if isinstance(node, ast.ImportFrom) and node.module and not node.level else
+                     [a.name for a in node.names] if isinstance(node, ast.Import) else [])
+            for name in names:
+                parts = name.split(".")
+                if parts[0] != "boardgen" or parts[1:2] == ["games"]:
+                    continue
+                module = boardgen_dir.joinpath(*parts[1:]).with_suffix(".py")
+                if module.is_file():
+                    found.add(module.relative_to(boardgen_dir).as_posix())
+    return sorted(found - set(SHARED_SOURCES))
+
+
 def extracted(package_dir: Path) -> Catalog:
     """Every printed word of the game: the marked strings of its code and of the shared kit modules, and the
     printed columns of its bundled card rows, with the files and lines they come from."""
@@ -38,7 +59,7 @@ def extracted(package_dir: Path) -> Catalog:
         template.add(message, None, [(str(Path(package_dir.name) / filename), lineno)],
                      auto_comments=comments, context=context)
     boardgen_dir = Path(__file__).resolve().parent.parent / "boardgen"
-    for shared in SHARED_SOURCES:
+    for shared in (*SHARED_SOURCES, *imported_sources(package_dir)):
         for lineno, message, comments, context in extract_from_file(
                 "python", boardgen_dir / shared, keywords=KEYWORDS, comment_tags=("TRANSLATORS:",)):
             template.add(message, None, [(f"boardgen/{shared}", lineno)], auto_comments=comments, context=context)
@@ -85,11 +106,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("game", help="the game as templates name it (resilience-earth)")
     parser.add_argument("--init", metavar="LANG", help="start a catalog for this BCP 47 language tag")
+    parser.add_argument("--pot", metavar="PATH", type=Path,
+                        help="write the game's catalog template (every printed word, no translations) to PATH")
     args = parser.parse_args(argv)
     game = get_game(args.game, "<command line>")
     package = game_package(game)
     package_dir = catalog_path(package, "en").parents[3]
     template = extracted(package_dir)
+    if args.pot:
+        write_catalog(args.pot, template)
+        print(f"{args.pot}: {sum(1 for m in template if m.id)} messages")
+        return 0
     if args.init:
         language = parse_language(args.init, "<command line>", "--init")
         path = catalog_path(package, language)

@@ -29,11 +29,41 @@ ENGLISH_WORDS = ("the", "and", "you", "your", "player", "players", "card", "card
                  "reserve", "fund", "loss", "policy", "policies", "event", "events", "roll", "take", "pay", "with",
                  "of", "to", "from", "each", "every", "when", "print", "page", "pages", "sheet", "front", "back")
 """English words that are no German words: none may print in the German kit."""
+KIT_ENGLISH_WORDS = (*ENGLISH_WORDS, "bring", "box", "else", "what", "files", "leaflet", "rules", "two", "ways", "one",
+                     "only", "shop", "section", "sections", "outline", "crop", "marks", "glue", "fold", "tape", "board",
+                     "edge", "flip", "not", "printed", "pp", "size", "sides", "part", "parts", "scissors", "knife",
+                     "ruler", "stones", "discs", "pawn", "pawns", "screen", "screens", "mat", "mats", "below", "single",
+                     "double", "sided", "by")
+"""The README's and inventory's English words (the kit's own vocabulary besides the cards')."""
+KEPT_NAMES = re.compile(r"[\w./-]+\.(?:pdf|svg|csv|zip|txt|json|png)\b|'[a-z]+'|Print-then-Cut|Design Space|README")
+"""What a German README prints as it is: file names, the SVG layers' names, a cutting machine's own words."""
 
 
-def english_words(text: str) -> list[str]:
+def english_words(text: str, vocabulary: tuple[str, ...] = ENGLISH_WORDS) -> list[str]:
     words = set(re.findall(r"[a-z]+", text.lower()))
-    return sorted(words & set(ENGLISH_WORDS))
+    return sorted(words & set(vocabulary))
+
+
+def kit_english_words(text: str) -> list[str]:
+    """The English words of a kit's README or inventory text, file names and layer names apart."""
+    return english_words(KEPT_NAMES.sub(" ", text), KIT_ENGLISH_WORDS)
+
+
+def inventory_words(inventory: str) -> str:
+    """The printed words of ``inventory.csv``: part names and file pages (``kind`` and ``printed`` are keys for
+    programs, the same in every language)."""
+    rows = list(csv.reader(io.StringIO(inventory)))
+    return " ".join([*rows[0], *(f"{r[0]} {r[5]}" for r in rows[1:] if r)])
+
+
+def test_the_kit_word_check_finds_english_and_keeps_file_names() -> None:
+    assert kit_english_words("components-a4.pdf, page by page:") == ["by", "page"]
+    assert kit_english_words("What else to bring:") == ["bring", "else", "to", "what"]
+    assert kit_english_words("cut/components-a4-page-NN.svg  Ebene 'cut', 'score' und 'guides'") == []
+    assert kit_english_words("Ladet die Ebene in Design Space, lasst es seinen Print-then-Cut-Rahmen setzen") == []
+    assert inventory_words("part,kind,count,size_mm,sides,file_pages,printed\nd6,die,2,9,6,components-a4.pdf "
+                           "pp. 1-2,yes\n").split() == ["part", "kind", "count", "size_mm", "sides", "file_pages",
+                                                       "printed", "d6", "components-a4.pdf", "pp.", "1-2"]
 
 
 def _pdf_text(pdf: Path) -> str:
@@ -82,7 +112,7 @@ def test_the_german_leaflet_states_the_template_numbers(german: BuildContext, tm
     pays = ", ".join(f"Platz {i + 1} {x} EP" for i, x in enumerate(c.finish_ip))
     assert pays in text
     assert f"wenn die Verlustleiste {c.meters.loss_limit} erreicht" in text
-    assert f"noch nicht bei {c.meters.policy_goal} steht" in text
+    assert f"nicht mindestens {c.meters.policy_goal}" in text
     assert f"1 SP für je {c.scoring.ip_per_vp} EP" in text
     assert f"dazu {c.ip.start} EP, {c.start_hand} Aktionskarten" in text
     assert f"Du darfst {c.hand_limit} Aktionskarten halten" in text
@@ -153,7 +183,7 @@ def _build(template: Path, out: Path) -> Path:
 def test_the_german_kits_readme_and_inventory_are_german(template: str, tmp_path: Path) -> None:
     kit = _build(ROOT / "templates" / template, tmp_path)
     heading = (kit / "inventory.csv").read_text(encoding="utf-8").splitlines()[0]
-    assert heading == "Teil,Art,Anzahl,Größe_mm,Seiten,Datei_Seiten,gedruckt"
+    assert heading == "Teil,Art,Anzahl,Größe_mm,Seiten,Dateiseiten,gedruckt"
     for paper in ("a4", "letter"):
         with zipfile.ZipFile(kit / f"kit-{paper}.zip") as z:
             readme = z.read("README.txt").decode("utf-8")
@@ -164,8 +194,13 @@ def test_the_german_kits_readme_and_inventory_are_german(template: str, tmp_path
         for english in ("Double-sided printing", "print double-sided", "page by page", "laid out for a cutting",
                         "cards)", "for a print shop", "jigsaw sections"):
             assert english not in readme, english
-    parts = [line.split(",")[0] for line in (kit / "inventory.csv").read_text(encoding="utf-8").splitlines()[1:]]
+        assert kit_english_words(readme) == [], paper
+    inventory = (kit / "inventory.csv").read_text(encoding="utf-8")
+    parts = [line.split(",")[0] for line in inventory.splitlines()[1:]]
     assert "Spielplan" in parts and english_words(" ".join(parts)) == []
+    assert kit_english_words(inventory_words(inventory)) == []
+    for pdf in sorted(kit.rglob("*.pdf")):  # every sheet title, caption and heading the kit prints
+        assert english_words(_pdf_text(pdf)) == [], pdf.relative_to(kit)
     # the print checks read the German README's flip edges and hold every page to 6 pt and embedded fonts
     from boardgen.render.print_checks import kit_files, kit_findings, stated_edges
 
@@ -203,8 +238,8 @@ def test_a_kit_in_japanese_prints_every_glyph(tmp_path: Path) -> None:
                                         "simulate": {"validate_games": 20}}, allow_unicode=True),
                         encoding="utf-8")
     kit = _build(template, tmp_path / "out")
-    for name, words in (("leaflet-a4.pdf", ["ベター・ライフ"]), ("cards-a4.pdf", ["追い風", "リスク計画"]),
-                        ("board-poster.pdf", ["ベター・ライフ"]), ("components-a4.pdf", ["研究ネットワーク"])):
+    for name, words in (("leaflet-a4.pdf", ["ベター・ライフ"]), ("board-poster.pdf", ["ベター・ライフ"]),
+                        ("components-a4.pdf", ["研究ネットワーク", "追い風", "リスク計画"])):  # the cards come first
         text = _pdf_text(kit / name)
         for word in words:
             assert word in text, (name, word)

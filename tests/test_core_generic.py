@@ -11,11 +11,8 @@ from boardgen.plugin import installed_games
 PACKAGE = Path(__file__).resolve().parent.parent / "boardgen"
 CORE_SUFFIXES = (".py", ".js", ".html", ".css")
 
-ALLOWED = {
-    # the piecepack's parts, moved into a package of their own by the kit-shape work
-    "cards/piecepack.py",
-}
-"""Core files still allowed to name a game, each with the work that removes it."""
+ALLOWED: set[str] = set()
+"""Core files still allowed to name a game (none)."""
 
 ORDINARY_WORDS = ("custom",)
 """One-word game names that are ordinary words in the core (a custom paper size, Tabletop Simulator's

@@ -573,7 +573,7 @@ def deck_components(deck: Deck, tr: Translator | None = None) -> ComponentSet:
         raise LayoutError(f"deck '{deck.name}': no cards (every row has quantity 0)")
     title = (tr or current()).gettext("{deck} ({n} cards)").format(deck=deck.name, n=len(parts))
     return ComponentSet(deck.slug, title, parts, double_sided=True,
-                        gap_mm=deck.gap_mm, outer_bleed=True)
+                        gap_mm=deck.gap_mm, outer_bleed=True, label=deck.name)
 
 
 def turned(part: Component) -> Component:
@@ -673,7 +673,7 @@ class DeckSpec(TemplateModel):
     """
 
     name: PrintableText = Field(min_length=1, max_length=60)
-    rows: list[dict[str, Any]] | None = None
+    rows: tuple[dict[str, Any], ...] | None = None
     file: str | None = None
     size: str | tuple[float, float] = "poker"
     colour: Colour = "#2f5d8a"

@@ -42,6 +42,7 @@ class ComponentSet:
     row_starts: tuple[int, ...] = ()  # shelf packing: parts (by index) that begin a new row
     stagger: bool = False  # grid packing in staggered rows (round parts: about 15% more on a sheet)
     outer_bleed: bool = False  # parts packed closer than two bleeds keep the full bleed on sides facing no part
+    label: str = ""  # what a sheet heading calls the set (a deck: its name); "": its kind, in the edition's words
 
 
 def geometry_path(geom: BaseGeometry) -> tuple[PathCommand, ...]:

@@ -282,7 +282,7 @@ def gutter_fold(cset: ComponentSet, paper: Paper, title: str, style: SheetStyle 
                                           for p, t, c in zip(chosen, trims, clips, strict=True)])
         fold_line = Path((("M", *fold[0]), ("L", *fold[1])), FOLD_STYLE, "fold-line")
         label = current().gettext("{kind} sheet {k} of {n} (gutter-fold: fold on the dashed line, glue, then "
-                                  "cut)").format(kind=current().gettext(cset.kind), k=k + 1, n=n)
+                                  "cut)").format(kind=cset.label or current().gettext(cset.kind), k=k + 1, n=n)
         page = compose_sheet(paper, [*fronts, *backs], title, label, style, marks=[p.marks for p in chosen] * 2,
                              extra=[fold_line])
         pages.append(with_print_cut_marks(page, paper, edition))
@@ -344,7 +344,7 @@ def _lay_out(cset: ComponentSet, paper: Paper, title: str, mode: str, style: She
         marks = [p.marks for p in chosen]
         _ = current().gettext
         side = _(" (front)") if double else ""
-        label = _("{kind} sheet {k} of {n}{side}").format(kind=_(cset.kind), k=k + 1, n=n, side=side)
+        label = _("{kind} sheet {k} of {n}{side}").format(kind=cset.label or _(cset.kind), k=k + 1, n=n, side=side)
         pages.append(with_print_cut_marks(compose_sheet(paper, fronts, title, label, style, marks=marks,
                                                         duplex=double), paper, edition))
         cut = _cut_ops(chosen, trims)
@@ -356,7 +356,7 @@ def _lay_out(cset: ComponentSet, paper: Paper, title: str, mode: str, style: She
             # long edge when the page is portrait and its short edge when the page is landscape
             edge = _("long") if paper.height_mm >= paper.width_mm else _("short")
             back_label = _("{kind} sheet {k} of {n} (back: print on the reverse, flip on the {edge} "
-                           "edge)").format(kind=_(cset.kind), k=k + 1, n=n, edge=edge)
+                           "edge)").format(kind=cset.label or _(cset.kind), k=k + 1, n=n, edge=edge)
             pages.append(compose_sheet(paper, backs, title, back_label, style, marks=marks, back=True))
     return LaidOut(cset.kind, cset.title, tuple(pages), tuple(cut_sheets), n, per_sheet)
 

@@ -38,11 +38,12 @@ def validate_command(template_path: Path | None, games: int | None, jobs: int,
             report = plugin.validate(ctx, n_games, jobs=jobs, seed=seed, progress=bar.update)
     if kit_dir is not None:
         from boardgen.i18n import translator
+        from boardgen.kit.shape import shape_findings
         from boardgen.play.report import Report
         from boardgen.render.print_checks import kit_files, kit_findings
 
         findings = kit_findings(kit_files(kit_dir), translator(config, plugin))
-        report = Report(report.edition, [*report.findings, *findings],
+        report = Report(report.edition, [*report.findings, *findings, *shape_findings(kit_dir)],
                         report.simulation).sorted()
     if as_json:
         sys.stdout.buffer.write(report.json_bytes())

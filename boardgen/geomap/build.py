@@ -17,7 +17,7 @@ from typing import Any, cast
 import numpy as np
 import pyproj
 import shapely
-from shapely.geometry import Polygon
+from shapely.geometry import MultiPolygon, Polygon
 
 from boardgen.cache import cached_data
 from boardgen.errors import ConfigError
@@ -48,14 +48,13 @@ from boardgen.geomap.projection.rasters import KOPPEN_OCEAN, load_elevation, loa
 from boardgen.geomap.spec import (
     CELL_COUNT_TOLERANCE,
     KOPPEN_CLASSES,
+    MAX_HEXES_ON_BOARD,
     MAX_RASTER_PIXELS,
     cell_count_band,
     resolve_data_path,
 )
 from boardgen.geomap.zones import CellClimate, assign_zones
 
-MAX_HEXES_ON_BOARD = 20000
-"""The most hexes a board may hold, whether the template gives hexes.size or the size is found automatically."""
 _GEOD = pyproj.Geod(ellps="WGS84")
 
 
@@ -95,7 +94,9 @@ class HexLabeller:
 
 def _landmass_areas_km2(polygons: list[Polygon], projection: BoardProjection, pixel_counts: np.ndarray,
                         min_area_km2: float) -> dict[int, float]:
-    """Geodesic area of every projected landmass that could be over ``min_area_km2`` (tiny ones skipped)."""
+    """Geodesic area of every projected landmass that could be over ``min_area_km2`` (tiny ones skipped): each
+    polygon oriented counter-clockwise, its outer ring's area plus its holes' (negative) areas, as
+    ``Geod.geometry_area_perimeter`` sums them, with the rings' coordinates read in one call."""
 
     def unproject(coords: np.ndarray) -> np.ndarray:
         lon, lat = projection.to_lonlat(coords[:, 0], coords[:, 1])
@@ -103,9 +104,18 @@ def _landmass_areas_km2(polygons: list[Polygon], projection: BoardProjection, pi
 
     indices = np.flatnonzero(pixel_counts >= 2)
     lonlat = shapely.transform(np.array(polygons, dtype=object)[indices], unproject)  # one projection call
+    with np.errstate(invalid="ignore"):  # a rim vertex that does not invert is NaN, as before
+        oriented = shapely.orient_polygons(lonlat)
+    rings, ring_polygon = shapely.get_rings(oriented, return_index=True)
+    coords, coord_ring = shapely.get_coordinates(rings, return_index=True)
+    starts = np.searchsorted(coord_ring, np.arange(len(rings) + 1))
+    totals = np.zeros(len(indices))
+    for ring, polygon in enumerate(ring_polygon.tolist()):
+        part = coords[starts[ring]:starts[ring + 1]]
+        area_m2, _ = _GEOD.polygon_area_perimeter(part[:, 0], part[:, 1])
+        totals[polygon] += area_m2
     areas = {}
-    for index, polygon in zip(indices.tolist(), lonlat.tolist(), strict=True):
-        area_m2, _ = _GEOD.geometry_area_perimeter(shapely.geometry.polygon.orient(polygon))
+    for index, area_m2 in zip(indices.tolist(), totals.tolist(), strict=True):
         if abs(area_m2) / 1e6 >= min_area_km2:
             areas[int(index)] = abs(area_m2) / 1e6
     return areas
@@ -134,18 +144,21 @@ def _islands_without_cell(big_landmasses: Mapping[int, float], pixel_landmass: n
     return missing
 
 
-MAX_BOARD_HEXES = 20_000
-"""Hexes on the whole board (land and sea), the same limit as for an explicit hexes.size."""
-
-
-def _check_hex_count(config: MapSpec, size_mm: float) -> None:
-    """The automatic search obeys the limit an explicit hexes.size has (config.py)."""
+def _check_hex_count(config: MapSpec, size_mm: float, orientation: Orientation, origin_mm: tuple[float, float],
+                     raster: LandRaster) -> None:
+    """The automatic search obeys the limit an explicit hexes.size has (config.py); the error names the most land
+    cells the smallest allowed hexes give on this board."""
     hex_area = 1.5 * 3**0.5 * size_mm**2
     on_board = config.board.width_mm * config.board.height_mm / hex_area if hex_area > 0 else float("inf")
-    if on_board > MAX_BOARD_HEXES:
+    if on_board > MAX_HEXES_ON_BOARD:
+        board_mm2 = config.board.width_mm * config.board.height_mm
+        smallest_mm = math.sqrt(board_mm2 / (1.5 * math.sqrt(3) * MAX_HEXES_ON_BOARD))
+        most = len(land_hexes(HexLayout(orientation, smallest_mm * 1.001, origin_mm), raster,
+                              config.hexes.land_threshold)[0])
         raise ConfigError(config.source, "hexes.target_cells",
-                          f"{config.hexes.target_cells} land cells need {size_mm:g}mm hexes, about {on_board:,.0f} "
-                          f"on the board; expected at most {MAX_BOARD_HEXES:,} (fewer cells)")
+                          f"{config.hexes.target_cells} cells need {size_mm:.2f}mm hexes, about {on_board:,.0f} on "
+                          f"the board; expected at most {MAX_HEXES_ON_BOARD:,}: hexes.target_cells: {most} or fewer "
+                          f"(the land cells {smallest_mm * 1.001:.2f}mm hexes give), or a bigger board")
 
 
 def _check_cell_count(config: MapSpec, n: int, size_mm: float, orientation: Orientation,
@@ -157,7 +170,7 @@ def _check_cell_count(config: MapSpec, n: int, size_mm: float, orientation: Orie
         return
     threshold = config.hexes.land_threshold
     W, H = config.board.width_mm, config.board.height_mm  # noqa: N806
-    smallest_mm = math.sqrt(W * H / (1.5 * math.sqrt(3) * MAX_BOARD_HEXES))
+    smallest_mm = math.sqrt(W * H / (1.5 * math.sqrt(3) * MAX_HEXES_ON_BOARD))
     most = len(land_hexes(HexLayout(orientation, smallest_mm, origin_mm), raster, threshold)[0])
     fewest = len(land_hexes(HexLayout(orientation, 80.0, origin_mm), raster, threshold)[0])
     band = ("hexes.cell_count_range" if config.hexes.cell_count_range is not None
@@ -200,6 +213,43 @@ def check_spec(spec: MapSpec) -> None:
                           f"raster: at least {math.sqrt(b.width_mm * b.height_mm / MAX_RASTER_PIXELS) * 1.01:.2f}mm)")
 
 
+_LAND_ON_BOARD: dict[tuple[Any, ...], tuple[BoardProjection, MultiPolygon, float]] = {}
+"""The last few ``land_on_board`` results in this process (the legend's panel check and the board share them)."""
+
+
+def land_on_board(template: Any) -> tuple[BoardProjection, MultiPolygon, float]:
+    """(projection, land polygons in board mm, seconds it took): the land data (without Antarctica unless the
+    template asks for it) projected and fitted to the board. Kept for the process's next call with the same map
+    and board, so a check made before the hex search does not project the land twice."""
+    config = MapSpec.of(template)
+    path = data_file(config, "land_data")
+    try:
+        stat = path.stat()
+        file_key: tuple[Any, ...] = (str(path), stat.st_size, stat.st_mtime_ns)
+    except OSError:
+        file_key = (str(path),)
+    key = (config.map, config.board.width_mm, config.board.height_mm, config.board.margin_mm,
+           config.board.panel_strip_mm, *file_key)
+    if key in _LAND_ON_BOARD:
+        return _LAND_ON_BOARD[key]
+    started = time.perf_counter()
+    land = cached_data("land", path, load_land)
+    if not config.map.antarctica:
+        land = drop_antarctica(land)
+    projection = BoardProjection.from_config(config)
+    land_mm = projection.geometry_to_mm(list(land.geoms))
+    while len(_LAND_ON_BOARD) >= 4:
+        del _LAND_ON_BOARD[next(iter(_LAND_ON_BOARD))]
+    _LAND_ON_BOARD[key] = (projection, land_mm, time.perf_counter() - started)
+    return _LAND_ON_BOARD[key]
+
+
+def _nearest_land(key: int, chosen: set[int], labeller: HexLabeller) -> str:
+    """The label of the land cell nearest the hex ``key`` (fewest hex steps, then the first label), for errors."""
+    h = key_to_hex(key)
+    return min((h.distance(key_to_hex(k)), labeller.label(key_to_hex(k))) for k in chosen)[1] if chosen else "none"
+
+
 def build_board(template: Any) -> Board:
     """The classified map of ``template``: a ``MapSpec``, or a game's template holding the spec's sections
     (``MapSpec.of``); the board keeps it as its ``config``."""
@@ -210,18 +260,11 @@ def build_board(template: Any) -> Board:
     W, H = config.board.width_mm, config.board.height_mm  # noqa: N806
 
     check_spec(config)
-    land = cached_data("land", data_file(config, "land_data"), load_land)
+    projection, land_mm, timings["project_s"] = land_on_board(config)
     koppen_grid = cached_data("koppen", data_file(config, "koppen_data"), load_koppen)
     elevation_grid = cached_data("elevation", data_file(config, "elevation_data"), load_elevation)
-    if not config.map.antarctica:
-        land = drop_antarctica(land)
-    timings["load_s"] = time.perf_counter() - started
-
-    t = time.perf_counter()
-    projection = BoardProjection.from_config(config)
-    land_mm = projection.geometry_to_mm(list(land.geoms))
+    timings["load_s"] = time.perf_counter() - started - timings["project_s"]
     polygons = list(land_mm.geoms)
-    timings["project_s"] = time.perf_counter() - t
 
     t = time.perf_counter()
     raster = rasterise_land(polygons, W, H, config.map.raster_mm)
@@ -249,7 +292,7 @@ def build_board(template: Any) -> Board:
             size_mm, _, tried = search_hex_size(orientation, origin_mm, raster, config.hexes.land_threshold,
                                                 lattice_target, counted)
             sizes_tried += tried
-        _check_hex_count(config, size_mm)
+        _check_hex_count(config, size_mm, orientation, origin_mm, raster)
         layout = HexLayout(orientation, size_mm, origin_mm)
         land_keys, _ = land_hexes(layout, raster, config.hexes.land_threshold)
         pixel_keys = hex_keys(layout, raster.x_mm, raster.y_mm)
@@ -259,14 +302,6 @@ def build_board(template: Any) -> Board:
             break
         lattice_target = next_target
     timings["lattice_s"] = time.perf_counter() - t
-    if config.hexes.size_mm is None:  # the automatic size obeys the limit an explicit size gets (config.py)
-        hexes_on_board = W * H / (1.5 * 3**0.5 * size_mm**2)
-        if hexes_on_board > MAX_HEXES_ON_BOARD:
-            raise ConfigError(source, "hexes.target_cells",
-                              f"{config.hexes.target_cells} cells need {size_mm:.2f}mm hexes, about "
-                              f"{hexes_on_board:,.0f} on the board; expected at most {MAX_HEXES_ON_BOARD:,} "
-                              "(ask for fewer cells or a bigger board)")
-
     t = time.perf_counter()
     labeller = HexLabeller(layout, W, H)
     chosen = {int(k) for k in land_keys}
@@ -291,12 +326,14 @@ def build_board(template: Any) -> Board:
     for i, label in enumerate(overrides.remove_cells):
         key = hex_to_key(labeller.hex_for(label, source, f"overrides.remove_cells[{i}]"))
         if key not in chosen:
-            raise ConfigError(source, f"overrides.remove_cells[{i}]", f"{label} is not a land cell")
+            raise ConfigError(source, f"overrides.remove_cells[{i}]",
+                              f"{label} is not a land cell; expected one, e.g. {_nearest_land(key, chosen, labeller)}")
         chosen.discard(key)
     for label in overrides.zones:
         key = hex_to_key(labeller.hex_for(label, source, f"overrides.zones.{label}"))
         if key not in chosen:
-            raise ConfigError(source, f"overrides.zones.{label}", f"{label} is not a land cell")
+            raise ConfigError(source, f"overrides.zones.{label}",
+                              f"{label} is not a land cell; expected one, e.g. {_nearest_land(key, chosen, labeller)}")
     forced_zones = dict(overrides.zones)
     for i, place in enumerate(overrides.places):
         x_mm, y_mm = projection.to_mm(np.array([place.lon]), np.array([place.lat]))
@@ -304,7 +341,8 @@ def build_board(template: Any) -> Board:
         where = place.name or f"{place.lat:g}, {place.lon:g}"
         if hex_to_key(h) not in chosen:
             raise ConfigError(source, f"overrides.places[{i}]",
-                              f"{where} falls on {labeller.label(h)}, which is not a land cell")
+                              f"{where} falls on {labeller.label(h)}, which is not a land cell; expected a place on "
+                              f"land, e.g. on {_nearest_land(hex_to_key(h), chosen, labeller)} (or add_cells)")
         forced_zones.setdefault(labeller.label(h), place.zone)  # a label override names its cell exactly: it wins
 
     keys = np.array(sorted(chosen), dtype=np.int64)

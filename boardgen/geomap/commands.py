@@ -77,7 +77,7 @@ def info_command(template_path: Path | None) -> None:
     """Print cell counts per zone, hex size, projection, the islands kept, and what the game says of its board
     (e.g. its jigsaw grid and where the legend panels go); exit code 1 when the land-cell count is outside its
     band or the game's board is not right (its legend panels find no room)."""
-    from boardgen.errors import LayoutError
+    from boardgen.errors import ConfigError, LayoutError
     from boardgen.geomap.spec import CELL_COUNT_TOLERANCE, cell_count_band
 
     plugin, config, spec = map_of(template_path)
@@ -85,8 +85,10 @@ def info_command(template_path: Path | None) -> None:
     try:
         geo = plugin.geo_board(ctx)
         board = geo.board if geo is not None else cached_board(spec)
-    except LayoutError:  # the game's own lines below say what did not fit
-        board = cached_board(spec)
+    except (LayoutError, ConfigError) as exc:  # the game's own lines below say what did not fit (a ConfigError
+        if isinstance(exc, ConfigError) and not exc.key.startswith("board"):  # naming a board size that has room)
+            raise
+        board = cached_board(spec)  # a map that cannot be built at all stops here, with its own error
     spec = board.map_spec  # the map as built (e.g. beside a panel strip the game reserved)
     low, high = cell_count_band(spec.hexes)
     n = len(board.cells)

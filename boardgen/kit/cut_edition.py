@@ -88,7 +88,8 @@ def cut_edition(title: str, lay: Callable[[Paper], Sequence[LaidOut]], paper: Pa
     with print_then_cut(marks):
         laid = tuple(lay(paper))
     pages = tuple(p for lo in laid for p in lo.pages)
-    pdf = render_pdf(pages, title=f"{title}: components ({paper.name}, print then cut)")
+    pdf = render_pdf(pages, title=_("{title}: components ({paper}, print then cut)").format(title=title,
+                                                                                          paper=paper.name))
     kit = PaperKit(paper, laid, pages, pdf)
     slug = paper.slug
     artifacts = [Artifact(pdf_name(slug), pdf, f"every playing part on {paper.name} with print-then-cut "
@@ -121,7 +122,8 @@ def readme_lines(slug: str, marks: PrintCutMarks = PRINT_CUT_MARKS, pages: int =
             file=pdf_name(slug), count=count, contents=contents),
         _("      print-then-cut marks in three corners of every front page: Type 1, length "
           "{length} mm, thickness {thickness} mm, inset {inset} mm).").format(
-              length=f"{marks.length_mm:g}", thickness=f"{marks.thickness_mm:g}", inset=f"{marks.inset_mm:g}"),
+              length=tr.number(marks.length_mm), thickness=tr.number(marks.thickness_mm),
+              inset=tr.number(marks.inset_mm)),
         _("  cut/components-{slug}-page-NN.svg  one per marked front page of {file}, paper-sized:").format(
             slug=slug, file=pdf_name(slug)),
         _("      layer 'cut' (red, one closed outline per part), 'score' (blue folds), 'guides' (marks; do not cut)."),

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from boardgen.cards.model import Component, ComponentSet
-from boardgen.i18n import N_, Translator, current
+from boardgen.i18n import N_, Translator, current, printing_in
 from boardgen.kit.kinds import KINDS, SHAPES, UNPRINTED_KINDS
 from boardgen.render.scene import Rect, rect_path
 
@@ -30,6 +30,8 @@ INVENTORY_HEADINGS = (N_("part"), N_("kind"), N_("count"), N_("size_mm"), N_("si
                       N_("printed"))
 """The heading row as printed in the edition's language; ``read_inventory`` reads the columns by position."""
 SHAPE_WORDS = {"round": N_("round"), "hex": N_("hex")}
+PRINTED_WORDS = {True: N_("yes"), False: N_("no")}
+"""The ``printed`` column's values, in the edition's language (``read_inventory`` callers compare English)."""
 
 
 class PartError(ValueError):
@@ -91,8 +93,11 @@ class Part:
 
     def describe(self, tr: Translator | None = None) -> str:
         """``described`` in the edition's words (``boardgen.i18n``)."""
-        _ = (tr or current()).gettext
-        words = [f"{self.size_text} mm"] + ([_(SHAPE_WORDS[self.shape])] if self.shape in ("round", "hex") else [])
+        tr = tr or current()
+        _ = tr.gettext
+        dims = [self.width_mm, self.height_mm] + ([self.depth_mm] if self.depth_mm else [])
+        size = " x ".join(tr.number(round(d, 1)) for d in dims)  # the README's words: "63,5 x 88,9" in German
+        words = [f"{size} mm"] + ([_(SHAPE_WORDS[self.shape])] if self.shape in ("round", "hex") else [])
         return ", ".join(words + ([] if self.printed else [_("not printed")]))
 
     @property
@@ -158,7 +163,8 @@ def parts_from_sets(sets: Iterable[ComponentSet], file: str, *, name: Callable[[
         for c in s.components:
             if skip(c):
                 continue
-            key = (name(c), c.kind, round(c.width_mm, 2), round(c.height_mm, 2), c.back is not None)
+            # a piece has a printed back only where its set is laid out with backs
+            key = (name(c), c.kind, round(c.width_mm, 2), round(c.height_mm, 2), c.back is not None and s.double_sided)
             groups.setdefault(key, []).append((c, s.kind))
     out: list[Part] = []
     for (part_name, kind, _w, _h, two), members in groups.items():
@@ -241,7 +247,8 @@ def standee_face(piece: Component) -> Rect | None:
 
 
 def _page_span(start: int, end: int) -> str:
-    return f"p. {start}" if start == end else f"pp. {start}-{end}"
+    _ = current().gettext
+    return _("p. {n}").format(n=start) if start == end else _("pp. {first}-{last}").format(first=start, last=end)
 
 
 def page_spans(files: Mapping[str, Sequence[object]]) -> dict[tuple[str, str], str]:
@@ -275,7 +282,8 @@ def inventory_rows(kit: KitParts, spans: Mapping[tuple[str, str], str] | None = 
                    papers: Sequence[str] = ("a4", "letter")) -> list[tuple[str, str, int, str, int, str, str]]:
     """One row per part: (part, kind, count, size_mm, sides, file_pages, printed)."""
     spans = spans or {}
-    return [(p.name, p.kind, p.count, p.size_text, p.sides, _where(p, spans, papers), "yes" if p.printed else "no")
+    _ = current().gettext
+    return [(p.name, p.kind, p.count, p.size_text, p.sides, _where(p, spans, papers), _(PRINTED_WORDS[p.printed]))
             for p in kit.parts]
 
 
@@ -285,8 +293,10 @@ def inventory_csv(kit: KitParts, spans: Mapping[tuple[str, str], str] | None = N
     language."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow([(tr or current()).gettext(h) for h in INVENTORY_HEADINGS])
-    w.writerows(inventory_rows(kit, spans, papers))
+    tr = tr or current()
+    w.writerow([tr.gettext(h) for h in INVENTORY_HEADINGS])
+    with printing_in(tr):
+        w.writerows(inventory_rows(kit, spans, papers))
     return buf.getvalue().encode()
 
 

@@ -32,6 +32,7 @@ from boardgen.geomap.hexgrid import Hex, hexes_covering
 from boardgen.geomap.model import Board
 from boardgen.geomap.spec import MAX_SECTIONS_PER_SIDE
 from boardgen.layout import fit_solver
+from boardgen.layout.grid_choice import choose_grids
 from boardgen.layout.jigsaw import (
     GRID_MM,
     Edge,
@@ -324,8 +325,7 @@ def _place_knobs(edges: Sequence[Edge], pieces: list[shapely.Geometry], land: sh
                 found.extend(_cell_tabs(edge, owner, pieces, hexes, board, margin, reach_mm + board.layout.size_mm))
         if not found:
             raise LayoutError(f"board sections: no room for a knob between sections {edge.first + 1} and "
-                              f"{edge.second + 1} (no open sea and no land cell that can move across; try "
-                              "sections.cut_search or smaller knobs)")
+                              f"{edge.second + 1} (no open sea and no land cell that can move across)")
         options.append((index, edge, found))
     # Most constrained edges first; each takes the offset nearest its middle that keeps the spacing.
     options.sort(key=lambda item: (len({round(o[1], 3) for o in item[2]}), item[0]))
@@ -418,31 +418,36 @@ def grid_options(board_mm: tuple[float, float], reach_mm: float, search_mm: floa
                  columns: int | None = None, rows: int | None = None, most: int = MAX_SECTIONS_PER_SIDE
                  ) -> list[tuple[int, int, int]]:
     """(rows, columns, page index) of every grid whose sections (knobs included) fit a page, best first: the
-    fewest pieces, then the earlier page (landscape before portrait), then the squarest pieces. ``columns`` or
-    ``rows`` pin that count."""
-    width_mm, height_mm = board_mm
-    found = []
-    for page, (page_w, page_h) in enumerate(pages):
-        for c in [columns] if columns else range(1, most + 1):
-            if not parts_fit(width_mm, c, page_w, reach_mm, search_mm):
-                continue
-            for r in [rows] if rows else range(1, most + 1):
-                if r * c < 2 or not parts_fit(height_mm, r, page_h, reach_mm, search_mm):
-                    continue
-                aspect = (width_mm / c) / (height_mm / r)
-                found.append((r * c, page, abs(np.log(aspect)), r, c))
-    found.sort()
-    return [(r, c, page) for _, page, _, r, c in found]
+    fewest pieces, then the earlier page (landscape before portrait), then the squarest pieces
+    (``grid_choice.choose_grids``, with ``parts_fit``: cut lines that move and pieces that reach past them).
+    ``columns`` or ``rows`` pin that count."""
+    return choose_grids(board_mm, pages, lambda length, parts, page: parts_fit(length, parts, page, reach_mm,
+                                                                               search_mm),
+                        most_per_side=most, fewest_pieces=2, columns=columns, rows=rows, page_before_shape=True)
 
 
 def smallest_grid_hint(board: Board, pages: PageSizes) -> str:
-    """'sections.columns: 4 and sections.rows: 3' for the fewest pieces that fit, or why none do."""
+    """'sections.columns: 4 and sections.rows: 3' for the fewest pieces that fit the page by their size, else
+    knobs that reach less far, else the largest board that 6 x 6 sections cover (the last resort of
+    ``working_settings_hint``, when no setting it cut the board with worked)."""
+    settings = board.config.sections
     size = (float(board.config.board.width_mm), float(board.config.board.height_mm))
-    options = grid_options(size, knob_reach_mm(board), board.config.sections.cut_search_mm, pages)
-    if not options:
-        return "no grid of up to 6 x 6 sections fits the page (a smaller board)"
-    r, c, _ = options[0]
-    return f"sections.columns: {c} and sections.rows: {r} (or auto)"
+    options = grid_options(size, knob_reach_mm(board), settings.cut_search_mm, pages)
+    if options:
+        r, c, _ = options[0]
+        return f"sections.columns: {c} and sections.rows: {r} (or auto)"
+    for scale in KNOB_SCALES:  # knobs that reach less far
+        neck, head, depth = (round(v * scale, 1) for v in (settings.knob_neck_mm, settings.knob_head_mm,
+                                                           settings.knob_depth_mm))
+        reach = max(depth, board.layout.size_mm) + 0.5
+        if grid_options(size, reach, settings.cut_search_mm, pages):
+            return f"smaller knobs: sections.knob_head: {head:g}mm, knob_neck: {neck:g}mm and knob_depth: {depth:g}mm"
+    reach, most = knob_reach_mm(board), MAX_SECTIONS_PER_SIDE
+    longest = [max((length for length in range(100, 3001, 5)
+                    if parts_fit(float(length), most, page[axis], reach, settings.cut_search_mm)), default=0)
+               for axis in (0, 1) for page in pages[:1]]
+    return (f"a board of at most {longest[0]} x {longest[1]} mm (board.width and board.height; "
+            f"{most} x {most} sections at most)")
 
 
 def cut_sections(board: Board, max_section_mm: tuple[float, float] | PageSizes | None = DEFAULT_PAGE_SIZES_MM
@@ -477,15 +482,71 @@ def cut_sections(board: Board, max_section_mm: tuple[float, float] | PageSizes |
                           f"{pinned_columns} with sections.rows {pinned_rows} cuts the {board_mm[0]:g} x "
                           f"{board_mm[1]:g} mm board into pieces that do not fit the page ({page_text} with knobs "
                           f"reaching {knob_reach_mm(board):.1f} mm past a cut); "
-                          f"expected {smallest_grid_hint(board, pages)}")
+                          f"expected {working_settings_hint(board, pages)[1]}")
+    try:
+        return _cut_first_that_works(board, options, pages)
+    except LayoutError as exc:
+        key, hint = working_settings_hint(board, pages)
+        raise ConfigError(board.config.source, key, f"{str(exc).removeprefix('board sections: ')}; "
+                          f"expected {hint}") from None
+
+
+def _cut_first_that_works(board: Board, options: Sequence[tuple[int, int, int]], pages: PageSizes
+                          ) -> SectionLayout:
+    """The cut of the first of ``options`` (best first; the eight best are tried) that can be cut: LayoutError
+    from the first one when none can."""
     first_error: LayoutError | None = None
     for rows, columns, page in options[:8]:
         try:
             return _cut_sections(board, rows, columns, pages[page])
         except LayoutError as exc:  # this grid cannot be cut here: the next best one
             first_error = first_error or exc
-    assert first_error is not None
+    if first_error is None:
+        raise LayoutError("board sections: no grid fits the page")
     raise first_error
+
+
+KNOB_SCALES = (0.9, 0.8, 0.7, 0.6, 0.5)
+"""The knob sizes (neck, head and depth together) tried, as shares of the template's, when a cut fails."""
+
+
+def working_settings_hint(board: Board, pages: PageSizes) -> tuple[str, str]:
+    """(key, text) naming sections settings that do cut ``board``, found by cutting it with them: the automatic
+    grid when the template pins one, smaller knobs, a wider cut search, or else a grid with more pieces.
+    Only called after a cut failed, so its cost is the failure's."""
+    import dataclasses
+
+    settings = board.config.sections
+    size = (float(board.config.board.width_mm), float(board.config.board.height_mm))
+
+    def cuts(**changes: object) -> tuple[int, int] | None:
+        changed = settings.model_copy(update=changes)
+        trial = dataclasses.replace(board, config=board.config.model_copy(update={"sections": changed}))
+        options = grid_options(size, knob_reach_mm(trial), changed.cut_search_mm, pages, changed.columns,
+                               changed.rows)
+        try:
+            layout = _cut_first_that_works(trial, options, pages)
+        except LayoutError:
+            return None
+        return layout.rows, layout.columns
+
+    if settings.columns is not None or settings.rows is not None:
+        found = cuts(columns=None, rows=None)
+        if found is not None:
+            return "sections.columns", f"sections.columns: {found[1]} and sections.rows: {found[0]} (or auto)"
+    for scale in KNOB_SCALES:
+        neck, head, depth = (round(v * scale, 1) for v in (settings.knob_neck_mm, settings.knob_head_mm,
+                                                           settings.knob_depth_mm))
+        if cuts(knob_neck_mm=neck, knob_head_mm=head, knob_depth_mm=depth) is not None:
+            return "sections.knob_head", (f"smaller knobs: sections.knob_head: {head:g}mm, knob_neck: {neck:g}mm "
+                                          f"and knob_depth: {depth:g}mm")
+    for search in (2 * settings.cut_search_mm, 4 * settings.cut_search_mm):
+        if search > 0 and cuts(cut_search_mm=search) is not None:
+            return "sections.cut_search", f"sections.cut_search: {search:g}mm"
+    for rows, columns, _ in grid_options(size, knob_reach_mm(board), settings.cut_search_mm, pages)[8:32]:
+        if cuts(columns=columns, rows=rows) is not None:
+            return "sections.columns", f"sections.columns: {columns} and sections.rows: {rows}"
+    return "sections", smallest_grid_hint(board, pages)
 
 
 def _cut_sections(board: Board, rows: int, columns: int, max_section_mm: tuple[float, float] | None

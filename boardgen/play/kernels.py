@@ -84,7 +84,7 @@ def compiled(*sources: str | Path, refcounts: bool = True, **options: Any) -> Ca
     ``refcounts=False`` compiles without numba's reference counting of arrays (its ``_nrt`` option), for the
     small functions a kernel calls thousands of times a game over arrays its caller owns: numba otherwise counts
     a reference up and down, atomically, for every array argument of every call that LLVM does not inline,
-    which was a quarter of BETTER Life's kernel time. Such a function must not make an array (``np.zeros`` ...);
+    which was a quarter of one game's kernel time. Such a function must not make an array (``np.zeros`` ...);
     numba refuses to compile one that does."""
     import numba
 

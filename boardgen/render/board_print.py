@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import io
 import itertools
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -38,6 +37,7 @@ from boardgen.geomap.spec import SectionsConfig
 from boardgen.i18n import N_, Translator, current
 from boardgen.io import Artifact
 from boardgen.layout import fit_solver
+from boardgen.layout.grid_choice import choose_grids
 from boardgen.layout.jigsaw import GRID_MM, Edge, Knob, candidate_positions, knob_shape, place_knob_shape, spaced_choice
 from boardgen.layout.section_marks import ARROWS
 from boardgen.layout.sections import piece_signatures
@@ -378,19 +378,18 @@ def plan_cut(width_mm: float, height_mm: float, papers: Sequence[Paper] = (A4, L
     """The cut with the fewest sections (then the squarest pieces) that fits ``papers``, landscape or
     portrait pages: (cut, landscape). With ``keep_whole``, only cuts whose seams run through none of those
     spaces; if no such cut fits the pages (a space larger than a page), the seams go to their even places."""
-    tried: list[tuple[int, float, bool, int, int]] = []
-    for landscape in (True, False):
-        max_w, max_h = printable_piece_mm(papers, style, landscape)
-        for rows in range(1, max_sections + 1):
-            for columns in range(1, max_sections // rows + 1):
-                w, h = width_mm / columns, height_mm / rows
-                # each piece grows by at most one knob per direction when owners are balanced
-                if w + (knobs.depth_mm if columns > 1 else 0) <= max_w and \
-                        h + (knobs.depth_mm if rows > 1 else 0) <= max_h:
-                    tried.append((rows * columns, abs(math.log(w / h)), not landscape, rows, columns))
+    pages = [printable_piece_mm(papers, style, landscape) for landscape in (True, False)]
+
+    def part_fits(length_mm: float, parts: int, page_mm: float) -> bool:
+        # each piece grows by at most one knob per direction when owners are balanced
+        return length_mm / parts + (knobs.depth_mm if parts > 1 else 0) <= page_mm
+
+    grids = choose_grids((width_mm, height_mm), pages, part_fits, most_per_side=max_sections,
+                         most_pieces=max_sections, page_before_shape=False)
     errors = []
-    for _count, _shape, portrait, rows, columns in sorted(tried):
-        max_piece = printable_piece_mm(papers, style, not portrait)
+    for rows, columns, page in grids:
+        portrait = page == 1
+        max_piece = pages[page]
         try:
             cut = cut_board(width_mm, height_mm, rows, columns, knobs, avoid, max_piece, snap_mm, keep_whole)
         except LayoutError as exc:

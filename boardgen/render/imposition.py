@@ -170,8 +170,9 @@ def scale_ruler(x: float, y: float, length_mm: float = 100.0, font: Font = DEFAU
     for mm in (0, int(length_mm) // 2, int(length_mm)):
         ops.append(Text(x + mm, y - 3.0, f"{mm}", label_font, align="center"))
     inches = length_mm / 25.4
-    caption = current().gettext("Print at 100% / actual size: this bar must measure {mm} mm ({inches} in).")
-    ops.append(Text(x + length_mm + 3.0, y - 0.3, caption.format(mm=f"{length_mm:g}", inches=f"{inches:.2f}"),
+    tr = current()
+    caption = tr.gettext("Print at 100% / actual size: this bar must measure {mm} mm ({inches} in).")
+    ops.append(Text(x + length_mm + 3.0, y - 0.3, caption.format(mm=tr.number(length_mm), inches=tr.number(inches, 2)),
                     font))
     return group(ops, "scale-ruler")
 

@@ -301,3 +301,96 @@ def test_a_space_larger_than_a_page_still_gets_a_cut() -> None:
     huge = Rect(100.0, 50.0, 400.0, 300.0)
     cut, _landscape = plan_cut(600.0, 400.0, keep_whole=[huge])
     assert cut.fit.unique and spaces_cut(cut, [huge]) == [0]
+
+
+# ------------------------------------------------------------------------------------------ the kit's shape
+
+
+def _zips(out: Path) -> dict[str, dict[str, bytes]]:
+    import zipfile
+
+    kits = {}
+    for path in sorted(out.glob("kit-*.zip")):
+        with zipfile.ZipFile(path) as z:
+            kits[path.stem.removeprefix("kit-")] = {n: z.read(n) for n in z.namelist()}
+    return kits
+
+
+def _has_board(out: Path) -> bool:
+    from boardgen.kit.parts import read_inventory
+
+    return any(r["kind"] == "board" for r in read_inventory((out / "inventory.csv").read_bytes()))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", GAMES)
+def test_every_kit_has_the_file_name_shape(game: str, kit_root: Path) -> None:
+    """The same names in every game's kit folder and zips (``boardgen.kit.shape``): board files when the game
+    declares a board, components, cut edition, leaflet, inventory, zips, nothing printed under another name."""
+    from boardgen.kit.shape import folder_problems
+
+    out, _findings = built(game, kit_root)
+    board = _has_board(out)
+    kits = _zips(out)
+    assert sorted(kits) == ["a4", "letter"]
+    assert folder_problems(out) == []
+    if board:
+        with pikepdf.open(out / "board-poster.pdf") as pdf:
+            assert pdf.Root.OutputIntents[0].S == "/GTS_PDFX"
+            assert str(pdf.docinfo["/GTS_PDFXVersion"]) == "PDF/X-4"
+        for slug in kits:
+            with pikepdf.open(out / f"board-sections-{slug}.pdf") as pdf:
+                assert len(list(out.glob(f"cut/board-section-*-{slug}.svg"))) == len(pdf.pages)
+                for number, page in enumerate(pdf.pages, start=1):
+                    _section_svg_fits_its_sheet(out / f"cut/board-section-{number}-{slug}.svg", page)
+
+
+def _section_svg_fits_its_sheet(svg_path: Path, page: pikepdf.Page) -> None:
+    """The section's cut outline lies where its sheet prints the piece: its box is the page's TrimBox (mm)."""
+    svg = svg_path.read_bytes()
+    numbers = [float(x) for d in cut_outlines(svg) for x in re.findall(rb"-?\d+\.?\d*", d)]
+    assert len(cut_outlines(svg)) == 1, svg_path.name
+    xs, ys = numbers[0::2], numbers[1::2]
+    pt = 25.4 / 72
+    height = float(page.MediaBox[3]) * pt
+    x0, y0, x1, y1 = (float(v) * pt for v in page.TrimBox)
+    assert [round(v, 1) for v in (min(xs), min(ys), max(xs), max(ys))] == pytest.approx(
+        [x0, height - y1, x1, height - y0], abs=0.15), svg_path.name
+    width_mm = float(page.MediaBox[2]) * pt
+    assert f'width="{width_mm:g}mm"'.encode() in svg or f'width="{round(width_mm, 1):g}mm"'.encode() in svg
+
+
+def test_shape_names_a_missing_file_and_a_stray_one(tmp_path: Path) -> None:
+    from boardgen.kit.shape import folder_problems, shape_findings
+
+    (tmp_path / "inventory.csv").write_text("part,kind,count,size_mm,sides,file_pages,printed\n"
+                                            "board,board,1,1,1,,yes\n")
+    (tmp_path / "piecepack-a4.pdf").write_bytes(b"")
+    problems = folder_problems(tmp_path)
+    assert "no board-poster.pdf" in problems and "no components-letter.pdf" in problems
+    assert "piecepack-a4.pdf is not a name of the kit's shape" in problems
+    assert {f.rule for f in shape_findings(tmp_path)} == {"kit-shape"}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", GAMES)
+def test_readme_says_what_else_to_bring_from_the_declared_parts(game: str, kit_root: Path) -> None:
+    """Each part the game declares as not printed (``GamePlugin.kit_parts``, printed=False) is in every README's
+    'What else to bring' list and in inventory.csv as not printed; so is each of the declared tools."""
+    from boardgen.kit.parts import read_inventory
+
+    plugin = installed_games()[game]
+    _plugin, config = load(plugin.default_template())
+    declared = plugin.kit_parts(BuildContext(config, plugin))
+    out, _findings = built(game, kit_root)
+    rows = {r["part"]: r for r in read_inventory((out / "inventory.csv").read_bytes())}
+    for part in declared.unprinted:
+        assert rows[part.name]["printed"] == "no", part.name
+    for slug, members in _zips(out).items():
+        readme = members["README.txt"].decode()
+        assert "What else to bring:" in readme, slug
+        bring = readme.split("What else to bring:", 1)[1].split("\n\n", 1)[0]
+        for part in declared.unprinted:
+            assert f"{part.count} x {part.name}" in bring, (slug, part.name)
+        for note in declared.notes:
+            assert note in bring, (slug, note)

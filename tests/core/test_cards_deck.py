@@ -202,7 +202,7 @@ def test_deck_spec_from_a_template(tmp_path: Path) -> None:
 
 
 class _Game(GameTemplate):
-    decks: list[DeckSpec] = Field(default_factory=list)
+    decks: tuple[DeckSpec, ...] = ()  # template models hold tuples (a template is read strictly, its lists as tuples)
 
 
 def test_deck_errors_name_the_template_key() -> None:

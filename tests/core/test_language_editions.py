@@ -163,7 +163,7 @@ def test_the_german_leaflet_is_german_fitted_and_whole(german: BuildContext, tmp
 
 
 def test_the_german_cards_and_readme(german: BuildContext) -> None:
-    from boardgen.games.resilience_earth.kit import event_text, readme_text  # noqa: F401
+    from boardgen.games.resilience_earth.kit import components_stage, event_text  # noqa: F401
 
     tr = translator(german.config, german.plugin)
     card = german.config.events[1]

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from boardgen.cards.shapes import MIN_PIECE_MM, piece_size_mm
 from boardgen.cli import main
 from boardgen.errors import ConfigError
-from boardgen.games.global_wellbeing.schema import load_template
+from boardgen.games.global_wellbeing.schema import load_template, template_with
 from boardgen.geomap import build as mapbuild
 
 
@@ -28,5 +30,8 @@ def test_automatic_hex_size_obeys_the_hex_limit(monkeypatch, tmp_path, capsys) -
     assert exit_info.value.code == 2
     err = capsys.readouterr().err
     lines = [line for line in err.splitlines() if "error" in line]
-    assert len(lines) == 1 and "hexes.target_cells: 300 cells need 9.80mm hexes" in lines[0]
+    assert len(lines) == 1 and re.search(r"hexes.target_cells: 300 cells need 9\.\d\dmm hexes", lines[0])
     assert "at most 1,000" in lines[0] and "Traceback" not in err
+    most = int(lines[0].split("hexes.target_cells: ")[-1].split(" or fewer")[0])
+    board = mapbuild.build_board(template_with({"hexes": {"target_cells": most}}))  # the named target builds
+    assert board.stats["hex_size_mm"] ** 2 * 1.5 * 3**0.5 * 1000 >= 660 * 440

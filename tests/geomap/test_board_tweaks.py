@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from boardgen.errors import ConfigError
+from boardgen.geomap.model import Board
 from boardgen.geomap.spec import cell_count_band
 from boardgen.layout.sections import DEFAULT_PAGE_SIZES_MM, cut_sections, grid_options
 from tests.board_tweaks import layout_problems, solve_layout, tweak, tweaked_config
@@ -196,3 +198,103 @@ def test_hex_search_lands_within_three_percent(board: str, cells: int) -> None:
     config = tweaked_config(tweak(cells=cells, board=board))
     low, high = cell_count_band(config.hexes)
     assert low <= len(build_board(config).cells) <= high
+
+
+def _with_sections(board: Board, **changes: Any) -> Board:
+    """``board`` with its template's sections settings changed (the cut needs only the board and those)."""
+    import dataclasses
+
+    config = board.config
+    return dataclasses.replace(board, config=config.model_copy(
+        update={"sections": config.sections.model_copy(update=changes)}))
+
+
+def _named_mm(message: str, key: str) -> float:
+    return float(message.rsplit(f"{key}: ", 1)[1].split("mm", 1)[0])
+
+
+def test_pinned_grid_whose_knobs_find_no_room_names_a_grid_that_cuts(default_board) -> None:
+    """A 6 x 6 grid leaves an edge with no open sea and no land cell to move across: the error names the file,
+    the key and the grid that does cut, and that grid cuts."""
+    board = _with_sections(default_board, columns=6, rows=6)
+    with pytest.raises(ConfigError) as caught:
+        cut_sections(board, DEFAULT_PAGE_SIZES_MM)
+    message = str(caught.value)
+    assert "global-wellbeing.yaml: sections.columns: no room for a knob" in message
+    assert "expected sections.columns: 3 and sections.rows: 3 (or auto)" in message
+    layout = cut_sections(_with_sections(board, columns=None, rows=None), DEFAULT_PAGE_SIZES_MM)
+    assert (layout.columns, layout.rows) == (3, 3) and layout.fit.unique
+
+
+def test_knobs_too_deep_for_any_grid_name_knobs_that_fit(default_board) -> None:
+    """Knobs reaching 60 mm past every cut leave no grid that fits the page: the error names knob sizes that
+    do, and the board then cuts with them."""
+    board = _with_sections(default_board, knob_neck_mm=40.0, knob_head_mm=55.0, knob_depth_mm=60.0)
+    with pytest.raises(ConfigError) as caught:
+        cut_sections(board, DEFAULT_PAGE_SIZES_MM)
+    message = str(caught.value)
+    assert "sections.columns: auto with sections.rows auto" in message
+    head, neck, depth = (_named_mm(message, key) for key in ("sections.knob_head", "knob_neck", "knob_depth"))
+    assert depth < 60
+    layout = cut_sections(_with_sections(board, knob_neck_mm=neck, knob_head_mm=head, knob_depth_mm=depth),
+                          DEFAULT_PAGE_SIZES_MM)
+    assert layout.fit.unique
+
+
+@pytest.mark.slow
+def test_knobs_with_no_room_on_an_edge_name_smaller_knobs_that_cut(default_board) -> None:
+    """Big knobs kept 10 mm off land find no room on some edge of every grid: the error names smaller knobs,
+    found by cutting the board with them, and they cut."""
+    board = _with_sections(default_board, knob_neck_mm=25.0, knob_head_mm=35.0, knob_depth_mm=40.0,
+                           land_clearance_mm=10.0)
+    with pytest.raises(ConfigError) as caught:
+        cut_sections(board, DEFAULT_PAGE_SIZES_MM)
+    message = str(caught.value)
+    assert "global-wellbeing.yaml: sections.knob_head: no room for a knob between sections" in message
+    head, neck, depth = (_named_mm(message, key) for key in ("sections.knob_head", "knob_neck", "knob_depth"))
+    assert head < 35
+    layout = cut_sections(_with_sections(board, knob_neck_mm=neck, knob_head_mm=head, knob_depth_mm=depth),
+                          DEFAULT_PAGE_SIZES_MM)
+    assert layout.fit.unique
+
+
+@pytest.mark.slow
+def test_board_too_low_even_for_a_panel_strip_names_a_height_that_lays_out() -> None:
+    """A 100 x 20 cm board cuts into two rows whose top-left section is too low for the table even in a panel
+    strip: the error names a board height, found by running the solver, and that board lays out."""
+    changes = {"board": {"width": "100cm", "height": "20cm"}}
+    with pytest.raises(ConfigError) as caught:
+        solve_layout(tweaked_config(changes))
+    message = str(caught.value)
+    assert "global-wellbeing.yaml: board.height: no room for the bio-productivity table" in message
+    height = _named_mm(message, "expected board.height")
+    assert 200 < height <= 400
+    solved = solve_layout(tweaked_config({"board": {"width": "100cm", "height": f"{height:g}mm"}}))
+    assert layout_problems(solved) == []
+
+
+@pytest.mark.parametrize(("name", "sure"), [("default", False), ("board-60x40cm", True)])
+def test_strip_decided_before_the_hex_search_only_when_sure(name: str, sure: bool) -> None:
+    """The check made before the hex search says the table has no room only where it has none (the 60 x 40 cm
+    board's top-left corner is land); the board then gets its strip without the template's map being built."""
+    from boardgen.games.global_wellbeing.board_layout import table_has_no_room_on_section_one
+
+    config = tweaked_config(FAST_CASES[name])
+    assert table_has_no_room_on_section_one(config) is sure
+    assert (solve_layout(config).board.config.board.panel_strip_mm is not None) is sure
+
+
+@pytest.mark.parametrize("key", ["remove_cells", "zones"])
+def test_override_of_a_sea_hex_names_the_nearest_land_cell(key: str) -> None:
+    """A1, the top-left corner, is open sea: the error names the nearest land cell, and that one works."""
+    from boardgen.geomap.build import build_board
+
+    changes = {"overrides": {key: ["A1"] if key == "remove_cells" else {"A1": "Polar"}}}
+    with pytest.raises(ConfigError) as caught:
+        build_board(tweaked_config(changes))
+    message = str(caught.value)
+    assert "A1 is not a land cell; expected one, e.g. " in message
+    label = message.rsplit("e.g. ", 1)[1]
+    fixed = {"overrides": {key: [label] if key == "remove_cells" else {label: "Polar"}}}
+    board = build_board(tweaked_config(fixed))
+    assert (label not in board.labels) if key == "remove_cells" else (board.cell(label).zone == "Polar")

@@ -9,8 +9,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from boardgen.games.global_wellbeing import board_art
 from boardgen.geomap.model import Board
-from boardgen.render import board_art
 from boardgen.render.merge import IDENTITY, flatten, flatten_copies, round_3
 from boardgen.render.scene import Affine, Group, Style, translate
 from boardgen.render.symbols import symbol_names, zone_symbol

@@ -16,6 +16,7 @@ from boardgen.errors import LayoutError
 from boardgen.games.better_life.model import BetterLifeTemplate
 from boardgen.i18n import N_, Translator, in_language, translator
 from boardgen.io import Artifact
+from boardgen.kit.board import board_kit_files
 from boardgen.layout.spaces import BoardGraph, SpaceStyle, render, track
 from boardgen.plugin import BuildContext
 from boardgen.render.cairo_backend import Page, fit_font, render_pdf, render_png, text_width_mm
@@ -330,7 +331,8 @@ def board_scene(config: BetterLifeTemplate, board: TrackBoard) -> tuple[Scene, l
     box = end.bounds_mm
     pays = "/".join(str(x) for x in config.finish_ip)
     tr = translator(config)
-    extra: list[Op] = [Text(box.x + box.width / 2, box.y + box.height * 0.2, f"{pays} IP",
+    label = tr.gettext("{value} IP").format(value=pays)
+    extra: list[Op] = [Text(box.x + box.width / 2, box.y + box.height * 0.2, label,
                             Font(size_pt=6, bold=True), INK, align="center", baseline="middle", name="finish-pay")]
     for s in board.graph.spaces:
         if s.kind.startswith("role:"):
@@ -365,7 +367,7 @@ def board_stage(ctx: BuildContext) -> list[Artifact]:
         printed = print_board(scene, w, h, config.title, avoid=avoid, snap_mm=None,
                               keep_whole=[s.bounds_mm for s in board.graph.spaces],  # seams between spaces
                               tr=translator(config))
-        artifacts = list(printed.artifacts)
+        artifacts = board_kit_files(printed, config.title)
         page = printed.poster
     artifacts.append(Artifact("preview/board.png", render_png(page, 50), "preview of the board"))
     spaces = {k: sum(1 for s in board.kinds if s == k) for k in sorted(set(board.kinds))}

@@ -2,22 +2,20 @@
 the engine plays, five role mats, five voting screens, IP tokens, pawns, meter markers, paper dice, the leaflet,
 an inventory and a zip per paper (A4, US Letter).
 
-Outputs: cards-{a4,letter}.pdf, components-{a4,letter}.pdf, the print-then-cut edition of both (cards first)
-cut/components-{a4,letter}.pdf with cut/components-{a4,letter}-page-NN.svg, leaflet-{a4,letter}.pdf,
-inventory.csv, preview/*.png and kit-{a4,letter}.zip.
+The kit's files (components-{a4,letter}.pdf with the decks first, the print-then-cut edition, the leaflet,
+inventory.csv, the zips) come from the shared kit assembler (``boardgen.kit.assembler``); this module declares
+the parts, how they are laid out and the README's words for them.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
 from boardgen import __version__
 from boardgen.cards.deck import CardLayout, Deck, deck_components, deck_sheets, draw_text, fit_text
 from boardgen.cards.dice import die_component
-from boardgen.cards.kitfiles import PaperKit, deterministic_zip
 from boardgen.cards.model import Component, ComponentSet
 from boardgen.cards.sheets import LaidOut, lay_out, one_orientation
 from boardgen.games.better_life.board import GREEN, INK, band_name, register_icons, role_name
@@ -25,21 +23,19 @@ from boardgen.games.better_life.cards import Decks
 from boardgen.games.better_life.model import BetterLifeTemplate
 from boardgen.i18n import N_, Translator, translator
 from boardgen.io import Artifact
-from boardgen.kit.cut_edition import CutEdition, cut_edition
-from boardgen.kit.cut_edition import pdf_name as cut_pdf_name
+from boardgen.kit.assembler import KitSpec, assemble_kit
 from boardgen.kit.parts import (
     KitParts,
     board_part,
     board_piece,
     deck_part,
     default_name,
-    inventory_csv,
-    page_spans,
     parts_from_sets,
 )
+from boardgen.kit.shape import COMPONENTS
 from boardgen.plugin import BuildContext
-from boardgen.render.cairo_backend import fit_font, render_pdf, render_png
-from boardgen.render.imposition import A4, LETTER, Paper, duplex_readme_lines, flip_edge
+from boardgen.render.cairo_backend import fit_font
+from boardgen.render.imposition import Paper
 from boardgen.render.scene import (
     Circle,
     Font,
@@ -335,13 +331,6 @@ def component_sets(config: BetterLifeTemplate, decks: Decks) -> list[ComponentSe
 # ------------------------------------------------------------------------------------------ stage
 
 
-def _paper_kit(config: BetterLifeTemplate, laid: Sequence[LaidOut], paper: Paper, what: str) -> PaperKit:
-    pages = tuple(p for lo in laid for p in lo.pages)
-    title = translator(config).gettext("{title}: {what} ({paper})").format(title=config.title, what=what,
-                                                                            paper=paper.name)
-    return PaperKit(paper, tuple(laid), pages, render_pdf(pages, title=title))
-
-
 def kit_parts(ctx: BuildContext) -> KitParts:
     """Every part of the BETTER Life box, declared once (``boardgen.kit.parts``): the track board, the six
     decks, role mats, voting screens, IP tokens, pawns, meter markers and the paper dice."""
@@ -355,9 +344,10 @@ def kit_parts(ctx: BuildContext) -> KitParts:
     declared = [board_part(translator(config).gettext("board"), board_piece(scene, board.width_mm, board.height_mm))]
     for deck in decks_for_print(config, decks):
         cards = deck_components(deck, translator(config))
-        declared.append(deck_part(deck.name, cards, "cards-{paper}.pdf", cards.kind))
-    for p in parts_from_sets(component_sets(config, decks), "components-{paper}.pdf",
-                             name=lambda c: c.label if c.kind == "die" else default_name(c)):
+        declared.append(deck_part(deck.name, cards, COMPONENTS, cards.kind))
+    die_name = translator(config).gettext("d{sides}").format(sides=config.die_sides)  # the name on its net
+    for p in parts_from_sets(component_sets(config, decks), COMPONENTS,
+                             name=lambda c: die_name if c.kind == "die" else default_name(c)):
         if p.kind == "die":
             edge = config.kit.dice_size_mm / 2
             p = replace(p, sides=config.die_sides, width_mm=edge, height_mm=edge, depth_mm=edge)
@@ -405,124 +395,59 @@ def inventory(config: BetterLifeTemplate, decks: Decks, board: Any) -> list[tupl
 
 
 _HOW_TO = {
-    "mat": N_("single-sided on card; cut on the crop marks"),
-    "screen": N_("single-sided on card; cut on the crop marks, crease the dashed lines, fold them opposite ways "
-                 "(zig-zag) so it stands with the coloured name towards the table and both texts towards you"),
-    "token": N_("single-sided on card (or double: the back is blank); cut out the discs"),
-    "pawn": N_("single-sided on card; cut out the discs (or use any small pieces in the role colours); dice: cut "
-               "on the solid line, crease the dashed lines, glue the grey tabs inside"),
-    "die": N_("single-sided on thin card; cut on the solid line, crease the dashed lines, glue the grey tabs "
-              "inside"),
+    "mat": N_("Print single-sided on card (160-250 g/m2); cut on the crop marks."),
+    "screen": N_("Print single-sided on card; cut on the crop marks, crease the dashed lines and fold them opposite "
+                 "ways (zig-zag) so the screen stands with the coloured name towards the table and both texts "
+                 "towards you."),
+    "token": N_("Print single-sided on card (the back is blank); cut out the discs."),
+    "pawn": N_("Print single-sided on card; cut out the discs (or use any small pieces in the role colours); dice: "
+               "cut on the solid line, crease the dashed lines, glue the grey tabs inside."),
 }
+"""How to print and cut each kind of sheet (the README's page guide looks each up in the edition's catalog)."""
+CARD_HOW = {
+    "duplex": N_("Print DOUBLE-SIDED on card (160-250 g/m2), each front page followed by its backs (flip edge "
+                 "below); the cards touch: cut on the crop marks with long straight cuts (a craft knife and metal "
+                 "ruler, or a guillotine)."),
+    "gutter": N_("Print single-sided on card (160-250 g/m2); fold each sheet down the middle, glue the halves back "
+                 "to back, then cut on the crop marks."),
+    "fold": N_("Print single-sided on card (160-250 g/m2); cut out each card pair, fold it over on the dashed line "
+               "and glue the halves back to back."),
+}
+LEAFLET_HOW = N_("the rules on one sheet: print double-sided (flip on the short edge), fold in half.")
+CUT_CONTENTS = N_("the cards, then the other parts,")
+BOX_EXTRA = ((1, N_("rules leaflet"), N_("one sheet folded in half")),)
 
 
-def readme_text(config: BetterLifeTemplate, paper: Paper, cards: PaperKit, parts: PaperKit, leaflet_pages: int,
-                board_files: Sequence[Artifact], cut: CutEdition) -> str:
-    slug = paper.slug
-    tr = translator(config)
-    _, n_ = tr.gettext, tr.ngettext
-    edge = _(flip_edge(cards.pages[0].width_mm, cards.pages[0].height_mm))
-    mode = {"duplex": _("print double-sided, flipping on the {edge} edge").format(edge=edge),
-            "gutter": _("print single-sided, fold each sheet down the middle, glue, then cut"),
-            "fold": _("print single-sided, fold each card pair over")}[config.kit.double_sided]
-    lines = [_("{title}: print-and-play kit ({paper})").format(title=config.title, paper=paper.name),
-             _("edition {edition}, made by boardgen {version}, template sha256 {sha}").format(
-                 edition=config.edition, version=__version__, sha=config.template_sha256[:16]),
-             "", _("PRINT AT 100% / ACTUAL SIZE, never 'fit to page'. Every sheet has a 100 mm bar: measure it."), "",
-             _("Files:"),
-             _("  leaflet-{slug}.pdf  ({pages} pages) the rules on one sheet: print double-sided (short edge), "
-               "fold in half.").format(slug=slug, pages=leaflet_pages),
-             _("  cards-{slug}.pdf  ({pages} pages) every deck; {mode}.").format(slug=slug, pages=len(cards.pages),
-                                                                                 mode=mode)]
-    for a in board_files:
-        count = "" if not a.pages else n_("({n} page) ", "({n} pages) ", a.pages).format(n=a.pages)
-        lines.append(f"  {a.path}  {count}{a.description}")
-    lines.append(_("  components-{slug}.pdf  ({pages} pages) mats, screens, tokens, pawns, dice.").format(
-        slug=slug, pages=len(parts.pages)))
-    lines += cut.readme
-    lines.append(_("  inventory.csv  every part in the box: count, size, sides, the pages that print it."))
-    lines += ["", _("cards-{slug}.pdf, page by page:").format(slug=slug)]
-    for lo, first, last in cards.page_ranges():
-        lines.append(_("  pages {first}-{last}  {title}").format(first=first, last=last, title=lo.title))
-    lines += ["", _("components-{slug}.pdf, page by page:").format(slug=slug)]
-    for lo, first, last in parts.page_ranges():
-        pages = (_("page {n}").format(n=first) if first == last
-                 else _("pages {first}-{last}").format(first=first, last=last))
-        how = _(_HOW_TO[lo.kind]) if lo.kind in _HOW_TO else ""
-        lines.append(f"  {pages:<12} {lo.title}. {how}.")
-    duplex = duplex_readme_lines([(f"cards-{slug}.pdf", cards.pages), (f"components-{slug}.pdf", parts.pages),
-                                  (cut_pdf_name(slug), cut.kit.pages)], tr)
-    lines += ["", *duplex] if duplex else []
-    lines += ["", _("You also need: scissors or a craft knife and ruler, glue for the dice. A real six-sided die"),
-              _("and coins or beads can stand in for the paper ones.")]
-    return "\n".join(lines) + "\n"
+def lay_everything(config: BetterLifeTemplate, decks: Decks, paper: Paper) -> list[LaidOut]:
+    """The decks, then the other parts, in one file with every page one way round (the cards have backs)."""
+    printed = decks_for_print(config, decks)
+    sets = component_sets(config, decks)
+    mode = config.kit.double_sided
+
+    def lay(pp: Paper) -> list[LaidOut]:
+        return [*(deck_sheets(d, pp, mode, keep_orientation=pp is not paper) for d in printed),
+                *(lay_out(s, pp, f"{config.title}: {s.title}", "duplex") for s in sets)]
+
+    return one_orientation(lay, paper)
 
 
 def components_stage(ctx: BuildContext) -> list[Artifact]:
+    """The kit from the declared parts through the shared assembler (``boardgen.kit.assembler``)."""
     from boardgen.games.better_life.leaflet import leaflet_pdf
 
     config: BetterLifeTemplate = ctx.config
     decks: Decks = ctx.plugin.decks(ctx)  # type: ignore[attr-defined]
     register_icons()
-    board = ctx.board
-    printed = decks_for_print(config, decks)
-    sets = component_sets(config, decks)
-    mode = config.kit.double_sided
-    artifacts: list[Artifact] = []
-    card_kits: dict[str, PaperKit] = {}
-    part_kits: dict[str, PaperKit] = {}
-    leaflets: dict[str, tuple[bytes, int]] = {}
-    cuts: dict[str, CutEdition] = {}
-    for paper in (A4, LETTER):
-        def lay_cards(pp: Paper, given: Paper = paper) -> list[LaidOut]:
-            return [deck_sheets(d, pp, mode, keep_orientation=pp is not given, tr=translator(config))
-                    for d in printed]
-
-        def lay_everything(pp: Paper, given: Paper = paper) -> list[LaidOut]:
-            """Cards and components in one file, every page one way round (the cards have backs)."""
-            return [*lay_cards(pp, given), *(lay_out(s, pp, f"{config.title}: {s.title}", "duplex") for s in sets)]
-
-        laid_cards = one_orientation(lay_cards, paper)
-        card_kits[paper.slug] = ck = _paper_kit(config, laid_cards, paper, "cards")
-        artifacts.append(Artifact(f"cards-{paper.slug}.pdf", ck.pdf, f"every deck on {paper.name}", len(ck.pages)))
-        cuts[paper.slug] = cut_edition(config.title,
-                                       functools.partial(one_orientation, lay_everything), paper,
-                                       contents=translator(config).gettext("the cards, then the components,"),
-                                       tr=translator(config))
-        artifacts.extend(cuts[paper.slug].artifacts)
-        laid_parts = [lay_out(s, paper.landscape() if s.kind == "mat" else paper, f"{config.title}: {s.title}",
-                              "duplex") for s in sets]
-        part_kits[paper.slug] = pk = _paper_kit(config, laid_parts, paper, "components")
-        artifacts.append(Artifact(f"components-{paper.slug}.pdf", pk.pdf, f"mats, screens, tokens, pawns and dice "
-                                  f"on {paper.name}", len(pk.pages)))
-        leaflets[paper.slug] = leaflet_pdf(config, decks, paper, board)
-        data, sides = leaflets[paper.slug]
-        artifacts.append(Artifact(f"leaflet-{paper.slug}.pdf", data, f"rules leaflet ({paper.name})", sides))
-        ctx.progress(f"kit ({paper.name}): cards {len(ck.pages)} pages, components {len(pk.pages)} pages, "
-                     f"leaflet {sides} pages")
-    for i, page in enumerate(card_kits["a4"].pages, start=1):
-        artifacts.append(Artifact(f"preview/cards-a4-{i:02d}.png", render_png(page, PREVIEW_DPI),
-                                  f"preview of cards-a4.pdf page {i}"))
-    for i, page in enumerate(part_kits["a4"].pages, start=1):
-        artifacts.append(Artifact(f"preview/components-a4-{i:02d}.png", render_png(page, PREVIEW_DPI),
-                                  f"preview of components-a4.pdf page {i}"))
-    spans = page_spans({f"{what}-{kit.paper.slug}.pdf": kit.laid
-                        for what, kits in (("cards", card_kits), ("components", part_kits)) for kit in kits.values()})
-    inv = inventory_csv(kit_parts(ctx), spans, tr=translator(config))
-    artifacts.append(Artifact("inventory.csv", inv, "every part: its count, size, sides and pages"))
-    for paper in (A4, LETTER):
-        slug = paper.slug
-        board_files = [a for a in ctx.artifacts if a.path in ("board-poster.pdf", f"board-sections-{slug}.pdf",
-                                                              "board-cut.svg")]
-        files = [(f"cards-{slug}.pdf", card_kits[slug].pdf), (f"components-{slug}.pdf", part_kits[slug].pdf),
-                 *((a.path, a.data) for a in cuts[slug].artifacts),
-                 (f"leaflet-{slug}.pdf", leaflets[slug][0]), ("inventory.csv", inv),
-                 *((a.path, a.data) for a in board_files),
-                 ("README.txt", readme_text(config, paper, card_kits[slug], part_kits[slug], leaflets[slug][1],
-                                            board_files, cuts[slug]).encode())]
-        artifacts.append(Artifact(f"kit-{slug}.zip", deterministic_zip(files),
-                                  f"print-and-play kit on {paper.name} with README"))
-    return artifacts
+    tr = translator(config)
+    card_how = {deck_components(d, tr).kind: CARD_HOW[config.kit.double_sided] for d in decks_for_print(config, decks)}
+    spec = KitSpec(
+        config.title, kit_parts(ctx), functools.partial(lay_everything, config, decks),
+        lambda paper, _kit: leaflet_pdf(config, decks, paper, ctx.board),
+        LEAFLET_HOW, {**card_how, **_HOW_TO}, cut_contents=CUT_CONTENTS,
+        header=(tr.gettext("edition {edition}, made by boardgen {version}, template sha256 {sha}").format(
+            edition=config.edition, version=__version__, sha=config.template_sha256[:16]),),
+        box_extra=BOX_EXTRA, gettext=tr.gettext)
+    return assemble_kit(ctx, spec)
 
 
 def token_count(config: BetterLifeTemplate) -> int:

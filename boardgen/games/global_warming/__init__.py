@@ -1,12 +1,11 @@
 """Global Warming (seed 003), a sinking-island game for the piecepack, as a boardgen plug-in.
 
-- ``schema``: the templates (this game's and the piecepack's) as pydantic models;
+- ``schema``: the template as a pydantic model (its pieces: ``boardgen.games.piecepack.schema``);
 - ``engine``: the rules through the OpenSpiel-shaped API (simultaneous secret dice, hidden coin faces,
   chance nodes for the island, the starting coins and every coin drawn for the line);
 - ``bots``: the game's own bots (cautious, search) and the evaluation the generic greedy bot uses;
 - ``report``: findings and metrics for `boardgen validate` / `simulate`;
-- ``piecepack``: the printable piecepack as its own plug-in (``game: piecepack``), drawn by
-  ``boardgen.cards.piecepack``; ``kit`` and ``leaflet``: this game's kit.
+- ``kit`` and ``leaflet``: this game's kit, its pieces from the piecepack package (``boardgen.games.piecepack``).
 """
 
 from __future__ import annotations
@@ -23,8 +22,7 @@ class GlobalWarming(GamePlugin):
     title = "Global Warming"
     summary = "piecepack sinking island: secret dice, half-seen coins, last survivor wins (seed 003)"
     stages = (
-        ("piecepack", "boardgen.games.global_warming.kit:piecepack_stage"),
-        ("kit", "boardgen.games.global_warming.kit:game_stage"),
+        ("kit", "boardgen.games.global_warming.kit:kit_stage"),
         ("validate", "boardgen.play.runner:validate_stage"),
     )
     default_bots = ("cautious", "greedy", "random")

@@ -1,124 +1,61 @@
-"""Build stages: the printable piecepack (shared by ``game: piecepack`` and Global Warming) and Global
-Warming's own kit (a table sheet with the island plans and the coin line, the leaflet, the inventory, zips).
+"""Global Warming's kit: the piecepack (``boardgen.games.piecepack``) and a table sheet with the island plans
+and the line of coins, in one components file, through the shared kit assembler (``boardgen.kit.assembler``),
+with this game's leaflet, its parts (the coin bag, not printed) and rules.txt.
 """
 
 from __future__ import annotations
 
-import functools
-import re
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
 from typing import Any
 
-from boardgen.cards.kitfiles import PaperKit, deterministic_zip
-from boardgen.cards.model import Component, ComponentSet
-from boardgen.cards.piecepack import DIE_RANK, piecepack_sets, symbol_path
-from boardgen.cards.sheets import LaidOut, lay_out
-from boardgen.errors import LayoutError
+from boardgen.cards.model import Component
+from boardgen.cards.sheets import LaidOut
+from boardgen.games.piecepack.drawing import piecepack_sets, symbol_path
+from boardgen.games.piecepack.kit import (
+    FOLD_HOW,
+    FOLD_HOW_TO,
+    HOW_TO,
+    TOOLS,
+    fold_lay,
+    lay_piecepack,
+    papers,
+    piecepack_parts,
+)
 from boardgen.io import Artifact
-from boardgen.kit.cut_edition import cut_edition, is_cut_file
-from boardgen.kit.parts import KitParts, Part, inventory_csv, page_spans, parts_from_sets
+from boardgen.kit.assembler import KitSpec, assemble_kit
+from boardgen.kit.parts import KitParts, Part
+from boardgen.kit.shape import COMPONENTS
 from boardgen.plugin import BuildContext
-from boardgen.render.cairo_backend import Page, render_pdf, render_png
+from boardgen.render.cairo_backend import Page
 from boardgen.render.imposition import (
-    PAPERS,
     Paper,
     Placement,
     compose_sheet,
     content_area,
-    duplex_readme_lines,
-    flip_edge,
 )
 from boardgen.render.scene import Circle, Font, Op, Path, Rect, RectOp, Scene, Style, Text, rect_path
 
-PREVIEW_DPI = 40
 INK = "#1a1a1a"
-
-HOW_TO = {
-    "tile": "DOUBLE-SIDED: each front page is followed by its back (flip on the long edge); print on card, cut "
-            "on the crop marks",
-    "coin": "DOUBLE-SIDED: value sides, then suit sides on the back (flip on the long edge); cut on the dark "
-            "circle. Coins are small: if your printer does not line up front and back within 1 mm, use the "
-            "fold-over file",
-    "pawn": "single-sided on thin card; cut the strips, fold on the dashed lines, glue the faces back to back, "
-            "bend the coloured feet out opposite ways",
-    "die": "single-sided on thin card; cut on the solid line, crease the dashed lines, glue the grey tabs inside",
-}
-
-
-@dataclass(frozen=True)
-class PiecepackKit:
-    papers: dict[str, PaperKit]
-    fold: dict[str, PaperKit]
-
-
-def lay_piecepack(config: Any, sets: Sequence[ComponentSet], paper: Paper, mode: str) -> list[LaidOut]:
-    """Every piecepack part on ``paper``, double-sided parts as ``mode`` (duplex or fold) asks."""
-    laid: list[LaidOut] = []
-    for s in sets:
-        if mode == "fold" and s.double_sided:
-            s = replace(s, stagger=False)  # a folded pair is two coins tall: staggered rows would overlap
-        try:
-            laid.append(lay_out(s, paper, f"{config.title}: {s.title}", mode))
-        except ValueError as exc:
-            raise LayoutError(f"{config.source}: piecepack: cannot lay out the {s.kind}s on {paper.name}: "
-                              f"{exc}") from None
-    return laid
-
-
-def _lay(config: Any, sets: Sequence[ComponentSet], paper: Paper, mode: str) -> PaperKit:
-    laid = lay_piecepack(config, sets, paper, mode)
-    pages = tuple(p for lo in laid for p in lo.pages)
-    title = f"{config.title}: piecepack ({paper.name}{', fold-over' if mode == 'fold' else ''})"
-    return PaperKit(paper, tuple(laid), pages, render_pdf(pages, title=title))
-
-
-def piecepack_kit(ctx: BuildContext) -> PiecepackKit:
-    def make() -> PiecepackKit:
-        config = ctx.config
-        sets = piecepack_sets(config.piecepack)
-        papers = {slug: _lay(config, sets, PAPERS[slug], config.print.backs) for slug in config.papers}
-        fold = {}
-        if config.print.also_fold and config.print.backs == "duplex":
-            fold = {slug: _lay(config, sets, PAPERS[slug], "fold") for slug in config.papers}
-        return PiecepackKit(papers, fold)
-
-    kit: PiecepackKit = ctx.value("piecepack_kit", make)
-    return kit
-
-
 COIN_BAG = "coin bag"
+TABLE_HOW = "Print single-sided on plain paper or card; lay it beside the island (nothing to cut)."
+
+
+def table_piece(config: Any, paper: Paper) -> Component:
+    page = table_sheet(config, paper)
+    return Component("mat", "table sheet", page.width_mm, page.height_mm, page.scene,
+                     rect_path(Rect(0.0, 0.0, page.width_mm, page.height_mm)))
 
 
 def kit_parts(ctx: BuildContext) -> KitParts:
-    """The piecepack's parts, declared once (``boardgen.kit.parts``): tiles and coins by suit, pawns, dice; for
-    Global Warming also its table sheet and the bag the coins are drawn from (not printed)."""
+    """Global Warming's box, declared once (``boardgen.kit.parts``): the piecepack (its coins drawn from the
+    bag), the table sheet and the coin bag (not printed)."""
     config = ctx.config
-    spec = config.piecepack
-    game = getattr(config, "game", "piecepack")
-    plays = game != "piecepack"
-
-    def name(c: Component) -> str:  # "tile 3 of Suns" -> "tile of Suns": the six ranks of a suit make one part
-        return re.sub(r"^(tile|coin) \S+ of ", r"\1 of ", c.label)
-
-    declared = []
-    for p in parts_from_sets(piecepack_sets(spec), "piecepack-{paper}.pdf", name=name):
-        if p.kind == "die":
-            p = replace(p, width_mm=spec.die_size_mm, height_mm=spec.die_size_mm, depth_mm=spec.die_size_mm,
-                        faces=tuple(spec.rank_names[DIE_RANK[n]] for n in range(1, 7)), colour="#ffffff")
-        if p.kind == "coin" and plays:
-            p = replace(p, bag=COIN_BAG)
-        declared.append(p)
-    notes: tuple[str, ...] = ("scissors or a craft knife and ruler, glue for the pawns and dice",)
-    if plays:
-        page = table_sheet(config, PAPERS[config.papers[0]])
-        sheet = Component("mat", "table sheet", page.width_mm, page.height_mm, page.scene,
-                          rect_path(Rect(0.0, 0.0, page.width_mm, page.height_mm)))
-        declared.append(Part("table sheet", "mat", 1, page.width_mm, page.height_mm, pieces=(sheet,),
-                             file="table-sheet-{paper}.pdf"))
-        declared.append(Part(COIN_BAG, "bag", 1, 120.0, 160.0, printed=False, colour="#7a5c3a"))
-        notes += ("a cup or bag to draw the coins from",)
-    return KitParts(game, config.title, tuple(declared), notes)
+    declared = piecepack_parts(config.piecepack, bag=COIN_BAG)
+    sheet = table_piece(config, papers(config)[0])
+    declared.append(Part("table sheet", "mat", 1, sheet.width_mm, sheet.height_mm, pieces=(sheet,), file=COMPONENTS,
+                         sheet_kind="mat"))
+    declared.append(Part(COIN_BAG, "bag", 1, 120.0, 160.0, printed=False, colour="#7a5c3a"))
+    return KitParts(config.game, config.title, tuple(declared),
+                    (TOOLS, "for the coin bag, any cup or opaque bag the coins can be drawn from unseen"))
 
 
 def engine_part_counts(ctx: BuildContext) -> dict[str, int]:
@@ -127,54 +64,34 @@ def engine_part_counts(ctx: BuildContext) -> dict[str, int]:
 
     spec = ctx.config.piecepack
     counts = {f"{kind} of {s.name}": RANKS for s in spec.suits[:SUITS] for kind in ("tile", "coin")}
-    if getattr(ctx.config, "game", "piecepack") != "piecepack":
-        counts[COIN_BAG] = 1 if len(spec.suits) * len(spec.ranks) == TILES else 0
+    counts[COIN_BAG] = 1 if len(spec.suits) * len(spec.ranks) == TILES else 0
     return counts
 
 
-PIECEPACK_KINDS = ("tile", "coin", "pawn", "die")
+def table_laid(config: Any, paper: Paper) -> LaidOut:
+    """The table sheet as the components file's last page (single-sided, nothing to cut)."""
+    page = table_sheet(config, paper)
+    return LaidOut("mat", "Table sheet: the island plans and the line of coins", (page,), (), 1, 1, registered=False)
 
 
-def inventory_text(declared: KitParts) -> str:
-    """The README's summary of the declared parts: the piecepack by kind, then anything else in the box."""
-    lines = ["In the box", ""]
-    for kind in PIECEPACK_KINDS:
-        parts = declared.of_kind(kind)
-        if parts:
-            lines.append(f"  {sum(p.count for p in parts):>2} x {kind:<5} {parts[0].described}, "
-                         f"{len(parts)} suits")
-    lines += [f"  {p.count:>2} x {p.name} ({p.described})" for p in declared.parts if p.kind not in PIECEPACK_KINDS]
-    total = sum(p.count for p in declared.parts if p.kind in PIECEPACK_KINDS)
-    lines += ["", f"  {total} pieces in the piecepack; inventory.csv lists every part and its pages"]
-    return "\n".join(lines) + "\n"
+def kit_stage(ctx: BuildContext) -> list[Artifact]:
+    from .leaflet import leaflet_pdf, leaflet_text
 
-
-def piecepack_stage(ctx: BuildContext) -> list[Artifact]:
     config = ctx.config
-    kit = piecepack_kit(ctx)
-    out: list[Artifact] = []
-    for slug, pk in kit.papers.items():
-        out.append(Artifact(f"piecepack-{slug}.pdf", pk.pdf, f"the piecepack on {pk.paper.name} "
-                            f"({config.print.backs} backs)", len(pk.pages)))
-        edition = cut_edition(config.title, functools.partial(lay_piecepack, config, piecepack_sets(config.piecepack),
-                                                              mode=config.print.backs), pk.paper)
-        ctx.keep(f"cut-readme:{slug}", (edition.readme, edition.duplex))
-        out.extend(edition.artifacts)
-        summary = ", ".join(f"{lo.kind} {len(lo.pages)}" for lo in pk.laid)
-        ctx.progress(f"piecepack ({pk.paper.name}): {len(pk.pages)} pages ({summary})")
-    for slug, pk in kit.fold.items():
-        out.append(Artifact(f"piecepack-fold-{slug}.pdf", pk.pdf, f"the piecepack on {pk.paper.name}, fold-over "
-                            "backs for single-sided printers", len(pk.pages)))
-    first = next(iter(kit.papers.values()))
-    for i, page in enumerate(first.pages, start=1):
-        out.append(Artifact(f"preview/piecepack-{first.paper.slug}-{i:02d}.png", render_png(page, PREVIEW_DPI),
-                            f"preview of piecepack page {i}"))
-    spans = page_spans({f"piecepack-{slug}.pdf": pk.laid for slug, pk in kit.papers.items()})
-    out.append(Artifact("inventory.csv", inventory_csv(kit_parts(ctx), spans),
-                        "every part: its count, size, sides and pages"))
-    if getattr(config, "game", "") == "piecepack":
-        out.extend(_zips(ctx, kit, out, leaflets={}, extra_pages={}))
-    return out
+    sets = piecepack_sets(config.piecepack)
+
+    def pieces(paper: Paper) -> list[LaidOut]:
+        return lay_piecepack(config, sets, paper, config.print.backs)
+
+    spec = KitSpec(
+        config.title, kit_parts(ctx), lambda paper: [*pieces(paper), table_laid(config, paper)],
+        lambda paper, _kit: leaflet_pdf(config, paper),
+        "the rules, one sheet printed on both sides (flip on the long edge).", {**HOW_TO, "mat": TABLE_HOW},
+        cut_lay=pieces, cut_contents="the piecepack", fold_lay=fold_lay(config), fold_how=FOLD_HOW,
+        fold_how_to=FOLD_HOW_TO,
+        papers=papers(config), box_extra=((1, "rules leaflet", "one sheet"),),
+        data_files=(Artifact("rules.txt", leaflet_text(config).encode(), "the leaflet's words as plain text."),))
+    return assemble_kit(ctx, spec)
 
 
 # ------------------------------------------------------------------------------------------ the table sheet
@@ -249,82 +166,3 @@ def table_sheet(config: Any, paper: Paper) -> Page:
     return compose_sheet(paper, [Placement(Rect(page_area.x, page_area.y, area.width, y + 24), Scene(tuple(ops)),
                                            "table-sheet", 0.0)],
                          f"{config.title}: table sheet", "island plans and the line of coins", marks=False)
-
-
-# ------------------------------------------------------------------------------------------ the game stage
-
-
-def game_stage(ctx: BuildContext) -> list[Artifact]:
-    from .leaflet import leaflet_pdf, leaflet_text
-
-    config = ctx.config
-    kit = piecepack_kit(ctx)
-    out: list[Artifact] = []
-    leaflets: dict[str, tuple[bytes, int]] = {}
-    sheets: dict[str, bytes] = {}
-    for slug in config.papers:
-        paper = PAPERS[slug]
-        data, pages = leaflet_pdf(config, paper)
-        leaflets[slug] = (data, pages)
-        out.append(Artifact(f"leaflet-{slug}.pdf", data, f"rules leaflet ({paper.name})", pages))
-        page = table_sheet(config, paper)
-        sheets[slug] = render_pdf([page], title=f"{config.title}: table sheet ({paper.name})")
-        out.append(Artifact(f"table-sheet-{slug}.pdf", sheets[slug], f"island plans and coin line ({paper.name})", 1))
-        if slug == config.papers[0]:
-            out.append(Artifact(f"preview/table-sheet-{slug}.png", render_png(page, PREVIEW_DPI),
-                                "preview of the table sheet"))
-    out.append(Artifact("rules.txt", leaflet_text(config).encode(), "the leaflet's words as plain text"))
-    out.extend(_zips(ctx, kit, ctx.artifacts + out, leaflets, sheets))
-    return out
-
-
-def readme(config: Any, kit: PiecepackKit, slug: str, names: Sequence[str], declared: KitParts,
-           cut: tuple[Sequence[str], Sequence[str]] = ((), ())) -> str:
-    """The kit README; ``cut``: the print-then-cut edition's lines (``CutEdition.readme`` and ``.duplex``)."""
-    pk = kit.papers[slug]
-    cut_readme, cut_duplex = cut
-    lines = [f"{config.title}: print-and-play kit ({pk.paper.name})", "",
-             "Print at 100% / actual size: the 100 mm bar on each sheet must measure 100 mm.", "", "Files:"]
-    lines += [f"  {n}" for n in sorted(names) if not n.startswith("cut/")]
-    lines += cut_readme
-    lines += ["", f"How to print the piecepack (piecepack-{slug}.pdf):"]
-    start = 1
-    plural = {"tile": "tiles", "coin": "coins", "pawn": "pawns", "die": "dice"}
-    for lo in pk.laid:
-        end = start + len(lo.pages) - 1
-        where = f"page {start}" if end == start else f"pages {start}-{end}"
-        lines.append(f"  {where}: {plural[lo.kind]}. {HOW_TO[lo.kind]}")
-        start = end + 1
-    lines += ["", *duplex_readme_lines([(f"piecepack-{slug}.pdf", pk.pages)]), *cut_duplex]
-    if slug in kit.fold:
-        lines += ["", f"piecepack-fold-{slug}.pdf: the same pieces for single-sided printers. Each tile and coin is "
-                  "printed with its back below it; cut around the pair, fold on the dashed line, glue."]
-    if any(n.startswith("leaflet") for n in names):
-        edge = flip_edge(pk.paper.portrait().width_mm, pk.paper.portrait().height_mm)  # the leaflet's pages
-        lines += ["", f"leaflet-{slug}.pdf: the rules, one sheet printed on both sides (flip on the {edge} edge). "
-                  f"table-sheet-{slug}.pdf: the island plans and a mat for the line of coins."]
-    lines += ["", inventory_text(declared)]
-    return "\n".join(lines) + "\n"
-
-
-def _zips(ctx: BuildContext, kit: PiecepackKit, artifacts: Sequence[Artifact], leaflets: dict[str, tuple[bytes, int]],
-          extra_pages: dict[str, bytes]) -> list[Artifact]:
-    config = ctx.config
-    by_path = {a.path: a.data for a in artifacts}
-    declared = kit_parts(ctx)
-    out = []
-    for slug, pk in kit.papers.items():
-        files = [(f"piecepack-{slug}.pdf", pk.pdf), ("inventory.csv", by_path["inventory.csv"]),
-                 *((path, data) for path, data in by_path.items() if is_cut_file(slug, path))]
-        if slug in kit.fold:
-            files.append((f"piecepack-fold-{slug}.pdf", kit.fold[slug].pdf))
-        if slug in leaflets:
-            files.append((f"leaflet-{slug}.pdf", leaflets[slug][0]))
-        if slug in extra_pages:
-            files.append((f"table-sheet-{slug}.pdf", extra_pages[slug]))
-        if "rules.txt" in by_path:
-            files.append(("rules.txt", by_path["rules.txt"]))
-        files.append(("README.txt", readme(config, kit, slug, [n for n, _ in files], declared,
-                                           ctx.computed.get(f"cut-readme:{slug}", ((), ()))).encode()))
-        out.append(Artifact(f"kit-{slug}.zip", deterministic_zip(files), f"print-and-play kit on {pk.paper.name}"))
-    return out

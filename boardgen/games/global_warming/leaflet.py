@@ -21,6 +21,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, Image, PageTemplate, Paragraph, Spacer
 
+from boardgen.i18n import N_, current
 from boardgen.render.imposition import Paper
 from boardgen.render.typeset import finished_leaflet, register_fonts
 
@@ -40,11 +41,14 @@ def _names(config: Any) -> list[str]:
 
 
 def _count_words(n: int) -> str:
-    return {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}.get(n, str(n))
+    _ = current().gettext
+    words = {1: N_("one"), 2: N_("two"), 3: N_("three"), 4: N_("four"), 5: N_("five"), 6: N_("six")}
+    return _(words[n]) if n in words else str(n)
 
 
 def leaflet_blocks(config: Any) -> list[Block]:
-    r, p = config.rules, config.players
+    _ = current().gettext
+    r = config.rules
     pp = config.piecepack
     names = _names(config)
     suits = [s.name for s in pp.suits]
@@ -52,95 +56,109 @@ def leaflet_blocks(config: Any) -> list[Block]:
     blank = names[0]
     line = r.line_length
     value_pct = round(r.value_face_up * 100)
-    players = f"{p.min} to {p.max}" if p.min != p.max else str(p.usual)
+    players = (_("For {min} to {max} players (the original is written for {n}), about 20 minutes.").format(
+        min=config.players.min, max=config.players.max, n=config.players.usual)
+        if config.players.min != config.players.max else
+        _("For {players} players (the original is written for {n}), about 20 minutes.").format(
+            players=config.players.usual, n=config.players.usual))
+    pieces = (_("A piecepack: the {tiles} tiles, the {coins} coins, and for each player the pawn and the die of one "
+                "suit ({suits}). Faces of the dice: {faces}.") if blank == "blank" else
+              _("A piecepack: the {tiles} tiles, the {coins} coins, and for each player the pawn and the die of one "
+                "suit ({suits}). Faces of the dice: {faces} (the {blank} is the blank face: {blank} and blank mean "
+                "the same).")).format(tiles=6 * len(suits), coins=6 * len(suits), suits=", ".join(suits),
+                                      faces=", ".join(names), blank=blank)
+    setup = _("Mix the tiles grid side up and lay them as a 5 by 5 square with the middle left empty. Then turn "
+              "every tile over where it lies, so nobody chose where a tile went.")
+    if r.setup != "basic":
+        setup += " " + _("This edition plays the <b>{variant}</b> variant: see Variants below.").format(
+            variant=r.setup)
+    move_tile = (_("<b>{Blank}: move a tile.</b> Take a tile with no pawn on it and put it in an empty place that "
+                   "shares a full edge with another tile, lined up with the grid. It may go beyond the island's "
+                   "first outline, and the island may break in two or grow back together. You may also leave the "
+                   "tiles as they are.") if r.blank_may_pass else
+                 _("<b>{Blank}: move a tile.</b> Take a tile with no pawn on it and put it in an empty place that "
+                   "shares a full edge with another tile, lined up with the grid. It may go beyond the island's "
+                   "first outline, and the island may break in two or grow back together. If a tile can move, you "
+                   "must move one.")).format(Blank=blank.capitalize())
     blocks = [
-        Block("The idea", (
-            "The ice caps are melting and the sea is rising over the island you are stranded on. Everybody "
-            "drowns in the end; you want to be the last one to go, and to watch the others go first. A row of "
-            "coins tells you, partly, which ground gives way next, so you can keep clear of it, unless the "
-            "others push you back.",
-            f"For {players} players (the original is written for {p.usual}), about 20 minutes. Game by Mark "
-            "Biggar, Aron Wall and Gloria Wall (2003); these are boardgen's own words for it.",
+        Block(_("The idea"), (
+            _("The ice caps are melting and the sea is rising over the island you are stranded on. Everybody "
+              "drowns in the end; you want to be the last one to go, and to watch the others go first. A row of "
+              "coins tells you, partly, which ground gives way next, so you can keep clear of it, unless the "
+              "others push you back."),
+            players + " " + _("Game by Mark Biggar, Aron Wall and Gloria Wall (2003); these are boardgen's own "
+                              "words for it."),
         )),
-        Block("What you need", (
-            f"A piecepack: the {6 * len(suits)} tiles, the {6 * len(suits)} coins, and for each player the pawn "
-            f"and the die of one suit ({', '.join(suits)}). Faces of the dice: {', '.join(names)}"
-            + ("" if blank == "blank" else f" (the {blank} is the blank face: {blank} and blank mean the same)")
-            + ". A cup or a "
-            "bag for the coins. The table sheet of this kit shows the island plans and a mat for the coin line.",
+        Block(_("What you need"), (
+            pieces + " " + _("A cup or a bag for the coins. The table sheet of this kit shows the island plans and "
+                             "a mat for the coin line."),
         ), "pieces"),
-        Block("Setting up", (
-            "Mix the tiles grid side up and lay them as a 5 by 5 square with the middle left empty. Then turn "
-            "every tile over where it lies, so nobody chose where a tile went."
-            + ("" if r.setup == "basic" else
-               f" This edition plays the <b>{r.setup}</b> variant: see Variants below."),
-            "Each player takes a pawn and the die of the same suit. Put all the coins in the cup. Each player "
-            "draws one coin without looking and stands their pawn on the tile with the same suit and rank; "
-            "then all these coins go back into the cup.",
-            f"One player keeps the cup. Without looking, they draw {_count_words(line)} coins and lay them in a "
-            "row, each showing whichever side landed up; nobody may peek underneath. The row is the line of "
-            f"coins: its leftmost coin names the next tile to sink, the others the tiles after it. One side of a "
-            "coin shows its value, the other its suit, so you only ever know half of each.",
+        Block(_("Setting up"), (
+            setup,
+            _("Each player takes a pawn and the die of the same suit. Put all the coins in the cup. Each player "
+              "draws one coin without looking and stands their pawn on the tile with the same suit and rank; "
+              "then all these coins go back into the cup."),
+            _("One player keeps the cup. Without looking, they draw {n} coins and lay them in a row, each showing "
+              "whichever side landed up; nobody may peek underneath. The row is the line of coins: its leftmost "
+              "coin names the next tile to sink, the others the tiles after it. One side of a coin shows its "
+              "value, the other its suit, so you only ever know half of each.").format(n=_count_words(line)),
         ), "island"),
-        Block("A turn", (
-            "<b>1. Choose.</b> Everyone still on the island secretly turns their die to the face they want and "
-            "keeps it covered with a hand.",
-            "<b>2. Reveal.</b> Lift the hands together. Faces shown by two or more players cancel: those "
-            "players do nothing this turn.",
-            f"<b>3. Act.</b> The others act one at a time in this order: {order}. Nobody else has your face, so "
-            "the order is always clear. Acting later is an advantage: you see, and may undo, what the others did.",
-            f"<b>{blank.capitalize()}: move a tile.</b> Take a tile with no pawn on it and put it in an empty "
-            "place that shares a full edge with another tile, lined up with the grid. It may go beyond the "
-            "island's first outline, and the island may break in two or grow back together."
-            + (" You may also leave the tiles as they are." if r.blank_may_pass else
-               " If a tile can move, you must move one."),
-            "<b>A number: move pawns.</b> Make exactly that many steps (the ace is one). A step takes any pawn, "
-            "yours or a rival's, to the tile next to it up, down, left or right, never diagonally, never onto "
-            "a tile with a pawn and never over water. You may share the steps between pawns, or take a pawn "
-            "away and back. Steer your own pawn off the tiles about to go and the others onto them.",
-            "<b>4. Sink.</b> The cup keeper draws a coin and adds it to the right end of the line without "
-            "showing its hidden side. Then they turn over the leftmost coin. Its tile sinks: take it and the "
-            "coin out of the game. A pawn on that tile drowns and its player is out (a good moment to hand "
-            "them the cup).",
+        Block(_("A turn"), (
+            _("<b>1. Choose.</b> Everyone still on the island secretly turns their die to the face they want and "
+              "keeps it covered with a hand."),
+            _("<b>2. Reveal.</b> Lift the hands together. Faces shown by two or more players cancel: those "
+              "players do nothing this turn."),
+            _("<b>3. Act.</b> The others act one at a time in this order: {order}. Nobody else has your face, so "
+              "the order is always clear. Acting later is an advantage: you see, and may undo, what the others "
+              "did.").format(order=order),
+            move_tile,
+            _("<b>A number: move pawns.</b> Make exactly that many steps (the ace is one). A step takes any pawn, "
+              "yours or a rival's, to the tile next to it up, down, left or right, never diagonally, never onto "
+              "a tile with a pawn and never over water. You may share the steps between pawns, or take a pawn "
+              "away and back. Steer your own pawn off the tiles about to go and the others onto them."),
+            _("<b>4. Sink.</b> The cup keeper draws a coin and adds it to the right end of the line without "
+              "showing its hidden side. Then they turn over the leftmost coin. Its tile sinks: take it and the "
+              "coin out of the game. A pawn on that tile drowns and its player is out (a good moment to hand "
+              "them the cup)."),
         ), "line"),
-        Block("Winning", (
-            "Play turns until only one pawn is left: its player wins. Only one tile sinks a turn, so two pawns "
-            "never drown together and the game cannot end in a draw.",
+        Block(_("Winning"), (
+            _("Play turns until only one pawn is left: its player wins. Only one tile sinks a turn, so two pawns "
+              "never drown together and the game cannot end in a draw."),
         )),
-        Block("Where the 2003 rules are silent (this edition's choices)", (
-            "<b>Empty cup.</b> When no coin is left to draw, skip the draw; the leftmost coin is still turned "
-            "over and its tile still sinks. The line gets shorter each turn.",
-            "<b>Moved tiles.</b> A coin names a tile, not a place: if its tile was moved, it sinks wherever "
-            "it now lies.",
-            "<b>Gaps.</b> Pawns step only between tiles that share an edge; water, even a one-tile gap, cannot "
-            "be crossed.",
-            "<b>Stuck.</b> If no pawn can step, the rest of your steps are lost; if no tile can move, your "
-            "blank does nothing.",
-            f"<b>Edge of the table.</b> A moved tile may go at most {r.sea_margin} places beyond the first "
-            "5 by 5 outline (the engine needs a table edge; in play this almost never matters).",
-            f"<b>Fewer players.</b> With {_count_words(p.min)} or three, play the same way; the unused "
-            "pawns and dice stay in the box, and cancelled faces become rarer.",
-            f"<b>Coins in the line</b> land value side up about {value_pct}% of the time: drop them, do not "
-            "place them.",
+        Block(_("Where the 2003 rules are silent (this edition's choices)"), (
+            _("<b>Empty cup.</b> When no coin is left to draw, skip the draw; the leftmost coin is still turned "
+              "over and its tile still sinks. The line gets shorter each turn."),
+            _("<b>Moved tiles.</b> A coin names a tile, not a place: if its tile was moved, it sinks wherever "
+              "it now lies."),
+            _("<b>Gaps.</b> Pawns step only between tiles that share an edge; water, even a one-tile gap, cannot "
+              "be crossed."),
+            _("<b>Stuck.</b> If no pawn can step, the rest of your steps are lost; if no tile can move, your "
+              "blank does nothing."),
+            _("<b>Edge of the table.</b> A moved tile may go at most {n} places beyond the first 5 by 5 outline "
+              "(the engine needs a table edge; in play this almost never matters).").format(n=r.sea_margin),
+            _("<b>Fewer players.</b> With {n} or three, play the same way; the unused pawns and dice stay in the "
+              "box, and cancelled faces become rarer.").format(n=_count_words(config.players.min)),
+            _("<b>Coins in the line</b> land value side up about {pct}% of the time: drop them, do not place "
+              "them.").format(pct=value_pct),
         )),
-        Block("Variants", (
-            "For a more tactical game, change the island before the tiles are turned up: move the four tiles "
-            "that touch the empty middle along an edge (<b>orthogonal</b>) or at a corner (<b>diagonal</b>) "
-            "to the outside of the middle of each outer edge, one per edge. The table sheet shows both plans "
-            "(the moved tiles are the darker ones).",
+        Block(_("Variants"), (
+            _("For a more tactical game, change the island before the tiles are turned up: move the four tiles "
+              "that touch the empty middle along an edge (<b>orthogonal</b>) or at a corner (<b>diagonal</b>) "
+              "to the outside of the middle of each outer edge, one per edge. The table sheet shows both plans "
+              "(the moved tiles are the darker ones)."),
         ), "variants"),
-        Block("A turn at a glance", (
-            f"Set dice in secret &rarr; reveal, equal faces cancel &rarr; act in the order {order} &rarr; draw "
-            "a coin to the right end &rarr; turn over the leftmost coin, its tile sinks &rarr; anyone on it is "
-            "out.",
+        Block(_("A turn at a glance"), (
+            _("Set dice in secret &rarr; reveal, equal faces cancel &rarr; act in the order {order} &rarr; draw a "
+              "coin to the right end &rarr; turn over the leftmost coin, its tile sinks &rarr; anyone on it is "
+              "out.").format(order=order),
         )),
-        Block("Hints", (
-            "A coin showing a value could be that rank in any suit still afloat; a coin showing a suit could be "
-            "any of that suit's tiles still afloat. Count what has sunk already and the guess narrows.",
-            "The strongest face is the one everybody wants, so it is also the one most likely to cancel. A "
-            "quiet ace played when the others fight over the 5 may be all you need.",
-            "A blank can strand a rival: take away the tile their pawn would step to, or build a bridge for "
-            "your own pawn to a safer corner.",
+        Block(_("Hints"), (
+            _("A coin showing a value could be that rank in any suit still afloat; a coin showing a suit could be "
+              "any of that suit's tiles still afloat. Count what has sunk already and the guess narrows."),
+            _("The strongest face is the one everybody wants, so it is also the one most likely to cancel. A "
+              "quiet ace played when the others fight over the 5 may be all you need."),
+            _("A blank can strand a rival: take away the tile their pawn would step to, or build a bridge for "
+              "your own pawn to a safer corner."),
         )),
     ]
     return blocks
@@ -179,7 +197,7 @@ class DrawingFlowable(Flowable):
 
 
 def _symbol(d: Drawing, name: str, cx: float, cy: float, size: float, colour: str) -> None:
-    from boardgen.cards.piecepack import symbol_geometry
+    from boardgen.games.piecepack.drawing import symbol_geometry
 
     g = symbol_geometry(name)
     polys = list(g.geoms) if hasattr(g, "geoms") else [g]
@@ -218,7 +236,8 @@ def island_drawing(config: Any, width: float) -> Drawing:
     d = Drawing(width, cell * rows + 12)
     first = 1 if rows == 5 else 0
     _island(d, config, config.rules.setup, (width - 7 * cell) / 2, d.height + first * cell, cell, True)
-    d.add(String(width / 2, 1, "The island: 24 tiles, the middle empty, four pawns", fontName=register_fonts(),
+    d.add(String(width / 2, 1, current().gettext("The island: 24 tiles, the middle empty, four pawns"),
+                 fontName=register_fonts(),
                  fontSize=7, textAnchor="middle"))
     return d
 
@@ -230,18 +249,20 @@ def variants_drawing(config: Any, width: float) -> Drawing:
     for k, setup in enumerate(("orthogonal", "diagonal")):
         ox = k * width / 2 + (width / 2 - 7 * cell) / 2
         _island(d, config, setup, ox, d.height, cell, False)
-        d.add(String(ox + 3.5 * cell, 1, setup, fontName=font, fontSize=7, textAnchor="middle"))
+        caption = current().gettext({"orthogonal": N_("orthogonal"), "diagonal": N_("diagonal")}[setup])
+        d.add(String(ox + 3.5 * cell, 1, caption, fontName=font, fontSize=7, textAnchor="middle"))
     return d
 
 
 def pieces_png(config: Any, dpi: float = 220.0, label_pt: float = 7.0) -> tuple[bytes, float, float]:
     """The pieces as the sheets print them: a tile face and back, a coin's two sides, a die face, a pawn.
     Returns PNG bytes and the picture's size in mm. ``label_pt`` is the labels' size before any scaling."""
-    from boardgen.cards.piecepack import coin_suit_side, coin_value_side, pawn_component, tile_back, tile_face
+    from boardgen.games.piecepack.drawing import coin_suit_side, coin_value_side, pawn_component, tile_back, tile_face
     from boardgen.render.cairo_backend import Page, render_png
     from boardgen.render.scene import Font as SceneFont
     from boardgen.render.scene import Group, Scene, Text
 
+    _ = current().gettext
     pp = config.piecepack
     t, d = pp.tile_size_mm, pp.coin_diameter_mm
     k = 0.5  # tiles at half size
@@ -249,11 +270,11 @@ def pieces_png(config: Any, dpi: float = 220.0, label_pt: float = 7.0) -> tuple[
     labels = []
     x = 0.0
     clip_square = (("M", 0.0, 0.0), ("L", t, 0.0), ("L", t, t), ("L", 0.0, t), ("Z",))
-    for scene, label in ((tile_face(pp, 0, 3), "tile face"), (tile_back(pp), "tile back")):
+    for scene, label in ((tile_face(pp, 0, 3), _("tile face")), (tile_back(pp), _("tile back"))):
         items.append(Group((Group(scene.items, clip=clip_square),), transform=_affine(x, 0.0, k)))
         labels.append((x + t * k / 2, label))
         x += t * k + 4
-    for scene, label in ((coin_value_side(pp, 3), "coin: value"), (coin_suit_side(pp, 1), "coin: suit")):
+    for scene, label in ((coin_value_side(pp, 3), _("coin: value")), (coin_suit_side(pp, 1), _("coin: suit"))):
         circle = tuple(_circle_cmds(d / 2, d / 2, d / 2))
         items.append(Group((Group(scene.items, clip=circle),), transform=_affine(x, (t * k - d) / 2, 1.0)))
         labels.append((x + d / 2, label))
@@ -265,7 +286,7 @@ def pieces_png(config: Any, dpi: float = 220.0, label_pt: float = 7.0) -> tuple[
             ("L", 0.0, top + pp.pawn_height_mm), ("Z",))
     items.append(Group((Group(pawn.front.items, clip=body),),
                        transform=_affine(x, -top + (t * k - pp.pawn_height_mm), 1.0)))
-    labels.append((x + pp.pawn_width_mm / 2, "pawn"))
+    labels.append((x + pp.pawn_width_mm / 2, _("pawn")))
     x += pp.pawn_width_mm
     label_mm = label_pt * 25.4 / 72
     baseline = t * k + 1.0 + 0.75 * label_mm
@@ -296,7 +317,8 @@ def line_drawing(config: Any, width: float) -> Drawing:
     r = 4.2 * mm
     d = Drawing(width, 2 * r + 11 * mm)
     font = register_fonts()
-    x0 = max(r + 2, stringWidth("turn over: sinks", font, 7) / 2)  # the first label stays inside the column
+    sinks, new_coin = current().gettext("turn over: sinks"), current().gettext("new coin")
+    x0 = max(r + 2, stringWidth(sinks, font, 7) / 2)  # the first label stays inside the column
     gap = min(9 * mm, (width - x0 - r - 2 - 2 * r * n) / n)
     y = d.height - r - 2
     faces = [("value", 3), ("suit", 1), ("value", 0), ("suit", 3), ("value", 5), ("suit", 2)]
@@ -311,7 +333,7 @@ def line_drawing(config: Any, width: float) -> Drawing:
                          textAnchor="middle", fillColor=HexColor(pp.neutral_colour)))
         else:
             _symbol(d, pp.suits[v].symbol, cx, y, r * 1.1, pp.suits[v].colour)
-        label = "turn over: sinks" if i == 0 else ("new coin" if new else "")
+        label = sinks if i == 0 else (new_coin if new else "")
         if label:
             d.add(String(cx, y - r - 8, label, fontName=font, fontSize=7, textAnchor="middle"))
     d.add(Line(x0 + n * (2 * r + gap) - gap + 2, y, x0 + n * (2 * r + gap) - r - 2, y,
@@ -338,11 +360,10 @@ def _styles(body_pt: float) -> dict[str, ParagraphStyle]:
 
 def _story(config: Any, body_pt: float, column_w: float) -> list[Flowable]:
     st = _styles(body_pt)
-    seats = config.players
     story: list[Flowable] = [
         Paragraph(escape(config.title), st["title"]),
-        Paragraph(f"A sinking-island game for the piecepack &middot; {seats.min}-{seats.max} players",
-                  st["sub"]),
+        Paragraph(current().gettext("A sinking-island game for the piecepack &middot; {min}-{max} players").format(
+            min=config.players.min, max=config.players.max), st["sub"]),
     ]
     for block in leaflet_blocks(config):
         story.append(Paragraph(escape(block.heading), st["h"]))
@@ -385,8 +406,9 @@ def leaflet_pdf(config: Any, paper: Paper, body_pts: Sequence[float] = (9.0, 8.6
             canvas.saveState()
             canvas.setFont(register_fonts(), 7)
             canvas.setFillColor(HexColor("#777777"))
-            canvas.drawString(margin, margin * 0.5, f"{config.title} · boardgen edition {config.edition} · "
-                              f"page {canvas.getPageNumber()}")
+            canvas.drawString(margin, margin * 0.5, current().gettext(
+                "{title} · boardgen edition {edition} · page {page}").format(
+                    title=config.title, edition=config.edition, page=canvas.getPageNumber()))
             canvas.restoreState()
 
         doc.addPageTemplates([PageTemplate(id="two", frames=frames, onPage=footer)])

@@ -23,9 +23,10 @@ from shapely.geometry import box
 from boardgen.errors import LayoutError
 from boardgen.games.global_wellbeing.schema import Config
 from boardgen.geomap.model import Board, Cell
+from boardgen.i18n import DEFAULT_LANGUAGE, N_, current
 from boardgen.layout.legend import BlockSpec, PlacedBlock, free_area, place_blocks
 from boardgen.layout.sections import SectionLayout, hex_polygons
-from boardgen.render.cairo_backend import cap_height_mm, text_width_mm
+from boardgen.render.cairo_backend import cap_height_mm, fit_font_or_fail, text_width_mm
 from boardgen.render.merge import IDENTITY, NotFlatError, flatten_copies, merge_parallel, polygons_path
 from boardgen.render.scene import (
     PT,
@@ -82,23 +83,31 @@ class BoardArt:
 # ------------------------------------------------------------------------------------------ legend
 
 
+PROJECTION_NAMES = {
+    "wintri": N_("Winkel tripel"), "eqearth": N_("Equal Earth"), "robin": N_("Robinson"),
+    "natearth": N_("Natural Earth"), "moll": N_("Mollweide"), "eck4": N_("Eckert IV"), "eck6": N_("Eckert VI"),
+    "kav7": N_("Kavrayskiy VII"), "wag7": N_("Wagner VII"), "hammer": N_("Hammer"), "aitoff": N_("Aitoff"),
+    "eqc": N_("plate carrée"), "merc": N_("Mercator"), "vandg": N_("Van der Grinten"), "times": N_("Times"),
+    "patterson": N_("Patterson")}
+"""The map projections' names as the board's title panel prints them (marked: a language may write them its
+own way)."""
+
+
 def _projection_name(proj: str) -> str:
-    names = {"wintri": "Winkel tripel", "eqearth": "Equal Earth", "robin": "Robinson", "natearth": "Natural Earth",
-             "moll": "Mollweide", "eck4": "Eckert IV", "eck6": "Eckert VI", "kav7": "Kavrayskiy VII",
-             "wag7": "Wagner VII", "hammer": "Hammer", "aitoff": "Aitoff", "eqc": "plate carrée",
-             "merc": "Mercator", "vandg": "Van der Grinten", "times": "Times", "patterson": "Patterson"}
+    _ = current().gettext
     for token in proj.split():
         if token.startswith("+proj="):
             key = token.split("=", 1)[1]
-            return names.get(key, key) + " projection"
-    return "map projection"
+            return _("{name} projection").format(name=_(PROJECTION_NAMES[key]) if key in PROJECTION_NAMES else key)
+    return _("map projection")
 
 
 def scale_note(board: Board) -> str:
     """e.g. 'Winkel tripel projection · 1 cm ≈ 620 km along the equator'."""
     km_per_cm = board.equator_km_per_mm * 10
     rounded = round(km_per_cm, -1) if km_per_cm >= 100 else round(km_per_cm)
-    return f"{_projection_name(board.config.map.projection)} · 1 cm ≈ {rounded:,.0f} km along the equator"
+    return current().gettext("{projection} · 1 cm ≈ {km} km along the equator").format(
+        projection=_projection_name(board.config.map.projection), km=f"{rounded:,.0f}")
 
 
 SCALE_STEPS_KM = (100, 200, 250, 500, 1000, 2000, 2500, 5000)
@@ -186,12 +195,13 @@ def edition_name(config: Config) -> str:
 
 
 def _title_lines(board: Board) -> tuple[str, str, str]:
+    _ = current().gettext
     config = board.config
-    size = f"{config.board.width_mm / 10:g} x {config.board.height_mm / 10:g} cm"
     edition = edition_name(config)
-    line = f"{len(board.cells)} land cells on a {size} board"
+    line = _("{n} land cells on a {width} x {height} cm board").format(
+        n=len(board.cells), width=f"{config.board.width_mm / 10:g}", height=f"{config.board.height_mm / 10:g}")
     if edition.lower() not in config.title.lower():
-        line = f"{edition} edition · {line}"
+        line = _("{edition} edition · {line}").format(edition=edition, line=line)
     return (config.title, line, scale_note(board))
 
 
@@ -207,15 +217,20 @@ COMPACT_TABLE_ROWS_MM = (8.0, 7.0, 6.0)
 size (nothing under MIN_PLAY_TEXT_PT), only the boxes get shorter; 6 mm still holds a matchstick marker."""
 
 
+def table_shapes_mm(config: Config, compact: bool = False) -> tuple[tuple[float, float], ...]:
+    """The bio-productivity table's (width, height) at full size, or ``compact``: scaled down (shorter rows)."""
+    low, high = _table_rows(config)
+    geometry = table_geometry(config)
+    rows_mm = COMPACT_TABLE_ROWS_MM if compact else (geometry.row_mm,)
+    return tuple(replace(geometry, row_mm=r).size_mm(len(config.zones), high - low + 1) for r in rows_mm)
+
+
 def legend_specs(board: Board, section_bounds: tuple[float, float, float, float], compact: bool = False
                  ) -> list[BlockSpec]:
     """The title, zone key and table as blocks for ``place_blocks``; ``compact``: the scaled-down panels (the
     table's rows shorter, the title at its smaller sizes first)."""
     config = board.config
-    low, high = _table_rows(config)
-    geometry = table_geometry(config)
-    rows_mm = COMPACT_TABLE_ROWS_MM if compact else (geometry.row_mm,)
-    tables = tuple(replace(geometry, row_mm=r).size_mm(len(config.zones), high - low + 1) for r in rows_mm)
+    tables = table_shapes_mm(config, compact)
     names = list(config.zones)
     key_row = 5.2
     key_text = max(text_width_mm(f"{n}  (d{config.zones[n].die})", KEY_FONT) for n in names)
@@ -266,6 +281,13 @@ def plan_legend(board: Board, sections: SectionLayout, coast: tuple[ShapelyPolyg
     coast_near = shapely.union_all(near)
     area = free_area(first.outline_mm, size_mm, cells, coast_near, land_clearance_mm=LEGEND_LAND_CLEARANCE_MM)
     error: LayoutError | None = None
+    tables = [BlockSpec(tier[0].name, tuple(shape for t in tiers for shape in t[0].shapes_mm), tier[0].anchor_mm)
+              for tier in tiers[:1]]
+    if not _places(area, tables):  # every fallback keeps the table on section 1: no table, no legend
+        try:
+            place_blocks(area, tiers[0], where=LEGEND_WHERE)
+        except LayoutError as exc:
+            raise _explained(exc, board, first.outline_mm, cells, coast_near, area, tiers[0]) from None
     for tier in tiers:
         # the blocks are placed one by one, each nearest its corner: another order may leave room for all
         for order in itertools.permutations(range(len(tier))):
@@ -410,8 +432,9 @@ def key_ops(config: Config, block: PlacedBlock) -> list[Op]:
     columns = 2 if block.shape_index == 0 else 1
     rows = (len(names) + columns - 1) // columns
     ops: list[Op] = [_panel(block),
-                     Text(block.x_mm + PAD_MM, block.y_mm + PAD_MM + 3.4, "Key to the cells", CAPTION_FONT, INK,
-                          name="key-caption")]
+                     Text(block.x_mm + PAD_MM, block.y_mm + PAD_MM + 3.4, current().gettext(KEY_CAPTION),
+                          _fitted(current().gettext(KEY_CAPTION), CAPTION_FONT, block.width_mm - 2 * PAD_MM,
+                                  "the map key's caption"), INK, name="key-caption")]
     entry_w = (block.width_mm - 2 * PAD_MM) / columns
     for i, name in enumerate(names):
         zone = config.zones[name]
@@ -424,8 +447,18 @@ def key_ops(config: Config, block: PlacedBlock) -> list[Op]:
     return ops
 
 
-TABLE_CAPTION = "Bio-productivity index"  # the table card's title (cards/tables.py)
-TABLE_NOTE = "Start values are shaded orange: one marker per zone starts there."
+KEY_CAPTION = N_("Key to the cells")
+TABLE_CAPTION = N_("Bio-productivity index")  # the table card's title (cards/tables.py)
+TABLE_NOTE = N_("Start values are shaded orange: one marker per zone starts there.")
+
+
+def _fitted(text: str, font: Font, width_mm: float, where: str) -> Font:
+    """``font`` for a legend line in a panel ``width_mm`` wide: shrunk to fit, and a build error naming the line,
+    the text and the edition's language when even the smallest size is too wide (never a line out of its
+    panel)."""
+    language = current().language
+    return fit_font_or_fail(text, font, width_mm, where if language == DEFAULT_LANGUAGE else
+                            f"{where} (language {language})")
 
 
 def table_ops(config: Config, block: PlacedBlock) -> list[Op]:
@@ -438,8 +471,9 @@ def table_ops(config: Config, block: PlacedBlock) -> list[Op]:
     if abs(block.height_mm - full_height) > 1e-6:  # a scaled-down table: shorter rows, the same text
         g = replace(g, row_mm=round((block.height_mm - full_height) / (high - low + 1) + g.row_mm, 4))
     ops: list[Op] = [_panel(block),
-                     Text(block.x_mm + PAD_MM, block.y_mm + PAD_MM + 3.6, TABLE_CAPTION, CAPTION_FONT,
-                          INK, name="table-caption")]
+                     Text(block.x_mm + PAD_MM, block.y_mm + PAD_MM + 3.6, current().gettext(TABLE_CAPTION),
+                          _fitted(current().gettext(TABLE_CAPTION), CAPTION_FONT, block.width_mm - 2 * PAD_MM,
+                                  "the map table's caption"), INK, name="table-caption")]
     top = block.y_mm + PAD_MM + g.caption_mm
     grid_top = top + g.header_mm
     grid_bottom = grid_top + (high - low + 1) * g.row_mm
@@ -477,7 +511,9 @@ def table_ops(config: Config, block: PlacedBlock) -> list[Op]:
     x0 = block.x_mm + PAD_MM
     ops.append(RectOp(Rect(x0, top, len(config.zones) * g.column_mm, grid_bottom + g.die_mm - top), rule))
     note_y = grid_bottom + g.die_mm + g.note_mm - 0.8
-    ops.append(Text(x0, note_y, TABLE_NOTE, SMALL_FONT, "#333333", name="table-note"))
+    note = current().gettext(TABLE_NOTE)
+    ops.append(Text(x0, note_y, note, _fitted(note, SMALL_FONT, block.width_mm - 2 * PAD_MM, "the map table's note"),
+                    "#333333", name="table-note"))
     return ops
 
 
@@ -585,7 +621,12 @@ def _cell_label(board: Board, cell: Cell) -> list[Op]:
 
 def simplified_coast(board: Board) -> tuple[ShapelyPolygon, ...]:
     """The land polygons simplified for drawing (they may overlap)."""
-    parts = shapely.simplify(shapely.get_parts(board.land_mm), COAST_SIMPLIFY_MM, preserve_topology=False)
+    return simplified_land(board.land_mm)
+
+
+def simplified_land(land_mm: shapely.Geometry) -> tuple[ShapelyPolygon, ...]:
+    """``simplified_coast`` of a board whose land (in board mm) is ``land_mm``."""
+    parts = shapely.simplify(shapely.get_parts(land_mm), COAST_SIMPLIFY_MM, preserve_topology=False)
     coast = tuple(p for p in parts if p.geom_type == "Polygon" and not p.is_empty and p.is_valid)
     return coast
 

@@ -7,22 +7,33 @@ and so does every build stage's process, including simulations that never draw.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
+import numpy as np
+import shapely
+
 from boardgen.build import BuildContext
-from boardgen.errors import LayoutError
+from boardgen.cache import cached, make_key
+from boardgen.errors import ConfigError, LayoutError
 from boardgen.games.global_wellbeing.board_art import (
-    LEGEND_FALLBACKS,
+    KEY_FONT,
+    LEGEND_LAND_CLEARANCE_MM,
+    LEGEND_WHERE,
+    TITLE_FONTS,
     legend_specs,
     legend_tiers,
     plan_legend,
     simplified_coast,
+    simplified_land,
+    table_shapes_mm,
 )
 from boardgen.games.global_wellbeing.schema import Config
-from boardgen.geomap.cache import cached_board, cached_for_board, cached_sections
+from boardgen.geomap.cache import board_key, cached_board, cached_for_board, cached_sections
 from boardgen.geomap.model import Board
-from boardgen.layout.legend import PlacedBlock
-from boardgen.layout.sections import SectionLayout
+from boardgen.layout.legend import BlockSpec, PlacedBlock, free_area, place_blocks
+from boardgen.layout.sections import SectionLayout, cut_sections, grid_options
+from boardgen.render.cairo_backend import text_width_mm
 from boardgen.render.imposition import A4, DEFAULT_STYLE, LETTER, Paper, content_area
 
 SECTION_PAPERS: tuple[Paper, ...] = (A4.landscape(), LETTER.landscape())
@@ -75,6 +86,10 @@ def legend_for(board: Board, layout: SectionLayout | None = None, coast: tuple[A
         ART_SOURCES)
 
 
+STRIP_EDGE_MM = 6.0 + 4.0
+"""A panel strip's room beyond its panels: legend.free_area's edge margin, and a gap before the map's frame."""
+
+
 def panel_strip_widths_mm(board: Board) -> list[float]:
     """The map-free strips tried on the board's left edge when the legend finds no room in open sea: room for
     the table, then for the table and the key side by side (each with the board's edge margin and a gap)."""
@@ -82,43 +97,161 @@ def panel_strip_widths_mm(board: Board) -> list[float]:
     table_w = max(w for w, _ in specs[0].shapes_mm)
     key_w = min(w for w, _ in specs[1].shapes_mm)
     title_w = min(w for w, _ in specs[2].shapes_mm)
-    edge = 6.0 + 4.0  # legend.free_area's edge margin, and a gap before the frame
+    edge = STRIP_EDGE_MM
     widths = [table_w + edge, table_w + key_w + 4.0 + edge, max(table_w + key_w, title_w) + 8.0 + edge]
     half = board.config.board.width_mm / 2
     return [round(w, 1) for w in widths if w <= half]
 
 
+def table_has_no_room_on_section_one(config: Config) -> bool:
+    """True when the bio-productivity table surely finds no open sea on section 1 of the map as the template fits
+    it, whatever cells the hex search then finds, so the legend needs a panel strip (decided before the hex search;
+    False means "maybe": the map is built and the legend placed to know). Section 1 is taken at its largest
+    (the fewest columns and rows any cut of this board may have, the cut moved its full search away, and a margin
+    for knobs and land cells stepped round it); only the coast blocks it (the cells can only block more)."""
+    from boardgen.geomap.build import land_on_board  # only here: reading a cached board needs none of its imports
+
+    width_mm, height_mm = float(config.board.width_mm), float(config.board.height_mm)
+    settings = config.sections
+    options = grid_options((width_mm, height_mm), settings.knob_depth_mm + 0.5, settings.cut_search_mm,
+                           section_page_sizes_mm(), settings.columns, settings.rows)
+    if not options:
+        return False
+    columns, rows = min(c for _, c, _ in options), min(r for r, _, _ in options)
+    largest_hex_mm = (width_mm * height_mm / (1.5 * 3**0.5 * config.hexes.target_cells)) ** 0.5
+    beyond_mm = settings.cut_search_mm + settings.knob_depth_mm + 2 * largest_hex_mm + 5.0  # + the cut margin
+    x1, y1 = min(width_mm, width_mm / columns + beyond_mm), min(height_mm, height_mm / rows + beyond_mm)
+    outline = shapely.box(0.0, 0.0, x1, y1)
+    _, land_mm, _ = land_on_board(config)
+    parts = np.array(simplified_land(land_mm), dtype=object)  # the coast plan_legend keeps clear of, exactly
+    coast_near = shapely.union_all(parts[shapely.intersects(parts, outline.buffer(2.0))])
+    area = free_area(outline, (width_mm, height_mm), [], coast_near, cut_margin_mm=0.0,
+                     land_clearance_mm=LEGEND_LAND_CLEARANCE_MM)
+    shapes = (*table_shapes_mm(config), *table_shapes_mm(config, compact=True))
+    try:
+        place_blocks(area, [BlockSpec("bio-productivity table", shapes, (0.0, 0.0))])
+    except LayoutError:
+        return True
+    return False
+
+
 def panelled_board(config: Config) -> Board:
     """The board whose legend has room: the template's map when the panels fit without moving it (or when
     board.panel_strip is pinned), else the map fitted beside a reserved panel strip (``LEGEND_FALLBACKS``).
-    The choice is kept in the board cache, so a build's stages, each in its own process, make it once. A
-    LayoutError from the first attempt when nothing works."""
-    board = cached_board(config)
+    When the table surely has no room on the template's map (``table_has_no_room_on_section_one``, decided before
+    the hex search) that map is never built. The choice is kept in the board cache, so a build's stages, each in
+    its own process, make it once. A ConfigError naming a board size that works when nothing does."""
     if config.board.panel_strip_mm is not None:
-        return board  # type: ignore[no-any-return]
-    inputs = f"{section_page_sizes_mm()!r} {legend_specs(board, (0.0, 0.0, 0.0, 0.0))!r}"
-    width_mm = cached_for_board("panel-strip", board, inputs, lambda: _panel_strip_mm(config, board), ART_SOURCES)
-    if width_mm is None:
-        return board  # type: ignore[no-any-return]
-    reserved = config.model_copy(update={"board": config.board.model_copy(update={"panel_strip_mm": width_mm})})
-    return cached_board(reserved)  # type: ignore[no-any-return]
+        return cached_board(config)  # type: ignore[no-any-return]
+    inputs = (f"{section_page_sizes_mm()!r} {table_shapes_mm(config)!r} {table_shapes_mm(config, True)!r} "
+              f"{text_width_mm(config.title, TITLE_FONTS[0]):.3f} {text_width_mm(config.title, KEY_FONT):.3f}")
+    key = make_key("panel-strip", f"{board_key(config)} {inputs}", {}, ART_SOURCES)
+    width_mm = cached("panel-strip", key, lambda: _panel_strip_mm(config))
+    return cached_board(config if width_mm is None else _with_strip(config, width_mm))  # type: ignore[no-any-return]
 
 
-def _panel_strip_mm(config: Config, board: Board) -> float | None:
-    """None when the legend has room on ``board`` as it is, else the narrowest panel strip that gives it room."""
-    try:
-        legend_for(board)
-        return None
-    except LayoutError as exc:
-        error = exc
-    for width_mm in panel_strip_widths_mm(board):
-        reserved = config.model_copy(update={"board": config.board.model_copy(update={"panel_strip_mm": width_mm})})
+def _with_strip(config: Config, width_mm: float) -> Config:
+    return config.model_copy(update={"board": config.board.model_copy(update={"panel_strip_mm": width_mm})})
+
+
+def _panel_strip_mm(config: Config) -> float | None:
+    """None when the legend has room on the template's map as it is, else the narrowest panel strip that gives it
+    room. The strips' widths are measured on the template's map, or, when that map was never built, on the map
+    beside the narrowest strip (which holds the table alone: its width does not depend on the map)."""
+    error: LayoutError | None = None
+    if table_has_no_room_on_section_one(config):
+        narrowest = round(max(w for w, _ in table_shapes_mm(config)) + STRIP_EDGE_MM, 1)
+        fits = narrowest <= config.board.width_mm / 2
+        measured = cached_board(_with_strip(config, narrowest) if fits else config)
+    else:
+        measured = cached_board(config)
         try:
-            legend_for(cached_board(reserved))
-        except LayoutError:
+            legend_for(measured)
+            return None
+        except LayoutError as exc:
+            error = exc
+    widths = panel_strip_widths_mm(measured)
+    for width_mm in widths:
+        try:
+            legend_for(cached_board(_with_strip(config, width_mm)))
+        except LayoutError as exc:
+            error = error or exc
             continue
         return width_mm
-    raise LayoutError(f"{error} (also tried: {'; '.join(LEGEND_FALLBACKS[1:])})") from None
+    if error is None:
+        error = LayoutError(f"board: no room for the bio-productivity table in open sea on {LEGEND_WHERE}")
+    if _SIZING_BOARD:  # a board tried by _board_size_that_fits: no search of its own
+        raise error
+    _SIZING_BOARD.append(True)
+    try:
+        key, hint = _board_size_that_fits(config, measured)
+    finally:
+        _SIZING_BOARD.clear()
+    raise ConfigError(config.source, key, f"{str(error).removeprefix('board: ')}, nor scaled down, nor in a "
+                      f"panel strip of up to {max(widths, default=0):g} mm "
+                      f"(boardgen info lists the fallbacks); expected {hint}") from None
+
+
+_SIZING_BOARD: list[bool] = []
+"""Not empty while ``_board_size_that_fits`` lays out the boards it tries (their failures need no size search)."""
+BOARD_STEP_MM = 10
+"""The resolution of the board size named when the legend finds no room."""
+MAX_BOARD_MM = 3000
+"""The largest board side a template may ask for (config.py)."""
+
+
+def _legend_fits_without_land(config: Config, board: Board) -> bool:
+    """Whether the legend could find room on a board of ``config``'s size if it had no land at all (a necessary
+    condition, fast: no map is built). The panels' sizes do not depend on the map."""
+    empty = dataclasses.replace(board, config=config, cells=())
+    try:
+        layout = cut_sections(empty, section_page_sizes_mm())
+        plan_legend(empty, layout, (), legend_tiers(empty, layout.sections[0].bounds_mm))
+    except (LayoutError, ConfigError):
+        return False
+    return True
+
+
+def _legend_fits(config: Config) -> bool:
+    """Whether the whole solver (the map, its panel strip, the cut, the legend) lays out ``config``."""
+    try:
+        legend_for(panelled_board(config))
+    except (LayoutError, ConfigError):
+        return False
+    return True
+
+
+def _board_size_that_fits(config: Config, board: Board) -> tuple[str, str]:
+    """(key, text): the smallest taller board (same width), then the smallest wider one (same height), to
+    BOARD_STEP_MM, on which the legend solver places every panel. The size is searched with the board's land left
+    out (no map needed: doubling the step until the panels fit, then halving back), then checked by laying that
+    board out in full, BOARD_STEP_MM larger each time if needed (at most five full layouts each way)."""
+    width_mm, height_mm = float(config.board.width_mm), float(config.board.height_mm)
+
+    def resized(key: str, size_mm: float) -> Config:
+        width, height = (width_mm, size_mm) if key == "board.height" else (size_mm, height_mm)
+        return config.model_copy(update={"board": config.board.model_copy(update={"width_mm": width,
+                                                                                  "height_mm": height})})
+
+    found: list[tuple[str, str]] = []
+    for key, other in (("board.height", "board.width"), ("board.width", "board.height")):
+        start, kept = (height_mm, width_mm) if key == "board.height" else (width_mm, height_mm)
+        low, step = start, BOARD_STEP_MM
+        while start + step <= MAX_BOARD_MM and not _legend_fits_without_land(resized(key, start + step), board):
+            low, step = start + step, step * 2
+        high = start + step
+        if high > MAX_BOARD_MM:
+            continue
+        while high - low > BOARD_STEP_MM:  # the panels fit at high, not at low
+            middle = low + round((high - low) / 2 / BOARD_STEP_MM) * BOARD_STEP_MM
+            low, high = (low, middle) if _legend_fits_without_land(resized(key, middle), board) else (middle, high)
+        for size_mm in [high + k * BOARD_STEP_MM for k in range(5)]:
+            if size_mm <= MAX_BOARD_MM and _legend_fits(resized(key, size_mm)):
+                found.append((key, f"{key}: {size_mm:g}mm (with {other} {kept:g}mm)"))
+                break
+    if not found:
+        return "board", f"a larger board (none up to {MAX_BOARD_MM} mm taller or wider places every panel)"
+    return found[0][0], " or ".join(text for _, text in found)
 
 
 def board_sections(ctx: BuildContext) -> SectionLayout:

@@ -41,6 +41,7 @@ from boardgen.games.global_wellbeing.board_layout import (
     section_papers,
 )
 from boardgen.geomap.cache import cached_for_board
+from boardgen.i18n import current
 from boardgen.io import Artifact
 from boardgen.layout.section_marks import SectionMark, plan_section_marks
 from boardgen.layout.sections import Section, hex_polygons
@@ -48,6 +49,7 @@ from boardgen.render.board_print import (
     BLEED_WASH,
     CUT_LINE,
     CUT_WIDTH_MM,
+    SIDE_WORDS,
     outline_commands,
     piece_bleed,
     section_sheet,
@@ -156,10 +158,12 @@ def section_page(art: BoardArt, section: Section, paper: Paper, scene: Scene | N
     """One sheet: the section at 1:1 centred in the printable area, neighbours' numbers beside its sides."""
     layout = art.sections
     total = len(layout.sections)
-    title = f"{art.config.title}: board section {section.number} of {total}"
-    neighbours = ", ".join(f"{n} {'above' if s == 'top' else 'below' if s == 'bottom' else s}"
+    _ = current().gettext
+    title = _("{title}: board section {n} of {total}").format(title=art.config.title, n=section.number, total=total)
+    neighbours = ", ".join(_(SIDE_WORDS[s]).format(n=n) if s in SIDE_WORDS else f"{n} {s}"
                            for s, n in section.neighbours.items())
-    label = f"{paper.name} · row {section.row + 1}, column {section.column + 1} · joins {neighbours}"
+    label = _("{paper} · row {row}, column {column} · joins {joins}").format(
+        paper=paper.name, row=section.row + 1, column=section.column + 1, joins=neighbours)
     if scene is None:
         scene = section_scene(art, section, DEFAULT_STYLE.bleed_mm, section_marks(art))
     return section_sheet(paper, section, layout, scene, title, label, DEFAULT_STYLE)

@@ -32,6 +32,7 @@ from boardgen.geomap.model import Board
 from boardgen.io import Artifact
 from boardgen.kit.cut_edition import cut_edition, is_cut_file
 from boardgen.kit.parts import KitParts, board_part, board_piece, inventory_csv, page_spans, parts_from_sets
+from boardgen.kit.readme import kit_readme
 from boardgen.render.cairo_backend import render_pdf, render_png
 from boardgen.render.imposition import (
     A4,
@@ -122,36 +123,20 @@ class KitSummary:
 
 
 def readme_text(config: Config, kit: KitSummary, leaflet_pages: int, extra: Sequence[Artifact],
-                cut_readme: Sequence[str] = (), cut_duplex: Sequence[str] = ()) -> str:
-    """The kit README; ``cut_readme`` and ``cut_duplex``: the print-then-cut edition's lines
-    (``CutEdition.readme`` and ``.duplex``)."""
+                cut_readme: Sequence[str] = (), cut_duplex: Sequence[str] = (), parts: KitParts | None = None) -> str:
+    """The kit README through the shared writer (``boardgen.kit.readme``); ``cut_readme`` and ``cut_duplex``: the
+    print-then-cut edition's lines (``CutEdition.readme`` and ``.duplex``); ``parts``: the declared parts (what
+    else to bring, what is in the box)."""
     paper = kit.paper.slug
     fold = config.components.double_sided == "fold"
-    lines = [
-        f"{config.title}: print-and-play kit ({kit.paper.name})",
-        f"edition {config.edition}, made by boardgen {__version__}, template sha256 {config.template_sha256[:16]}",
-        "",
-        "PRINT EVERYTHING AT 100% / ACTUAL SIZE - never 'fit to page'. Every page has a 100 mm bar: measure it.",
-        "",
-        "Files:",
-        f"  leaflet-{paper}.pdf  ({_pages(leaflet_pages)}) the rules, a booklet of {2 * leaflet_pages} pages. "
-        "Print double-sided, flipping on the short edge,",
-        "      then fold " + ("the sheet in half with the title page on the outside."
-                              if leaflet_pages <= 2 else
-                              "each sheet in half and nest them in order (sheet 1 outside), title page on top."),
-        f"  components-{paper}.pdf  ({_pages(kit.pages)}) every playing part, page by page below.",
-        "  inventory.csv  every part in the box: count, size, sides, the pages that print it.",
-    ]
-    for a in extra:
-        if a.path.startswith("cut/board-section-"):
-            continue
-        count = f"({_pages(a.pages)}) " if a.pages else ""
-        lines.append(f"  {a.path}  {count}{a.description}")
-    if any(a.path.startswith("cut/board-section-") for a in extra):
-        lines.append(f"  cut/board-section-N-{paper}.svg  one closed outline per board section, where page N of "
-                     f"board-sections-{paper}.pdf prints it (layer 'cut').")
-    lines += cut_readme
-    lines += ["", f"components-{paper}.pdf, page by page:"]
+    booklet = ("the sheet in half with the title page on the outside." if leaflet_pages <= 2 else
+               "each sheet in half and nest them in order (sheet 1 outside), title page on top.")
+    files = [Artifact(f"leaflet-{paper}.pdf", b"", f"the rules, a booklet of {2 * leaflet_pages} pages. Print "
+                      f"double-sided, flipping on the short edge, then fold {booklet}", leaflet_pages),
+             Artifact(f"components-{paper}.pdf", b"", "every playing part, page by page below.", kit.pages),
+             *extra, Artifact("inventory.csv", b"", "every part in the box: count, size, sides, the pages that "
+                              "print it.")]
+    guide = [f"components-{paper}.pdf, page by page:"]
     for kind, title, cut_sheets, start, end in kit.parts:
         pages = f"page {start}" if start == end else f"pages {start}-{end}"
         how = _HOW_TO.get(kind, "")
@@ -162,24 +147,24 @@ def readme_text(config: Config, kit: KitSummary, leaflet_pages: int, extra: Sequ
         if fold and kind in ("chip", "badge"):
             how = "single-sided; cut out each pair, fold on the dashed line and glue front to back"
         sheets = f"{cut_sheets} sheet" + ("" if cut_sheets == 1 else "s")
-        lines.append(f"  {pages:<14} {title} ({sheets}). {how}.")
+        guide.append(f"  {pages:<14} {title} ({sheets}). {how}.")
     kinds = {part[0] for part in kit.parts}
     if {"token", "standee"} <= kinds:
-        lines += ["", "Player pieces come twice, as flat tokens and as standees: print the kind you like."]
-    lines += ["The simpler game (see the leaflet) needs no chips and no badges."]
+        guide += ["", "Player pieces come twice, as flat tokens and as standees: print the kind you like."]
+    guide += ["The simpler game (see the leaflet) needs no chips and no badges."]
+    guides = [guide, ["For a cutting machine:", *cut_readme]] if cut_readme else [guide]
     duplex = [*kit.duplex, *cut_duplex]
     if duplex and not kit.duplex:
         duplex.insert(0, DUPLEX_HEADING)
-    lines += ["", *duplex] if duplex else []
-    lines += [
-        "",
-        "You also need: scissors (a craft knife and metal ruler for straight cuts), glue, and matchsticks or",
-        "coins if you lose a marker. Real dice (d4 d6 d8 d10 d12 d20) can replace the paper ones.",
-        "Double-sided pages carry a cross-hair at the top centre: it sits in the same spot on both sides when",
-        "the printer lines the back up with the front.",
-    ]
-    lines += ["", *rules_notes(config)]
-    return "\n".join(lines) + "\n"
+    notes = ["Double-sided pages carry a cross-hair at the top centre: it sits in the same spot on both sides when",
+             "the printer lines the back up with the front.", "", *rules_notes(config)]
+    sections = sum(1 for a in extra if a.path.startswith("cut/board-section-"))
+    declared = parts if parts is not None else KitParts(config.game, config.title, ())
+    return kit_readme(config.title, kit.paper.name, slug=paper, files=files, guides=guides, duplex=duplex,
+                      header=(f"edition {config.edition}, made by boardgen {__version__}, template sha256 "
+                              f"{config.template_sha256[:16]}",),
+                      board_sections=sections, parts=declared, notes=notes,
+                      box_extra=((1, "rules leaflet", f"leaflet-{paper}.pdf"),))
 
 
 def rules_notes(config: Config) -> list[str]:
@@ -267,8 +252,9 @@ def kit_parts(ctx: BuildContext) -> KitParts:
             p = replace(p, width_mm=edge, height_mm=edge, depth_mm=edge)
         declared.append(p)
     return KitParts(config.game, config.title, tuple(declared),
-                    ("scissors (a craft knife and metal ruler for straight cuts), glue; real dice can replace the "
-                     "paper ones",))
+                    ("scissors (a craft knife and metal ruler for straight cuts), glue",
+                     "matchsticks or coins if you lose a marker; real dice (d4 d6 d8 d10 d12 d20) can replace the "
+                     "paper ones"))
 
 
 def engine_part_counts(ctx: BuildContext) -> dict[str, int]:
@@ -366,7 +352,7 @@ def kits_stage(ctx: BuildContext) -> list[Artifact]:
         cut_readme, cut_duplex = ctx.computed.get(f"cut-readme:{slug}", ((), ()))  # none when the cut stage is
         # left out of the build
         readme = readme_text(ctx.config, ctx.computed[f"kit-summary:{slug}"], leaflet.pages or 0, extra, cut_readme,
-                             cut_duplex)
+                             cut_duplex, kit_parts(ctx))
         zipped = [(f"components-{slug}.pdf", ctx.artifact(f"components-{slug}.pdf").data), ("inventory.csv", inventory),
                   (leaflet.path, leaflet.data), *((a.path, a.data) for a in extra),
                   *((a.path, a.data) for a in ctx.artifacts if is_cut_file(slug, a.path)),

@@ -3,7 +3,7 @@ the legend panels go (and in which of the fallbacks), and the jigsaw cut with it
 
 from __future__ import annotations
 
-from boardgen.errors import LayoutError, blamed_on
+from boardgen.errors import ConfigError, LayoutError, blamed_on
 from boardgen.games.global_wellbeing.board_art import LEGEND_FALLBACKS, legend_specs
 from boardgen.games.global_wellbeing.board_layout import legend_for, panelled_board, section_page_sizes_mm
 from boardgen.layout.sections import cut_sections
@@ -19,7 +19,9 @@ def map_info(ctx: BuildContext) -> tuple[list[str], bool]:
     lines.append("  (the central meridian, map.projection's lon_0, is never moved: where the map is cut is yours)")
     try:
         board = panelled_board(config)
-    except LayoutError as exc:
+    except (LayoutError, ConfigError) as exc:  # no room for the legend (a ConfigError naming a board that has)
+        if isinstance(exc, ConfigError) and not exc.key.startswith("board"):
+            raise
         return [*lines, f"legend      no room: {exc}"], False
     with blamed_on(config.source):
         layout = cut_sections(board, section_page_sizes_mm())

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import math
+from functools import reduce
 
 from boardgen.cards.model import Component, ComponentSet
 from boardgen.games.global_wellbeing.board_art import TABLE
 from boardgen.games.global_wellbeing.schema import Config
 from boardgen.games.global_wellbeing.tokens import marker_size_mm
-from boardgen.render.cairo_backend import fit_font, text_width_mm
+from boardgen.i18n import DEFAULT_LANGUAGE, current
+from boardgen.render.cairo_backend import fit_font_or_fail, text_width_mm
 from boardgen.render.scene import (
     Font,
     Op,
@@ -35,10 +37,14 @@ TIPPING_COLOUR = "#f6c1b5"
 
 def _text(x: float, y: float, text: str, size_pt: float, *, bold: bool = False, align: str = "left",
           colour: str = INK, baseline: str = "alphabetic", max_width_mm: float | None = None,
-          name: str = "") -> Text:
+          name: str = "", where: str = "a reference card") -> Text:
+    """A line of a reference card; one with ``max_width_mm`` shrinks to fit, and a line too wide even at the
+    smallest size is a LayoutError naming the card, the text and the edition's language (never cut off)."""
     font = Font(size_pt=size_pt, bold=bold)
     if max_width_mm is not None:
-        font = fit_font(text, font, max_width_mm)
+        language = current().language
+        font = fit_font_or_fail(text, font, max_width_mm,
+                                where if language == DEFAULT_LANGUAGE else f"{where} (language {language})")
     return Text(x, y, text, font, colour, align=align, baseline=baseline, name=name)  # type: ignore[arg-type]
 
 
@@ -72,11 +78,15 @@ def climate_table_card(config: Config) -> Component:
     height = 2 * CARD_PAD_MM + title_h + header_h + len(rows) * cell_h + footer_h
     ops: list[Op] = _card_frame(width, height)
     x0, y0 = CARD_PAD_MM, CARD_PAD_MM
-    ops.append(_text(width / 2, y0 + 4.5, "Bio-productivity index", 11, bold=True, align="center"))
-    ops.append(_text(width / 2, y0 + 10.0, "Start values are shaded orange: put each zone's marker in its orange box, "
-                     "beside the number.", 6.3, align="center", max_width_mm=width - 12))
-    ops.append(_text(width / 2, y0 + 13.0, "Stewardship and tipping-point rolls move a marker one box up or down. "
-                     "(The board has the same table.)", 6.3, align="center", max_width_mm=width - 12))
+    _ = current().gettext
+    where = "the bio-productivity index card"
+    ops.append(_text(width / 2, y0 + 4.5, _("Bio-productivity index"), 11, bold=True, align="center"))
+    ops.append(_text(width / 2, y0 + 10.0, _("Start values are shaded orange: put each zone's marker in its orange "
+                                             "box, beside the number."), 6.3, align="center",
+                     max_width_mm=width - 12, where=where))
+    ops.append(_text(width / 2, y0 + 13.0, _("Stewardship and tipping-point rolls move a marker one box up or "
+                                             "down. (The board has the same table.)"), 6.3, align="center",
+                     max_width_mm=width - 12, where=where))
     top = y0 + title_h
     for i, (name, zone) in enumerate(zones.items()):
         cx = x0 + i * col_w
@@ -85,7 +95,7 @@ def climate_table_card(config: Config) -> Component:
                           name="table-header"))
         ops.append(zone_symbol(zone.symbol, cx + col_w / 2, top + 6.0, 7.0, ink, detail=zone.colour))
         ops.append(_text(cx + col_w / 2, top + header_h - 2.2, name, 6.5, bold=True, align="center", colour=ink,
-                         max_width_mm=col_w - 1.5))
+                         max_width_mm=col_w - 1.5, where=where))
         for j, value in enumerate(rows):
             cell = Rect(cx, top + header_h + j * cell_h, col_w, cell_h)
             in_range = zone.minimum_index <= value <= zone.die
@@ -100,7 +110,8 @@ def climate_table_card(config: Config) -> Component:
         ops.append(RectOp(footer, Style(fill="#ffffff", stroke=INK, stroke_width_mm=0.25)))
         ops.append(_text(footer.x + col_w / 2, footer.y + 4.0, f"d{zone.die}", 9, bold=True, align="center",
                          baseline="middle", name="die-name"))
-        ops.append(_text(footer.x + col_w / 2, footer.y + 7.3, f"{zone.die}-sided die", 6.0, align="center",
+        ops.append(_text(footer.x + col_w / 2, footer.y + 7.3, _("{n}-sided die").format(n=zone.die), 6.0,
+                         align="center",
                          baseline="middle"))
     return Component("table-card", "bio-productivity index table", width, height, Scene(tuple(ops)),
                      rect_path(Rect(0, 0, width, height)))
@@ -148,16 +159,20 @@ def turn_counter_card(config: Config) -> Component:
     k = min(1.0, box_w / 27.0, box_h / 25.0)  # text scale for smaller boxes
     ops: list[Op] = _card_frame(width, height)
     x0, y0 = CARD_PAD_MM, CARD_PAD_MM
-    ops.append(_text(width / 2, y0 + 4.5, "Turn counter", 11, bold=True, align="center"))
-    ops.append(_text(width / 2, y0 + 10.0, f"One turn is a generation, about {r.years_per_turn} years. When "
-                     "everyone has played:", 6.3, align="center", max_width_mm=width - 12))
-    ops.append(_text(width / 2, y0 + 13.0, "do any rolls marked in the marker's box, then move the turn marker on.",
-                     6.3, align="center", max_width_mm=width - 12))
+    _ = current().gettext
+    where = "the turn counter"
+    ops.append(_text(width / 2, y0 + 4.5, _("Turn counter"), 11, bold=True, align="center"))
+    ops.append(_text(width / 2, y0 + 10.0, _("One turn is a generation, about {n} years. When everyone has "
+                                             "played:").format(n=r.years_per_turn), 6.3, align="center",
+                     max_width_mm=width - 12, where=where))
+    ops.append(_text(width / 2, y0 + 13.0, _("do any rolls marked in the marker's box, then move the turn marker "
+                                             "on."), 6.3, align="center", max_width_mm=width - 12, where=where))
     setup = Rect(x0, y0 + title_h, width - 2 * CARD_PAD_MM, setup_h)
     ops.append(RectOp(setup, Style(fill="#e8eef8", stroke=INK, stroke_width_mm=0.3), name="setup-box"))
-    ops.append(_text(setup.x + 3, setup.y + 5.5, "SETUP PHASE", 9, bold=True))
-    ops.append(_text(setup.x + 3, setup.y + 10.5, f"{r.setup_rounds} rounds: each player places one piece per round,"
-                     " next to their own pieces where they can.", 6.0, max_width_mm=setup.width - 6))
+    ops.append(_text(setup.x + 3, setup.y + 5.5, _("SETUP PHASE"), 9, bold=True))
+    ops.append(_text(setup.x + 3, setup.y + 10.5, _("{n} rounds: each player places one piece per round, next to "
+                                                    "their own pieces where they can.").format(n=r.setup_rounds),
+                     6.0, max_width_mm=setup.width - 6, where=where))
     steward_first = r.end_of_turn_order == "stewardship-first"
     grid_top = setup.bottom + gap
     for t in range(1, r.turns + 1):
@@ -170,13 +185,13 @@ def turn_counter_card(config: Config) -> Component:
         ops.append(_text(box.right - 2.0 * k, box.y + 5.0 * k, str(turn_year(config, t)), 6.5 * k, align="right",
                          name=f"year:{t}"))
         if t == r.turns:
-            ops.append(_text(box.right - 2.0 * k, box.y + 9.5 * k, "then score", max(6.0, 5.5 * k), bold=True,
+            ops.append(_text(box.right - 2.0 * k, box.y + 9.5 * k, _("then score"), max(6.0, 5.5 * k), bold=True,
                              align="right"))
         bands: list[tuple[str, str, str]] = []
         if steward:
-            bands.append(("STEWARDSHIP", STEWARD_COLOUR, "stewardship-mark"))
+            bands.append((_("STEWARDSHIP"), STEWARD_COLOUR, "stewardship-mark"))
         if tipping:
-            band = ("TIPPING POINT", TIPPING_COLOUR, "tipping-mark")
+            band = (_("TIPPING POINT"), TIPPING_COLOUR, "tipping-mark")
             if steward_first:
                 bands.append(band)
             else:
@@ -186,23 +201,27 @@ def turn_counter_card(config: Config) -> Component:
             strip = Rect(box.x + 0.6, box.bottom - 0.6 - band_h * (len(bands) - b), box_w - 1.2, band_h)
             ops.append(RectOp(strip, Style(fill=colour), name=name))
             ops.append(_text(strip.x + strip.width / 2, strip.y + band_h / 2, label, max(6.0, 5.2 * k), bold=True,
-                             align="center", baseline="middle", max_width_mm=strip.width - 1.5))
+                             align="center", baseline="middle", max_width_mm=strip.width - 1.5, where=where))
     legend_y = height - CARD_PAD_MM - legend_h + 4.0
     dice = ", ".join(f"{n} d{z.die}" for n, z in config.zones.items())
     ops.append(RectOp(Rect(x0, legend_y - 2.6, 4.0, 3.2), Style(fill=STEWARD_COLOUR)))
     shared: dict[int, list[str]] = {}
     for n, z in config.zones.items():
         shared.setdefault(z.die, []).append(n)
-    twice = " ".join(f"Roll the d{d} once for each of {' and '.join(ns)}." for d, ns in shared.items() if len(ns) > 1)
-    ops.append(_text(x0 + 5.5, legend_y, f"Stewardship (every {r.stewardship_every} turns): roll each die "
-                     f"({dice}).", 6.0, max_width_mm=width - 2 * CARD_PAD_MM - 6))
+    twice = " ".join(_("Roll the d{die} once for each of {zones}.").format(
+        die=d, zones=reduce(lambda a, b: _("{a} and {b}").format(a=a, b=b), ns))
+        for d, ns in shared.items() if len(ns) > 1)
+    ops.append(_text(x0 + 5.5, legend_y, _("Stewardship (every {n} turns): roll each die ({dice}).").format(
+        n=r.stewardship_every, dice=dice), 6.0, max_width_mm=width - 2 * CARD_PAD_MM - 6, where=where))
     ops.append(RectOp(Rect(x0, legend_y + 2.4, 4.0, 3.2), Style(fill=TIPPING_COLOUR)))
-    ops.append(_text(x0 + 5.5, legend_y + 5.0, f"Tipping point (every {r.tipping_point_every} turns): roll the "
-                     f"d{r.tipping_point_die} against the sum of all the indices.", 6.0,
-                     max_width_mm=width - 2 * CARD_PAD_MM - 6))
-    order = "stewardship first, then the tipping point" if steward_first else "tipping point first, then stewardship"
-    ops.append(_text(x0, legend_y + 9.5, f"When both fall on one turn: {order}. {twice}".strip(), 6.0,
-                     max_width_mm=width - 2 * CARD_PAD_MM))
+    ops.append(_text(x0 + 5.5, legend_y + 5.0, _("Tipping point (every {n} turns): roll the d{die} against the sum "
+                                                 "of all the indices.").format(n=r.tipping_point_every,
+                                                                               die=r.tipping_point_die), 6.0,
+                     max_width_mm=width - 2 * CARD_PAD_MM - 6, where=where))
+    order = (_("When both fall on one turn: stewardship first, then the tipping point.") if steward_first else
+             _("When both fall on one turn: tipping point first, then stewardship."))
+    ops.append(_text(x0, legend_y + 9.5, f"{order} {twice}".strip(), 6.0,
+                     max_width_mm=width - 2 * CARD_PAD_MM, where=where))
     return Component("turn-counter", "turn counter", width, height, Scene(tuple(ops)),
                      rect_path(Rect(0, 0, width, height)))
 
@@ -212,5 +231,6 @@ def reference_cards(config: Config, markers: tuple[Component, ...] = (), turn_ma
     """The bio-productivity index card with the zone markers under it, then the turn counter with its marker."""
     parts = (climate_table_card(config), *markers, turn_counter_card(config),
              *((turn_marker,) if turn_marker is not None else ()))
-    return ComponentSet("card", "Bio-productivity index table, markers and turn counter", parts, uniform=False,
+    return ComponentSet("card", current().gettext("Bio-productivity index table, markers and turn counter"),
+                        parts, uniform=False,
                         row_starts=(1, 1 + len(markers)))

@@ -17,7 +17,8 @@ from boardgen.cards.model import Component, ComponentSet, geometry_path
 from boardgen.cards.shapes import label_width_share, player_shape, shape_label_point
 from boardgen.games.global_wellbeing.board_art import TABLE, TABLE_START_FONT
 from boardgen.games.global_wellbeing.schema import Config
-from boardgen.render.cairo_backend import fit_font, text_width_mm
+from boardgen.i18n import DEFAULT_LANGUAGE, current
+from boardgen.render.cairo_backend import fit_font_or_fail, text_width_mm
 from boardgen.render.scene import (
     Circle,
     Font,
@@ -68,7 +69,9 @@ def _label(x: float, y: float, text: str, max_width_mm: float, size_pt: float, c
     font = Font(size_pt=size_pt, bold=bold)
     if text_width_mm(text, font) > max_width_mm:  # narrower letters before smaller ones
         font = Font(CONDENSED, size_pt, bold=bold)
-    font = fit_font(text, font, max_width_mm)
+    language = current().language
+    font = fit_font_or_fail(text, font, max_width_mm, "a token's label" if language == DEFAULT_LANGUAGE else
+                            f"a token's label (language {language})")
     return Text(x, y, text, font, colour, align="center", baseline="middle", name=name)
 
 
@@ -108,13 +111,13 @@ def chip_component(config: Config, number: int) -> Component:
     front: list[Op] = [
         *body(CHIP_SILVER, "chip"), ring(True),
         _label(r, r - d * 0.07, "1", d * 0.5, d * 1.15, INK),
-        _label(r, r + d * 0.24, "BILLION", d * 0.5, max(MIN_TEXT_PT, d * 0.23), INK),
+        _label(r, r + d * 0.24, current().gettext("BILLION"), d * 0.5, max(MIN_TEXT_PT, d * 0.23), INK),
         cut,
     ]
     back: list[Op] = [
         *body(CHIP_SILVER_LIGHT, "chip-back"), ring(False),
         zone_symbol("leaf", r, r - d * 0.12, d * 0.32, CHIP_DARK, detail=CHIP_SILVER_LIGHT),
-        _label(r, r + d * 0.22, "1 bn", d * 0.5, d * 0.36, INK),
+        _label(r, r + d * 0.22, current().gettext("1 bn"), d * 0.5, d * 0.36, INK),
         cut,
     ]
     return Component("chip", f"chip {number}", d, d, Scene(tuple(front)), outline, Scene(tuple(back)),
@@ -140,7 +143,8 @@ def chips(config: Config) -> ComponentSet:
     n = config.rules.bank_chips
     parts = _copies(chip_component(config, 1), [f"chip {i + 1}" for i in range(n)])
     square = config.components.chip_shape == "square"
-    return ComponentSet("chip", f"Chips: {n} chips of 1 billion", parts, double_sided=True,
+    return ComponentSet("chip", current().gettext("Chips: {n} chips of 1 billion").format(n=n), parts,
+                        double_sided=True,
                         gap_mm=0.0 if square else ROUND_CHIP_GAP_MM, stagger=not square)
 
 
@@ -193,7 +197,8 @@ def standee_component(config: Config, player: int, number: int, size_mm: float) 
         return [
             _fill(outline, "#ffffff"),
             _label(lx, ly, f"P{player}", icon * label_width_share(shape), icon * 1.1, INK),
-            _label(cx, top + h * 0.86, f"PLAYER {player}", w * 0.96, MIN_TEXT_PT, ink, bold=False),
+            _label(cx, top + h * 0.86, current().gettext("PLAYER {n}").format(n=player), w * 0.96, MIN_TEXT_PT, ink,
+                   bold=False),
         ]
 
     ops: list[Op] = [
@@ -227,12 +232,14 @@ def player_pieces(config: Config, size_mm: float) -> list[ComponentSet]:
     if "tokens" in k.piece_forms:
         parts = tuple(c for p in players for c in _copies(token_component(config, p, 1, size_mm),
                                                           [f"P{p} token {i}" for i in numbers]))
-        sets.append(ComponentSet("token", f"Player pieces: flat tokens, {r.pieces_per_player} per player",
+        sets.append(ComponentSet("token", current().gettext("Player pieces: flat tokens, {n} per player").format(
+            n=r.pieces_per_player),
                                  parts, gap_mm=TOKEN_GAP_MM))
     if "standees" in k.piece_forms:
         parts = tuple(c for p in players for c in _copies(standee_component(config, p, 1, size_mm),
                                                           [f"P{p} standee {i}" for i in numbers]))
-        sets.append(ComponentSet("standee", f"Player pieces: fold-over standees, {r.pieces_per_player} per player",
+        sets.append(ComponentSet("standee", current().gettext(
+            "Player pieces: fold-over standees, {n} per player").format(n=r.pieces_per_player),
                                  parts, gap_mm=0.0))  # touching strips: long straight cuts
     return sets
 
@@ -263,11 +270,12 @@ def badge_component(config: Config, zone_name: str, number: int) -> Component:
     back: list[Op] = [
         _bleed(outline, zone.colour), _fill(outline, zone.colour),
         _fill(outline.buffer(-2.0, join_style="mitre"), back_bg, "badge-back"),
-        _label(w / 2, h * 0.25, "PHILANTHROPY", w * 0.62, MIN_TEXT_PT, INK),
-        _label(w / 2, h * 0.37, "BADGE", w * 0.5, MIN_TEXT_PT, INK),
+        _label(w / 2, h * 0.25, current().gettext("PHILANTHROPY"), w * 0.62, MIN_TEXT_PT, INK),
+        _label(w / 2, h * 0.37, current().gettext("BADGE"), w * 0.5, MIN_TEXT_PT, INK),
         _label(w / 2, h * 0.55, zone_name, w * 0.66, 7.0, INK),
-        _label(w / 2, h * 0.74, f"{value} to the index", w * 0.74, MIN_TEXT_PT, INK, bold=False),
-        _label(w / 2, h * 0.85, "at the end", w * 0.6, MIN_TEXT_PT, INK, bold=False),
+        _label(w / 2, h * 0.74, current().gettext("{value} to the index").format(value=value), w * 0.74,
+               MIN_TEXT_PT, INK, bold=False),
+        _label(w / 2, h * 0.85, current().gettext("at the end"), w * 0.6, MIN_TEXT_PT, INK, bold=False),
         _stroke(outline, CUT_LINE, "cut-line"),
     ]
     return Component("badge", f"{zone_name} badge {number}", w, h, Scene(tuple(front)), geometry_path(outline),
@@ -279,7 +287,8 @@ def badges(config: Config) -> ComponentSet:
     n = config.players.max
     parts = tuple(c for z in config.zones
                   for c in _copies(badge_component(config, z, 1), [f"{z} badge {i + 1}" for i in range(n)]))
-    return ComponentSet("badge", f"Philanthropy badges: one per zone for each of {n} players", parts,
+    return ComponentSet("badge", current().gettext("Philanthropy badges: one per zone for each of {n} players").format(
+        n=n), parts,
                         double_sided=True, gap_mm=SHAPED_GAP_MM)
 
 
@@ -328,7 +337,7 @@ def turn_marker(config: Config, box_mm: tuple[float, float] = (27.0, 25.0)) -> C
         Circle(r, r, r + SHAPE_BLEED_MM, Style(fill=INK), "bleed"),
         Circle(r, r, r, Style(fill=INK), "turn-marker"),
         Circle(r, r, r * 0.8, Style(stroke="#ffffff", stroke_width_mm=0.4)),
-        _label(r, r, "TURN", d * 0.62, 7.0, "#ffffff"),
+        _label(r, r, current().gettext("TURN"), d * 0.62, 7.0, "#ffffff"),
         Circle(r, r, r, CUT_LINE, "cut-line"),
     ]
     return Component("turn-marker", "turn marker", d, d, Scene(tuple(ops)),
@@ -337,5 +346,6 @@ def turn_marker(config: Config, box_mm: tuple[float, float] = (27.0, 25.0)) -> C
 
 def markers(config: Config, turn_box_mm: tuple[float, float] = (27.0, 25.0)) -> ComponentSet:
     parts = tuple(zone_marker(config, z, k + 1) for z in config.zones for k in range(MARKERS_PER_ZONE))
-    return ComponentSet("marker", "Markers: zone markers for the index table (one spare each), the turn marker",
+    return ComponentSet("marker", current().gettext(
+        "Markers: zone markers for the index table (one spare each), the turn marker"),
                         (*parts, turn_marker(config, turn_box_mm)), uniform=False, gap_mm=SHAPED_GAP_MM)

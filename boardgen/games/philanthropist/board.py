@@ -14,6 +14,7 @@ from boardgen.cards.model import geometry_path
 from boardgen.cards.shapes import player_shape
 from boardgen.games.philanthropist.art import INK, action_icon, label, meeple_ops, pips
 from boardgen.games.philanthropist.model import PhilanthropistTemplate
+from boardgen.i18n import current
 from boardgen.layout.spaces import BoardGraph, square_grid
 from boardgen.render.board_print import BoardPrint, print_board
 from boardgen.render.scene import Affine, Font, Group, Op, Path, Rect, RectOp, Scene, Style, Text, mix
@@ -63,7 +64,8 @@ def board_scene(t: PhilanthropistTemplate) -> Scene:
         shape = player_shape(seat.shape, x + sq / 2, y + sq * 0.44, sq * 0.56)
         ops.append(Path(geometry_path(shape), Style(stroke=seat.colour, stroke_width_mm=1.0, dash_mm=(2.0, 1.2)),
                         "start-shape"))
-        ops.append(label(x + sq / 2, y + sq * 0.86, f"{seat.name.upper()} START", sq * 0.9, 7.0))
+        start = current().gettext("{seat} START").format(seat=seat.name.upper())
+        ops.append(label(x + sq / 2, y + sq * 0.86, start, sq * 0.9, 7.0))
     ops.append(RectOp(grid, Style(stroke=INK, stroke_width_mm=0.8), "grid-edge"))
     ink = "#ffffff"
     # title, top
@@ -74,8 +76,9 @@ def board_scene(t: PhilanthropistTemplate) -> Scene:
     # cost key, left side (reads bottom to top), and a reminder on the right side (reads top to bottom)
     ops.append(Group(tuple(_cost_key(t, 0.0, 0.0, band, edge, ink)),
                      transform=Affine(0.0, -1.0, 1.0, 0.0, 0.0, size / 2 + band / 2)))
-    reminder = (f"MOVE: roll the white die and go 0 to that many squares, in any of the 8 directions, over anything.  "
-                f"Helped nobody? Take {t.rules.move_income} cube.")
+    _ = current().gettext
+    reminder = (_("MOVE: roll the white die and go 0 to that many squares, in any of the 8 directions, over "
+                  "anything.") + "  " + _("Helped nobody? Take {n} cube.").format(n=t.rules.move_income))
     ops.append(Group((label(band / 2, edge / 2, reminder, band * 0.96, 14.0, ink, bold=False),),
                      transform=Affine(0.0, 1.0, -1.0, 0.0, size, size / 2 - band / 2)))
     return Scene(tuple(ops))
@@ -85,8 +88,9 @@ def _die_key(t: PhilanthropistTemplate, x0: float, y0: float, width: float, heig
     faces = t.action_die.faces
     cell = width / 6
     ops: list[Op] = []
-    words = {"move": "move", "payday": f"payday: {t.rules.payday_multiplier} x white die",
-             "card": "business card"}
+    _ = current().gettext
+    words = {"move": _("move"), "payday": _("payday: {n} x white die").format(n=t.rules.payday_multiplier),
+             "card": _("business card")}
     for i, action in enumerate(faces):
         cx = x0 + cell * (i + 0.5)
         box = height * 0.62
@@ -101,11 +105,12 @@ def _die_key(t: PhilanthropistTemplate, x0: float, y0: float, width: float, heig
 def _cost_key(t: PhilanthropistTemplate, x0: float, y0: float, width: float, height: float, ink: str) -> list[Op]:
     kinds = t.meeples.kinds
     cell = width / (len(kinds) + 1)
-    ops: list[Op] = [label(x0 + cell * 0.5, height / 2, "TO HELP A MEEPLE, PAY", cell * 0.9, 12.0, ink)]
+    tr = current()
+    ops: list[Op] = [label(x0 + cell * 0.5, height / 2, tr.gettext("TO HELP A MEEPLE, PAY"), cell * 0.9, 12.0, ink)]
     for i, k in enumerate(kinds):
         cx = x0 + cell * (i + 1.5)
         ops.extend(meeple_ops(cx - cell * 0.32, height / 2, height * 0.55, height * 0.75, k.colour))
-        word = f"{k.name}: {k.cost} cube" + ("" if k.cost == 1 else "s")
+        word = tr.ngettext("{name}: {n} cube", "{name}: {n} cubes", k.cost).format(name=k.name, n=k.cost)
         ops.append(label(cx + cell * 0.1, height * 0.33, word, cell * 0.62, 14.0, ink))
         ops.extend(pips(cx + cell * 0.1, height * 0.7, k.cost, height * 0.6, ink))  # clear of the grid's edge
     return ops

@@ -29,6 +29,7 @@ from reportlab.platypus.doctemplate import FrameBreak
 
 from boardgen.errors import LayoutError
 from boardgen.games.philanthropist.model import Card, PhilanthropistTemplate, deck_stats
+from boardgen.i18n import current
 from boardgen.render.imposition import Paper
 from boardgen.render.typeset import finished_leaflet, register_fonts
 
@@ -40,50 +41,67 @@ GUTTER = 9 * mm
 
 
 def _cubes(n: int) -> str:
-    return f"{n} cube" if n == 1 else f"{n} cubes"
+    return current().ngettext("{n} cube", "{n} cubes", n).format(n=n)
 
 
 def _faces(t: PhilanthropistTemplate, action: str) -> str:
+    _ = current().gettext
     nums = [str(i + 1) for i, a in enumerate(t.action_die.faces) if a == action]
     if not nums:
-        return "no face"  # a die without this action (the template may leave payday or card out)
-    return nums[0] if len(nums) == 1 else ", ".join(nums[:-1]) + " or " + nums[-1]
+        return _("no face")  # a die without this action (the template may leave payday or card out)
+    return nums[0] if len(nums) == 1 else _("{some} or {last}").format(some=", ".join(nums[:-1]), last=nums[-1])
 
 
 def _quick_spread(side: int) -> str:
     """How to pick a square inside an area of side x side squares with the white die."""
+    _ = current().gettext
     if side > 6:
-        return "Place them by eye, going round the areas in turn."
-    reroll = "" if side == 6 else f" (roll again on a {side + 1}" + (" or more)" if side < 5 else ")")
-    return ("A quick way: go round the areas in turn, dearest colours first, and roll the white die twice for "
-            f"the column and the row inside the area{reroll}; if that square is taken, pick the nearest free one.")
+        return _("Place them by eye, going round the areas in turn.")
+    if side == 6:
+        return _("A quick way: go round the areas in turn, dearest colours first, and roll the white die twice "
+                 "for the column and the row inside the area; if that square is taken, pick the nearest free "
+                 "one.")
+    if side == 5:
+        return _("A quick way: go round the areas in turn, dearest colours first, and roll the white die twice "
+                 "for the column and the row inside the area (roll again on a {n}); if that square is taken, "
+                 "pick the nearest free one.").format(n=side + 1)
+    return _("A quick way: go round the areas in turn, dearest colours first, and roll the white die twice for "
+             "the column and the row inside the area (roll again on a {n} or more); if that square is taken, "
+             "pick the nearest free one.").format(n=side + 1)
 
 
 def choices(t: PhilanthropistTemplate) -> list[tuple[str, str]]:
     """This edition's answers where the original rules are silent (key, sentence); the README repeats them."""
+    tr = current()
+    _ = tr.gettext
     r, b = t.rules, t.board
-    limits = ", ".join(f"{v} rounds for {k} players" for k, v in sorted(r.turn_limit.items()))
-    tb = {"donated": "whoever donated more cubes in all wins (add up the costs of your meeples); if that is equal "
-                      "too, they share the win",
-          "cubes": "whoever has more cubes left wins; if that is equal too, they share the win",
-          "shared": "they share the win"}[r.tie_break]
+    limits = ", ".join(_("{rounds} rounds for {players} players").format(rounds=v, players=k)
+                       for k, v in sorted(r.turn_limit.items()))
+    tb = {"donated": _("Equal meeples at the end: whoever donated more cubes in all wins (add up the costs of "
+                       "your meeples); if that is equal too, they share the win."),
+          "cubes": _("Equal meeples at the end: whoever has more cubes left wins; if that is equal too, they "
+                     "share the win."),
+          "shared": _("Equal meeples at the end: they share the win.")}[r.tie_break]
+    start = (_("Everyone starts with {cubes}, and each player after the first gets {more} more than the player "
+               "before (this evens out the first player's head start).").format(
+                   cubes=_cubes(r.start_cubes), more=_cubes(r.catch_up_cubes)) if r.catch_up_cubes else
+             _("Everyone starts with {cubes}.").format(cubes=_cubes(r.start_cubes)))
+    if r.middle_corner_cubes and t.players.min <= 3 <= t.players.max:
+        start += " " + _("With three players, the player whose corner lies between the other two gets {cubes} "
+                         "more.").format(cubes=_cubes(r.middle_corner_cubes))
     return [
-        ("board.squares", f"The grid has {b.squares} x {b.squares} squares of {b.square_mm:.0f} mm: a meeple "
-         "and an avatar fit on one square together."),
-        ("rules.start_cubes", f"Everyone starts with {_cubes(r.start_cubes)}"
-         + (f", and each player after the first gets {_cubes(r.catch_up_cubes)} more than the player before "
-            "(this evens out the first player's head start)." if r.catch_up_cubes else ".")
-         + (f" With three players, the player whose corner lies between the other two gets "
-            f"{_cubes(r.middle_corner_cubes)} more." if r.middle_corner_cubes and t.players.min <= 3 <= t.players.max
-            else "")),
-        ("rules.avatars_may_share", "Two avatars may stand on the same square." if r.avatars_may_share else
-         "Two avatars may not end a move on the same square."),
-        ("rules.stop_on_unpaid_meeple", "You may end a move on a meeple you do not (or cannot) help; it stays."
-         if r.stop_on_unpaid_meeple else "You may only end a move on a meeple if you help it."),
-        ("rules.income_when_collecting", "A move that helps a meeple earns no income." if not
-         r.income_when_collecting else "A move that helps a meeple still earns its income."),
-        ("rules.tie_break", f"Equal meeples at the end: {tb}."),
-        ("rules.turn_limit", f"A game that drags on ends after {limits}, even with meeples left."),
+        ("board.squares", _("The grid has {n} x {n} squares of {size} mm: a meeple and an avatar fit on one "
+                            "square together.").format(n=b.squares, size=f"{b.square_mm:.0f}")),
+        ("rules.start_cubes", start),
+        ("rules.avatars_may_share", _("Two avatars may stand on the same square.") if r.avatars_may_share else
+         _("Two avatars may not end a move on the same square.")),
+        ("rules.stop_on_unpaid_meeple", _("You may end a move on a meeple you do not (or cannot) help; it stays.")
+         if r.stop_on_unpaid_meeple else _("You may only end a move on a meeple if you help it.")),
+        ("rules.income_when_collecting", _("A move that helps a meeple earns no income.") if not
+         r.income_when_collecting else _("A move that helps a meeple still earns its income.")),
+        ("rules.tie_break", tb),
+        ("rules.turn_limit", _("A game that drags on ends after {limits}, even with meeples left.").format(
+            limits=limits)),
     ]
 
 
@@ -126,7 +144,8 @@ def move_diagram(t: PhilanthropistTemplate, width: float) -> Drawing:
     kind = t.meeples.kinds[min(1, len(t.meeples.kinds) - 1)]  # the second kind (the only one, if just one)
     d.add(Circle(mx, my, cell * 0.22, fillColor=colors.HexColor(kind.colour), strokeColor=INK, strokeWidth=0.4))
     d.add(Line(cx, cy, mx, my, strokeColor=INK, strokeWidth=0.8, strokeDashArray=[2, 1.5]))
-    d.add(String(x0 + n * cell + 3, cy, "white die: 2", fontName=register_fonts(), fontSize=MIN_PT, fillColor=INK))
+    d.add(String(x0 + n * cell + 3, cy, current().gettext("white die: {n}").format(n=2), fontName=register_fonts(),
+                 fontSize=MIN_PT, fillColor=INK))
     return d
 
 
@@ -180,113 +199,133 @@ def _table(rows: Sequence[Sequence[str]], style: ParagraphStyle, widths: Sequenc
 
 
 def flow(t: PhilanthropistTemplate, cards: Sequence[Card], width: float) -> list:  # type: ignore[type-arg]
+    tr = current()
+    _ = tr.gettext
     s = _styles()
     r = t.rules
     m = t.meeples
     n = t.board.squares
     deck = sum(c.quantity for c in cards)
     mean, _sd = deck_stats(tuple(cards), 5)
-    players = f"{t.players.min} to {t.players.max}"
+    area = n // m.spread_blocks
+    setup_3 = _("3. Decide at random who goes first; play passes clockwise. The first player takes {cubes} from "
+                "the bank; every next player takes {more} more than the one before.").format(
+                    cubes=_cubes(r.start_cubes), more=_cubes(r.catch_up_cubes)) if r.catch_up_cubes else _(
+        "3. Decide at random who goes first; play passes clockwise. The first player takes {cubes} from the bank; "
+        "so does everybody else.").format(cubes=_cubes(r.start_cubes))
+    if r.middle_corner_cubes:
+        setup_3 += " " + _("With three players, the one whose corner lies between the other two takes {cubes} "
+                           "extra.").format(cubes=_cubes(r.middle_corner_cubes))
+    move = _("Roll the white die. Move your avatar up to that many squares, or stay put. Each step goes to any of "
+             "the 8 squares around you, straight or diagonal, and you may change direction as you go. Meeples and "
+             "other avatars never block you.")
+    move += " " + (_("If you end the move without helping anyone, your business pays you {cubes}.").format(
+        cubes=_cubes(r.move_income)) if r.move_income else "")
+    helping = (_("If your move ends on a meeple's square, you may help it: pay its cost in cubes to the bank and "
+                 "take the meeple. Helping ends your turn, and that move earns no income.")
+               if not r.income_when_collecting else
+               _("If your move ends on a meeple's square, you may help it: pay its cost in cubes to the bank and "
+                 "take the meeple. Helping ends your turn; the move still earns its income."))
+    helping += " " + (_("You may also end a move on a meeple and leave it there.") if r.stop_on_unpaid_meeple else
+                      _("You may only stop on a meeple you help."))
+    limits = ", ".join(_("{rounds} with {players} players").format(rounds=v, players=k)
+                       for k, v in sorted(r.turn_limit.items()))
+    sample = (_("Blue holds 4 cubes and rolls the action die: it shows {move}, a move. The white die shows 3. A "
+                "green meeple (cost 3) stands 3 squares away, so Blue walks there diagonally, pays 3 cubes and "
+                "takes it. That ends Blue's turn with 1 cube left and no income.") if not r.income_when_collecting
+              else _("Blue holds 4 cubes and rolls the action die: it shows {move}, a move. The white die shows 3. "
+                     "A green meeple (cost 3) stands 3 squares away, so Blue walks there diagonally, pays 3 cubes "
+                     "and takes it. That ends Blue's turn with 1 cube left plus the income.")).format(
+                         move=_faces(t, "move").split(",")[0])
+    sample += " " + _("Next turn the action die shows {payday}: payday. The white die shows 5, so Blue takes "
+                      "{cubes}.").format(payday=_faces(t, "payday"), cubes=_cubes(5 * r.payday_multiplier))
     story: list = [  # type: ignore[type-arg]
         Paragraph(t.title, s["title"]),
-        Paragraph(f"A friendly race to do good, for {players} players.", s["sub"]),
-        Paragraph("You have done well in business and now you want to give back. Move your avatar across the "
-                  "board, earn cubes from your company, and spend them to help the people who need it, shown as "
-                  f"meeples. When the last of the {m.total} meeples has been helped, the player who helped the "
-                  "most wins.", s["body"]),
-        Paragraph("Setting up", s["h"]),
-        Paragraph("1. Lay the board out. Each player takes an avatar and a player aid and puts the avatar on the "
-                  "start square of its colour (with two players, use opposite corners).", s["item"]),
-        Paragraph(f"2. Spread the {m.total} meeples over the board, one to a square, never on a start square. "
-                  f"Keep it even: the board is split into {m.spread_blocks} x {m.spread_blocks} areas of "
-                  f"{n // m.spread_blocks} x {n // m.spread_blocks} squares; give each area about the same number "
-                  "and mix the colours. " + _quick_spread(n // m.spread_blocks), s["item"]),
-        Paragraph("3. Decide at random who goes first; play passes clockwise. "
-                  f"The first player takes {_cubes(r.start_cubes)} from the bank"
-                  + (f"; every next player takes {_cubes(r.catch_up_cubes)} more than the one before." if
-                     r.catch_up_cubes else "; so does everybody else.")
-                  + (f" With three players, the one whose corner lies between the other two takes "
-                     f"{_cubes(r.middle_corner_cubes)} extra." if r.middle_corner_cubes else ""), s["item"]),
-        Paragraph(f"4. Two players shuffle the {deck} business cards in turn and put them face down.", s["item"]),
-        Paragraph("Helping costs", s["h"]),
-        Paragraph("Cubes to pay for each colour of meeple (and how many of each are in the box):", s["small"]),
+        Paragraph(_("A friendly race to do good, for {min} to {max} players.").format(
+            min=t.players.min, max=t.players.max), s["sub"]),
+        Paragraph(_("You have done well in business and now you want to give back. Move your avatar across the "
+                    "board, earn cubes from your company, and spend them to help the people who need it, shown as "
+                    "meeples. When the last of the {n} meeples has been helped, the player who helped the most "
+                    "wins.").format(n=m.total), s["body"]),
+        Paragraph(_("Setting up"), s["h"]),
+        Paragraph(_("1. Lay the board out. Each player takes an avatar and a player aid and puts the avatar on the "
+                    "start square of its colour (with two players, use opposite corners)."), s["item"]),
+        Paragraph(_("2. Spread the {n} meeples over the board, one to a square, never on a start square. Keep it "
+                    "even: the board is split into {blocks} x {blocks} areas of {side} x {side} squares; give each "
+                    "area about the same number and mix the colours.").format(
+                        n=m.total, blocks=m.spread_blocks, side=area) + " " + _quick_spread(area), s["item"]),
+        Paragraph(setup_3, s["item"]),
+        Paragraph(_("4. Two players shuffle the {n} business cards in turn and put them face down.").format(n=deck),
+                  s["item"]),
+        Paragraph(_("Helping costs"), s["h"]),
+        Paragraph(_("Cubes to pay for each colour of meeple (and how many of each are in the box):"), s["small"]),
         Picture(meeple_picture(t, width)),
         NextPageTemplate("inside"),
         PageBreak(),
-        Paragraph("Your turn", s["h"]),
-        Paragraph("Roll the coloured action die and do what its face says:", s["body"]),
-        _table([["Die", "Action"], [_faces(t, "move"), "Move"], [_faces(t, "payday"), "Payday"],
-                [_faces(t, "card"), "Business card"]], s["small"], [width * 0.3, width * 0.6]),
-        Paragraph("Move", s["h"]),
-        Paragraph("Roll the white die. Move your avatar up to that many squares, or stay put. Each step goes to "
-                  "any of the 8 squares around you, straight or diagonal, and you may change direction as you "
-                  "go. Meeples and other avatars never block you. "
-                  + (f"If you end the move without helping anyone, your business pays you {_cubes(r.move_income)}."
-                     if r.move_income else ""), s["body"]),
+        Paragraph(_("Your turn"), s["h"]),
+        Paragraph(_("Roll the coloured action die and do what its face says:"), s["body"]),
+        _table([[_("Die"), _("Action")], [_faces(t, "move"), _("Move")], [_faces(t, "payday"), _("Payday")],
+                [_faces(t, "card"), _("Business card")]], s["small"], [width * 0.3, width * 0.6]),
+        Paragraph(_("Move"), s["h"]),
+        Paragraph(move, s["body"]),
         Picture(move_diagram(t, width)),
-        Paragraph("With a 2 on the white die, Red may end on any shaded square, including the blue meeple's.",
+        Paragraph(_("With a 2 on the white die, Red may end on any shaded square, including the blue meeple's."),
                   s["small"]),
-        Paragraph("Helping a meeple", s["h"]),
-        Paragraph("If your move ends on a meeple's square, you may help it: pay its cost in cubes to the bank "
-                  "and take the meeple. Helping ends your turn"
-                  + (", and that move earns no income." if not r.income_when_collecting else
-                     "; the move still earns its income.")
-                  + (" You may also end a move on a meeple and leave it there." if r.stop_on_unpaid_meeple else
-                     " You may only stop on a meeple you help."), s["body"]),
-        Paragraph("Payday", s["h"]),
-        Paragraph(f"Roll the white die and take {r.payday_multiplier} times the number in cubes.", s["body"]),
-        Paragraph("Business card", s["h"]),
-        Paragraph("Draw the top card, do what it says and put it on the discard pile. When you must pay more "
-                  "cubes than you have, pay all you have; you never go below zero. When the pile runs out, "
-                  "shuffle the discards into a new pile.", s["body"]),
-        Paragraph(f"On average a card is worth about {mean:+.1f} cubes, but a few of them hurt.", s["small"]),
+        Paragraph(_("Helping a meeple"), s["h"]),
+        Paragraph(helping, s["body"]),
+        Paragraph(_("Payday"), s["h"]),
+        Paragraph(_("Roll the white die and take {n} times the number in cubes.").format(n=r.payday_multiplier),
+                  s["body"]),
+        Paragraph(_("Business card"), s["h"]),
+        Paragraph(_("Draw the top card, do what it says and put it on the discard pile. When you must pay more "
+                    "cubes than you have, pay all you have; you never go below zero. When the pile runs out, "
+                    "shuffle the discards into a new pile."), s["body"]),
+        Paragraph(_("On average a card is worth about {mean} cubes, but a few of them hurt.").format(
+            mean=f"{mean:+.1f}"), s["small"]),
         FrameBreak(),
-        Paragraph("End of the game", s["h"]),
-        Paragraph(f"The game ends as soon as the last meeple is helped. Count your meeples: most meeples wins. "
-                  f"{choices(t)[5][1]}", s["body"]),
-        Paragraph(f"If the game drags on, it ends after a set number of rounds "
-                  f"({', '.join(f'{v} with {k} players' for k, v in sorted(r.turn_limit.items()))}); then too, "
-                  "most meeples wins. Keep count with a pencil mark per round.", s["body"]),
-        Paragraph("Choices this edition makes", s["h"]),
-        Paragraph("The original rules leave these open; this is how we play them:", s["small"]),
+        Paragraph(_("End of the game"), s["h"]),
+        Paragraph(_("The game ends as soon as the last meeple is helped. Count your meeples: most meeples wins.")
+                  + " " + choices(t)[5][1], s["body"]),
+        Paragraph(_("If the game drags on, it ends after a set number of rounds ({limits}); then too, most meeples "
+                    "wins. Keep count with a pencil mark per round.").format(limits=limits), s["body"]),
+        Paragraph(_("Choices this edition makes"), s["h"]),
+        Paragraph(_("The original rules leave these open; this is how we play them:"), s["small"]),
         *[Paragraph(text, s["item"], bulletText="•") for _key, text in choices(t)],
-        Paragraph("The bank", s["h"]),
-        Paragraph(f"The kit prints {t.cubes.total} cubes' worth of tokens. If the bank ever runs dry, use coins "
-                  "or write it down. Make change freely.", s["small"]),
-        Paragraph("A sample turn", s["h"]),
-        Paragraph(f"Blue holds 4 cubes and rolls the action die: it shows {_faces(t, 'move').split(',')[0]}, a "
-                  "move. The white die shows 3. A green meeple (cost 3) stands 3 squares away, so Blue walks "
-                  "there diagonally, pays 3 cubes and takes it. That ends Blue's turn with 1 cube left"
-                  + (" and no income." if not r.income_when_collecting else " plus the income.")
-                  + " Next turn the action die shows "
-                  f"{_faces(t, 'payday')}: payday. The white die shows 5, so Blue takes "
-                  f"{_cubes(5 * r.payday_multiplier)}.", s["body"]),
+        Paragraph(_("The bank"), s["h"]),
+        Paragraph(_("The kit prints {n} cubes' worth of tokens. If the bank ever runs dry, use coins or write it "
+                    "down. Make change freely.").format(n=t.cubes.total), s["small"]),
+        Paragraph(_("A sample turn"), s["h"]),
+        Paragraph(sample, s["body"]),
     ]
     return story
 
 
 def back_panel(t: PhilanthropistTemplate, inventory: Sequence[tuple[str, int, str]],  # type: ignore[type-arg]
                card_flip: str = "long") -> list:
+    _ = current().gettext
     s = _styles()
-    out: list = [Paragraph("In the box", s["h"])]  # type: ignore[type-arg]
+    out: list = [Paragraph(_("In the box"), s["h"])]  # type: ignore[type-arg]
     for name, count, size in inventory:
-        out.append(Paragraph(f"{count} x {name}" + (f" ({size})" if size else ""), s["small"]))
-    out += [Paragraph("Making the kit", s["h"]),
-            Paragraph("<b>Board:</b> cut out the sections on their outer line. The number beside each tab and "
-                      "notch names the section that joins there, and the small grid beside each page number "
-                      "shows where the section sits; the pieces fit together one way only. Tape the back. A print "
-                      "shop can print board-poster.pdf in one piece instead.", s["small"]),
-            Paragraph("<b>Meeples:</b> cut the strips apart, fold on the dashed lines so the two pictures face "
-                      "out, glue them back to back and bend the end flaps out as feet.", s["small"]),
-            Paragraph("<b>Dice:</b> cut on the solid line, crease the dashed lines, glue the grey tabs inside. "
-                      "<b>Avatars, cubes, cards:</b> cut on the solid lines or the crop marks. Real dice, cubes "
-                      "or coins work just as well.", s["small"]),
-            Paragraph("Printing", s["h"]),
-            Paragraph("Print every page at 100% (actual size), never 'fit to page'; each sheet has a 100 mm bar "
-                      "to check. Business cards: print their pages double-sided, flipping on the "
-                      f"<b>{card_flip} edge</b>, so each back lands behind its front. This leaflet: print both "
-                      "sides flipping on the short edge, then fold it in half.", s["small"]),
-            Paragraph(f"Made with boardgen from the template edition '{t.edition}'.", s["small"])]
+        out.append(Paragraph(_("{count} x {name} ({size})").format(count=count, name=name, size=size) if size
+                             else _("{count} x {name}").format(count=count, name=name), s["small"]))
+    flip = _("<b>long edge</b>") if card_flip == "long" else _("<b>short edge</b>")
+    out += [Paragraph(_("Making the kit"), s["h"]),
+            Paragraph(_("<b>Board:</b> cut out the sections on their outer line. The number beside each tab and "
+                        "notch names the section that joins there, and the small grid beside each page number "
+                        "shows where the section sits; the pieces fit together one way only. Tape the back. A "
+                        "print shop can print board-poster.pdf in one piece instead."), s["small"]),
+            Paragraph(_("<b>Meeples:</b> cut the strips apart, fold on the dashed lines so the two pictures face "
+                        "out, glue them back to back and bend the end flaps out as feet."), s["small"]),
+            Paragraph(_("<b>Dice:</b> cut on the solid line, crease the dashed lines, glue the grey tabs inside. "
+                        "<b>Avatars, cubes, cards:</b> cut on the solid lines or the crop marks. Real dice, cubes "
+                        "or coins work just as well."), s["small"]),
+            Paragraph(_("Printing"), s["h"]),
+            Paragraph(_("Print every page at 100% (actual size), never 'fit to page'; each sheet has a 100 mm bar "
+                        "to check. Business cards: print their pages double-sided, flipping on the {edge}, so each "
+                        "back lands behind its front. This leaflet: print both sides flipping on the short edge, "
+                        "then fold it in half.").format(edge=flip), s["small"]),
+            Paragraph(_("Made with boardgen from the template edition '{edition}'.").format(edition=t.edition),
+                      s["small"])]
     return out
 
 

@@ -26,13 +26,14 @@ from boardgen.cards.sheets import path_polygon
 from boardgen.errors import LayoutError
 from boardgen.games.philanthropist.art import INK, action_icon, cube, label, meeple_ops, pips
 from boardgen.games.philanthropist.model import Card, PhilanthropistTemplate
+from boardgen.i18n import N_, current
 from boardgen.render.cairo_backend import cap_height_mm, text_width_mm
 from boardgen.render.scene import Circle, Font, Group, Op, Path, Rect, RectOp, Scene, Style, Text, ink_on, mix, rotate
 
 CUT = Style(stroke=INK, stroke_width_mm=0.3, line_join="round")
 FOLD = Style(stroke=INK, stroke_width_mm=0.2, dash_mm=(1.0, 1.0))
 WHITE_DIE = "#ffffff"
-ACTION_WORDS = {"move": "MOVE", "payday": "PAYDAY", "card": "CARD"}
+ACTION_WORDS = {"move": N_("MOVE"), "payday": N_("PAYDAY"), "card": N_("CARD")}
 
 
 def _rect_path(w: float, h: float, x: float = 0.0, y: float = 0.0) -> Path:
@@ -78,8 +79,9 @@ def meeples(t: PhilanthropistTemplate) -> ComponentSet:
     for i, k in enumerate(t.meeples.kinds):
         first = meeple_standee(t, i)
         parts += [replace(first, label=f"{k.name} meeple {n + 1}") for n in range(k.count + t.kit.spare_meeples)]
-    return ComponentSet("standee", f"{t.meeples.total} meeple standees: cut the strips apart, fold on the dashed "
-                        "lines, glue the two faces together, bend the feet out opposite ways", tuple(parts),
+    return ComponentSet("standee", current().gettext(
+        "{n} meeple standees: cut the strips apart, fold on the dashed lines, glue the two faces together, bend the "
+        "feet out opposite ways").format(n=t.meeples.total), tuple(parts),
                         gap_mm=0.0)
 
 
@@ -142,7 +144,8 @@ def avatar_chip(t: PhilanthropistTemplate, seat: int) -> Component:
 
 
 def avatars(t: PhilanthropistTemplate) -> ComponentSet:
-    return ComponentSet("chip", "Avatar chips, one per player (each its own shape); fold-over or duplex",
+    return ComponentSet("chip", current().gettext(
+        "Avatar chips, one per player (each its own shape); fold-over or duplex"),
                         tuple(avatar_chip(t, i) for i in range(len(t.players.seats))), double_sided=True,
                         uniform=False, gap_mm=4.0)
 
@@ -154,7 +157,7 @@ def cube_token(t: PhilanthropistTemplate, value: int) -> Component:
         RectOp(Rect(-3, -3, d + 6, d + 6), Style(fill=colour), "cube-token"),
         *cube(d * 0.3, d * 0.32, d * 0.34, mix(colour, "#ffffff", 0.3)),
         label(d * 0.62, d * 0.52, str(value), d * 0.6, d * 0.62 / 0.3528, ink_on(colour)),
-        label(d / 2, d * 0.87, "cube" if value == 1 else "cubes", d * 0.8, 6.0, ink_on(colour), bold=False),
+        label(d / 2, d * 0.87, current().ngettext("cube", "cubes", value), d * 0.8, 6.0, ink_on(colour), bold=False),
     ]
     return Component("token", f"{value}-cube token", d, d, Scene(tuple(ops)), geometry_path(
         ShapelyPolygon([(0, 0), (d, 0), (d, d), (0, d)])))
@@ -165,8 +168,9 @@ def cube_tokens(t: PhilanthropistTemplate) -> ComponentSet:
     for value in sorted(t.cubes.supply):
         first = cube_token(t, value)
         parts += [replace(first, label=f"{value}-cube token {n + 1}") for n in range(t.cubes.supply[value])]
-    return ComponentSet("token", f"Cube tokens ({t.cubes.total} cubes in all): the squares touch, cut with long "
-                        "straight cuts", tuple(parts), gap_mm=0.0)
+    return ComponentSet("token", current().gettext(
+        "Cube tokens ({n} cubes in all): the squares touch, cut with long straight cuts").format(n=t.cubes.total),
+        tuple(parts), gap_mm=0.0)
 
 
 # ------------------------------------------------------------------------------------------ dice
@@ -194,14 +198,15 @@ def d6(t: PhilanthropistTemplate, action: bool) -> Component:
             what = t.action_die.faces[number - 1]
             art.append(label(c.x - edge * 0.3, c.y - edge * 0.3, str(number), edge * 0.3, edge * 0.22 / 0.3528, ink))
             art.extend(action_icon(what, c.x, c.y - edge * 0.05, edge * 0.5, ink))
-            art.append(label(c.x, c.y + edge * 0.33, ACTION_WORDS[what], edge * 0.8, edge * 0.17 / 0.3528, ink))
+            face_word = current().gettext(ACTION_WORDS[what])
+            art.append(label(c.x, c.y + edge * 0.33, face_word, edge * 0.8, edge * 0.17 / 0.3528, ink))
         else:
             art.extend(_d6_pips(c.x, c.y, edge, number))
     # faces first, then glue tabs and fold lines and the cut line on top
     tabs = [op for op in keep if getattr(op, "name", "") == "glue-tab"]
     rest = [op for op in keep if getattr(op, "name", "") != "glue-tab"]
-    name = "action die" if action else "white die"
-    word = Text(2.0, 5.0, name, Font(size_pt=8, bold=True), INK)
+    name = N_("action die") if action else N_("white die")
+    word = Text(2.0, 5.0, current().gettext(name), Font(size_pt=8, bold=True), INK)
     return replace(base, label=name, front=Scene((*tabs, *art, *rest, word)))
 
 
@@ -214,8 +219,9 @@ def _d6_pips(cx: float, cy: float, edge: float, n: int) -> list[Op]:
 
 
 def dice(t: PhilanthropistTemplate) -> ComponentSet:
-    return ComponentSet("die", "Two paper dice: the coloured action die and the white die. Cut on the solid line, "
-                        "crease the dashed lines, glue the grey tabs inside", (d6(t, True), d6(t, False)),
+    return ComponentSet("die", current().gettext(
+        "Two paper dice: the coloured action die and the white die. Cut on the solid line, crease the dashed "
+        "lines, glue the grey tabs inside"), (d6(t, True), d6(t, False)),
                         uniform=False)
 
 
@@ -235,14 +241,15 @@ def fitted_lines(text: str, width: float, height: float, sizes: tuple[float, ...
 
 
 def effect_banner(card: Card) -> str:
+    tr = current()
     verb, amount = card.effect.split()
     if verb == "gain":
-        return f"+{amount} CUBE" + ("" if amount == "1" else "S")
+        return tr.ngettext("+{n} CUBE", "+{n} CUBES", int(amount)).format(n=amount)
     if amount == "all":
-        return "LOSE ALL CUBES"
+        return tr.gettext("LOSE ALL CUBES")
     if amount == "half":
-        return "LOSE HALF"
-    return f"-{amount} CUBE" + ("" if amount == "1" else "S")
+        return tr.gettext("LOSE HALF")
+    return tr.ngettext("-{n} CUBE", "-{n} CUBES", int(amount)).format(n=amount)
 
 
 def effect_value(card: Card) -> str:
@@ -261,7 +268,7 @@ def business_deck(t: PhilanthropistTemplate, cards: tuple[Card, ...]) -> Deck:
     change in cubes in the value disc, the text, and the effect spelled out at the foot. One back: a dollar sign."""
     rows = [{"title": c.title, "text": c.text, "value": effect_value(c), "footer": effect_banner(c),
              "colour": GAIN_COLOUR if c.kind == "gain" else LOSS_COLOUR, "quantity": c.quantity} for c in cards]
-    return Deck("Business cards", tuple(rows), (t.cards.width_mm, t.cards.height_mm), colour=t.cards.back_colour,
+    return Deck(N_("Business cards"), tuple(rows), (t.cards.width_mm, t.cards.height_mm), colour=t.cards.back_colour,
                 pattern="dots", back_text="$", layout=CardLayout(title_pt=9.5, body_pt=10.5, small_pt=7.5),
                 source=t.cards.file)
 
@@ -276,13 +283,15 @@ def player_aid(t: PhilanthropistTemplate) -> Component:
     w, h = 63.5, 88.9
     m = 3.5
     r = t.rules
+    _ = current().gettext
     ops: list[Op] = [RectOp(Rect(-3, -3, w + 6, h + 6), Style(fill="#fbf8f1"), "aid"),
                      RectOp(Rect(-3, -3, w + 6, 12.0), Style(fill=t.board.frame)),
-                     label(w / 2, 5.0, "YOUR TURN", w - 2 * m, 11.0, "#ffffff")]
+                     label(w / 2, 5.0, _("YOUR TURN"), w - 2 * m, 11.0, "#ffffff")]
     y = 13.0
-    words = {"move": f"MOVE: roll white; 0 to that many squares, 8 ways. Helped nobody: +{r.move_income}",
-             "payday": f"PAYDAY: roll white; take {r.payday_multiplier} x the roll",
-             "card": "CARD: draw one, do what it says"}
+    words = {"move": _("MOVE: roll white; 0 to that many squares, 8 ways. Helped nobody: +{n}").format(
+                 n=r.move_income),
+             "payday": _("PAYDAY: roll white; take {n} x the roll").format(n=r.payday_multiplier),
+             "card": _("CARD: draw one, do what it says")}
     seen: list[str] = []
     for action in t.action_die.faces:
         if action in seen:
@@ -296,10 +305,11 @@ def player_aid(t: PhilanthropistTemplate) -> Component:
         for k, text in enumerate(lines):
             ops.append(Text(m + 11.0, y + 0.3 + k * pitch, text, font, INK, baseline="top"))
         y += max(9.0, len(lines) * pitch) + 1.6
-    ops.append(Text(m, y + 0.8, "Pay to help a meeple:", Font(size_pt=AID_PT[0], bold=True), INK, baseline="top"))
+    ops.append(Text(m, y + 0.8, _("Pay to help a meeple:"), Font(size_pt=AID_PT[0], bold=True), INK, baseline="top"))
     y += 5.0
-    income = "helping still earns income" if r.income_when_collecting else "helping ends your turn, no income"
-    foot_font, foot = fitted_lines(f"Most meeples wins. {income[0].upper()}{income[1:]}.", w - 2 * m, 8.0, AID_PT)
+    foot_text = (_("Most meeples wins. Helping still earns income.") if r.income_when_collecting else
+                 _("Most meeples wins. Helping ends your turn, no income."))
+    foot_font, foot = fitted_lines(foot_text, w - 2 * m, 8.0, AID_PT)
     foot_pitch = foot_font.size_mm * 1.2
     foot_top = h - 2.0 - len(foot) * foot_pitch
     row = (foot_top - 1.0 - y) / len(t.meeples.kinds)
@@ -317,5 +327,6 @@ def player_aid(t: PhilanthropistTemplate) -> Component:
 
 def player_aids(t: PhilanthropistTemplate) -> ComponentSet:
     first = player_aid(t)
-    return ComponentSet("aid", "Player aids, one per player", tuple(replace(first, label=f"player aid {i + 1}")
+    return ComponentSet("aid", current().gettext("Player aids, one per player"),
+                        tuple(replace(first, label=f"player aid {i + 1}")
                                                                     for i in range(t.players.max)))

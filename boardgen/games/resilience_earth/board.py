@@ -14,6 +14,7 @@ from shapely.geometry import Polygon as ShapelyPolygon
 from boardgen.games.resilience_earth.schema import TOWER_RING_MM
 from boardgen.i18n import translator
 from boardgen.io import Artifact
+from boardgen.kit.board import board_kit_files
 from boardgen.layout.spaces import SpaceNeed
 from boardgen.plugin import BuildContext
 from boardgen.render.cairo_backend import fit_font_or_fail, render_png
@@ -276,7 +277,7 @@ def board_stage(ctx: BuildContext) -> list[Artifact]:
     printed = print_board(scene, b.width_mm, b.height_mm, cfg.title, avoid=avoid_rects(ctx),
                           keep_whole=marked_areas(ctx), tr=translator(cfg))
     ctx.progress(f"board: {printed.cut.rows} x {printed.cut.columns} jigsaw sections")
-    artifacts = list(printed.artifacts)
+    artifacts = board_kit_files(printed, cfg.title)
     artifacts.append(Artifact("fields.json", fields_json(ctx), "the 36 fields: cells, neighbours, climate, level"))
     artifacts.append(Artifact("preview/board.png", render_png(printed.poster, dpi=40.0), "the board, small"))
     return artifacts

@@ -20,19 +20,18 @@ from shapely.geometry import Polygon as ShapelyPolygon
 
 from boardgen.cards.deck import DECK_STYLE, CardLayout, Deck, deck_components, front_boxes, turned
 from boardgen.cards.dice import die_component
-from boardgen.cards.kitfiles import PaperKit, deterministic_zip
+from boardgen.cards.kitfiles import PaperKit
 from boardgen.cards.model import Component, ComponentSet, geometry_path
 from boardgen.cards.shapes import player_shape
 from boardgen.cards.sheets import LaidOut, lay_out, layout_rank, one_orientation
 from boardgen.games.resilience_earth.board import building_letter
 from boardgen.i18n import N_, Translator, in_language, translator
 from boardgen.io import Artifact
-from boardgen.kit.cut_edition import CutEdition, cut_edition
-from boardgen.kit.cut_edition import pdf_name as cut_pdf_name
-from boardgen.kit.parts import KitParts, Part, board_part, board_piece, inventory_csv, page_spans, parts_from_sets
+from boardgen.kit.assembler import KitSpec, assemble_kit
+from boardgen.kit.parts import KitParts, Part, board_part, board_piece, parts_from_sets
 from boardgen.plugin import BuildContext
-from boardgen.render.cairo_backend import fit_font, render_pdf, render_png
-from boardgen.render.imposition import A4, DEFAULT_STYLE, LETTER, Paper, duplex_readme_lines, flip_edge
+from boardgen.render.cairo_backend import fit_font, render_pdf
+from boardgen.render.imposition import DEFAULT_STYLE, Paper
 from boardgen.render.scene import (
     Circle,
     Font,
@@ -177,8 +176,7 @@ def leader_token(config: Any) -> Component:
                      _label(s / 2, s / 2 - 3, _("ROUND"), s * 0.7, 10, "#ffffff"),
                      _label(s / 2, s / 2 + 3.5, _("LEADER"), s * 0.7, 10, "#ffffff"),
                      Path(geometry_path(outline), Style(stroke=INK, stroke_width_mm=0.4), "cut-line")]
-    return Component("token", translator(config).gettext("player token"), s, s, Scene(tuple(ops)),
-                     geometry_path(outline), marks=False)
+    return Component("token", _("round leader's token"), s, s, Scene(tuple(ops)), geometry_path(outline), marks=False)
 
 
 def tower_tile(config: Any) -> Component:
@@ -374,7 +372,8 @@ def component_sets(config: Any, players: int) -> list[ComponentSet]:
                 *building_sets(config, players), misc_set(config, players)]
 
 
-CARD_KINDS = ("climate-events", "player-cards")
+CARD_KINDS = (N_("climate-events"), N_("player-cards"))
+"""The card sheets' kinds (one in every language); the sheet headings print them in the edition's words."""
 
 
 def best_layout(cset: ComponentSet, paper: Paper, title: str, keep_orientation: bool = False) -> LaidOut:
@@ -411,6 +410,12 @@ def build_kit(config: Any, sets: list[ComponentSet], paper: Paper) -> PaperKit:
 
 
 STONE_COLOUR = "#d9b98c"  # unpainted wood
+LEAFLET_HOW = N_("the rules: print double-sided (flip on the short edge) and fold in three at the marks, zigzag, "
+                 "with the title panel in front.")
+TOWER_NOTE = N_("The Climate Tower: stack the stones on the tower base in the middle of the board, as the leaflet "
+                "shows.")
+BOX_EXTRA = ((1, N_("rules leaflet"), N_("one sheet folded in three")),)
+"""The README's words of the kit (looked up in the edition's catalog by the assembler)."""
 
 
 def kit_parts(ctx: BuildContext) -> KitParts:
@@ -418,7 +423,7 @@ def kit_parts(ctx: BuildContext) -> KitParts:
     climate event deck, sabbatical and settlement-map cards, markers, RES and LQ tokens, buildings, the tower
     tile, the leader's token, two paper dice and the tower's wooden stones (not printed)."""
     from boardgen.games.resilience_earth.board import board_scene
-    from boardgen.games.resilience_earth.leaflet import block_text as leaflet_block_text
+    from boardgen.games.resilience_earth.leaflet import block_text
 
     config = ctx.config
     players = config.players.max
@@ -439,8 +444,9 @@ def kit_parts(ctx: BuildContext) -> KitParts:
     declared.append(Part(_("tower stone"), "block", t.stones, t.block_length_mm, t.block_width_mm,
                          depth_mm=t.block_width_mm, printed=False, colour=STONE_COLOUR))
     return KitParts(config.game, config.title, tuple(declared),
-                    (_("{stones} {blocks} (a mini tumbling-tower game has them)").format(
-                        stones=t.stones, blocks=leaflet_block_text(t, translator(config))),))
+                    (_("scissors or a craft knife and metal ruler, glue for the paper dice"),
+                     _("for the tower stones: {stones} {blocks} (a mini tumbling-tower game has them)").format(
+                         stones=t.stones, blocks=block_text(t, translator(config)))))
 
 
 def engine_part_counts(ctx: BuildContext) -> dict[str, int]:
@@ -457,74 +463,14 @@ def engine_part_counts(ctx: BuildContext) -> dict[str, int]:
 
 
 def components_stage(ctx: BuildContext) -> list[Artifact]:
+    """The kit from the declared parts through the shared assembler (``boardgen.kit.assembler``)."""
     from boardgen.games.resilience_earth.leaflet import leaflet_pdf
 
     config = ctx.config
-    players = config.players.max
-    sets = component_sets(config, players)
-    artifacts: list[Artifact] = []
-    kits: dict[str, PaperKit] = {}
-    for paper in (A4, LETTER):
-        kit = build_kit(config, sets, paper)
-        kits[paper.slug] = kit
-        artifacts.append(Artifact(f"components-{paper.slug}.pdf", kit.pdf, f"every printed part on {paper.name}",
-                                  len(kit.pages)))
-        ctx.progress(f"components ({paper.name}): {len(kit.pages)} pages")
-    cuts = {paper.slug: cut_edition(config.title, functools.partial(lay_kit, config, sets), paper,
-                                    tr=translator(config))
-            for paper in (A4, LETTER)}
-    for edition in cuts.values():
-        artifacts.extend(edition.artifacts)
-    for i, page in enumerate(kits["a4"].pages, start=1):
-        artifacts.append(Artifact(f"preview/components-a4-{i:02d}.png", render_png(page, PREVIEW_DPI),
-                                  f"preview of components-a4.pdf page {i}"))
-    spans = page_spans({f"components-{slug}.pdf": kit.laid for slug, kit in kits.items()})
-    declared = kit_parts(ctx)
-    inv_bytes = inventory_csv(declared, spans, tr=translator(config))
-    artifacts.append(Artifact("inventory.csv", inv_bytes, "every part: its count, size, sides and pages"))
-    leaflets = {}
-    for paper in (A4, LETTER):
-        data, pages = leaflet_pdf(ctx, paper)
-        leaflets[paper.slug] = data
-        artifacts.append(Artifact(f"leaflet-{paper.slug}.pdf", data, f"rules leaflet ({paper.name})", pages))
-    board_files = [a for a in ctx.artifacts if a.path.endswith((".pdf", ".svg")) and a.path.startswith("board")]
-    for paper in (A4, LETTER):
-        slug = paper.slug
-        mine = [a for a in board_files if "sections" not in a.path or slug in a.path]
-        files = [(f"components-{slug}.pdf", kits[slug].pdf), (f"leaflet-{slug}.pdf", leaflets[slug]),
-                 *((a.path, a.data) for a in cuts[slug].artifacts), ("inventory.csv", inv_bytes),
-                 *((a.path, a.data) for a in mine),
-                 ("README.txt", readme_text(config, kits[slug], declared, cuts[slug]).encode("utf-8"))]
-        artifacts.append(Artifact(f"kit-{slug}.zip", deterministic_zip(files),
-                                  f"print-and-play kit on {paper.name} with README"))
-    return artifacts
-
-
-def readme_text(config: Any, kit: PaperKit, declared: KitParts, cut: CutEdition) -> str:
-    from boardgen.games.resilience_earth.leaflet import block_text
-
+    sets = component_sets(config, config.players.max)
     _ = translator(config).gettext
-    lines = [_("{title} - print-and-play kit ({paper})").format(title=config.title, paper=kit.paper.name), "",
-             _("Print the components PDF at 100% (no 'fit to page'); check the 100 mm ruler on each sheet."),
-             _("Card and marker sheets are double-sided: print the back page on the reverse, flipping on the "
-               "{edge} edge. Cut on the crop marks (cards, markers, RES tokens) or on the dark outline (shaped "
-               "parts).").format(edge=_(flip_edge(kit.pages[0].width_mm, kit.pages[0].height_mm))),
-             _("The board: board-poster.pdf ({width} x {height} mm) for a print shop, or board-sections-{slug}.pdf: "
-               "jigsaw sections at 1:1 that fit together one way only (cut on the dark line; board-cut.svg for a "
-               "cutting machine).").format(width=f"{config.board.width_mm:g}", height=f"{config.board.height_mm:g}",
-                                           slug=kit.paper.slug),
-             _("Print the leaflet double-sided (flip on the short edge) and fold it in three at the marks, "
-               "zigzag, with the title panel in front."), "",
-             _("The Climate Tower: {stones} {blocks} (not printed; a mini tumbling-tower game has them); build on "
-               "the tower base in the middle of the board.").format(
-                 stones=config.tower.stones, blocks=block_text(config.tower, translator(config))), "",
-             _("Pages:")]
-    for lo, start, end in kit.page_ranges():
-        lines.append(f"  {start}-{end}: {lo.title}" if end > start else f"  {start}: {lo.title}")
-    lines += ["", _("For a cutting machine:"), *cut.readme]
-    lines += ["", *duplex_readme_lines([(f"components-{kit.paper.slug}.pdf", kit.pages),
-                                        (cut_pdf_name(kit.paper.slug), cut.kit.pages)], translator(config))]
-    lines += ["", _("In the box:")]
-    lines += [f"  {p.count:>3} x {p.name} ({p.describe(translator(config))})" for p in declared.parts]
-    lines += ["", _("inventory.csv lists every part with its size, sides and the pages that print it.")]
-    return "\n".join(lines) + "\n"
+    spec = KitSpec(
+        config.title, kit_parts(ctx), functools.partial(lay_kit, config, sets),
+        lambda paper, _kit: leaflet_pdf(ctx, paper), LEAFLET_HOW, notes=(TOWER_NOTE,), box_extra=BOX_EXTRA,
+        gettext=_)
+    return assemble_kit(ctx, spec)

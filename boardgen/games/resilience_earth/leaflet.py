@@ -183,7 +183,8 @@ def leaflet_blocks(ctx: BuildContext) -> list[tuple[str, list[str], list[list[st
         _("The simulations treat the tower as a dice roll: a stone added to a tower of n stones topples it with "
           "chance {ceiling} / (1 + e^(-(n - {midpoint}) / {spread})). Real "
           "blocks decide at your table; the numbers say how careful to be.").format(
-            ceiling=f"{t.collapse_ceiling:g}", midpoint=f"{t.collapse_midpoint:g}", spread=f"{t.collapse_spread:g}"),
+            ceiling=tr.number(t.collapse_ceiling), midpoint=tr.number(t.collapse_midpoint),
+            spread=tr.number(t.collapse_spread)),
     ], collapse_table(cfg, tr)))
     out.append((_("Where the original rules leave room"), [
         _("We fixed costs, production, the {events} cards' patterns and rounds, when the timer may "

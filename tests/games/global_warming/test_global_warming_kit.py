@@ -13,7 +13,7 @@ from boardgen.errors import ConfigError
 from boardgen.games.global_warming import plugin
 from boardgen.games.global_warming.bots import CautiousBot, danger
 from boardgen.games.global_warming.engine import PAWN_BASE, VALUE_UP, GlobalWarmingGame
-from boardgen.games.global_warming.kit import game_stage, inventory_text, piecepack_stage, table_sheet
+from boardgen.games.global_warming.kit import kit_stage, table_sheet
 from boardgen.games.global_warming.leaflet import leaflet_pdf, leaflet_text
 from boardgen.games.global_warming.schema import GlobalWarmingTemplate, RulesSpec
 from boardgen.plugin import BuildContext
@@ -105,11 +105,14 @@ def test_table_sheet_has_three_plans_and_the_coin_mat() -> None:
 
 def test_inventory_lists_24_tiles_24_coins_4_pawns_4_dice() -> None:
     from boardgen.games.global_warming.kit import kit_parts
+    from boardgen.kit.readme import box_lines, bring_lines
     from boardgen.plugin import BuildContext
 
-    text = inventory_text(kit_parts(BuildContext(_config())))
-    for line in ("24 x tile", "24 x coin", " 4 x pawn", " 4 x die", "56 pieces", "1 x coin bag"):
-        assert line in text
+    declared = kit_parts(BuildContext(_config()))
+    counts = {kind: sum(p.count for p in declared.of_kind(kind)) for kind in ("tile", "coin", "pawn", "die", "bag")}
+    assert counts == {"tile": 24, "coin": 24, "pawn": 4, "die": 4, "bag": 1}
+    assert "  1 x coin bag (120 x 160 mm, not printed)" in bring_lines(declared)
+    assert "    6 x tile of Suns (50.8 x 50.8 mm)" in box_lines(declared)
 
 
 def test_cautious_bot_steps_off_the_tile_about_to_sink() -> None:
@@ -151,20 +154,19 @@ def test_kit_stages_make_the_same_bytes_twice() -> None:
 
     def run() -> dict[str, bytes]:
         ctx = BuildContext(config, plugin)
-        ctx.artifacts.extend(piecepack_stage(ctx))
-        ctx.artifacts.extend(game_stage(ctx))
+        ctx.artifacts.extend(kit_stage(ctx))
         return {a.path: a.data for a in ctx.artifacts}
 
     first, second = run(), run()
     assert first == second
-    assert {"piecepack-a4.pdf", "leaflet-a4.pdf", "table-sheet-a4.pdf", "kit-a4.zip", "inventory.csv",
+    assert {"components-a4.pdf", "leaflet-a4.pdf", "kit-a4.zip", "inventory.csv",
             "rules.txt", "cut/components-a4.pdf", "cut/components-a4-page-01.svg"} <= set(first)
-    assert not any(n.startswith("piecepack-") and n.endswith(".svg") for n in first)  # no stacked cut files
+    assert not any(n.startswith("components-") and n.endswith(".svg") for n in first)  # no stacked cut files
     import io
     import zipfile
 
     names = set(zipfile.ZipFile(io.BytesIO(first["kit-a4.zip"])).namelist())
-    assert {"piecepack-a4.pdf", "leaflet-a4.pdf", "README.txt", "inventory.csv", "cut/components-a4.pdf",
+    assert {"components-a4.pdf", "leaflet-a4.pdf", "README.txt", "inventory.csv", "cut/components-a4.pdf",
             "cut/components-a4-page-01.svg"} <= names
 
 
@@ -184,5 +186,5 @@ def test_whole_build_twice_is_byte_identical(tmp_path: Path) -> None:
     assert out[0] == out[1]
     names = set(out[0])
     for paper in ("a4", "letter"):
-        assert {f"piecepack-{paper}.pdf", f"piecepack-fold-{paper}.pdf", f"leaflet-{paper}.pdf",
-                f"table-sheet-{paper}.pdf", f"kit-{paper}.zip", f"cut/components-{paper}.pdf"} <= names
+        assert {f"components-{paper}.pdf", f"components-fold-{paper}.pdf", f"leaflet-{paper}.pdf",
+                f"kit-{paper}.zip", f"cut/components-{paper}.pdf"} <= names

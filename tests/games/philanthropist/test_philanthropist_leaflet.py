@@ -49,10 +49,8 @@ def test_card_duplex_instructions_match_the_sheet_orientation(paper: Paper) -> N
     """The backs are mirrored left-right, so a landscape card sheet flips on the SHORT edge and a portrait one
     on the long edge (the kit once said "long edge" of landscape sheets, which put every back 28 mm off its
     front). The components file has backs, so all its pages are one way round."""
-    import functools
-
-    from boardgen.games.philanthropist.kit import build_paper, card_flip_edge, component_sets, lay_paper, readme_text
-    from boardgen.kit.cut_edition import cut_edition
+    from boardgen.games.philanthropist.kit import build_paper, card_flip_edge, component_sets
+    from boardgen.render.imposition import duplex_readme_lines
 
     t = load(ROOT / "templates" / "philanthropist.yaml")[1]
     kit = build_paper(t, component_sets(t), paper)
@@ -62,8 +60,7 @@ def test_card_duplex_instructions_match_the_sheet_orientation(paper: Paper) -> N
     assert len({p.width_mm > p.height_mm for p in kit.pages}) == 1
     assert card_flip_edge(kit) == edge
     assert f"flip on the {edge} edge" in " ".join(back.scene.texts())
-    cut = cut_edition(t.title, functools.partial(lay_paper, t, component_sets(t)), paper)
-    assert f"flipping on the {edge} edge" in readme_text(t, kit, [], 12, cut)
+    assert f"flip on the {edge} edge" in " ".join(duplex_readme_lines([("components.pdf", kit.pages)]))
     data, _ = leaflet_pdf(t, load_cards(t), paper, [], card_flip=card_flip_edge(kit))
     with pikepdf.open(io.BytesIO(data)) as doc:
         assert len(doc.pages) == 2

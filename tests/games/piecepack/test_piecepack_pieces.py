@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from boardgen.cards.piecepack import check_symbols, piecepack_sets, symbol_geometry
 from boardgen.cards.sheets import lay_out
 from boardgen.games.global_warming.schema import PiecepackSpec
+from boardgen.games.piecepack.drawing import check_symbols, piecepack_sets, symbol_geometry
 from boardgen.render.cairo_backend import render_pdf
 from boardgen.render.imposition import A4, LETTER
 from boardgen.render.scene import Group, Path, Scene, Text

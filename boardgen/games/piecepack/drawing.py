@@ -14,7 +14,7 @@ piecepack, so a piecepack player knows every piece at a glance:
 - dice: cube nets in the suit colour, faces null, ace, 2-5 (opposite faces: null-ace, 2-5, 3-4), the suit
   symbol in a corner of every face.
 
-Every size and colour comes from a :class:`boardgen.games.global_warming.schema.PiecepackSpec`-shaped object
+Every size and colour comes from a :class:`boardgen.games.piecepack.schema.PiecepackSpec`-shaped object
 (duck-typed: ``suits``, ``ranks``, sizes in mm, colours), so any piecepack game can reuse this module.
 """
 
@@ -22,15 +22,19 @@ from __future__ import annotations
 
 import math
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING
 
 from shapely import affinity
 from shapely.geometry import Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
+if TYPE_CHECKING:
+    from boardgen.games.piecepack.schema import PiecepackSpec
+
 from boardgen.cards.dice import die_net
 from boardgen.cards.model import Component, ComponentSet, geometry_path
+from boardgen.i18n import current
 from boardgen.render.cairo_backend import fit_font
 from boardgen.render.scene import PT, Font, Group, Op, Path, Scene, Style, Text, rotate
 
@@ -126,7 +130,7 @@ def ink_on(colour: str) -> str:
     return INK if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#ffffff"
 
 
-def _suited_colours(spec: Any, suit: int) -> tuple[str, str]:
+def _suited_colours(spec: PiecepackSpec, suit: int) -> tuple[str, str]:
     """(ink, ground) of a suited side: suit colour on the background, or the reverse when inverted."""
     colour = spec.suits[suit].colour
     if getattr(spec, "invert_suited", False):
@@ -134,14 +138,14 @@ def _suited_colours(spec: Any, suit: int) -> tuple[str, str]:
     return colour, spec.background
 
 
-def suit_label(spec: Any, suit: int, rank: int) -> str:
+def suit_label(spec: PiecepackSpec, suit: int, rank: int) -> str:
     return f"{spec.rank_names[rank]} of {spec.suits[suit].name}"
 
 
 # ------------------------------------------------------------------------------------------ tiles
 
 
-def tile_face(spec: Any, suit: int, rank: int) -> Scene:
+def tile_face(spec: PiecepackSpec, suit: int, rank: int) -> Scene:
     s = spec.tile_size_mm
     colour, ground = _suited_colours(spec, suit)
     ops: list[Op] = [_square_fill(s, s, ground)]
@@ -152,7 +156,7 @@ def tile_face(spec: Any, suit: int, rank: int) -> Scene:
     return Scene(tuple(ops))
 
 
-def tile_back(spec: Any) -> Scene:
+def tile_back(spec: PiecepackSpec) -> Scene:
     s = spec.tile_size_mm
     gw = spec.grid_width_mm
     line = Style(stroke=spec.grid_colour, stroke_width_mm=gw)
@@ -166,7 +170,7 @@ def tile_back(spec: Any) -> Scene:
     return Scene(tuple(ops))
 
 
-def tile_component(spec: Any, suit: int, rank: int) -> Component:
+def tile_component(spec: PiecepackSpec, suit: int, rank: int) -> Component:
     s = spec.tile_size_mm
     outline = (("M", 0.0, 0.0), ("L", s, 0.0), ("L", s, s), ("L", 0.0, s), ("Z",))
     return Component("tile", f"tile {suit_label(spec, suit, rank)}", s, s, tile_face(spec, suit, rank),
@@ -190,7 +194,7 @@ def _up_dot(d: float, colour: str) -> Path:
     return Path(geometry_path(Point(d / 2, d * 0.11).buffer(d * 0.042, 24)), Style(fill=colour), "up-dot")
 
 
-def coin_value_side(spec: Any, rank: int) -> Scene:
+def coin_value_side(spec: PiecepackSpec, rank: int) -> Scene:
     d = spec.coin_diameter_mm
     ink = spec.neutral_colour
     ops: list[Op] = [_coin_ground(d, spec.background)]
@@ -201,14 +205,14 @@ def coin_value_side(spec: Any, rank: int) -> Scene:
     return Scene(tuple(ops))
 
 
-def coin_suit_side(spec: Any, suit: int) -> Scene:
+def coin_suit_side(spec: PiecepackSpec, suit: int) -> Scene:
     d = spec.coin_diameter_mm
     colour, ground = _suited_colours(spec, suit)
     return Scene((_coin_ground(d, ground),
                   symbol_path(spec.suits[suit].symbol, d / 2, d * 0.56, d * 0.52, colour), _up_dot(d, colour)))
 
 
-def coin_component(spec: Any, suit: int, rank: int) -> Component:
+def coin_component(spec: PiecepackSpec, suit: int, rank: int) -> Component:
     d = spec.coin_diameter_mm
     return Component("coin", f"coin {suit_label(spec, suit, rank)}", d, d, coin_value_side(spec, rank),
                      geometry_path(_disc(d)), coin_suit_side(spec, suit), marks=False)
@@ -217,11 +221,11 @@ def coin_component(spec: Any, suit: int, rank: int) -> Component:
 # ------------------------------------------------------------------------------------------ pawns
 
 
-def pawn_base_depth(spec: Any) -> float:
+def pawn_base_depth(spec: PiecepackSpec) -> float:
     return round(spec.pawn_width_mm * 0.6, 2)
 
 
-def _pawn_face(spec: Any, suit: int, top: float) -> list[Op]:
+def _pawn_face(spec: PiecepackSpec, suit: int, top: float) -> list[Op]:
     w, h = spec.pawn_width_mm, spec.pawn_height_mm
     colour = spec.suits[suit].colour
     head = Point(w / 2, top + h * 0.2).buffer(w * 0.2, 48)
@@ -236,7 +240,7 @@ def _pawn_face(spec: Any, suit: int, top: float) -> list[Op]:
                         "#ffffff" if light == "#ffffff" else spec.background, "pawn-suit")]
 
 
-def pawn_component(spec: Any, suit: int) -> Component:
+def pawn_component(spec: PiecepackSpec, suit: int) -> Component:
     """A strip: foot | face (upside down) | face | foot. Fold the three dashed lines, glue the faces back to
     back, and bend the feet out opposite ways."""
     w, h = spec.pawn_width_mm, spec.pawn_height_mm
@@ -266,7 +270,7 @@ def pawn_component(spec: Any, suit: int) -> Component:
 DIE_RANK = {1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 0}  # the net's numbers (opposites sum to 7) -> piecepack rank
 
 
-def die_component(spec: Any, suit: int) -> Component:
+def die_component(spec: PiecepackSpec, suit: int) -> Component:
     """A cube net in the suit colour: faces null, ace, 2-5 in white, the suit symbol in each face's corner."""
     net = die_net(6)
     raw = [Polygon(f) for f in net.faces]
@@ -334,18 +338,19 @@ def _tab(a: tuple[float, float], b: tuple[float, float], inside: Point, depth: f
 # ------------------------------------------------------------------------------------------ the set
 
 
-def piecepack_sets(spec: Any) -> list[ComponentSet]:
+def piecepack_sets(spec: PiecepackSpec) -> list[ComponentSet]:
     """Tiles, coins, pawns and dice, in the piecepack's usual order (suit by suit, null to 5)."""
+    _ = current().gettext
     suits, ranks = range(len(spec.suits)), range(len(spec.ranks))
     return [
-        ComponentSet("tile", "Piecepack tiles (face: rank and suit; back: the grid)",
+        ComponentSet("tile", _("Piecepack tiles (face: rank and suit; back: the grid)"),
                      tuple(tile_component(spec, s, r) for s in suits for r in ranks), double_sided=True),
-        ComponentSet("coin", "Piecepack coins (value side and suit side)",
+        ComponentSet("coin", _("Piecepack coins (value side and suit side)"),
                      tuple(coin_component(spec, s, r) for s in suits for r in ranks), double_sided=True,
                      stagger=True),
-        ComponentSet("pawn", "Piecepack pawns: fold-over standees", tuple(pawn_component(spec, s) for s in suits),
+        ComponentSet("pawn", _("Piecepack pawns: fold-over standees"), tuple(pawn_component(spec, s) for s in suits),
                      gap_mm=6.0),
-        ComponentSet("die", "Piecepack dice: cut, crease the dashed lines, glue the grey tabs",
+        ComponentSet("die", _("Piecepack dice: cut, crease the dashed lines, glue the grey tabs"),
                      tuple(die_component(spec, s) for s in suits), uniform=False),
     ]
 
