@@ -29,7 +29,7 @@ def main() -> None:
     values = ",".join(str(20 + 5 * i) for i in range(args.variants))
     variants = sweep.variant_grid([sweep.parse_vary(f"rules.harvest_divisor={values}")], None, 0)
     plan = sweep.Plan(plugin.name, "global-wellbeing.yaml", sha, data, source, tuple(variants), args.games,
-                      config.rules.players, plugin.default_bots, config.seed, True, args.batch)
+                      config.players.usual, plugin.default_bots, config.seed, True, args.batch)
     objective = sweep.Objective.parse("seat_spread + ties")
     total = len(variants) * args.games
     with tempfile.TemporaryDirectory() as tmp:

@@ -24,11 +24,10 @@ from boardgen.games.global_wellbeing.schema import RulesConfig, load_template
 from boardgen.play.simulate import derive_seed
 
 
-def play_reference(board: RulesBoard, rules: RulesConfig, seed: int) -> list[int]:
-    """One game of ``rules.players`` random bots; returns the scores per seat. Supports the complex variant with
-    the template's default options (a moved piece lands next to another own piece; harvests capped by the bank;
-    pieces limited; badges kept)."""
-    players = rules.players
+def play_reference(board: RulesBoard, rules: RulesConfig, seed: int, players: int = 6) -> list[int]:
+    """One game of ``players`` random bots (the template's ``players.usual``); returns the scores per seat.
+    Supports the complex variant with the template's default options (a moved piece lands next to another own
+    piece; harvests capped by the bank; pieces limited; badges kept)."""
     n = board.n_cells
     zones = board.zones
     neighbours, zone_of = board.neighbours, board.zone_of
@@ -125,16 +124,16 @@ def play_reference(board: RulesBoard, rules: RulesConfig, seed: int) -> list[int
     return scores()
 
 
-def check(board: RulesBoard, rules: RulesConfig, games: int = 100) -> dict[str, float]:
+def check(board: RulesBoard, rules: RulesConfig, games: int = 100, players: int = 6) -> dict[str, float]:
     """Play ``games`` plain games and as many engine games of random bots; raise AssertionError unless the
     plain games are sensible (every score and piece count possible) and of the same kind as the engine's (mean
     score within 15%, winners' mean within 15%). Returns the averages."""
-    plain = [play_reference(board, rules, derive_seed(1, "check", i)) for i in range(games)]
-    engine = [list(play_game(board, rules, [RandomBot] * rules.players, derive_seed(1, "check", i)).scores)
+    plain = [play_reference(board, rules, derive_seed(1, "check", i), players) for i in range(games)]
+    engine = [list(play_game(board, rules, [RandomBot] * players, derive_seed(1, "check", i)).scores)
               for i in range(games)]
-    top = max(z.die + z.badge_value * rules.players for z in board.zones)
+    top = max(z.die + z.badge_value * players for z in board.zones)
     for scores in plain:
-        assert len(scores) == rules.players
+        assert len(scores) == players
         assert all(0 <= s <= board.n_cells * top for s in scores)
     plain_mean = statistics.fmean(s for game in plain for s in game)
     engine_mean = statistics.fmean(s for game in engine for s in game)

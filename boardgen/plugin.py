@@ -113,7 +113,7 @@ class GamePlugin:
     {name: "module:attribute" holding the version}, e.g. ``{"pyproj": "pyproj:__version__"}``."""
     kernel_warmer: str = ""  # "module:function" compiling the game's rules kernel into its disk cache (set-up runs it)
 
-    template_bots_key: str = ""  # dotted key of the template's list of bot names (checked on load against bots())
+    template_bots_key: str = "simulate.bots"  # dotted key of the template's bot names (checked on load vs bots())
     slow_bots: ClassVar[Mapping[str, str]] = {}  # bots refused in that list, with why (e.g. seconds a game)
 
     template_file: str = ""  # the default template's file name in boardgen's templates folder
@@ -236,8 +236,11 @@ class GamePlugin:
 
     # -- rules
     def player_range(self, config: Any) -> tuple[int, int, int]:
-        """(fewest, usual, most) players."""
-        raise NotImplementedError
+        """(fewest, usual, most) players: the template's ``players: {min, usual, max}``."""
+        players = getattr(config, "players", None)
+        if players is None:
+            raise NotImplementedError(f"{self.name}: the template has no players section")
+        return players.min, players.usual, players.max
 
     def new_game(self, ctx: BuildContext, players: int) -> Game:
         raise NotImplementedError
@@ -270,7 +273,9 @@ class GamePlugin:
         return []
 
     def validate_games(self, config: Any) -> int:
-        return 200
+        """The template's ``simulate.validate_games``; 0 for a template without a ``simulate`` section."""
+        simulate = getattr(config, "simulate", None)
+        return int(simulate.validate_games) if simulate is not None else 0
 
     # -- reports (defaults: the generic ones in boardgen.play)
     def board_findings(self, ctx: BuildContext) -> list[Finding]:

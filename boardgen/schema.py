@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import difflib
 import math
-from typing import Annotated, Any, Literal, TypeVar, get_args, get_origin
+import sys
+from typing import Annotated, Any, ClassVar, Literal, TypeVar, get_args, get_origin
 
 from pydantic import (
     AfterValidator,
@@ -22,7 +23,10 @@ from pydantic import (
     PrivateAttr,
     StrictInt,
     ValidationError,
+    ValidationInfo,
     WithJsonSchema,
+    create_model,
+    model_validator,
 )
 from pydantic.json_schema import JsonDict, SkipJsonSchema
 
@@ -142,6 +146,145 @@ class ExportSection(TemplateModel):
     pod_profiles: dict[str, PodProfileSpec] = Field(default_factory=dict, max_length=32)
 
 
+class Players(TemplateModel):
+    """``players: {min, usual, max}``: the fewest and most seats the rules allow and the count a build, validate
+    and simulate play by default. Each game narrows the limits with ``players_model``."""
+
+    min: StrictInt = Field(2, ge=1, le=12, description="fewest players the rules allow")
+    usual: StrictInt = Field(4, ge=1, le=12, description="players in the default game (validate, simulate)")
+    max: StrictInt = Field(4, ge=1, le=12, description="most players the rules allow (the kit prints for them)")
+
+    @model_validator(mode="after")
+    def _in_order(self) -> Players:
+        if not self.min <= self.usual <= self.max:
+            raise ValueError(f"expected min <= usual <= max players, got {self.min}, {self.usual}, {self.max}")
+        return self
+
+
+def players_model(name: str, fewest: int, most: int, default: tuple[int, int, int],
+                  base: type[Players] = Players) -> type[Players]:
+    """A game's ``players`` section: ``min``, ``usual`` and ``max`` each between ``fewest`` and ``most``."""
+    low, usual, high = default
+    model: type[Players] = create_model(  # type: ignore[call-overload]
+        name, __base__=base, __module__=base.__module__,
+        min=(StrictInt, Field(low, ge=fewest, le=most, description="fewest players the rules allow")),
+        usual=(StrictInt, Field(usual, ge=fewest, le=most,
+                                description="players in the default game (validate, simulate)")),
+        max=(StrictInt, Field(high, ge=fewest, le=most,
+                              description="most players the rules allow (the kit prints for them)")))
+    return model  # type: ignore[return-value]
+
+
+MAX_SIMULATED_GAMES = 1_000_000
+"""Games one `simulate` or `validate` run may play (their ``--games`` limit, ``commands.options.MAX_GAMES``): about
+an hour at ~330 games/s per job (the slowest game); every game's record is kept for the report, so memory grows
+with it too."""
+
+
+class Simulate(TemplateModel):
+    """``simulate: {bots, games, validate_games}``: what ``boardgen validate`` (and the build's validate stage)
+    and ``boardgen simulate`` play when the command line does not say. Each game sets its defaults and the
+    most validation games with ``simulate_model``."""
+
+    bots: tuple[str, ...] | None = Field(None, min_length=1, max_length=10,
+                                         description="bots validate and simulate seat, in turn (repeated to fill "
+                                         "the seats); none: the game's own mix (`boardgen games` lists its bots)")
+    games: StrictInt = Field(1000, ge=1, le=MAX_SIMULATED_GAMES,
+                             description="games `boardgen simulate` plays without --games")
+    validate_games: StrictInt = Field(200, ge=0, le=100_000,
+                                      description="games `boardgen validate` and the build's validate stage play")
+
+
+def simulate_model(name: str, validate_games: int, most_validate_games: int = 100_000, least_validate_games: int = 0,
+                   games: int = 1000) -> type[Simulate]:
+    """A game's ``simulate`` section with its own default and limit of validation games."""
+    model: type[Simulate] = create_model(  # type: ignore[call-overload]
+        name, __base__=Simulate, __module__=Simulate.__module__,
+        validate_games=(StrictInt, Field(validate_games, ge=least_validate_games, le=most_validate_games,
+                                         description="games `boardgen validate` and the build's validate stage "
+                                         "play")),
+        games=(StrictInt, Field(games, ge=1, le=MAX_SIMULATED_GAMES,
+                                description="games `boardgen simulate` plays without --games")))
+    return model
+
+
+Paper = Literal["a4", "letter"]
+
+
+def _each_paper_once(papers: object) -> object:
+    if isinstance(papers, list | tuple):
+        seen: set[object] = set()
+        for paper in papers:
+            if isinstance(paper, str) and paper in seen:
+                raise ValueError(f"{paper} listed twice; expected each paper once")
+            if isinstance(paper, str):
+                seen.add(paper)
+    return papers
+
+
+Papers = Annotated[tuple[Paper, ...], Field(min_length=1, max_length=2, description="the papers to print for, "
+                                           "each once", json_schema_extra={"uniqueItems": True}),
+                   BeforeValidator(_each_paper_once)]
+"""``papers: [a4, letter]``: the papers a game whose pages are laid out for a paper prints for."""
+
+
+_told: set[str] = set()
+"""Files whose deprecation line was printed in this process (each file's is printed once)."""
+
+
+def _pop_dotted(data: dict[str, Any], key: str) -> tuple[bool, Any]:
+    *path, last = key.split(".")
+    node: Any = data
+    for part in path:
+        node = node.get(part) if isinstance(node, dict) else None
+    if not isinstance(node, dict) or last not in node:
+        return False, None
+    value = node.pop(last)
+    if path and not node:  # a section left empty by the move (``simulation: {}``) goes with it
+        _pop_dotted(data, ".".join(path))
+    return True, value
+
+
+def _put_dotted(data: dict[str, Any], key: str, value: Any) -> None:
+    *path, last = key.split(".")
+    node = data
+    for part in path:
+        inner = node.get(part)
+        if not isinstance(inner, dict):
+            inner = node[part] = {}
+        node = inner
+    node[last] = value
+
+
+def move_old_keys(data: Any, moved: dict[str, str], source: str, players_was_a_count: bool = False) -> Any:
+    """``data`` with each old key of ``moved`` (dotted, old -> new) put at its new place, and one line on
+    stderr per file: ``FILE: old keys still read, please rewrite: rules.players -> players.usual, ...``. An
+    old key given beside its new one wins (it is the one a file extending a shipped template writes). With
+    ``players_was_a_count``, an old top-level ``players: N`` is ``players: {min: N, usual: N, max: N}``."""
+    if not isinstance(data, dict):
+        return data
+    data = _copy_mappings(data)
+    told: list[str] = []
+    for old, new in moved.items():
+        found, value = _pop_dotted(data, old)
+        if not found:
+            continue
+        told.append(f"{old} -> {new}")
+        _put_dotted(data, new, value)
+    players = data.get("players")
+    if players_was_a_count and isinstance(players, int) and not isinstance(players, bool):
+        told.append(f"players: {players} -> players: {{min: {players}, usual: {players}, max: {players}}}")
+        data["players"] = {"min": players, "usual": players, "max": players}
+    if told and source not in _told:
+        _told.add(source)
+        print(f"{source}: old keys still read, please rewrite: {'; '.join(told)}", file=sys.stderr)
+    return data
+
+
+def _copy_mappings(value: Any) -> Any:
+    return {k: _copy_mappings(v) for k, v in value.items()} if isinstance(value, dict) else value
+
+
 class GameTemplate(TemplateModel):
     """The keys every game's template has. ``source`` and ``template_sha256`` are set by the loader."""
 
@@ -156,8 +299,20 @@ class GameTemplate(TemplateModel):
     export: ExportSection = Field(default_factory=ExportSection,
                                   description="print-on-demand profiles of this template (`boardgen export pod`)")
 
+    moved_keys: ClassVar[dict[str, str]] = {}
+    """Old spellings this game still reads, dotted old key -> dotted new key (``move_old_keys``)."""
+    players_was_a_count: ClassVar[bool] = False
+    """The game's templates once wrote ``players: N`` for a fixed count: still read, as ``{min: N, usual: N,
+    max: N}``."""
+
     _source: str = PrivateAttr(default="<template>")
     _template_sha256: str = PrivateAttr(default="")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _old_spellings(cls, data: Any, info: ValidationInfo) -> Any:
+        source = (info.context or {}).get("source", "<template>") if isinstance(info.context, dict) else "<template>"
+        return move_old_keys(data, cls.moved_keys, source, cls.players_was_a_count)
 
     @property
     def source(self) -> str:
@@ -335,7 +490,7 @@ def validate_template(model: type[M], data: Any, source: str, template_sha256: s
     if not isinstance(data, dict):
         raise ConfigError(source, "(top level)", "expected a YAML mapping of template keys")
     try:
-        config = model.model_validate(_as_written(data), strict=True)
+        config = model.model_validate(_as_written(data), strict=True, context={"source": source})
     except ValidationError as exc:
         key, message = plain_error(model, exc.errors(include_url=False)[0])
         raise ConfigError(source, key, message) from None

@@ -38,7 +38,7 @@ def main() -> int:
     args = ap.parse_args()
     config = load_template()
     board = RulesBoard.from_board(build_board(config))
-    players = args.players or config.rules.players
+    players = args.players or config.players.usual
     rows = []
     for change in CANDIDATES:
         rules = config.rules.model_copy(update={**change})

@@ -40,20 +40,20 @@ def progress_bar(games: int, label: str):  # type: ignore[no-untyped-def]  # cli
 @click.command("simulate")
 @template_option
 @out_option
-@click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), default=1000, show_default=True,
-              help="Games to play.")
+@click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), default=None,
+              help="Games to play (default: the template's simulate.games, 1000 unless it says).")
 @click.option("--players", "-p", type=click.IntRange(1, 12), default=None,
               help="Players per game (default: the template's usual number).")
 @click.option("--bots", "-b", default=None, callback=_bot_list,
-              help="Comma-separated bots, repeated to fill the seats (default: the game's own mix; "
-                   "every game has random, greedy and mcts).")
+              help="Comma-separated bots, repeated to fill the seats (default: the template's simulate.bots, "
+                   "else the game's own mix; every game has random, greedy and mcts).")
 @click.option("--seed", "-s", type=seed_type, default=None, help="Master seed (default: the template's seed).")
 @click.option("--jobs", "-j", type=click.IntRange(1, MAX_JOBS), default=1, show_default=True,
               help="Processes; results do not depend on it.")
 @click.option("--rotate/--no-rotate", default=True, show_default=True,
               help="Shift the bot line-up one seat each game, so each seat meets each bot equally often.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-def simulate_command(template_path: Path | None, out_root: Path, games: int, players: int | None,
+def simulate_command(template_path: Path | None, out_root: Path, games: int | None, players: int | None,
                      bots: tuple[str, ...] | None, seed: int | None, jobs: int, rotate: bool, quiet: bool) -> None:
     """Play many games with bots; write results.json and PNG plots to OUT/<edition>/report/."""
     from boardgen.play.report import results_bytes
@@ -68,7 +68,9 @@ def simulate_command(template_path: Path | None, out_root: Path, games: int, pla
     if not low <= players <= high:
         raise ConfigError(config.source, "players", f"{players} players asked for; the template allows {low} to "
                           f"{high}")
-    bots = bots or plugin.default_bots
+    common = getattr(config, "simulate", None)  # the template's simulate: {bots, games, validate_games}
+    bots = bots or (common.bots if common is not None else None) or plugin.default_bots
+    games = games or (common.games if common is not None else 1000)
     seed = config.seed if seed is None else seed
     ctx = BuildContext(config, plugin)
     loading_before = loading_s()

@@ -40,15 +40,20 @@ def sweep_command(template_path: Path | None, out_root: Path, varies: tuple[str,
     """Play every variant of the template's rules and rank them; writes OUT/<edition>/sweep/."""
     from boardgen.commands.simulate import check_bots, progress_bar
     from boardgen.play import sweep
+    from boardgen.schema import GameTemplate, move_old_keys
     from boardgen.template import load, read_template
 
     data, source, sha = read_template(template_path)
     plugin, config = load(template_path)
+    model = plugin.template_model()
+    if isinstance(model, type) and issubclass(model, GameTemplate):  # old spellings moved once, not per variant
+        data = move_old_keys(data, model.moved_keys, source, model.players_was_a_count)
     parsed = [sweep.parse_vary(v) for v in varies]
     target = sweep.Objective.parse(objective)
     bot_names = tuple(b.strip() for b in bots.split(",") if b.strip()) if bots else plugin.default_bots
     check_bots(plugin, bot_names)
     low, usual, high = plugin.player_range(config)
+    players_varied = players is None and any(v.key.split(".")[0] == "players" for v in parsed)
     players = players or usual
     if not low <= players <= high:
         raise ConfigError(source, "players", f"{players} players asked for; the template allows {low} to {high}")
@@ -56,7 +61,7 @@ def sweep_command(template_path: Path | None, out_root: Path, varies: tuple[str,
     variants = sweep.variant_grid(parsed, sample, master)
     path = Path(source)
     plan = sweep.Plan(plugin.name, path.name, sha, data, source, tuple(variants), games, players, bot_names, master,
-                      True, min(batch_games, games))
+                      True, min(batch_games, games), players_varied)
     sweep.check_variants(plan)  # every variant is a valid template before a game is played
     target.check(sweep.probe_metrics(plan))  # and the objective names metrics the game reports
     out_dir = out_root / config.edition / "sweep"

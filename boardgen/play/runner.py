@@ -124,6 +124,7 @@ def generic_validate(plugin: GamePlugin, ctx: BuildContext, games: int | None, j
     findings += [Finding("space-size", "error", need.space, need.finding_text())
                  for need in plugin.space_needs(ctx) if not need.fits]
     games = plugin.validate_games(ctx.config) if games is None else games
+    bots = bots or getattr(getattr(ctx.config, "simulate", None), "bots", None)  # the template's simulate.bots
     summ = None
     if games > 0:
         result = run(plugin, ctx, games, players, bots, seed, jobs, True, progress)

@@ -294,6 +294,7 @@ class Plan:
     seed: int
     rotate: bool
     batch_games: int
+    players_varied: bool = False  # a --vary key sets players.*: each variant seats its own players.usual
 
     @functools.cached_property
     def signature_cached(self) -> str:
@@ -303,12 +304,18 @@ class Plan:
         text = json.dumps({"game": self.game, "template": self.template_sha256, "data": self.template_data,
                            "variants": self.variants, "games": self.games, "players": self.players,
                            "bots": self.bots, "seed": self.seed, "rotate": self.rotate,
-                           "batch": self.batch_games}, sort_keys=True, default=str)
+                           "batch": self.batch_games, **({"players_varied": True} if self.players_varied else {})},
+                          sort_keys=True, default=str)
         return hashlib.sha256(text.encode()).hexdigest()
 
     def batches(self) -> list[tuple[int, int, int]]:
         starts = range(0, self.games, self.batch_games)
         return [(v, a, min(a + self.batch_games, self.games)) for v in range(len(self.variants)) for a in starts]
+
+    def seats(self, ctx: Any) -> int:
+        """Players in each game of the variant ``ctx`` holds: its own ``players.usual`` when the sweep varies
+        the players, else the plan's count."""
+        return int(ctx.plugin.player_range(ctx.config)[1]) if self.players_varied else self.players
 
     def variant_source(self, v: int) -> str:
         changes = ", ".join(f"{k}={val}" for k, val in self.variants[v].items())
@@ -354,7 +361,7 @@ def run_batch(plan: Plan, batch: tuple[int, int, int]) -> tuple[tuple[int, int, 
 
     v, start, stop = batch
     ctx = _context(plan, v)
-    return batch, play_range(ctx.plugin, ctx, plan.players, plan.bots, plan.seed, start, stop, plan.rotate)
+    return batch, play_range(ctx.plugin, ctx, plan.seats(ctx), plan.bots, plan.seed, start, stop, plan.rotate)
 
 
 def _batch_path(folder: Path, batch: tuple[int, int, int]) -> Path:
@@ -516,7 +523,7 @@ def run_sweep(plan: Plan, out_dir: Path, objective: Objective, jobs: int = 1, sc
 
     def summarise(v: int, batches: list[Any]) -> Mapping[str, Any]:
         ctx = _context(plan, v)
-        return ctx.plugin.batch_summary(ctx, plan.players, plan.bots, plan.seed, plan.rotate, batches)  # type: ignore[no-any-return]
+        return ctx.plugin.batch_summary(ctx, plan.seats(ctx), plan.bots, plan.seed, plan.rotate, batches)  # type: ignore[no-any-return]
 
     rows = []
     parts: dict[int, list[Any]] = {}
@@ -581,7 +588,9 @@ def sweep_json(result: SweepResult) -> bytes:
         variants.append(entry)
     document = {
         "game": plan.game, "template": plan.template_name, "template_sha256": plan.template_sha256,
-        "games_per_variant": plan.games, "players": plan.players, "bots": list(plan.bots), "seed": plan.seed,
+        "games_per_variant": plan.games,
+        "players": "each variant's players.usual" if plan.players_varied else plan.players,
+        "bots": list(plan.bots), "seed": plan.seed,
         "objective": result.objective,
         "best_variant": result.rows[result.best]["variant"] if result.best is not None else None,
         "best_against_runner_up": result.separation,
@@ -688,8 +697,8 @@ def probe_metrics(plan: Plan) -> dict[str, float]:
     from boardgen.play.runner import play_range
 
     ctx = _context(plan, 0)
-    batch = play_range(ctx.plugin, ctx, plan.players, plan.bots, plan.seed, 0, 1, plan.rotate)
-    return standard_metrics(ctx.plugin.batch_summary(ctx, plan.players, plan.bots, plan.seed, plan.rotate, [batch]))
+    batch = play_range(ctx.plugin, ctx, plan.seats(ctx), plan.bots, plan.seed, 0, 1, plan.rotate)
+    return standard_metrics(ctx.plugin.batch_summary(ctx, plan.seats(ctx), plan.bots, plan.seed, plan.rotate, [batch]))
 
 
 def check_variants(plan: Plan) -> None:

@@ -35,5 +35,6 @@ def test_the_plain_reference_game_plays_sensible_games() -> None:
     from boardgen.games.global_wellbeing.schema import load_template
 
     config = load_template()
-    averages = module.check(hex_rectangle(16, 12, config.zones), config.rules, games=40)
+    averages = module.check(hex_rectangle(16, 12, config.zones), config.rules, games=40,
+                            players=config.players.usual)
     assert averages["plain_mean"] > 0 and averages["engine_mean"] > 0

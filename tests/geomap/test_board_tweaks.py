@@ -145,7 +145,7 @@ def test_whole_kit_builds(name: str, tmp_path: Path) -> None:
     from boardgen.build import build
 
     changes = {**SLOW_CASES, **FAST_CASES}[name]
-    config = tweaked_config({**changes, "rules": {"validate_games": 40}})
+    config = tweaked_config({**changes, "simulate": {"validate_games": 40}})
     out_dir, ctx = build(config, tmp_path)
     names = {a.path for a in ctx.artifacts}
     assert {"board-poster.pdf", "board-sections-a4.pdf", "board-sections-letter.pdf", "leaflet-a4.pdf",

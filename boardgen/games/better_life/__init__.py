@@ -31,7 +31,6 @@ class BetterLife(GamePlugin):
         ("validate", "boardgen.play.runner:validate_stage"),
     )
     default_bots = ("fair-share", "meter-reader", "target-seeker", "free-rider", "fair-share")
-    template_bots_key = "simulation.bots"
 
     def default_template(self) -> Path:
         from importlib.resources import files
@@ -83,12 +82,6 @@ class BetterLife(GamePlugin):
 
         return track_board(ctx.config)
 
-    def player_range(self, config: Any) -> tuple[int, int, int]:
-        return config.players, config.players, config.players
-
-    def validate_games(self, config: Any) -> int:
-        return int(config.simulation.validate_games)
-
     # -- play in the browser (boardgen serve)
     def board_marks(self, ctx: BuildContext, observation: Mapping[str, Any]) -> list[tuple[str, str]]:
         ids = [s.id for s in self.board_graph(ctx).spaces]  # Start, then the track in order
@@ -139,7 +132,7 @@ class BetterLife(GamePlugin):
         from boardgen.play.report import Report
         from boardgen.play.runner import generic_validate
 
-        report = generic_validate(self, ctx, games, jobs, seed, bots or ctx.config.simulation.bots, players,
+        report = generic_validate(self, ctx, games, jobs, seed, bots, players,
                                   progress)
         findings = [f for f in report.findings if f.rule not in ("seat-advantage", "seat-spread")]
         if report.simulation is not None:

@@ -126,7 +126,7 @@ def decks_for_print(config: BetterLifeTemplate, decks: Decks) -> list[Deck]:
         Deck.from_rows(decks_named["target"], target_rows, size, colour="#6a3d9a", pattern="plain",
                        layout=CardLayout(body_valign="middle", body_pt=8.5, min_body_pt=MIN_BODY_PT)),
         Deck.from_rows(decks_named["aid"], [{"title": _("A turn, in short"), "text": aid_text(config),
-                                       "quantity": config.players}], size, colour="#37474f",
+                                       "quantity": config.players.usual}], size, colour="#37474f",
                        pattern="plain", layout=CardLayout(body_valign="middle", body_pt=7.5, min_body_pt=MIN_BODY_PT,
                                                           align="left")),
     ]
@@ -360,7 +360,7 @@ def kit_parts(ctx: BuildContext) -> KitParts:
 def engine_part_counts(ctx: BuildContext) -> dict[str, int]:
     """The engine's piles: action, event and policy-target cards by their copies, policies, roles, dice."""
     config: BetterLifeTemplate = ctx.config
-    rules = ctx.plugin.new_game(ctx, config.players).rules  # type: ignore[attr-defined]
+    rules = ctx.plugin.new_game(ctx, config.players.usual).rules  # type: ignore[attr-defined]
     tr = translator(config)
     _ = tr.gettext
     decks_named = {k: _(v) for k, v in DECK_NAMES.items()}
@@ -382,7 +382,7 @@ def inventory(config: BetterLifeTemplate, decks: Decks, board: Any) -> list[tupl
             (_("event cards"), len(decks.event_copies()), _("{n} kinds").format(n=len(decks.events))),
             (_("policy cards"), len(decks.policies), _("EU Biodiversity Strategy 2030 targets")),
             (_("policy target cards"), len(decks.target_copies()), _("three policies each")),
-            (_("player aid cards"), config.players, "")]
+            (_("player aid cards"), config.players.usual, "")]
     for value, count in sorted(ip.denominations.items()):
         rows.append((_("IP tokens of {value}").format(value=value), count,
                      _("worth {n} IP").format(n=value * count)))

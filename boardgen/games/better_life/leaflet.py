@@ -134,7 +134,7 @@ def leaflet_story(config: BetterLifeTemplate, decks: Decks, board: Any, body: fl
     story: list[Any] = [
         P(c.title, st["h1"]),
         P(_("<b>{players} players · {start} to {end} · about 90 minutes</b>").format(
-            players=c.players, start=c.years.start, end=c.years.end), st["body"]),
+            players=c.players.usual, start=c.years.start, end=c.years.end), st["body"]),
         P(_("You lead one of five organisations in a small European region: {roles}. Each of you has plans of "
             "your own, but nature is shared. Every second year the region votes on one target of the EU "
             "Biodiversity Strategy for 2030, and the votes are paid for in Influence Points (IP) that you would "

@@ -7,7 +7,7 @@ at 0 and rise, five finishing payouts for five players) fail as one line naming 
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, field_validator, model_validator
 
@@ -20,6 +20,8 @@ from boardgen.schema import (
     PrintableText,
     TemplateModel,
     TokenSupply,
+    players_model,
+    simulate_model,
 )
 
 SPACE_KINDS = ("role", "skip", "ip", "plus-one", "bonus", "empty", "fund", "payout", "event", "end-of-year")
@@ -151,16 +153,19 @@ class Kit(TemplateModel):
     screen_height_mm: Length = Field(70.0, ge=40, le=120, description="height of a voting screen panel")
 
 
-class Simulation(TemplateModel):
-    validate_games: int = Field(300, ge=0, le=100_000)
-    bots: tuple[str, ...] = Field(("fair-share", "meter-reader", "target-seeker", "free-rider", "fair-share"),
-                                  min_length=1, max_length=10, description="bots the validation seats, in turn")
+class BetterLifePlayers(players_model("BetterLifePlayers", 5, 5, (5, 5, 5))):  # type: ignore[misc]
+    """Five roles, five players."""
+
+
+class BetterLifeSimulate(simulate_model("BetterLifeSimulate", 300)):  # type: ignore[misc]
+    """What validate and simulate play when the command line does not say."""
 
 
 class BetterLifeTemplate(GameTemplate):
     """A BETTER Life edition."""
 
-    players: int = Field(5, ge=5, le=5, description="five roles, five players")
+    players: BetterLifePlayers = Field(
+        default_factory=lambda: BetterLifePlayers.model_validate({}))
     roles: tuple[Role, ...] = Field(min_length=5, max_length=5)
     years: Years = Field(default_factory=lambda: Years.model_validate({}))
     track: Track
@@ -178,7 +183,12 @@ class BetterLifeTemplate(GameTemplate):
     event_buy_off: bool = Field(True, description="events with a price may be bought off by the drawer")
     decks: Decks = Field(default_factory=lambda: Decks.model_validate({}))
     kit: Kit = Field(default_factory=lambda: Kit.model_validate({}))
-    simulation: Simulation = Field(default_factory=lambda: Simulation.model_validate({}))
+    simulate: BetterLifeSimulate = Field(
+        default_factory=lambda: BetterLifeSimulate.model_validate({}))
+
+    moved_keys: ClassVar[dict[str, str]] = {"simulation.validate_games": "simulate.validate_games",
+                                            "simulation.bots": "simulate.bots"}
+    players_was_a_count: ClassVar[bool] = True  # ``players: 5``
 
     @model_validator(mode="after")
     def _cross(self) -> BetterLifeTemplate:
@@ -191,14 +201,14 @@ class BetterLifeTemplate(GameTemplate):
         missing = [k for k in keys if f"role:{k}" not in self.track.spaces]
         if missing:
             raise ValueError(f"track.spaces: no space for role {missing[0]!r}")
-        if len(self.finish_ip) != self.players:
-            raise CrossKeyError("finish_ip", f"{len(self.finish_ip)} payouts for {self.players} players")
-        handed = self.players * self.ip.start + sum(self.finish_ip)
+        if len(self.finish_ip) != self.players.usual:
+            raise CrossKeyError("finish_ip", f"{len(self.finish_ip)} payouts for {self.players.usual} players")
+        handed = self.players.usual * self.ip.start + sum(self.finish_ip)
         if handed > self.ip.box:
-            raise CrossKeyError("finish_ip", f"the start IP ({self.players} x {self.ip.start}) and one round's "
+            raise CrossKeyError("finish_ip", f"the start IP ({self.players.usual} x {self.ip.start}) and one round's "
                                 f"finishing payouts ({sum(self.finish_ip)}) come to {handed} IP, more than the "
                                 f"{self.ip.box} IP in the box (ip.box)")
-        if self.market and self.market < self.players:
+        if self.market and self.market < self.players.usual:
             raise ValueError("market: fewer face-up cards than players")
         names = [b.name for b in self.votes]
         if names != ["weak", "semi", "success"] or self.votes[0].min_ip != 0 or not (

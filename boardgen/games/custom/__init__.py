@@ -61,16 +61,9 @@ class CustomGame(GamePlugin):
 
         return ctx.value("board_graph", lambda: board_graph(ctx.config))
 
-    def player_range(self, config: Any) -> tuple[int, int, int]:
-        p = config.players
-        return p.min, p.usual, p.max
-
     def new_game(self, ctx: BuildContext, players: int) -> Any:
         raise ConfigError(ctx.config.source, "game", "a game from data has no rules engine: build its kit; the "
                           "rules are its leaflet's")
-
-    def validate_games(self, config: Any) -> int:
-        return 0
 
     def kit_parts(self, ctx: BuildContext) -> Any:
         from boardgen.games.custom.kit import kit_parts

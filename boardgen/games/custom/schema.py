@@ -32,6 +32,7 @@ from boardgen.schema import (
     PieceCount,
     PrintableText,
     TemplateModel,
+    players_model,
 )
 
 MAX_IMAGES = 64
@@ -279,22 +280,15 @@ class LeafletSpec(TemplateModel):
     file: str = Field(min_length=1, max_length=1024, description="a Markdown file beside the template")
 
 
-class PlayersSpec(TemplateModel):
-    min: int = Field(2, ge=1, le=12)
-    usual: int = Field(3, ge=1, le=12)
-    max: int = Field(4, ge=1, le=12)
-
-    @model_validator(mode="after")
-    def _order(self) -> PlayersSpec:
-        if not self.min <= self.usual <= self.max:
-            raise ValueError(f"expected min <= usual <= max players, got {self.min}, {self.usual}, {self.max}")
-        return self
+class PlayersSpec(players_model("CustomPlayers", 1, 12, (2, 3, 4))):  # type: ignore[misc]
+    """Fewest, usual and most players (the usual count is what validate and simulate seat)."""
 
 
 class CustomTemplate(GameTemplate):
     """A game made of data alone: its parts, pictures and rules leaflet."""
 
-    players: PlayersSpec = Field(default_factory=lambda: PlayersSpec.model_validate({}))
+    players: PlayersSpec = Field(
+        default_factory=lambda: PlayersSpec.model_validate({}))
     images: dict[Name, str] = Field(default_factory=dict, max_length=MAX_IMAGES,
                                     description="name -> a PNG, JPEG or SVG file beside the template")
     decks: dict[Name, DeckSpec] = Field(default_factory=dict, max_length=12)

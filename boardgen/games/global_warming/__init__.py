@@ -53,13 +53,6 @@ class GlobalWarming(GamePlugin):
     def chance_is_public(self, state: Any, action: int) -> bool:
         return True  # tiles laid and coins drawn are all face up; the secret dice are a simultaneous node
 
-    def player_range(self, config: Any) -> tuple[int, int, int]:
-        r = config.rules
-        return r.min_players, r.players, r.max_players
-
-    def validate_games(self, config: Any) -> int:
-        return int(config.rules.validate_games)
-
     def new_game(self, ctx: BuildContext, players: int) -> Any:
         from boardgen.games.global_warming.rules.engine import GlobalWarmingGame
 

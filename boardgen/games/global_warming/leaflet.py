@@ -57,9 +57,10 @@ def leaflet_blocks(config: Any) -> list[Block]:
     line = r.line_length
     value_pct = round(r.value_face_up * 100)
     players = (_("For {min} to {max} players (the original is written for {n}), about 20 minutes.").format(
-        min=r.min_players, max=r.max_players, n=r.players) if r.min_players != r.max_players else
+        min=config.players.min, max=config.players.max, n=config.players.usual)
+        if config.players.min != config.players.max else
         _("For {players} players (the original is written for {n}), about 20 minutes.").format(
-            players=r.players, n=r.players))
+            players=config.players.usual, n=config.players.usual))
     pieces = (_("A piecepack: the {tiles} tiles, the {coins} coins, and for each player the pawn and the die of one "
                 "suit ({suits}). Faces of the dice: {faces}.") if blank == "blank" else
               _("A piecepack: the {tiles} tiles, the {coins} coins, and for each player the pawn and the die of one "
@@ -136,7 +137,7 @@ def leaflet_blocks(config: Any) -> list[Block]:
             _("<b>Edge of the table.</b> A moved tile may go at most {n} places beyond the first 5 by 5 outline "
               "(the engine needs a table edge; in play this almost never matters).").format(n=r.sea_margin),
             _("<b>Fewer players.</b> With {n} or three, play the same way; the unused pawns and dice stay in the "
-              "box, and cancelled faces become rarer.").format(n=_count_words(r.min_players)),
+              "box, and cancelled faces become rarer.").format(n=_count_words(config.players.min)),
             _("<b>Coins in the line</b> land value side up about {pct}% of the time: drop them, do not place "
               "them.").format(pct=value_pct),
         )),
@@ -359,11 +360,10 @@ def _styles(body_pt: float) -> dict[str, ParagraphStyle]:
 
 def _story(config: Any, body_pt: float, column_w: float) -> list[Flowable]:
     st = _styles(body_pt)
-    r = config.rules
     story: list[Flowable] = [
         Paragraph(escape(config.title), st["title"]),
         Paragraph(current().gettext("A sinking-island game for the piecepack &middot; {min}-{max} players").format(
-            min=r.min_players, max=r.max_players), st["sub"]),
+            min=config.players.min, max=config.players.max), st["sub"]),
     ]
     for block in leaflet_blocks(config):
         story.append(Paragraph(escape(block.heading), st["h"]))

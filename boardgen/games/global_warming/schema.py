@@ -3,20 +3,23 @@ package's ``PiecepackSpec``). Every number the kit prints, the leaflet states or
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, model_validator
 
-from boardgen.games.piecepack.schema import PiecepackSpec, PrintSpec, Suit, SuitSymbol  # noqa: F401 - the template's parts
-from boardgen.schema import GameTemplate, TemplateModel
+from boardgen.games.piecepack.schema import (  # noqa: F401 - the template's parts
+    PRINT_MOVES,
+    PiecepackSpec,
+    PrintSpec,
+    Suit,
+    SuitSymbol,
+)
+from boardgen.schema import GameTemplate, Papers, TemplateModel, players_model, simulate_model
 
 Setup = Literal["basic", "orthogonal", "diagonal"]
 
 
 class RulesSpec(TemplateModel):
-    players: int = Field(4, ge=2, le=4, description="usual player count")
-    min_players: int = Field(2, ge=2, le=4)
-    max_players: int = Field(4, ge=2, le=4, description="at most one player per suit")
     setup: Setup = Field("basic", description="basic; orthogonal or diagonal: the variants that move the four "
                          "tiles beside the centre hole to the middle of the outer edges")
     line_length: int = Field(3, ge=1, le=6, description="coins in the line of tiles to sink")
@@ -26,14 +29,9 @@ class RulesSpec(TemplateModel):
     blank_may_pass: bool = Field(True, description="the blank face lets its player move a tile, or not")
     action_order: tuple[Annotated[int, Field(ge=0, le=5)], ...] = Field((0, 5, 4, 3, 2, 1), min_length=6, max_length=6,
                                           description="die faces in the order they act (0 is the blank)")
-    validate_games: int = Field(300, ge=0, le=100_000)
-    report_games: int = Field(2000, ge=0, le=1_000_000, description="games behind the documented figures")
 
     @model_validator(mode="after")
     def _check(self) -> RulesSpec:
-        if not self.min_players <= self.players <= self.max_players:
-            raise ValueError(f"players {self.players} must lie between min_players {self.min_players} and "
-                             f"max_players {self.max_players}")
         if sorted(self.action_order) != [0, 1, 2, 3, 4, 5]:
             raise ValueError("action_order must list each die face 0-5 once")
         return self
@@ -53,8 +51,25 @@ class BotsSpec(TemplateModel):
     mcts_playouts: int = Field(48, ge=4, le=5000)
 
 
+class GlobalWarmingPlayers(players_model("GlobalWarmingPlayers", 2, 4, (2, 4, 4))):  # type: ignore[misc]
+    """At most one player per suit."""
+
+
+class GlobalWarmingSimulate(simulate_model("GlobalWarmingSimulate", 300, games=2000)):  # type: ignore[misc]
+    """``games``: the games behind the documented figures (docs/global-warming.md)."""
+
+
 class GlobalWarmingTemplate(GameTemplate):
+    players: GlobalWarmingPlayers = Field(
+        default_factory=lambda: GlobalWarmingPlayers.model_validate({}))
+    simulate: GlobalWarmingSimulate = Field(
+        default_factory=lambda: GlobalWarmingSimulate.model_validate({}))
+    papers: Papers = ("a4", "letter")
     rules: RulesSpec = Field(default_factory=lambda: RulesSpec.model_validate({}))
     bots: BotsSpec = Field(default_factory=lambda: BotsSpec.model_validate({}))
     piecepack: PiecepackSpec = Field(default_factory=lambda: PiecepackSpec.model_validate({}))
     print: PrintSpec = Field(default_factory=lambda: PrintSpec.model_validate({}))
+
+    moved_keys: ClassVar[dict[str, str]] = {
+        "rules.min_players": "players.min", "rules.players": "players.usual", "rules.max_players": "players.max",
+        "rules.validate_games": "simulate.validate_games", "rules.report_games": "simulate.games", **PRINT_MOVES}

@@ -114,13 +114,6 @@ class GlobalWellbeing(GamePlugin):
         return [(str(label), f"P{seat + 1}") for seat, labels in enumerate(observation.get("pieces", ()))
                 for label in labels]
 
-    def player_range(self, config: Any) -> tuple[int, int, int]:
-        rules = config.rules
-        return rules.min_players, rules.players, rules.max_players
-
-    def validate_games(self, config: Any) -> int:
-        return int(config.rules.validate_games)
-
     def new_game(self, ctx: BuildContext, players: int) -> Any:
         from boardgen.games.global_wellbeing.rules.board import RulesBoard
         from boardgen.games.global_wellbeing.rules.engine import WellbeingGame

@@ -128,7 +128,8 @@ def rules_notes(config: Config) -> list[str]:
     even, _other = player_counts(config)
     counts = ", ".join(map(str, even[:-1])) + (" or " if len(even) > 1 else "") + str(even[-1]) if even else "?"
     notes.append(f"  Players: the leaflet recommends {counts} players with teams otherwise, as the original "
-                 f"does; the rules and the simulator work for any count from {r.min_players} to {r.max_players}.")
+                 f"does; the rules and the simulator work for any count from {config.players.min} to "
+                 f"{config.players.max}.")
     notes.append("  Zone markers are small strips sized to one box of the board's index table (and the card's), "
                  "so they sit beside the value; one spare per zone is printed.")
     return notes
@@ -188,11 +189,11 @@ def engine_part_counts(ctx: BuildContext) -> dict[str, int]:
     config: Config = ctx.config
     r = config.rules
     counts = {"chip": r.bank_chips}
-    for seat in range(1, r.max_players + 1):
+    for seat in range(1, config.players.max + 1):
         counts[f"P{seat} token"] = r.pieces_per_player
         counts[f"P{seat} standee"] = r.pieces_per_player
     for zone in config.zone_names:
-        counts[f"{zone} badge"] = r.max_players
+        counts[f"{zone} badge"] = config.players.max
     for sides in sorted({z.die for z in config.zones.values()}):
         counts[f"d{sides}"] = 1
     return counts

@@ -198,7 +198,7 @@ def leaflet_blocks(config: Config, isolated: Sequence[str] = (), sections: int =
                          str(z.start_index)))
 
     players = _("<b>Players:</b> {counts}; the game is made for {n}.").format(
-        counts=_or_list([str(n) for n in even]), n=r.players)
+        counts=_or_list([str(n) for n in even]), n=config.players.usual)
     if other:
         players += " " + _("With {counts} people, some play as teams of two: a team is one player (one colour, "
                            "pieces, chips and turn) and decides together.").format(
@@ -229,9 +229,10 @@ def leaflet_blocks(config: Config, isolated: Sequence[str] = (), sections: int =
         _("a world map board in {n} jigsaw sections (they fit together only one way)").format(
             n=_(count_word(sections))),
         _("{n} pieces for each of {players} players, P1 to P{players}, each colour with its own shape (flat "
-          "tokens, or standees that stand up)").format(n=r.pieces_per_player, players=r.max_players),
+          "tokens, or standees that stand up)").format(n=r.pieces_per_player, players=config.players.max),
         _("{n} chips worth 1 billion each").format(n=r.bank_chips),
-        _("{n} philanthropy badges ({per} for each zone)").format(n=len(zones) * r.max_players, per=r.max_players),
+        _("{n} philanthropy badges ({per} for each zone)").format(n=len(zones) * config.players.max,
+                                                                  per=config.players.max),
         _("the bio-productivity index table card with {n} zone markers (a spare for each zone), and the turn "
           "counter with its turn marker").format(n=MARKERS_PER_ZONE * len(zones)),
         _("paper dice: d4, d6, d8, d10, d12 and d20 (real dice work just as well)"),
@@ -268,8 +269,8 @@ def leaflet_blocks(config: Config, isolated: Sequence[str] = (), sections: int =
     blocks.append(Block(_("Chips and the bank"), (
         _("You start with {chips} chips of 1 billion; with {players} players the other {rest} of the {bank} "
           "chips stay in the bank. Every piece you place costs one chip, in the setup phase too: pay the banker "
-          "as you place it.").format(chips=r.starting_chips, players=r.players,
-                                     rest=r.bank_chips - r.players * r.starting_chips, bank=r.bank_chips),
+          "as you place it.").format(chips=r.starting_chips, players=config.players.usual,
+                                     rest=r.bank_chips - config.players.usual * r.starting_chips, bank=r.bank_chips),
         (_("The bank pays out only the chips it holds: when it runs short, a harvest gets what is left, and when "
            "it is empty, harvests pay nothing until investments bring chips back.")
          if r.harvest_capped_by_bank else _("If the bank runs out, keep count on paper.")),

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import AfterValidator, Field, StrictBool, StrictInt, StrictStr, model_validator
 
@@ -33,6 +33,8 @@ from boardgen.schema import (
     PrintableText,
     TemplateModel,
     json_schema,
+    players_model,
+    simulate_model,
     validate_template,
 )
 from boardgen.yaml_reader import read_template_file, templates_dir
@@ -52,9 +54,6 @@ def _count(default: int, low: int, high: int, description: str = "") -> Any:
 
 class RulesConfig(TemplateModel):
     variant: Literal["simple", "complex"] = "complex"
-    players: StrictInt = _count(6, 1, MAX_PLAYERS, "seats in the default game: min_players to max_players")
-    min_players: StrictInt = _count(2, 1, MAX_PLAYERS)
-    max_players: StrictInt = _count(6, 1, MAX_PLAYERS)
     starting_chips: StrictInt = _count(10, 0, 1000)
     pieces_per_player: StrictInt = _count(30, 1, 500, "pieces printed per player, at least setup_rounds")
     setup_rounds: StrictInt = _count(10, 1, 100)
@@ -65,7 +64,7 @@ class RulesConfig(TemplateModel):
     tipping_point_die: DieSides = 20
     badge_threshold: StrictInt = _count(8, 1, 1000)
     badges_can_be_lost: StrictBool = False
-    bank_chips: StrictInt = _count(150, 0, 2000, "chips in the box, at least max_players x starting_chips")
+    bank_chips: StrictInt = _count(150, 0, 2000, "chips in the box, at least players.max x starting_chips")
     years_per_turn: StrictInt = _count(25, 1, 1000)
     start_year: StrictInt = _count(2025, -9999, 9999)
     # decisions where the seed is ambiguous (see the README's Rules section)
@@ -77,21 +76,21 @@ class RulesConfig(TemplateModel):
     pieces_limited: StrictBool = True  # a player with no unplayed pieces left cannot invest (chips are kept)
     simple_harvest: StrictBool = False  # simple variant: still harvest chips and buy pieces (false: move only)
     first_player_rotates: StrictBool = False  # the first seat passes left after every turn
-    validate_games: StrictInt = _count(200, 0, MAX_VALIDATE_GAMES,
-                                       "simulated games behind `boardgen validate` and the build's report")
 
     @model_validator(mode="after")
     def _between(self) -> RulesConfig:
-        if not 1 <= self.min_players <= self.players <= self.max_players <= MAX_PLAYERS:
-            raise CrossKeyError("players", f"expected min_players <= players <= max_players <= {MAX_PLAYERS}, got "
-                                f"{self.min_players}, {self.players}, {self.max_players}")
         if self.pieces_per_player < self.setup_rounds:
             raise CrossKeyError("pieces_per_player", f"expected at least setup_rounds ({self.setup_rounds}) pieces "
                                 "per player")
-        if self.bank_chips < self.max_players * self.starting_chips:
-            raise CrossKeyError("bank_chips", "expected at least max_players x starting_chips "
-                                f"({self.max_players * self.starting_chips}) chips in the box")
         return self
+
+
+class WellbeingPlayers(players_model("WellbeingPlayers", 1, MAX_PLAYERS, (2, 6, 6))):  # type: ignore[misc]
+    """Fewest, usual and most players (the usual count is what validate and simulate seat)."""
+
+
+class WellbeingSimulate(simulate_model("WellbeingSimulate", 200, MAX_VALIDATE_GAMES)):  # type: ignore[misc]
+    """What validate and simulate play when the command line does not say."""
 
 
 def _lower(colours: tuple[str, ...]) -> tuple[str, ...]:
@@ -113,10 +112,10 @@ class ComponentsConfig(TemplateModel):
     player_colours: Annotated[tuple[Colour, ...], Field(min_length=1, max_length=len(PLAYER_SHAPES)),
                               AfterValidator(_lower)] = Field(
         ("#e69f00", "#56b4e9", "#009e73", "#0072b2", "#d55e00", "#cc79a7"),
-        description="different colours, at least rules.max_players")
+        description="different colours, at least players.max")
     player_shapes: tuple[Literal[PLAYER_SHAPES], ...] = Field(  # type: ignore[valid-type]
         ("circle", "square", "triangle", "diamond", "hexagon", "pentagon"), min_length=1,
-        max_length=len(PLAYER_SHAPES), description="different shapes, at least rules.max_players")
+        max_length=len(PLAYER_SHAPES), description="different shapes, at least players.max")
     double_sided: Literal["duplex", "fold"] = "duplex"  # backs on mirrored pages, or beside the front with a fold
     dice: StrictBool = True  # print paper dice nets (d4 d6 d8 d10 d12 d20)
     dice_size_mm: Length = Field(34.0, ge=15.0, le=70.0, description="each die's corner-to-corner diameter")
@@ -150,7 +149,15 @@ class Config(GameTemplate):
     overrides: OverrideConfig = Field(default_factory=OverrideConfig)
     sections: SectionsConfig = Field(default_factory=SectionsConfig)
     components: ComponentsConfig = Field(default_factory=ComponentsConfig)
+    players: WellbeingPlayers = Field(
+        default_factory=lambda: WellbeingPlayers.model_validate({}))
     rules: RulesConfig = Field(default_factory=RulesConfig)
+    simulate: WellbeingSimulate = Field(
+        default_factory=lambda: WellbeingSimulate.model_validate({}))
+
+    moved_keys: ClassVar[dict[str, str]] = {
+        "rules.min_players": "players.min", "rules.players": "players.usual", "rules.max_players": "players.max",
+        "rules.validate_games": "simulate.validate_games"}
 
     @property
     def zone_names(self) -> tuple[str, ...]:
@@ -160,18 +167,21 @@ class Config(GameTemplate):
     def _across(self) -> Config:
         check_map_spec(self.board, self.map, self.hexes, self.sections, self.zones, self.classification,
                        self.overrides)
-        k, r = self.components, self.rules
+        k, r, most = self.components, self.rules, self.players.max
         if k.piece_size_mm is not None and self.hexes.size_mm is not None:
             inner_mm = self.hexes.size_mm * 3**0.5
             if k.piece_size_mm > inner_mm * 0.95:
                 raise CrossKeyError("components.piece_size", f"a {k.piece_size_mm:g}mm piece does not sit inside a "
                                     f"{self.hexes.size_mm:g}mm hex (inner diameter {inner_mm:.1f}mm); expected at most "
                                     f"{inner_mm * 0.95:.1f}mm")
-        if len(k.player_colours) < r.max_players:
-            raise CrossKeyError("components.player_colours", f"expected at least {r.max_players} colours "
-                                f"(rules.max_players), got {len(k.player_colours)}")
-        if len(k.player_shapes) < r.max_players or len(set(k.player_shapes)) != len(k.player_shapes):
-            raise CrossKeyError("components.player_shapes", f"expected at least {r.max_players} different shapes")
+        if r.bank_chips < most * r.starting_chips:
+            raise CrossKeyError("rules.bank_chips", "expected at least players.max x rules.starting_chips "
+                                f"({most * r.starting_chips}) chips in the box")
+        if len(k.player_colours) < most:
+            raise CrossKeyError("components.player_colours", f"expected at least {most} colours "
+                                f"(players.max), got {len(k.player_colours)}")
+        if len(k.player_shapes) < most or len(set(k.player_shapes)) != len(k.player_shapes):
+            raise CrossKeyError("components.player_shapes", f"expected at least {most} different shapes")
         return self
 
 

@@ -224,10 +224,10 @@ def standee_component(config: Config, player: int, number: int, size_mm: float) 
 
 
 def player_pieces(config: Config, size_mm: float) -> list[ComponentSet]:
-    """Tokens and/or standees: ``rules.pieces_per_player`` for each of ``rules.max_players`` players."""
+    """Tokens and/or standees: ``rules.pieces_per_player`` for each of ``players.max`` players."""
     r, k = config.rules, config.components
     sets: list[ComponentSet] = []
-    players = range(1, r.max_players + 1)
+    players = range(1, config.players.max + 1)
     numbers = range(1, r.pieces_per_player + 1)
     if "tokens" in k.piece_forms:
         parts = tuple(c for p in players for c in _copies(token_component(config, p, 1, size_mm),
@@ -283,8 +283,8 @@ def badge_component(config: Config, zone_name: str, number: int) -> Component:
 
 
 def badges(config: Config) -> ComponentSet:
-    """One badge per zone for every possible player (``rules.max_players``)."""
-    n = config.rules.max_players
+    """One badge per zone for every possible player (``players.max``)."""
+    n = config.players.max
     parts = tuple(c for z in config.zones
                   for c in _copies(badge_component(config, z, 1), [f"{z} badge {i + 1}" for i in range(n)]))
     return ComponentSet("badge", current().gettext("Philanthropy badges: one per zone for each of {n} players").format(

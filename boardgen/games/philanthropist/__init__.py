@@ -13,7 +13,7 @@ This module is the game's plug-in object; its parts live beside it:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -31,7 +31,6 @@ class Philanthropist(GamePlugin):
         ("validate", "boardgen.play.runner:validate_stage"),
     )
     default_bots = ("collector", "planner")
-    template_bots_key = "simulate.bots"
     slow_bots: ClassVar[dict[str, str]] = {"mcts": "its playouts run whole games: about 65 s a game, 5 h for 300 games"}
 
     template_file = "philanthropist.yaml"
@@ -63,13 +62,6 @@ class Philanthropist(GamePlugin):
                           2 * m.base_depth_mm),
                 SpaceNeed("grid square", sq, sq, "an avatar chip", t.kit.avatar_chip_mm, t.kit.avatar_chip_mm,
                           piece_round=True)]
-
-    def player_range(self, config: Any) -> tuple[int, int, int]:
-        p = config.players
-        return p.min, p.usual, p.max
-
-    def validate_games(self, config: Any) -> int:
-        return int(config.simulate.validate_games)
 
     # -- play in the browser (boardgen serve)
     def board_graph(self, ctx: BuildContext) -> Any:
@@ -105,15 +97,6 @@ class Philanthropist(GamePlugin):
 
         game = ctx.value(f"game:{players}", lambda: self.new_game(ctx, players))
         return kernel_batch(game, bots, seed, start, stop, rotate)
-
-    def validate(self, ctx: BuildContext, games: int | None = None, jobs: int = 1, seed: int | None = None,
-                 bots: Sequence[str] | None = None, players: int | None = None,
-                 progress: Callable[[int], None] | None = None) -> Any:
-        """The generic validate, seating the template's ``simulate.bots`` unless told otherwise."""
-        from boardgen.play.runner import generic_validate
-
-        return generic_validate(self, ctx, games, jobs, seed, bots or tuple(ctx.config.simulate.bots), players,
-                                progress)
 
     def board_findings(self, ctx: BuildContext) -> list[Any]:
         from boardgen.games.philanthropist.rules.report import board_findings

@@ -20,7 +20,16 @@ from typing import Annotated, Literal
 from pydantic import Field, model_validator
 
 from boardgen.errors import ConfigError
-from boardgen.schema import Colour, GameTemplate, Length, PrintableText, TemplateModel, TokenSupply
+from boardgen.schema import (
+    Colour,
+    GameTemplate,
+    Length,
+    PrintableText,
+    TemplateModel,
+    TokenSupply,
+    players_model,
+    simulate_model,
+)
 from boardgen.yaml_reader import short_repr
 
 SHAPES = ("circle", "square", "triangle", "diamond", "hexagon", "pentagon", "star", "octagon")
@@ -50,18 +59,16 @@ class PlayerSpec(TemplateModel):
     shape: Literal["circle", "square", "triangle", "diamond", "hexagon", "pentagon", "star", "octagon"]
 
 
-class PlayersSpec(TemplateModel):
-    min: int = Field(default=2, ge=2, le=4)
-    usual: int = Field(default=4, ge=2, le=4)
-    max: int = Field(default=4, ge=2, le=4)
+class PlayersSpec(players_model("PhilanthropistPlayers", 2, 4, (2, 4, 4))):  # type: ignore[misc]
+    """The common ``players: {min, usual, max}`` and the four seats' avatars."""
+
+
     seats: tuple[PlayerSpec, ...] = Field(min_length=4, max_length=4, description="avatar colours and shapes, in "
                                           "the order of the corners: top left, top right, bottom right, "
                                           "bottom left")
 
     @model_validator(mode="after")
-    def _order(self) -> PlayersSpec:
-        if not self.min <= self.usual <= self.max:
-            raise ValueError(f"expected min <= usual <= max players, got {self.min}, {self.usual}, {self.max}")
+    def _avatars(self) -> PlayersSpec:
         if len({s.colour.lower() for s in self.seats}) != len(self.seats):
             raise ValueError("every avatar needs its own colour")
         if len({s.shape for s in self.seats}) != len(self.seats):
@@ -160,12 +167,8 @@ class KitSpec(TemplateModel):
     spare_meeples: int = Field(default=0, ge=0, le=10, description="extra standees of each kind")
 
 
-class SimSpec(TemplateModel):
-    validate_games: int = Field(default=300, ge=0, le=100_000)
-    bots: tuple[str, ...] = Field(default=("collector", "planner"), min_length=1, max_length=8,
-                                  description="bots `boardgen validate` (and the build's validate stage) seats, "
-                                  "in turn: collector, planner, greedy, random, uniform (mcts is too slow for "
-                                  "hundreds of games; play it with `boardgen simulate`)")
+class SimSpec(simulate_model("PhilanthropistSimulate", 300)):  # type: ignore[misc]
+    """What validate and simulate play when the command line does not say."""
 
 
 class PhilanthropistTemplate(GameTemplate):
@@ -177,7 +180,7 @@ class PhilanthropistTemplate(GameTemplate):
     cubes: CubesSpec
     cards: CardsSpec = CardsSpec()
     kit: KitSpec = KitSpec()
-    simulate: SimSpec = SimSpec()
+    simulate: SimSpec = Field(default_factory=lambda: SimSpec.model_validate({}))
 
     @model_validator(mode="after")
     def _fits(self) -> PhilanthropistTemplate:

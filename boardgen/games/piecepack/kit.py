@@ -95,7 +95,7 @@ def fold_lay(config: Any) -> Any:
 
 
 def papers(config: Any) -> tuple[Paper, ...]:
-    return tuple(PAPERS[slug] for slug in config.print.papers)
+    return tuple(PAPERS[slug] for slug in config.papers)
 
 
 def kit_stage(ctx: BuildContext) -> list[Artifact]:

@@ -4,11 +4,11 @@ print (``PrintSpec``)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field
 
-from boardgen.schema import Colour, GameTemplate, Length, PrintableText, TemplateModel
+from boardgen.schema import Colour, GameTemplate, Length, Papers, PrintableText, TemplateModel
 
 SuitSymbol = Literal["sun", "moon", "crown", "arms"]
 
@@ -51,26 +51,19 @@ class PiecepackSpec(TemplateModel):
 
 
 class PrintSpec(TemplateModel):
-    papers: tuple[Literal["a4", "letter"], ...] = Field(("a4", "letter"), min_length=1, max_length=2,
-                                                        description="the papers to print for, each once",
-                                                        json_schema_extra={"uniqueItems": True})
     backs: Literal["duplex", "fold"] = Field("duplex", description="duplex pages or fold-over pairs")
     also_fold: bool = Field(True, description="also write fold-over sheets for single-sided printers")
 
 
-    @field_validator("papers", mode="before")
-    @classmethod
-    def _each_once(cls, papers: object) -> object:
-        if isinstance(papers, list | tuple):
-            seen: set[object] = set()
-            for paper in papers:
-                if isinstance(paper, str) and paper in seen:
-                    raise ValueError(f"{paper} listed twice; expected each paper once")
-                if isinstance(paper, str):
-                    seen.add(paper)
-        return papers
+PRINT_MOVES = {"print.papers": "papers"}
+"""The papers were ``print.papers`` before every game wrote them as ``papers`` (``GameTemplate.moved_keys``)."""
 
 
 class PiecepackTemplate(GameTemplate):
+    """The piecepack alone: a set of parts, not a game, so it has no ``players`` and no ``simulate``."""
+
+    papers: Papers = ("a4", "letter")
     piecepack: PiecepackSpec = Field(default_factory=lambda: PiecepackSpec.model_validate({}))
     print: PrintSpec = Field(default_factory=lambda: PrintSpec.model_validate({}))
+
+    moved_keys: ClassVar[dict[str, str]] = PRINT_MOVES

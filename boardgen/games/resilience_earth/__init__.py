@@ -58,13 +58,6 @@ class ResilienceEarth(GamePlugin):
 
         return build_field_map(ctx.config)
 
-    def player_range(self, config: Any) -> tuple[int, int, int]:
-        r = config.rules
-        return r.min_players, r.players, r.max_players
-
-    def validate_games(self, config: Any) -> int:
-        return int(config.rules.validate_games)
-
     def new_game(self, ctx: BuildContext, players: int) -> Any:
         from boardgen.games.resilience_earth.fieldmap import cached_field_facts
         from boardgen.games.resilience_earth.rules.engine import FieldFacts, ResilienceGame

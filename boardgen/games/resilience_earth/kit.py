@@ -426,7 +426,7 @@ def kit_parts(ctx: BuildContext) -> KitParts:
     from boardgen.games.resilience_earth.leaflet import block_text
 
     config = ctx.config
-    players = config.rules.max_players
+    players = config.players.max
     b = config.board
     _ = translator(config).gettext
     declared = [board_part(_("board"), board_piece(board_scene(ctx, bleed_mm=DEFAULT_STYLE.bleed_mm), b.width_mm,
@@ -454,7 +454,7 @@ def engine_part_counts(ctx: BuildContext) -> dict[str, int]:
     from boardgen.games.resilience_earth.rules.engine import ResilienceGame
 
     config = ctx.config
-    game = ctx.plugin.new_game(ctx, config.rules.max_players)
+    game = ctx.plugin.new_game(ctx, config.players.max)
     assert isinstance(game, ResilienceGame)
     _ = translator(config).gettext
     events = {k: _(v) for k, v in DECK_NAMES.items()}["events"]
@@ -467,7 +467,7 @@ def components_stage(ctx: BuildContext) -> list[Artifact]:
     from boardgen.games.resilience_earth.leaflet import leaflet_pdf
 
     config = ctx.config
-    sets = component_sets(config, config.rules.max_players)
+    sets = component_sets(config, config.players.max)
     _ = translator(config).gettext
     spec = KitSpec(
         config.title, kit_parts(ctx), functools.partial(lay_kit, config, sets),

@@ -69,7 +69,7 @@ def leaflet_blocks(ctx: BuildContext) -> list[tuple[str, list[str], list[list[st
         _("A game for {min} to {max} players from about 12 years. You spread over the real "
           "Earth, gather resources (<b>RES</b>) and life quality (<b>LQ</b>) - but every town and industry puts a "
           "stone on the <b>Climate Tower</b>. If the tower falls while you add to it, the planet collapses: you "
-          "lose, and only life quality counts for everybody else.").format(min=r.min_players, max=r.max_players),
+          "lose, and only life quality counts for everybody else.").format(min=cfg.players.min, max=cfg.players.max),
         _("The board shows the world's land in {fields} fields. Each has a two-digit number: the first "
           "digit is its region (colour), the second the field in that region, so two dice name any field. Pips "
           "show how much a field produces: 1 pip poor ({poor} fields), 2 fair ({fair}), 3 rich "
@@ -92,8 +92,8 @@ def leaflet_blocks(ctx: BuildContext) -> list[tuple[str, list[str], list[list[st
           "{res} RES and {lq} LQ tokens; "
           "{markers} markers (BLOCKED on one side, DESTROYED on the other); {events} climate "
           "event cards; a sabbatical card and a settlement map per player; the round leader's token; 2 dice.").format(
-            stones=t.stones, blocks=block_text(t, tr), settlements=per["settlement"] * r.max_players,
-            towns=per["town"] * r.max_players, industries=per["industry"] * r.max_players, colours=r.max_players,
+            stones=t.stones, blocks=block_text(t, tr), settlements=per["settlement"] * cfg.players.max,
+            towns=per["town"] * cfg.players.max, industries=per["industry"] * cfg.players.max, colours=cfg.players.max,
             res=sum(cfg.components.res_tokens.values()), lq=sum(cfg.components.lq_tokens.values()),
             markers=cfg.markers.count, events=len(cfg.events)),
     ], None))

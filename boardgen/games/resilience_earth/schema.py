@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, model_validator
 
@@ -17,6 +17,8 @@ from boardgen.schema import (
     PrintableText,
     TemplateModel,
     TokenSupply,
+    players_model,
+    simulate_model,
 )
 
 COMPASS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
@@ -94,9 +96,6 @@ def _no_building_worth() -> dict[BuildingKind, int]:
 
 
 class RulesSection(TemplateModel):
-    players: int = Field(4, ge=2, le=4)
-    min_players: int = Field(2, ge=2, le=4)
-    max_players: int = Field(4, ge=2, le=4)
     starting_res: int = Field(3, ge=0, le=MAX_RES)
     # RES more at the start for the players in turn order (first player first): makes up for picking fields
     # later; missing entries are 0
@@ -122,12 +121,9 @@ class RulesSection(TemplateModel):
     lopsided_penalty: int = Field(5, ge=0, le=MAX_RES)
     lopsided_both_ways: bool = True
     toppler_score: int = Field(-1, ge=-MAX_RES, le=MAX_RES)
-    validate_games: int = Field(400, ge=10, le=100000)
 
     @model_validator(mode="after")
     def _check(self) -> RulesSection:
-        if not self.min_players <= self.players <= self.max_players:
-            raise ValueError("players must lie between min_players and max_players")
         if self.first_end_round > self.last_end_round:
             raise ValueError("first_end_round must not come after last_end_round")
         return self
@@ -218,6 +214,14 @@ class ComponentsSection(TemplateModel):
     dice_size_mm: Length = Field(34.0, ge=10.0, le=60.0, description="edge of a paper die")
 
 
+class ResiliencePlayers(players_model("ResiliencePlayers", 2, 4, (2, 4, 4))):  # type: ignore[misc]
+    """Fewest, usual and most players (the usual count is what validate and simulate seat)."""
+
+
+class ResilienceSimulate(simulate_model("ResilienceSimulate", 400, least_validate_games=10)):  # type: ignore[misc]
+    """What validate and simulate play when the command line does not say."""
+
+
 class ResilienceTemplate(GameTemplate):
     """A Resilience Earth edition."""
 
@@ -227,19 +231,27 @@ class ResilienceTemplate(GameTemplate):
     fields: FieldsSection
     production: ProductionSection
     costs: CostsSection
+    players: ResiliencePlayers = Field(
+        default_factory=lambda: ResiliencePlayers.model_validate({}))
+    simulate: ResilienceSimulate = Field(
+        default_factory=lambda: ResilienceSimulate.model_validate({}))
     rules: RulesSection
     tower: TowerSection
     markers: MarkersSection
     events: tuple[EventCard, ...] = Field(min_length=1, max_length=60)
     components: ComponentsSection
 
+    moved_keys: ClassVar[dict[str, str]] = {
+        "rules.min_players": "players.min", "rules.players": "players.usual", "rules.max_players": "players.max",
+        "rules.validate_games": "simulate.validate_games"}
+
     @model_validator(mode="after")
     def _check(self) -> ResilienceTemplate:
         c = self.components
         if set(c.per_colour) != {"settlement", "town", "industry"}:
             raise CrossKeyError("components.per_colour", "expected exactly settlement, town and industry")
-        if len(c.player_colours) < self.rules.max_players or len(c.player_shapes) < self.rules.max_players:
-            raise ValueError("components: one colour and one shape per player (max_players)")
+        if len(c.player_colours) < self.players.max or len(c.player_shapes) < self.players.max:
+            raise ValueError("components: one colour and one shape per player (players.max)")
         if self.map.target_cells < 3 * self.fields.count:
             raise CrossKeyError("map.target_cells", f"{self.map.target_cells} cells are too few for "
                                 f"{self.fields.count} fields (regions x per_region); expected at least 3 a field "

@@ -235,7 +235,7 @@ def test_a_kit_in_japanese_prints_every_glyph(tmp_path: Path) -> None:
     template = tmp_path / "better-life-ja.yaml"
     template.write_text(yaml.safe_dump({"extends": str(ROOT / "templates" / "better-life.yaml"),
                                         "edition": "better-life-japanese-title", "title": "ベター・ライフ",
-                                        "simulation": {"validate_games": 20}}, allow_unicode=True),
+                                        "simulate": {"validate_games": 20}}, allow_unicode=True),
                         encoding="utf-8")
     kit = _build(template, tmp_path / "out")
     for name, words in (("leaflet-a4.pdf", ["ベター・ライフ"]), ("board-poster.pdf", ["ベター・ライフ"]),

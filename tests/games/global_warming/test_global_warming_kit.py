@@ -27,8 +27,9 @@ def _data() -> dict:
     return yaml.safe_load(TEMPLATE.read_text())
 
 
-def _config(**rules: object) -> GlobalWarmingTemplate:
+def _config(players: dict[str, int] | None = None, **rules: object) -> GlobalWarmingTemplate:
     data = _data()
+    data["players"].update(players or {})
     data["rules"].update(rules)
     return validate_template(GlobalWarmingTemplate, data, "gw.yaml")
 
@@ -48,7 +49,7 @@ def test_template_loads_and_every_key_is_set() -> None:
 
 @pytest.mark.parametrize("change,key", [
     ({"rules": {"line_lenght": 3}}, "rules.line_lenght"),
-    ({"rules": {"players": 5}}, "rules.players"),
+    ({"players": {"usual": 5}}, "players.usual"),
     ({"rules": {"setup": "spiral"}}, "rules.setup"),
     ({"rules": {"action_order": [0, 5, 4, 3, 2, 2]}}, "rules"),
     ({"piecepack": {"tile_size": "9in"}}, "piecepack.tile_size"),
@@ -76,7 +77,8 @@ def test_bad_template_exits_2(tmp_path: Path) -> None:
 
 
 def test_leaflet_states_the_template_numbers() -> None:
-    text = leaflet_text(_config(line_length=4, action_order=[0, 1, 2, 3, 4, 5], sea_margin=2, min_players=3))
+    text = leaflet_text(_config(line_length=4, action_order=[0, 1, 2, 3, 4, 5], sea_margin=2,
+                                 players={"min": 3}))
     assert "draw four coins" in text
     assert "null, ace, 2, 3, 4, 5" in text
     assert "at most 2 places beyond" in text
@@ -173,7 +175,7 @@ def test_whole_build_twice_is_byte_identical(tmp_path: Path) -> None:
     from boardgen.build import build
 
     data = _data()
-    data["rules"]["validate_games"] = 20
+    data["simulate"]["validate_games"] = 20
     config = validate_template(GlobalWarmingTemplate, data, str(TEMPLATE))
     out = []
     for k in (1, 2):

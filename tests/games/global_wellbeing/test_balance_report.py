@@ -111,7 +111,7 @@ def test_validate_reports_self_play_separately(default_board) -> None:
     seat = next(f for f in report.findings if f.rule == "seat-advantage")
     assert "mixed bots, seats rotated" in seat.where
     assert report.simulation is not None and report.simulation["self_play"]["bot"] == SELF_PLAY_BOT
-    assert len(report.simulation["self_play"]["wins_by_seat"]) == config.rules.players
+    assert len(report.simulation["self_play"]["wins_by_seat"]) == config.players.usual
 
 
 def test_played_games_are_read_back_until_the_rules_change(default_config, default_board, tmp_path: Path,

@@ -90,10 +90,10 @@ def test_chips_drawn_equal_the_template_count(bank: int) -> None:
 def test_badges_one_per_zone_per_player_with_template_values() -> None:
     config = make_config(zones={"Polar": {**_template_data()["zones"]["Polar"], "badge_value": 3}})
     laid = lay_out(badges(config), LETTER, "t")
-    assert _drawn(laid.pages, "badge") == len(config.zones) * config.rules.max_players
+    assert _drawn(laid.pages, "badge") == len(config.zones) * config.players.max
     values = [op.text for p in laid.pages for op in p.scene.walk() if getattr(op, "name", "") == "badge-value"]
-    assert values.count("+3") == config.rules.max_players
-    assert values.count("+2") == (len(config.zones) - 1) * config.rules.max_players
+    assert values.count("+3") == config.players.max
+    assert values.count("+2") == (len(config.zones) - 1) * config.players.max
 
 
 def test_pieces_per_player_and_shapes_fit_inside_a_hex() -> None:
@@ -109,9 +109,9 @@ def test_pieces_per_player_and_shapes_fit_inside_a_hex() -> None:
     sets = {s.kind: s for s in player_pieces(config, size)}
     for kind in ("token", "standee"):
         parts = sets[kind].components
-        assert len(parts) == 12 * config.rules.max_players
+        assert len(parts) == 12 * config.players.max
         labels = {t for p in parts for t in _texts(p.front) if t.startswith("P") and len(t) <= 3}
-        assert labels == {f"P{i}" for i in range(1, config.rules.max_players + 1)}
+        assert labels == {f"P{i}" for i in range(1, config.players.max + 1)}
 
 
 def test_piece_size_that_does_not_fit_the_hex_is_a_config_error() -> None:

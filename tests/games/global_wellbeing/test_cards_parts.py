@@ -64,7 +64,7 @@ def test_chips_are_silver_and_tokens_have_a_white_ring_and_dark_edge() -> None:
     assert CHIP_SILVER not in config.components.player_colours
     chip = chips(config).components[0]
     assert any(getattr(op.style, "fill", None) == CHIP_SILVER for op in chip.front.walk() if hasattr(op, "style"))
-    for player in range(1, config.rules.max_players + 1):
+    for player in range(1, config.players.max + 1):
         token = token_component(config, player, 1, 13.0)
         ring = [op for op in token.front.walk() if getattr(op, "name", "") == "token-ring"]
         edge = [op for op in token.front.walk() if getattr(op, "name", "") == "cut-line"]

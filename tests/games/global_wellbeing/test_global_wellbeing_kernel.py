@@ -108,8 +108,9 @@ LINEUPS = {"random": ("random",), "greedy": ("greedy",), "planner": ("planner",)
     *(pytest.param(bots, 1000, id=f"{name}-1000", marks=pytest.mark.slow) for name, bots in LINEUPS.items()),
 ])
 def test_same_games_on_the_real_board(real_board: RulesBoard, bots: tuple[str, ...], games: int) -> None:
-    rules = load_template().rules
-    lineups = [lineup(bots, rules.players, i, True) for i in range(games)]
+    config = load_template()
+    rules, players = config.rules, config.players.usual
+    lineups = [lineup(bots, players, i, True) for i in range(games)]
     seeds = [derive_seed(2026, "game", i) for i in range(games)]
     assert differences(real_board, rules, lineups, seeds) == []
 

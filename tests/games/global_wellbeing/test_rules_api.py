@@ -66,9 +66,10 @@ def through_api(board: RulesBoard, rules: RulesConfig, names: Sequence[str], see
 
 def test_play_game_plays_the_simulated_games(default_board: Board) -> None:
     board = RulesBoard.from_board(default_board)
-    rules = load_template().rules
+    config = load_template()
+    rules, players = config.rules, config.players.usual
     for i in range(10):
-        names = lineup(list(BOT_NAMES), rules.players, i, True)
+        names = lineup(list(BOT_NAMES), players, i, True)
         seed = derive_seed(2026, "equivalence", i)
         assert with_callbacks(board, rules, names, seed) == through_api(board, rules, names, seed)
 

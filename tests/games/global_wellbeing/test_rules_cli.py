@@ -93,7 +93,8 @@ def test_validate_text_and_error_exit_code(fast_board: Board, tmp_path: Path) ->
 
 
 def test_validate_stage_artifacts(default_board: Board, default_config: Config) -> None:
-    config = default_config.model_copy(update={"rules": default_config.rules.model_copy(update={"validate_games": 30})})
+    simulate = default_config.simulate.model_copy(update={"validate_games": 30})
+    config = default_config.model_copy(update={"simulate": simulate})
     def context() -> BuildContext:
         ctx = BuildContext(config)
         ctx.computed["board"] = default_board

@@ -27,6 +27,8 @@ OWN = ("grower", "steward", "sabbatical", "mixed")
 
 def config(**rules: object) -> ResilienceTemplate:
     data = yaml.safe_load(TEMPLATE.read_text())
+    if "players" in rules:
+        data["players"]["usual"] = rules.pop("players")
     data["rules"].update(rules)
     return validate_template(ResilienceTemplate, data, str(TEMPLATE))
 

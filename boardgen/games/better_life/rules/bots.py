@@ -117,7 +117,7 @@ class FairShare(BetterLifeBot):
     name = "fair-share"
 
     def bid(self, obs: Mapping[str, Any]) -> int:
-        return math.ceil(self.success_min() / self.bl.config.players)
+        return math.ceil(self.success_min() / self.bl.config.players.usual)
 
 
 class TargetSeeker(BetterLifeBot):
@@ -141,10 +141,10 @@ class MeterReader(BetterLifeBot):
         # success while the goal is not reached or the loss meter is close; a semi-success keeps loss level
         wanted = self.success_min() if need > 0 or loss >= c.meters.loss_limit - 2 else self.semi_min()
         history = tuple(obs["bid_history"])
-        fair = math.ceil(self.success_min() / c.players)
+        fair = math.ceil(self.success_min() / c.players.usual)
         # count on each other player for the least they have ever given (a fair share before any vote):
         # free riders are not counted on and nobody is assumed to repeat a large bid; top the pool up to the band
-        others = sum(min((year[s] for year in history), default=fair) for s in range(c.players) if s != self.seat)
+        others = sum(min((year[s] for year in history), default=fair) for s in range(c.players.usual) if s != self.seat)
         return max(0, wanted - others)
 
 

@@ -88,14 +88,14 @@ class Rules:
         ip = self.config.ip
         if ip.max_bid is not None:
             return ip.max_bid
-        return max(ip.box, ip.start * self.config.players)
+        return max(ip.box, ip.start * self.config.players.usual)
 
 
 class BetterLifeGame(Game):
     def __init__(self, config: BetterLifeTemplate, decks: Decks) -> None:
         self.rules = Rules.of(config, decks)
         self.config = config
-        n = config.players
+        n = config.players.usual
         turns_bound = config.rounds * n * (len(self.rules.track) + 4) * 6
         self.info = GameInfo(
             short_name="better_life", long_name="BETTER Life", num_players=n,
@@ -127,7 +127,7 @@ class BetterLifeState(State):
         super().__init__(game)
         r = game.rules
         c = r.config
-        n = c.players
+        n = c.players.usual
         self.g = game
         self.role: list[int] = [-1] * n
         self.target: list[int] = [-1] * n
@@ -375,7 +375,7 @@ class BetterLifeState(State):
         c = self.g.config
         self.round = number
         self.starter = starter
-        n = c.players
+        n = c.players.usual
         self.pos = [0] * n
         self.finished = []
         self.role_used = [False] * n
@@ -392,7 +392,7 @@ class BetterLifeState(State):
             self._begin_turn(starter)
 
     def _next_seat(self, seat: int) -> int:
-        n = self.g.config.players
+        n = self.g.config.players.usual
         for k in range(1, n + 1):
             s = (seat + k) % n
             if s not in self.finished:
@@ -400,7 +400,7 @@ class BetterLifeState(State):
         return seat
 
     def _begin_turn(self, seat: int) -> None:
-        n = self.g.config.players
+        n = self.g.config.players.usual
         for _ in range(2 * n):
             if seat in self.finished:
                 seat = self._next_seat(seat)
@@ -420,7 +420,7 @@ class BetterLifeState(State):
     def _end_turn(self) -> None:
         if self.over:
             return
-        if len(self.finished) == self.g.config.players:
+        if len(self.finished) == self.g.config.players.usual:
             self.phase = "vote"
             return
         self._begin_turn(self._next_seat(self.turn))
@@ -524,7 +524,7 @@ class BetterLifeState(State):
         self.finished.append(me)
         self._gain(me, c.finish_ip[rank])
         self.counts["finish"] += 1
-        if len(self.market) == 1 or (self.market and len(self.finished) == c.players):
+        if len(self.market) == 1 or (self.market and len(self.finished) == c.players.usual):
             self.hand[me].append(self.market.pop(0))
             self.counts["market-pick"] += 1
             self._check_hand("after-finish")
@@ -558,7 +558,7 @@ class BetterLifeState(State):
 
     # ------------------------------------------------------------------ effects
     def _card_effect(self, card: ActionCard, me: int) -> None:
-        n = self.g.config.players
+        n = self.g.config.players.usual
         effect, amount = card.effect, card.amount
         if effect == "gain-ip":
             self._gain(me, amount)
@@ -589,7 +589,7 @@ class BetterLifeState(State):
             self.counts["restored"] += 1
 
     def _event_effect(self, event: EventCard, me: int) -> None:
-        n = self.g.config.players
+        n = self.g.config.players.usual
         effect, amount = event.effect, event.amount
         self.phase = "start"
         if effect == "loss":
@@ -662,12 +662,12 @@ class BetterLifeState(State):
     def winners(self) -> tuple[int, ...]:
         if not self.over or self.team_lost:
             return ()
-        vps = [self.victory_points(s) for s in range(self.g.config.players)]
+        vps = [self.victory_points(s) for s in range(self.g.config.players.usual)]
         best = max(vps)
         return tuple(s for s, v in enumerate(vps) if v == best)
 
     def returns(self) -> list[float]:
-        n = self.g.config.players
+        n = self.g.config.players.usual
         if not self.over:
             return [0.0] * n
         if self.team_lost:
@@ -677,7 +677,7 @@ class BetterLifeState(State):
 
     def outcome(self) -> Outcome:
         r = self.g.rules
-        n = r.config.players
+        n = r.config.players.usual
         vps = [float(self.victory_points(s)) for s in range(n)]
         won = self.winners()
         metrics: dict[str, float] = {
@@ -699,7 +699,7 @@ class BetterLifeState(State):
 
     def observation(self, player: int) -> dict[str, Any]:
         r = self.g.rules
-        n = r.config.players
+        n = r.config.players.usual
         obs: dict[str, Any] = {
             "year": r.config.years.start + self.round * r.config.years.per_round, "round": self.round + 1,
             "phase": self.phase, "turn": self.turn, "loss": self.loss, "policy": self.policy, "fund": self.fund,

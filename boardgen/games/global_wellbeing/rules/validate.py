@@ -85,7 +85,7 @@ def map_findings(board: Any, rules_board: RulesBoard, config: Config, sections_o
         labels = [rules_board.labels[c] for c in comp]
         found.append(Finding("map.small-group", "info", "cells " + ", ".join(labels),
                              f"a group of {len(comp)} cells cut off from the main landmass"))
-    most_players = rules.max_players
+    most_players = config.players.max
     setup = most_players * rules.setup_rounds
     if setup > n:
         found.append(Finding("setup.fits", "error", "board",
@@ -94,14 +94,15 @@ def map_findings(board: Any, rules_board: RulesBoard, config: Config, sections_o
         found.append(Finding("setup.fits", "info", "board",
                              f"{most_players} players x {rules.setup_rounds} setup pieces = {setup} of {n} cells "
                              f"({setup / n:.0%})"))
-    printed = rules.players * rules.pieces_per_player
+    usual = config.players.usual
+    printed = usual * rules.pieces_per_player
     if printed > n:
         found.append(Finding("setup.pieces", "info", "board",
-                             f"{rules.players} x {rules.pieces_per_player} printed pieces ({printed}) exceed the "
+                             f"{usual} x {rules.pieces_per_player} printed pieces ({printed}) exceed the "
                              f"{n} cells: the board can fill up before the pieces run out"))
-    if rules.variant == "complex" and rules.bank_chips < rules.players * rules.starting_chips:
+    if rules.variant == "complex" and rules.bank_chips < usual * rules.starting_chips:
         found.append(Finding("setup.bank", "error", "template rules.bank_chips",
-                             f"{rules.bank_chips} chips cannot pay {rules.players} x {rules.starting_chips} "
+                             f"{rules.bank_chips} chips cannot pay {usual} x {rules.starting_chips} "
                              "starting chips"))
     found.extend(_section_findings(board, sections_of or _cut(board), legend_of or _legend(board)))
     return found
@@ -456,11 +457,11 @@ def validate(board: Any, config: Config, games: int | None = None, jobs: int = 1
     from boardgen.geomap.cache import board_key
 
     rules_board = RulesBoard.from_board(board)
-    games = config.rules.validate_games if games is None else games
-    players = players or config.rules.players
+    games = config.simulate.validate_games if games is None else games
+    players = players or config.players.usual
     seed = config.seed if seed is None else seed
-    inputs = f"{board_key(board.config)} {config.rules!r} games {games} players {players} bots {tuple(bots)!r} " \
-             f"seed {seed}"
+    inputs = f"{board_key(board.config)} {config.rules!r} {config.players!r} games {games} players {players} " \
+             f"bots {tuple(bots)!r} seed {seed}"
     played, sim_summary = cached(
         "validation", make_key("validation", inputs, {}, PLAY_SOURCES),
         lambda: played_findings(rules_board, config, games, players, bots, seed, jobs, progress))
@@ -490,10 +491,10 @@ def validate_stage(ctx: Any) -> list[Any]:
     progress = getattr(ctx, "progress", None)
     if progress is not None:
         progress(f"validation: {counts['error']} errors, {counts['warning']} warnings "
-                 f"({ctx.config.rules.validate_games} games; see report/validation.txt)")
+                 f"({ctx.config.simulate.validate_games} games; see report/validation.txt)")
     return [
         Artifact("report/validation.json", report.json_bytes(),
-                 f"map and rules checks from {ctx.config.rules.validate_games} simulated games"),
+                 f"map and rules checks from {ctx.config.simulate.validate_games} simulated games"),
         Artifact("report/validation.txt", report.text().encode(), "the validation findings as text"),
     ]
 

@@ -60,10 +60,10 @@ def describe(change: Mapping[str, int], base_divisor: int) -> str:
 
 
 def player_counts(config: Config) -> tuple[list[int], list[int]]:
-    """(counts that share the game out evenly: the divisors of ``rules.players`` in range, the other counts).
+    """(counts that share the game out evenly: the divisors of ``players.usual`` in range, the other counts).
 
     With 6: 2, 3 or 6 players, and 4 or 5 people play in teams, as the original rules suggest."""
-    r = config.rules
-    even = [n for n in range(r.min_players, r.max_players + 1) if r.players % n == 0]
-    other = [n for n in range(r.min_players, r.max_players + 1) if n not in even]
+    r = config.players
+    even = [n for n in range(r.min, r.max + 1) if r.usual % n == 0]
+    other = [n for n in range(r.min, r.max + 1) if n not in even]
     return even, other

@@ -42,7 +42,7 @@ def variant(config: Any, section: str, **changes: Any) -> Any:
 def run(facts: FieldFacts, config: Any, bots: Sequence[str], games: int, jobs: int, seed: int) -> dict[str, Any]:
     from boardgen.games.resilience_earth.rules import fast
 
-    game = ResilienceGame(facts, config, config.rules.players)
+    game = ResilienceGame(facts, config, config.players.usual)
     started = time.perf_counter()
     if fast.unsupported(game, bots):
         records = list(simulate(game, all_bots(), games, bots, seed, jobs=jobs, rotate=True).records)
