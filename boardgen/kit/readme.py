@@ -53,7 +53,9 @@ def page_guide(file: str, kit: PaperKit, how_to: Mapping[str, str], _: Gettext =
     lines = [_("{file}, page by page:").format(file=file)]
     for lo, first, last in kit.page_ranges():
         two = any(p.side == "back" for p in lo.pages)
-        lines.append(f"  {pages_text(first, last, _):<14} {lo.title}. {sheet_how(lo.kind, two, how_to, _)}")
+        how = sheet_how(lo.kind, two, how_to, _)
+        how = how[:1].upper() + how[1:]  # a sentence of its own after the title
+        lines.append(f"  {pages_text(first, last, _):<14} {lo.title}. {how}")
     return lines
 
 

@@ -325,8 +325,11 @@ def duplex_readme_lines(files: Sequence[tuple[str, Sequence[Page]]], tr: Transla
             shape=_(shape))
         if single:
             double = _(" and ").join(_("pages {first}-{last}").format(first=a, last=b) for a, b in runs)
-            line += _(": only {double}, each run as a print job of its own; print pages {single} "
-                      "single-sided").format(double=double, single=_page_ranges(single))
+            line += _(": only {double}").format(double=double)
+            if len(runs) > 1:  # one run is one print job; several are not, or the jobs would pair across them
+                line += _(", each run as a print job of its own")
+            line += (_("; print page {single} single-sided") if len(single) == 1 else
+                     _("; print pages {single} single-sided")).format(single=_page_ranges(single))
         lines.append(line)
     return [_(DUPLEX_HEADING), *lines] if lines else []
 

@@ -24,5 +24,13 @@ def test_a_file_of_only_pairs_is_printed_whole() -> None:
 def test_a_mixed_file_names_its_double_and_single_sided_pages() -> None:
     pages = [page(""), page("front"), page("back"), page("front"), page("back"), page("")]
     (line,) = duplex_readme_lines([("components-a4.pdf", pages), ("leaflet-a4.pdf", [page("")])])[1:]
-    assert line.endswith("(its pages are portrait): only pages 2-5, each run as a print job of its own; print "
-                         "pages 1, 6 single-sided")
+    assert line.endswith("(its pages are portrait): only pages 2-5; print pages 1, 6 single-sided")
+
+
+def test_several_runs_are_separate_print_jobs_and_one_single_page_is_singular() -> None:
+    pages = [page("front"), page("back"), page(""), page("front"), page("back")]
+    (line,) = duplex_readme_lines([("components-a4.pdf", pages)])[1:]
+    assert line.endswith(": only pages 1-2 and pages 4-5, each run as a print job of its own; print page 3 "
+                         "single-sided")
+    (line,) = duplex_readme_lines([("components-a4.pdf", pages[:3])])[1:]
+    assert line.endswith(": only pages 1-2; print page 3 single-sided")
