@@ -8,7 +8,7 @@ reference.
 For each game prints (one job, this machine as it is; ``uptime`` first; in-process rates also per CPU second,
 which a machine busy with other work distorts less than wall time):
 - the reference: a playout picking ``random.choice`` of the legal actions through the rules API (games/s);
-- for each bot kind the kernel compiles: the API path (``GamePlugin.play_batch``, ``--ref-games`` games) and the
+- for each bot kind the kernel compiles: the API path (``runner.api_batch``, ``--ref-games`` games) and the
   kernel alone (``kernel_batch``, ``--games`` games), games/s, and the kernel's speed-up;
 - ``boardgen simulate --games N --jobs 1 -q`` as the CLI reports it, with the default bots and with random bots,
   and its ratio to the reference (issue goal: random bots at least 20x the reference, default bots at least
@@ -82,6 +82,7 @@ def playout_rate(name: str, games: int) -> tuple[float, float]:
 def path_rates(name: str, bots: tuple[str, ...], games: int, ref_games: int
                ) -> tuple[tuple[float, float], tuple[float, float]]:
     """((wall, CPU) games/s of the API path, the same of the kernel) for ``bots`` (the kernel loaded first)."""
+    from boardgen.play.runner import api_batch
     from boardgen.plugin import BuildContext, get_game
     from boardgen.template import load
 
@@ -90,11 +91,11 @@ def path_rates(name: str, bots: tuple[str, ...], games: int, ref_games: int
     ctx = BuildContext(config, plugin)
     players = plugin.player_range(config)[1]
     with Clock() as api:
-        plugin.play_batch(ctx, players, bots, 1, 0, ref_games, True)
+        api_batch(plugin, ctx, players, bots, 1, 0, ref_games, True)
     os.environ["BOARDGEN_ENGINE"] = "kernel"
-    plugin.kernel_batch(ctx, players, bots, 1, 0, 2, True)  # load it
+    plugin.fast.kernel_batch(ctx, players, bots, 1, 0, 2, True)  # load it
     with Clock() as kernel:
-        plugin.kernel_batch(ctx, players, bots, 2, 0, games, True)
+        plugin.fast.kernel_batch(ctx, players, bots, 2, 0, games, True)
     del os.environ["BOARDGEN_ENGINE"]
     return api.rates(ref_games), kernel.rates(games)
 

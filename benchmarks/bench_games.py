@@ -156,9 +156,9 @@ def flagship_kernel_rate(plugin: Any, ctx: Any, players: int, games: int) -> flo
     from boardgen.play.simulate import derive_seed, lineup
 
     bots = ("random",)
-    if plugin.kernel_batch(ctx, players, bots, 1, 0, 1, True) is not None:
+    if plugin.fast.kernel_batch(ctx, players, bots, 1, 0, 1, True) is not None:
         started = time.perf_counter()
-        plugin.kernel_batch(ctx, players, bots, 1, 0, games, True)
+        plugin.fast.kernel_batch(ctx, players, bots, 1, 0, games, True)
         return games / (time.perf_counter() - started)
     from boardgen.games.global_wellbeing.rules import fast
     from boardgen.games.global_wellbeing.rules.board import RulesBoard

@@ -143,7 +143,7 @@ def _preload(ctx: BuildContext, later: list[_Entry]) -> None:
 
 def _prepare(ctx: BuildContext) -> None:
     started = time.perf_counter()
-    ctx.plugin.prepare_stages(ctx)
+    ctx.plugin.fast.prepare_stages(ctx)
     ctx.timings_s["prepare"] = ctx.timings_s.get("prepare", 0.0) + time.perf_counter() - started
 
 
@@ -188,7 +188,7 @@ def _collect(ctx: BuildContext, children: list[tuple[Any, Any, Any]],
 
 def _run_group(ctx: BuildContext, group: list[_Entry], later: list[_Entry]) -> list[Artifact]:
     workers = min(len(group), _cores()) if _can_fork() else 1
-    fork_first = workers > 1 and ctx.plugin.fork_first(ctx)
+    fork_first = workers > 1 and ctx.plugin.fast.fork_first(ctx)
     early = [i for i, entry in enumerate(group) if "board-only" in entry[2:]] if workers > 1 and not fork_first \
         else []
     others = [i for i in range(len(group)) if i not in early]

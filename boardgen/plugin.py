@@ -87,18 +87,142 @@ StageSpec = tuple[str, ...]
 """(name, "module:function"[, "parallel"[, "board-only"]]): the function takes a BuildContext and returns artifacts.
 Consecutive "parallel" stages run side by side on the machine's cores (forked processes; listed longest first,
 each free process takes the next) and all finish before the next stage starts: each may read only what the stages
-before the group made, plus what ``GamePlugin.prepare_stages`` computed. A parallel stage also marked
+before the group made, plus what the plug-in's ``fast.prepare_stages`` computed. A parallel stage also marked
 "board-only" reads only ``ctx.board`` and the config: it starts as soon as the board is built, in a worker, while
 the parent runs ``prepare_stages`` for the others. Artifacts keep their stage's place, and
 ``BOARDGEN_SERIAL_STAGES=1`` runs everything in one process with the same outputs."""
 
 
+class FastPath:
+    """Optional, and nothing a game needs to be played, printed or checked: how a game runs faster than its rules
+    API and its plain stage list allow. A plug-in sets ``fast`` to an instance of a subclass; every default here
+    is the plain path (the rules API plays every game, every stage computes what it reads).
+
+    - the compiled rules kernel: ``kernel_batch`` (the same games as the API plays, field for field, for the same
+      seeds), ``warmer`` (compiles it into its disk cache at set-up), ``game_seeds`` (how a game's seeds are
+      split when the kernel draws them its own way) and ``batch_summary`` (a sweep's summary from the kernel's
+      columns);
+    - sweeps: ``board_key`` and ``board_values`` (variants with the same board share what was computed from it);
+    - builds: ``prepare_stages`` and ``fork_first`` (values a group of "parallel" stages all read, made once).
+    """
+
+    warmer: str = ""  # "module:function" compiling the game's rules kernel into its disk cache (set-up runs it)
+    board_values: tuple[str, ...] = ("board",)  # ctx.computed entries that depend only on board_key(config)
+
+    def kernel_batch(self, ctx: BuildContext, players: int, bots: Sequence[str], seed: int, start: int, stop: int,
+                     rotate: bool) -> OutcomeColumns | None:
+        """Games ``start`` to ``stop`` played by the game's compiled kernel: the same games, field for field, as
+        ``boardgen.play.runner.api_batch`` plays through the rules API for the same seeds (a test per game
+        compares them). None when the game has no kernel, or its kernel does not play these bots or rule values:
+        the API path plays. Scores are int64 when the API's scores are Python ints (the summary prints them the
+        same way)."""
+        return None
+
+    def game_seeds(self, bots: Sequence[str], game_seed: int) -> tuple[int, int]:
+        """(the initial state's seed, the chance generator's seed) of the game a simulation with these bots
+        seeded ``game_seed`` (``play_one`` seeds it so; ``boardgen.play.replay`` plays it again). Default:
+        ``boardgen.play.simulate.default_game_seeds``."""
+        from boardgen.play.simulate import default_game_seeds
+
+        return default_game_seeds(bots, game_seed)
+
+    def batch_summary(self, ctx: BuildContext, players: int, bots: Sequence[str], seed: int, rotate: bool,
+                      batches: Sequence[Any]) -> dict[str, Any]:
+        """The summary of a simulation whose games were played in ``batches`` (in game order)."""
+        from boardgen.play.runner import summary_of_batches
+
+        return summary_of_batches(players, bots, seed, batches)
+
+    def board_key(self, config: Any) -> str:
+        """What the board depends on: variants with the same key share a built board in a sweep worker."""
+        return repr(config)
+
+    def prepare_stages(self, ctx: BuildContext) -> None:
+        """Compute the values a group of "parallel" stages all read, once, before they are forked (else each
+        process would compute them). Default: nothing."""
+
+    def fork_first(self, ctx: BuildContext) -> bool:
+        """Whether a group of "parallel" stages may fork before ``prepare_stages``: true when what it computes
+        is quick to read (from the cache), so each process reads what its stages need and the imports that
+        takes run on every core at once. Default: False."""
+        return False
+
+
+class CompiledKernel(FastPath):
+    """The usual fast path: a module of the game's package with ``kernel_batch(game, bots, seed, start, stop,
+    rotate)`` (the game as ``new_game`` makes it) and ``warm_kernel()``. A plug-in says
+    ``fast = CompiledKernel("mygame.fast")``."""
+
+    def __init__(self, module: str) -> None:
+        self.module = module
+        self.warmer = f"{module}:warm_kernel"
+
+    def kernel_batch(self, ctx: BuildContext, players: int, bots: Sequence[str], seed: int, start: int, stop: int,
+                     rotate: bool) -> OutcomeColumns | None:
+        """The compiled kernel's games: the same as the rules API's for the same seeds, or None when a bot has no
+        compiled form, or too few games are asked for to pay for loading it."""
+        plugin = ctx.plugin
+        game = ctx.value(f"game:{players}", lambda: plugin.new_game(ctx, players))
+        return importlib.import_module(self.module).kernel_batch(  # type: ignore[no-any-return]
+            game, bots, seed, start, stop, rotate)
+
+
+class GeoMap:
+    """Optional: for a game whose board is the geographic hex map (``boardgen.geomap``). A plug-in sets ``geo`` to
+    an instance of a subclass; ``boardgen info``, ``cells`` and ``sections`` then work for its templates."""
+
+    def map_spec(self, config: Any) -> MapSpec | None:
+        """What the game's geographic map is built from, read from its template (None: this template's board is
+        not a map). ``info``, ``cells`` and ``sections`` read the map through it."""
+        return None
+
+    def geo_board(self, ctx: BuildContext) -> GeoBoard | None:
+        """The game's board as a geographic map with its areas (``boardgen cells`` exports it as GeoJSON, CSV,
+        GeoPackage, FlatGeobuf), or None when the board is not a map. Default: None."""
+        return None
+
+    def map_info(self, ctx: BuildContext) -> tuple[list[str], bool]:
+        """Lines ``boardgen info`` prints below the map's own facts (how the game's board is cut, where its
+        legend goes, its areas), and whether they are all right (False: ``info`` exits 1). Default: the areas
+        of ``geo_board``, counted."""
+        geo = self.geo_board(ctx)
+        layers = geo.layers if geo is not None else ()
+        return [f"{layer.name:<11} {len(layer.properties)} areas on the map" for layer in layers], True
+
+    def sections_report(self, ctx: BuildContext) -> list[str]:
+        """What ``boardgen sections`` prints: how the board is cut into pieces. Default: each area of the map's
+        ``sections`` layer (``geo_board``) with its cells and neighbours."""
+        plugin = ctx.plugin
+        geo = self.geo_board(ctx)
+        if geo is None:
+            raise ConfigError(getattr(ctx.config, "source", "<template>"), "game",
+                              f"{plugin.name!r} has no geographic hex map for this command")
+        lines: list[str] = []
+        for layer in geo.layers:
+            if layer.name != "sections":
+                continue
+            lines.append(f"{plugin.title}: {len(layer.properties)} areas in the map's {layer.name} layer")
+            for props, outline in zip(layer.properties, layer.geometries_mm, strict=True):
+                name = next((f"{k} {v}" for k, v in props.items() if k not in ("cells", "neighbours")), "area")
+                neighbours = props.get("neighbours", ())
+                shown = ", ".join(f"{k} {v}" for k, v in neighbours.items()) if isinstance(neighbours, Mapping) \
+                    else ", ".join(str(n) for n in neighbours)
+                x0, y0, x1, y1 = outline.bounds
+                lines.append(f"  {name}: {x1 - x0:6.1f} x {y1 - y0:5.1f} mm, {len(props.get('cells', ())):3d} land "
+                             f"cells; neighbours: {shown or 'none'}")
+        return lines
+
+
 class GamePlugin:
     """One game. Subclass it in the game's package and expose an instance as an entry point.
 
-    Required: ``name``, ``title``, ``summary``, ``stages``, ``template_file`` and ``model_path`` (or the
-    methods they feed: ``default_template``, ``template_model``, ``load_config``), ``new_game``,
-    ``player_range``. The rest have working defaults.
+    A plug-in is mostly data. Required: ``name``, ``title``, ``summary``, ``stages``, ``template_file`` and
+    ``model_path`` (or the methods they feed: ``default_template``, ``template_model``, ``load_config``),
+    ``new_game``, ``player_range``, and ``kit_parts`` for a game that builds a kit. The rest have working
+    defaults: the board (``build_board``, ``board_graph``), the bots, the findings hooks, the hooks of play in
+    the browser. Two optional objects hold what a game author need not know: ``fast`` (a :class:`FastPath`: the
+    compiled kernel, sweep and build speed-ups) and ``geo`` (a :class:`GeoMap`: a board that is the geographic
+    hex map). ``docs/writing-a-game.md`` says which is which.
     """
 
     name: str = ""  # as templates write it: ``game: my-game``
@@ -108,12 +232,16 @@ class GamePlugin:
     default_bots: tuple[str, ...] = ("greedy", "random")
     has_rules: bool = True  # False: a set of parts with no game of its own; nothing to simulate
     default_game: bool = False  # True: a template without a ``game:`` key is this game's (at most one game says so)
+    everyone_can_lose: bool = False  # True: seat fairness is judged over the games someone won (validate)
     libraries: ClassVar[Mapping[str, str]] = {}
     """Libraries beyond the core's whose versions shape this game's outputs, as the kit's manifest lists them:
     {name: "module:attribute" holding the version}, e.g. ``{"pyproj": "pyproj:__version__"}``."""
-    kernel_warmer: str = ""  # "module:function" compiling the game's rules kernel into its disk cache (set-up runs it)
+    fast: FastPath = FastPath()  # optional speed-ups (the compiled kernel, sweeps, builds); default: none
+    geo: GeoMap | None = None  # optional: the board is the geographic hex map (info, cells, sections)
 
-    template_bots_key: str = "simulate.bots"  # dotted key of the template's bot names (checked on load vs bots())
+    template_bots_key: str = "simulate.bots"
+    """Dotted key of the template's list of bot names: checked on load against ``bots()``, and the bots that sit
+    in ``validate`` (the build's validation games) unless told otherwise. Default: the common key ``simulate.bots``."""
     slow_bots: ClassVar[Mapping[str, str]] = {}  # bots refused in that list, with why (e.g. seconds a game)
 
     template_file: str = ""  # the default template's file name in boardgen's templates folder
@@ -173,16 +301,6 @@ class GamePlugin:
                 return candidate
         return None
 
-    def prepare_stages(self, ctx: BuildContext) -> None:
-        """Compute the values a group of "parallel" stages all read, once, before they are forked (else each
-        process would compute them). Default: nothing."""
-
-    def fork_first(self, ctx: BuildContext) -> bool:
-        """Whether a group of "parallel" stages may fork before ``prepare_stages``: true when what it computes
-        is quick to read (from the cache), so each process reads what its stages need and the imports that
-        takes run on every core at once. Default: False."""
-        return False
-
     # -- the kit's parts, declared once (boardgen.kit.parts)
     def kit_parts(self, ctx: BuildContext) -> KitParts:
         """Every part in the box: what the inventory lists and the Tabletop Simulator and print-on-demand
@@ -193,46 +311,6 @@ class GamePlugin:
         """{part name: how many the rules engine plays with}, read from the engine's own state or rule values;
         a conformance test holds ``kit_parts`` and the inventory to these numbers. Default: none."""
         return {}
-
-    def geo_board(self, ctx: BuildContext) -> GeoBoard | None:
-        """The game's board as a geographic map with its areas (``boardgen cells`` exports it as GeoJSON, CSV,
-        GeoPackage, FlatGeobuf), or None when the board is not a map. Default: None."""
-        return None
-
-    def map_spec(self, config: Any) -> MapSpec | None:
-        """What the game's geographic map (``boardgen.geomap``) is built from, read from its template; None when
-        its board is not a map. ``info``, ``cells`` and ``sections`` read the map through it. Default: None."""
-        return None
-
-    def map_info(self, ctx: BuildContext) -> tuple[list[str], bool]:
-        """Lines ``boardgen info`` prints below the map's own facts (how the game's board is cut, where its
-        legend goes, its areas), and whether they are all right (False: ``info`` exits 1). Default: the areas
-        of ``geo_board``, counted."""
-        geo = self.geo_board(ctx)
-        layers = geo.layers if geo is not None else ()
-        return [f"{layer.name:<11} {len(layer.properties)} areas on the map" for layer in layers], True
-
-    def sections_report(self, ctx: BuildContext) -> list[str]:
-        """What ``boardgen sections`` prints: how the board is cut into pieces. Default: each area of the map's
-        ``sections`` layer (``geo_board``) with its cells and neighbours."""
-        geo = self.geo_board(ctx)
-        if geo is None:
-            raise ConfigError(getattr(ctx.config, "source", "<template>"), "game",
-                              f"{self.name!r} has no geographic hex map for this command")
-        lines: list[str] = []
-        for layer in geo.layers:
-            if layer.name != "sections":
-                continue
-            lines.append(f"{self.title}: {len(layer.properties)} areas in the map's {layer.name} layer")
-            for props, outline in zip(layer.properties, layer.geometries_mm, strict=True):
-                name = next((f"{k} {v}" for k, v in props.items() if k not in ("cells", "neighbours")), "area")
-                neighbours = props.get("neighbours", ())
-                shown = ", ".join(f"{k} {v}" for k, v in neighbours.items()) if isinstance(neighbours, Mapping) \
-                    else ", ".join(str(n) for n in neighbours)
-                x0, y0, x1, y1 = outline.bounds
-                lines.append(f"  {name}: {x1 - x0:6.1f} x {y1 - y0:5.1f} mm, {len(props.get('cells', ())):3d} land "
-                             f"cells; neighbours: {shown or 'none'}")
-        return lines
 
     # -- rules
     def player_range(self, config: Any) -> tuple[int, int, int]:
@@ -305,53 +383,25 @@ class GamePlugin:
 
         return generic_simulate_report(self, ctx, games, players, bots, seed, jobs, rotate, progress)
 
-    # -- sweeps (boardgen sweep): batches of games that can run on any worker, merged into one summary
-    board_values: tuple[str, ...] = ("board",)  # ctx.computed entries that depend only on board_key(config)
-
-    def board_key(self, config: Any) -> str:
-        """What the board depends on: variants with the same key share a built board in a sweep worker."""
-        return repr(config)
-
-    def play_batch(self, ctx: BuildContext, players: int, bots: Sequence[str], seed: int, start: int, stop: int,
-                   rotate: bool) -> Any:
-        """Games ``start`` to ``stop`` of a simulation (seeded as ``boardgen simulate`` seeds them), played
-        through the rules API (a sweep offers them to ``kernel_batch`` first: ``boardgen.play.runner.play_range``)."""
-        from boardgen.play.simulate import derive_seed, lineup, play_one
-
-        game = ctx.value(f"game:{players}", lambda: self.new_game(ctx, players))
-        factories = self.bots()
-        return [play_one(game, factories, lineup(bots, players, i, rotate), derive_seed(seed, "game", i),
-                         self.game_seeds) for i in range(start, stop)]
-
-    def game_seeds(self, bots: Sequence[str], game_seed: int) -> tuple[int, int]:
-        """(the initial state's seed, the chance generator's seed) of the game a simulation with these bots
-        seeded ``game_seed`` (``play_one`` seeds it so; ``boardgen.play.replay`` plays it again). Default:
-        ``boardgen.play.simulate.default_game_seeds``."""
-        from boardgen.play.simulate import default_game_seeds
-
-        return default_game_seeds(bots, game_seed)
-
-    def kernel_batch(self, ctx: BuildContext, players: int, bots: Sequence[str], seed: int, start: int, stop: int,
-                     rotate: bool) -> OutcomeColumns | None:
-        """Games ``start`` to ``stop`` played by the game's compiled kernel: the same games, field for field, as
-        ``play_batch`` plays through the rules API for the same seeds (a test per game compares them). None when
-        the game has no kernel, or its kernel does not play these bots or rule values: the API path plays.
-        Scores are int64 when the API's scores are Python ints (the summary prints them the same way)."""
-        return None
-
-    def batch_summary(self, ctx: BuildContext, players: int, bots: Sequence[str], seed: int, rotate: bool,
-                      batches: Sequence[Any]) -> dict[str, Any]:
-        """The summary of a simulation whose games were played in ``batches`` (in game order)."""
-        from boardgen.play.runner import summary_of_batches
-
-        return summary_of_batches(players, bots, seed, batches)
-
     def validate(self, ctx: BuildContext, games: int | None = None, jobs: int = 1, seed: int | None = None,
                  bots: Sequence[str] | None = None, players: int | None = None,
                  progress: Callable[[int], None] | None = None) -> Report:
+        """Board and rules checks from ``validate_games`` simulated games (``boardgen validate`` and the build's
+        report). The generic one serves every game: the line-up is ``bots``, else the template's list
+        (``template_bots_key``), else ``default_bots``; override only for a validation of the game's own."""
         from boardgen.play.runner import generic_validate
 
         return generic_validate(self, ctx, games, jobs, seed, bots, players, progress)
+
+
+def template_bots(plugin: GamePlugin, config: Any) -> tuple[str, ...]:
+    """The bot names the template lists under ``plugin.template_bots_key`` (empty: none, or no such key)."""
+    if not plugin.template_bots_key:
+        return ()
+    names: Any = config
+    for part in plugin.template_bots_key.split("."):
+        names = getattr(names, part, None)
+    return tuple(names or ())
 
 
 def check_template_bots(plugin: GamePlugin, config: Any) -> None:
@@ -359,12 +409,10 @@ def check_template_bots(plugin: GamePlugin, config: Any) -> None:
     ``slow_bots``: one line at load time, not an error when the first game starts."""
     if not plugin.template_bots_key:
         return
-    names: Any = config
-    for part in plugin.template_bots_key.split("."):
-        names = getattr(names, part, None)
+    names = template_bots(plugin, config)
     known = sorted(plugin.bots())
     source = getattr(config, "source", "<template>")
-    for i, name in enumerate(names or ()):
+    for i, name in enumerate(names):
         key = f"{plugin.template_bots_key}[{i}]"
         if name not in known:
             close = difflib.get_close_matches(str(name), known, n=1)
@@ -430,14 +478,14 @@ def get_game(name: str, source: str = "<template>") -> GamePlugin:
 
 
 def warm_kernels(progress: Callable[[str], None] = print) -> None:
-    """Compile every installed game's rules kernel into its disk cache (``kernel_warmer``), so simulate, validate
+    """Compile every installed game's rules kernel into its disk cache (``FastPath.warmer``), so simulate, validate
     and sweep play on it from their first large run; scripts/setup.sh runs this once."""
     import time
 
     for name, plugin in installed_games().items():
-        if plugin.kernel_warmer:
+        if plugin.fast.warmer:
             start = time.perf_counter()
-            ready = load_stage(plugin.kernel_warmer)()  # type: ignore[call-arg]
+            ready = load_stage(plugin.fast.warmer)()  # type: ignore[call-arg]
             progress(f"{name}: rules kernel {'ready' if ready else 'not compiled (numba missing)'} "
                      f"in {time.perf_counter() - start:.1f} s")
 

@@ -10,6 +10,6 @@ them, and an on-disk cache of built maps.
 - ``hexgrid``, ``lattice``, ``zones``, ``projection``: the hex geometry, land rasters, the zone rules and the
   projection and data readers the map is made with.
 
-A game with a geographic board hands the map to the core through ``GamePlugin.geo_board``, so ``info``, ``cells``
+A game with a geographic board hands the map to the core through ``plugin.geo.geo_board``, so ``info``, ``cells``
 and ``sections`` work for it.
 """

@@ -1,4 +1,4 @@
-"""The map's commands, for any game whose board is the geographic hex map (``GamePlugin.map_spec`` and
+"""The map's commands, for any game whose board is the geographic hex map (``plugin.geo``: ``map_spec`` and
 ``geo_board``): `boardgen cells` (cell data to stdout or a file), `boardgen info` (what the map stage made) and
 `boardgen sections` (how the board is cut into pieces, as the game reports it)."""
 
@@ -28,7 +28,7 @@ LAYERS = ("cells", "sections", "land")
 def geo_board(template_path: Path | None) -> GeoBoard:
     """The template's geographic board (any game whose plug-in has one), or a one-line error."""
     plugin, config = load(template_path)
-    geo = plugin.geo_board(BuildContext(config, plugin))
+    geo = plugin.geo.geo_board(BuildContext(config, plugin)) if plugin.geo is not None else None
     if geo is None:
         raise ConfigError(config.source, "game", f"{plugin.name!r} has no geographic hex map for this command "
                           "(see `boardgen build` and `boardgen validate`)")
@@ -64,7 +64,7 @@ def map_of(template_path: Path | None) -> tuple[GamePlugin, Any, MapSpec]:
     """The template's game, its validated template and the spec of its geographic map, or a one-line error for a
     game whose board is not a map."""
     plugin, config = load(template_path)
-    spec = plugin.map_spec(config)
+    spec = plugin.geo.map_spec(config) if plugin.geo is not None else None
     if spec is None:
         raise ConfigError(config.source, "game", f"{plugin.name!r} has no geographic hex map for this command "
                           "(see `boardgen build` and `boardgen validate`)")
@@ -82,8 +82,9 @@ def info_command(template_path: Path | None) -> None:
 
     plugin, config, spec = map_of(template_path)
     ctx = BuildContext(config, plugin)
+    assert plugin.geo is not None  # map_of found the map through it
     try:
-        geo = plugin.geo_board(ctx)
+        geo = plugin.geo.geo_board(ctx)
         board = geo.board if geo is not None else cached_board(spec)
     except (LayoutError, ConfigError) as exc:  # the game's own lines below say what did not fit (a ConfigError
         if isinstance(exc, ConfigError) and not exc.key.startswith("board"):  # naming a board size that has room)
@@ -123,7 +124,7 @@ def info_command(template_path: Path | None) -> None:
         click.echo(f"note: {note}")
     timings = ", ".join(f"{k[:-2]} {v:.2f} s" for k, v in board.stats.items() if k.endswith("_s"))
     click.echo(f"map build   {timings}")
-    lines, board_ok = plugin.map_info(ctx)
+    lines, board_ok = plugin.geo.map_info(ctx)
     for line in lines:
         click.echo(line)
     if not board_ok or not low <= n <= high:
@@ -136,7 +137,8 @@ def sections_command(template_path: Path | None) -> None:
     """Print how the board is cut: each piece's size, cells and neighbours (and for a jigsaw, the cut lines, the
     knobs and the unique-fit proof)."""
     plugin, config, _spec = map_of(template_path)
+    assert plugin.geo is not None  # map_of found the map through it
     with blamed_on(config.source):
-        lines = plugin.sections_report(BuildContext(config, plugin))
+        lines = plugin.geo.sections_report(BuildContext(config, plugin))
     for line in lines:
         click.echo(line)

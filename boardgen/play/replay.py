@@ -51,8 +51,8 @@ def replay_game(plugin: GamePlugin, ctx: BuildContext, players: int, bots: Seque
     if unknown:
         raise ValueError(f"unknown bot {unknown[0]!r}; expected one of {', '.join(sorted(factories))}")
     game_seed = derive_seed(seed, "game", index)
-    # the seeds the simulation used (GamePlugin.game_seeds) and the same loop as bots.play_with_bots
-    setup_seed, chance_seed = plugin.game_seeds(tuple(bots), game_seed)
+    # the seeds the simulation used (FastPath.game_seeds) and the same loop as bots.play_with_bots
+    setup_seed, chance_seed = plugin.fast.game_seeds(tuple(bots), game_seed)
     chance_rng = random.Random(chance_seed)
     seats = [factories[name](game, seat, random.Random(derive_seed(game_seed, "seat", seat)))
              for seat, name in enumerate(names)]

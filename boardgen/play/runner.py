@@ -1,7 +1,8 @@
 """The generic `simulate` and `validate` every game gets: games played by the game's compiled kernel where it
-has one (``GamePlugin.kernel_batch``) and through the rules API else, a summary computed from their columns, the
-checks every game shares (seat advantage, ties, no winner, length, rules never used, under one set of finding
-ids), the game's own findings and plots, the per-game table and a few sample games to replay."""
+has one (the plug-in's ``fast``: ``FastPath.kernel_batch``) and through the rules API else, a summary computed
+from their columns, the checks every game shares (seat advantage, ties, no winner, length, rules never used,
+under one set of finding ids), the game's own findings and plots, the per-game table and a few sample
+games to replay."""
 
 from __future__ import annotations
 
@@ -34,12 +35,12 @@ def _check_players(plugin: GamePlugin, ctx: BuildContext, players: int) -> None:
 
 def kernel_of(plugin: GamePlugin, ctx: BuildContext, players: int, bots: Sequence[str], seed: int,
               rotate: bool) -> Kernel:
-    """A function of (start, stop): those games by the plug-in's compiled kernel (``GamePlugin.kernel_batch``),
+    """A function of (start, stop): those games by the plug-in's compiled kernel (``FastPath.kernel_batch``),
     or None when it does not play them."""
     bots = tuple(bots)
 
     def kernel(start: int, stop: int) -> OutcomeColumns | None:
-        return plugin.kernel_batch(ctx, players, bots, seed, start, stop, rotate)
+        return plugin.fast.kernel_batch(ctx, players, bots, seed, start, stop, rotate)
 
     return kernel
 
@@ -49,7 +50,7 @@ def play(plugin: GamePlugin, ctx: BuildContext, games: int, players: int, bots: 
     """The games of a simulation as columns: the game's kernel plays them where it can, the rules API else."""
     return play_columns(lambda: ctx.value(f"game:{players}", lambda: plugin.new_game(ctx, players)), plugin.bots(),
                         players, games, bots, seed, jobs, rotate, progress,
-                        kernel_of(plugin, ctx, players, bots, seed, rotate), plugin.game_seeds)
+                        kernel_of(plugin, ctx, players, bots, seed, rotate), plugin.fast.game_seeds)
 
 
 def run(plugin: GamePlugin, ctx: BuildContext, games: int, players: int | None, bots: Sequence[str] | None,
@@ -65,11 +66,10 @@ def run(plugin: GamePlugin, ctx: BuildContext, games: int, players: int | None, 
             "records": RecordView(columns), "seed": seed, "bots": bots, "players": players}
 
 
-def generic_findings(summ: dict[str, Any]) -> list[Finding]:
+def seat_findings(summ: dict[str, Any]) -> list[Finding]:
+    """Each seat's win rate against an even share, over every game."""
     out: list[Finding] = []
     n = summ["games"]
-    if n == 0:
-        return out
     expected = summ["expected_seat_rate"]
     for seat in summ["win_rate_by_seat"]:
         low, high = seat["ci95"]
@@ -79,6 +79,39 @@ def generic_findings(summ: dict[str, Any]) -> list[Finding]:
                                f"share is {expected:.1%}"))
     out.append(Finding(SEAT_SPREAD, "info", "all seats",
                        f"largest distance of a seat's win rate from {expected:.1%}: {seat_spread(summ):.1%}"))
+    return out
+
+
+def seat_findings_over_won_games(summ: dict[str, Any]) -> list[Finding]:
+    """Seat balance among the games someone won (``GamePlugin.everyone_can_lose``: in a game everyone can lose,
+    the plain win rate of every seat sits below 1/N by the team-loss share, which says nothing about the seats)."""
+    from boardgen.play.report import wilson_interval
+
+    won = summ["games"] - summ["nobody_won"]["games"]
+    out: list[Finding] = []
+    if won <= 0:
+        return out
+    even = 1 / summ["players"]
+    spread = 0.0
+    for seat in summ["win_rate_by_seat"]:
+        share = seat["wins"] / won
+        low, high = wilson_interval(seat["wins"], won)
+        spread = max(spread, abs(share - even))
+        if abs(share - even) > SEAT_SPREAD_WARNING and not low <= even <= high:
+            out.append(Finding(SEAT_ADVANTAGE, "warning", f"seat {seat['seat']}",
+                               f"wins {share:.1%} of the {won} games someone won (95% CI {low:.1%}-{high:.1%}); "
+                               f"an even share is {even:.1%}"))
+    out.append(Finding(SEAT_SPREAD, "info", "all seats", f"largest distance of a seat's share of the won games "
+                       f"from {even:.1%}: {spread:.1%}"))
+    return out
+
+
+def generic_findings(summ: dict[str, Any], seats: bool = True) -> list[Finding]:
+    """The checks every game shares (``seats``: with the seat checks over every game)."""
+    n = summ["games"]
+    if n == 0:
+        return []
+    out = seat_findings(summ) if seats else []
     ties = summ["ties"]["share"]
     if ties > TIE_WARNING_SHARE:
         out.append(Finding(TIES, "warning", "scoring", f"{ties:.1%} of games end in a tie for first place"))
@@ -120,17 +153,21 @@ def generic_simulate_report(plugin: GamePlugin, ctx: BuildContext, games: int, p
 def generic_validate(plugin: GamePlugin, ctx: BuildContext, games: int | None, jobs: int, seed: int | None,
                      bots: Sequence[str] | None, players: int | None,
                      progress: Callable[[int], None] | None) -> Report:
+    from boardgen.plugin import template_bots
+
     findings = list(plugin.board_findings(ctx))
     findings += [Finding("space-size", "error", need.space, need.finding_text())
                  for need in plugin.space_needs(ctx) if not need.fits]
     games = plugin.validate_games(ctx.config) if games is None else games
-    bots = bots or getattr(getattr(ctx.config, "simulate", None), "bots", None)  # the template's simulate.bots
+    bots = bots or template_bots(plugin, ctx.config) or None  # else run seats the plug-in's default_bots
     summ = None
     if games > 0:
         result = run(plugin, ctx, games, players, bots, seed, jobs, True, progress)
         summ = result["summary"]
-        findings.extend(generic_findings(summ))
+        findings.extend(generic_findings(summ, seats=not plugin.everyone_can_lose))
         findings.extend(plugin.rule_findings(ctx, summ))
+        if plugin.everyone_can_lose:  # listed after the game's own findings, as they always were
+            findings.extend(seat_findings_over_won_games(summ))
     return Report(ctx.config.edition, findings, summ).sorted()
 
 
@@ -149,18 +186,27 @@ def validate_stage(ctx: BuildContext) -> list[Any]:
 def play_range(plugin: GamePlugin, ctx: BuildContext, players: int, bots: Sequence[str], seed: int, start: int,
                stop: int, rotate: bool) -> Any:
     """Games ``start .. stop`` in this process (a sweep's batch): the kernel's columns when ``kernel_batch`` plays
-    them, else the plug-in's ``play_batch`` (the rules API's records, made columns here; a game's own batch
-    form, when it has one, is passed on for its ``batch_summary``)."""
+    them, else ``api_batch``'s records (the rules API's), made columns here."""
     from boardgen.play.simulate import bot_codes
 
     bots = tuple(bots)
-    columns = plugin.kernel_batch(ctx, players, bots, seed, start, stop, rotate)
+    columns = plugin.fast.kernel_batch(ctx, players, bots, seed, start, stop, rotate)
     if columns is not None:
         return columns.with_bot_names(bot_codes(bots))
-    batch = plugin.play_batch(ctx, players, bots, seed, start, stop, rotate)
-    if isinstance(batch, list) and all(isinstance(r, GameRecord) for r in batch):
-        return OutcomeColumns.from_records(batch, players, bot_codes(bots))
-    return batch
+    return OutcomeColumns.from_records(api_batch(plugin, ctx, players, bots, seed, start, stop, rotate), players,
+                                       bot_codes(bots))
+
+
+def api_batch(plugin: GamePlugin, ctx: BuildContext, players: int, bots: Sequence[str], seed: int, start: int,
+              stop: int, rotate: bool) -> list[GameRecord]:
+    """Games ``start`` to ``stop`` of a simulation (seeded as ``boardgen simulate`` seeds them), played through
+    the rules API (a sweep offers them to the kernel first: ``play_range``)."""
+    from boardgen.play.simulate import derive_seed, lineup, play_one
+
+    game = ctx.value(f"game:{players}", lambda: plugin.new_game(ctx, players))
+    factories = plugin.bots()
+    return [play_one(game, factories, lineup(bots, players, i, rotate), derive_seed(seed, "game", i),
+                     plugin.fast.game_seeds) for i in range(start, stop)]
 
 
 def summary_of_batches(players: int, bots: Sequence[str], seed: int, batches: Sequence[Any]) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 
 Game ``i`` is played with chance drawn from ``derive_seed(seed, "game", i)`` and each seat's bot from its own
 derived seed, so results do not depend on ``--jobs`` or on which process played which game. A run of games is
-played by the game's compiled kernel when its plug-in has one for these bots (``GamePlugin.kernel_batch``), else
+played by the game's compiled kernel when its plug-in has one for these bots (``FastPath.kernel_batch``), else
 through the rules API; either way it arrives as :class:`~boardgen.play.columns.OutcomeColumns`, and the summary
 is computed from those arrays. The summary holds what every game's balance report needs: win rate by seat and
 by bot with 95% intervals, ties, how often nobody won, game length, scores and the game's own metrics (means,
@@ -131,7 +131,7 @@ def default_game_seeds(bots: Sequence[str], seed: int) -> tuple[int, int]:
 def play_one(game: Game, factories: Mapping[str, BotFactory], names: Sequence[str], seed: int,
              game_seeds: GameSeeds | None = None) -> GameRecord:
     """One game: seat s's bot seeded ``derive_seed(seed, "seat", s)``, the initial state and chance seeded by
-    ``game_seeds`` (a plug-in's ``GamePlugin.game_seeds``; default ``default_game_seeds``)."""
+    ``game_seeds`` (a plug-in's ``FastPath.game_seeds``; default ``default_game_seeds``)."""
     setup_seed, chance_seed = (game_seeds or default_game_seeds)(tuple(names), seed)
     bots = [factories[name](game, seat, random.Random(derive_seed(seed, "seat", seat)))
             for seat, name in enumerate(names)]

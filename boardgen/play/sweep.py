@@ -341,12 +341,12 @@ def _context(plan: Plan, v: int) -> Any:
     plugin, config = load_variant(plan, v)
     key = f"{plan.signature_cached}:{v}"
     if key not in _CONTEXTS:
-        board_key = plugin.board_key(config)
+        board_key = plugin.fast.board_key(config)
         donor = next((c for c in _CONTEXTS.values() if c.computed.get("__board_key") == board_key), None)
         ctx = BuildContext(config, plugin)
         ctx.computed["__board_key"] = board_key
         if donor is not None:  # the same board under other rules: reuse what it computed from the board alone
-            for name in plugin.board_values:
+            for name in plugin.fast.board_values:
                 if name in donor.computed:
                     ctx.computed[name] = donor.computed[name]
         if len(_CONTEXTS) >= 8:
@@ -523,7 +523,7 @@ def run_sweep(plan: Plan, out_dir: Path, objective: Objective, jobs: int = 1, sc
 
     def summarise(v: int, batches: list[Any]) -> Mapping[str, Any]:
         ctx = _context(plan, v)
-        return ctx.plugin.batch_summary(ctx, plan.seats(ctx), plan.bots, plan.seed, plan.rotate, batches)  # type: ignore[no-any-return]
+        return ctx.plugin.fast.batch_summary(ctx, plan.seats(ctx), plan.bots, plan.seed, plan.rotate, batches)  # type: ignore[no-any-return]
 
     rows = []
     parts: dict[int, list[Any]] = {}
@@ -698,7 +698,8 @@ def probe_metrics(plan: Plan) -> dict[str, float]:
 
     ctx = _context(plan, 0)
     batch = play_range(ctx.plugin, ctx, plan.seats(ctx), plan.bots, plan.seed, 0, 1, plan.rotate)
-    return standard_metrics(ctx.plugin.batch_summary(ctx, plan.seats(ctx), plan.bots, plan.seed, plan.rotate, [batch]))
+    fast = ctx.plugin.fast
+    return standard_metrics(fast.batch_summary(ctx, plan.seats(ctx), plan.bots, plan.seed, plan.rotate, [batch]))
 
 
 def check_variants(plan: Plan) -> None:

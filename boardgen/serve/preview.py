@@ -120,7 +120,7 @@ def _run_stages(ctx: BuildContext) -> list[tuple[str, tuple[Page, ...]]]:
             if name in SKIPPED_STAGES:
                 continue
             if "parallel" in options and not prepared:
-                plugin.prepare_stages(ctx)
+                plugin.fast.prepare_stages(ctx)
                 prepared = True
             ctx.artifacts.extend(load_stage(spec)(ctx))
     return list(record)

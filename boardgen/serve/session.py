@@ -3,7 +3,7 @@
 A ``PlaySession`` holds one game: which seats are people and which are bots, the state, and the log of every
 action applied (chance outcomes included), so the same seed and log replay to the same outcome in the engine
 alone. Bots and chance are seeded exactly as ``boardgen simulate`` seeds a game (``play_one``, and
-``GamePlugin.game_seeds`` where a game has it): a session with bots in every seat plays the simulated game of that
+``FastPath.game_seeds``, the plug-in's ``fast``): a session with bots in every seat plays the simulated game of that
 seed, so a simulation's sample games (results.json) are replayed from their seed and line-up.
 
 What a person's browser is sent is ``view(seat)``: the game's ``observation(seat)`` and nothing else of the state,
@@ -303,11 +303,8 @@ class PlaySession:
 
 def game_seeds(plugin: GamePlugin, bots: Sequence[str], seed: int) -> tuple[int, int]:
     """(initial state's seed, chance generator's seed) of the game ``seed``, as a simulation seeds it."""
-    own = getattr(plugin, "game_seeds", None)  # GamePlugin.game_seeds, where the installed boardgen has it
-    if own is not None:
-        setup, chance = own(tuple(bots), seed)
-        return int(setup), int(chance)
-    return derive_seed(seed, "setup"), derive_seed(seed, "chance")
+    setup, chance = plugin.fast.game_seeds(tuple(bots), seed)
+    return int(setup), int(chance)
 
 
 def replay_state(game: Game, setup_seed: int, steps: Sequence[Sequence[Any]], upto: int | None = None) -> State:

@@ -244,12 +244,12 @@ def test_parallel_stages_keep_their_order_values_and_errors(tiny_installed: Path
 
 def test_a_group_forked_before_its_preparation_gives_the_same_files(tiny_installed: Path,
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    """When the game says its shared values are quick to read (GamePlugin.fork_first), the group forks first
+    """When the game says its shared values are quick to read (its ``fast.fork_first``), the group forks first
     and this process prepares after: the files are the same, in the same order, and preparing is timed."""
     import tiny_stones
 
     from boardgen.build import run_stages
-    from boardgen.plugin import BuildContext
+    from boardgen.plugin import BuildContext, FastPath
     from boardgen.template import load
 
     plugin, config = load(tiny_installed)
@@ -257,8 +257,15 @@ def test_a_group_forked_before_its_preparation_gives_the_same_files(tiny_install
               ("board", "tiny_stones:board_stage", "parallel"))
     monkeypatch.setattr(tiny_stones.TinyStones, "stages", stages)
     prepared: list[int] = []
-    monkeypatch.setattr(tiny_stones.TinyStones, "prepare_stages", lambda self, ctx: prepared.append(os.getpid()))
-    monkeypatch.setattr(tiny_stones.TinyStones, "fork_first", lambda self, ctx: True)
+
+    class QuickToRead(FastPath):
+        def prepare_stages(self, ctx: BuildContext) -> None:
+            prepared.append(os.getpid())
+
+        def fork_first(self, ctx: BuildContext) -> bool:
+            return True
+
+    monkeypatch.setattr(tiny_stones.TinyStones, "fast", QuickToRead())
     ctx = BuildContext(config, plugin)
     forked_first = [(a.path, a.data) for a in run_stages(ctx)]
     assert prepared == [os.getpid()] and "prepare" in ctx.timings_s
@@ -308,6 +315,7 @@ def test_board_only_stages_run_while_the_parent_prepares(tiny_installed: Path,
 
     from boardgen.build import run_stages
     from boardgen.errors import LayoutError
+    from boardgen.plugin import FastPath
     from boardgen.template import load
 
     plugin, config = load(tiny_installed)
@@ -315,15 +323,20 @@ def test_board_only_stages_run_while_the_parent_prepares(tiny_installed: Path,
                         ("outline_again_stage", _outline_again_stage)):
         monkeypatch.setattr(tiny_stones, name, stage, raising=False)
 
-    def prepare(self: object, ctx: BuildContext) -> None:
-        import time
+    class Prepared(FastPath):
+        def prepare_stages(self, ctx: BuildContext) -> None:
+            import time
 
-        time.sleep(0.3)  # the worker is done with the board-only stage long before
-        ctx.value("outline", lambda: shapely.set_precision(shapely.box(0.0, 0.0, 3.0, 2.0), 0.001))
+            time.sleep(0.3)  # the worker is done with the board-only stage long before
+            ctx.value("outline", lambda: shapely.set_precision(shapely.box(0.0, 0.0, 3.0, 2.0), 0.001))
+
+    class Broken(FastPath):
+        def prepare_stages(self, ctx: BuildContext) -> None:
+            raise LayoutError("tiny.yaml: rules.stones: no room for the pile")
 
     monkeypatch.setattr(tiny_stones.TinyStones, "build_board", lambda self, ctx: "a pile of 21 stones",
                         raising=False)
-    monkeypatch.setattr(tiny_stones.TinyStones, "prepare_stages", prepare)
+    monkeypatch.setattr(tiny_stones.TinyStones, "fast", Prepared())
     stages = (("outline", "tiny_stones:outline_stage", "parallel"),
               ("pile", "tiny_stones:pile_stage", "parallel", "board-only"),
               ("outline-2", "tiny_stones:outline_again_stage", "parallel"))
@@ -337,10 +350,7 @@ def test_board_only_stages_run_while_the_parent_prepares(tiny_installed: Path,
     assert [(a.path, a.data) for a in run_stages(BuildContext(config, plugin))] == in_parallel
     monkeypatch.delenv("BOARDGEN_SERIAL_STAGES")
 
-    def broken(self: object, ctx: BuildContext) -> None:
-        raise LayoutError("tiny.yaml: rules.stones: no room for the pile")
-
-    monkeypatch.setattr(tiny_stones.TinyStones, "prepare_stages", broken)
+    monkeypatch.setattr(tiny_stones.TinyStones, "fast", Broken())
     with pytest.raises(LayoutError, match=r"rules\.stones: no room for the pile"):
         run_stages(BuildContext(config, plugin))
 

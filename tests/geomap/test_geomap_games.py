@@ -1,4 +1,4 @@
-"""Every game whose board is the geographic hex map (``GamePlugin.map_spec``) gets the map's commands (`info`,
+"""Every game whose board is the geographic hex map (its ``geo.map_spec``) gets the map's commands (`info`,
 `cells`, `sections`) and the board cache: a second build of its map reads it back instead of building it."""
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ def _map_games() -> list[tuple[str, GamePlugin, Any]]:
         except NotImplementedError:  # a set of parts with no template of its own
             continue
         _plugin, config = load(template)
-        if plugin.map_spec(config) is not None:
+        if plugin.geo is not None and plugin.geo.map_spec(config) is not None:
             games.append((name, plugin, config))
     return games
 
@@ -39,7 +39,7 @@ MAP_GAMES = _map_games()
 def test_the_flagship_and_resilience_earth_have_a_map() -> None:
     assert {"global-wellbeing", "resilience-earth"} <= {name for name, *_ in MAP_GAMES}
     for _name, plugin, config in MAP_GAMES:
-        spec = plugin.map_spec(config)
+        spec = plugin.geo.map_spec(config)
         assert isinstance(spec, MapSpec) and spec.source == config.source
         assert spec.classification.koppen_to_zone and set(spec.classification.koppen_to_zone.values()) <= \
             set(spec.zones)
@@ -52,7 +52,7 @@ def test_info_cells_and_sections_work_for_every_map_game(name: str, tmp_path: Pa
     runner = CliRunner()
     info = runner.invoke(cli, ["info", "-t", template])
     assert info.exit_code == 0, info.output
-    spec = plugin.map_spec(config)
+    spec = plugin.geo.map_spec(config)
     assert f"projection {spec.map.projection}" in info.output
     land = next(line for line in info.output.splitlines() if line.startswith("land cells"))
     cells = int(land.split()[2])

@@ -11,18 +11,18 @@ API), ``bots`` (four attitudes to the commons), ``report`` (findings), ``board``
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from boardgen.plugin import BuildContext, GamePlugin
+from boardgen.plugin import BuildContext, CompiledKernel, GamePlugin
 
 TEMPLATE = Path(__file__).resolve().parents[3] / "templates" / "better-life.yaml"
 
 
 class BetterLife(GamePlugin):
     name = "better-life"
-    kernel_warmer = "boardgen.games.better_life.rules.fast:warm_kernel"
+    fast = CompiledKernel("boardgen.games.better_life.rules.fast")  # optional: the rules API plays without it
     title = "BETTER Life"
     summary = "policy race 2020-2030 with sealed IP votes on EU Biodiversity Strategy targets (seed 002)"
     stages = (
@@ -31,6 +31,7 @@ class BetterLife(GamePlugin):
         ("validate", "boardgen.play.runner:validate_stage"),
     )
     default_bots = ("fair-share", "meter-reader", "target-seeker", "free-rider", "fair-share")
+    everyone_can_lose = True  # seat fairness over the games someone won
 
     def default_template(self) -> Path:
         from importlib.resources import files
@@ -114,30 +115,6 @@ class BetterLife(GamePlugin):
         from boardgen.games.better_life.rules.report import rule_findings
 
         return rule_findings(ctx, summary)
-
-    def kernel_batch(self, ctx: BuildContext, players: int, bots: Sequence[str], seed: int, start: int, stop: int,
-                     rotate: bool) -> Any:
-        """The compiled kernel's games (``fast``): the same as ``play_batch``'s for the same seeds, or None
-        when a bot has no compiled form or too few games are asked for to pay for loading it."""
-        from boardgen.games.better_life.rules.fast import kernel_batch
-
-        game = ctx.value(f"game:{players}", lambda: self.new_game(ctx, players))
-        return kernel_batch(game, bots, seed, start, stop, rotate)
-
-    def validate(self, ctx: BuildContext, games: int | None = None, jobs: int = 1, seed: int | None = None,
-                 bots: Sequence[str] | None = None, players: int | None = None,
-                 progress: Callable[[int], None] | None = None) -> Any:
-        """The generic validation, with the seat checks taken over the games someone won."""
-        from boardgen.games.better_life.rules.report import seat_findings
-        from boardgen.play.report import Report
-        from boardgen.play.runner import generic_validate
-
-        report = generic_validate(self, ctx, games, jobs, seed, bots, players,
-                                  progress)
-        findings = [f for f in report.findings if f.rule not in ("seat-advantage", "seat-spread")]
-        if report.simulation is not None:
-            findings += seat_findings(report.simulation)
-        return Report(report.edition, findings, report.simulation).sorted()
 
     def report_plots(self, ctx: BuildContext, summary: Mapping[str, Any], records: Sequence[Any]) -> dict[str, bytes]:
         from boardgen.games.better_life.rules.report import plots

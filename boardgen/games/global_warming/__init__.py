@@ -13,12 +13,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from boardgen.plugin import BuildContext, GamePlugin
+from boardgen.plugin import BuildContext, CompiledKernel, GamePlugin
 
 
 class GlobalWarming(GamePlugin):
     name = "global-warming"
-    kernel_warmer = "boardgen.games.global_warming.rules.fast:warm_kernel"
+    fast = CompiledKernel("boardgen.games.global_warming.rules.fast")  # optional: the rules API plays without it
     title = "Global Warming"
     summary = "piecepack sinking island: secret dice, half-seen coins, last survivor wins (seed 003)"
     stages = (
@@ -65,14 +65,6 @@ class GlobalWarming(GamePlugin):
         from boardgen.games.global_warming.rules.bots import game_bots
 
         return game_bots()
-
-    def kernel_batch(self, ctx: BuildContext, players: int, bots: Sequence[str], seed: int, start: int, stop: int,
-                     rotate: bool) -> Any:
-        """The games through the compiled kernel (``fast``): random, greedy and cautious bots."""
-        from boardgen.games.global_warming.rules.fast import kernel_batch
-
-        game = ctx.value(f"game:{players}", lambda: self.new_game(ctx, players))
-        return kernel_batch(game, bots, seed, start, stop, rotate)
 
     def board_findings(self, ctx: BuildContext) -> list[Any]:
         from boardgen.games.global_warming.rules.report import board_findings

@@ -18,18 +18,104 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
-from boardgen.plugin import BuildContext, GamePlugin
+from boardgen.plugin import BuildContext, FastPath, GamePlugin, GeoMap
+
+
+class GlobalWellbeingFast(FastPath):
+    """The compiled kernel (``rules.fast``), the seeds and summary its games share with the rules API, the board
+    a sweep's variants share, and the values the build's parallel stages all read."""
+
+    warmer = "boardgen.games.global_wellbeing.rules.fast:warm_kernel"
+    board_values = ("board", "rules_board")
+
+    def prepare_stages(self, ctx: BuildContext) -> None:
+        from boardgen.games.global_wellbeing.board_layout import board_legend
+
+        # the board (built or read from the cache), its jigsaw cut and legend: the board and validate stages
+        # both read them, so they are made once, before the stages fork
+        board_legend(ctx)
+
+    def fork_first(self, ctx: BuildContext) -> bool:
+        from boardgen.geomap.cache import board_cached
+
+        # a cached board comes with its cut and legend beside it: each process reads them in a few ms
+        return board_cached(ctx.config)
+
+    def game_seeds(self, bots: Sequence[str], game_seed: int) -> tuple[int, int]:
+        from boardgen.games.global_wellbeing.rules.bots import BOT_NAMES
+
+        if all(name in BOT_NAMES for name in bots):  # the game's own bots: the dice from the seed itself
+            return game_seed, game_seed  # (as the kernel draws them; the state ignores its setup seed)
+        return super().game_seeds(bots, game_seed)
+
+    def board_key(self, config: Any) -> str:
+        from boardgen.games.global_wellbeing.schema import RulesConfig
+
+        # the map, zones and sections do not depend on the rules; the rules board copies zones (dice, minima); the
+        # source and the template's sha256 are private attributes, in no repr
+        return repr(config.model_copy(update={"rules": RulesConfig()}))
+
+    def kernel_batch(self, ctx: BuildContext, players: int, bots: Sequence[str], seed: int, start: int, stop: int,
+                     rotate: bool) -> Any:
+        """The compiled kernel's games (``rules.fast``): the same as the API's for the same seeds, or None when
+        a bot has no compiled form or too few games are asked for to pay for loading it."""
+        from boardgen.games.global_wellbeing.rules.fast import kernel_batch
+
+        game = ctx.value(f"game:{players}", lambda: ctx.plugin.new_game(ctx, players))
+        return kernel_batch(game, bots, seed, start, stop, rotate)
+
+    def batch_summary(self, ctx: BuildContext, players: int, bots: Sequence[str], seed: int, rotate: bool,
+                      batches: Sequence[Any]) -> dict[str, Any]:
+        from boardgen.games.global_wellbeing.rules.bots import BOT_NAMES
+        from boardgen.games.global_wellbeing.rules.report import simulation, summary
+        from boardgen.play.columns import OutcomeColumns
+
+        if not set(bots) <= set(BOT_NAMES) or not all(isinstance(b, OutcomeColumns) for b in batches) \
+                or not batches:  # other bots, or batches an older boardgen wrote: the generic summary
+            return super().batch_summary(ctx, players, bots, seed, rotate, batches)
+        data = summary(simulation(ctx, OutcomeColumns.concat(batches), players, bots, seed, rotate))
+        data.pop("index_trajectory_mean", None)
+        return data
+
+
+class GlobalWellbeingMap(GeoMap):
+    """The board is the geographic hex map, cut into jigsaw sections."""
+
+    def map_spec(self, config: Any) -> Any:
+        from boardgen.geomap.model import MapSpec
+
+        return MapSpec.of(config)  # the template's board, map, hexes, classification, zones and overrides
+
+    def map_info(self, ctx: BuildContext) -> tuple[list[str], bool]:
+        from boardgen.games.global_wellbeing.map_report import map_info
+
+        return map_info(ctx)
+
+    def sections_report(self, ctx: BuildContext) -> list[str]:
+        from boardgen.games.global_wellbeing.map_report import sections_report
+
+        return sections_report(ctx)
+
+    def geo_board(self, ctx: BuildContext) -> Any:
+        """The hex map and its jigsaw sections."""
+        from boardgen.export import GeoBoard, GeoLayer
+        from boardgen.games.global_wellbeing.board_stage import board_sections
+
+        layout = board_sections(ctx)
+        props = tuple({"section": s.number, "row": s.row + 1, "column": s.column + 1, "cell_count": len(s.cells),
+                       "cells": list(s.cells), "neighbours": dict(s.neighbours),
+                       "area_mm2": round(s.outline_mm.area, 1)} for s in layout.sections)
+        return GeoBoard(ctx.board, (GeoLayer("sections", props, tuple(s.outline_mm for s in layout.sections)),))
 
 
 class GlobalWellbeing(GamePlugin):
     name = "global-wellbeing"
-    kernel_warmer = "boardgen.games.global_wellbeing.rules.fast:warm_kernel"
     title = "The Global Wellbeing Game"
     summary = "world hex map from real climate data, six zones, dice-driven bio-productivity (seed 000)"
     # every stage but the kits reads only the board (built once by prepare_stages), so they run side by side,
     # claimed in this order, the longest first (CPU seconds on this machine, imports included: validate 0.55,
     # sections 0.55, leaflet, components and board about 0.45 each, cut and map 0.2). Validate comes first: with
-    # a cached board the worker forks before the drawing modules are imported (GamePlugin.fork_first) and its
+    # a cached board the worker forks before the drawing modules are imported (fast.fork_first) and its
     # games need none of them. The map needs not even the cut and legend prepare_stages adds: with a board
     # to build, a worker starts it while they are made. The kits zip what the others made.
     stages = (
@@ -43,6 +129,8 @@ class GlobalWellbeing(GamePlugin):
         ("kits", "boardgen.games.global_wellbeing.kit:kits_stage"),
     )
     default_bots = ("greedy", "planner", "random")
+    fast = GlobalWellbeingFast()  # optional speed-ups
+    geo = GlobalWellbeingMap()  # optional: its board is the geographic hex map
     default_game = True  # the first game: its templates predate the ``game:`` key
     libraries: ClassVar[Mapping[str, str]] = {"pyproj": "pyproj:__version__", "proj": "pyproj:proj_version_str"}
 
@@ -72,20 +160,6 @@ class GlobalWellbeing(GamePlugin):
         return {key: resolve_data_path(config, getattr(config.map, key), f"map.{key}")
                 for key in ("land_data", "koppen_data", "elevation_data")}
 
-    def map_spec(self, config: Any) -> Any:
-        from boardgen.geomap.model import MapSpec
-
-        return MapSpec.of(config)  # the template's board, map, hexes, classification, zones and overrides
-
-    def map_info(self, ctx: BuildContext) -> tuple[list[str], bool]:
-        from boardgen.games.global_wellbeing.map_report import map_info
-
-        return map_info(ctx)
-
-    def sections_report(self, ctx: BuildContext) -> list[str]:
-        from boardgen.games.global_wellbeing.map_report import sections_report
-
-        return sections_report(ctx)
 
     def build_board(self, ctx: BuildContext) -> Any:
         from boardgen.games.global_wellbeing.board_layout import panelled_board
@@ -93,18 +167,6 @@ class GlobalWellbeing(GamePlugin):
         # the template's map, or (when the legend panels find no room in open sea) the map beside a panel strip
         return panelled_board(ctx.config)
 
-    def prepare_stages(self, ctx: BuildContext) -> None:
-        from boardgen.games.global_wellbeing.board_layout import board_legend
-
-        # the board (built or read from the cache), its jigsaw cut and legend: the board and validate stages
-        # both read them, so they are made once, before the stages fork
-        board_legend(ctx)
-
-    def fork_first(self, ctx: BuildContext) -> bool:
-        from boardgen.geomap.cache import board_cached
-
-        # a cached board comes with its cut and legend beside it: each process reads them in a few ms
-        return board_cached(ctx.config)
 
     # -- play in the browser (boardgen serve)
     def board_graph(self, ctx: BuildContext) -> Any:
@@ -133,43 +195,8 @@ class GlobalWellbeing(GamePlugin):
 
         return simulate_report(ctx, games, players, bots, seed, jobs, rotate, progress)
 
-    def game_seeds(self, bots: Sequence[str], game_seed: int) -> tuple[int, int]:
-        from boardgen.games.global_wellbeing.rules.bots import BOT_NAMES
 
-        if all(name in BOT_NAMES for name in bots):  # the game's own bots: the dice from the seed itself
-            return game_seed, game_seed  # (as the kernel draws them; the state ignores its setup seed)
-        return super().game_seeds(bots, game_seed)
 
-    board_values = ("board", "rules_board")
-
-    def board_key(self, config: Any) -> str:
-        from boardgen.games.global_wellbeing.schema import RulesConfig
-
-        # the map, zones and sections do not depend on the rules; the rules board copies zones (dice, minima); the
-        # source and the template's sha256 are private attributes, in no repr
-        return repr(config.model_copy(update={"rules": RulesConfig()}))
-
-    def kernel_batch(self, ctx: BuildContext, players: int, bots: Sequence[str], seed: int, start: int, stop: int,
-                     rotate: bool) -> Any:
-        """The compiled kernel's games (``rules.fast``): the same as the API's for the same seeds, or None when
-        a bot has no compiled form or too few games are asked for to pay for loading it."""
-        from boardgen.games.global_wellbeing.rules.fast import kernel_batch
-
-        game = ctx.value(f"game:{players}", lambda: self.new_game(ctx, players))
-        return kernel_batch(game, bots, seed, start, stop, rotate)
-
-    def batch_summary(self, ctx: BuildContext, players: int, bots: Sequence[str], seed: int, rotate: bool,
-                      batches: Sequence[Any]) -> dict[str, Any]:
-        from boardgen.games.global_wellbeing.rules.bots import BOT_NAMES
-        from boardgen.games.global_wellbeing.rules.report import simulation, summary
-        from boardgen.play.columns import OutcomeColumns
-
-        if not set(bots) <= set(BOT_NAMES) or not all(isinstance(b, OutcomeColumns) for b in batches) \
-                or not batches:  # other bots, or batches an older boardgen wrote: the generic summary
-            return super().batch_summary(ctx, players, bots, seed, rotate, batches)
-        data = summary(simulation(ctx, OutcomeColumns.concat(batches), players, bots, seed, rotate))
-        data.pop("index_trajectory_mean", None)
-        return data
 
     def validate(self, ctx: BuildContext, games: int | None = None, jobs: int = 1, seed: int | None = None,
                  bots: Sequence[str] | None = None, players: int | None = None,
@@ -190,16 +217,6 @@ class GlobalWellbeing(GamePlugin):
 
         return engine_part_counts(ctx)
 
-    def geo_board(self, ctx: BuildContext) -> Any:
-        """The hex map and its jigsaw sections."""
-        from boardgen.export import GeoBoard, GeoLayer
-        from boardgen.games.global_wellbeing.board_stage import board_sections
-
-        layout = board_sections(ctx)
-        props = tuple({"section": s.number, "row": s.row + 1, "column": s.column + 1, "cell_count": len(s.cells),
-                       "cells": list(s.cells), "neighbours": dict(s.neighbours),
-                       "area_mm2": round(s.outline_mm.area, 1)} for s in layout.sections)
-        return GeoBoard(ctx.board, (GeoLayer("sections", props, tuple(s.outline_mm for s in layout.sections)),))
 
 
 plugin = GlobalWellbeing()

@@ -17,12 +17,12 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
-from boardgen.plugin import BuildContext, GamePlugin
+from boardgen.plugin import BuildContext, CompiledKernel, GamePlugin
 
 
 class Philanthropist(GamePlugin):
     name = "philanthropist"
-    kernel_warmer = "boardgen.games.philanthropist.rules.fast:warm_kernel"
+    fast = CompiledKernel("boardgen.games.philanthropist.rules.fast")  # optional: the rules API plays without it
     title = "The Philanthropist"
     summary = "race across a 24-inch square grid to help meeples with cubes from business (seed 001)"
     stages = (
@@ -31,6 +31,7 @@ class Philanthropist(GamePlugin):
         ("validate", "boardgen.play.runner:validate_stage"),
     )
     default_bots = ("collector", "planner")
+    template_bots_key = "simulate.bots"  # the bots that sit in validate
     slow_bots: ClassVar[dict[str, str]] = {"mcts": "its playouts run whole games: about 65 s a game, 5 h for 300 games"}
 
     template_file = "philanthropist.yaml"
@@ -88,15 +89,6 @@ class Philanthropist(GamePlugin):
         from boardgen.games.philanthropist.rules.bots import philanthropist_bots
 
         return philanthropist_bots()
-
-    def kernel_batch(self, ctx: BuildContext, players: int, bots: Sequence[str], seed: int, start: int, stop: int,
-                     rotate: bool) -> Any:
-        """The compiled kernel's games (``fast``): the same as ``play_batch``'s for the same seeds, or None
-        when a bot has no compiled form or too few games are asked for to pay for loading it."""
-        from boardgen.games.philanthropist.rules.fast import kernel_batch
-
-        game = ctx.value(f"game:{players}", lambda: self.new_game(ctx, players))
-        return kernel_batch(game, bots, seed, start, stop, rotate)
 
     def board_findings(self, ctx: BuildContext) -> list[Any]:
         from boardgen.games.philanthropist.rules.report import board_findings

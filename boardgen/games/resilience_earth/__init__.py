@@ -15,12 +15,44 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
-from boardgen.plugin import BuildContext, GamePlugin
+from boardgen.plugin import BuildContext, CompiledKernel, GamePlugin, GeoMap
+
+
+class ResilienceEarthMap(GeoMap):
+    """The board is the core's geographic hex map, grown into numbered fields."""
+
+    def map_spec(self, config: Any) -> Any:
+        from boardgen.games.resilience_earth.fieldmap import map_spec
+
+        return map_spec(config)
+
+    def map_info(self, ctx: BuildContext) -> tuple[list[str], bool]:
+        fm = ctx.board
+        sizes = sorted(len(f.cells) for f in fm.fields)
+        levels = [sum(1 for f in fm.fields if f.level == level) for level in (1, 2, 3)]
+        links = {kind: sum(1 for *_, k in fm.links if k == kind) for kind in ("strait", "sea")}
+        regions = len({f.region for f in fm.fields})
+        return [f"fields      {len(fm.fields)} in {regions} regions, {sizes[0]}-{sizes[-1]} cells each; levels 1/2/3: "
+                f"{levels[0]}/{levels[1]}/{levels[2]}; {links['strait']} strait and {links['sea']} sea links",
+                f"tower       at ({fm.tower_mm[0]:.0f}, {fm.tower_mm[1]:.0f}) mm"], True
+
+    def geo_board(self, ctx: BuildContext) -> Any:
+        """The core's hex map the fields are grown on, and the fields (the dice-addressed areas) as its
+        sections layer: the printed board's jigsaw cut is a plain grid of paper pieces, not a map layer."""
+        from boardgen.export import GeoBoard, GeoLayer
+
+        fm = ctx.board
+        props = tuple({"field": f.number, "region": f.region, "cell_count": len(f.cells), "cells": list(f.cells),
+                       "neighbours": list(f.neighbours), "climate": dict(f.climate), "high_ground": f.high_ground,
+                       "points": f.points, "level": f.level, "land_connected": f.land_connected}
+                      for f in fm.fields)
+        return GeoBoard(fm.board, (GeoLayer("sections", props, tuple(fm.outlines[f.number] for f in fm.fields)),))
 
 
 class ResilienceEarth(GamePlugin):
     name = "resilience-earth"
-    kernel_warmer = "boardgen.games.resilience_earth.rules.fast:warm_kernel"
+    fast = CompiledKernel("boardgen.games.resilience_earth.rules.fast")  # optional: the rules API plays without it
+    geo = ResilienceEarthMap()  # optional: its board is the geographic hex map
     title = "Resilience Earth"
     summary = "settle 36 dice-addressed fields of the real Earth; a Climate Tower that may fall (seed 004)"
     stages = (
@@ -38,21 +70,6 @@ class ResilienceEarth(GamePlugin):
 
         return {name: data_dir() / name for name in ("land-50m.json", "koppen-5m.png", "elevation-5m.png")}
 
-    def map_spec(self, config: Any) -> Any:
-        from boardgen.games.resilience_earth.fieldmap import map_spec
-
-        return map_spec(config)
-
-    def map_info(self, ctx: BuildContext) -> tuple[list[str], bool]:
-        fm = ctx.board
-        sizes = sorted(len(f.cells) for f in fm.fields)
-        levels = [sum(1 for f in fm.fields if f.level == level) for level in (1, 2, 3)]
-        links = {kind: sum(1 for *_, k in fm.links if k == kind) for kind in ("strait", "sea")}
-        regions = len({f.region for f in fm.fields})
-        return [f"fields      {len(fm.fields)} in {regions} regions, {sizes[0]}-{sizes[-1]} cells each; levels 1/2/3: "
-                f"{levels[0]}/{levels[1]}/{levels[2]}; {links['strait']} strait and {links['sea']} sea links",
-                f"tower       at ({fm.tower_mm[0]:.0f}, {fm.tower_mm[1]:.0f}) mm"], True
-
     def build_board(self, ctx: BuildContext) -> Any:
         from boardgen.games.resilience_earth.fieldmap import build_field_map
 
@@ -69,14 +86,6 @@ class ResilienceEarth(GamePlugin):
 
         facts = ctx.value("field_facts", facts_of_map)
         return ResilienceGame(facts, ctx.config, players)
-
-    def kernel_batch(self, ctx: BuildContext, players: int, bots: Sequence[str], seed: int, start: int, stop: int,
-                     rotate: bool) -> Any:
-        """The games through the compiled kernel (``fast``): the random bot and the game's own bots."""
-        from boardgen.games.resilience_earth.rules.fast import kernel_batch
-
-        game = ctx.value(f"game:{players}", lambda: self.new_game(ctx, players))
-        return kernel_batch(game, bots, seed, start, stop, rotate)
 
     def bots(self) -> Mapping[str, Any]:
         from boardgen.games.resilience_earth.rules.bots import all_bots
@@ -123,18 +132,6 @@ class ResilienceEarth(GamePlugin):
         from boardgen.games.resilience_earth.kit import engine_part_counts
 
         return engine_part_counts(ctx)
-
-    def geo_board(self, ctx: BuildContext) -> Any:
-        """The core's hex map the fields are grown on, and the fields (the dice-addressed areas) as its
-        sections layer: the printed board's jigsaw cut is a plain grid of paper pieces, not a map layer."""
-        from boardgen.export import GeoBoard, GeoLayer
-
-        fm = ctx.board
-        props = tuple({"field": f.number, "region": f.region, "cell_count": len(f.cells), "cells": list(f.cells),
-                       "neighbours": list(f.neighbours), "climate": dict(f.climate), "high_ground": f.high_ground,
-                       "points": f.points, "level": f.level, "land_connected": f.land_connected}
-                      for f in fm.fields)
-        return GeoBoard(fm.board, (GeoLayer("sections", props, tuple(fm.outlines[f.number] for f in fm.fields)),))
 
 
 plugin = ResilienceEarth()

@@ -10,6 +10,7 @@ import pytest
 from boardgen.games.better_life.rules import fast
 from boardgen.games.better_life.rules.engine import BetterLifeGame
 from boardgen.play.columns import OutcomeColumns
+from boardgen.play.runner import api_batch
 from boardgen.play.simulate import derive_seed, lineup
 from boardgen.plugin import BuildContext, GamePlugin
 from boardgen.template import load
@@ -31,7 +32,7 @@ def _both(plugin: GamePlugin, ctx: BuildContext, bots: tuple[str, ...], games: i
           seed: int = 7) -> tuple[OutcomeColumns, OutcomeColumns]:
     game = plugin.new_game(ctx, 5)
     assert isinstance(game, BetterLifeGame)
-    api = OutcomeColumns.from_records(plugin.play_batch(ctx, 5, bots, seed, 0, games, True), 5)
+    api = OutcomeColumns.from_records(api_batch(plugin, ctx, 5, bots, seed, 0, games, True), 5)
     kernel = fast.play_columns(game, [lineup(bots, 5, i, True) for i in range(games)],
                                [derive_seed(seed, "game", i) for i in range(games)])
     return api, kernel
@@ -63,17 +64,17 @@ def test_kernel_follows_every_rule_option(loaded: tuple[GamePlugin, BuildContext
         assert api.differences(kernel) == [], change
 
 
-def test_kernel_batch_is_the_play_batch_games(loaded: tuple[GamePlugin, BuildContext],
+def test_kernel_batch_is_the_api_batch_games(loaded: tuple[GamePlugin, BuildContext],
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     plugin, ctx = loaded
     monkeypatch.setenv("BOARDGEN_ENGINE", "kernel")
-    columns = plugin.kernel_batch(ctx, 5, DEFAULT, 3, 10, 40, True)
+    columns = plugin.fast.kernel_batch(ctx, 5, DEFAULT, 3, 10, 40, True)
     assert columns is not None and columns.games == 30
-    api = OutcomeColumns.from_records(plugin.play_batch(ctx, 5, DEFAULT, 3, 10, 40, True), 5)
+    api = OutcomeColumns.from_records(api_batch(plugin, ctx, 5, DEFAULT, 3, 10, 40, True), 5)
     assert api.differences(columns) == []
-    assert plugin.kernel_batch(ctx, 5, ("greedy", "fair-share"), 3, 0, 5, True) is None
+    assert plugin.fast.kernel_batch(ctx, 5, ("greedy", "fair-share"), 3, 0, 5, True) is None
     monkeypatch.setenv("BOARDGEN_ENGINE", "reference")
-    assert plugin.kernel_batch(ctx, 5, DEFAULT, 3, 0, 5000, True) is None
+    assert plugin.fast.kernel_batch(ctx, 5, DEFAULT, 3, 0, 5000, True) is None
 
 
 @pytest.mark.slow

@@ -1,5 +1,5 @@
 """Global Warming's compiled kernel plays the very games the rules API plays: the same seeds through
-``GamePlugin.play_batch`` (engine and Python bots) and through ``kernel_batch`` give equal results, field for field
+``runner.api_batch`` (engine and Python bots) and through ``kernel_batch`` give equal results, field for field
 (scores, winners, length, every metric and event), for each bot kind the kernel plays."""
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def compare(ctx: BuildContext, players: int, bots: tuple[str, ...], games: int, 
     if jobs == 1:
         factories = plugin.bots()
         records = [play_one(game, factories, lineup(bots, players, i, True), derive_seed(seed, "game", i))
-                   for i in range(games)]  # the rules API's games, as GamePlugin.play_batch seeds them
+                   for i in range(games)]  # the rules API's games, as runner.api_batch seeds them
     else:  # the same games on several processes (results do not depend on jobs)
         records = list(simulate(game, plugin.bots(), games, bots, seed, jobs=jobs).records)
     api = OutcomeColumns.from_records(records, players, kernel.bot_names)
@@ -58,8 +58,8 @@ def test_kernel_plays_the_api_games_of_other_rules() -> None:
 def test_kernel_batch_leaves_bots_it_does_not_play_to_the_api() -> None:
     ctx = context()
     plugin = ctx.plugin
-    assert plugin.kernel_batch(ctx, 4, ("search", "random"), 1, 0, 500, True) is None
-    batch = plugin.kernel_batch(ctx, 4, ("random",), 1, 100, 400, True)
+    assert plugin.fast.kernel_batch(ctx, 4, ("search", "random"), 1, 0, 500, True) is None
+    batch = plugin.fast.kernel_batch(ctx, 4, ("random",), 1, 100, 400, True)
     assert batch is not None and batch.games == 300
 
 

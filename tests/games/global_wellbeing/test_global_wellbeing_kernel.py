@@ -188,25 +188,26 @@ def test_simulate_writes_the_same_results_through_either_path(monkeypatch: pytes
     assert documents["kernel"] == documents["reference"]
 
 
-def test_kernel_batch_is_the_play_batch_games(default_ctx: object, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The plug-in hook: games start..stop with the simulation's rotation, the same as ``play_batch``'s through
+def test_kernel_batch_is_the_api_batch_games(default_ctx: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The plug-in hook: games start..stop with the simulation's rotation, the same as ``api_batch``'s through
     the API; None for bots with no compiled form, for rules it does not handle and with the reference setting."""
+    from boardgen.play.runner import api_batch
     from boardgen.plugin import BuildContext
 
     assert isinstance(default_ctx, BuildContext)
     plugin, ctx = default_ctx.plugin, default_ctx
     monkeypatch.setenv("BOARDGEN_ENGINE", "kernel")
-    columns = plugin.kernel_batch(ctx, 6, ("greedy", "planner", "random"), 3, 10, 40, True)
+    columns = plugin.fast.kernel_batch(ctx, 6, ("greedy", "planner", "random"), 3, 10, 40, True)
     assert columns is not None and columns.games == 30
-    api = OutcomeColumns.from_records(plugin.play_batch(ctx, 6, ("greedy", "planner", "random"), 3, 10, 40, True),
+    api = OutcomeColumns.from_records(api_batch(plugin, ctx, 6, ("greedy", "planner", "random"), 3, 10, 40, True),
                                       6, columns.bot_names)
     assert api.differences(columns) == []
-    assert plugin.kernel_batch(ctx, 6, ("random", "mcts"), 3, 0, 5, True) is None
+    assert plugin.fast.kernel_batch(ctx, 6, ("random", "mcts"), 3, 0, 5, True) is None
     monkeypatch.setenv("BOARDGEN_ENGINE", "reference")
-    assert plugin.kernel_batch(ctx, 6, ("random",), 3, 0, 5000, True) is None
+    assert plugin.fast.kernel_batch(ctx, 6, ("random",), 3, 0, 5000, True) is None
     monkeypatch.setenv("BOARDGEN_ENGINE", "fastest")
     with pytest.raises(ValueError, match="BOARDGEN_ENGINE"):
-        plugin.kernel_batch(ctx, 6, ("random",), 3, 0, 5, True)
+        plugin.fast.kernel_batch(ctx, 6, ("random",), 3, 0, 5, True)
 
 
 def test_unsupported_games_are_refused_not_played_differently() -> None:

@@ -10,6 +10,7 @@ import pytest
 from boardgen.games.philanthropist.rules import fast
 from boardgen.games.philanthropist.rules.engine import PhilanthropistGame
 from boardgen.play.columns import OutcomeColumns
+from boardgen.play.runner import api_batch
 from boardgen.play.simulate import derive_seed, lineup
 from boardgen.plugin import BuildContext, GamePlugin
 from boardgen.template import load
@@ -30,7 +31,7 @@ def _both(plugin: GamePlugin, ctx: BuildContext, players: int, bots: tuple[str, 
           seed: int = 7) -> tuple[OutcomeColumns, OutcomeColumns]:
     game = plugin.new_game(ctx, players)
     assert isinstance(game, PhilanthropistGame)
-    api = OutcomeColumns.from_records(plugin.play_batch(ctx, players, bots, seed, 0, games, True), players)
+    api = OutcomeColumns.from_records(api_batch(plugin, ctx, players, bots, seed, 0, games, True), players)
     kernel = fast.play_columns(game, [lineup(bots, players, i, True) for i in range(games)],
                                [derive_seed(seed, "game", i) for i in range(games)])
     return api, kernel
@@ -61,19 +62,19 @@ def test_kernel_follows_every_rule_option(loaded: tuple[GamePlugin, BuildContext
         assert api.differences(kernel) == [], change
 
 
-def test_kernel_batch_is_the_play_batch_games(loaded: tuple[GamePlugin, BuildContext],
+def test_kernel_batch_is_the_api_batch_games(loaded: tuple[GamePlugin, BuildContext],
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     """The plug-in hook: games start..stop with the simulation's rotation; None for bots with no compiled form
     and, in auto mode, for a handful of games before the kernel is loaded."""
     plugin, ctx = loaded
     monkeypatch.setenv("BOARDGEN_ENGINE", "kernel")
-    columns = plugin.kernel_batch(ctx, 4, ("collector", "planner"), 3, 10, 40, True)
+    columns = plugin.fast.kernel_batch(ctx, 4, ("collector", "planner"), 3, 10, 40, True)
     assert columns is not None and columns.games == 30
-    api = OutcomeColumns.from_records(plugin.play_batch(ctx, 4, ("collector", "planner"), 3, 10, 40, True), 4)
+    api = OutcomeColumns.from_records(api_batch(plugin, ctx, 4, ("collector", "planner"), 3, 10, 40, True), 4)
     assert api.differences(columns) == []
-    assert plugin.kernel_batch(ctx, 4, ("greedy", "planner"), 3, 0, 5, True) is None
+    assert plugin.fast.kernel_batch(ctx, 4, ("greedy", "planner"), 3, 0, 5, True) is None
     monkeypatch.setenv("BOARDGEN_ENGINE", "reference")
-    assert plugin.kernel_batch(ctx, 4, ("collector",), 3, 0, 5000, True) is None
+    assert plugin.fast.kernel_batch(ctx, 4, ("collector",), 3, 0, 5000, True) is None
 
 
 @pytest.mark.slow

@@ -1,5 +1,5 @@
 """BETTER Life's compiled path: batches of games played by ``kernel`` (numba), the same games as the rules API
-plays for the same seeds (``GamePlugin.play_batch``), returned as ``OutcomeColumns``.
+plays for the same seeds (``runner.api_batch``), returned as ``OutcomeColumns``.
 
 ``kernel_batch`` is what the plug-in's hook calls: None (the API plays) when a bot has no compiled form
 (``greedy``, ``mcts``), when ``BOARDGEN_ENGINE=reference``, or in auto mode while the games asked for in this

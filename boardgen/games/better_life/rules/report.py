@@ -100,27 +100,3 @@ def plots(title: str, ctx: BuildContext, summary: Mapping[str, Any], records: Se
                             reference_x=(ctx.config.meters.policy_goal - 0.5, "goal"))
     out["policy-meter-end.png"] = chart.png()
     return out
-
-
-def seat_findings(summary: Mapping[str, Any]) -> list[Finding]:
-    """Seat balance among the games someone won (in a game everyone can lose, the plain win rate of every seat
-    sits below 1/N by the team-loss share, which says nothing about the seats)."""
-    from boardgen.play.report import wilson_interval
-
-    won = summary["games"] - summary["nobody_won"]["games"]
-    out: list[Finding] = []
-    if won <= 0:
-        return out
-    even = 1 / summary["players"]
-    spread = 0.0
-    for seat in summary["win_rate_by_seat"]:
-        share = seat["wins"] / won
-        low, high = wilson_interval(seat["wins"], won)
-        spread = max(spread, abs(share - even))
-        if abs(share - even) > 0.05 and not low <= even <= high:
-            out.append(Finding("seat-advantage", "warning", f"seat {seat['seat']}",
-                               f"wins {share:.1%} of the {won} games someone won (95% CI {low:.1%}-{high:.1%}); "
-                               f"an even share is {even:.1%}"))
-    out.append(Finding("seat-spread", "info", "all seats", f"largest distance of a seat's share of the won games "
-                       f"from {even:.1%}: {spread:.1%}"))
-    return out

@@ -12,7 +12,7 @@ per decision and per die. It is the rules' reference in Python; the compiled ker
 
 The game's own bots (``rules.bots``: random, greedy, planner) answer the questions a decision node asks (which
 piece to move, which cell), each from its own generator; ``play_game`` plays one whole game with such bots, the
-dice drawn from ``random.Random(seed)`` (as ``GamePlugin.game_seeds`` seeds the simulated games).
+dice drawn from ``random.Random(seed)`` (as ``FastPath.game_seeds`` seeds the simulated games).
 
 Actions are integers: ``c`` puts a piece on cell ``c`` (setup, move destination, investment), ``n + c``
 picks the piece on cell ``c`` to move, ``2n`` stays (``n`` cells). A chance outcome ``k`` is the face ``k + 1``.

@@ -1,5 +1,5 @@
 """`boardgen simulate` for the Global Wellbeing Game: games played by the shared runner (``boardgen.play``: the
-compiled kernel through ``GamePlugin.kernel_batch`` where it plays them, the rules API's state machine else), and
+compiled kernel through ``FastPath.kernel_batch`` where it plays them, the rules API's state machine else), and
 the game's own summary, plots and lines computed from the games' columns (``OutcomeColumns``: the shared fields
 plus the game's own per-game arrays: pieces, chips, indices per zone, badges, the index after every turn, the
 leaders, running out, the cells occupied and contested). A line-up with a bot the game does not have itself
@@ -66,7 +66,7 @@ class Simulation:
 def simulate(board: RulesBoard, rules: RulesConfig, games: int, players: int, bots: Sequence[str], seed: int,
              jobs: int = 1, rotate: bool = True, progress: Callable[[int], None] | None = None) -> Simulation:
     """Play ``games`` games through the shared runner (``boardgen.play.simulate.play_columns``): the kernel where
-    it plays them, the rules API else, seeded as the plug-in seeds them (``GamePlugin.game_seeds``)."""
+    it plays them, the rules API else, seeded as the plug-in seeds them (``FastPath.game_seeds``)."""
     from boardgen.games.global_wellbeing import plugin
     from boardgen.games.global_wellbeing.rules import fast
     from boardgen.games.global_wellbeing.rules.engine import WellbeingGame, api_bots
@@ -80,7 +80,7 @@ def simulate(board: RulesBoard, rules: RulesConfig, games: int, players: int, bo
         return fast.kernel_batch(game, bots, seed, start, stop, rotate)
 
     columns = play_columns(lambda: game, api_bots(), players, games, bots, seed, jobs, rotate, progress, kernel,
-                           plugin.game_seeds)
+                           plugin.fast.game_seeds)
     return Simulation(board, rules, bots, players, seed, rotate, columns)
 
 

@@ -103,7 +103,7 @@ def game_arrays(game: Any) -> dict[str, Any]:
 
 
 def play(game: Any, bots: Sequence[str], seed: int, start: int, stop: int, rotate: bool) -> OutcomeColumns:
-    """Games ``start`` to ``stop`` as ``GamePlugin.play_batch`` seeds them, played by the kernel."""
+    """Games ``start`` to ``stop`` as ``runner.api_batch`` seeds them, played by the kernel."""
     k = LOADER.load()
     if k is None:
         raise RuntimeError(LOADER.failed)

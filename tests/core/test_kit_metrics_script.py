@@ -11,7 +11,7 @@ from boardgen.build import build
 from boardgen.plugin import installed_games
 from boardgen.template import load
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.slow
