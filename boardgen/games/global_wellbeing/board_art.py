@@ -452,6 +452,15 @@ TABLE_CAPTION = N_("Bio-productivity index")  # the table card's title (cards/ta
 TABLE_NOTE = N_("Start values are shaded orange: one marker per zone starts there.")
 
 
+def legend_words() -> tuple[str, ...]:
+    """The edition's words the legend's panels are sized by (their language decides whether the panels find
+    room), for the cache keys of what is planned from them."""
+    _ = current().gettext
+    return (current().language, _("{n} land cells on a {width} x {height} cm board"), _("{edition} edition · {line}"),
+            _("{projection} · 1 cm ≈ {km} km along the equator"), _("{name} projection"), _("map projection"),
+            *(_(name) for name in PROJECTION_NAMES.values()), _(KEY_CAPTION), _(TABLE_CAPTION), _(TABLE_NOTE))
+
+
 def _fitted(text: str, font: Font, width_mm: float, where: str) -> Font:
     """``font`` for a legend line in a panel ``width_mm`` wide: shrunk to fit, and a build error naming the line,
     the text and the edition's language when even the smallest size is too wide (never a line out of its

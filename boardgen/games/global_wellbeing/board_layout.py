@@ -23,6 +23,7 @@ from boardgen.games.global_wellbeing.board_art import (
     TITLE_FONTS,
     legend_specs,
     legend_tiers,
+    legend_words,
     plan_legend,
     simplified_coast,
     simplified_land,
@@ -81,7 +82,7 @@ def legend_for(board: Board, layout: SectionLayout | None = None, coast: tuple[A
     layout = cached_sections(board, section_page_sizes_mm()) if layout is None else layout
     specs = legend_tiers(board, layout.sections[0].bounds_mm)
     return cached_for_board(  # type: ignore[no-any-return]
-        "legend", board, f"{section_page_sizes_mm()!r} {specs!r}",
+        "legend", board, f"{section_page_sizes_mm()!r} {specs!r} {legend_words()!r}",
         lambda: plan_legend(board, layout, simplified_coast(board) if coast is None else coast, specs),
         ART_SOURCES)
 
@@ -144,7 +145,8 @@ def panelled_board(config: Config) -> Board:
     if config.board.panel_strip_mm is not None:
         return cached_board(config)  # type: ignore[no-any-return]
     inputs = (f"{section_page_sizes_mm()!r} {table_shapes_mm(config)!r} {table_shapes_mm(config, True)!r} "
-              f"{text_width_mm(config.title, TITLE_FONTS[0]):.3f} {text_width_mm(config.title, KEY_FONT):.3f}")
+              f"{text_width_mm(config.title, TITLE_FONTS[0]):.3f} {text_width_mm(config.title, KEY_FONT):.3f} "
+              f"{legend_words()!r}")  # the panels' words in the edition's language
     key = make_key("panel-strip", f"{board_key(config)} {inputs}", {}, ART_SOURCES)
     width_mm = cached("panel-strip", key, lambda: _panel_strip_mm(config))
     return cached_board(config if width_mm is None else _with_strip(config, width_mm))  # type: ignore[no-any-return]
