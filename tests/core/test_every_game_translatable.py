@@ -182,3 +182,15 @@ def test_a_translation_too_wide_for_its_box_names_the_text_and_language() -> Non
             turn_counter_card(config)
         with pytest.raises(LayoutError, match=r"language de.*BADGE"):
             _label(0.0, 0.0, i18n.current().gettext("BADGE"), 8.0, 6.0, "#000000")
+
+
+def test_a_translation_too_wide_for_the_table_sheet_names_the_text_and_language() -> None:
+    from boardgen.games.global_warming.kit import table_sheet
+    from boardgen.render.imposition import A4
+
+    _plugin, config = load(ROOT / "templates" / "global-warming.yaml")
+    english = table_sheet(config, A4)
+    with i18n.printing_in(i18n.Translator("de", _Long())), pytest.raises(
+            LayoutError, match=r"table sheet \(language de\).*Variant: edge neighbours out"):
+        table_sheet(config, A4)
+    assert english.width_mm == A4.width_mm
