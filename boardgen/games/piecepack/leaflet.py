@@ -32,9 +32,11 @@ def leaflet_lines(config: Any) -> list[str]:
             size=tr.number(spec.tile_size_mm)),
         _("Coins are {size} mm discs: a value side and a suit side.").format(size=tr.number(spec.coin_diameter_mm)),
         "",
-        _("To make it: print components-<paper>.pdf at 100% (measure the 100 mm bar), the tiles and coins\n"
+        # TRANSLATORS: {paper} is the word for the paper size in a file name (components-<paper>.pdf).
+        _("To make it: print components-<{paper}>.pdf at 100% (measure the 100 mm bar), the tiles and coins\n"
           "double-sided as the README says, the pawns and dice single-sided. Cut, fold and glue as each sheet's\n"
-          "title says. No double-sided printer? Print components-fold-<paper>.pdf instead."),
+          "title says. No double-sided printer? Print components-fold-<{paper}>.pdf instead.").format(
+            paper=_("paper")),
         "",
         _("Games to play with it are listed at piecepack.org; Global Warming is one (game: global-warming)."),
     ]
