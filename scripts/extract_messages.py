@@ -32,8 +32,9 @@ KEYWORDS = {**DEFAULT_KEYWORDS, "n_": (1, 2), "N_": None}
 
 
 def imported_sources(package_dir: Path) -> list[str]:
-    """The shared modules (paths under ``boardgen/``, outside ``games/``) the game's code imports: their marked
-    words print in the game's kit (the piecepack's sheet headings, a map's legend), so they go into its catalog."""
+    """The modules outside the game's own package (paths under ``boardgen/``) its code imports: the shared ones and
+    another game's it builds on (Global Warming draws the piecepack's parts). Their marked words print in the
+    game's kit (the piecepack's sheet headings, a map's legend), so they go into its catalog."""
     found: set[str] = set()
     boardgen_dir = package_dir.parents[1]
     for path in sorted(package_dir.rglob("*.py")):
@@ -42,7 +43,7 @@ def imported_sources(package_dir: Path) -> list[str]:
                      [a.name for a in node.names] if isinstance(node, ast.Import) else [])
             for name in names:
                 parts = name.split(".")
-                if parts[0] != "boardgen" or parts[1:2] == ["games"]:
+                if parts[0] != "boardgen" or parts[1:3] == ["games", package_dir.name]:
                     continue
                 module = boardgen_dir.joinpath(*parts[1:]).with_suffix(".py")
                 if module.is_file():

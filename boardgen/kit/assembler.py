@@ -147,7 +147,7 @@ def paper_zip(ctx: BuildContext, spec: KitSpec, paper: Paper, files: Sequence[Ar
     readme = kit_readme(spec.title, paper.name, slug=slug, header=spec.header,
                         files=_listed(files), guides=guides, duplex=duplex,
                         board_sections=_sections(board, slug), parts=spec.parts,
-                        notes=tuple(_(n) for n in spec.notes), box_extra=extra, _=_)
+                        notes=tuple(_(n) if n else n for n in spec.notes), box_extra=extra, _=_)
     members = [(a.path, a.data) for a in files] + [("README.txt", readme.encode("utf-8"))]
     return Artifact(zip_name(slug), deterministic_zip(members),
                     _("print-and-play kit on {paper} with README").format(paper=paper.name))

@@ -25,6 +25,7 @@ from boardgen.games.custom.parts import (
     token_set,
 )
 from boardgen.games.custom.schema import CustomTemplate
+from boardgen.i18n import N_, current
 from boardgen.io import Artifact
 from boardgen.kit.assembler import KitSpec, assemble_kit
 from boardgen.kit.board import board_kit_files
@@ -111,7 +112,10 @@ def lay_paper(ctx: BuildContext, paper: Paper) -> list[LaidOut]:
     def lay(pp: Paper) -> list[LaidOut]:
         laid: list[LaidOut] = []
         for name, cset in decks:
-            title = f"{t.title}: {name} ({len(cset.components)} cards, fronts then backs)"
+            n = len(cset.components)
+            title = current().ngettext("{title}: {deck} ({n} card, fronts then backs)",
+                                       "{title}: {deck} ({n} cards, fronts then backs)", n).format(
+                title=t.title, deck=name, n=n)
             laid.append(cards_sheets(cset, pp, "duplex", title=title, keep_orientation=pp is not paper))
         for s in sets:
             try:
@@ -142,7 +146,8 @@ def kit_parts(ctx: BuildContext) -> KitParts:
         declared.append(Part(spec.name, "die", len(pieces), edge, edge, edge,
                              pieces=tuple(c for c, _ in pieces), sides=spec.sides, faces=faces, colour=spec.colour,
                              file=COMPONENTS, sheet_kind=",".join(dict.fromkeys(k for _, k in pieces))))
-    tools = "scissors or a craft knife and a metal ruler" + (", glue for the dice" if t.dice else "")
+    tools = N_("scissors or a craft knife and a metal ruler, glue for the dice") if t.dice else \
+        N_("scissors or a craft knife and a metal ruler")
     return KitParts(t.game, t.title, tuple(declared), (tools, *t.notes))
 
 
@@ -163,8 +168,8 @@ def engine_part_counts(ctx: BuildContext) -> dict[str, int]:
 
 
 def leaflet_how(pages: int) -> str:
-    return ("the rules: print it single-sided." if pages == 1 else
-            "the rules: print single-sided, or double-sided flipping on the long edge.")
+    return (N_("the rules: print it single-sided.") if pages == 1 else
+            N_("the rules: print single-sided, or double-sided flipping on the long edge."))
 
 
 def components_stage(ctx: BuildContext) -> list[Artifact]:
@@ -181,18 +186,20 @@ def kit_spec(ctx: BuildContext) -> KitSpec:
     t: CustomTemplate = ctx.config
     declared = kit_parts(ctx)
     markdown = data(ctx).leaflet
-    notes = ["Cutting: cards and square tokens on their crop marks (the cards touch: one cut between two);",
-             "round and hexagonal tokens, dice and standees on their solid outlines."]
+    _ = current().gettext
+    # TRANSLATORS: two README lines: keep the line break (\n).
+    notes = _("Cutting: cards and square tokens on their crop marks (the cards touch: one cut between two);\n"
+              "round and hexagonal tokens, dice and standees on their solid outlines.").split("\n")
     if t.dice or t.standees:
-        notes.append("Dice and standees: crease the dashed lines and fold; glue the grey tabs of each die inside.")
+        notes.append(_("Dice and standees: crease the dashed lines and fold; glue the grey tabs of each die inside."))
     return KitSpec(
         t.title, declared, functools.partial(lay_paper, ctx),
         lambda paper, _kit: leaflet_pdf(t, markdown, paper, declared), leaflet_how,
-        cut_contents="the parts", components_what="every other part, page by page below.",
-        header=(f"edition {t.edition}, made by boardgen {__version__} from a data-only template (no rules engine: "
-                f"boardgen printed the parts; the rules are the leaflet's), template sha256 "
-                f"{t.template_sha256[:16]}",),
-        notes=tuple(notes), box_extra=((1, "rules leaflet", "leaflet-{paper}.pdf"),))
+        cut_contents=N_("the parts"), components_what=N_("every other part, page by page below."),
+        header=(_("edition {edition}, made by boardgen {version} from a data-only template (no rules engine: "
+                  "boardgen printed the parts; the rules are the leaflet's), template sha256 {sha}").format(
+            edition=t.edition, version=__version__, sha=t.template_sha256[:16]),),
+        notes=tuple(notes), box_extra=((1, N_("rules leaflet"), N_("leaflet-{paper}.pdf")),))
 
 
 def all_sets(ctx: BuildContext) -> Sequence[ComponentSet]:

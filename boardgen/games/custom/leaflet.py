@@ -19,6 +19,7 @@ from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, P
 
 from boardgen.errors import LayoutError
 from boardgen.games.custom.schema import CustomTemplate
+from boardgen.i18n import N_, current
 from boardgen.kit.parts import KitParts
 from boardgen.render.imposition import Paper
 from boardgen.render.typeset import check_glyphs, finished_leaflet, plain_text, register_fonts
@@ -29,6 +30,10 @@ MARGIN = 14 * mm  # well clear of the 5 mm a printer cannot print
 GUTTER = 8 * mm
 BODY_PT = 9.0
 MAX_PAGES = 8
+
+
+BOARD_PART = N_("board")
+"""The board's part name (the one part a data-only template does not name itself)."""
 
 
 def inline(text: str) -> str:
@@ -95,9 +100,11 @@ def story(markdown: str, t: CustomTemplate, parts: KitParts, font: str) -> list[
         else:  # a paragraph's next line, or a list item's (a list item runs on until a blank line)
             block.append(line)
     flush()
-    add("In the box", "h2")
+    _ = current().gettext
+    add(_("In the box"), "h2")
     for p in parts.parts:
-        add(f"{p.count} x {p.name} ({p.described})", "bullet", "\u2022")
+        name = _(p.name) if p.name == BOARD_PART else p.name  # the other parts carry the template's own names
+        add(_("{count} x {name} ({size})").format(count=p.count, name=name, size=p.described), "bullet", "\u2022")
     check_glyphs([plain_text(inline(x)) for x in texts], font, f"{t.source}: leaflet")
     return out
 
@@ -114,7 +121,8 @@ def leaflet_pdf(t: CustomTemplate, markdown: str, paper: Paper, parts: KitParts)
     font = register_fonts()
     buf = io.BytesIO()
     doc = BaseDocTemplate(buf, pagesize=(page_w, page_h), leftMargin=0, rightMargin=0, topMargin=0, bottomMargin=0,
-                          title=f"{t.title}: rules", author="boardgen", invariant=1, initialFontName=font,
+                          title=current().gettext("{title}: rules").format(title=t.title), author="boardgen",
+                          invariant=1, initialFontName=font,
                           initialFontSize=BODY_PT)
     doc.addPageTemplates([PageTemplate("page", frames)])
     flow = story(markdown, t, parts, font) or [Spacer(1, 1)]

@@ -25,6 +25,7 @@ from boardgen.cards.sheets import path_polygon
 from boardgen.datafiles import locate, read_text
 from boardgen.errors import ConfigError, LayoutError
 from boardgen.games.custom.schema import CustomTemplate, DeckSpec, FaceSpec, FieldSpec
+from boardgen.i18n import N_, current
 from boardgen.layout.spaces import BoardGraph, Space, SpaceStyle, render
 from boardgen.render.cairo_backend import fit_font
 from boardgen.render.images import Picture, read_picture
@@ -57,6 +58,9 @@ BLEED_MM = 3.0
 INK = "#1a1a1a"
 CUT = Style(stroke=INK, stroke_width_mm=0.3, line_join="round")
 QUANTITY = ("quantity", "count")
+SET_KINDS = (N_("tokens"), N_("tokens-2"), N_("parts"))
+"""The kinds of the sets besides the decks (tokens with no back, tokens with a back, the single-sided parts):
+a sheet heading prints its set's kind in the edition's words."""
 
 
 @dataclass(frozen=True)
@@ -247,7 +251,11 @@ def deck_set(deck_id: str, deck: DeckSpec, rows: Sequence[Mapping[str, Any]], pi
                                    back))
     if not cards:
         raise LayoutError(f"{where}: no cards (every row has quantity 0)")
-    return ComponentSet(f"deck-{deck_id}", f"{deck.name} ({len(cards)} cards)", tuple(cards), double_sided=True,
+    _ = current().gettext
+    title = _("{deck} ({n} cards)").format(deck=deck.name, n=len(cards))
+    # TRANSLATORS: a deck's sheet heading names the deck by the template's key for it ("deck-actions sheet 1 of 2")
+    label = _("deck-{key}").format(key=deck_id)
+    return ComponentSet(f"deck-{deck_id}", title, tuple(cards), double_sided=True, label=label,
                         gap_mm=0.0, outer_bleed=True)
 
 
@@ -321,8 +329,9 @@ def token_set(t: CustomTemplate, pictures: Mapping[str, Picture], double: bool) 
                                    marks=spec.shape in ("square", "rect")))
     if not parts:
         return None
-    title = "Tokens, two-sided" if double else "Tokens"
-    return ComponentSet("tokens-2" if double else "tokens", f"{t.title}: {title.lower()}", tuple(parts),
+    _ = current().gettext
+    title = (_("{title}: tokens, two-sided") if double else _("{title}: tokens")).format(title=t.title)
+    return ComponentSet(SET_KINDS[1] if double else SET_KINDS[0], title, tuple(parts),
                         double_sided=double, uniform=False, row_starts=tuple(starts))
 
 
@@ -412,10 +421,12 @@ def small_parts_set(t: CustomTemplate, pictures: Mapping[str, Picture]) -> Compo
         parts += [die(d, k + 1, pictures) for k in range(d.count)]
     if not parts:
         return None
-    what = ", ".join(w for w, there in (("tokens", tokens is not None), ("dice", bool(t.dice)),
-                                        ("standees", bool(t.standees))) if there)
-    folds = ", fold on the dashed ones" if t.dice or t.standees else ""
-    return ComponentSet("parts", f"{t.title}: {what}: cut on the solid lines{folds}", tuple(parts), uniform=False,
+    _ = current().gettext
+    what = ", ".join(_(w) for w, there in ((N_("tokens"), tokens is not None), (N_("dice"), bool(t.dice)),
+                                           (N_("standees"), bool(t.standees))) if there)
+    title = (_("{title}: {parts}: cut on the solid lines, fold on the dashed ones") if t.dice or t.standees else
+             _("{title}: {parts}: cut on the solid lines")).format(title=t.title, parts=what)
+    return ComponentSet(SET_KINDS[2], title, tuple(parts), uniform=False,
                         row_starts=tuple(starts))
 
 

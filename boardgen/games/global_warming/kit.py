@@ -20,12 +20,13 @@ from boardgen.games.piecepack.kit import (
     papers,
     piecepack_parts,
 )
+from boardgen.i18n import N_, current
 from boardgen.io import Artifact
 from boardgen.kit.assembler import KitSpec, assemble_kit
 from boardgen.kit.parts import KitParts, Part
 from boardgen.kit.shape import COMPONENTS
 from boardgen.plugin import BuildContext
-from boardgen.render.cairo_backend import Page
+from boardgen.render.cairo_backend import Page, fit_font_or_fail
 from boardgen.render.imposition import (
     Paper,
     Placement,
@@ -36,7 +37,9 @@ from boardgen.render.scene import Circle, Font, Op, Path, Rect, RectOp, Scene, S
 
 INK = "#1a1a1a"
 COIN_BAG = "coin bag"
-TABLE_HOW = "Print single-sided on plain paper or card; lay it beside the island (nothing to cut)."
+TABLE_HOW = N_("Print single-sided on plain paper or card; lay it beside the island (nothing to cut).")
+PLAN_TITLES = {"basic": N_("Basic island"), "orthogonal": N_("Variant: edge neighbours out"),
+               "diagonal": N_("Variant: corner neighbours out")}
 
 
 def table_piece(config: Any, paper: Paper) -> Component:
@@ -55,7 +58,7 @@ def kit_parts(ctx: BuildContext) -> KitParts:
                          sheet_kind="mat"))
     declared.append(Part(COIN_BAG, "bag", 1, 120.0, 160.0, printed=False, colour="#7a5c3a"))
     return KitParts(config.game, config.title, tuple(declared),
-                    (TOOLS, "for the coin bag, any cup or opaque bag the coins can be drawn from unseen"))
+                    (TOOLS, N_("for the coin bag, any cup or opaque bag the coins can be drawn from unseen")))
 
 
 def engine_part_counts(ctx: BuildContext) -> dict[str, int]:
@@ -71,7 +74,8 @@ def engine_part_counts(ctx: BuildContext) -> dict[str, int]:
 def table_laid(config: Any, paper: Paper) -> LaidOut:
     """The table sheet as the components file's last page (single-sided, nothing to cut)."""
     page = table_sheet(config, paper)
-    return LaidOut("mat", "Table sheet: the island plans and the line of coins", (page,), (), 1, 1, registered=False)
+    title = current().gettext("Table sheet: the island plans and the line of coins")
+    return LaidOut("mat", title, (page,), (), 1, 1, registered=False)
 
 
 def kit_stage(ctx: BuildContext) -> list[Artifact]:
@@ -86,10 +90,10 @@ def kit_stage(ctx: BuildContext) -> list[Artifact]:
     spec = KitSpec(
         config.title, kit_parts(ctx), lambda paper: [*pieces(paper), table_laid(config, paper)],
         lambda paper, _kit: leaflet_pdf(config, paper),
-        "the rules, one sheet printed on both sides (flip on the long edge).", {**HOW_TO, "mat": TABLE_HOW},
-        cut_lay=pieces, cut_contents="the piecepack", fold_lay=fold_lay(config), fold_how=FOLD_HOW,
+        N_("the rules, one sheet printed on both sides (flip on the long edge)."), {**HOW_TO, "mat": TABLE_HOW},
+        cut_lay=pieces, cut_contents=N_("the piecepack"), fold_lay=fold_lay(config), fold_how=FOLD_HOW,
         fold_how_to=FOLD_HOW_TO,
-        papers=papers(config), box_extra=((1, "rules leaflet", "one sheet"),),
+        papers=papers(config), box_extra=((1, N_("rules leaflet"), N_("one sheet")),),
         data_files=(Artifact("rules.txt", leaflet_text(config).encode(), "the leaflet's words as plain text."),))
     return assemble_kit(ctx, spec)
 
@@ -97,7 +101,14 @@ def kit_stage(ctx: BuildContext) -> list[Artifact]:
 # ------------------------------------------------------------------------------------------ the table sheet
 
 
-def _island_plan(config: Any, setup: str, x: float, y: float, cell: float) -> list[Op]:
+def _fitted(text: str, font: Font, width_mm: float, config: Any) -> Font:
+    """``font`` for ``text`` on the table sheet, shrunk to fit ``width_mm`` (a translation runs longer); a line
+    too wide even at the smallest size is a LayoutError naming the text and the edition's language."""
+    where = f"{config.source}: table sheet (language {current().language})"
+    return fit_font_or_fail(text, font, width_mm, where)
+
+
+def _island_plan(config: Any, setup: str, x: float, y: float, cell: float, width_mm: float) -> list[Op]:
     from boardgen.games.global_warming.rules.engine import island_shape
 
     ops: list[Op] = []
@@ -109,9 +120,9 @@ def _island_plan(config: Any, setup: str, x: float, y: float, cell: float) -> li
                           Style(fill=fill, stroke=config.piecepack.grid_colour, stroke_width_mm=0.3)))
     ops.append(RectOp(Rect(x + 3 * cell, y + 3 * cell, cell * 0.92, cell * 0.92),
                       Style(stroke="#6b8fb3", stroke_width_mm=0.3, dash_mm=(0.8, 0.8))))
-    titles = {"basic": "Basic island", "orthogonal": "Variant: edge neighbours out",
-              "diagonal": "Variant: corner neighbours out"}
-    ops.append(Text(x + 3.5 * cell, y - 1.5, titles[setup], Font(size_pt=8, bold=True), INK, align="center"))
+    title = current().gettext(PLAN_TITLES[setup])
+    font = _fitted(title, Font(size_pt=8, bold=True), width_mm, config)
+    ops.append(Text(x + 3.5 * cell, y - 1.5, title, font, INK, align="center"))
     return ops
 
 
@@ -119,19 +130,20 @@ def table_sheet(config: Any, paper: Paper) -> Page:
     """The island plans of the three setups and a full-size mat for the line of coins."""
     page_area = content_area(paper)
     area = Rect(0.0, 0.0, page_area.width, page_area.height)  # the sheet's art in its own coordinates
+    _ = current().gettext
     ops: list[Op] = []
     cell = min(8.0, area.width / 3 / 7.6)
     for k, setup in enumerate(("basic", "orthogonal", "diagonal")):
         ops.extend(_island_plan(config, setup, area.x + k * area.width / 3 + (area.width / 3 - 7 * cell) / 2,
-                                area.y + 10, cell))
+                                area.y + 10, cell, area.width / 3))
     y = area.y + 10 + 7.5 * cell + 8
-    lines = [
-        "Lay the 24 tiles grid side up in the shape of the plan, then turn each one over where it lies.",
-        "Dashed: the empty middle. In the variants, the four darker tiles are the ones moved out from beside",
-        "the middle to the middle of each outer edge before the tiles are turned up.",
-    ]
+    # TRANSLATORS: each line of these two sentences prints as its own line across the sheet: keep the line
+    # breaks (\n) where the words fill about a page's width.
+    lines = _("Lay the 24 tiles grid side up in the shape of the plan, then turn each one over where it lies.\n"
+              "Dashed: the empty middle. In the variants, the four darker tiles are the ones moved out from beside\n"
+              "the middle to the middle of each outer edge before the tiles are turned up.").split("\n")
     for i, text in enumerate(lines):
-        ops.append(Text(area.x, y + i * 4.2, text, Font(size_pt=8), INK))
+        ops.append(Text(area.x, y + i * 4.2, text, _fitted(text, Font(size_pt=8), area.width, config), INK))
     y += len(lines) * 4.2 + 10
     d = config.piecepack.coin_diameter_mm
     n = config.rules.line_length
@@ -139,22 +151,27 @@ def table_sheet(config: Any, paper: Paper) -> Page:
     mat_w = n * d + (n + 1) * gap + 30
     x0 = area.x + (area.width - mat_w) / 2
     ops.append(RectOp(Rect(x0, y, mat_w, d + 22), Style(fill="#eef4f8", stroke="#6b8fb3", stroke_width_mm=0.4)))
-    ops.append(Text(x0 + 4, y + 5.5, "The line of coins: the tiles that sink next", Font(size_pt=8, bold=True),
-                    INK))
-    labels = ["sinks this turn"] + [f"sinks in {k} turn{'s' if k > 1 else ''}" for k in range(1, n)]
+    heading = _("The line of coins: the tiles that sink next")
+    ops.append(Text(x0 + 4, y + 5.5, heading, _fitted(heading, Font(size_pt=8, bold=True), mat_w - 8, config), INK))
+    labels = [_("sinks this turn")] + [current().ngettext("sinks in {n} turn", "sinks in {n} turns", k).format(n=k)
+                                       for k in range(1, n)]
     for i in range(n):
         cx = x0 + gap + d / 2 + i * (d + gap)
         ops.append(Circle(cx, y + 9 + d / 2, d / 2, Style(stroke="#6b8fb3", stroke_width_mm=0.4,
                                                           dash_mm=(1.0, 0.8))))
-        ops.append(Text(cx, y + 13 + d, labels[i], Font(size_pt=6.5), INK, align="center"))
+        ops.append(Text(cx, y + 13 + d, labels[i], _fitted(labels[i], Font(size_pt=6.5), d + gap, config), INK,
+                        align="center"))
     ax = x0 + gap + n * (d + gap)
     ops.append(Path((("M", ax - 6, y + 9 + d / 2), ("L", ax + 10, y + 9 + d / 2)),
                     Style(stroke=INK, stroke_width_mm=0.5), "arrow"))
     ops.append(Path((("M", ax + 10, y + 9 + d / 2), ("L", ax + 6, y + 7 + d / 2), ("L", ax + 6, y + 11 + d / 2),
                      ("Z",)), Style(fill=INK), "arrow"))
-    ops.append(Text(ax + 2, y + 13 + d, "new coins join here", Font(size_pt=6.5), INK, align="center"))
+    joins = _("new coins join here")
+    ops.append(Text(ax + 2, y + 13 + d, joins, _fitted(joins, Font(size_pt=6.5), 2 * gap, config), INK,
+                    align="center"))
     y += d + 32
-    ops.append(Text(area.x, y, "Die faces act in this order (equal faces cancel):", Font(size_pt=8, bold=True),
+    order_heading = _("Die faces act in this order (equal faces cancel):")
+    ops.append(Text(area.x, y, order_heading, _fitted(order_heading, Font(size_pt=8, bold=True), area.width, config),
                     INK))
     names = config.piecepack.rank_names
     order = "  >  ".join(names[f] for f in config.rules.action_order)
@@ -165,4 +182,5 @@ def table_sheet(config: Any, paper: Paper) -> Page:
         ops.append(Text(area.x + 12 + i * 30, y + 19.5, suit.name, Font(size_pt=8), INK))
     return compose_sheet(paper, [Placement(Rect(page_area.x, page_area.y, area.width, y + 24), Scene(tuple(ops)),
                                            "table-sheet", 0.0)],
-                         f"{config.title}: table sheet", "island plans and the line of coins", marks=False)
+                         _("{title}: table sheet").format(title=config.title), _("island plans and the line of coins"),
+                         marks=False)

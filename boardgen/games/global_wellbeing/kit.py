@@ -25,6 +25,7 @@ from boardgen.games.global_wellbeing.schema import Config
 from boardgen.games.global_wellbeing.tables import reference_cards, turn_grid
 from boardgen.games.global_wellbeing.tokens import badges, chips, markers, player_pieces
 from boardgen.geomap.model import Board
+from boardgen.i18n import N_, current
 from boardgen.io import Artifact
 from boardgen.kit.assembler import KitSpec
 from boardgen.kit.parts import KitParts, board_part, board_piece, parts_from_sets
@@ -43,7 +44,8 @@ def component_sets(config: Config, hex_size_mm: float) -> list[ComponentSet]:
     if config.components.dice:
         nets = sorted(dice(config.components.dice_size_mm).components,
                       key=lambda d: -d.height_mm * d.width_mm)  # biggest first
-        cards = replace(cards, title="Bio-productivity index table, markers, turn counter and paper dice",
+        title = current().gettext("Bio-productivity index table, markers, turn counter and paper dice")
+        cards = replace(cards, title=title,
                         components=(*cards.components, *nets),
                         row_starts=(*cards.row_starts, len(cards.components)))
     return [cards, chips(config), badges(config), *player_pieces(config, size)]
@@ -77,21 +79,23 @@ def lay_components(config: Config, sets: Sequence[ComponentSet], paper: Paper) -
 
 
 _HOW_TO = {
-    "card": "single-sided, ideally on card (160-250 g/m2); cut the cards on the crop marks, the markers and "
-            "dice on their dark lines; dice: crease the dashed lines, glue the grey tabs inside.",
-    "marker": "single-sided on card; cut out the discs on their dark line.",
-    "chip": "DOUBLE-SIDED (flip on the long edge): fronts and backs alternate; cut out on the dark line.",
-    "badge": "DOUBLE-SIDED (flip on the long edge): fronts and backs alternate; cut out on the dark line.",
-    "token": "single-sided on card; cut each piece out on its dark line.",
-    "standee": "single-sided on thin card; the strips touch: cut along the dark lines with long straight cuts, "
-               "fold on the dashed lines, glue the two faces back to back and bend the end tabs out opposite "
-               "ways as feet.",
-    "die": "single-sided on thin card; cut on the solid line, crease the dashed lines, glue the grey tabs inside.",
+    "card": N_("single-sided, ideally on card (160-250 g/m2); cut the cards on the crop marks, the markers and "
+               "dice on their dark lines; dice: crease the dashed lines, glue the grey tabs inside."),
+    "marker": N_("single-sided on card; cut out the discs on their dark line."),
+    "chip": N_("DOUBLE-SIDED (flip on the long edge): fronts and backs alternate; cut out on the dark line."),
+    "badge": N_("DOUBLE-SIDED (flip on the long edge): fronts and backs alternate; cut out on the dark line."),
+    "token": N_("single-sided on card; cut each piece out on its dark line."),
+    "standee": N_("single-sided on thin card; the strips touch: cut along the dark lines with long straight cuts, "
+                  "fold on the dashed lines, glue the two faces back to back and bend the end tabs out opposite "
+                  "ways as feet."),
+    "die": N_("single-sided on thin card; cut on the solid line, crease the dashed lines, glue the grey tabs "
+              "inside."),
 }
-_SQUARE_CHIPS = ("DOUBLE-SIDED (flip on the long edge): fronts and backs alternate; the chips touch, so cut the sheet "
-                 "into strips and the strips into squares with long straight cuts from crop mark to crop mark (a "
-                 "craft knife and metal ruler, or a guillotine).")
-_FOLDED = "single-sided; cut out each pair, fold on the dashed line and glue front to back."
+"""How to print and cut each kind of sheet (the README's page guide looks each up in the edition's catalog)."""
+_SQUARE_CHIPS = N_("DOUBLE-SIDED (flip on the long edge): fronts and backs alternate; the chips touch, so cut the "
+                   "sheet into strips and the strips into squares with long straight cuts from crop mark to crop "
+                   "mark (a craft knife and metal ruler, or a guillotine).")
+_FOLDED = N_("single-sided; cut out each pair, fold on the dashed line and glue front to back.")
 
 
 def how_to(config: Config) -> dict[str, str]:
@@ -107,31 +111,45 @@ def how_to(config: Config) -> dict[str, str]:
 
 def leaflet_how(pages: int) -> str:
     """The README's words on a leaflet of ``pages`` sheet sides."""
-    booklet = ("the sheet in half with the title page on the outside." if pages <= 2 else
-               "each sheet in half and nest them in order (sheet 1 outside), title page on top.")
-    return (f"the rules, a booklet of {2 * pages} pages. Print double-sided, flipping on the short edge, then fold "
-            f"{booklet}")
+    _ = current().gettext
+    if pages <= 2:
+        words = _("the rules, a booklet of {n} pages. Print double-sided, flipping on the short edge, then fold "
+                  "the sheet in half with the title page on the outside.")
+    else:
+        words = _("the rules, a booklet of {n} pages. Print double-sided, flipping on the short edge, then fold "
+                  "each sheet in half and nest them in order (sheet 1 outside), title page on top.")
+    return words.format(n=2 * pages)
 
 
 def rules_notes(config: Config) -> list[str]:
     """Designer notes that belong in the README, not in the players' leaflet."""
+    tr = current()
+    _ = tr.gettext
     r = config.rules
-    notes = ["Notes on the rules (for whoever prints the game):"]
-    notes.append(f"  Stewardship: the original rules ask for climate rolls both after every turn and after every "
-                 f"fifth turn; this edition rolls every {r.stewardship_every} turns (template key "
-                 "rules.stewardship_every). The leaflet offers 'every turn' as a variant.")
+    notes = [_("Notes on the rules (for whoever prints the game):")]
+    notes.append("  " + _("Stewardship: the original rules ask for climate rolls both after every turn and after "
+                          "every fifth turn; this edition rolls every {n} turns (template key "
+                          "rules.stewardship_every). The leaflet offers 'every turn' as a variant.").format(
+        n=r.stewardship_every))
     if r.investments_per_turn:
-        pieces = "1 new piece" if r.investments_per_turn == 1 else f"{r.investments_per_turn} new pieces"
-        notes.append(f"  Investing: at most {pieces} a turn (rules.investments_per_turn). Late in the game "
-                     "harvests pay more than that, so chips pile up and the bank can run dry; the leaflet says "
-                     "so, says that unspent chips score nothing, and says what happens when the bank is empty.")
+        notes.append("  " + tr.ngettext(
+            "Investing: at most {n} new piece a turn (rules.investments_per_turn). Late in the game harvests pay "
+            "more than that, so chips pile up and the bank can run dry; the leaflet says so, says that unspent "
+            "chips score nothing, and says what happens when the bank is empty.",
+            "Investing: at most {n} new pieces a turn (rules.investments_per_turn). Late in the game harvests pay "
+            "more than that, so chips pile up and the bank can run dry; the leaflet says so, says that unspent "
+            "chips score nothing, and says what happens when the bank is empty.",
+            r.investments_per_turn).format(n=r.investments_per_turn))
     even, _other = player_counts(config)
-    counts = ", ".join(map(str, even[:-1])) + (" or " if len(even) > 1 else "") + str(even[-1]) if even else "?"
-    notes.append(f"  Players: the leaflet recommends {counts} players with teams otherwise, as the original "
-                 f"does; the rules and the simulator work for any count from {config.players.min} to "
-                 f"{config.players.max}.")
-    notes.append("  Zone markers are small strips sized to one box of the board's index table (and the card's), "
-                 "so they sit beside the value; one spare per zone is printed.")
+    counts = "?"
+    if even:
+        counts = _("{some} or {last}").format(some=", ".join(map(str, even[:-1])), last=even[-1]) \
+            if len(even) > 1 else str(even[-1])
+    notes.append("  " + _("Players: the leaflet recommends {counts} players with teams otherwise, as the original "
+                          "does; the rules and the simulator work for any count from {low} to {high}.").format(
+        counts=counts, low=config.players.min, high=config.players.max))
+    notes.append("  " + _("Zone markers are small strips sized to one box of the board's index table (and the "
+                          "card's), so they sit beside the value; one spare per zone is printed."))
     return notes
 
 
@@ -178,9 +196,9 @@ def kit_parts(ctx: BuildContext) -> KitParts:
             p = replace(p, width_mm=edge, height_mm=edge, depth_mm=edge)
         declared.append(p)
     return KitParts(config.game, config.title, tuple(declared),
-                    ("scissors (a craft knife and metal ruler for straight cuts), glue",
-                     "matchsticks or coins if you lose a marker; real dice (d4 d6 d8 d10 d12 d20) can replace the "
-                     "paper ones"))
+                    (N_("scissors (a craft knife and metal ruler for straight cuts), glue"),
+                     N_("matchsticks or coins if you lose a marker; real dice (d4 d6 d8 d10 d12 d20) can replace "
+                        "the paper ones")))
 
 
 def engine_part_counts(ctx: BuildContext) -> dict[str, int]:
@@ -205,19 +223,22 @@ def kit_spec(ctx: BuildContext, parts: bool = True) -> KitSpec:
     the cut and leaflet stages, which never read them (declaring them draws the board's picture)."""
     config: Config = ctx.config
     forms = config.components.piece_forms
-    pieces = ("Player pieces come twice, as flat tokens and as standees: print the kind you like.",) \
+    _ = current().gettext
+    pieces = (N_("Player pieces come twice, as flat tokens and as standees: print the kind you like."),) \
         if {"tokens", "standees"} <= set(forms) else ()
     declared = kit_parts(ctx) if parts else KitParts(config.game, config.title, ())
     return KitSpec(
         config.title, declared, functools.partial(_lay, ctx), PaperLeaflet(functools.partial(_leaflet, ctx)),
         leaflet_how, how_to(config),
-        cut_contents="the parts",
-        header=(f"edition {config.edition}, made by boardgen {__version__}, template sha256 "
-                f"{config.template_sha256[:16]}",),
-        notes=("Double-sided pages carry a cross-hair at the top centre: it sits in the same spot on both sides "
-               "when", "the printer lines the back up with the front.", "", *rules_notes(config)),
-        components_what="every playing part, page by page below.",
-        guide_notes=(*pieces, "The simpler game (see the leaflet) needs no chips and no badges."))
+        cut_contents=N_("the parts"),
+        header=(_("edition {edition}, made by boardgen {version}, template sha256 {sha}").format(
+            edition=config.edition, version=__version__, sha=config.template_sha256[:16]),),
+        # TRANSLATORS: two README lines: keep the line break (\n).
+        notes=(*_("Double-sided pages carry a cross-hair at the top centre: it sits in the same spot on both "
+                  "sides when\nthe printer lines the back up with the front.").split("\n"), "",
+               *rules_notes(config)),
+        components_what=N_("every playing part, page by page below."),
+        guide_notes=(*pieces, N_("The simpler game (see the leaflet) needs no chips and no badges.")))
 
 
 def _lay(ctx: BuildContext, paper: Paper) -> list[LaidOut]:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -19,6 +20,7 @@ from boardgen.games.philanthropist.leaflet import choices, leaflet_pdf
 from boardgen.games.philanthropist.parts import ACTION_WORDS
 from boardgen.games.philanthropist.rules.engine import Rules
 from boardgen.games.philanthropist.schema import PhilanthropistTemplate, load_cards
+from boardgen.i18n import N_, current
 from boardgen.io import Artifact
 from boardgen.kit.assembler import KitSpec, assemble_kit, paper_kit
 from boardgen.kit.board import board_kit_files
@@ -62,12 +64,14 @@ def component_sets(t: PhilanthropistTemplate) -> list[ComponentSet]:
     chips = parts.avatars(t).components
     aids = parts.player_aids(t).components
     half = (len(aids) + 1) // 2
-    mixed = ComponentSet("die", "Dice, avatar chips and player aids: cut out on the solid lines; dice: crease the "
-                         "dashed lines and glue the grey tabs inside",
+    _ = current().gettext
+    mixed = ComponentSet("die", _("Dice, avatar chips and player aids: cut out on the solid lines; dice: crease the "
+                                  "dashed lines and glue the grey tabs inside"),
                          (*small.components, *chips, *aids[:half]), uniform=False,
                          row_starts=(0, len(small.components), len(small.components) + len(chips)))
     tokens = parts.cube_tokens(t)
-    counters = ComponentSet("token", tokens.title + "; player aids", (*tokens.components, *aids[half:]),
+    counters = ComponentSet("token", _("{tokens}; player aids").format(tokens=tokens.title),
+                            (*tokens.components, *aids[half:]),
                             uniform=False, gap_mm=0.0, row_starts=(0, len(tokens.components)))
     return [parts.meeples(t), mixed, counters]
 
@@ -89,8 +93,8 @@ def kit_parts(ctx: BuildContext) -> KitParts:
                         colour=t.action_die.colour if action else "#ffffff")
         declared.append(p)
     return KitParts(t.game, t.title, tuple(declared),
-                    ("scissors, a craft knife and metal ruler, glue; real dice and cubes (or coins) can replace "
-                     "the paper ones",))
+                    (N_("scissors, a craft knife and metal ruler, glue; real dice and cubes (or coins) can replace "
+                        "the paper ones"),))
 
 
 def engine_part_counts(ctx: BuildContext) -> dict[str, int]:
@@ -110,7 +114,9 @@ def lay_paper(t: PhilanthropistTemplate, sets: Sequence[ComponentSet], paper: Pa
     deck = parts.business_deck(t, load_cards(t))
 
     def lay(pp: Paper) -> list[LaidOut]:
-        title = f"{t.title}: {deck.name} ({t.cards.count} cards, fronts then backs)"
+        title = current().ngettext("{title}: {deck} ({n} card, fronts then backs)",
+                                   "{title}: {deck} ({n} cards, fronts then backs)", t.cards.count).format(
+            title=t.title, deck=deck.name, n=t.cards.count)
         laid: list[LaidOut] = [deck_sheets(deck, pp, "duplex", title=title, keep_orientation=pp is not paper)]
         for s in sets:
             try:
@@ -134,13 +140,36 @@ def card_flip_edge(kit: PaperKit) -> str:
     return "long" if page.height_mm >= page.width_mm else "short"
 
 
+_PART_NAMES = (
+    (re.compile(r"(?P<kind>.+) meeple"), N_("{kind} meeple")),
+    (re.compile(r"(?P<name>.+) avatar"), N_("{name} avatar")),
+    (re.compile(r"(?P<value>\d+)-cube token"), N_("{value}-cube token")),
+)
+_FIXED_PART_NAMES = {name: name for name in (N_("board"), N_("business card"), N_("action die"), N_("white die"),
+                                             N_("player aid"))}
+LEAFLET_PART = (1, N_("rules leaflet"), N_("one sheet folded in half"))
+
+
+def printed_part_name(name: str) -> str:
+    """A declared part's name (the engine's word, e.g. "red meeple") as the edition's leaflet prints it."""
+    _ = current().gettext
+    if name in _FIXED_PART_NAMES:
+        return _(name)
+    for pattern, words in _PART_NAMES:
+        found = pattern.fullmatch(name)
+        if found:
+            return _(words).format(**found.groupdict())
+    return name
+
+
 _PRINT = {
-    "business-cards": "DOUBLE-SIDED on card (160-250 g/m2): each front page is followed by its backs (flip edge "
-                      "below). The cards touch: cut on the crop marks with long straight cuts.",
-    "standee": "Print single-sided on thin card.",
-    "die": "Print single-sided on card (160-250 g/m2).",
-    "token": "Print single-sided on card (160-250 g/m2).",
+    "business-cards": N_("DOUBLE-SIDED on card (160-250 g/m2): each front page is followed by its backs (flip "
+                         "edge below). The cards touch: cut on the crop marks with long straight cuts."),
+    "standee": N_("Print single-sided on thin card."),
+    "die": N_("Print single-sided on card (160-250 g/m2)."),
+    "token": N_("Print single-sided on card (160-250 g/m2)."),
 }
+"""How to print and cut each kind of sheet (the README's page guide looks each up in the edition's catalog)."""
 
 
 def components_stage(ctx: BuildContext) -> list[Artifact]:
@@ -148,17 +177,19 @@ def components_stage(ctx: BuildContext) -> list[Artifact]:
     sets = component_sets(t)
     cards = load_cards(t)
     declared = kit_parts(ctx)
-    rows = [(p.name, p.count, p.described) for p in declared.parts]
-    rows.append(("rules leaflet", 1, "one sheet folded in half"))
+    _ = current().gettext
+    rows = [(printed_part_name(p.name), p.count, p.described) for p in declared.parts]
+    rows.append((_(LEAFLET_PART[1]), 1, _(LEAFLET_PART[2])))
 
     def leaflet(paper: Paper, kit: PaperKit) -> tuple[bytes, int]:
         return leaflet_pdf(t, cards, paper, rows, card_flip=card_flip_edge(kit))
 
     spec = KitSpec(
         t.title, declared, functools.partial(lay_paper, t, sets), leaflet,
-        "the rules: one sheet, print double-sided flipping on the short edge, fold in half.", _PRINT,
-        header=(f"edition {t.edition}, made by boardgen {__version__}, template sha256 {t.template_sha256[:16]}",),
-        notes=("Choices this edition makes where the original rules are silent (template keys):",
+        N_("the rules: one sheet, print double-sided flipping on the short edge, fold in half."), _PRINT,
+        header=(_("edition {edition}, made by boardgen {version}, template sha256 {sha}").format(
+            edition=t.edition, version=__version__, sha=t.template_sha256[:16]),),
+        notes=(N_("Choices this edition makes where the original rules are silent (template keys):"),
                *(f"  {key}: {text}" for key, text in choices(t))),
-        box_extra=((1, "rules leaflet", "one sheet folded in half"),))
+        box_extra=(LEAFLET_PART,))
     return assemble_kit(ctx, spec)

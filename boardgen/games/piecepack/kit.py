@@ -14,6 +14,7 @@ from boardgen.cards.model import Component, ComponentSet
 from boardgen.cards.sheets import LaidOut, lay_out
 from boardgen.errors import LayoutError
 from boardgen.games.piecepack.drawing import DIE_RANK, piecepack_sets
+from boardgen.i18n import N_
 from boardgen.io import Artifact
 from boardgen.kit.assembler import KitSpec, assemble_kit
 from boardgen.kit.parts import KitParts, Part, parts_from_sets
@@ -22,25 +23,27 @@ from boardgen.plugin import BuildContext
 from boardgen.render.imposition import PAPERS, Paper
 
 HOW_TO = {
-    "tile": "DOUBLE-SIDED on card (160-250 g/m2): each front page is followed by its back (flip edge below); cut "
-            "on the crop marks.",
-    "coin": "DOUBLE-SIDED on card: value sides, then suit sides on the back (flip edge below); cut on the dark "
-            "circle. Coins are small: if your printer does not line up front and back within 1 mm, print the "
-            "fold-over file's coins instead.",
-    "pawn": "Single-sided on thin card; cut the strips, fold on the dashed lines, glue the faces back to back, "
-            "bend the coloured feet out opposite ways.",
-    "die": "Single-sided on thin card; cut on the solid line, crease the dashed lines, glue the grey tabs inside.",
+    "tile": N_("DOUBLE-SIDED on card (160-250 g/m2): each front page is followed by its back (flip edge below); "
+               "cut on the crop marks."),
+    "coin": N_("DOUBLE-SIDED on card: value sides, then suit sides on the back (flip edge below); cut on the dark "
+               "circle. Coins are small: if your printer does not line up front and back within 1 mm, print the "
+               "fold-over file's coins instead."),
+    "pawn": N_("Single-sided on thin card; cut the strips, fold on the dashed lines, glue the faces back to back, "
+               "bend the coloured feet out opposite ways."),
+    "die": N_("Single-sided on thin card; cut on the solid line, crease the dashed lines, glue the grey tabs "
+              "inside."),
 }
-FOLD_HOW = ("the same pieces for printers without double-sided printing: each tile and coin is printed with its "
-            "back below it; cut around the pair, fold on the dashed line, glue.")
+"""How to print and cut each kind of sheet (the README's page guide looks each up in the edition's catalog)."""
+FOLD_HOW = N_("the same pieces for printers without double-sided printing: each tile and coin is printed with its "
+              "back below it; cut around the pair, fold on the dashed line, glue.")
 FOLD_HOW_TO = {
-    "tile": "Single-sided on card (160-250 g/m2); cut around each front-and-back pair, fold it on the dashed line "
-            "and glue the halves back to back.",
-    "coin": "Single-sided on thin card; cut around each pair, fold it on the dashed line and glue.",
+    "tile": N_("Single-sided on card (160-250 g/m2); cut around each front-and-back pair, fold it on the dashed "
+               "line and glue the halves back to back."),
+    "coin": N_("Single-sided on thin card; cut around each pair, fold it on the dashed line and glue."),
     "pawn": HOW_TO["pawn"],
     "die": HOW_TO["die"],
 }
-TOOLS = "scissors or a craft knife and ruler, glue for the pawns and dice"
+TOOLS = N_("scissors or a craft knife and ruler, glue for the pawns and dice")
 
 
 def lay_piecepack(config: Any, sets: Sequence[ComponentSet], paper: Paper, mode: str) -> list[LaidOut]:
@@ -108,7 +111,7 @@ def kit_stage(ctx: BuildContext) -> list[Artifact]:
     spec = KitSpec(
         config.title, kit_parts(ctx), lambda paper: lay_piecepack(config, sets, paper, config.print.backs),
         lambda paper, _kit: leaflet_pdf(config, paper),
-        "what the piecepack holds and how to make it, one page.", HOW_TO,
+        N_("what the piecepack holds and how to make it, one page."), HOW_TO,
         fold_lay=fold_lay(config), fold_how=FOLD_HOW, fold_how_to=FOLD_HOW_TO, papers=papers(config),
-        box_extra=((1, "leaflet", "one page"),))
+        box_extra=((1, N_("leaflet"), N_("one page")),))
     return assemble_kit(ctx, spec)

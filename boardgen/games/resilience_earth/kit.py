@@ -25,7 +25,7 @@ from boardgen.cards.model import Component, ComponentSet, geometry_path
 from boardgen.cards.shapes import player_shape
 from boardgen.cards.sheets import LaidOut, lay_out, layout_rank, one_orientation
 from boardgen.games.resilience_earth.board import building_letter
-from boardgen.i18n import N_, Translator, in_language, translator
+from boardgen.i18n import N_, Translator, current, in_language, translator
 from boardgen.io import Artifact
 from boardgen.kit.assembler import KitSpec, assemble_kit
 from boardgen.kit.parts import KitParts, Part, board_part, board_piece, parts_from_sets
@@ -110,6 +110,10 @@ def building_sets(config: Any, players: int) -> list[ComponentSet]:
     return [ComponentSet("building", title, tuple(parts), uniform=False, gap_mm=1.5, row_starts=tuple(starts[1:]))]
 
 
+VALUE_KINDS = {"RES": N_("RES"), "LQ": N_("LQ")}
+"""The two value tokens' words (resources, life quality), printed on every token in the edition's words."""
+
+
 def value_token(kind: str, value: int, size: float, number: int) -> Component:
     """A RES token (gold square, coin) or an LQ token (teal disc, heart) worth ``value``."""
     c = size / 2
@@ -124,7 +128,7 @@ def value_token(kind: str, value: int, size: float, number: int) -> Component:
     ops.append(Path(geometry_path(outline.buffer(-1.0, join_style="mitre")), Style(stroke="#ffffff",
                                                                                   stroke_width_mm=0.5)))
     ops.append(_label(c, c - size * 0.08, str(value), size * 0.7, size * 1.6, ink))
-    ops.append(_label(c, c + size * 0.3, kind, size * 0.6, size * 0.7, ink))
+    ops.append(_label(c, c + size * 0.3, current().gettext(VALUE_KINDS[kind]), size * 0.6, size * 0.7, ink))
     ops.append(Path(geometry_path(outline), Style(stroke=INK, stroke_width_mm=0.35), "cut-line"))
     return Component("token", f"{kind} {value} #{number}", size, size, Scene(tuple(ops)), geometry_path(outline),
                      marks=kind == "RES")
@@ -136,8 +140,8 @@ def value_sets(config: Any) -> list[ComponentSet]:
     for kind, counts in (("RES", config.components.res_tokens), ("LQ", config.components.lq_tokens)):
         parts = tuple(value_token(kind, value, size, i + 1) for value, n in sorted(counts.items()) for i in range(n))
         values = ", ".join(f"{n} x {v}" for v, n in sorted(counts.items()))
-        title = translator(config).gettext("{kind} tokens ({n}: {values})").format(kind=kind, n=len(parts),
-                                                                                    values=values)
+        _ = translator(config).gettext
+        title = _("{kind} tokens ({n}: {values})").format(kind=_(VALUE_KINDS[kind]), n=len(parts), values=values)
         out.append(ComponentSet(kind.lower(), title, parts,
                                 gap_mm=0.0 if kind == "RES" else 2.0, stagger=kind == "LQ"))
     return out
