@@ -276,6 +276,15 @@ def _tab(a: tuple[float, float], b: tuple[float, float], inside: tuple[float, fl
                     (a[0] + ux * inset + nx * depth, a[1] + uy * inset + ny * depth)])
 
 
+def folded_size_mm(sides: int, size_mm: float) -> tuple[float, float, float]:
+    """The folded die's extent along its three axes (a cube's: its edge, three times) when ``die_component``
+    folds it to ``size_mm`` corner to corner: what an inventory states as the die's size."""
+    p = polyhedron(sides)
+    s = size_mm / (2 * max(_norm(v) for v in p.vertices))
+    extent = [round((max(v[k] for v in p.vertices) - min(v[k] for v in p.vertices)) * s, 2) for k in range(3)]
+    return extent[0], extent[1], extent[2]
+
+
 def die_component(sides: int, size_mm: float, tr: Translator | None = None) -> Component:
     """The paper net of a die with ``sides`` faces (``DICE_SIDES``) that folds to ``size_mm`` corner to corner,
     its faces numbered, with glue tabs."""

@@ -15,7 +15,7 @@ from typing import Any
 
 from boardgen import __version__
 from boardgen.cards.deck import CardLayout, Deck, deck_components, deck_sheets, draw_text, fit_text
-from boardgen.cards.dice import die_component
+from boardgen.cards.dice import die_component, folded_size_mm
 from boardgen.cards.model import Component, ComponentSet
 from boardgen.cards.sheets import LaidOut, lay_out, one_orientation
 from boardgen.games.better_life.board import GREEN, INK, band_name, register_icons, role_name
@@ -349,8 +349,8 @@ def kit_parts(ctx: BuildContext) -> KitParts:
     for p in parts_from_sets(component_sets(config, decks), COMPONENTS,
                              name=lambda c: die_name if c.kind == "die" else default_name(c)):
         if p.kind == "die":
-            edge = config.kit.dice_size_mm / 2
-            p = replace(p, sides=config.die_sides, width_mm=edge, height_mm=edge, depth_mm=edge)
+            w, h, d = folded_size_mm(config.die_sides, config.kit.dice_size_mm)
+            p = replace(p, sides=config.die_sides, width_mm=w, height_mm=h, depth_mm=d)
         declared.append(p)
     return KitParts(config.game, config.title, tuple(declared),
                     (translator(config).gettext("scissors or a craft knife and ruler, glue for the dice; a real die "

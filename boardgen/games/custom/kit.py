@@ -8,11 +8,11 @@ README).
 from __future__ import annotations
 
 import functools
-import math
 from collections.abc import Sequence
 
 from boardgen import __version__
 from boardgen.cards.deck import cards_sheets
+from boardgen.cards.dice import folded_size_mm
 from boardgen.cards.model import ComponentSet
 from boardgen.cards.sheets import LaidOut, lay_out, one_orientation
 from boardgen.errors import LayoutError
@@ -142,8 +142,8 @@ def kit_parts(ctx: BuildContext) -> KitParts:
     for spec in t.dice:
         pieces = [(c, kind) for c, kind in dice if c.label.startswith(f"{spec.name} #")]
         faces = tuple(f.text or f"[{f.image}]" for f in spec.face_list())
-        edge = spec.size_mm / math.sqrt(3) if spec.sides == 6 else spec.size_mm  # a cube: its edge
-        declared.append(Part(spec.name, "die", len(pieces), edge, edge, edge,
+        w, h, d = folded_size_mm(spec.sides, spec.size_mm)
+        declared.append(Part(spec.name, "die", len(pieces), w, h, d,
                              pieces=tuple(c for c, _ in pieces), sides=spec.sides, faces=faces, colour=spec.colour,
                              file=COMPONENTS, sheet_kind=",".join(dict.fromkeys(k for _, k in pieces))))
     tools = N_("scissors or a craft knife and a metal ruler, glue for the dice") if t.dice else \

@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from boardgen import __version__
 from boardgen.build import BuildContext
-from boardgen.cards.dice import dice
+from boardgen.cards.dice import dice, folded_size_mm
 from boardgen.cards.kitfiles import PaperKit
 from boardgen.cards.model import ComponentSet
 from boardgen.cards.shapes import piece_size_mm
@@ -190,10 +190,10 @@ def kit_parts(ctx: BuildContext) -> KitParts:
     b = config.board
     art = ctx.value("board-art", lambda: build_board_art(ctx))
     declared = [board_part("board", board_piece(board_picture(art), b.width_mm, b.height_mm))]
-    edge = config.components.dice_size_mm / 2
     for p in parts_from_sets(_component_sets(ctx), "components-{paper}.pdf"):
-        if p.kind == "die":
-            p = replace(p, width_mm=edge, height_mm=edge, depth_mm=edge)
+        if p.kind == "die" and p.sides:
+            w, h, d = folded_size_mm(p.sides, config.components.dice_size_mm)
+            p = replace(p, width_mm=w, height_mm=h, depth_mm=d)
         declared.append(p)
     return KitParts(config.game, config.title, tuple(declared),
                     (N_("scissors (a craft knife and metal ruler for straight cuts), glue"),

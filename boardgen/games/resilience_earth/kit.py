@@ -19,7 +19,7 @@ from shapely.geometry import Point
 from shapely.geometry import Polygon as ShapelyPolygon
 
 from boardgen.cards.deck import DECK_STYLE, CardLayout, Deck, deck_components, front_boxes, turned
-from boardgen.cards.dice import die_component
+from boardgen.cards.dice import die_component, folded_size_mm
 from boardgen.cards.kitfiles import PaperKit
 from boardgen.cards.model import Component, ComponentSet, geometry_path
 from boardgen.cards.shapes import player_shape
@@ -435,13 +435,13 @@ def kit_parts(ctx: BuildContext) -> KitParts:
     _ = translator(config).gettext
     declared = [board_part(_("board"), board_piece(board_scene(ctx, bleed_mm=DEFAULT_STYLE.bleed_mm), b.width_mm,
                                                    b.height_mm))]
-    dice_edge = config.components.dice_size_mm / math.sqrt(3)
+    dice_w, dice_h, dice_d = folded_size_mm(6, config.components.dice_size_mm)
     region_die = _("region die (1st)")
     for p in parts_from_sets(component_sets(config, players), "components-{paper}.pdf", kinds={"card": "deck"}):
         if p.kind == "deck":
             p = replace(p, deck=p.name)
         if p.kind == "die":
-            p = replace(p, width_mm=dice_edge, height_mm=dice_edge, depth_mm=dice_edge, sides=6,
+            p = replace(p, width_mm=dice_w, height_mm=dice_h, depth_mm=dice_d, sides=6,
                         colour=REGION_DIE_COLOUR if p.name == region_die else "#ffffff")
         declared.append(p)
     t = config.tower
@@ -449,7 +449,7 @@ def kit_parts(ctx: BuildContext) -> KitParts:
                          depth_mm=t.block_width_mm, printed=False, colour=STONE_COLOUR))
     return KitParts(config.game, config.title, tuple(declared),
                     (_("scissors or a craft knife and metal ruler, glue for the paper dice"),
-                     _("for the tower stones: {stones} {blocks} (a mini tumbling-tower game has them)").format(
+                     _("for the tower stones, {stones} of them: {blocks} (a mini tumbling-tower game has them)").format(
                          stones=t.stones, blocks=block_text(t, translator(config)))))
 
 
