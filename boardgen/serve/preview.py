@@ -231,13 +231,17 @@ def card_hotspots(page: Page, rows: Sequence[Mapping[str, str]]) -> tuple[dict[s
 
 
 def board_summary(ctx: BuildContext, pages: Sequence[PreviewPage]) -> dict[str, Any] | None:
-    """The board's spaces placed on its poster page: the page whose document is "<title>: board" (its trim box
-    is the board's origin), or None when the game has no graph of spaces."""
+    """The board's spaces placed on its poster page: the page whose document is "<title>: board" in the edition's
+    language (its trim box is the board's origin), or None when the game has no graph of spaces."""
     try:
         graph = ctx.plugin.board_graph(ctx)
     except Exception:
         graph = None
-    poster = next((i for i, p in enumerate(pages) if p.document.endswith(": board") and p.page is not None), None)
+    from boardgen.i18n import translator
+
+    title = str(getattr(ctx.config, "title", ""))
+    posters = {f"{title}: board", translator(ctx.config, ctx.plugin).gettext("{title}: board").format(title=title)}
+    poster = next((i for i, p in enumerate(pages) if p.document in posters and p.page is not None), None)
     out: dict[str, Any] = {"page": poster, "offset_mm": [0.0, 0.0], "spaces": []}
     if poster is not None:
         trim = pages[poster].page.trim_box_mm  # type: ignore[union-attr]
