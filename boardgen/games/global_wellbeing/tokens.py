@@ -18,7 +18,7 @@ from boardgen.cards.shapes import label_width_share, player_shape, shape_label_p
 from boardgen.games.global_wellbeing.board_art import TABLE, TABLE_START_FONT
 from boardgen.games.global_wellbeing.schema import Config
 from boardgen.i18n import DEFAULT_LANGUAGE, current
-from boardgen.render.cairo_backend import fit_font_or_fail, text_width_mm
+from boardgen.render.cairo_backend import fit_font, fit_font_or_fail, text_width_mm
 from boardgen.render.scene import (
     Circle,
     Font,
@@ -70,8 +70,10 @@ def _label(x: float, y: float, text: str, max_width_mm: float, size_pt: float, c
     if text_width_mm(text, font) > max_width_mm:  # narrower letters before smaller ones
         font = Font(CONDENSED, size_pt, bold=bold)
     language = current().language
-    font = fit_font_or_fail(text, font, max_width_mm, "a token's label" if language == DEFAULT_LANGUAGE else
-                            f"a token's label (language {language})")
+    if language == DEFAULT_LANGUAGE:  # the code's own words, drawn as every earlier kit drew them (a label on
+        font = fit_font(text, font, max_width_mm)  # the smallest pieces may reach into its margin at 6 pt)
+    else:  # a translation too long for its place is an error naming it, never a label past its token
+        font = fit_font_or_fail(text, font, max_width_mm, f"a token's label (language {language})")
     return Text(x, y, text, font, colour, align="center", baseline="middle", name=name)
 
 
