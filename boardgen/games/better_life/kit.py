@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from boardgen import __version__
-from boardgen.cards.deck import CardLayout, Deck, deck_components, deck_sheets, draw_text, fit_text
+from boardgen.cards.deck import CardLayout, Deck, cards_sheets, deck_components, draw_text, fit_text
 from boardgen.cards.dice import die_component, folded_size_mm
 from boardgen.cards.model import Component, ComponentSet
 from boardgen.cards.sheets import LaidOut, lay_out, one_orientation
@@ -420,12 +420,12 @@ BOX_EXTRA = ((1, N_("rules leaflet"), N_("one sheet folded in half")),)
 
 def lay_everything(config: BetterLifeTemplate, decks: Decks, paper: Paper) -> list[LaidOut]:
     """The decks, then the other parts, in one file with every page one way round (the cards have backs)."""
-    printed = decks_for_print(config, decks)
+    cards = [deck_components(d) for d in decks_for_print(config, decks)]  # drawn once, laid out on each try
     sets = component_sets(config, decks)
     mode = config.kit.double_sided
 
     def lay(pp: Paper) -> list[LaidOut]:
-        return [*(deck_sheets(d, pp, mode, keep_orientation=pp is not paper) for d in printed),
+        return [*(cards_sheets(c, pp, mode, keep_orientation=pp is not paper) for c in cards),
                 *(lay_out(s, pp, f"{config.title}: {s.title}", "duplex") for s in sets)]
 
     return one_orientation(lay, paper)

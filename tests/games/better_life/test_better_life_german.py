@@ -251,11 +251,11 @@ def test_a_kit_in_japanese_prints_every_glyph(tmp_path: Path) -> None:
 def test_a_board_label_too_long_for_its_place_is_an_error_naming_it_and_the_language(german: BuildContext) -> None:
     from boardgen.errors import LayoutError
     from boardgen.games.better_life.board import _fitted
-    from boardgen.i18n import in_language
+    from boardgen.i18n import in_language, printing_in, translator
     from boardgen.render.scene import Font
 
     assert _fitted("Abstimmung (Summe im Topf)", Font(size_pt=7.0, bold=True), 42.0).size_pt >= MIN_TEXT_PT
-    with pytest.raises(LayoutError) as err, in_language(german.config):
+    with pytest.raises(LayoutError) as err, in_language(german.config), printing_in(translator(german.config)):
         _fitted("Abstimmung am Jahresende (Summe im Topf)", Font(size_pt=7.0, bold=True), 30.0)
     message = str(err.value)
     assert "Abstimmung am Jahresende" in message and "(edition language de)" in message and "\n" not in message
