@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
 import pytest
 
 from boardgen.build import BuildContext
 from boardgen.games.global_wellbeing.schema import Config, load_template
 from boardgen.geomap.model import Board
+from boardgen.plugin import installed_games
 
 
 @pytest.fixture(scope="session")
@@ -50,3 +55,22 @@ def components_outputs(default_ctx: BuildContext) -> dict[str, bytes]:
     from boardgen.games.global_wellbeing.kit import kit_files
 
     return {a.path: a.data for a in kit_files(default_ctx)}
+
+
+TINY_DIR = Path(__file__).resolve().parent / "tinygame"
+
+
+@pytest.fixture()
+def tiny_installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """Tiny Stones (tests/tinygame) installed the way a designer's package would be, a dist-info with an entry
+    point; yields its template."""
+    dist = tmp_path / "site" / "tiny_stones-0.1.dist-info"
+    dist.mkdir(parents=True)
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: tiny-stones\nVersion: 0.1\n")
+    (dist / "entry_points.txt").write_text("[boardgen.games]\ntiny-stones = tiny_stones:plugin\n")
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    monkeypatch.syspath_prepend(str(TINY_DIR))
+    installed_games.cache_clear()
+    yield TINY_DIR / "tiny-stones.yaml"
+    installed_games.cache_clear()
+    sys.modules.pop("tiny_stones", None)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,23 +15,6 @@ from boardgen.cli import cli
 from boardgen.play.api import CHANCE, TERMINAL, IllegalActionError
 from boardgen.play.bots import GENERIC_BOTS, play_with_bots
 from boardgen.plugin import BuildContext, installed_games
-
-TINY_DIR = Path(__file__).resolve().parents[1] / "tinygame"
-
-
-@pytest.fixture()
-def tiny_installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """Install Tiny Stones the way a designer's package would be: a dist-info with an entry point."""
-    dist = tmp_path / "site" / "tiny_stones-0.1.dist-info"
-    dist.mkdir(parents=True)
-    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: tiny-stones\nVersion: 0.1\n")
-    (dist / "entry_points.txt").write_text("[boardgen.games]\ntiny-stones = tiny_stones:plugin\n")
-    monkeypatch.syspath_prepend(str(tmp_path / "site"))
-    monkeypatch.syspath_prepend(str(TINY_DIR))
-    installed_games.cache_clear()
-    yield TINY_DIR / "tiny-stones.yaml"
-    installed_games.cache_clear()
-    sys.modules.pop("tiny_stones", None)
 
 
 def test_entry_point_game_is_listed(tiny_installed: Path) -> None:

@@ -4,8 +4,7 @@ flagship, for every installed game, and for a small simultaneous-move, hidden-in
 from __future__ import annotations
 
 import dataclasses
-import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -199,26 +198,10 @@ def test_registered_games_load_by_name(fast_board: Board) -> None:
 
 
 # ---------------------------------------------------------------------------------- a designer's own game
-
-TINY_DIR = Path(__file__).resolve().parents[1] / "tinygame"
-
-
-@pytest.fixture()
-def tiny_installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Tiny Stones (tests/tinygame) installed as a designer's package would be: a dist-info with an entry point."""
-    dist = tmp_path / "site" / "tiny_stones-0.1.dist-info"
-    dist.mkdir(parents=True)
-    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: tiny-stones\nVersion: 0.1\n")
-    (dist / "entry_points.txt").write_text("[boardgen.games]\ntiny-stones = tiny_stones:plugin\n")
-    monkeypatch.syspath_prepend(str(tmp_path / "site"))
-    monkeypatch.syspath_prepend(str(TINY_DIR))
-    installed_games.cache_clear()
-    yield
-    installed_games.cache_clear()
-    sys.modules.pop("tiny_stones", None)
+# (the ``tiny_installed`` fixture is in tests/conftest.py)
 
 
-def test_an_entry_point_game_registers_and_passes(tiny_installed: None) -> None:
+def test_an_entry_point_game_registers_and_passes(tiny_installed: Path) -> None:
     assert register_games(["tiny-stones"]) == {"tiny-stones": "boardgen_tiny_stones"}
     game = pyspiel.load_game("boardgen_tiny_stones")
     assert game.num_players() == 2
