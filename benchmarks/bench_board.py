@@ -9,19 +9,19 @@ import time
 
 from boardgen.games.global_wellbeing.board_art import make_art
 from boardgen.games.global_wellbeing.board_layout import max_section_size_mm
-from boardgen.games.global_wellbeing.board_stage import (
-    SECTION_PAPERS,
+from boardgen.games.global_wellbeing.kit import art_board
+from boardgen.games.global_wellbeing.schema import load_template
+from boardgen.geomap.build import build_board
+from boardgen.geomap.jigsaw import (
     cut_svg,
-    exploded_page,
+    piece_marks,
     poster_page,
-    section_marks,
     section_scenes,
     sections_geojson,
     sections_pdfs,
 )
-from boardgen.games.global_wellbeing.schema import load_template
-from boardgen.geomap.build import build_board
 from boardgen.layout.sections import cut_sections
+from boardgen.render.board_print import exploded_page
 from boardgen.render.cairo_backend import render_pdf, render_png
 
 
@@ -38,21 +38,24 @@ def main() -> None:
 
     layout = timed("cut sections + fit proof", cut_sections, board, max_section_size_mm())
     art = timed("legend placement + coastlines", make_art, board, layout)
-    poster = timed("poster scene", poster_page, art)
+    declared = timed("board picture", art_board, art)
+    poster = timed("poster scene", poster_page, declared)
     timed("poster PDF", render_pdf, [poster])
-    marks = timed("in-piece marks (9 sections)", section_marks, art)
-    scenes = timed("section scenes (9)", section_scenes, art, marks)
-    timed("sections PDFs (A4 + Letter, art once)", sections_pdfs, art, SECTION_PAPERS, scenes)
-    timed("cut SVG", cut_svg, art)
-    timed("sections GeoJSON", sections_geojson, art, marks)
+    marks = timed("in-piece marks (9 sections)", piece_marks, board, layout, art.coast_mm,
+                  [b.polygon for b in art.legend])
+    scenes = timed("section scenes (9)", section_scenes, declared, marks)
+    timed("sections PDFs (A4 + Letter, art once)", sections_pdfs, declared, scenes)
+    timed("cut SVG", cut_svg, declared)
+    timed("sections GeoJSON", sections_geojson, layout, marks)
     timed("preview/board.png", render_png, poster, 40.0)
-    timed("preview/sections.png", lambda: render_png(exploded_page(art, scenes=scenes), 28.0))
+    timed("preview/sections.png", lambda: render_png(exploded_page(declared.width_mm, declared.height_mm, layout,
+                                                                   scenes), 28.0))
     for name, seconds in timings:
         print(f"{name:<38} {seconds:6.2f} s")
     total = sum(s for _, s in timings)
     print(f"{'board rendering total':<38} {total:6.2f} s")
     from boardgen.build import BuildContext
-    from boardgen.games.global_wellbeing.board_stage import board_stage
+    from boardgen.games.global_wellbeing.kit import board_stage
 
     ctx = BuildContext(config)
     ctx.computed["board"] = board

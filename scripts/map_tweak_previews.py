@@ -47,9 +47,11 @@ def preview(changes: dict[str, Any]) -> tuple[bytes, dict[str, str]]:
 
     from boardgen.games.global_wellbeing.board_art import make_art, simplified_coast
     from boardgen.games.global_wellbeing.board_layout import legend_for, panelled_board, section_page_sizes_mm
-    from boardgen.games.global_wellbeing.board_stage import exploded_page, section_marks, section_scenes
+    from boardgen.games.global_wellbeing.kit import art_board
     from boardgen.games.global_wellbeing.schema import template_with
+    from boardgen.geomap.jigsaw import piece_marks, section_scenes
     from boardgen.layout.sections import cut_sections
+    from boardgen.render.board_print import exploded_page
     from boardgen.render.cairo_backend import render_png
 
     config = template_with(changes)
@@ -57,7 +59,9 @@ def preview(changes: dict[str, Any]) -> tuple[bytes, dict[str, str]]:
     layout = cut_sections(board, section_page_sizes_mm())
     legend = legend_for(board, layout)
     art = make_art(board, layout, legend, simplified_coast(board))
-    page = exploded_page(art, scenes=section_scenes(art, section_marks(art)))
+    declared = art_board(art)
+    marks = piece_marks(board, layout, art.coast_mm, [b.polygon for b in legend])
+    page = exploded_page(declared.width_mm, declared.height_mm, layout, section_scenes(declared, marks))
     dpi = WIDTH_PX / (page.width_mm / 25.4)
     image = Image.open(io.BytesIO(render_png(page, dpi=dpi * 1.5))).convert("RGB")
     image = image.resize((WIDTH_PX, round(image.height * WIDTH_PX / image.width)), Image.Resampling.LANCZOS)

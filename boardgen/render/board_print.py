@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import io
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -55,6 +55,7 @@ from boardgen.render.imposition import (
 )
 from boardgen.render.scene import (
     PT,
+    Circle,
     Font,
     Group,
     Op,
@@ -65,8 +66,10 @@ from boardgen.render.scene import (
     Scene,
     Style,
     Text,
+    fill,
     group,
     layer,
+    stroke,
     translate,
 )
 
@@ -94,6 +97,13 @@ class SectionLike(Protocol):
     def neighbours(self) -> Mapping[str, int]: ...
     @property
     def bounds_mm(self) -> tuple[float, float, float, float]: ...
+
+
+class PieceLike(SectionLike, Protocol):
+    """A section with its cut outline (knobs included, board mm): what its art is clipped to."""
+
+    @property
+    def outline_mm(self) -> ShapelyPolygon: ...
 
 
 class GridLike(Protocol):
@@ -423,9 +433,14 @@ def piece_bleed(outline: ShapelyPolygon, bleed_mm: float) -> ShapelyPolygon:
     return shapely.buffer(grown, -4.0, join_style="round", quad_segs=8)
 
 
-def section_scene(scene: Scene, section: BoardSection, bleed_mm: float) -> Scene:
+def section_scene(scene: Scene, section: PieceLike, bleed_mm: float, marks: Sequence[Op] | None = None) -> Scene:
     """The board's art for one piece in piece mm (origin at its bounding box's top-left), clipped to the
-    piece plus bleed, the bleed washed out a little, the cut line on top."""
+    piece plus bleed, the bleed washed out a little (so the piece's shape reads at a glance and a slightly
+    missed cut still shows art), the cut line on top. ``marks``: ops in board mm printed inside the piece (its
+    number, its neighbours' hints), in a group of their own under the cut line.
+
+    The clip is one path per piece around the whole picture (shared by every piece: a renderer draws it once);
+    painting white beyond it instead left a hairline of art where the sheet's own clip cut both."""
     x0, y0, _, _ = section.bounds_mm
     with_bleed = piece_bleed(section.outline_mm, bleed_mm)
     art = Group(scene.items, name=f"section-{section.number}-art", transform=translate(-x0, -y0),
@@ -433,9 +448,11 @@ def section_scene(scene: Scene, section: BoardSection, bleed_mm: float) -> Scene
     ring = shapely.difference(with_bleed, section.outline_mm)
     wash = [Path(outline_commands(p, -x0, -y0), Style(fill="#ffffff", opacity=BLEED_WASH, even_odd=True),
                  name="bleed-wash") for p in getattr(ring, "geoms", [ring]) if p.geom_type == "Polygon"]
+    own = [] if marks is None else [Group(tuple(marks), name=f"section-{section.number}-marks",
+                                          transform=translate(-x0, -y0))]
     cut = Path(outline_commands(section.outline_mm, -x0, -y0),
                Style(stroke=CUT_LINE, stroke_width_mm=CUT_WIDTH_MM, line_join="round"), name="cut-line")
-    return Scene((art, *wash, cut))
+    return Scene((art, *wash, *own, cut))
 
 
 def neighbour_marks(section: SectionLike, trim: Rect, bleed_mm: float) -> list[Op]:
@@ -545,7 +562,7 @@ SIDE_WORDS = {"top": N_("{n} above"), "bottom": N_("{n} below"), "left": N_("{n}
 """How a section sheet names the sections it joins (``joins_text``)."""
 
 
-def joins_text(section: BoardSection, tr: Translator | None = None) -> str:
+def joins_text(section: SectionLike, tr: Translator | None = None) -> str:
     _ = (tr or current()).gettext
     return ", ".join(_(SIDE_WORDS[s]).format(n=n) if s in SIDE_WORDS else f"{n} {s}"
                      for s, n in section.neighbours.items())
@@ -560,6 +577,65 @@ def cut_svg(cut: BoardCut) -> bytes:
                              Font("DejaVu Sans", 40.0, bold=True), "#9a9a9a", align="center", baseline="middle",
                              name="section-number") for s in cut.sections]
     return render_svg(Page(cut.width_mm, cut.height_mm, Scene((layer("guides", guides), layer("cut", outlines)))))
+
+
+def titled_section_sheet(paper: Paper, paper_name: str, section: SectionLike, layout: GridLike, scene: Scene,
+                         title: str, style: SheetStyle, marks: bool, tr: Translator | None = None) -> Page:
+    """``section_sheet`` with the heading and footer label every board's section sheets carry: the board's title,
+    the section's number of the total, the paper, its row and column and the sections it joins."""
+    _ = (tr or current()).gettext
+    heading = _("{title}: board section {n} of {total}").format(title=title, n=section.number,
+                                                                 total=len(layout.sections))
+    label = _("{paper} · row {row}, column {column} · joins {joins}").format(
+        paper=paper_name, row=section.row + 1, column=section.column + 1, joins=joins_text(section, tr))
+    return section_sheet(paper, section, layout, scene, heading, label, style, marks)
+
+
+def section_sheet_pdfs(sections: Sequence[PieceLike], scenes: Sequence[Scene], papers: Sequence[Paper],
+                       sheet: Callable[[Paper, PieceLike, Scene], Page], title: Callable[[Paper], str],
+                       style: SheetStyle) -> dict[str, tuple[bytes, tuple[Page, ...]]]:
+    """Every paper's section sheets as a PDF, each piece's art drawn ONCE: cairo writes the pieces (art + bleed,
+    1:1) into one PDF and each paper's sheet furniture (``sheet(paper, section, empty scene)``: marks, title,
+    ruler, margin numbers) into another; ``underlay_pieces`` then places piece i under sheet i's furniture.
+    {paper slug: (pdf, the furniture pages, whose trim boxes say where each piece prints)}."""
+    pieces = [single_item_page(sc, s.bounds_mm[2] - s.bounds_mm[0], s.bounds_mm[3] - s.bounds_mm[1], style)
+              for s, sc in zip(sections, scenes, strict=True)]
+    pieces_pdf = render_pdf(pieces, title="board sections")
+    empty = Scene(())
+    out: dict[str, tuple[bytes, tuple[Page, ...]]] = {}
+    for paper in papers:
+        heading = title(paper)
+        note_pages(heading, lambda paper=paper: [sheet(paper, s, sc)  # type: ignore[misc]
+                                                 for s, sc in zip(sections, scenes, strict=True)])
+        furniture = tuple(sheet(paper, s, empty) for s in sections)
+        out[paper.slug] = (underlay_pieces(render_pdf(furniture, title=heading), pieces_pdf, furniture,
+                                           style.bleed_mm), furniture)
+    return out
+
+
+def exploded_page(width_mm: float, height_mm: float, layout: GridLike, scenes: Sequence[Scene],
+                  gap_mm: float = 28.0) -> Page:
+    """A preview of the pieces drawn apart from each other, each moved outwards from the board's centre
+    (``scenes``: each piece's ``section_scene``, whose groups, the art and its marks, are drawn in the piece)."""
+    items: list[Op] = [RectOp(Rect(-gap_mm * 1.5, -gap_mm * 1.5, width_mm + 3 * gap_mm, height_mm + 3 * gap_mm),
+                              fill("#ffffff"))]
+    mid_r, mid_c = (layout.rows - 1) / 2, (layout.columns - 1) / 2
+    for s, scene in zip(layout.sections, scenes, strict=True):
+        outline: ShapelyPolygon = s.outline_mm  # type: ignore[attr-defined]
+        dx, dy = (s.column - mid_c) * gap_mm, (s.row - mid_r) * gap_mm
+        x0, y0, _, _ = s.bounds_mm
+        shadow = Path(outline_commands(outline, dx + 1.2, dy + 1.6), fill("#b9b9b9"), name="shadow")
+        piece = Group(tuple(op for op in scene.items if isinstance(op, Group)), name=f"piece-{s.number}",
+                      transform=translate(x0 + dx, y0 + dy), clip=outline_commands(outline, -x0, -y0))
+        edge = Path(outline_commands(outline, dx, dy), stroke(CUT_LINE, 0.8 * PT), name="cut-line")
+        cx, cy = outline.centroid.coords[0]
+        disc = Circle(cx + dx, cy + dy, 9.0, Style(fill="#ffffff", stroke=CUT_LINE, stroke_width_mm=0.6 * PT,
+                                                   opacity=0.9), name="piece-number-disc")
+        number = Text(cx + dx, cy + dy, str(s.number), Font("DejaVu Sans", 30.0, bold=True), "#1a1a1a",
+                      align="center", baseline="middle", name="piece-number")
+        items.extend([shadow, piece, edge, disc, number])
+    w, h = width_mm + 3 * gap_mm, height_mm + 3 * gap_mm
+    return Page(w, h, Scene((Group(tuple(items), transform=translate(1.5 * gap_mm, 1.5 * gap_mm)),)))
 
 
 def print_board(scene: Scene, width_mm: float, height_mm: float, title: str,
@@ -581,30 +657,19 @@ def print_board(scene: Scene, width_mm: float, height_mm: float, title: str,
                                                        bleed=f"{bleed:g}"), pages=1)]
     cut, landscape = plan_cut(width_mm, height_mm, papers, knobs, avoid, style, snap_mm, keep_whole=keep_whole)
     scenes = [section_scene(scene, s, bleed) for s in cut.sections]
-    pages: dict[str, tuple[Page, ...]] = {}
     total = len(cut.sections)
+    oriented = [paper.landscape() if landscape else paper.portrait() for paper in papers]
+
+    def sheet(paper: Paper, s: PieceLike, art: Scene) -> Page:
+        return titled_section_sheet(paper, paper.name, s, cut, art, title, style, marks, tr)
+
     # each piece's art is drawn once; every paper's sheets place it under their own furniture
-    pieces = [single_item_page(sc, s.bounds_mm[2] - s.bounds_mm[0], s.bounds_mm[3] - s.bounds_mm[1], style)
-              for s, sc in zip(cut.sections, scenes, strict=True)]
-    pieces_pdf = render_pdf(pieces, title="board sections")
-    empty = Scene(())
-    for paper in papers:
-        oriented = paper.landscape() if landscape else paper.portrait()
-
-        def sheet(s: BoardSection, art: Scene, oriented: Paper = oriented, paper: Paper = paper) -> Page:
-            return section_sheet(oriented, s, cut, art,
-                                 _("{title}: board section {n} of {total}").format(title=title, n=s.number,
-                                                                                   total=total),
-                                 _("{paper} · row {row}, column {column} · joins {joins}").format(
-                                     paper=paper.name, row=s.row + 1, column=s.column + 1, joins=joins_text(s, tr)),
-                                 style, marks)
-
-        pages[paper.slug] = tuple(sheet(s, sc) for s, sc in zip(cut.sections, scenes, strict=True))
-        sections_title = _("{title}: board sections ({paper})").format(title=title, paper=paper.name)
-        note_pages(sections_title, lambda slug=paper.slug: pages[slug])  # type: ignore[misc]
-        furniture = [sheet(s, empty) for s in cut.sections]
-        data = underlay_pieces(render_pdf(furniture, title=sections_title), pieces_pdf, furniture, bleed)
-        artifacts.append(Artifact(f"{prefix}-sections-{paper.slug}.pdf", data,
+    printed = section_sheet_pdfs(cut.sections, scenes, oriented, sheet, lambda paper: _(
+        "{title}: board sections ({paper})").format(title=title, paper=paper.name), style)
+    pages: dict[str, tuple[Page, ...]] = {}
+    for paper in oriented:
+        pages[paper.slug] = tuple(sheet(paper, s, sc) for s, sc in zip(cut.sections, scenes, strict=True))
+        artifacts.append(Artifact(f"{prefix}-sections-{paper.slug}.pdf", printed[paper.slug][0],
                                   _("the board in {total} jigsaw sections ({rows} x {columns}) at 1:1 on "
                                     "{paper}; they fit together one way only").format(
                                       total=total, rows=cut.rows, columns=cut.columns, paper=paper.name),

@@ -14,7 +14,8 @@ import shapely
 from PIL import Image
 
 from boardgen.games.global_wellbeing.board_art import make_art
-from boardgen.games.global_wellbeing.board_stage import poster_page
+from boardgen.games.global_wellbeing.kit import art_board
+from boardgen.geomap.jigsaw import poster_page
 from boardgen.render.cairo_backend import render_png
 from boardgen.render.press import srgb_lightness
 
@@ -23,7 +24,7 @@ MIN_DELTA_L = 11.0  # the palette reaches 11.3 on a greyscale (luma) render (Tro
 
 
 def _grey_page(art) -> Image.Image:
-    return Image.open(io.BytesIO(render_png(poster_page(art), dpi=DPI))).convert("L")
+    return Image.open(io.BytesIO(render_png(poster_page(art_board(art)), dpi=DPI))).convert("L")
 
 
 def _lightness_by_zone(art, image: Image.Image) -> dict[str, float]:

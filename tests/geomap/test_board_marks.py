@@ -17,7 +17,8 @@ from boardgen.games.global_wellbeing.board_art import (
     edition_name,
     scale_bar_steps,
 )
-from boardgen.games.global_wellbeing.board_stage import mark_ops, section_marks, section_page
+from boardgen.games.global_wellbeing.kit import art_board
+from boardgen.geomap.jigsaw import mark_ops, piece_marks, section_page
 from boardgen.layout.section_marks import ARROWS, MarkSizes
 from boardgen.render.cairo_backend import text_width_mm
 from boardgen.render.imposition import A4
@@ -31,14 +32,14 @@ def ctx(default_ctx: BuildContext) -> BuildContext:
 
 @pytest.fixture(scope="module")
 def art(ctx):
-    from boardgen.games.global_wellbeing.board_stage import build_board_art
+    from boardgen.games.global_wellbeing.kit import build_board_art
 
     return build_board_art(ctx)
 
 
 @pytest.fixture(scope="module")
 def marks(art):
-    return section_marks(art)
+    return piece_marks(art.board, art.sections, art.coast_mm, [b.polygon for b in art.legend])
 
 
 def test_every_piece_carries_its_number_and_every_neighbour_inside_its_outline(art, marks):
@@ -78,7 +79,7 @@ def test_hint_text_fits_its_footprint_and_points_across_its_edge(marks):
 
 
 def test_section_pages_draw_the_marks_but_the_poster_does_not(art, marks):
-    page = section_page(art, art.sections.sections[4], A4.landscape())
+    page = section_page(art_board(art), art.sections.sections[4], A4.landscape())
     texts = [op.text for op in page.scene.walk() if isinstance(op, Text) and op.name == "piece-number"]
     assert texts == ["5"]
     hints = sorted(op.text for op in page.scene.walk() if isinstance(op, Text) and op.name == "piece-neighbour")
@@ -155,7 +156,7 @@ def test_title_in_the_sans_family_and_a_human_edition_line(ctx, art):
 def test_geojson_lists_each_pieces_marks(ctx):
     import json
 
-    from boardgen.games.global_wellbeing.board_stage import sections_stage
+    from boardgen.games.global_wellbeing.kit import sections_stage
 
     outputs = {a.path: a.data for a in sections_stage(ctx)}
     data = json.loads(outputs["sections.geojson"])

@@ -14,14 +14,9 @@ from shapely.geometry import Polygon, box, shape
 from boardgen.build import BuildContext
 from boardgen.games.global_wellbeing import GlobalWellbeing
 from boardgen.games.global_wellbeing.board_art import board_scene, check_legend_clear
-from boardgen.games.global_wellbeing.board_layout import max_section_size_mm
-from boardgen.games.global_wellbeing.board_stage import (
-    SECTION_PAPERS,
-    board_stage,
-    poster_page,
-    section_page,
-    sections_stage,
-)
+from boardgen.games.global_wellbeing.board_layout import SECTION_PAPERS, max_section_size_mm
+from boardgen.games.global_wellbeing.kit import art_board, board_stage, sections_stage
+from boardgen.geomap import jigsaw
 from boardgen.layout.sections import DEFAULT_MAX_SECTION_MM
 from boardgen.render.scene import HAIRLINE_MM, Circle, Group, Path, RectOp
 from boardgen.render.scene import Polygon as PolygonOp
@@ -64,8 +59,8 @@ def test_stage_is_registered_before_the_kits():
     assert {"map", "board", "sections", "components", "leaflet", "cut", "validate"} <= set(names)
     assert all("parallel" in entry[2:] for entry in STAGES[:-1])
     specs = {entry[0]: entry[1] for entry in STAGES}
-    assert specs["board"] == "boardgen.games.global_wellbeing.board_stage:board_stage"
-    assert specs["sections"] == "boardgen.games.global_wellbeing.board_stage:sections_stage"
+    assert specs["board"] == "boardgen.games.global_wellbeing.kit:board_stage"
+    assert specs["sections"] == "boardgen.games.global_wellbeing.kit:sections_stage"
 
 
 def test_files_and_page_counts(outputs):
@@ -126,7 +121,7 @@ def test_fonts_embedded(outputs):
 def test_sections_pages_carry_ruler_numbers_and_neighbours(art):
     paper = SECTION_PAPERS[1]
     for section in art.sections.sections:
-        page = section_page(art, section, paper)
+        page = jigsaw.section_page(art_board(art), section, paper)
         texts = page.scene.texts()
         assert any("Print at 100%" in t and "100 mm" in t for t in texts)
         assert f"board section {section.number} of 9" in " ".join(texts)
@@ -147,8 +142,8 @@ def _stroke_widths(items, factor: float = 1.0):
 
 
 def test_no_stroke_thinner_than_a_hairline(art):
-    scenes = [board_scene(art), poster_page(art).scene,
-              section_page(art, art.sections.sections[0], SECTION_PAPERS[0]).scene]
+    scenes = [board_scene(art), jigsaw.poster_page(art_board(art)).scene,
+              jigsaw.section_page(art_board(art), art.sections.sections[0], SECTION_PAPERS[0]).scene]
     widths = [w for scene in scenes for w in _stroke_widths(scene.items)]
     assert widths
     thinnest = min(widths)

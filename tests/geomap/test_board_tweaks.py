@@ -156,7 +156,8 @@ def test_whole_kit_builds(name: str, tmp_path: Path) -> None:
     assert layout_problems(solved) == []
     # every word printed on the board (labels, legend, piece marks) is set at 6 pt or more
     from boardgen.games.global_wellbeing.board_art import MIN_PLAY_TEXT_PT, board_scene, make_art
-    from boardgen.games.global_wellbeing.board_stage import board_marks, mark_ops
+    from boardgen.games.global_wellbeing.kit import board_marks
+    from boardgen.geomap.jigsaw import mark_ops
     from boardgen.render.scene import Group, Text
 
     art = make_art(solved.board, solved.sections, solved.legend)

@@ -173,17 +173,20 @@ def test_decoded_data_follows_the_file(cache_folder: Path, tmp_path: Path) -> No
 
 
 def test_cached_legend_and_marks_are_the_planned_ones(cache_folder: Path, default_config: Config) -> None:
-    from boardgen.games.global_wellbeing import board_stage
+    from boardgen.games.global_wellbeing import kit
+    from boardgen.games.global_wellbeing.board_art import make_art
+    from boardgen.geomap.jigsaw import piece_marks
     from boardgen.plugin import BuildContext
 
     def planned() -> tuple[Any, Any]:
         ctx = BuildContext(default_config)
-        art = board_stage.build_board_art(ctx)
-        return art.legend, board_stage.board_marks(art)
+        art = kit.build_board_art(ctx)
+        return art.legend, kit.board_marks(art)
 
     fresh_ctx = BuildContext(default_config)
-    fresh_art = board_stage.make_art(fresh_ctx.board, board_stage.board_sections(fresh_ctx))
-    fresh_marks = board_stage.section_marks(fresh_art)
+    fresh_art = make_art(fresh_ctx.board, kit.board_sections(fresh_ctx))
+    fresh_marks = piece_marks(fresh_art.board, fresh_art.sections, fresh_art.coast_mm,
+                              [b.polygon for b in fresh_art.legend])
     for legend, marks in (planned(), planned()):  # made and stored, then read back
         assert legend == fresh_art.legend
         assert [(m.section, m.kind, m.text, m.centre_mm, m.footprint.wkb) for m in marks] == [

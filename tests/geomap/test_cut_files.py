@@ -13,8 +13,9 @@ import shapely
 from PIL import Image
 from shapely.geometry import LineString, Polygon, box, shape
 
-from boardgen.games.global_wellbeing.board_stage import SECTION_PAPERS, section_trim
+from boardgen.games.global_wellbeing.board_layout import SECTION_PAPERS
 from boardgen.games.global_wellbeing.kit import build_components, component_sets
+from boardgen.geomap.jigsaw import section_trim
 from boardgen.kit.cut_edition import cut_sheet_svgs, front_indices
 from boardgen.render.imposition import A4, LETTER, PRINT_CUT_MARKS
 

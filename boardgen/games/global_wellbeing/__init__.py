@@ -2,8 +2,10 @@
 six climate zones with dice-driven bio-productivity, nine jigsaw sections, chips, pieces, badges, dice, a leaflet,
 and an engine with bots. This module is the game's plug-in object; its parts live beside it:
 
-- ``board_stage``: the board poster (stage ``board``), the jigsaw sections and their cut files (stage
-  ``sections``); the map comes from ``boardgen.geomap``/``boardgen.export``, shared with every geographic game;
+- ``board_art``, ``board_layout``: the board's art (zones, table, chips legend) and its section plan; ``kit``
+  declares the board for the shared board files (``boardgen.kit.board``: the poster, stage ``board``, and the
+  jigsaw sections and their cut files, stage ``sections``); the map and its jigsaw cut come from
+  ``boardgen.geomap``/``boardgen.export``, shared with every geographic game;
 - ``map_report``: what ``boardgen info`` and ``boardgen sections`` say of the board beyond the map;
 - ``kit``, ``tables``, ``minimap``: the components, the index table and turn counter, the leaflet's pictures;
 - ``leaflet``: the rules leaflet in the game's own words, with the template's numbers;
@@ -99,7 +101,7 @@ class GlobalWellbeingMap(GeoMap):
     def geo_board(self, ctx: BuildContext) -> Any:
         """The hex map and its jigsaw sections."""
         from boardgen.export import GeoBoard, GeoLayer
-        from boardgen.games.global_wellbeing.board_stage import board_sections
+        from boardgen.games.global_wellbeing.board_layout import board_sections
 
         layout = board_sections(ctx)
         props = tuple({"section": s.number, "row": s.row + 1, "column": s.column + 1, "cell_count": len(s.cells),
@@ -120,10 +122,10 @@ class GlobalWellbeing(GamePlugin):
     # to build, a worker starts it while they are made. The kits zip what the others made.
     stages = (
         ("validate", "boardgen.games.global_wellbeing.rules.validate:validate_stage", "parallel"),
-        ("sections", "boardgen.games.global_wellbeing.board_stage:sections_stage", "parallel"),
+        ("sections", "boardgen.games.global_wellbeing.kit:sections_stage", "parallel"),
         ("leaflet", "boardgen.games.global_wellbeing.kit:leaflet_stage", "parallel"),
         ("components", "boardgen.games.global_wellbeing.kit:components_stage", "parallel"),
-        ("board", "boardgen.games.global_wellbeing.board_stage:board_stage", "parallel"),
+        ("board", "boardgen.games.global_wellbeing.kit:board_stage", "parallel"),
         ("cut", "boardgen.games.global_wellbeing.kit:cut_stage", "parallel"),
         ("map", "boardgen.export:map_stage", "parallel", "board-only"),
         ("kits", "boardgen.games.global_wellbeing.kit:kits_stage"),

@@ -71,8 +71,7 @@ def section_papers(layout: SectionLayout) -> tuple[Paper, ...]:
     return tuple(p.portrait() for p in SECTION_PAPERS)
 
 
-ART_SOURCES = ("games/global_wellbeing/board_art.py", "games/global_wellbeing/board_stage.py",
-               "games/global_wellbeing/board_layout.py")
+ART_SOURCES = ("games/global_wellbeing/board_art.py", "games/global_wellbeing/board_layout.py")
 """The files (beyond the board's) that place the legend and the pieces' marks: part of their cache keys."""
 
 

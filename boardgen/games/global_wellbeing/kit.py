@@ -4,6 +4,11 @@ tokens and standees), how they are laid out on a paper, its leaflet and its word
 stages: ``components_stage`` (components-{a4,letter}.pdf, the A4 previews, inventory.csv), ``cut_stage`` (the
 print-then-cut edition), ``leaflet_stage`` (leaflet-{a4,letter}.pdf), the three side by side (and beside the
 board and validation), then ``kits_stage`` (kit-{a4,letter}.zip with the README).
+
+Its board, declared for the shared board files (``boardgen.kit.board``): a geographic map cut along its land
+cells (``boardgen.geomap.jigsaw.MapBoard``) with the flagship's art (``board_art``: zones, table, chips legend)
+and its section plan (``board_layout``). ``board_stage`` writes the posters, ``sections_stage`` the jigsaw
+sections and their cut files, side by side.
 """
 
 from __future__ import annotations
@@ -20,18 +25,32 @@ from boardgen.cards.model import ComponentSet
 from boardgen.cards.shapes import piece_size_mm
 from boardgen.cards.sheets import LaidOut, lay_out
 from boardgen.errors import LayoutError
+from boardgen.games.global_wellbeing.board_art import BoardArt, board_scene, check_legend_clear, make_art
+from boardgen.games.global_wellbeing.board_layout import (
+    ART_SOURCES,
+    board_coast,
+    board_legend,
+    board_sections,
+    section_page_sizes_mm,
+    section_papers,
+)
 from boardgen.games.global_wellbeing.rules.variants import player_counts
 from boardgen.games.global_wellbeing.schema import Config
 from boardgen.games.global_wellbeing.tables import reference_cards, turn_grid
 from boardgen.games.global_wellbeing.tokens import badges, chips, markers, player_pieces
+from boardgen.geomap.cache import cached_for_board
+from boardgen.geomap.jigsaw import MapBoard, piece_marks
 from boardgen.geomap.model import Board
 from boardgen.i18n import N_, current
 from boardgen.io import Artifact
 from boardgen.kit.assembler import KitSpec
+from boardgen.kit.board import map_poster_files, map_section_files
 from boardgen.kit.parts import KitParts, board_part, board_piece, parts_from_sets
 from boardgen.kit.stages import PaperLeaflet, components_files, cut_files, kit_stage_files, leaflet_files, zip_files
+from boardgen.layout.section_marks import SectionMark
 from boardgen.render.cairo_backend import render_pdf
-from boardgen.render.imposition import Paper, PrintCutMarks, print_then_cut
+from boardgen.render.imposition import DEFAULT_STYLE, Paper, PrintCutMarks, print_then_cut
+from boardgen.render.scene import Scene
 
 
 def component_sets(config: Config, hex_size_mm: float) -> list[ComponentSet]:
@@ -184,12 +203,9 @@ def kit_parts(ctx: BuildContext) -> KitParts:
     """Every part of the flagship's box, declared once (``boardgen.kit.parts``): the map board, the index
     table card, zone markers, turn counter and marker, the paper dice, chips, zone badges and each player's
     tokens and standees."""
-    from boardgen.games.global_wellbeing.board_stage import board_picture, build_board_art
-
     config: Config = ctx.config
     b = config.board
-    art = ctx.value("board-art", lambda: build_board_art(ctx))
-    declared = [board_part("board", board_piece(board_picture(art), b.width_mm, b.height_mm))]
+    declared = [board_part("board", board_piece(board_picture(_art(ctx)), b.width_mm, b.height_mm))]
     for p in parts_from_sets(_component_sets(ctx), "components-{paper}.pdf"):
         if p.kind == "die" and p.sides:
             w, h, d = folded_size_mm(p.sides, config.components.dice_size_mm)
@@ -248,7 +264,6 @@ def _lay(ctx: BuildContext, paper: Paper) -> list[LaidOut]:
 def _leaflet(ctx: BuildContext, paper: Paper) -> tuple[bytes, int]:
     """The rules leaflet on ``paper`` (reportlab, the minimap pictures and the section count: only the stage
     that sets the leaflet reads them)."""
-    from boardgen.games.global_wellbeing.board_layout import board_sections
     from boardgen.games.global_wellbeing.leaflet import leaflet_pdf
     from boardgen.games.global_wellbeing.minimap import leaflet_pictures
 
@@ -259,6 +274,70 @@ def _leaflet(ctx: BuildContext, paper: Paper) -> tuple[bytes, int]:
 
 def _spec(ctx: BuildContext, parts: bool = True) -> KitSpec:
     return ctx.value(f"kit-spec:{parts}", lambda: kit_spec(ctx, parts))  # type: ignore[no-any-return]
+
+
+# ------------------------------------------------------------------------------------------ the board
+
+
+def build_board_art(ctx: BuildContext) -> BoardArt:
+    """The board's art resolved once: the map, its jigsaw cut and the legend's place (checked clear of the
+    pieces' knobs)."""
+    layout = board_sections(ctx)
+    art = make_art(ctx.board, layout, board_legend(ctx), board_coast(ctx))
+    problems = check_legend_clear(ctx.board, art.legend, layout.sections[0].outline_mm,
+                                  [s.outline_mm for s in layout.sections])
+    if problems:
+        raise LayoutError("board legend: " + "; ".join(problems))
+    return art
+
+
+def _art(ctx: BuildContext) -> BoardArt:
+    return ctx.value("board-art", lambda: build_board_art(ctx))  # type: ignore[no-any-return]
+
+
+def board_picture(art: BoardArt, bleed_mm: float = DEFAULT_STYLE.bleed_mm) -> Scene:
+    """The whole board in board mm, painted ``bleed_mm`` beyond its trim: the poster's art, and (the very same
+    items, so a PDF holds them once) the art behind every jigsaw piece."""
+    key = ("board-picture", bleed_mm)
+    picture: Scene | None = art.memo.get(key)
+    if picture is None:
+        picture = art.memo[key] = board_scene(art, bleed_mm=bleed_mm)
+    return picture
+
+
+def board_marks(art: BoardArt) -> tuple[SectionMark, ...]:
+    """The pieces' marks in open sea, clear of the legend (``geomap.jigsaw.piece_marks``), kept in the board
+    cache (they depend on the board, its cut and the legend)."""
+    return cached_for_board("section-marks", art.board, f"{section_page_sizes_mm()!r} {art.legend!r}",
+                            lambda: piece_marks(art.board, art.sections, art.coast_mm,
+                                                [b.polygon for b in art.legend]), ART_SOURCES)
+
+
+def map_board(ctx: BuildContext) -> MapBoard:
+    """The flagship's board as the shared board files take it (``art_board`` of this build's art)."""
+    return art_board(_art(ctx))
+
+
+def art_board(art: BoardArt) -> MapBoard:
+    """The board of ``art`` as the shared board files take it: its picture, its cut, the papers its sections
+    print on and their marks."""
+    b = art.config.board
+    return MapBoard(art.config.title, b.width_mm, b.height_mm, board_picture(art), art.sections,
+                    section_papers(art.sections), functools.partial(board_marks, art))
+
+
+def board_stage(ctx: BuildContext) -> list[Artifact]:
+    """board-poster.pdf (CMYK PDF/X-4), board-poster-rgb.pdf and preview/board.png (``boardgen.kit.board``)."""
+    return map_poster_files(map_board(ctx))
+
+
+def sections_stage(ctx: BuildContext) -> list[Artifact]:
+    """board-sections-{paper}.pdf, board-cut.svg, cut/board-section-N-{paper}.svg, sections.geojson and
+    preview/sections.png (``boardgen.kit.board``)."""
+    return map_section_files(map_board(ctx))
+
+
+# ------------------------------------------------------------------------------------------ stages
 
 
 def components_stage(ctx: BuildContext) -> list[Artifact]:
