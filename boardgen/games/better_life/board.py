@@ -19,7 +19,8 @@ from boardgen.io import Artifact
 from boardgen.kit.board import board_kit_files
 from boardgen.layout.spaces import BoardGraph, SpaceStyle, render, track
 from boardgen.plugin import BuildContext
-from boardgen.render.cairo_backend import Page, fit_font, render_pdf, render_png, text_width_mm
+from boardgen.render.board_print import print_board
+from boardgen.render.cairo_backend import Page, fit_font, render_png, text_width_mm
 from boardgen.render.scene import (
     Circle,
     Font,
@@ -357,21 +358,11 @@ def board_stage(ctx: BuildContext) -> list[Artifact]:
     with in_language(config):  # a label too long for its place names the edition's language
         scene, avoid = ctx.value("board_scene", lambda: board_scene(config, board))
     w, h = board.width_mm, board.height_mm
-    try:
-        from boardgen.render.board_print import print_board
-    except ImportError:  # the shared board printer has not landed: poster only
-        from boardgen.render.imposition import single_item_page
-
-        page = single_item_page(scene, w, h)
-        artifacts = [Artifact("board-poster.pdf", render_pdf([page], title=f"{config.title}: board"),
-                              f"the board as one {w:g} x {h:g} mm page", pages=1)]
-    else:
-        printed = print_board(scene, w, h, config.title, avoid=avoid, snap_mm=None,
-                              keep_whole=[s.bounds_mm for s in board.graph.spaces],  # seams between spaces
-                              tr=translator(config))
-        artifacts = board_kit_files(printed, config.title)
-        page = printed.poster
-    artifacts.append(Artifact("preview/board.png", render_png(page, 50), "preview of the board"))
+    printed = print_board(scene, w, h, config.title, avoid=avoid, snap_mm=None,
+                          keep_whole=[s.bounds_mm for s in board.graph.spaces],  # seams between spaces
+                          tr=translator(config))
+    artifacts = board_kit_files(printed, config.title)
+    artifacts.append(Artifact("preview/board.png", render_png(printed.poster, 50), "preview of the board"))
     spaces = {k: sum(1 for s in board.kinds if s == k) for k in sorted(set(board.kinds))}
     counts = ", ".join(f"{k} {v}" for k, v in spaces.items())
     ctx.progress(f"board: {w:g} x {h:g} mm, {len(board.kinds)} spaces ({counts})")
