@@ -52,7 +52,7 @@ SPLINTER_MM = 3.0
 DEFAULT_MAX_SECTION_MM: tuple[float, float] = (251.4, 171.0)
 """Largest section, knobs included, whose trim fits the printable content area of both A4 and US Letter in
 landscape with bleed, crop marks, header and ruler (render/imposition.content_area: A4 269 x 171 mm, Letter
-251.4 x 176.9 mm). ``board_stage.max_section_size_mm`` computes it from the papers; a test keeps them equal."""
+251.4 x 176.9 mm). ``board_layout.max_section_size_mm`` computes it from the papers; a test keeps them equal."""
 
 
 @dataclass(frozen=True)
@@ -386,7 +386,7 @@ PageSizes = tuple[tuple[float, float], ...]
 
 DEFAULT_PAGE_SIZES_MM: PageSizes = (DEFAULT_MAX_SECTION_MM, (182.0, 240.4))
 """The printable content areas a section may fill: A4 and Letter landscape, then portrait (the smaller of the two
-papers each way; ``board_stage.section_page_sizes_mm`` computes them from the papers, a test keeps them equal)."""
+papers each way; ``board_layout.section_page_sizes_mm`` computes them from the papers, a test keeps them equal)."""
 
 
 def _page_sizes(max_section_mm: tuple[float, float] | PageSizes | None) -> PageSizes | None:
@@ -459,7 +459,7 @@ def cut_sections(board: Board, max_section_mm: tuple[float, float] | PageSizes |
     one of them, the earliest that works; None: no limit (an automatic grid is then the default papers' one).
     With ``sections.columns``/``rows`` auto the grid is the one with the fewest pieces that fits
     (``grid_options``); a pinned grid that cannot fit is a ConfigError naming the smallest that does. Checked
-    again on the finished outlines. A build computes it once, in its BuildContext (``board_stage.board_sections``).
+    again on the finished outlines. A build computes it once, in its BuildContext (``board_layout.board_sections``).
     """
     settings = board.config.sections
     pages = _page_sizes(max_section_mm)
