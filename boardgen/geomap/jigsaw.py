@@ -99,8 +99,7 @@ def section_page(board: MapBoard, section: Section, paper: Paper, scene: Scene |
     """One sheet: the piece at 1:1 centred in the printable area, neighbours' numbers beside its sides."""
     if scene is None:
         scene = section_scene(board, section, board.marks())
-    return titled_section_sheet(paper, paper.name, section, board.sections, scene, board.title, board.style,
-                                marks=True)
+    return titled_section_sheet(paper, section, board.sections, scene, board.title, board.style, marks=True)
 
 
 def sections_pdfs(board: MapBoard, scenes: Sequence[Scene] | None = None

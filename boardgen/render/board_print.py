@@ -16,6 +16,10 @@ quarter turn: exactly one assembly must exist, and no piece may fit another's pl
 
 Each section page shows the piece with its cut line, its neighbours' numbers beside the matching sides, its
 number and a small assembly diagram in the footer, and the 100 mm scale ruler.
+
+The sheets, the pieces' art (``section_scene``), the PDFs that draw each piece once for every paper
+(``section_sheet_pdfs``) and the exploded preview serve any cut board: a geographic map cut along its land
+cells (``boardgen.geomap.jigsaw``) prints through them too. ``boardgen.kit.board`` names the kit's board files.
 """
 
 from __future__ import annotations
@@ -113,6 +117,17 @@ class GridLike(Protocol):
     def columns(self) -> int: ...
     @property
     def sections(self) -> Sequence[SectionLike]: ...
+
+
+class PieceGridLike(Protocol):
+    """A cut whose sections carry their outlines (this module's ``BoardCut``, a map's ``SectionLayout``)."""
+
+    @property
+    def rows(self) -> int: ...
+    @property
+    def columns(self) -> int: ...
+    @property
+    def sections(self) -> Sequence[PieceLike]: ...
 
 
 @dataclass(frozen=True)
@@ -579,15 +594,15 @@ def cut_svg(cut: BoardCut) -> bytes:
     return render_svg(Page(cut.width_mm, cut.height_mm, Scene((layer("guides", guides), layer("cut", outlines)))))
 
 
-def titled_section_sheet(paper: Paper, paper_name: str, section: SectionLike, layout: GridLike, scene: Scene,
-                         title: str, style: SheetStyle, marks: bool, tr: Translator | None = None) -> Page:
+def titled_section_sheet(paper: Paper, section: SectionLike, layout: GridLike, scene: Scene, title: str,
+                         style: SheetStyle, marks: bool, tr: Translator | None = None) -> Page:
     """``section_sheet`` with the heading and footer label every board's section sheets carry: the board's title,
     the section's number of the total, the paper, its row and column and the sections it joins."""
     _ = (tr or current()).gettext
     heading = _("{title}: board section {n} of {total}").format(title=title, n=section.number,
                                                                  total=len(layout.sections))
     label = _("{paper} · row {row}, column {column} · joins {joins}").format(
-        paper=paper_name, row=section.row + 1, column=section.column + 1, joins=joins_text(section, tr))
+        paper=paper.name, row=section.row + 1, column=section.column + 1, joins=joins_text(section, tr))
     return section_sheet(paper, section, layout, scene, heading, label, style, marks)
 
 
@@ -613,7 +628,7 @@ def section_sheet_pdfs(sections: Sequence[PieceLike], scenes: Sequence[Scene], p
     return out
 
 
-def exploded_page(width_mm: float, height_mm: float, layout: GridLike, scenes: Sequence[Scene],
+def exploded_page(width_mm: float, height_mm: float, layout: PieceGridLike, scenes: Sequence[Scene],
                   gap_mm: float = 28.0) -> Page:
     """A preview of the pieces drawn apart from each other, each moved outwards from the board's centre
     (``scenes``: each piece's ``section_scene``, whose groups, the art and its marks, are drawn in the piece)."""
@@ -621,7 +636,7 @@ def exploded_page(width_mm: float, height_mm: float, layout: GridLike, scenes: S
                               fill("#ffffff"))]
     mid_r, mid_c = (layout.rows - 1) / 2, (layout.columns - 1) / 2
     for s, scene in zip(layout.sections, scenes, strict=True):
-        outline: ShapelyPolygon = s.outline_mm  # type: ignore[attr-defined]
+        outline = s.outline_mm
         dx, dy = (s.column - mid_c) * gap_mm, (s.row - mid_r) * gap_mm
         x0, y0, _, _ = s.bounds_mm
         shadow = Path(outline_commands(outline, dx + 1.2, dy + 1.6), fill("#b9b9b9"), name="shadow")
@@ -661,7 +676,7 @@ def print_board(scene: Scene, width_mm: float, height_mm: float, title: str,
     oriented = [paper.landscape() if landscape else paper.portrait() for paper in papers]
 
     def sheet(paper: Paper, s: PieceLike, art: Scene) -> Page:
-        return titled_section_sheet(paper, paper.name, s, cut, art, title, style, marks, tr)
+        return titled_section_sheet(paper, s, cut, art, title, style, marks, tr)
 
     # each piece's art is drawn once; every paper's sheets place it under their own furniture
     printed = section_sheet_pdfs(cut.sections, scenes, oriented, sheet, lambda paper: _(
