@@ -1,8 +1,10 @@
-"""The generic `simulate` and `validate` every game gets: games played by the game's compiled kernel where it
-has one (the plug-in's ``fast``: ``FastPath.kernel_batch``) and through the rules API else, a summary computed
-from their columns, the checks every game shares (seat advantage, ties, no winner, length, rules never used,
-under one set of finding ids), the game's own findings and plots, the per-game table and a few sample
-games to replay."""
+"""The generic `simulate` and `validate` every game gets (no game overrides them): games played by the game's
+compiled kernel where it has one (the plug-in's ``fast``: ``FastPath.kernel_batch``) and through the rules API
+else, a summary computed from their columns with the game's own numbers after it (``game_summary``), the checks
+every game shares (seat advantage, ties, no winner, length, rules never used, under one set of finding ids, also
+over the self-play of the game's ``self_play_bot``), the game's own findings, entries, plots and lines (its
+hooks), the per-game table and a few sample games to replay. A validation's played games are kept in the cache
+when the game's fast path says what they depend on (``FastPath.validation_inputs``)."""
 
 from __future__ import annotations
 
@@ -171,9 +173,14 @@ def generic_simulate_report(plugin: GamePlugin, ctx: BuildContext, games: int, p
                             ) -> tuple[dict[str, Any], dict[str, bytes], list[str]]:
     result = run(plugin, ctx, games, players, bots, seed, jobs, rotate, progress)
     summ = result["summary"]
+    extras = plugin.results_extras(ctx, result["columns"])
     document = {"game": plugin.name, "edition": ctx.config.edition, "template_sha256": ctx.config.template_sha256,
-                "summary": summ, **plugin.results_extras(ctx, result["columns"]),
-                "samples": game_samples(result["columns"], result["seed"])}
+                "summary": summ}
+    clash = sorted(set(extras) & {*document, "samples"})
+    if clash:
+        raise ValueError(f"{plugin.name}: results_extras repeats results.json's keys {', '.join(clash)}")
+    document.update(extras)
+    document["samples"] = game_samples(result["columns"], result["seed"])
     plots = plugin.report_plots(ctx, summ, result["records"])
     plots[GAMES_TABLE] = result["columns"].games_csv()
     seats = "  ".join(f"{s['seat']}: {s['rate']:.1%}" for s in summ["win_rate_by_seat"])
