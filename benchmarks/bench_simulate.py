@@ -50,10 +50,12 @@ ctx = BuildContext(config, plugin)
 from boardgen.games.global_wellbeing.rules.board import RulesBoard
 board = RulesBoard.from_board(ctx.board)
 t3 = time.perf_counter()
-from boardgen.games.global_wellbeing.rules.report import results_json, simulate
+from boardgen.games.global_wellbeing.rules.report import simulate, summary
 from boardgen.play.report import results_bytes
+from boardgen.play.simulate import summary_of_columns
 sim = simulate(board, config.rules, 1, 6, plugin.default_bots, config.seed)
-results_bytes(results_json(sim, config.edition, config.template_sha256))
+shared = summary_of_columns(sim.columns, 6, plugin.default_bots, config.seed)
+results_bytes({"summary": {**shared, **summary(sim)}})
 t4 = time.perf_counter()
 from boardgen.games.global_wellbeing.rules import plots
 t5 = time.perf_counter()

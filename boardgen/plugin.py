@@ -103,6 +103,7 @@ class FastPath:
       split when the kernel draws them its own way) and ``batch_summary`` (a sweep's summary from the kernel's
       columns);
     - sweeps: ``board_key`` and ``board_values`` (variants with the same board share what was computed from it);
+    - validate: ``validation_inputs`` (what its games depend on: their summary is then cached);
     - builds: ``prepare_stages`` and ``fork_first`` (values a group of "parallel" stages all read, made once).
     """
 
@@ -128,10 +129,17 @@ class FastPath:
 
     def batch_summary(self, ctx: BuildContext, players: int, bots: Sequence[str], seed: int, rotate: bool,
                       batches: Sequence[Any]) -> dict[str, Any]:
-        """The summary of a simulation whose games were played in ``batches`` (in game order)."""
-        from boardgen.play.runner import summary_of_batches
+        """The summary of a simulation whose games were played in ``batches`` (in game order): the same summary
+        as ``boardgen simulate``'s (the shared one with the game's ``game_summary``)."""
+        from boardgen.play.runner import columns_of_batches, summarise
 
-        return summary_of_batches(players, bots, seed, batches)
+        return summarise(ctx.plugin, ctx, columns_of_batches(players, bots, batches), players, bots, seed)
+
+    def validation_inputs(self, ctx: BuildContext) -> str | None:
+        """What a validation's played games depend on beyond the games asked for and the code (the board's and
+        the rules' inputs, as text), so their summary is kept in the cache (``boardgen.cache``) and a rebuild
+        that changes none of it reads them instead of playing again; None: never cached. Default: None."""
+        return None
 
     def board_key(self, config: Any) -> str:
         """What the board depends on: variants with the same key share a built board in a sweep worker."""
@@ -233,6 +241,10 @@ class GamePlugin:
     has_rules: bool = True  # False: a set of parts with no game of its own; nothing to simulate
     default_game: bool = False  # True: a template without a ``game:`` key is this game's (at most one game says so)
     everyone_can_lose: bool = False  # True: seat fairness is judged over the games someone won (validate)
+    self_play_bot: str = ""
+    """A bot (the game's strongest) whose self-play ``validate`` also plays: as many games with it in every seat,
+    seats fixed, judged by the same seat and tie checks (no weaker bot to hide a seat's advantage behind, no
+    rotation to average it out). Default: none."""
     libraries: ClassVar[Mapping[str, str]] = {}
     """Libraries beyond the core's whose versions shape this game's outputs, as the kit's manifest lists them:
     {name: "module:attribute" holding the version}, e.g. ``{"pyproj": "pyproj:__version__"}``."""
@@ -366,7 +378,29 @@ class GamePlugin:
         return ()
 
     def rule_findings(self, ctx: BuildContext, summary: Mapping[str, Any]) -> list[Finding]:
-        """Checks of the simulated games (the generic seat, tie and length checks are added by the core)."""
+        """Checks of the simulated games, from their summary (with ``game_summary``'s numbers, and the self-play's
+        summary under ``self_play``); the seat, tie, length and rule-never-fires checks are the core's."""
+        return []
+
+    def rule_events(self, ctx: BuildContext) -> Mapping[str, str] | None:
+        """The counted events (``Outcome.events``) that are rules a validation should see happen, with what each
+        is in words: the core's ``rule-never-fires`` check warns of those that never did. Default: None (every
+        counted event, by its name)."""
+        return None
+
+    def game_summary(self, ctx: BuildContext, columns: OutcomeColumns) -> dict[str, Any]:
+        """The game's own numbers of a simulation, from its games' columns (the kernel's or the rules API's, with
+        the game's ``Outcome.arrays``): added after the shared summary's keys (which they may not repeat) in
+        results.json, validation.json and a sweep's metrics. Default: none."""
+        return {}
+
+    def results_extras(self, ctx: BuildContext, columns: OutcomeColumns) -> dict[str, Any]:
+        """More entries of `boardgen simulate`'s results.json, after the summary (e.g. per-space shares, the rules
+        played). Default: none."""
+        return {}
+
+    def summary_lines(self, ctx: BuildContext, summary: Mapping[str, Any]) -> list[str]:
+        """More lines `boardgen simulate` prints after the shared ones. Default: none."""
         return []
 
     def report_plots(self, ctx: BuildContext, summary: Mapping[str, Any], records: Sequence[Any]) -> dict[str, bytes]:
@@ -378,7 +412,9 @@ class GamePlugin:
     def simulate_report(self, ctx: BuildContext, games: int, players: int, bots: Sequence[str], seed: int,
                         jobs: int, rotate: bool, progress: Callable[[int], None] | None
                         ) -> tuple[dict[str, Any], dict[str, bytes], list[str]]:
-        """(results.json document, plots, summary lines) for `boardgen simulate`."""
+        """(results.json document, plots, summary lines) for `boardgen simulate`, for every game: a game adds its
+        own numbers, entries, plots and lines through ``game_summary``, ``results_extras``, ``report_plots`` and
+        ``summary_lines``, never by overriding this."""
         from boardgen.play.runner import generic_simulate_report
 
         return generic_simulate_report(self, ctx, games, players, bots, seed, jobs, rotate, progress)
@@ -387,8 +423,8 @@ class GamePlugin:
                  bots: Sequence[str] | None = None, players: int | None = None,
                  progress: Callable[[int], None] | None = None) -> Report:
         """Board and rules checks from ``validate_games`` simulated games (``boardgen validate`` and the build's
-        report). The generic one serves every game: the line-up is ``bots``, else the template's list
-        (``template_bots_key``), else ``default_bots``; override only for a validation of the game's own."""
+        report), for every game: the line-up is ``bots``, else the template's list (``template_bots_key``), else
+        ``default_bots``; a game adds its own checks through the hooks above, never by overriding this."""
         from boardgen.play.runner import generic_validate
 
         return generic_validate(self, ctx, games, jobs, seed, bots, players, progress)

@@ -15,8 +15,7 @@ import sys
 from pathlib import Path
 
 from boardgen.games.global_wellbeing.rules.board import RulesBoard
-from boardgen.games.global_wellbeing.rules.report import simulate, wins_by_seat
-from boardgen.games.global_wellbeing.rules.validate import SELF_PLAY_BOT, economy_figures
+from boardgen.games.global_wellbeing.rules.report import SELF_PLAY_BOT, economy_figures, simulate, wins_by_seat
 from boardgen.games.global_wellbeing.rules.variants import (
     CANDIDATES,
     ECONOMY_VARIANT,
@@ -45,7 +44,7 @@ def main() -> int:
         sim = simulate(board, rules, args.games, players, (SELF_PLAY_BOT,), config.seed, jobs=args.jobs,
                        rotate=False)
         figures = economy_figures(sim)
-        figures["ties_share"] = sum(1 for r in sim.results if len(r.winners) > 1) / sim.games
+        figures["ties_share"] = int((sim.columns.winners.sum(axis=1) > 1).sum()) / sim.games
         wins = wins_by_seat(sim)
         figures["seat_spread"] = (max(wins) - min(wins)) / sim.games
         rows.append((change, figures))

@@ -45,24 +45,23 @@ def fingerprint() -> str:
 
 def simulate_text() -> str:
     from boardgen.build import BuildContext
-    from boardgen.games.global_wellbeing.rules.report import simulate_report
     from boardgen.games.global_wellbeing.schema import load_template
 
     config = load_template()
     ctx = BuildContext(config)
     a = SIMULATE_ARGS
-    _data, _plots, lines = simulate_report(ctx, a["games"], a["players"], a["bots"], a["seed"], 1, True, None)
+    _data, _plots, lines = ctx.plugin.simulate_report(ctx, a["games"], a["players"], a["bots"], a["seed"], 1, True,
+                                                      None)
     head = f"{a['games']} games, {a['players']} players, bots {','.join(a['bots'])}, seed {a['seed']}"
     return "\n".join([head, *lines]) + "\n"
 
 
 def validate_text() -> str:
-    from boardgen.games.global_wellbeing.rules.validate import validate
+    from boardgen.build import BuildContext
     from boardgen.games.global_wellbeing.schema import load_template
-    from boardgen.geomap.cache import cached_board
 
-    config = load_template()
-    return validate(cached_board(config), config).text()
+    ctx = BuildContext(load_template())
+    return ctx.plugin.validate(ctx).text()
 
 
 def outputs() -> dict[Path, str]:

@@ -1,12 +1,14 @@
-"""The generic `simulate` and `validate` every game gets: games played by the game's compiled kernel where it
-has one (the plug-in's ``fast``: ``FastPath.kernel_batch``) and through the rules API else, a summary computed
-from their columns, the checks every game shares (seat advantage, ties, no winner, length, rules never used,
-under one set of finding ids), the game's own findings and plots, the per-game table and a few sample
-games to replay."""
+"""The generic `simulate` and `validate` every game gets (no game overrides them): games played by the game's
+compiled kernel where it has one (the plug-in's ``fast``: ``FastPath.kernel_batch``) and through the rules API
+else, a summary computed from their columns with the game's own numbers after it (``game_summary``), the checks
+every game shares (seat advantage, ties, no winner, length, rules never used, under one set of finding ids, also
+over the self-play of the game's ``self_play_bot``), the game's own findings, entries, plots and lines (its
+hooks), the per-game table and a few sample games to replay. A validation's played games are kept in the cache
+when the game's fast path says what they depend on (``FastPath.validation_inputs``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from boardgen.play.columns import GameRecord, OutcomeColumns
@@ -62,27 +64,44 @@ def run(plugin: GamePlugin, ctx: BuildContext, games: int, players: int | None, 
     bots = tuple(bots or plugin.default_bots)
     seed = ctx.config.seed if seed is None else seed
     columns = play(plugin, ctx, games, players, bots, seed, jobs, rotate, progress)
-    return {"summary": summary_of_columns(columns, players, bots, seed), "columns": columns,
+    return {"summary": summarise(plugin, ctx, columns, players, bots, seed), "columns": columns,
             "records": RecordView(columns), "seed": seed, "bots": bots, "players": players}
 
 
-def seat_findings(summ: dict[str, Any]) -> list[Finding]:
-    """Each seat's win rate against an even share, over every game."""
+def summarise(plugin: GamePlugin, ctx: BuildContext, columns: OutcomeColumns, players: int, bots: Sequence[str],
+              seed: int) -> dict[str, Any]:
+    """The summary every game's report shares (``summary_of_columns``: seats, bots, ties, length, scores, metrics,
+    events) with the game's own numbers (``GamePlugin.game_summary``) added after it."""
+    summ = summary_of_columns(columns, players, bots, seed)
+    own = plugin.game_summary(ctx, columns)
+    clash = sorted(set(own) & set(summ))
+    if clash:
+        raise ValueError(f"{plugin.name}: game_summary repeats the shared summary's keys {', '.join(clash)}")
+    summ.update(own)
+    return summ
+
+
+def _where(where: str, context: str) -> str:
+    return f"{where} ({context})" if context else where
+
+
+def seat_findings(summ: dict[str, Any], context: str = "") -> list[Finding]:
+    """Each seat's win rate against an even share, over every game (``context``: which games, after the where)."""
     out: list[Finding] = []
     n = summ["games"]
     expected = summ["expected_seat_rate"]
     for seat in summ["win_rate_by_seat"]:
         low, high = seat["ci95"]
         if abs(seat["rate"] - expected) > SEAT_SPREAD_WARNING and not low <= expected <= high:
-            out.append(Finding(SEAT_ADVANTAGE, "warning", f"seat {seat['seat']}",
+            out.append(Finding(SEAT_ADVANTAGE, "warning", _where(f"seat {seat['seat']}", context),
                                f"wins {seat['rate']:.1%} of {n} games (95% CI {low:.1%}-{high:.1%}); an even "
                                f"share is {expected:.1%}"))
-    out.append(Finding(SEAT_SPREAD, "info", "all seats",
+    out.append(Finding(SEAT_SPREAD, "info", _where("all seats", context),
                        f"largest distance of a seat's win rate from {expected:.1%}: {seat_spread(summ):.1%}"))
     return out
 
 
-def seat_findings_over_won_games(summ: dict[str, Any]) -> list[Finding]:
+def seat_findings_over_won_games(summ: dict[str, Any], context: str = "") -> list[Finding]:
     """Seat balance among the games someone won (``GamePlugin.everyone_can_lose``: in a game everyone can lose,
     the plain win rate of every seat sits below 1/N by the team-loss share, which says nothing about the seats)."""
     from boardgen.play.report import wilson_interval
@@ -98,23 +117,32 @@ def seat_findings_over_won_games(summ: dict[str, Any]) -> list[Finding]:
         low, high = wilson_interval(seat["wins"], won)
         spread = max(spread, abs(share - even))
         if abs(share - even) > SEAT_SPREAD_WARNING and not low <= even <= high:
-            out.append(Finding(SEAT_ADVANTAGE, "warning", f"seat {seat['seat']}",
+            out.append(Finding(SEAT_ADVANTAGE, "warning", _where(f"seat {seat['seat']}", context),
                                f"wins {share:.1%} of the {won} games someone won (95% CI {low:.1%}-{high:.1%}); "
                                f"an even share is {even:.1%}"))
-    out.append(Finding(SEAT_SPREAD, "info", "all seats", f"largest distance of a seat's share of the won games "
-                       f"from {even:.1%}: {spread:.1%}"))
+    out.append(Finding(SEAT_SPREAD, "info", _where("all seats", context), f"largest distance of a seat's share of "
+                       f"the won games from {even:.1%}: {spread:.1%}"))
     return out
 
 
-def generic_findings(summ: dict[str, Any], seats: bool = True) -> list[Finding]:
-    """The checks every game shares (``seats``: with the seat checks over every game)."""
+def tie_findings(summ: dict[str, Any], context: str = "") -> list[Finding]:
+    """A warning when too many games end in a tie for first place."""
+    ties = summ["ties"]["share"]
+    if summ["games"] and ties > TIE_WARNING_SHARE:
+        return [Finding(TIES, "warning", _where("scoring", context), f"{ties:.1%} of games end in a tie for first "
+                        "place")]
+    return []
+
+
+def generic_findings(summ: dict[str, Any], seats: bool = True, rule_events: Mapping[str, str] | None = None
+                     ) -> list[Finding]:
+    """The checks every game shares (``seats``: with the seat checks over every game; ``rule_events``: the
+    counted events that are rules, with their words, ``GamePlugin.rule_events``; None: every counted event)."""
     n = summ["games"]
     if n == 0:
         return []
     out = seat_findings(summ) if seats else []
-    ties = summ["ties"]["share"]
-    if ties > TIE_WARNING_SHARE:
-        out.append(Finding(TIES, "warning", "scoring", f"{ties:.1%} of games end in a tie for first place"))
+    out.extend(tie_findings(summ))
     nobody = summ["nobody_won"]
     if nobody["games"]:
         out.append(Finding(NOBODY_WON, "info", "end of game",
@@ -123,11 +151,21 @@ def generic_findings(summ: dict[str, Any], seats: bool = True) -> list[Finding]:
     out.append(Finding(GAME_LENGTH, "info", "game",
                        f"games last {length['mean']:.1f} on average ({length['min']:g}-{length['max']:g})"))
     bots = ", ".join(dict.fromkeys(summ.get("bots", ())))
-    for event, counts in summ["events"].items():
-        if counts["total"] == 0:
-            out.append(Finding(RULE_NEVER_FIRES, "warning", f"rule: {event}",
+    events = summ["events"]
+    named = {key: key for key in events} if rule_events is None else rule_events
+    for event, words in named.items():
+        if events.get(event, {"total": 0})["total"] == 0:
+            out.append(Finding(RULE_NEVER_FIRES, "warning", f"rule: {words}",
                                f"never happened in {n} games ({bots} bots): the report cannot judge it"))
     return out
+
+
+def self_play_findings(plugin: GamePlugin, summ: dict[str, Any]) -> list[Finding]:
+    """Seat fairness and ties in the self-play of ``plugin.self_play_bot`` (``summ``: those games' summary): the
+    same checks, under the same ids, as over the validation's line-up."""
+    context = f"{summ['players']} x {plugin.self_play_bot} self-play, seats fixed"
+    seats = seat_findings_over_won_games(summ, context) if plugin.everyone_can_lose else seat_findings(summ, context)
+    return [*seats, *tie_findings(summ, context)] if summ["games"] else []
 
 
 def generic_simulate_report(plugin: GamePlugin, ctx: BuildContext, games: int, players: int, bots: Sequence[str],
@@ -135,8 +173,14 @@ def generic_simulate_report(plugin: GamePlugin, ctx: BuildContext, games: int, p
                             ) -> tuple[dict[str, Any], dict[str, bytes], list[str]]:
     result = run(plugin, ctx, games, players, bots, seed, jobs, rotate, progress)
     summ = result["summary"]
+    extras = plugin.results_extras(ctx, result["columns"])
     document = {"game": plugin.name, "edition": ctx.config.edition, "template_sha256": ctx.config.template_sha256,
-                "summary": summ, "samples": game_samples(result["columns"], result["seed"])}
+                "summary": summ}
+    clash = sorted(set(extras) & {*document, "samples"})
+    if clash:
+        raise ValueError(f"{plugin.name}: results_extras repeats results.json's keys {', '.join(clash)}")
+    document.update(extras)
+    document["samples"] = game_samples(result["columns"], result["seed"])
     plots = plugin.report_plots(ctx, summ, result["records"])
     plots[GAMES_TABLE] = result["columns"].games_csv()
     seats = "  ".join(f"{s['seat']}: {s['rate']:.1%}" for s in summ["win_rate_by_seat"])
@@ -147,7 +191,51 @@ def generic_simulate_report(plugin: GamePlugin, ctx: BuildContext, games: int, p
              f"length mean {length['mean']:.1f} (min {length['min']:g}, max {length['max']:g})"]
     for key, value in summ["metrics"].items():
         lines.append(f"{key:<18} mean {value['mean']:g} (min {value['min']:g}, max {value['max']:g})")
+    lines.extend(plugin.summary_lines(ctx, summ))
     return document, plots, lines
+
+
+VALIDATION_SOURCES = ("play/*.py",)
+"""The core's files (beyond ``boardgen.cache.SOURCE_GLOBS``) that play and summarise a validation's games: part of
+the key of its cached summary, with the game package's own files."""
+
+
+def _played_key(plugin: GamePlugin, inputs: str, games: int, players: int, bots: Sequence[str], seed: int) -> str:
+    """The cache key of a validation's played games: the game's own inputs (``FastPath.validation_inputs``), the
+    games asked for, the game package's source and the core's that plays them."""
+    import sys
+    from pathlib import Path
+
+    from boardgen.cache import make_key, source_fingerprint
+
+    module = sys.modules[type(plugin).__module__]
+    package = source_fingerprint(Path(module.__file__ or "").resolve().parent, ("**/*.py",))
+    return make_key("validation", f"game {plugin.name} package {package} {inputs} games {games} players {players} "
+                    f"bots {tuple(bots)!r} seed {seed} self-play {plugin.self_play_bot!r}", {},
+                    VALIDATION_SOURCES)
+
+
+def played_summary(plugin: GamePlugin, ctx: BuildContext, games: int, jobs: int, seed: int | None,
+                   bots: Sequence[str] | None, players: int | None, progress: Callable[[int], None] | None
+                   ) -> dict[str, Any]:
+    """The summary of a validation's ``games`` games (seats rotated) and, for a game with a ``self_play_bot``, the
+    summary of as many games of that bot in every seat (seats fixed) under ``self_play``. Read from the cache when
+    the game's fast path says what the games depend on (``FastPath.validation_inputs``)."""
+    from boardgen.cache import cached
+
+    def played() -> dict[str, Any]:
+        summ = run(plugin, ctx, games, players, bots, seed, jobs, True, progress)["summary"]
+        if plugin.self_play_bot:
+            summ["self_play"] = run(plugin, ctx, games, players, (plugin.self_play_bot,), seed, jobs, False,
+                                    None)["summary"]
+        return summ
+
+    inputs = plugin.fast.validation_inputs(ctx)
+    if inputs is None:
+        return played()
+    asked = (players or plugin.player_range(ctx.config)[1], tuple(bots or plugin.default_bots),
+             ctx.config.seed if seed is None else seed)
+    return cached("validation", _played_key(plugin, inputs, games, *asked), played)
 
 
 def generic_validate(plugin: GamePlugin, ctx: BuildContext, games: int | None, jobs: int, seed: int | None,
@@ -162,9 +250,11 @@ def generic_validate(plugin: GamePlugin, ctx: BuildContext, games: int | None, j
     bots = bots or template_bots(plugin, ctx.config) or None  # else run seats the plug-in's default_bots
     summ = None
     if games > 0:
-        result = run(plugin, ctx, games, players, bots, seed, jobs, True, progress)
-        summ = result["summary"]
-        findings.extend(generic_findings(summ, seats=not plugin.everyone_can_lose))
+        summ = played_summary(plugin, ctx, games, jobs, seed, bots, players, progress)
+        findings.extend(generic_findings(summ, seats=not plugin.everyone_can_lose,
+                                         rule_events=plugin.rule_events(ctx)))
+        if "self_play" in summ:
+            findings.extend(self_play_findings(plugin, summ["self_play"]))
         findings.extend(plugin.rule_findings(ctx, summ))
         if plugin.everyone_can_lose:  # listed after the game's own findings, as they always were
             findings.extend(seat_findings_over_won_games(summ))
@@ -209,12 +299,16 @@ def api_batch(plugin: GamePlugin, ctx: BuildContext, players: int, bots: Sequenc
                      plugin.fast.game_seeds) for i in range(start, stop)]
 
 
-def summary_of_batches(players: int, bots: Sequence[str], seed: int, batches: Sequence[Any]) -> dict[str, Any]:
-    """The summary of games played in ``batches`` (in game order): columns, or lists of records (a sweep
-    resumed from batches an older boardgen wrote)."""
+def columns_of_batches(players: int, bots: Sequence[str], batches: Sequence[Any]) -> OutcomeColumns:
+    """The games played in ``batches`` (in game order) as one set of columns: columns, or lists of records (a
+    sweep resumed from batches an older boardgen wrote)."""
     from boardgen.play.simulate import bot_codes, empty_columns
 
     parts = [b if isinstance(b, OutcomeColumns) else OutcomeColumns.from_records(list(b), players, bot_codes(bots))
              for b in batches]
-    columns = OutcomeColumns.concat(parts) if parts else empty_columns(players, bots)
-    return summary_of_columns(columns, players, bots, seed)
+    return OutcomeColumns.concat(parts) if parts else empty_columns(players, bots)
+
+
+def summary_of_batches(players: int, bots: Sequence[str], seed: int, batches: Sequence[Any]) -> dict[str, Any]:
+    """The shared summary of games played in ``batches`` (``columns_of_batches``)."""
+    return summary_of_columns(columns_of_batches(players, bots, batches), players, bots, seed)

@@ -11,12 +11,12 @@ and an engine with bots. This module is the game's plug-in object; its parts liv
 - ``leaflet``: the rules leaflet in the game's own words, with the template's numbers;
 - ``rules``: the rules twice, checked against each other game by game: the OpenSpiel-shaped state machine
   (``rules.engine``, the reference) and the compiled kernel (``rules.kernel``, played by ``rules.fast``); the bots,
-  the simulation report and plots (``rules.report``, ``rules.plots``) and validate.
+  and the game's part of the shared simulation and validation report (``rules.report``, ``rules.plots``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -24,8 +24,9 @@ from boardgen.plugin import BuildContext, FastPath, GamePlugin, GeoMap
 
 
 class GlobalWellbeingFast(FastPath):
-    """The compiled kernel (``rules.fast``), the seeds and summary its games share with the rules API, the board
-    a sweep's variants share, and the values the build's parallel stages all read."""
+    """The compiled kernel (``rules.fast``), the seeds its games share with the rules API, what a validation's
+    games depend on (their summary is cached), the board a sweep's variants share, and the values the build's
+    parallel stages all read."""
 
     warmer = "boardgen.games.global_wellbeing.rules.fast:warm_kernel"
     board_values = ("board", "rules_board")
@@ -66,18 +67,13 @@ class GlobalWellbeingFast(FastPath):
         game = ctx.value(f"game:{players}", lambda: ctx.plugin.new_game(ctx, players))
         return kernel_batch(game, bots, seed, start, stop, rotate)
 
-    def batch_summary(self, ctx: BuildContext, players: int, bots: Sequence[str], seed: int, rotate: bool,
-                      batches: Sequence[Any]) -> dict[str, Any]:
-        from boardgen.games.global_wellbeing.rules.bots import BOT_NAMES
-        from boardgen.games.global_wellbeing.rules.report import simulation, summary
-        from boardgen.play.columns import OutcomeColumns
+    def validation_inputs(self, ctx: BuildContext) -> str:
+        from boardgen.geomap.cache import board_key
 
-        if not set(bots) <= set(BOT_NAMES) or not all(isinstance(b, OutcomeColumns) for b in batches) \
-                or not batches:  # other bots, or batches an older boardgen wrote: the generic summary
-            return super().batch_summary(ctx, players, bots, seed, rotate, batches)
-        data = summary(simulation(ctx, OutcomeColumns.concat(batches), players, bots, seed, rotate))
-        data.pop("index_trajectory_mean", None)
-        return data
+        # the map (its cache key: the map's template keys and data files), the zones the rules board copies and
+        # the rules: an edit of anything else (texts, print sizes) reads the validation's games from the cache
+        config = ctx.config
+        return f"board {board_key(ctx.board.config)} zones {config.zones!r} rules {config.rules!r}"
 
 
 class GlobalWellbeingMap(GeoMap):
@@ -121,7 +117,7 @@ class GlobalWellbeing(GamePlugin):
     # games need none of them. The map needs not even the cut and legend prepare_stages adds: with a board
     # to build, a worker starts it while they are made. The kits zip what the others made.
     stages = (
-        ("validate", "boardgen.games.global_wellbeing.rules.validate:validate_stage", "parallel"),
+        ("validate", "boardgen.play.runner:validate_stage", "parallel"),
         ("sections", "boardgen.games.global_wellbeing.kit:sections_stage", "parallel"),
         ("leaflet", "boardgen.games.global_wellbeing.kit:leaflet_stage", "parallel"),
         ("components", "boardgen.games.global_wellbeing.kit:components_stage", "parallel"),
@@ -131,6 +127,7 @@ class GlobalWellbeing(GamePlugin):
         ("kits", "boardgen.games.global_wellbeing.kit:kits_stage"),
     )
     default_bots = ("greedy", "planner", "random")
+    self_play_bot = "planner"  # the strongest: validate also plays it in every seat
     fast = GlobalWellbeingFast()  # optional speed-ups
     geo = GlobalWellbeingMap()  # optional: its board is the geographic hex map
     default_game = True  # the first game: its templates predate the ``game:`` key
@@ -190,24 +187,41 @@ class GlobalWellbeing(GamePlugin):
 
         return api_bots()
 
-    def simulate_report(self, ctx: BuildContext, games: int, players: int, bots: Sequence[str], seed: int,
-                        jobs: int, rotate: bool, progress: Callable[[int], None] | None
-                        ) -> tuple[dict[str, Any], dict[str, bytes], list[str]]:
-        from boardgen.games.global_wellbeing.rules.report import simulate_report
+    # -- the report: the shared one (boardgen.play.runner) with the game's own numbers, checks and plots
+    def game_summary(self, ctx: BuildContext, columns: Any) -> dict[str, Any]:
+        from boardgen.games.global_wellbeing.rules.report import game_summary
 
-        return simulate_report(ctx, games, players, bots, seed, jobs, rotate, progress)
+        return game_summary(ctx, columns)
 
+    def results_extras(self, ctx: BuildContext, columns: Any) -> dict[str, Any]:
+        from boardgen.games.global_wellbeing.rules.report import results_extras
 
+        return results_extras(ctx, columns)
 
+    def summary_lines(self, ctx: BuildContext, summary: Mapping[str, Any]) -> list[str]:
+        from boardgen.games.global_wellbeing.rules.report import summary_lines
 
-    def validate(self, ctx: BuildContext, games: int | None = None, jobs: int = 1, seed: int | None = None,
-                 bots: Sequence[str] | None = None, players: int | None = None,
-                 progress: Callable[[int], None] | None = None) -> Any:
-        from boardgen.games.global_wellbeing.board_layout import board_legend, board_sections
-        from boardgen.games.global_wellbeing.rules.validate import DEFAULT_BOTS, validate
+        return summary_lines(summary)
 
-        return validate(ctx.board, ctx.config, games, jobs, seed, bots or DEFAULT_BOTS, players, progress,
-                        sections_of=lambda: board_sections(ctx), legend_of=lambda _sections: board_legend(ctx))
+    def report_plots(self, ctx: BuildContext, summary: Mapping[str, Any], records: Sequence[Any]) -> dict[str, bytes]:
+        from boardgen.games.global_wellbeing.rules.report import report_plots
+
+        return report_plots(ctx, records)
+
+    def board_findings(self, ctx: BuildContext) -> list[Any]:
+        from boardgen.games.global_wellbeing.rules.report import board_findings
+
+        return board_findings(ctx)
+
+    def rule_events(self, ctx: BuildContext) -> Mapping[str, str]:
+        from boardgen.games.global_wellbeing.rules.report import rule_events
+
+        return rule_events(ctx.config)
+
+    def rule_findings(self, ctx: BuildContext, summary: Mapping[str, Any]) -> list[Any]:
+        from boardgen.games.global_wellbeing.rules.report import rule_findings
+
+        return rule_findings(ctx, summary)
 
     def kit_parts(self, ctx: BuildContext) -> Any:
         from boardgen.games.global_wellbeing.kit import kit_parts

@@ -1,5 +1,6 @@
-"""The balance report: seat advantage and ties measured in the strongest bot's self-play, the idle
-economy said as a warning with its numbers, and the leaflet's economy variant chosen from simulation."""
+"""The balance report: seat advantage and ties measured in the strongest bot's self-play (the shared checks,
+``GamePlugin.self_play_bot``), the idle economy said as a warning with its numbers, and the leaflet's economy
+variant chosen from simulation."""
 
 from __future__ import annotations
 
@@ -11,52 +12,51 @@ import pytest
 
 from boardgen.games.global_wellbeing.leaflet import leaflet_text
 from boardgen.games.global_wellbeing.rules.board import RulesBoard
-from boardgen.games.global_wellbeing.rules.report import Simulation, simulate
-from boardgen.games.global_wellbeing.rules.validate import (
-    SELF_PLAY_BOT,
-    economy_findings,
-    selfplay_findings,
-    validate,
-)
+from boardgen.games.global_wellbeing.rules.report import SELF_PLAY_BOT, economy_findings, simulate, summary
 from boardgen.games.global_wellbeing.rules.variants import ECONOMY_VARIANT, choose
 from boardgen.games.global_wellbeing.schema import load_template
+from boardgen.play import runner
 from boardgen.play.columns import OutcomeColumns
+from boardgen.play.simulate import summary_of_columns
+from boardgen.plugin import BuildContext, get_game
 
 REPO = Path(__file__).resolve().parents[3]
 
 
-def _sim(winners: list[tuple[int, ...]], players: int = 4) -> Simulation:
-    """Self-play games with these winners (nothing else played: scores, chips and counts all 0)."""
-    config = load_template()
+def _self_play(winners: list[tuple[int, ...]], players: int = 4) -> dict:
+    """The summary of self-play games with these winners (nothing else played)."""
     n = len(winners)
     won = np.zeros((n, players), dtype=np.bool_)
     for i, seats in enumerate(winners):
         won[i, list(seats)] = True
     columns = OutcomeColumns(("planner",), np.arange(n, dtype=np.int64), np.zeros((n, players), np.int8),
-                             np.zeros((n, players), np.int64), won, np.full(n, config.rules.turns, np.int64))
-    return Simulation(board=None, rules=config.rules, bots=("planner",), players=players, seed=1,  # type: ignore[arg-type]
-                      rotate=False, columns=columns)
+                             np.zeros((n, players), np.int64), won, np.full(n, 20, np.int64))
+    return summary_of_columns(columns, players, ("planner",), 1)
 
 
 def _by_rule(findings):
-    return {f.rule: f for f in findings}
+    return {(f.rule, f.where): f for f in findings}
 
 
 def test_selfplay_seat_advantage_is_a_warning_with_intervals() -> None:
+    plugin = get_game("global-wellbeing")
+    assert plugin.self_play_bot == SELF_PLAY_BOT
     # seat 1 wins 40% of 400 games, the others 20% each: far from the fair 25%
     winners = [(0,)] * 160 + [(1,)] * 80 + [(2,)] * 80 + [(3,)] * 80
-    found = _by_rule(selfplay_findings(_sim(winners)))
-    seats = found["rules.selfplay-seats"]
-    assert seats.severity == "warning" and "seat 1 40.0% (35.3%-44.9%)" in seats.message
-    assert "seat 1" in seats.message.split(":")[-1]
-    fair = _by_rule(selfplay_findings(_sim([(s % 4,) for s in range(400)])))
-    assert fair["rules.selfplay-seats"].severity == "info"
+    found = _by_rule(runner.self_play_findings(plugin, _self_play(winners)))
+    seat = found[(runner.SEAT_ADVANTAGE, "seat 1 (4 x planner self-play, seats fixed)")]
+    assert seat.severity == "warning" and "40.0% of 400 games (95% CI 35.3%-44.9%)" in seat.message
+    assert [k for k in found if k[0] == runner.SEAT_ADVANTAGE] == [(runner.SEAT_ADVANTAGE, seat.where)]
+    fair = runner.self_play_findings(plugin, _self_play([(s % 4,) for s in range(400)]))
+    assert [f.rule for f in fair] == [runner.SEAT_SPREAD]
 
 
-def test_selfplay_ties_are_reported_with_their_interval() -> None:
+def test_selfplay_ties_are_a_shared_warning() -> None:
+    plugin = get_game("global-wellbeing")
     winners = [(0, 1)] * 128 + [(s % 4,) for s in range(272)]  # 32% ties, as once measured with 3 players
-    ties = _by_rule(selfplay_findings(_sim(winners)))["rules.selfplay-ties"]
-    assert ties.severity == "warning" and "32.0% of games" in ties.message and "95% CI" in ties.message
+    ties = _by_rule(runner.self_play_findings(plugin, _self_play(winners)))[
+        (runner.TIES, "scoring (4 x planner self-play, seats fixed)")]
+    assert ties.severity == "warning" and "32.0% of games" in ties.message
 
 
 @pytest.fixture(scope="module")
@@ -64,10 +64,14 @@ def rules_board(default_board) -> RulesBoard:
     return RulesBoard.from_board(default_board)
 
 
+def _own(sim) -> dict:
+    return {"bots": list(sim.bots), "economy": summary(sim)["economy"]}
+
+
 def test_the_seed_economy_is_a_warning_with_its_numbers(rules_board) -> None:
     config = load_template()
     sim = simulate(rules_board, config.rules, 40, 6, (SELF_PLAY_BOT,), config.seed, rotate=False)
-    (finding,) = economy_findings(sim)
+    (finding,) = economy_findings(config, _own(sim))
     assert finding.rule == "rules.economy-idle" and finding.severity == "warning"
     numbers = re.search(r"bought ([\d.]+) pieces a turn .* short of chips on ([\d.]+)% .* with ([\d.]+) chips unspent",
                         finding.message)
@@ -80,7 +84,8 @@ def test_the_economy_variant_makes_chips_matter(rules_board) -> None:
     config = load_template()
     rules = config.rules.model_copy(update={**ECONOMY_VARIANT})
     sim = simulate(rules_board, rules, 40, 6, (SELF_PLAY_BOT,), config.seed, rotate=False)
-    (finding,) = economy_findings(sim)
+    variant = config.model_copy(update={"rules": rules})
+    (finding,) = economy_findings(variant, _own(sim))
     assert finding.rule == "rules.economy" and finding.severity == "info"
 
 
@@ -103,40 +108,45 @@ def test_leaflet_offers_the_variant_and_fills_the_gaps() -> None:
     assert "one badge per zone at most" in text
 
 
-def test_validate_reports_self_play_separately(default_board) -> None:
-    config = load_template()
-    report = validate(default_board, config, games=30)
-    rules = [f.rule for f in report.findings]
-    assert "seat-advantage" in rules and "rules.selfplay-seats" in rules and "rules.selfplay-ties" in rules
-    seat = next(f for f in report.findings if f.rule == "seat-advantage")
-    assert "mixed bots, seats rotated" in seat.where
-    assert report.simulation is not None and report.simulation["self_play"]["bot"] == SELF_PLAY_BOT
-    assert len(report.simulation["self_play"]["wins_by_seat"]) == config.players.usual
+def test_validate_reports_self_play_separately(default_ctx: BuildContext) -> None:
+    config = default_ctx.config
+    report = default_ctx.plugin.validate(default_ctx, 30)
+    wheres = {f.where for f in report.findings if f.rule == runner.SEAT_SPREAD}
+    assert wheres == {"all seats", f"all seats ({config.players.usual} x {SELF_PLAY_BOT} self-play, seats fixed)"}
+    assert not {f.rule for f in report.findings} & {"rules.selfplay-seats", "rules.selfplay-ties"}
+    assert report.simulation is not None and report.simulation["self_play"]["bots"] == [SELF_PLAY_BOT]
+    assert len(report.simulation["self_play"]["win_rate_by_seat"]) == config.players.usual
+    assert "economy" in report.simulation["self_play"]
 
 
-def test_played_games_are_read_back_until_the_rules_change(default_config, default_board, tmp_path: Path,
+def test_played_games_are_read_back_until_the_rules_change(default_ctx: BuildContext, tmp_path: Path,
                                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    """validate keeps its games' findings and summary in the cache: the same board, rules and games give the
-    same report without playing again; another rule, another game count or the cache off play again."""
-    from boardgen.games.global_wellbeing.rules import validate as module
-
+    """validate keeps its games' summary in the cache (``FastPath.validation_inputs``): the same board, rules and
+    games give the same report without playing again; another rule, another game count or the cache off play
+    again."""
     monkeypatch.setenv("BOARDGEN_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.delenv("BOARDGEN_NO_CACHE", raising=False)
     played: list[int] = []
-    real = module.played_findings
+    real = runner.run
 
     def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
         played.append(1)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(module, "played_findings", counted)
-    first = validate(default_board, default_config, games=12)
-    again = validate(default_board, default_config, games=12)
-    assert len(played) == 1 and again.json_bytes() == first.json_bytes() and again.text() == first.text()
-    validate(default_board, default_config, games=13)
-    other_rules = default_config.model_copy(update={"rules": default_config.rules.model_copy(update={"turns": 9})})
-    validate(default_board, other_rules, games=12)
-    assert len(played) == 3
+    monkeypatch.setattr(runner, "run", counted)
+    plugin, config = default_ctx.plugin, default_ctx.config
+
+    def validate(games: int, config=config):  # type: ignore[no-untyped-def]
+        ctx = BuildContext(config, plugin)
+        ctx.computed["board"] = default_ctx.board
+        return plugin.validate(ctx, games)
+
+    first = validate(12)
+    again = validate(12)
+    assert len(played) == 2 and again.json_bytes() == first.json_bytes() and again.text() == first.text()
+    validate(13)
+    validate(12, config.model_copy(update={"rules": config.rules.model_copy(update={"turns": 9})}))
+    assert len(played) == 6
     monkeypatch.setenv("BOARDGEN_NO_CACHE", "1")
-    assert validate(default_board, default_config, games=12).json_bytes() == first.json_bytes()
-    assert len(played) == 4
+    assert validate(12).json_bytes() == first.json_bytes()
+    assert len(played) == 8
