@@ -245,6 +245,16 @@ class GamePlugin:
     """A bot (the game's strongest) whose self-play ``validate`` also plays: as many games with it in every seat,
     seats fixed, judged by the same seat and tie checks (no weaker bot to hide a seat's advantage behind, no
     rotation to average it out). Default: none."""
+    length_unit: str = ""
+    """What ``Outcome.length`` counts ("rounds", "turns"): the shared ``game-length`` finding says it. Default:
+    no unit."""
+    length_metrics: ClassVar[Mapping[str, str]] = {}
+    """Other lengths the game counts per game among its metrics, {metric: unit in words} (e.g.
+    ``{"turns": "player turns"}``): the shared ``game-length`` finding states them too. Default: none."""
+    turn_position_metric: str = ""
+    """For a game whose first player is not seat 1 (drawn at random, say): the prefix of its per-game metrics
+    ``<prefix>1`` .. ``<prefix>N``, the share of the game's win that went to whoever moved k-th in each round. The
+    shared seat checks (``seat-advantage``, ``seat-spread``) then judge the turn positions too. Default: none."""
     libraries: ClassVar[Mapping[str, str]] = {}
     """Libraries beyond the core's whose versions shape this game's outputs, as the kit's manifest lists them:
     {name: "module:attribute" holding the version}, e.g. ``{"pyproj": "pyproj:__version__"}``."""
@@ -379,13 +389,21 @@ class GamePlugin:
 
     def rule_findings(self, ctx: BuildContext, summary: Mapping[str, Any]) -> list[Finding]:
         """Checks of the simulated games, from their summary (with ``game_summary``'s numbers, and the self-play's
-        summary under ``self_play``); the seat, tie, length and rule-never-fires checks are the core's."""
+        summary under ``self_play``); the seat, tie, length and rule-never-fires checks are the core's (a game
+        states its own terms for them through ``length_unit``, ``length_metrics``, ``turn_position_metric`` and
+        ``tie_break``)."""
         return []
 
     def rule_events(self, ctx: BuildContext) -> Mapping[str, str] | None:
         """The counted events (``Outcome.events``) that are rules a validation should see happen, with what each
         is in words: the core's ``rule-never-fires`` check warns of those that never did. Default: None (every
         counted event, by its name)."""
+        return None
+
+    def tie_break(self, ctx: BuildContext) -> tuple[str, str] | None:
+        """For a game with a tie-break: (its per-game metric that is 1 when first place was level before the
+        tie-break, the tie-break in words); the shared ``ties`` finding then says how many ties it settled.
+        Default: None (the shared finding states the ties that end the game)."""
         return None
 
     def game_summary(self, ctx: BuildContext, columns: OutcomeColumns) -> dict[str, Any]:

@@ -9,11 +9,12 @@ when the game's fast path says what they depend on (``FastPath.validation_inputs
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from boardgen.play.columns import GameRecord, OutcomeColumns
 from boardgen.play.report import Finding, Report
-from boardgen.play.simulate import Kernel, RecordView, game_samples, play_columns, seat_spread, summary_of_columns
+from boardgen.play.simulate import Kernel, RecordView, game_samples, play_columns, summary_of_columns
 
 if TYPE_CHECKING:
     from boardgen.plugin import BuildContext, GamePlugin
@@ -85,20 +86,67 @@ def _where(where: str, context: str) -> str:
     return f"{where} ({context})" if context else where
 
 
+@dataclass(frozen=True)
+class GameTerms:
+    """What the shared findings say in a game's own terms (from its plug-in: ``length_unit``, ``length_metrics``,
+    ``turn_position_metric``, ``tie_break``); the default says nothing beyond the shared numbers."""
+
+    length_unit: str = ""
+    length_metrics: Mapping[str, str] = field(default_factory=dict)
+    turn_position_metric: str = ""
+    tie_break: tuple[str, str] | None = None
+
+
+def terms_of(plugin: GamePlugin, ctx: BuildContext) -> GameTerms:
+    return GameTerms(plugin.length_unit, dict(plugin.length_metrics), plugin.turn_position_metric,
+                     plugin.tie_break(ctx))
+
+
+def _balance(rows: Sequence[Mapping[str, Any]], label: str, expected: float, games: str, context: str,
+             spread_where: str, spread_of: str) -> list[Finding]:
+    """A warning for each row (a seat, a turn position) whose share of the wins is off an even share with an
+    interval that excludes it, and the largest distance from it."""
+    out: list[Finding] = []
+    spread = 0.0
+    for row in rows:
+        low, high = row["ci95"]
+        spread = max(spread, abs(row["rate"] - expected))
+        if abs(row["rate"] - expected) > SEAT_SPREAD_WARNING and not low <= expected <= high:
+            out.append(Finding(SEAT_ADVANTAGE, "warning", _where(f"{label} {row['seat']}", context),
+                               f"wins {row['rate']:.1%} of {games} (95% CI {low:.1%}-{high:.1%}); an even share is "
+                               f"{expected:.1%}"))
+    out.append(Finding(SEAT_SPREAD, "info", _where(spread_where, context),
+                       f"largest distance of {spread_of} from {expected:.1%}: {spread:.1%}"))
+    return out
+
+
 def seat_findings(summ: dict[str, Any], context: str = "") -> list[Finding]:
     """Each seat's win rate against an even share, over every game (``context``: which games, after the where)."""
-    out: list[Finding] = []
     n = summ["games"]
-    expected = summ["expected_seat_rate"]
-    for seat in summ["win_rate_by_seat"]:
-        low, high = seat["ci95"]
-        if abs(seat["rate"] - expected) > SEAT_SPREAD_WARNING and not low <= expected <= high:
-            out.append(Finding(SEAT_ADVANTAGE, "warning", _where(f"seat {seat['seat']}", context),
-                               f"wins {seat['rate']:.1%} of {n} games (95% CI {low:.1%}-{high:.1%}); an even "
-                               f"share is {expected:.1%}"))
-    out.append(Finding(SEAT_SPREAD, "info", _where("all seats", context),
-                       f"largest distance of a seat's win rate from {expected:.1%}: {seat_spread(summ):.1%}"))
-    return out
+    return _balance(summ["win_rate_by_seat"], "seat", summ["expected_seat_rate"], f"{n} games", context,
+                    "all seats", "a seat's win rate")
+
+
+def turn_position_rows(summ: Mapping[str, Any], prefix: str) -> list[dict[str, Any]]:
+    """The win share of whoever moved k-th in each round (k from 1), with 95% intervals, from the per-game
+    metrics ``<prefix>1`` .. ``<prefix>N`` (``GamePlugin.turn_position_metric``)."""
+    from boardgen.play.report import wilson_interval
+
+    n = summ["games"]
+    rows = []
+    for k in range(1, summ["players"] + 1):
+        rate = float(summ["metrics"].get(f"{prefix}{k}", {}).get("mean", 0.0))
+        low, high = wilson_interval(rate * n, n)
+        rows.append({"seat": k, "rate": rate, "ci95": [low, high]})
+    return rows
+
+
+def turn_position_findings(summ: dict[str, Any], prefix: str, context: str = "") -> list[Finding]:
+    """The seat checks over turn positions: for a game whose first player is not seat 1 (drawn at random, say),
+    where the seats cannot show the first player's edge."""
+    n = summ["games"]
+    return _balance(turn_position_rows(summ, prefix), "turn position", 1 / summ["players"], f"{n} games", context,
+                    "all turn positions", "a turn position's win rate")
 
 
 def seat_findings_over_won_games(summ: dict[str, Any], context: str = "") -> list[Finding]:
@@ -107,49 +155,64 @@ def seat_findings_over_won_games(summ: dict[str, Any], context: str = "") -> lis
     from boardgen.play.report import wilson_interval
 
     won = summ["games"] - summ["nobody_won"]["games"]
-    out: list[Finding] = []
     if won <= 0:
-        return out
-    even = 1 / summ["players"]
-    spread = 0.0
+        return []
+    rows = []
     for seat in summ["win_rate_by_seat"]:
-        share = seat["wins"] / won
         low, high = wilson_interval(seat["wins"], won)
-        spread = max(spread, abs(share - even))
-        if abs(share - even) > SEAT_SPREAD_WARNING and not low <= even <= high:
-            out.append(Finding(SEAT_ADVANTAGE, "warning", _where(f"seat {seat['seat']}", context),
-                               f"wins {share:.1%} of the {won} games someone won (95% CI {low:.1%}-{high:.1%}); "
-                               f"an even share is {even:.1%}"))
-    out.append(Finding(SEAT_SPREAD, "info", _where("all seats", context), f"largest distance of a seat's share of "
-                       f"the won games from {even:.1%}: {spread:.1%}"))
-    return out
+        rows.append({"seat": seat["seat"], "rate": seat["wins"] / won, "ci95": [low, high]})
+    return _balance(rows, "seat", 1 / summ["players"], f"the {won} games someone won", context, "all seats",
+                    "a seat's share of the won games")
 
 
-def tie_findings(summ: dict[str, Any], context: str = "") -> list[Finding]:
-    """A warning when too many games end in a tie for first place."""
+def tie_findings(summ: dict[str, Any], context: str = "", tie_break: tuple[str, str] | None = None
+                 ) -> list[Finding]:
+    """How many games end in a tie for first place (a warning above ``TIE_WARNING_SHARE``), and for a game with a
+    tie-break (``GamePlugin.tie_break``: its per-game metric of a level first place, the rule in words) how many
+    level games it settled."""
+    if not summ["games"]:
+        return []
     ties = summ["ties"]["share"]
-    if summ["games"] and ties > TIE_WARNING_SHARE:
-        return [Finding(TIES, "warning", _where("scoring", context), f"{ties:.1%} of games end in a tie for first "
-                        "place")]
-    return []
+    text = f"{ties:.1%} of games end in a tie for first place"
+    if tie_break is not None:
+        metric, words = tie_break
+        level = float(summ["metrics"].get(metric, {}).get("mean", 0.0))
+        text = (f"first place was level in {level:.1%} of games before the tie-break ({words}); after it "
+                f"{ties:.1%} of games end in a tie for first place, a shared win")
+    return [Finding(TIES, "warning" if ties > TIE_WARNING_SHARE else "info", _where("scoring", context), text)]
 
 
-def generic_findings(summ: dict[str, Any], seats: bool = True, rule_events: Mapping[str, str] | None = None
-                     ) -> list[Finding]:
+def length_finding(summ: Mapping[str, Any], unit: str = "", metrics: Mapping[str, str] | None = None) -> Finding:
+    """How long games last, in the game's own unit (``GamePlugin.length_unit``), with its other per-game
+    lengths (``GamePlugin.length_metrics``: metric -> unit)."""
+    length = summ["length"]
+    what = f" {unit}" if unit else ""
+    text = f"games last {length['mean']:.1f}{what} on average ({length['min']:g}-{length['max']:g})"
+    for metric, words in (metrics or {}).items():
+        value = summ["metrics"].get(metric)
+        if value is not None:
+            text += f"; {value['mean']:.1f} {words} on average ({value['min']:g}-{value['max']:g})"
+    return Finding(GAME_LENGTH, "info", "game", text)
+
+
+def generic_findings(summ: dict[str, Any], seats: bool = True, rule_events: Mapping[str, str] | None = None,
+                     terms: GameTerms | None = None) -> list[Finding]:
     """The checks every game shares (``seats``: with the seat checks over every game; ``rule_events``: the
-    counted events that are rules, with their words, ``GamePlugin.rule_events``; None: every counted event)."""
+    counted events that are rules, with their words, ``GamePlugin.rule_events``; None: every counted event;
+    ``terms``: what the game calls its length, turn positions and tie-break)."""
     n = summ["games"]
     if n == 0:
         return []
+    terms = terms or GameTerms()
     out = seat_findings(summ) if seats else []
-    out.extend(tie_findings(summ))
+    if terms.turn_position_metric:
+        out.extend(turn_position_findings(summ, terms.turn_position_metric))
+    out.extend(tie_findings(summ, tie_break=terms.tie_break))
     nobody = summ["nobody_won"]
     if nobody["games"]:
         out.append(Finding(NOBODY_WON, "info", "end of game",
                            f"everybody lost in {nobody['share']:.1%} of games ({nobody['games']} of {n})"))
-    length = summ["length"]
-    out.append(Finding(GAME_LENGTH, "info", "game",
-                       f"games last {length['mean']:.1f} on average ({length['min']:g}-{length['max']:g})"))
+    out.append(length_finding(summ, terms.length_unit, terms.length_metrics))
     bots = ", ".join(dict.fromkeys(summ.get("bots", ())))
     events = summ["events"]
     named = {key: key for key in events} if rule_events is None else rule_events
@@ -160,12 +223,17 @@ def generic_findings(summ: dict[str, Any], seats: bool = True, rule_events: Mapp
     return out
 
 
-def self_play_findings(plugin: GamePlugin, summ: dict[str, Any]) -> list[Finding]:
+def self_play_findings(plugin: GamePlugin, summ: dict[str, Any], terms: GameTerms | None = None) -> list[Finding]:
     """Seat fairness and ties in the self-play of ``plugin.self_play_bot`` (``summ``: those games' summary): the
     same checks, under the same ids, as over the validation's line-up."""
+    if not summ["games"]:
+        return []
+    terms = terms or GameTerms()
     context = f"{summ['players']} x {plugin.self_play_bot} self-play, seats fixed"
     seats = seat_findings_over_won_games(summ, context) if plugin.everyone_can_lose else seat_findings(summ, context)
-    return [*seats, *tie_findings(summ, context)] if summ["games"] else []
+    if terms.turn_position_metric:
+        seats += turn_position_findings(summ, terms.turn_position_metric, context)
+    return [*seats, *tie_findings(summ, context, terms.tie_break)]
 
 
 def generic_simulate_report(plugin: GamePlugin, ctx: BuildContext, games: int, players: int, bots: Sequence[str],
@@ -251,10 +319,11 @@ def generic_validate(plugin: GamePlugin, ctx: BuildContext, games: int | None, j
     summ = None
     if games > 0:
         summ = played_summary(plugin, ctx, games, jobs, seed, bots, players, progress)
+        terms = terms_of(plugin, ctx)
         findings.extend(generic_findings(summ, seats=not plugin.everyone_can_lose,
-                                         rule_events=plugin.rule_events(ctx)))
+                                         rule_events=plugin.rule_events(ctx), terms=terms))
         if "self_play" in summ:
-            findings.extend(self_play_findings(plugin, summ["self_play"]))
+            findings.extend(self_play_findings(plugin, summ["self_play"], terms))
         findings.extend(plugin.rule_findings(ctx, summ))
         if plugin.everyone_can_lose:  # listed after the game's own findings, as they always were
             findings.extend(seat_findings_over_won_games(summ))
