@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from boardgen.plugin import BuildContext, CompiledKernel, GamePlugin
 
@@ -32,6 +32,8 @@ class BetterLife(GamePlugin):
     )
     default_bots = ("fair-share", "meter-reader", "target-seeker", "free-rider", "fair-share")
     everyone_can_lose = True  # seat fairness over the games someone won
+    length_unit = "rounds"
+    length_metrics: ClassVar[Mapping[str, str]] = {"turns": "player turns"}
 
     def default_template(self) -> Path:
         from importlib.resources import files

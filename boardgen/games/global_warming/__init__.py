@@ -26,6 +26,7 @@ class GlobalWarming(GamePlugin):
         ("validate", "boardgen.play.runner:validate_stage"),
     )
     default_bots = ("cautious", "greedy", "random")
+    length_unit = "turns"  # one turn: every living player sets a die, then one tile sinks
     template_file = "global-warming.yaml"
     model_path = "boardgen.games.global_warming.schema:GlobalWarmingTemplate"
 

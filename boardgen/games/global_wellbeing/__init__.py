@@ -128,6 +128,7 @@ class GlobalWellbeing(GamePlugin):
     )
     default_bots = ("greedy", "planner", "random")
     self_play_bot = "planner"  # the strongest: validate also plays it in every seat
+    length_unit = "turns"
     fast = GlobalWellbeingFast()  # optional speed-ups
     geo = GlobalWellbeingMap()  # optional: its board is the geographic hex map
     default_game = True  # the first game: its templates predate the ``game:`` key

@@ -32,6 +32,8 @@ class Philanthropist(GamePlugin):
     )
     default_bots = ("collector", "planner")
     template_bots_key = "simulate.bots"  # the bots that sit in validate
+    length_unit = "rounds"
+    turn_position_metric = "won_turn_position_"  # the first player is drawn at random: seat 1 need not start
     slow_bots: ClassVar[dict[str, str]] = {"mcts": "its playouts run whole games: about 65 s a game, 5 h for 300 games"}
 
     template_file = "philanthropist.yaml"
@@ -99,6 +101,10 @@ class Philanthropist(GamePlugin):
         from boardgen.games.philanthropist.rules.report import rule_findings
 
         return rule_findings(ctx, summary)
+
+    def tie_break(self, ctx: BuildContext) -> tuple[str, str] | None:
+        words = {"donated": "most cubes donated wins", "cubes": "most cubes left wins"}.get(ctx.config.rules.tie_break)
+        return ("tie_on_meeples", f"equal meeples: {words}") if words else None  # "shared": no tie-break
 
     def kit_parts(self, ctx: BuildContext) -> Any:
         from boardgen.games.philanthropist.kit import kit_parts

@@ -61,6 +61,7 @@ class ResilienceEarth(GamePlugin):
         ("validate", "boardgen.play.runner:validate_stage"),
     )
     default_bots = ("grower", "steward", "sabbatical", "mixed")
+    length_unit = "rounds"
     template_file = "resilience-earth.yaml"
     model_path = "boardgen.games.resilience_earth.schema:ResilienceTemplate"
     libraries: ClassVar[Mapping[str, str]] = {"pyproj": "pyproj:__version__", "proj": "pyproj:proj_version_str"}

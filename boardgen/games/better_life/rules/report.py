@@ -70,7 +70,6 @@ def rule_findings(ctx: BuildContext, summary: Mapping[str, Any]) -> list[Finding
                        if key.startswith("passed_"))
     out.append(Finding("policies-passed", "info", "policies", f"share of games each policy was voted a "
                        f"success: {passes}"))
-    out.append(Finding("game-turns", "info", "length", f"{_mean(summary, 'turns'):.1f} player turns a game"))
     by_bot = summary.get("win_rate_by_bot", {})
     if len(by_bot) > 1:
         ranked = sorted(by_bot.items(), key=lambda kv: -kv[1]["rate"])

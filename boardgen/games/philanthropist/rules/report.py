@@ -1,6 +1,6 @@
-"""The Philanthropist's own checks for `boardgen validate`: the deck, the cube supply, the turn limit, card
-effects that decided games, and the first player's edge (the generic seat checks cannot see it when the first
-player is drawn at random)."""
+"""The Philanthropist's own checks for `boardgen validate`: the deck, the cube supply, the turn limit and card
+effects that decided games. The first player's edge and the tie-break are the shared seat and tie checks' (the
+plug-in names its turn-position metrics and its tie-break)."""
 
 from __future__ import annotations
 
@@ -8,12 +8,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from boardgen.games.philanthropist.schema import PhilanthropistTemplate, deck_stats, load_cards
-from boardgen.play.report import Finding, Severity, wilson_interval
+from boardgen.play.report import Finding, Severity
 from boardgen.plugin import BuildContext
 
 TURN_LIMIT_WARNING = 0.01  # the limit should be a safety net, not the usual end
 SUPPLY_WARNING = 0.01  # the printed cube supply runs short in at most 1% of games
-POSITION_WARNING = 0.05
 
 
 def board_findings(ctx: BuildContext) -> list[Finding]:
@@ -71,18 +70,4 @@ def rule_findings(ctx: BuildContext, summary: Mapping[str, Any]) -> list[Finding
                            + ("; that is more than the dearest meeple costs, so cubes seldom hold a winner back and "
                               "the race is mostly won by the moves" if left.get("mean", 0) >= max(t.meeples.kinds,
                               key=lambda k: k.cost).cost else "; cubes are tight")))
-    players = summary["players"]
-    for k in range(players):
-        rate = _share(summary, f"won_turn_position_{k + 1}")
-        low, high = wilson_interval(rate * n, n)
-        expected = 1 / players
-        severity = "warning" if abs(rate - expected) > POSITION_WARNING and not low <= expected <= high else "info"
-        out.append(Finding("turn-position", severity, f"turn position {k + 1}",
-                           f"the player taking turn {k + 1} of each round won {rate:.1%} (95% CI {low:.1%}-"
-                           f"{high:.1%}); an even share is {expected:.1%}"))
-    ties = _share(summary, "tie_on_meeples")
-    shared = float(summary.get("ties", {}).get("share", 0.0))
-    out.append(Finding("tie-break", "info", "rules.tie_break",
-                       f"{ties:.1%} of games ended with first place tied on meeples; the tie-break "
-                       f"({t.rules.tie_break}) settled all but {shared:.1%} of games, which ended in a shared win"))
     return out
