@@ -48,7 +48,7 @@ def test_selfplay_seat_advantage_is_a_warning_with_intervals() -> None:
     assert seat.severity == "warning" and "40.0% of 400 games (95% CI 35.3%-44.9%)" in seat.message
     assert [k for k in found if k[0] == runner.SEAT_ADVANTAGE] == [(runner.SEAT_ADVANTAGE, seat.where)]
     fair = runner.self_play_findings(plugin, _self_play([(s % 4,) for s in range(400)]))
-    assert [f.rule for f in fair] == [runner.SEAT_SPREAD]
+    assert [(f.rule, f.severity) for f in fair] == [(runner.SEAT_SPREAD, "info"), (runner.TIES, "info")]
 
 
 def test_selfplay_ties_are_a_shared_warning() -> None:

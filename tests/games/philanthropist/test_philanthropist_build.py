@@ -19,8 +19,14 @@ def test_validate_reports_the_games_own_findings() -> None:
     plugin, config = load(TEMPLATE)
     report = plugin.validate(BuildContext(config, plugin), games=24, players=3)
     rules = {f.rule for f in report.findings}
-    assert {"deck-value", "square-size", "cube-supply", "turn-limit", "card-decided", "turn-position",
-            "tie-break", "seat-spread", "game-length"} <= rules
+    assert {"deck-value", "square-size", "cube-supply", "turn-limit", "card-decided", "seat-spread", "ties",
+            "game-length"} <= rules
+    shared = {(f.rule, f.where): f.message for f in report.findings}
+    # the first player is drawn at random: the shared seat check judges the turn positions too
+    assert shared[("seat-spread", "all turn positions")].startswith("largest distance of a turn position's win rate")
+    assert "before the tie-break (equal meeples: most cubes donated wins)" in shared[("ties", "scoring")]
+    assert shared[("game-length", "game")].startswith("games last ") and " rounds on average" in \
+        shared[("game-length", "game")]
     assert report.errors == 0
     again = plugin.validate(BuildContext(config, plugin), games=24, players=3)
     assert again.to_json() == report.to_json()  # seeded: the same games every time
