@@ -29,7 +29,7 @@ from shapely.geometry import Polygon as ShapelyPolygon
 from boardgen.geomap.jigsaw import MapBoard
 from boardgen.i18n import current
 from boardgen.io import Artifact
-from boardgen.render.board_print import Knobs, outline_commands
+from boardgen.render.board_print import outline_commands
 from boardgen.render.cairo_backend import Page, render_pdf, render_png, render_svg
 from boardgen.render.imposition import A4, COMPACT_STYLE, LETTER, Paper, SheetStyle, single_item_page
 from boardgen.render.press import to_pdfx4
@@ -158,8 +158,7 @@ def board_section_files(board: GridBoard | MapBoard) -> list[Artifact]:
     from boardgen.render.board_print import exploded_page, print_sections
 
     printed = print_sections(board.picture, board.width_mm, board.height_mm, board.title, board.papers,
-                             board.avoid, knobs=Knobs(), style=board.style, snap_mm=board.snap_mm,
-                             keep_whole=board.keep_whole)
+                             board.avoid, style=board.style, snap_mm=board.snap_mm, keep_whole=board.keep_whole)
     cut = printed.cut
     out = [*printed.artifacts, *section_cut_svgs({
         slug: [SheetCut(s.number, s.outline_mm, s.rect_mm.center, page)
