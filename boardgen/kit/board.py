@@ -68,7 +68,7 @@ class BoardData:
 
     path: str
     make: Callable[[], bytes]
-    what: str  # the README's and manifest's words on it
+    what: str  # what it holds, in a few words (the artifact's description)
 
 
 @dataclass(frozen=True)
