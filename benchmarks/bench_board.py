@@ -55,7 +55,7 @@ def main() -> None:
     total = sum(s for _, s in timings)
     print(f"{'board rendering total':<38} {total:6.2f} s")
     from boardgen.build import BuildContext
-    from boardgen.games.global_wellbeing.kit import board_stage
+    from boardgen.kit.stages import board_stage
 
     ctx = BuildContext(config)
     ctx.computed["board"] = board

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from boardgen.export import GeoBoard
     from boardgen.geomap.model import MapSpec
     from boardgen.io import Artifact
+    from boardgen.kit.board import BoardDeclaration
     from boardgen.kit.parts import KitParts
     from boardgen.layout.spaces import SpaceNeed
     from boardgen.play.api import Game
@@ -333,6 +334,15 @@ class GamePlugin:
         """{part name: how many the rules engine plays with}, read from the engine's own state or rule values;
         a conformance test holds ``kit_parts`` and the inventory to these numbers. Default: none."""
         return {}
+
+    # -- the printed board, declared once (boardgen.kit.board; written by the shared stages in boardgen.kit.stages)
+    def board_print(self, ctx: BuildContext) -> BoardDeclaration | None:
+        """What the kit prints of the board: a ``GridBoard`` (a rectangular picture and the spaces its seams keep
+        whole) or a ``MapBoard`` (a geographic map cut along its cells), with the data files that come with it.
+        The stages ``boardgen.kit.stages:board_stage`` (posters, preview, data files) and ``sections_stage``
+        (jigsaw sheets, cut files) write every board file from it, the same way for every game; a game with a
+        board lists both in its ``stages``. Default: None, no printed board."""
+        return None
 
     # -- rules
     def player_range(self, config: Any) -> tuple[int, int, int]:

@@ -37,7 +37,7 @@ def default_ctx(default_config: Config, default_board: Board) -> BuildContext:
 @pytest.fixture(scope="session")
 def board_outputs(default_ctx: BuildContext) -> dict[str, bytes]:
     """The flagship's board and sections stages' files for the default template (built once per session)."""
-    from boardgen.games.global_wellbeing.kit import board_stage, sections_stage
+    from boardgen.kit.stages import board_stage, sections_stage
 
     return {a.path: a.data for stage in (board_stage, sections_stage) for a in stage(default_ctx)}
 

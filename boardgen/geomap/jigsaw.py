@@ -3,7 +3,7 @@
 assemble one way only).
 
 A game declares its board as a ``MapBoard`` (its picture, its cut, the papers its sections print on and the
-marks inside each piece); ``boardgen.kit.board`` writes the kit's board files from it (``map_poster_files``,
+marks inside each piece); ``boardgen.kit.board`` writes the kit's board files from it (``board_poster_files``,
 ``map_section_files``), the same names every game's board has. This module draws what those files hold:
 
   section sheets     one page per piece at 1:1, through the shared board printer's sheet

@@ -2,21 +2,26 @@
 sections: ``board-poster.pdf`` (CMYK PDF/X-4 with the FOGRA39 OutputIntent, for a print shop),
 ``board-poster-rgb.pdf`` (the same page in RGB), ``board-sections-{paper}.pdf``, ``board-cut.svg`` and one
 ``cut/board-section-N-{paper}.svg`` per section sheet, the sheet's size, with the section's closed outline
-where the sheet prints it. No game writes these names itself: it declares its board and hands it here.
+where the sheet prints it, and the two previews (``preview/board.png``: the poster's page, trim and bleed, at
+``PREVIEW_DPI``; ``preview/sections.png``: the pieces pulled apart at ``SECTIONS_PREVIEW_DPI``). No game writes
+these names itself: its plug-in declares its board (``GamePlugin.board_print`` returns a ``BoardDeclaration``)
+and the shared stages ``boardgen.kit.stages:board_stage`` and ``sections_stage`` write them from it.
 
-Two kinds of board declarations:
+Two kinds of board:
 
-- a rectangular board (a grid of squares, a track, a picture): the game draws it as a ``Scene`` and the shared
-  board printer (``render.board_print.print_board``) cuts it into straight-edged jigsaw sections;
-  ``board_kit_files(printed, title)`` turns what the printer made into the kit's files;
-- a geographic map cut along its land cells (``boardgen.geomap.jigsaw.MapBoard``): ``map_poster_files``
-  writes the posters and the preview (a stage of its own) and ``map_section_files`` the section sheets, the cut
-  files, ``sections.geojson`` and the exploded preview (another stage, so the two run side by side).
+- a rectangular board (a grid of squares, a track, a picture), ``GridBoard``: the game draws it as a ``Scene``
+  and says which rectangles no seam may cross and no knob may touch; the shared board printer
+  (``render.board_print``) cuts it into straight-edged jigsaw sections;
+- a geographic map cut along its land cells (``boardgen.geomap.jigsaw.MapBoard``), whose section sheets, cut
+  file and ``sections.geojson`` ``geomap.jigsaw`` draws.
+
+``board_poster_files`` writes either kind's posters and preview, ``board_section_files`` its sections, cut
+files and exploded preview (two stages, so the two may run side by side).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from shapely.geometry import Polygon as ShapelyPolygon
@@ -24,8 +29,9 @@ from shapely.geometry import Polygon as ShapelyPolygon
 from boardgen.geomap.jigsaw import MapBoard
 from boardgen.i18n import current
 from boardgen.io import Artifact
-from boardgen.render.board_print import BoardPrint, outline_commands
+from boardgen.render.board_print import outline_commands
 from boardgen.render.cairo_backend import Page, render_pdf, render_png, render_svg
+from boardgen.render.imposition import A4, COMPACT_STYLE, LETTER, Paper, SheetStyle, single_item_page
 from boardgen.render.press import to_pdfx4
 from boardgen.render.scene import PT, Font, Op, Path, Rect, RectOp, Scene, Style, Text, layer
 
@@ -33,6 +39,46 @@ POSTER = "board-poster.pdf"
 POSTER_RGB = "board-poster-rgb.pdf"
 CUT_NAME = "board-cut.svg"
 CUT_STYLE = Style(stroke="#ff0000", stroke_width_mm=0.25 * PT, line_join="round")
+PREVIEW_DPI = 40.0
+"""preview/board.png: the poster's page (trim and bleed) at this resolution, for every game."""
+SECTIONS_PREVIEW_DPI = 28.0
+"""preview/sections.png: the pieces pulled apart (``render.board_print.exploded_page``) at this resolution."""
+
+
+@dataclass(frozen=True)
+class GridBoard:
+    """A rectangular board as a game declares it for the shared board printer (``render.board_print``), which
+    cuts it into straight-edged jigsaw sections that fit together one way only."""
+
+    title: str
+    width_mm: float  # the trimmed board
+    height_mm: float
+    picture: Scene  # the whole board in board mm (it may paint ``style.bleed_mm`` beyond its trim)
+    keep_whole: tuple[Rect, ...] = ()  # play spaces and marked areas no seam may run through (board mm)
+    avoid: tuple[Rect, ...] = ()  # what no jigsaw knob may touch (labels, start squares; board mm)
+    snap_mm: float | None = None  # seams at multiples of this (None: anywhere keep_whole allows)
+    papers: tuple[Paper, ...] = (A4, LETTER)
+    style: SheetStyle = COMPACT_STYLE
+
+
+@dataclass(frozen=True)
+class BoardData:
+    """A data file that comes with the board (e.g. its fields and their neighbours as JSON), made when the board
+    stage runs."""
+
+    path: str
+    make: Callable[[], bytes]
+    what: str  # what it holds, in a few words (the artifact's description)
+
+
+@dataclass(frozen=True)
+class BoardDeclaration:
+    """What a game's kit prints of its board (``GamePlugin.board_print``): the board (a ``GridBoard`` or a
+    ``MapBoard``), a few words on its spaces for the build's progress line and the data files beside it."""
+
+    board: GridBoard | MapBoard
+    about: str = ""  # e.g. "16 x 16 squares of 25.0 mm"
+    data: tuple[BoardData, ...] = ()
 
 
 def sections_name(slug: str) -> str:
@@ -91,33 +137,44 @@ def poster_files(rgb: bytes, width_mm: float, height_mm: float, title: str) -> l
                                         "that take RGB").format(size=size), pages=1)]
 
 
-def board_kit_files(printed: BoardPrint, title: str) -> list[Artifact]:
-    """A rectangular board's files from the shared board printer, in the kit's shape: the poster as CMYK PDF/X-4
-    and as RGB, the section sheets, the board-sized cut file and one cut SVG per section sheet."""
-    out: list[Artifact] = []
-    for a in printed.artifacts:
-        if a.path == POSTER:
-            out.extend(poster_files(a.data, printed.cut.width_mm, printed.cut.height_mm, title))
-        else:
-            out.append(a)
-    return out + section_cut_svgs({
+# ------------------------------------------------------------------------------------------ either kind
+
+
+def board_poster_files(board: GridBoard | MapBoard) -> list[Artifact]:
+    """The board's posters (CMYK PDF/X-4 for a print shop, RGB) and its preview: the poster's page at
+    ``PREVIEW_DPI``."""
+    _ = current().gettext
+    poster = single_item_page(board.picture, board.width_mm, board.height_mm, board.style)
+    rgb = render_pdf([poster], title=_("{title}: board").format(title=board.title))
+    return [*poster_files(rgb, board.width_mm, board.height_mm, board.title),
+            Artifact("preview/board.png", render_png(poster, dpi=PREVIEW_DPI), "the board, small")]
+
+
+def board_section_files(board: GridBoard | MapBoard) -> list[Artifact]:
+    """The board's jigsaw sections: their sheets on each paper, the board-sized cut file, one cut SVG per sheet
+    and a preview of the pieces pulled apart (a map's also its outlines as ``sections.geojson``)."""
+    if isinstance(board, MapBoard):
+        return map_section_files(board)
+    from boardgen.render.board_print import exploded_page, print_sections
+
+    printed = print_sections(board.picture, board.width_mm, board.height_mm, board.title, board.papers,
+                             board.avoid, style=board.style, snap_mm=board.snap_mm, keep_whole=board.keep_whole)
+    cut = printed.cut
+    out = [*printed.artifacts, *section_cut_svgs({
         slug: [SheetCut(s.number, s.outline_mm, s.rect_mm.center, page)
-               for s, page in zip(printed.cut.sections, pages, strict=True)]
-        for slug, pages in printed.pages.items()})
+               for s, page in zip(cut.sections, pages, strict=True)]
+        for slug, pages in printed.pages.items()})]
+    out.append(_sections_preview(exploded_page(board.width_mm, board.height_mm, cut, printed.scenes),
+                                 len(cut.sections)))
+    return out
+
+
+def _sections_preview(page: Page, count: int) -> Artifact:
+    return Artifact("preview/sections.png", render_png(page, dpi=SECTIONS_PREVIEW_DPI),
+                    f"the {count} sections pulled apart")
 
 
 # ------------------------------------------------------------------------------------------ a geographic map
-
-
-def map_poster_files(board: MapBoard) -> list[Artifact]:
-    """A map board's posters (CMYK PDF/X-4 for a print shop, RGB) and a small preview."""
-    from boardgen.geomap.jigsaw import poster_page
-
-    _ = current().gettext
-    poster = poster_page(board)
-    rgb = render_pdf([poster], title=_("{title}: board").format(title=board.title))
-    return [*poster_files(rgb, board.width_mm, board.height_mm, board.title),
-            Artifact("preview/board.png", render_png(poster, dpi=40.0), "the board, small")]
 
 
 def map_section_files(board: MapBoard) -> list[Artifact]:
@@ -144,7 +201,6 @@ def map_section_files(board: MapBoard) -> list[Artifact]:
                              for slug, (_data, pages) in sheets.items()})
     out.append(Artifact("sections.geojson", sections_geojson(board.sections, marks),
                         "each section's outline in board mm with its cells, neighbours and knobs"))
-    out.append(Artifact("preview/sections.png",
-                        render_png(exploded_page(board.width_mm, board.height_mm, board.sections, scenes), dpi=28.0),
-                        f"the {len(sections)} sections pulled apart"))
+    out.append(_sections_preview(exploded_page(board.width_mm, board.height_mm, board.sections, scenes),
+                                 len(sections)))
     return out

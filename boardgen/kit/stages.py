@@ -8,6 +8,11 @@ so the stages may run in forked workers.
 
 A game lists the four in its ``stages`` (the first three "parallel") with a function that makes its
 ``KitSpec`` from the context, e.g. ``functools.partial(components_files, spec=my_spec)`` or a wrapper.
+
+The board's two stages serve every game with a printed board, named as they are in its ``stages``
+(``boardgen.kit.stages:board_stage`` and ``boardgen.kit.stages:sections_stage``): they write the board files
+(``boardgen.kit.board``) from what the game's plug-in declares (``GamePlugin.board_print``), and nothing for a
+template whose board is not printed.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from dataclasses import dataclass
 from boardgen.cards.kitfiles import PaperKit
 from boardgen.io import Artifact
 from boardgen.kit.assembler import KitSpec, guide_notes, paper_kit, paper_zip
+from boardgen.kit.board import BoardDeclaration, board_poster_files, board_section_files
 from boardgen.kit.cut_edition import cut_edition, is_cut_file
 from boardgen.kit.parts import inventory_csv, page_spans
 from boardgen.kit.readme import page_guide
@@ -45,6 +51,35 @@ class ComponentsReadme:
 
     guides: tuple[tuple[str, ...], ...]
     duplex: tuple[str, ...]
+
+
+def declared_board(ctx: BuildContext) -> BoardDeclaration | None:
+    """The game's printed board as its plug-in declares it (``GamePlugin.board_print``), once per context."""
+    return ctx.value("board-declaration", lambda: ctx.plugin.board_print(ctx))  # type: ignore[no-any-return]
+
+
+def board_stage(ctx: BuildContext) -> list[Artifact]:
+    """board-poster.pdf (CMYK PDF/X-4), board-poster-rgb.pdf, preview/board.png and the board's declared data
+    files, for any game that declares a printed board."""
+    declared = declared_board(ctx)
+    if declared is None:
+        return []
+    board = declared.board
+    ctx.progress(f"board: {board.width_mm:g} x {board.height_mm:g} mm" + (f", {declared.about}" if declared.about
+                                                                           else ""))
+    return [*board_poster_files(board), *(Artifact(d.path, d.make(), d.what) for d in declared.data)]
+
+
+def sections_stage(ctx: BuildContext) -> list[Artifact]:
+    """board-sections-{paper}.pdf, board-cut.svg, cut/board-section-N-{paper}.svg and preview/sections.png (a
+    map's also sections.geojson), for any game that declares a printed board."""
+    declared = declared_board(ctx)
+    if declared is None:
+        return []
+    made = board_section_files(declared.board)
+    pieces = sum(1 for a in made if a.path.startswith("cut/board-section-")) // max(1, len(declared.board.papers))
+    ctx.progress(f"board: {pieces} jigsaw sections on {', '.join(p.name for p in declared.board.papers)}")
+    return made
 
 
 def _key(what: str, slug: str) -> str:

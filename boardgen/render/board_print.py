@@ -664,14 +664,36 @@ def print_board(scene: Scene, width_mm: float, height_mm: float, title: str,
     the seams run along grid lines and on a track between spaces; ``marks``: crop marks at each piece's
     bounding box. ``tr``: the edition's words (sheet headings and the artifacts' descriptions a README lists)."""
     _ = (tr or current()).gettext
-    bleed = style.bleed_mm
     poster = single_item_page(scene, width_mm, height_mm, style)
     artifacts = [Artifact(f"{prefix}-poster.pdf", render_pdf([poster], title=_("{title}: board").format(title=title)),
                           _("the board as one {width} x {height} mm page with {bleed} mm bleed, "
                             "for a print shop").format(width=f"{width_mm:g}", height=f"{height_mm:g}",
-                                                       bleed=f"{bleed:g}"), pages=1)]
+                                                       bleed=f"{style.bleed_mm:g}"), pages=1)]
+    sections = print_sections(scene, width_mm, height_mm, title, papers, avoid, prefix, knobs, style, snap_mm, marks,
+                              keep_whole, tr)
+    return BoardPrint((*artifacts, *sections.artifacts), sections.cut, sections.pages, poster)
+
+
+@dataclass(frozen=True)
+class SectionsPrint:
+    """A rectangular board's jigsaw sections as ``print_sections`` made them."""
+
+    artifacts: tuple[Artifact, ...]  # {prefix}-sections-{paper}.pdf for every paper, {prefix}-cut.svg
+    cut: BoardCut
+    pages: dict[str, tuple[Page, ...]]  # paper slug -> section pages (as drawn directly; the PDFs hold the same)
+    scenes: tuple[Scene, ...]  # each piece's art (``section_scene``), in the cut's order
+
+
+def print_sections(scene: Scene, width_mm: float, height_mm: float, title: str,
+                   papers: Sequence[Paper] = (A4, LETTER), avoid: Sequence[Rect] = (), prefix: str = "board",
+                   knobs: Knobs = Knobs(), style: SheetStyle = COMPACT_STYLE, snap_mm: float | None = None,
+                   marks: bool = False, keep_whole: Sequence[Rect] = (), tr: Translator | None = None
+                   ) -> SectionsPrint:
+    """``print_board`` without the poster: the cut, the section sheets for every paper and the cut SVG."""
+    _ = (tr or current()).gettext
+    bleed = style.bleed_mm
     cut, landscape = plan_cut(width_mm, height_mm, papers, knobs, avoid, style, snap_mm, keep_whole=keep_whole)
-    scenes = [section_scene(scene, s, bleed) for s in cut.sections]
+    scenes = tuple(section_scene(scene, s, bleed) for s in cut.sections)
     total = len(cut.sections)
     oriented = [paper.landscape() if landscape else paper.portrait() for paper in papers]
 
@@ -682,6 +704,7 @@ def print_board(scene: Scene, width_mm: float, height_mm: float, title: str,
     printed = section_sheet_pdfs(cut.sections, scenes, oriented, sheet, lambda paper: _(
         "{title}: board sections ({paper})").format(title=title, paper=paper.name), style)
     pages: dict[str, tuple[Page, ...]] = {}
+    artifacts: list[Artifact] = []
     for paper in oriented:
         pages[paper.slug] = tuple(sheet(paper, s, sc) for s, sc in zip(cut.sections, scenes, strict=True))
         artifacts.append(Artifact(f"{prefix}-sections-{paper.slug}.pdf", printed[paper.slug][0],
@@ -690,4 +713,4 @@ def print_board(scene: Scene, width_mm: float, height_mm: float, title: str,
                                       total=total, rows=cut.rows, columns=cut.columns, paper=paper.name),
                                   pages=total))
     artifacts.append(Artifact(f"{prefix}-cut.svg", cut_svg(cut), _("section outlines in board mm (layer 'cut')")))
-    return BoardPrint(tuple(artifacts), cut, pages, poster)
+    return SectionsPrint(tuple(artifacts), cut, pages, scenes)

@@ -22,11 +22,12 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "templates" / "custom-meadow.yam
 
 @pytest.fixture(scope="module")
 def ctx_and_spec() -> tuple[BuildContext, KitSpec]:
-    from boardgen.games.custom.kit import board_stage, kit_spec
+    from boardgen.games.custom.kit import kit_spec
+    from boardgen.kit.stages import board_stage, sections_stage
 
     plugin, config = load(EXAMPLE)
     ctx = BuildContext(config, plugin)
-    ctx.artifacts.extend(board_stage(ctx))
+    ctx.artifacts.extend(board_stage(ctx) + sections_stage(ctx))
     return ctx, kit_spec(ctx)
 
 

@@ -156,7 +156,7 @@ def test_title_in_the_sans_family_and_a_human_edition_line(ctx, art):
 def test_geojson_lists_each_pieces_marks(ctx):
     import json
 
-    from boardgen.games.global_wellbeing.kit import sections_stage
+    from boardgen.kit.stages import sections_stage
 
     outputs = {a.path: a.data for a in sections_stage(ctx)}
     data = json.loads(outputs["sections.geojson"])

@@ -15,8 +15,9 @@ from boardgen.build import BuildContext
 from boardgen.games.global_wellbeing import GlobalWellbeing
 from boardgen.games.global_wellbeing.board_art import board_scene, check_legend_clear
 from boardgen.games.global_wellbeing.board_layout import SECTION_PAPERS, max_section_size_mm
-from boardgen.games.global_wellbeing.kit import art_board, board_stage, sections_stage
+from boardgen.games.global_wellbeing.kit import art_board
 from boardgen.geomap import jigsaw
+from boardgen.kit.stages import board_stage, sections_stage
 from boardgen.layout.sections import DEFAULT_MAX_SECTION_MM
 from boardgen.render.scene import HAIRLINE_MM, Circle, Group, Path, RectOp
 from boardgen.render.scene import Polygon as PolygonOp
@@ -59,8 +60,8 @@ def test_stage_is_registered_before_the_kits():
     assert {"map", "board", "sections", "components", "leaflet", "cut", "validate"} <= set(names)
     assert all("parallel" in entry[2:] for entry in STAGES[:-1])
     specs = {entry[0]: entry[1] for entry in STAGES}
-    assert specs["board"] == "boardgen.games.global_wellbeing.kit:board_stage"
-    assert specs["sections"] == "boardgen.games.global_wellbeing.kit:sections_stage"
+    assert specs["board"] == "boardgen.kit.stages:board_stage"
+    assert specs["sections"] == "boardgen.kit.stages:sections_stage"
 
 
 def test_files_and_page_counts(outputs):

@@ -4,18 +4,21 @@ Biodiversity Strategy for 2030. Everyone loses if biodiversity loss reaches its 
 short; otherwise the most Victory Points win.
 
 Parts: ``model`` (the template), ``cards`` (the four decks from CSV rows), ``engine`` (the rules on the shared
-API), ``bots`` (four attitudes to the commons), ``report`` (findings), ``board`` (the track board),
-``kit`` (decks, mats, tokens, dice, screens, zips), ``leaflet`` (the rules in our words), ``kernel`` and
-``fast`` (the same rules and bots compiled with numba, which ``kernel_batch`` plays big batches with).
+API), ``bots`` (four attitudes to the commons), ``report`` (findings), ``board`` (the track board and how the
+kit prints it), ``kit`` (decks, mats, tokens, dice, screens, zips), ``leaflet`` (the rules in our words), ``kernel``
+and ``fast`` (the same rules and bots compiled with numba, which ``kernel_batch`` plays big batches with).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from boardgen.plugin import BuildContext, CompiledKernel, GamePlugin
+
+if TYPE_CHECKING:
+    from boardgen.kit.board import BoardDeclaration
 
 TEMPLATE = Path(__file__).resolve().parents[3] / "templates" / "better-life.yaml"
 
@@ -26,7 +29,8 @@ class BetterLife(GamePlugin):
     title = "BETTER Life"
     summary = "policy race 2020-2030 with sealed IP votes on EU Biodiversity Strategy targets (seed 002)"
     stages = (
-        ("board", "boardgen.games.better_life.board:board_stage"),
+        ("board", "boardgen.kit.stages:board_stage"),
+        ("sections", "boardgen.kit.stages:sections_stage"),
         ("components", "boardgen.games.better_life.kit:components_stage"),
         ("validate", "boardgen.play.runner:validate_stage"),
     )
@@ -84,6 +88,11 @@ class BetterLife(GamePlugin):
         from boardgen.games.better_life.board import track_board
 
         return track_board(ctx.config)
+
+    def board_print(self, ctx: BuildContext) -> BoardDeclaration:
+        from boardgen.games.better_life.board import board_declaration
+
+        return board_declaration(ctx)
 
     # -- play in the browser (boardgen serve)
     def board_marks(self, ctx: BuildContext, observation: Mapping[str, Any]) -> list[tuple[str, str]]:

@@ -2,25 +2,24 @@
 of Year just below it, so a round is one lap), and inside it the year track, the Policy meter, the Biodiversity
 Loss meter, the card places (policy of the year, event pile, event discards) and the Biodiversity Fund, the
 communal IP pool and the IP reserve. The engine and the art read the same ``BoardGraph``
-(``boardgen.layout.spaces.track``); the print files come from ``boardgen.render.board_print``.
+(``boardgen.layout.spaces.track``); ``board_declaration`` declares the board for the kit's shared board stages
+(``boardgen.kit.board``), whose seams run between the spaces.
 """
 
 from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from boardgen.cards.deck import card_size, draw_text, fit_text
 from boardgen.cards.icons import ICONS, draw_icon, register_icon
 from boardgen.errors import LayoutError
 from boardgen.games.better_life.schema import BetterLifeTemplate
 from boardgen.i18n import DEFAULT_LANGUAGE, N_, Translator, current, in_language, translator
-from boardgen.io import Artifact
-from boardgen.kit.board import board_kit_files
 from boardgen.layout.spaces import BoardGraph, SpaceStyle, render, track
 from boardgen.plugin import BuildContext
-from boardgen.render.board_print import print_board
-from boardgen.render.cairo_backend import Page, fit_font, render_png, text_width_mm
+from boardgen.render.cairo_backend import Page, fit_font, text_width_mm
 from boardgen.render.scene import (
     Circle,
     Font,
@@ -36,6 +35,9 @@ from boardgen.render.scene import (
     ink_on,
     mix,
 )
+
+if TYPE_CHECKING:
+    from boardgen.kit.board import BoardDeclaration
 
 MARGIN_MM = 12.0
 INK = "#1a1a1a"
@@ -352,21 +354,19 @@ def board_scene(config: BetterLifeTemplate, board: TrackBoard) -> tuple[Scene, l
                   Group(tuple(direction_marks(board)), name="directions"))), avoid
 
 
-def board_stage(ctx: BuildContext) -> list[Artifact]:
+def board_declaration(ctx: BuildContext) -> BoardDeclaration:
+    """The board as the kit prints it: seams between the spaces, no knob on a label or a corner space."""
+    from boardgen.kit.board import BoardDeclaration, GridBoard
+
     config = ctx.config
     board: TrackBoard = ctx.board
     with in_language(config):  # a label too long for its place names the edition's language
         scene, avoid = ctx.value("board_scene", lambda: board_scene(config, board))
-    w, h = board.width_mm, board.height_mm
-    printed = print_board(scene, w, h, config.title, avoid=avoid, snap_mm=None,
-                          keep_whole=[s.bounds_mm for s in board.graph.spaces],  # seams between spaces
-                          tr=translator(config))
-    artifacts = board_kit_files(printed, config.title)
-    artifacts.append(Artifact("preview/board.png", render_png(printed.poster, 50), "preview of the board"))
     spaces = {k: sum(1 for s in board.kinds if s == k) for k in sorted(set(board.kinds))}
     counts = ", ".join(f"{k} {v}" for k, v in spaces.items())
-    ctx.progress(f"board: {w:g} x {h:g} mm, {len(board.kinds)} spaces ({counts})")
-    return artifacts
+    return BoardDeclaration(GridBoard(config.title, board.width_mm, board.height_mm, scene,
+                                      keep_whole=tuple(s.bounds_mm for s in board.graph.spaces), avoid=tuple(avoid)),
+                            about=f"{len(board.kinds)} spaces ({counts})")
 
 
 def poster_page(ctx: BuildContext) -> Page:

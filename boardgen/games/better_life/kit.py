@@ -52,7 +52,6 @@ from boardgen.render.scene import (
     rect_path,
 )
 
-PREVIEW_DPI = 40
 MIN_BODY_PT = 7.0
 MARKER_MAX_MM = 9.0
 """Meter markers fit inside the board's smallest meter cell (the year boxes are 10 mm tall)."""

@@ -12,10 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from boardgen.errors import ConfigError
 from boardgen.plugin import BuildContext, GamePlugin
+
+if TYPE_CHECKING:
+    from boardgen.kit.board import BoardDeclaration
 
 
 class CustomGame(GamePlugin):
@@ -23,7 +26,8 @@ class CustomGame(GamePlugin):
     title = "A game from data"
     summary = "any card, token, dice and board game described as data: decks, layouts, pictures, a board graph"
     stages = (
-        ("board", "boardgen.games.custom.kit:board_stage"),
+        ("board", "boardgen.kit.stages:board_stage"),
+        ("sections", "boardgen.kit.stages:sections_stage"),
         ("components", "boardgen.games.custom.kit:components_stage"),
     )
     has_rules = False
@@ -55,6 +59,11 @@ class CustomGame(GamePlugin):
         if ctx.config.board is None:
             return None
         return board_scene(ctx.config, data(ctx).pictures)
+
+    def board_print(self, ctx: BuildContext) -> BoardDeclaration | None:
+        from boardgen.games.custom.kit import board_declaration
+
+        return board_declaration(ctx)
 
     def board_graph(self, ctx: BuildContext) -> Any:
         from boardgen.games.custom.parts import board_graph

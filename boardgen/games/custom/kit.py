@@ -1,8 +1,8 @@
-"""A data-only game's build stages: the board (through ``boardgen.kit.board``: print-shop poster in CMYK PDF/X-4
-and RGB, jigsaw sections on A4 and Letter whose seams keep every space whole, the cut files) and the components
-(declared for the shared assembler, ``boardgen.kit.assembler``: every deck, token, die and standee on A4 and
-Letter, the print-then-cut edition, the leaflet from Markdown, inventory.csv and the two kit zips with their
-README).
+"""A data-only game's kit: its board, declared for the shared board stages (``boardgen.kit.board``: print-shop
+poster in CMYK PDF/X-4 and RGB, jigsaw sections on A4 and Letter whose seams keep every space whole, the cut
+files), and the components (declared for the shared assembler, ``boardgen.kit.assembler``: every deck, token,
+die and standee on A4 and Letter, the print-then-cut edition, the leaflet from Markdown, inventory.csv and the
+two kit zips with their README).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from boardgen.games.custom.schema import CustomTemplate
 from boardgen.i18n import N_, current
 from boardgen.io import Artifact
 from boardgen.kit.assembler import KitSpec, assemble_kit
-from boardgen.kit.board import board_kit_files
+from boardgen.kit.board import BoardDeclaration, GridBoard
 from boardgen.kit.parts import (
     KitParts,
     Part,
@@ -38,11 +38,8 @@ from boardgen.kit.parts import (
     parts_from_sets,
 )
 from boardgen.plugin import BuildContext
-from boardgen.render.board_print import BoardPrint, print_board
-from boardgen.render.cairo_backend import Page, render_png
 from boardgen.render.imposition import Paper
 
-PREVIEW_DPI = 40
 COMPONENTS = "components-{paper}.pdf"
 
 
@@ -72,32 +69,17 @@ def other_sets(ctx: BuildContext) -> list[ComponentSet]:
 # ------------------------------------------------------------------------------------------ board
 
 
-def printed(ctx: BuildContext) -> BoardPrint:
+def board_declaration(ctx: BuildContext) -> BoardDeclaration | None:
+    """The template's board as the kit prints it (None: it has none): seams and knobs keep clear of every
+    space."""
     t: CustomTemplate = ctx.config
     b = t.board
-    assert b is not None
-
-    def make() -> BoardPrint:
-        graph = board_graph(t)
-        keep = [s.bounds_mm for s in graph.spaces] if graph is not None else []
-        return print_board(ctx.board, b.width_mm, b.height_mm, t.title, prefix="board", keep_whole=keep, avoid=keep)
-
-    return ctx.value("printed_board", make)  # type: ignore[no-any-return]
-
-
-def board_stage(ctx: BuildContext) -> list[Artifact]:
-    """The board's kit files (``boardgen.kit.board``): board-poster.pdf (CMYK PDF/X-4), board-poster-rgb.pdf,
-    board-sections-{a4,letter}.pdf, board-cut.svg and one cut/board-section-N-{paper}.svg per section."""
-    t: CustomTemplate = ctx.config
-    if t.board is None:
-        return []
-    board = printed(ctx)
-    out = board_kit_files(board, t.title)
-    w, h = t.board.width_mm, t.board.height_mm
-    out.append(Artifact("preview/board.png", render_png(Page(w, h, ctx.board), 20), "preview of the board"))
-    ctx.progress(f"board: {w:g} x {h:g} mm, {len(t.board.spaces)} spaces; {board.cut.rows} x {board.cut.columns} "
-                 "jigsaw sections")
-    return out
+    if b is None:
+        return None
+    graph = board_graph(t)
+    keep = tuple(s.bounds_mm for s in graph.spaces) if graph is not None else ()
+    return BoardDeclaration(GridBoard(t.title, b.width_mm, b.height_mm, ctx.board, keep_whole=keep, avoid=keep),
+                            about=f"{len(b.spaces)} spaces")
 
 
 # ------------------------------------------------------------------------------------------ components

@@ -18,9 +18,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from boardgen.plugin import BuildContext, FastPath, GamePlugin, GeoMap
+
+if TYPE_CHECKING:
+    from boardgen.kit.board import BoardDeclaration
 
 
 class GlobalWellbeingFast(FastPath):
@@ -118,10 +121,10 @@ class GlobalWellbeing(GamePlugin):
     # to build, a worker starts it while they are made. The kits zip what the others made.
     stages = (
         ("validate", "boardgen.play.runner:validate_stage", "parallel"),
-        ("sections", "boardgen.games.global_wellbeing.kit:sections_stage", "parallel"),
+        ("sections", "boardgen.kit.stages:sections_stage", "parallel"),
         ("leaflet", "boardgen.games.global_wellbeing.kit:leaflet_stage", "parallel"),
         ("components", "boardgen.games.global_wellbeing.kit:components_stage", "parallel"),
-        ("board", "boardgen.games.global_wellbeing.kit:board_stage", "parallel"),
+        ("board", "boardgen.kit.stages:board_stage", "parallel"),
         ("cut", "boardgen.games.global_wellbeing.kit:cut_stage", "parallel"),
         ("map", "boardgen.export:map_stage", "parallel", "board-only"),
         ("kits", "boardgen.games.global_wellbeing.kit:kits_stage"),
@@ -233,6 +236,11 @@ class GlobalWellbeing(GamePlugin):
         from boardgen.games.global_wellbeing.kit import engine_part_counts
 
         return engine_part_counts(ctx)
+
+    def board_print(self, ctx: BuildContext) -> BoardDeclaration:
+        from boardgen.games.global_wellbeing.kit import board_declaration
+
+        return board_declaration(ctx)
 
 
 

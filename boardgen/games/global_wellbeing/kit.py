@@ -7,8 +7,8 @@ board and validation), then ``kits_stage`` (kit-{a4,letter}.zip with the README)
 
 Its board, declared for the shared board files (``boardgen.kit.board``): a geographic map cut along its land
 cells (``boardgen.geomap.jigsaw.MapBoard``) with the flagship's art (``board_art``: zones, table, chips legend)
-and its section plan (``board_layout``). ``board_stage`` writes the posters, ``sections_stage`` the jigsaw
-sections and their cut files, side by side.
+and its section plan (``board_layout``), which the shared stages ``boardgen.kit.stages:board_stage`` (the posters)
+and ``sections_stage`` (the jigsaw sections and their cut files) print side by side.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ from boardgen.geomap.model import Board
 from boardgen.i18n import N_, current
 from boardgen.io import Artifact
 from boardgen.kit.assembler import KitSpec
-from boardgen.kit.board import map_poster_files, map_section_files
+from boardgen.kit.board import BoardDeclaration
 from boardgen.kit.parts import KitParts, board_part, board_piece, parts_from_sets
 from boardgen.kit.stages import PaperLeaflet, components_files, cut_files, kit_stage_files, leaflet_files, zip_files
 from boardgen.layout.section_marks import SectionMark
@@ -326,15 +326,9 @@ def art_board(art: BoardArt) -> MapBoard:
                     section_papers(art.sections), functools.partial(board_marks, art))
 
 
-def board_stage(ctx: BuildContext) -> list[Artifact]:
-    """board-poster.pdf (CMYK PDF/X-4), board-poster-rgb.pdf and preview/board.png (``boardgen.kit.board``)."""
-    return map_poster_files(map_board(ctx))
-
-
-def sections_stage(ctx: BuildContext) -> list[Artifact]:
-    """board-sections-{paper}.pdf, board-cut.svg, cut/board-section-N-{paper}.svg, sections.geojson and
-    preview/sections.png (``boardgen.kit.board``)."""
-    return map_section_files(map_board(ctx))
+def board_declaration(ctx: BuildContext) -> BoardDeclaration:
+    """The flagship's board as the kit prints it (``GamePlugin.board_print``): the map cut along its land cells."""
+    return BoardDeclaration(map_board(ctx), about=f"{len(ctx.board.cells)} land cells")
 
 
 # ------------------------------------------------------------------------------------------ stages

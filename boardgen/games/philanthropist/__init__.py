@@ -7,17 +7,21 @@ This module is the game's plug-in object; its parts live beside it:
 - ``engine``: the rules through the OpenSpiel-shaped API (every die, card draw and setup choice a chance node);
 - ``bots``: the random, collector and planner bots; ``kernel`` and ``fast``: the same rules and bots compiled
   (numba), which ``kernel_batch`` plays big batches with; ``findings``: the game's checks and metrics for validate;
-- ``board``: the board Scene, poster and jigsaw sections; ``parts``: meeples, avatars, cube tokens, dice,
-  cards and the player aid; ``leaflet``: the rules in our own words; ``kit``: the build stages and zips.
+- ``board``: the board Scene and how the kit prints it (``board_print``, for the shared board stages);
+  ``parts``: meeples, avatars, cube tokens, dice, cards and the player aid; ``leaflet``: the rules in our own
+  words; ``kit``: the kit's declarations and its components stage.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from boardgen.plugin import BuildContext, CompiledKernel, GamePlugin
+
+if TYPE_CHECKING:
+    from boardgen.kit.board import BoardDeclaration
 
 
 class Philanthropist(GamePlugin):
@@ -26,7 +30,8 @@ class Philanthropist(GamePlugin):
     title = "The Philanthropist"
     summary = "race across a 24-inch square grid to help meeples with cubes from business (seed 001)"
     stages = (
-        ("board", "boardgen.games.philanthropist.kit:board_stage"),
+        ("board", "boardgen.kit.stages:board_stage"),
+        ("sections", "boardgen.kit.stages:sections_stage"),
         ("components", "boardgen.games.philanthropist.kit:components_stage"),
         ("validate", "boardgen.play.runner:validate_stage"),
     )
@@ -67,6 +72,11 @@ class Philanthropist(GamePlugin):
                           piece_round=True)]
 
     # -- play in the browser (boardgen serve)
+    def board_print(self, ctx: BuildContext) -> BoardDeclaration:
+        from boardgen.games.philanthropist.board import board_declaration
+
+        return board_declaration(ctx.config, ctx.board)
+
     def board_graph(self, ctx: BuildContext) -> Any:
         from boardgen.games.philanthropist.board import board_graph
 

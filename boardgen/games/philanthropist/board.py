@@ -4,11 +4,13 @@ square carries its name (column letter, row number) small in a corner, so a game
 printed sections put together.
 
 ``board_scene`` is the whole board in mm (origin at the top-left trim corner; art runs 3 mm into the bleed);
-``printed_board`` turns it into a poster and jigsaw sections on A4 and Letter with the shared
-``boardgen.render.board_print``.
+``board_declaration`` declares it for the kit's shared board stages (``boardgen.kit.board``: a poster and jigsaw
+sections on A4 and Letter whose seams run along the grid lines).
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from boardgen.cards.model import geometry_path
 from boardgen.cards.shapes import player_shape
@@ -16,8 +18,10 @@ from boardgen.games.philanthropist.art import INK, action_icon, label, meeple_op
 from boardgen.games.philanthropist.schema import PhilanthropistTemplate
 from boardgen.i18n import current
 from boardgen.layout.spaces import BoardGraph, square_grid
-from boardgen.render.board_print import BoardPrint, print_board
 from boardgen.render.scene import Affine, Font, Group, Op, Path, Rect, RectOp, Scene, Style, Text, mix
+
+if TYPE_CHECKING:
+    from boardgen.kit.board import BoardDeclaration
 
 BLEED = 3.0
 
@@ -116,13 +120,15 @@ def _cost_key(t: PhilanthropistTemplate, x0: float, y0: float, width: float, hei
     return ops
 
 
-def printed_board(t: PhilanthropistTemplate, scene: Scene) -> BoardPrint:
-    """The poster, jigsaw sections on A4 and Letter (they fit together one way only, proved by the shared
-    solver) and the sections' cut file, through ``boardgen.render.board_print``. No knob may cut into a start
-    square."""
+def board_declaration(t: PhilanthropistTemplate, scene: Scene) -> BoardDeclaration:
+    """The board as the kit prints it: its seams run along grid lines (every square kept whole) and no knob
+    cuts into a start square."""
+    from boardgen.kit.board import BoardDeclaration, GridBoard
+
     b = t.board
     sq = b.square_mm
     n = b.squares
-    avoid = [Rect(b.border_mm + c * sq, b.border_mm + r * sq, sq, sq) for c, r in corner_squares(n)]
-    squares = [space.bounds_mm for space in board_graph(t).spaces]  # seams run along grid lines
-    return print_board(scene, b.size_mm, b.size_mm, t.title, avoid=avoid, prefix="board", keep_whole=squares)
+    avoid = tuple(Rect(b.border_mm + c * sq, b.border_mm + r * sq, sq, sq) for c, r in corner_squares(n))
+    squares = tuple(space.bounds_mm for space in board_graph(t).spaces)
+    return BoardDeclaration(GridBoard(t.title, b.size_mm, b.size_mm, scene, keep_whole=squares, avoid=avoid),
+                            about=f"{n} x {n} squares of {sq:.1f} mm")

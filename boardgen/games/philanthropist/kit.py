@@ -1,5 +1,7 @@
-"""The Philanthropist's build stages: the board (poster, tiles on A4 and Letter, preview) and the components
-(every part on A4 and Letter, the print-then-cut edition, previews, the leaflet, inventory.csv and the two kit zips)."""
+"""The Philanthropist's kit, declared for the shared assembler: its parts and how they are laid out on a paper,
+its leaflet and its README words; ``components_stage`` writes every part on A4 and Letter, the print-then-cut
+edition, previews, the leaflet, inventory.csv and the two kit zips (``boardgen.kit.assembler``). Its board is
+declared in ``board`` and printed by the shared board stages (``boardgen.kit.stages``)."""
 
 from __future__ import annotations
 
@@ -15,7 +17,6 @@ from boardgen.cards.model import ComponentSet
 from boardgen.cards.sheets import LaidOut, lay_out, one_orientation
 from boardgen.errors import LayoutError
 from boardgen.games.philanthropist import parts
-from boardgen.games.philanthropist.board import printed_board
 from boardgen.games.philanthropist.leaflet import choices, leaflet_pdf
 from boardgen.games.philanthropist.parts import ACTION_WORDS
 from boardgen.games.philanthropist.rules.engine import Rules
@@ -23,7 +24,6 @@ from boardgen.games.philanthropist.schema import PhilanthropistTemplate, load_ca
 from boardgen.i18n import N_, current
 from boardgen.io import Artifact
 from boardgen.kit.assembler import KitSpec, assemble_kit, paper_kit
-from boardgen.kit.board import board_kit_files
 from boardgen.kit.parts import (
     KitParts,
     board_part,
@@ -32,30 +32,7 @@ from boardgen.kit.parts import (
     parts_from_sets,
 )
 from boardgen.plugin import BuildContext
-from boardgen.render.board_print import BoardPrint
-from boardgen.render.cairo_backend import Page, render_png
 from boardgen.render.imposition import Paper
-
-PREVIEW_DPI = 40
-
-
-def printed(ctx: BuildContext) -> BoardPrint:
-    return ctx.value("printed_board", lambda: printed_board(ctx.config, ctx.board))
-
-
-def board_stage(ctx: BuildContext) -> list[Artifact]:
-    t: PhilanthropistTemplate = ctx.config
-    size = t.board.size_mm
-    board = printed(ctx)
-    out = board_kit_files(board, t.title)
-    out.append(Artifact("preview/board.png", render_png(Page(size, size, ctx.board), 20), "preview of the board"))
-    for i, page in enumerate(board.pages["a4"], start=1):
-        out.append(Artifact(f"preview/board-section-a4-{i:02d}.png", render_png(page, 20),
-                            f"preview of board-sections-a4.pdf page {i}"))
-    ctx.progress(f"board: {t.board.squares} x {t.board.squares} squares of {t.board.square_mm:.1f} mm; "
-                 f"{board.cut.rows} x {board.cut.columns} jigsaw sections, one assembly "
-                 f"({len(board.cut.fit.assemblies)} found)")
-    return out
 
 
 def component_sets(t: PhilanthropistTemplate) -> list[ComponentSet]:

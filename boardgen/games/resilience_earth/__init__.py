@@ -13,9 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from boardgen.plugin import BuildContext, CompiledKernel, GamePlugin, GeoMap
+
+if TYPE_CHECKING:
+    from boardgen.kit.board import BoardDeclaration
 
 
 class ResilienceEarthMap(GeoMap):
@@ -56,7 +59,8 @@ class ResilienceEarth(GamePlugin):
     title = "Resilience Earth"
     summary = "settle 36 dice-addressed fields of the real Earth; a Climate Tower that may fall (seed 004)"
     stages = (
-        ("board", "boardgen.games.resilience_earth.board:board_stage"),
+        ("board", "boardgen.kit.stages:board_stage"),
+        ("sections", "boardgen.kit.stages:sections_stage"),
         ("components", "boardgen.games.resilience_earth.kit:components_stage"),
         ("validate", "boardgen.play.runner:validate_stage"),
     )
@@ -92,6 +96,11 @@ class ResilienceEarth(GamePlugin):
         from boardgen.games.resilience_earth.rules.bots import all_bots
 
         return all_bots()
+
+    def board_print(self, ctx: BuildContext) -> BoardDeclaration:
+        from boardgen.games.resilience_earth.board import board_declaration
+
+        return board_declaration(ctx)
 
     # -- play in the browser (boardgen serve)
     def board_graph(self, ctx: BuildContext) -> Any:

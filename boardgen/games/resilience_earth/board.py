@@ -1,6 +1,7 @@
 """The Resilience Earth board: the 36 fields of the real Earth, the Climate Tower base with its twelve countdown
-spaces in the open Pacific, and a legend. One Scene, printed as a poster (and as jigsaw sections through the
-shared ``boardgen.render.board_print`` when it is available)."""
+spaces in the open Pacific, and a legend: one Scene, which ``board_declaration`` declares for the kit's shared
+board stages (``boardgen.kit.board``: a poster and jigsaw sections whose seams keep the tower base and the countdown
+spaces whole), with the fields' data (``fields.json``)."""
 
 from __future__ import annotations
 
@@ -13,11 +14,10 @@ from shapely.geometry import Polygon as ShapelyPolygon
 
 from boardgen.games.resilience_earth.schema import TOWER_RING_MM
 from boardgen.i18n import translator
-from boardgen.io import Artifact
-from boardgen.kit.board import board_kit_files
+from boardgen.kit.board import BoardData, BoardDeclaration, GridBoard
 from boardgen.layout.spaces import SpaceNeed
 from boardgen.plugin import BuildContext
-from boardgen.render.cairo_backend import fit_font_or_fail, render_png
+from boardgen.render.cairo_backend import fit_font_or_fail
 from boardgen.render.imposition import DEFAULT_STYLE
 from boardgen.render.scene import (
     Circle,
@@ -266,19 +266,12 @@ def fields_json(ctx: BuildContext) -> bytes:
     return (json.dumps(doc, indent=1, ensure_ascii=False) + "\n").encode()
 
 
-def board_stage(ctx: BuildContext) -> list[Artifact]:
-    """The poster, the jigsaw sections on A4 and Letter and their cut file (the shared board printer), the
-    field data and a preview."""
-    from boardgen.render.board_print import print_board
-
+def board_declaration(ctx: BuildContext) -> BoardDeclaration:
+    """The board as the kit prints it: no seam through the tower base or a countdown space, no knob on a label,
+    and the fields' data beside it."""
     cfg = ctx.config
     b = cfg.board
-    scene = board_scene(ctx, bleed_mm=DEFAULT_STYLE.bleed_mm)
-    printed = print_board(scene, b.width_mm, b.height_mm, cfg.title, avoid=avoid_rects(ctx),
-                          keep_whole=marked_areas(ctx), tr=translator(cfg))
-    ctx.progress(f"board: {printed.cut.rows} x {printed.cut.columns} jigsaw sections")
-    artifacts = board_kit_files(printed, cfg.title)
-    artifacts.append(Artifact("fields.json", fields_json(ctx), "the 36 fields: cells, neighbours, climate, level"))
-    artifacts.append(Artifact("preview/board.png", render_png(printed.poster, dpi=40.0), "the board, small"))
-    return artifacts
-
+    board = GridBoard(cfg.title, b.width_mm, b.height_mm, board_scene(ctx, bleed_mm=DEFAULT_STYLE.bleed_mm),
+                      keep_whole=tuple(marked_areas(ctx)), avoid=tuple(avoid_rects(ctx)))
+    fields = BoardData("fields.json", lambda: fields_json(ctx), "the 36 fields: cells, neighbours, climate, level")
+    return BoardDeclaration(board, about=f"{len(ctx.board.fields)} fields", data=(fields,))

@@ -53,7 +53,6 @@ LQ_COLOUR = "#3f9e8f"  # teal: life quality
 BLOCKED_COLOUR = "#f2c94c"
 DESTROYED_COLOUR = "#c0392b"
 _ENGLISH = SimpleNamespace(language="en")  # a config for the English words (the code's own)
-PREVIEW_DPI = 40
 REGION_DIE_COLOUR = "#f4c27a"
 DECK_NAMES = {"events": N_("Climate events"), "sabbatical": N_("Sabbatical"), "map": N_("Settlement map")}
 """The decks' names: on the card backs, the sheet headings, the inventory and the engine's part count check."""

@@ -9,10 +9,11 @@ import pytest
 
 from boardgen.cards.deck import card_back, card_front
 from boardgen.games.philanthropist import parts
-from boardgen.games.philanthropist.board import board_scene, printed_board
+from boardgen.games.philanthropist.board import board_declaration, board_scene
 from boardgen.games.philanthropist.kit import build_paper, component_sets, kit_parts
 from boardgen.games.philanthropist.leaflet import choices, leaflet_pdf
 from boardgen.games.philanthropist.schema import load_cards
+from boardgen.kit.board import GridBoard, board_section_files
 from boardgen.plugin import BuildContext
 from boardgen.render.imposition import A4, LETTER
 from boardgen.template import load
@@ -75,12 +76,13 @@ def test_board(t) -> None:  # type: ignore[no-untyped-def]
     scene = board_scene(t)
     assert scene.count("square-name") == 256 and scene.count("start") == 4 and scene.count("die-key") == 6
     assert "THE PHILANTHROPIST" in scene.texts()
-    board = printed_board(t, scene)
-    assert len(board.cut.sections) == 12 and len(board.cut.fit.assemblies) == 1
-    assert {a.path for a in board.artifacts} == {"board-poster.pdf", "board-sections-a4.pdf",
-                                                 "board-sections-letter.pdf", "board-cut.svg"}
-    assert len(board.pages["a4"]) == len(board.pages["letter"]) == 12
-    assert board.poster.trim_box_mm is not None and board.poster.trim_box_mm.width == pytest.approx(609.6)
+    declared = board_declaration(t, scene)
+    board = declared.board
+    assert isinstance(board, GridBoard) and board.width_mm == board.height_mm == pytest.approx(609.6)
+    assert len(board.keep_whole) == 256 and len(board.avoid) == 4  # every square whole; no knob on a start square
+    made = {a.path for a in board_section_files(board)}
+    assert made == {"board-sections-a4.pdf", "board-sections-letter.pdf", "board-cut.svg", "preview/sections.png",
+                    *(f"cut/board-section-{n}-{paper}.svg" for n in range(1, 13) for paper in ("a4", "letter"))}
 
 
 def test_sheets_and_inventory(t) -> None:  # type: ignore[no-untyped-def]
