@@ -38,7 +38,6 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (
     BaseDocTemplate,
-    CondPageBreak,
     Flowable,
     Frame,
     KeepTogether,
@@ -258,7 +257,7 @@ def styles(body_pt: float, accent: str = INK) -> Styles:
     family = register_fonts()
     ink, colour = colors.HexColor(INK), colors.HexColor(accent)
     body = ParagraphStyle("body", fontName=family, fontSize=body_pt, leading=body_pt * 1.27, textColor=ink,
-                          spaceAfter=body_pt * 0.35)
+                          spaceAfter=body_pt * 0.35, allowWidows=0, allowOrphans=0)
     title_pt = round(body_pt * 1.8 * 2) / 2
     cell_pt = body_pt - CELL_BELOW_BODY_PT
     small_pt = body_pt - SMALL_BELOW_BODY_PT
@@ -416,8 +415,8 @@ def _table(table: Table, st: Styles, width: float, where: str) -> PlatypusTable:
 
 
 def block_flowables(block: Block, st: Styles, width: float, where: str) -> list[Flowable]:
-    """A block's flowables: a heading never ends a panel, a table stays with the paragraph that leads into
-    it, a boxed or ``keep_together`` block is never split."""
+    """A block's flowables: a heading stays with its first paragraph, a table with the paragraph that leads into
+    it, a boxed or ``keep_together`` block is never split; no paragraph leaves one line alone on a panel."""
     boxed = bool(block.box)
     inner = width - (8 if boxed else 0)
     where = f"{where}: the block {plain_text(block.heading or (block.paragraphs or ('',))[0])[:40]!r}"
@@ -451,10 +450,6 @@ def block_flowables(block: Block, st: Styles, width: float, where: str) -> list[
             return [*head, KeepTogether([*heading, before[0]]), *before[1:], KeepTogether([*lead, *table]), *after]
         return [*head, KeepTogether([*heading, *lead, *table]), *after]
     body = [*paragraphs, *after]
-    if heading and body and isinstance(body[0], Paragraph):
-        # a heading never ends a panel: it starts a new one unless it and three lines of text still fit
-        need = st.heading.leading + st.heading.spaceBefore + st.heading.spaceAfter + 3 * body[0].style.leading
-        return [*head, CondPageBreak(need), *heading, *body]
     return [*head, KeepTogether([*heading, *body[:1]]), *body[1:]]
 
 
@@ -551,45 +546,47 @@ def _where(leaflet: Leaflet, paper: Paper) -> str:
 
 
 def _set(leaflet: Leaflet, paper: Paper, body_pt: float, max_panels: int | None) -> _Set | None:
+    """The words in ``body_pt`` on at most ``max_panels`` panels, or None. The back matter follows the text;
+    when that leaves the last panel empty, it is set on the last panel by itself (the back cover)."""
     geometry = panel_geometry(leaflet.fold, paper)
     where = _where(leaflet, paper)
-    back = None
-    if leaflet.back:
-        back = _panels(leaflet, leaflet.back, geometry, body_pt, max_panels, where, cover=False)
-        if back is None:
-            return None
-    room = None if max_panels is None else max_panels - (back[1] if back else 0)
-    if room is not None and room < 1:
-        return None
-    main = _panels(leaflet, leaflet.blocks, geometry, body_pt, room, where, cover=True)
-    return None if main is None else _Set(body_pt, main, back)
+    both = (*leaflet.blocks, *leaflet.back)
+    flow = _panels(leaflet, both, geometry, body_pt, max_panels, where, cover=True)
+    if flow is None or not leaflet.back or max_panels is None or flow[1] == max_panels:
+        return None if flow is None else _Set(body_pt, flow, None)
+    back = _panels(leaflet, leaflet.back, geometry, body_pt, max_panels, where, cover=False)
+    main = _panels(leaflet, leaflet.blocks, geometry, body_pt, max_panels, where, cover=True)
+    if back is None or main is None or main[1] + back[1] > max_panels:
+        return _Set(body_pt, flow, None)
+    return _Set(body_pt, main, back)
 
 
 def _fit(leaflet: Leaflet, paper: Paper, sheets: int) -> _Set | None:
     """The largest body size that sets the words on ``sheets`` sheets of ``paper``, or None."""
     for body_pt in leaflet.body_sizes_pt:
-        made = _set(leaflet, paper, body_pt, sheets * leaflet.fold.per_sheet)
+        try:
+            made = _set(leaflet, paper, body_pt, sheets * leaflet.fold.per_sheet)
+        except FitError:  # a table too wide or a block too tall at this size: a smaller one may do
+            continue
         if made is not None:
             return made
     return None
 
 
 def _too_long(leaflet: Leaflet, paper: Paper) -> FitError:
-    """The one-line error when nothing fits: the block that runs past the last panel at the smallest size."""
+    """The one-line error when nothing fits: the block that runs past the last panel at the smallest size (or
+    the FitError of a table or block that does not fit even a whole panel at that size)."""
     most = max(leaflet.sheets) * leaflet.fold.per_sheet
     smallest = min(leaflet.body_sizes_pt)
     full = _set(leaflet, paper, smallest, None)
     assert full is not None
-    room = most - (full.back[1] if full.back else 0)
-    begun = [i for i, panel in full.main[3].items() if panel <= room]
-    if room >= 1 and begun:  # nothing fits: the main text runs past its room
-        block = leaflet.blocks[max(begun)]
-        name = plain_text(block.heading or (block.paragraphs or ("",))[0])[:40]
-        what = f"the text runs past the last panel in the block {name!r}; shorten it or the blocks before it"
-    else:
-        what = "the back matter leaves no room; shorten it"
+    both = (*leaflet.blocks, *leaflet.back)
+    begun = [i for i, panel in full.main[3].items() if panel <= most]
+    block = both[max(begun, default=0)]
+    name = plain_text(block.heading or (block.paragraphs or ("",))[0])[:40]
     return FitError(f"{_where(leaflet, paper)}: the words need {full.panels} panels, {max(leaflet.sheets)} "
-                    f"{leaflet.fold.name} sheet(s) hold {most}, even at {smallest:g} pt: {what}")
+                    f"{leaflet.fold.name} sheet(s) hold {most}, even at {smallest:g} pt: the text runs past the "
+                    f"last panel in the block {name!r}; shorten it or the blocks before it")
 
 
 def fitted(leaflet: Leaflet, paper: Paper) -> tuple[int, _Set]:
