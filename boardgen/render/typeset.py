@@ -230,9 +230,13 @@ _MARKUP = re.compile(r"<[^>]*>")
 _ENTITIES = {"&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'", "&nbsp;": "\u00a0"}
 
 
+_LINE_BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
+
+
 def plain_text(markup: str) -> str:
-    """A reportlab paragraph's printed characters: tags dropped, the common entities resolved."""
-    text = _MARKUP.sub("", markup)
+    """A reportlab paragraph's printed characters: line breaks (``<br/>``) kept as new lines, the other tags
+    dropped, the common entities resolved."""
+    text = _MARKUP.sub("", _LINE_BREAK.sub("\n", markup))
     for entity, char in _ENTITIES.items():
         text = text.replace(entity, char)
     return text
