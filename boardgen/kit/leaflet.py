@@ -26,6 +26,7 @@ same way for every game:
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -53,7 +54,15 @@ from reportlab.platypus import Table as PlatypusTable
 from boardgen.i18n import N_, current
 from boardgen.render.imposition import A4, LETTER, Paper
 from boardgen.render.pdf_fonts import retag_subsets
-from boardgen.render.typeset import FONT, MIN_TEXT_PT, FitError, booklet_order, fitted_column_widths, plain_text
+from boardgen.render.typeset import (
+    FONT,
+    MIN_TEXT_PT,
+    FitError,
+    booklet_order,
+    check_glyphs,
+    fitted_column_widths,
+    plain_text,
+)
 from boardgen.render.typeset import register_fonts as register_fonts
 
 INK = "#1a1a1a"
@@ -111,8 +120,9 @@ class Table:
 @dataclass(frozen=True)
 class Block:
     """A piece of the leaflet in reading order: ``heading`` (none: it runs on from the block before),
-    ``paragraphs`` (reportlab markup: ``<b>``, ``<i>``, ``&amp;``; a paragraph starting "• " is a bullet with a
-    hanging indent), then ``table`` and ``after`` (paragraphs after the table). ``picture`` goes after the
+    ``paragraphs`` (reportlab markup: ``<b>``, ``<i>``, ``&amp;``; a paragraph starting "• " or "12. " is a
+    list item, hanging from its bullet or number), then ``table`` and ``after`` (paragraphs after the table).
+    ``picture`` goes after the
     first ``picture_after`` paragraphs (after all of them by default).
 
     ``box``: "" plain, "shaded" (a yellow background) or "framed" (a ruled box with a blue-grey background); a
@@ -133,6 +143,11 @@ class Block:
     def __post_init__(self) -> None:
         if self.box not in ("", "shaded", "framed"):
             raise ValueError(f"Block.box: {self.box!r}; expected '', 'shaded' or 'framed'")
+
+    def words(self) -> list[str]:
+        """Every text the block prints, with its markup."""
+        cells = [c for row in self.table.rows for c in row if isinstance(c, str)] if self.table else []
+        return [self.heading, *self.paragraphs, *cells, *self.after]
 
     def text(self) -> list[str]:
         """The block's words as plain lines (headings, paragraphs, table rows joined by " | ")."""
@@ -240,14 +255,13 @@ class Styles:
     title: ParagraphStyle
     heading: ParagraphStyle
     body: ParagraphStyle
-    bullet: ParagraphStyle
     small: ParagraphStyle
     cell: ParagraphStyle
     cell_bold: ParagraphStyle
 
     @property
     def smallest_pt(self) -> float:
-        return min(s.fontSize for s in (self.title, self.heading, self.body, self.bullet, self.small, self.cell,
+        return min(s.fontSize for s in (self.title, self.heading, self.body, self.small, self.cell,
                                         self.cell_bold))
 
 
@@ -268,7 +282,6 @@ def styles(body_pt: float, accent: str = INK) -> Styles:
         heading=ParagraphStyle("heading", body, fontName=family + "-Bold", fontSize=body_pt + 2.2,
                                leading=body_pt + 4.5, textColor=colour, spaceBefore=body_pt * 0.45, spaceAfter=2),
         body=body,
-        bullet=ParagraphStyle("bullet", body, leftIndent=body_pt * 1.1, firstLineIndent=-body_pt * 1.1),
         small=ParagraphStyle("small", body, fontSize=small_pt, leading=small_pt * 1.22),
         cell=ParagraphStyle("cell", body, fontSize=cell_pt, leading=cell_pt * 1.2, spaceAfter=0),
         cell_bold=ParagraphStyle("cell_bold", body, fontName=family + "-Bold", fontSize=cell_pt,
@@ -365,16 +378,20 @@ class _Mark(Flowable):  # type: ignore[misc]
         self.canv._doctemplate.leaflet_marks.setdefault(self.index, self.canv.getPageNumber())
 
 
+_LIST_ITEM = re.compile(r"^(• |\d{1,3}\. )")
+"""A paragraph that starts like this is a list item: it hangs from its bullet or number."""
+
+
 def _paragraph(text: str, st: Styles, small: bool) -> Paragraph:
-    if text.startswith("• "):
-        return Paragraph(text, st.bullet if not small else replace_style(st.small, st.bullet))
-    return Paragraph(text, st.small if small else st.body)
-
-
-def replace_style(size_of: ParagraphStyle, shape_of: ParagraphStyle) -> ParagraphStyle:
-    """``shape_of``'s indents with ``size_of``'s size (a bullet in small print)."""
-    return ParagraphStyle(shape_of.name + "-" + size_of.name, shape_of, fontSize=size_of.fontSize,
-                          leading=size_of.leading)
+    item = _LIST_ITEM.match(text)
+    if item is None:
+        return Paragraph(text, st.small if small else st.body)
+    mark = item.group(1).strip()
+    base = st.small if small else st.body
+    indent = base.fontSize * (1.1 if mark == "•" else 0.65 * len(mark) + 0.5)
+    style = ParagraphStyle(f"{base.name}-item-{len(mark)}", base, leftIndent=indent, bulletIndent=0,
+                           bulletFontName=base.fontName, bulletFontSize=base.fontSize)
+    return Paragraph(text[item.end():], style, bulletText=mark)
 
 
 def _table(table: Table, st: Styles, width: float, where: str) -> PlatypusTable:
@@ -573,6 +590,14 @@ def _fit(leaflet: Leaflet, paper: Paper, sheets: int) -> _Set | None:
     return None
 
 
+def _fits_at_all(leaflet: Leaflet, paper: Paper, sheets: int) -> bool:
+    """Whether the words fit ``sheets`` sheets of ``paper`` at some size: at the smallest, if at any."""
+    try:
+        return _set(leaflet, paper, min(leaflet.body_sizes_pt), sheets * leaflet.fold.per_sheet) is not None
+    except FitError:
+        return False
+
+
 def _too_long(leaflet: Leaflet, paper: Paper) -> FitError:
     """The one-line error when nothing fits: the block that runs past the last panel at the smallest size (or
     the FitError of a table or block that does not fit even a whole panel at that size)."""
@@ -598,7 +623,7 @@ def fitted(leaflet: Leaflet, paper: Paper) -> tuple[int, _Set]:
         made = _fit(leaflet, paper, sheets)
         if made is None:
             continue
-        if all(_fit(leaflet, other, sheets) is not None for other in others):
+        if all(_fits_at_all(leaflet, other, sheets) for other in others):
             return sheets, made
     raise _too_long(leaflet, paper)
 
@@ -741,7 +766,10 @@ def _impose(leaflet: Leaflet, geometry: PanelGeometry, made: _Set, sheets: int, 
 
 
 def leaflet_layout(leaflet: Leaflet, paper: Paper) -> tuple[bytes, LeafletLayout]:
-    """The leaflet on ``paper``: (pdf bytes, how it was set)."""
+    """The leaflet on ``paper``: (pdf bytes, how it was set). A character no font has is a one-line error
+    naming the template and the text, before anything is set."""
+    check_glyphs([leaflet.title, *(line for b in (*leaflet.blocks, *leaflet.back) for line in b.words())],
+                 register_fonts(), _where(leaflet, paper))
     sheets, made = fitted(leaflet, paper)
     geometry = panel_geometry(leaflet.fold, paper)
     data = _impose(leaflet, geometry, made, sheets, paper)

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from boardgen.games.global_wellbeing.leaflet import MIN_BODY_PT, leaflet_layout, leaflet_text
-from boardgen.render.typeset import booklet_order
 from boardgen.render.imposition import A4, LETTER
+from boardgen.render.typeset import booklet_order
 from tests.games.global_wellbeing.test_cards_components import make_config, tiny_board
 
 PT = 72 / 25.4
