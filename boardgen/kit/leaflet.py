@@ -28,7 +28,7 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import pikepdf
@@ -526,7 +526,7 @@ def _panels(leaflet: Leaflet, blocks: Sequence[Block], geometry: PanelGeometry, 
 
     buf = io.BytesIO()
     doc = _Doc(buf, pagesize=(geometry.width_mm * mm, geometry.height_mm * mm), invariant=1,
-               initialFontName=register_fonts(), title=leaflet.title, author="boardgen", creator="boardgen")
+               initialFontName=register_fonts(), title=pdf_title(leaflet), author="boardgen", creator="boardgen")
     doc.leaflet_slots, doc.leaflet_marks = [], {}
     doc.addPageTemplates([PageTemplate("panel", [frame], onPage=on_page)])
     story: list[Flowable] = [Paragraph(leaflet.title, st.title)] if cover else []
@@ -556,6 +556,11 @@ class _Set:
     @property
     def panels(self) -> int:
         return self.main[1] + (self.back[1] if self.back else 0)
+
+
+def pdf_title(leaflet: Leaflet) -> str:
+    """The PDF's title: "<title>: rules", in the edition's language."""
+    return current().gettext("{title}: rules").format(title=plain_text(leaflet.title))
 
 
 def _where(leaflet: Leaflet, paper: Paper) -> str:
@@ -651,9 +656,9 @@ def _printing_note(fold: Fold, sides: int) -> str:
 FOLD_NOTES = (N_("fold · sheet {n}, outside"), N_("fold · sheet {n}, inside"))
 
 
-def _decor(leaflet: Leaflet, geometry: PanelGeometry, sides: Sequence[tuple[int, ...]], panels: int) -> bytes:
-    """One page per printed side: fold marks and notes, panel numbers, the ruler and printing note (first
-    side). Everything at least 5 mm from the paper edge."""
+def _decor(leaflet: Leaflet, geometry: PanelGeometry, sides: Sequence[tuple[int, ...]], used: set[int]) -> bytes:
+    """One page per printed side: fold marks and notes, the numbers of the ``used`` panels, the ruler and
+    printing note (first side). Everything at least 5 mm from the paper edge."""
     register_fonts()
     fold, sheet = leaflet.fold, geometry.sheet
     w, h = sheet.width_mm * mm, sheet.height_mm * mm
@@ -661,7 +666,7 @@ def _decor(leaflet: Leaflet, geometry: PanelGeometry, sides: Sequence[tuple[int,
     _ = current().gettext
     buf = io.BytesIO()
     c = Canvas(buf, pagesize=(w, h), invariant=1, initialFontName=FONT)
-    c.setTitle(leaflet.title)
+    c.setTitle(pdf_title(leaflet))
     x0, y0 = fold.side_mm * mm, 9.5 * mm
     ruler_end = x0 + RULER_MM * mm
     for index, side in enumerate(sides):
@@ -691,7 +696,7 @@ def _decor(leaflet: Leaflet, geometry: PanelGeometry, sides: Sequence[tuple[int,
             c.drawString(x0, y0 - 3.4 * mm, _printing_note(fold, len(sides)))
         c.setFont(FONT, PANEL_NUMBER_PT)
         for slot, number in enumerate(side):
-            if number > panels:
+            if number not in used:
                 continue
             x = (slot + 1) * panel_w - fold.side_mm * mm
             if ruler and x0 - 2 * mm <= x <= ruler_end + 40 * mm:
@@ -713,8 +718,7 @@ def _impose(leaflet: Leaflet, geometry: PanelGeometry, made: _Set, sheets: int, 
         where.update({first_back + k: (1, k) for k in range(back_count)})
     slots = {0: main_slots, 1: made.back[2] if made.back else []}
     sides = _sides(leaflet.fold, printed)
-    printed_numbers = {n for n in where}
-    decor = pikepdf.open(io.BytesIO(_decor(leaflet, geometry, sides, max(printed_numbers, default=0))))
+    decor = pikepdf.open(io.BytesIO(_decor(leaflet, geometry, sides, set(where))))
     sources = [pikepdf.open(io.BytesIO(main_bytes))]
     if made.back:
         sources.append(pikepdf.open(io.BytesIO(made.back[0])))
@@ -754,7 +758,7 @@ def _impose(leaflet: Leaflet, geometry: PanelGeometry, made: _Set, sheets: int, 
         page.obj.MediaBox = box
         page.obj.TrimBox = box
         page.obj.BleedBox = box
-    out.docinfo["/Title"] = leaflet.title
+    out.docinfo["/Title"] = pdf_title(leaflet)
     out.docinfo["/Author"] = "boardgen"
     out.docinfo["/Creator"] = "boardgen"
     subject = f"{leaflet.subject} " if leaflet.subject else ""
@@ -784,11 +788,7 @@ def leaflet_pdf(leaflet: Leaflet, paper: Paper) -> tuple[bytes, int]:
     return data, layout.sheet_sides
 
 
-def with_blocks(leaflet: Leaflet, blocks: Sequence[Block]) -> Leaflet:
-    """``leaflet`` with other blocks (tests: longer or shorter words)."""
-    return replace(leaflet, blocks=tuple(blocks))
-
-
 __all__ = ["BODY_SIZES_PT", "COLUMNS", "FLOOR_BODY_PT", "HALF_FOLD", "TRI_FOLD", "Block", "Cell", "DrawingFlowable",
            "Fold", "Leaflet", "LeafletLayout", "PanelGeometry", "PdfPicture", "Picture", "Styles", "Table",
-           "fitted", "leaflet_layout", "leaflet_pdf", "panel_geometry", "pdf_picture", "styles", "with_blocks"]
+           "fitted", "leaflet_layout", "leaflet_pdf", "panel_geometry", "pdf_picture", "pdf_title",
+           "styles"]
