@@ -40,8 +40,8 @@ def leaflet_content(ctx: BuildContext) -> Leaflet:
     levels = {lv: sum(1 for f in fm.fields if f.level == lv) for lv in (1, 2, 3)}
     stacks = ", ".join(str(s) for s in t.countdown_stacks)
     blocked = sum(1 for e in cfg.events if e.effect == "blocked")
-    out: list[tuple[str, list[str], list[list[str]] | None]] = []
-    out.append(("", [
+    out: list[Block] = []
+    out.append(Block(paragraphs=(
         _("A game for {min} to {max} players from about 12 years. You spread over the real "
           "Earth, gather resources (<b>RES</b>) and life quality (<b>LQ</b>) - but every town and industry puts a "
           "stone on the <b>Climate Tower</b>. If the tower falls while you add to it, the planet collapses: you "
@@ -53,15 +53,16 @@ def leaflet_content(ctx: BuildContext) -> Leaflet:
           "warm, wet lowlands are rich; deserts, ice and high mountains are poor. Dashed lines join fields that "
           "border each other across a strait.").format(fields=len(fm.fields), poor=levels[1], fair=levels[2],
                                                        rich=levels[3]),
-    ], None))
-    out.append((_("The settlement map"), [
+    ), picture=board_picture(ctx)))
+    out.append(Block(_("The settlement map"), (
         _("What building costs (RES; +travel to settle far away), the stones it adds, and the RES it pays each "
           "round on a field with 1, 2 or 3 pips (each player has this card):"),
-    ], [["", _("cost"), _("stones"), _("RES a round: 1/2/3 pips")],
-        [_("settlement"), f"{c.settlement} (+{c.travel})", "0", "/".join(map(str, p.settlement))],
-        [_("town"), str(c.town), str(c.town_stones), "/".join(map(str, p.town))],
-        [_("industry"), str(c.industry), str(c.industry_stones), "/".join(map(str, p.industry))]]))
-    out.append((_("In the box"), [
+    ), table=Table((("", _("cost"), _("stones"), _("RES a round: 1/2/3 pips")),
+                    (_("settlement"), f"{c.settlement} (+{c.travel})", "0", "/".join(map(str, p.settlement))),
+                    (_("town"), str(c.town), str(c.town_stones), "/".join(map(str, p.town))),
+                    (_("industry"), str(c.industry), str(c.industry_stones), "/".join(map(str, p.industry)))),
+                   (0.26, 0.2, 0.18, 0.36))))
+    out.append(Block(_("In the box"), (
         _("Board; {stones} tower stones ({blocks}; not printed); "
           "{settlements} settlements, {towns} towns and "
           "{industries} industries in {colours} colours and shapes; "
@@ -72,8 +73,8 @@ def leaflet_content(ctx: BuildContext) -> Leaflet:
             towns=per["town"] * cfg.players.max, industries=per["industry"] * cfg.players.max, colours=cfg.players.max,
             res=sum(cfg.components.res_tokens.values()), lq=sum(cfg.components.lq_tokens.values()),
             markers=cfg.markers.count, events=len(cfg.events)),
-    ], None))
-    out.append((_("Setting up"), [
+    )))
+    out.append(Block(_("Setting up"), (
         _("Put the tower stones on the {spaces} countdown spaces around the tower base, in the "
           "order printed there: {stacks}. Shuffle the event cards face down beside them. Everybody takes "
           "{res} RES, a colour, a sabbatical card and a settlement map. The youngest player takes "
@@ -81,7 +82,7 @@ def leaflet_content(ctx: BuildContext) -> Leaflet:
         _("A hidden timer ends the game: before you start, somebody who does not play sets a timer for 50 to 70 "
           "minutes and hides it (in the simulations: after round {first} to {last}, "
           "each equally likely).").format(first=r.first_end_round, last=r.last_end_round),
-    ], None))
+    )))
     build_limit = (_("as many as you can pay for") if not r.builds_per_turn
                    else _("up to {n}").format(n=r.builds_per_turn))
     if r.sabbatical_limit:
@@ -90,7 +91,7 @@ def leaflet_content(ctx: BuildContext) -> Leaflet:
     else:
         sabbatical = _("<b>Sabbatical</b>: hand in {cost} RES and take {lq} LQ; you build nothing "
                        "and get no RES this round.")
-    out.append((_("Your turn"), [
+    out.append(Block(_("Your turn"), (
         _("The round leader plays first, then the others clockwise. On your turn do one of these:"),
         _("<b>Build</b> ({limit}, in any order): <b>settle</b> an empty field that borders one of yours "
           "for {settle} RES, or any empty field on Earth for {far} RES (your first "
@@ -110,7 +111,7 @@ def leaflet_content(ctx: BuildContext) -> Leaflet:
             per_settlement=per["settlement"], per_town=per["town"], per_industry=per["industry"]),
         sabbatical.format(cost=r.sabbatical_cost, lq=r.sabbatical_lq, limit=r.sabbatical_limit),
         _("<b>Nothing</b>: you are content as you are."),
-    ], None))
+    )))
     if c.industry_stones > 1:
         event_when = _("When a countdown space is emptied, its event space shows: draw a climate event card and "
                        "roll both dice, once every stone of the building is on (an industry's {n} stones all go "
@@ -118,7 +119,7 @@ def leaflet_content(ctx: BuildContext) -> Leaflet:
     else:
         event_when = _("When a countdown space is emptied, its event space shows: draw a climate event card and "
                        "roll both dice, once every stone of the building is on.")
-    out.append((_("Stones and the tower"), [
+    out.append(Block(_("Stones and the tower"), (
         _("A stone comes from the stones lifted off earlier (kept beside the tower) or else from the countdown "
           "space in turn. Put each stone on the tower by hand, one at a time, "
           "{per_layer} to a layer and each layer across the one below. If the tower falls, the game "
@@ -129,15 +130,15 @@ def leaflet_content(ctx: BuildContext) -> Leaflet:
             "second). The card shows which neighbouring fields are hit too: turn the card to the board's north "
             "and follow the compass arrows from the field hit to the bordering field that lies most nearly that "
             "way."),
-    ], None))
-    out.append((_("Climate events"), [
+    )))
+    out.append(Block(_("Climate events"), (
         _("{blocked} cards BLOCK fields: they give no RES and take no new building while covered. "
           "{destroy} cards DESTROY: every building on the fields goes back to its owner (its "
           "tower stones stay put) and nobody builds there while covered. A card names its rounds: the marker comes "
           "off at the end of the last one; 'rest of the game' markers stay. When the markers run out, the "
           "remaining fields stay uncovered.").format(blocked=blocked, destroy=len(cfg.events) - blocked),
-    ], None))
-    out.append((_("End of the round"), [
+    )))
+    out.append(Block(_("End of the round"), (
         _("Every player not on sabbatical takes RES for each of their buildings on a field that is not blocked "
           "(the settlement map): settlement {settlement}, town {town}, industry {industry} RES on a field with "
           "1/2/3 pips.").format(settlement="/".join(map(str, p.settlement)), town="/".join(map(str, p.town)),
@@ -145,24 +146,24 @@ def leaflet_content(ctx: BuildContext) -> Leaflet:
         _("Then each player hands in {loss} LQ for every field of theirs that borders an industry "
           "(anybody's) - at most one per field however many industries it borders. LQ never drops below 0: "
           "a loss you cannot pay is simply dropped. Pass the leader's token left.").format(loss=r.industry_lq_loss),
-    ], None))
-    out.append((_("The end"), [
+    )))
+    out.append(Block(_("The end"), (
         _("<b>The tower falls</b>: whoever added the stone loses. RES are worth nothing: the most LQ wins."),
         _("<b>The timer rings</b> or <b>the last stone</b> is on the tower and it stands: everybody adds RES"
           "{worth} and LQ. Anyone whose RES and LQ are more lopsided than {share} to "
           "{rest} (either way) loses {penalty} points. The highest total wins; "
           "a tie is shared.").format(worth=worth_text(r, tr), share=tr.percent(r.lopsided_share),
                                      rest=tr.percent(1 - r.lopsided_share), penalty=r.lopsided_penalty),
-    ], None))
-    out.append((_("An example"), [event_example(ctx, tr), scoring_example(ctx, tr)], None))
-    out.append((_("How shaky is the tower?"), [
+    )))
+    out.append(Block(_("An example"), (event_example(ctx, tr), scoring_example(ctx, tr))))
+    out.append(Block(_("How shaky is the tower?"), (
         _("The simulations treat the tower as a dice roll: a stone added to a tower of n stones topples it with "
           "chance {ceiling} / (1 + e^(-(n - {midpoint}) / {spread})). Real "
           "blocks decide at your table; the numbers say how careful to be.").format(
             ceiling=tr.number(t.collapse_ceiling), midpoint=tr.number(t.collapse_midpoint),
             spread=tr.number(t.collapse_spread)),
-    ], collapse_table(cfg, tr)))
-    out.append((_("Where the original rules leave room"), [
+    ), table=Table(tuple(map(tuple, collapse_table(cfg, tr))), (0.5, 0.5))))
+    out.append(Block(_("Where the original rules leave room"), (
         _("We fixed costs, production, the {events} cards' patterns and rounds, when the timer may "
           "ring, and the countdown ({stacks}; the original also mentions events after 5, then 4, 4, 3, 3, 3, "
           "3... stones - a template key). Dismantled stones are used again before the countdown. Buildings "
@@ -172,17 +173,8 @@ def leaflet_content(ctx: BuildContext) -> Leaflet:
         _("Resilience Earth was created by Herbert Mayer and Martin Schneider in the ForChange research "
           "association. This edition's words, board and parts were made with boardgen from Natural Earth land, "
           "Köppen-Geiger climate and ETOPO elevation data."),
-    ], None))
-    blocks = [Block(heading, tuple(paragraphs), _table(table) if table else None,
-                    picture=board_picture(ctx) if i == 0 else None)
-              for i, (heading, paragraphs, table) in enumerate(out)]
-    return Leaflet(cfg.title, tuple(blocks), cfg.source, fold=TRI_FOLD, sheets=(1,), subject=cfg.edition)
-
-
-def _table(rows: list[list[str]]) -> Table:
-    """A table of the leaflet: the settlement map's four columns (what a round pays widest), or two halves."""
-    weights = (0.5, 0.5) if len(rows[0]) == 2 else (0.26, 0.2, 0.18, 0.36)
-    return Table(tuple(tuple(row) for row in rows), weights)
+    )))
+    return Leaflet(cfg.title, tuple(out), cfg.source, fold=TRI_FOLD, sheets=(1,), subject=cfg.edition)
 
 
 def event_example(ctx: BuildContext, tr: Translator | None = None) -> str:
