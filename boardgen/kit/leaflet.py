@@ -215,6 +215,8 @@ class Leaflet:
     subject: str = ""
     papers: tuple[Paper, ...] = field(default=(A4, LETTER))
     """Every paper the kit prints on: the sheet count is the same on all of them."""
+    document: str = ""
+    """The PDF's title, if not "<title>: rules" (a leaflet that holds no rules)."""
 
     def __post_init__(self) -> None:
         low = [s for s in self.body_sizes_pt if s < FLOOR_BODY_PT]
@@ -559,8 +561,8 @@ class _Set:
 
 
 def pdf_title(leaflet: Leaflet) -> str:
-    """The PDF's title: "<title>: rules", in the edition's language."""
-    return current().gettext("{title}: rules").format(title=plain_text(leaflet.title))
+    """The PDF's title: ``leaflet.document``, or "<title>: rules" in the edition's language."""
+    return leaflet.document or current().gettext("{title}: rules").format(title=plain_text(leaflet.title))
 
 
 def _where(leaflet: Leaflet, paper: Paper) -> str:
