@@ -175,6 +175,10 @@ class Fold:
     side_mm: float
     top_mm: float = 11.0
     bottom_mm: float = 17.0
+    unit: str = "sheet"
+    """What ``Leaflet.sheets`` counts, in errors: "sheet" (folded) or "page"."""
+    panel: str = "panel"
+    """What a panel is called in errors: "panel" or "column"."""
 
     @property
     def per_sheet(self) -> int:
@@ -190,7 +194,8 @@ class Fold:
 
 HALF_FOLD = Fold("half fold", 2, landscape=True, folded=True, order="booklet", side_mm=11.0)
 TRI_FOLD = Fold("tri-fold", 3, landscape=True, folded=True, order="rows", side_mm=8.0)
-COLUMNS = Fold("two columns", 2, landscape=False, folded=False, order="rows", side_mm=9.0)
+COLUMNS = Fold("two columns", 2, landscape=False, folded=False, order="rows", side_mm=9.0, unit="page",
+               panel="column")
 
 
 @dataclass(frozen=True)
@@ -616,9 +621,11 @@ def _too_long(leaflet: Leaflet, paper: Paper) -> FitError:
     begun = [i for i, panel in full.main[3].items() if panel <= most]
     block = both[max(begun, default=0)]
     name = plain_text(block.heading or (block.paragraphs or ("",))[0])[:40]
-    return FitError(f"{_where(leaflet, paper)}: the words need {full.panels} panels, {max(leaflet.sheets)} "
-                    f"{leaflet.fold.name} sheet(s) hold {most}, even at {smallest:g} pt: the text runs past the "
-                    f"last panel in the block {name!r}; shorten it or the blocks before it")
+    fold, most_units = leaflet.fold, max(leaflet.sheets)
+    units = fold.unit + ("s" if most_units > 1 else "")
+    return FitError(f"{_where(leaflet, paper)}: the words need {full.panels} {fold.panel}s; {most_units} {units} "
+                    f"({fold.name}) hold {most}, even at {smallest:g} pt: the text runs past the last {fold.panel} "
+                    f"in the block {name!r}; shorten it or the blocks before it")
 
 
 def fitted(leaflet: Leaflet, paper: Paper) -> tuple[int, _Set]:
