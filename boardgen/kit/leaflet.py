@@ -622,10 +622,10 @@ def _too_long(leaflet: Leaflet, paper: Paper) -> FitError:
     block = both[max(begun, default=0)]
     name = plain_text(block.heading or (block.paragraphs or ("",))[0])[:40]
     fold, most_units = leaflet.fold, max(leaflet.sheets)
-    units = fold.unit + ("s" if most_units > 1 else "")
+    units, hold = (fold.unit + "s", "hold") if most_units > 1 else (fold.unit, "holds")
     return FitError(f"{_where(leaflet, paper)}: the words need {full.panels} {fold.panel}s; {most_units} {units} "
-                    f"({fold.name}) hold {most}, even at {smallest:g} pt: the text runs past the last {fold.panel} "
-                    f"in the block {name!r}; shorten it or the blocks before it")
+                    f"({fold.name}) {hold} {most}, even at {smallest:g} pt: the text runs past the last "
+                    f"{fold.panel} in the block {name!r}; shorten it or the blocks before it")
 
 
 def fitted(leaflet: Leaflet, paper: Paper) -> tuple[int, _Set]:
