@@ -36,6 +36,7 @@ from reportlab.graphics.shapes import Drawing
 from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
+from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (
     BaseDocTemplate,
@@ -678,6 +679,8 @@ def _decor(leaflet: Leaflet, geometry: PanelGeometry, sides: Sequence[tuple[int,
     c.setTitle(pdf_title(leaflet))
     x0, y0 = fold.side_mm * mm, 9.5 * mm
     ruler_end = x0 + RULER_MM * mm
+    printing = _printing_note(fold, len(sides))
+    taken = max(ruler_end, x0 + pdfmetrics.stringWidth(printing, FONT, DECOR_PT)) + 3 * mm
     for index, side in enumerate(sides):
         sheet_no, inside = divmod(index, 2)
         if fold.folded:
@@ -702,13 +705,14 @@ def _decor(leaflet: Leaflet, geometry: PanelGeometry, sides: Sequence[tuple[int,
             c.setFont(FONT, DECOR_PT)
             for k in (0, 50, 100):
                 c.drawCentredString(x0 + k * mm, y0 + 3.2 * mm, str(k))
-            c.drawString(x0, y0 - 3.4 * mm, _printing_note(fold, len(sides)))
+            c.drawString(x0, y0 - 3.4 * mm, printing)
         c.setFont(FONT, PANEL_NUMBER_PT)
         for slot, number in enumerate(side):
             if number not in used:
                 continue
             x = (slot + 1) * panel_w - fold.side_mm * mm
-            if ruler and x0 - 2 * mm <= x <= ruler_end + 40 * mm:
+            width = pdfmetrics.stringWidth(str(number), FONT, PANEL_NUMBER_PT)
+            if ruler and x - width <= taken:
                 continue  # the ruler and its note take that corner
             c.drawRightString(x, 6 * mm, str(number))
         c.showPage()
