@@ -36,6 +36,7 @@ from reportlab.graphics.shapes import Drawing
 from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
+from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (
     BaseDocTemplate,
@@ -175,6 +176,10 @@ class Fold:
     side_mm: float
     top_mm: float = 11.0
     bottom_mm: float = 17.0
+    unit: str = "sheet"
+    """What ``Leaflet.sheets`` counts, in errors: "sheet" (folded) or "page"."""
+    panel: str = "panel"
+    """What a panel is called in errors: "panel" or "column"."""
 
     @property
     def per_sheet(self) -> int:
@@ -190,7 +195,8 @@ class Fold:
 
 HALF_FOLD = Fold("half fold", 2, landscape=True, folded=True, order="booklet", side_mm=11.0)
 TRI_FOLD = Fold("tri-fold", 3, landscape=True, folded=True, order="rows", side_mm=8.0)
-COLUMNS = Fold("two columns", 2, landscape=False, folded=False, order="rows", side_mm=9.0)
+COLUMNS = Fold("two columns", 2, landscape=False, folded=False, order="rows", side_mm=9.0, unit="page",
+               panel="column")
 
 
 @dataclass(frozen=True)
@@ -215,6 +221,8 @@ class Leaflet:
     subject: str = ""
     papers: tuple[Paper, ...] = field(default=(A4, LETTER))
     """Every paper the kit prints on: the sheet count is the same on all of them."""
+    document: str = ""
+    """The PDF's title, if not "<title>: rules" (a leaflet that holds no rules)."""
 
     def __post_init__(self) -> None:
         low = [s for s in self.body_sizes_pt if s < FLOOR_BODY_PT]
@@ -559,8 +567,8 @@ class _Set:
 
 
 def pdf_title(leaflet: Leaflet) -> str:
-    """The PDF's title: "<title>: rules", in the edition's language."""
-    return current().gettext("{title}: rules").format(title=plain_text(leaflet.title))
+    """The PDF's title: ``leaflet.document``, or "<title>: rules" in the edition's language."""
+    return leaflet.document or current().gettext("{title}: rules").format(title=plain_text(leaflet.title))
 
 
 def _where(leaflet: Leaflet, paper: Paper) -> str:
@@ -614,9 +622,11 @@ def _too_long(leaflet: Leaflet, paper: Paper) -> FitError:
     begun = [i for i, panel in full.main[3].items() if panel <= most]
     block = both[max(begun, default=0)]
     name = plain_text(block.heading or (block.paragraphs or ("",))[0])[:40]
-    return FitError(f"{_where(leaflet, paper)}: the words need {full.panels} panels, {max(leaflet.sheets)} "
-                    f"{leaflet.fold.name} sheet(s) hold {most}, even at {smallest:g} pt: the text runs past the "
-                    f"last panel in the block {name!r}; shorten it or the blocks before it")
+    fold, most_units = leaflet.fold, max(leaflet.sheets)
+    units, hold = (fold.unit + "s", "hold") if most_units > 1 else (fold.unit, "holds")
+    return FitError(f"{_where(leaflet, paper)}: the words need {full.panels} {fold.panel}s; {most_units} {units} "
+                    f"({fold.name}) {hold} {most}, even at {smallest:g} pt: the text runs past the last "
+                    f"{fold.panel} in the block {name!r}; shorten it or the blocks before it")
 
 
 def fitted(leaflet: Leaflet, paper: Paper) -> tuple[int, _Set]:
@@ -669,6 +679,8 @@ def _decor(leaflet: Leaflet, geometry: PanelGeometry, sides: Sequence[tuple[int,
     c.setTitle(pdf_title(leaflet))
     x0, y0 = fold.side_mm * mm, 9.5 * mm
     ruler_end = x0 + RULER_MM * mm
+    printing = _printing_note(fold, len(sides))
+    taken = max(ruler_end, x0 + pdfmetrics.stringWidth(printing, FONT, DECOR_PT)) + 3 * mm
     for index, side in enumerate(sides):
         sheet_no, inside = divmod(index, 2)
         if fold.folded:
@@ -693,13 +705,14 @@ def _decor(leaflet: Leaflet, geometry: PanelGeometry, sides: Sequence[tuple[int,
             c.setFont(FONT, DECOR_PT)
             for k in (0, 50, 100):
                 c.drawCentredString(x0 + k * mm, y0 + 3.2 * mm, str(k))
-            c.drawString(x0, y0 - 3.4 * mm, _printing_note(fold, len(sides)))
+            c.drawString(x0, y0 - 3.4 * mm, printing)
         c.setFont(FONT, PANEL_NUMBER_PT)
         for slot, number in enumerate(side):
             if number not in used:
                 continue
             x = (slot + 1) * panel_w - fold.side_mm * mm
-            if ruler and x0 - 2 * mm <= x <= ruler_end + 40 * mm:
+            width = pdfmetrics.stringWidth(str(number), FONT, PANEL_NUMBER_PT)
+            if ruler and x - width <= taken:
                 continue  # the ruler and its note take that corner
             c.drawRightString(x, 6 * mm, str(number))
         c.showPage()

@@ -164,6 +164,8 @@ def test_the_cover_is_the_outside_right_and_the_back_matter_the_back_cover(tmp_p
     back = _panel_text(path, 1, 0, 2, sheet.width_mm, sheet.height_mm)
     assert "An Example Game" in cover and "A turn in short" not in cover
     assert "A turn in short" in back and "Rule 0" not in back
+    assert "Print at 100%: this bar must measure 100 mm. Double-sided, flip on the short edge." in back
+    assert back.split()[-1] == "4" and cover.split()[-1] == "1"  # the panel numbers, clear of the ruler's note
     inside = _panel_text(path, 2, 0, 2, sheet.width_mm, sheet.height_mm)
     assert "move that many spaces" in inside and "2" in inside.split()  # the text runs on to page 2, numbered
 

@@ -52,7 +52,7 @@ def leaflet(config: Any) -> Leaflet:
     games = Block(_("Games to play"), (
         _("Games to play with it are listed at piecepack.org; Global Warming is one (game: global-warming)."),))
     return Leaflet(config.title, (holds, make, games), config.source, fold=COLUMNS, sheets=(1,),
-                   subject=config.edition)
+                   subject=config.edition, document=_("{title}: leaflet").format(title=config.title))
 
 
 def leaflet_pdf(config: Any, paper: Paper) -> tuple[bytes, int]:
