@@ -239,6 +239,24 @@ class Leaflet:
             lines += block.text()
         return "\n".join(lines)
 
+    def document_text(self) -> str:
+        """The words as a plain-text document to read (a kit's rules.txt): the title and the headings underlined,
+        a blank line after each paragraph and after each table."""
+        title = plain_text(self.title)
+        out = [title, "=" * len(title), ""]
+        for block in (*self.blocks, *self.back):
+            if block.heading:
+                heading = plain_text(block.heading)
+                out += [heading, "-" * len(heading)]
+            for paragraph in block.paragraphs:
+                out += [plain_text(paragraph), ""]
+            if block.table is not None:
+                out += [" | ".join(plain_text(c) if isinstance(c, str) else "" for c in row)
+                        for row in block.table.rows] + [""]
+            for paragraph in block.after:
+                out += [plain_text(paragraph), ""]
+        return "\n".join(out)
+
 
 @dataclass(frozen=True)
 class LeafletLayout:

@@ -166,7 +166,7 @@ def leaflet_content(config: Any) -> Leaflet:
 
 def leaflet_text(config: Any) -> str:
     """The leaflet's words as plain text (the kit's rules.txt)."""
-    return leaflet_content(config).text() + "\n"
+    return leaflet_content(config).document_text()
 
 
 def _symbol(d: Drawing, name: str, cx: float, cy: float, size: float, colour: str) -> None:
