@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import io
 import re
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -300,6 +301,9 @@ def styles(body_pt: float, accent: str = INK) -> Styles:
 # ------------------------------------------------------------------------------------------ pictures
 
 
+_RENDERER_DEFAULTS = threading.Lock()
+
+
 class DrawingFlowable(Flowable):  # type: ignore[misc]
     """A reportlab Drawing drawn with the leaflet's font as the renderer's default (its stock default,
     Helvetica, would be referenced and not embedded)."""
@@ -312,12 +316,13 @@ class DrawingFlowable(Flowable):  # type: ignore[misc]
     def draw(self) -> None:
         from reportlab.graphics import renderPDF, shapes
 
-        saved = shapes.STATE_DEFAULTS["fontName"]
-        shapes.STATE_DEFAULTS["fontName"] = register_fonts()
-        try:
-            renderPDF.draw(self.drawing, self.canv, 0, 0)
-        finally:
-            shapes.STATE_DEFAULTS["fontName"] = saved
+        with _RENDERER_DEFAULTS:  # reportlab's defaults are global: one drawing at a time swaps them
+            saved = shapes.STATE_DEFAULTS["fontName"]
+            shapes.STATE_DEFAULTS["fontName"] = register_fonts()
+            try:
+                renderPDF.draw(self.drawing, self.canv, 0, 0)
+            finally:
+                shapes.STATE_DEFAULTS["fontName"] = saved
 
 
 @dataclass(frozen=True)
