@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import io
 import re
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -318,6 +319,9 @@ def styles(body_pt: float, accent: str = INK) -> Styles:
 # ------------------------------------------------------------------------------------------ pictures
 
 
+_RENDERER_DEFAULTS = threading.Lock()
+
+
 class DrawingFlowable(Flowable):  # type: ignore[misc]
     """A reportlab Drawing drawn with the leaflet's font as the renderer's default (its stock default,
     Helvetica, would be referenced and not embedded)."""
@@ -330,12 +334,13 @@ class DrawingFlowable(Flowable):  # type: ignore[misc]
     def draw(self) -> None:
         from reportlab.graphics import renderPDF, shapes
 
-        saved = shapes.STATE_DEFAULTS["fontName"]
-        shapes.STATE_DEFAULTS["fontName"] = register_fonts()
-        try:
-            renderPDF.draw(self.drawing, self.canv, 0, 0)
-        finally:
-            shapes.STATE_DEFAULTS["fontName"] = saved
+        with _RENDERER_DEFAULTS:  # reportlab's defaults are global: one drawing at a time swaps them
+            saved = shapes.STATE_DEFAULTS["fontName"]
+            shapes.STATE_DEFAULTS["fontName"] = register_fonts()
+            try:
+                renderPDF.draw(self.drawing, self.canv, 0, 0)
+            finally:
+                shapes.STATE_DEFAULTS["fontName"] = saved
 
 
 @dataclass(frozen=True)
@@ -462,7 +467,7 @@ def block_flowables(block: Block, st: Styles, width: float, where: str) -> list[
     it, a boxed or ``keep_together`` block is never split; no paragraph leaves one line alone on a panel."""
     boxed = bool(block.box)
     inner = width - (8 if boxed else 0)
-    where = f"{where}: the block {plain_text(block.heading or (block.paragraphs or ('',))[0])[:40]!r}"
+    where = f"{where}: the block {_block_name(block)!r}"
     heading = [Paragraph(block.heading, st.heading)] if block.heading else []
     paragraphs: list[Flowable] = [_paragraph(p, st, block.small) for p in block.paragraphs]
     if block.picture is not None:
@@ -538,9 +543,11 @@ class _Doc(BaseDocTemplate):  # type: ignore[misc]
 
 
 def _panels(leaflet: Leaflet, blocks: Sequence[Block], geometry: PanelGeometry, body_pt: float,
-            max_panels: int | None, where: str, cover: bool) -> tuple[bytes, int, list[_Slot], dict[int, int]] | None:
+            max_panels: int | None, where: str, cover: bool, marks: dict[int, int] | None = None
+            ) -> tuple[bytes, int, list[_Slot], dict[int, int]] | None:
     """``blocks`` set in ``body_pt``, one panel a page: (pdf, panels, picture slots, panel each block began
-    on); None as soon as a panel past ``max_panels`` begins."""
+    on); None as soon as a panel past ``max_panels`` begins (``marks`` then gets the panels the blocks set so
+    far began on)."""
     st = styles(body_pt, leaflet.accent)
     width = geometry.text_width_mm * mm
     frame = Frame(geometry.fold.side_mm * mm, geometry.fold.bottom_mm * mm, width, geometry.text_height_mm * mm,
@@ -563,11 +570,13 @@ def _panels(leaflet: Leaflet, blocks: Sequence[Block], geometry: PanelGeometry, 
     try:
         doc.build(story)
     except _TooLongError:
+        if marks is not None:
+            marks.update(doc.leaflet_marks)
         return None
     except PlatypusLayoutError as exc:  # a flowable taller than a whole panel
         index = max(doc.leaflet_marks, default=-1) + 1
         index = min(index, len(blocks) - 1)
-        name = plain_text(blocks[index].heading or (blocks[index].paragraphs or ("",))[0])[:40] if blocks else ""
+        name = _block_name(blocks[index]) if blocks else ""
         raise FitError(f"{where}: the block {name!r} is taller than a panel at {body_pt:g} pt; shorten it or "
                        "split it into blocks") from exc
     return buf.getvalue(), doc.page, doc.leaflet_slots, doc.leaflet_marks
@@ -629,22 +638,53 @@ def _fits_at_all(leaflet: Leaflet, paper: Paper, sheets: int) -> bool:
         return False
 
 
-def _too_long(leaflet: Leaflet, paper: Paper) -> FitError:
-    """The one-line error when nothing fits: the block that runs past the last panel at the smallest size (or
-    the FitError of a table or block that does not fit even a whole panel at that size)."""
+def _block_name(block: Block) -> str:
+    return plain_text(block.heading or (block.paragraphs or ("",))[0])[:40]
+
+
+def _capacity_chars(leaflet: Leaflet, paper: Paper) -> float:
+    """Three times the characters the most sheets allowed could hold at the smallest size (characters half
+    an em wide, lines at the body's leading): words longer than this cannot fit, whatever they are."""
+    geometry = panel_geometry(leaflet.fold, paper)
+    body_pt = min(leaflet.body_sizes_pt)
+    per_line = geometry.text_width_mm * mm / (0.5 * body_pt)
+    lines = geometry.text_height_mm * mm / (1.27 * body_pt)
+    return 3 * per_line * lines * max(leaflet.sheets) * leaflet.fold.per_sheet
+
+
+def _too_long(leaflet: Leaflet, papers: Sequence[Paper]) -> FitError:
+    """The one-line error when nothing fits on one of ``papers`` (the first it fails on): the block that runs
+    past the last panel at the smallest size. Bounded: never sets more than the panels allowed plus one."""
     most = max(leaflet.sheets) * leaflet.fold.per_sheet
     smallest = min(leaflet.body_sizes_pt)
-    full = _set(leaflet, paper, smallest, None)
-    assert full is not None
     both = (*leaflet.blocks, *leaflet.back)
-    begun = [i for i, panel in full.main[3].items() if panel <= most]
-    block = both[max(begun, default=0)]
-    name = plain_text(block.heading or (block.paragraphs or ("",))[0])[:40]
+    index, paper, about = len(both) - 1, papers[0], ""
+    for paper in papers:
+        room = _capacity_chars(leaflet, paper)
+        counts = [sum(len(plain_text(w)) for w in block.words()) for block in both]
+        if sum(counts) > room:  # words far too long: not set, the block named from the estimated room
+            total = 0
+            for index, count in enumerate(counts):  # noqa: B007 - the index is the answer
+                total += count
+                if total > room / 3:
+                    break
+            about = "about "
+        else:
+            marks: dict[int, int] = {}
+            try:
+                fits = _panels(leaflet, both, panel_geometry(leaflet.fold, paper), smallest, most,
+                               _where(leaflet, paper), cover=True, marks=marks) is not None
+            except FitError as exc:
+                return exc  # a table or block that does not fit a whole panel even at the smallest size
+            if fits:
+                continue  # this paper holds them: the other one does not
+            index = max((i for i, panel in marks.items() if panel <= most), default=0)
+        break
     fold, most_units = leaflet.fold, max(leaflet.sheets)
-    units, hold = (fold.unit + "s", "hold") if most_units > 1 else (fold.unit, "holds")
-    return FitError(f"{_where(leaflet, paper)}: the words need {full.panels} {fold.panel}s; {most_units} {units} "
-                    f"({fold.name}) {hold} {most}, even at {smallest:g} pt: the text runs past the last "
-                    f"{fold.panel} in the block {name!r}; shorten it or the blocks before it")
+    units = fold.unit + ("s" if most_units > 1 else "")
+    return FitError(f"{_where(leaflet, paper)}: the words do not fit {most_units} {units} ({fold.name}, {most} "
+                    f"{fold.panel}s) even at {smallest:g} pt: the text runs past the last {fold.panel} in {about}the "
+                    f"block {_block_name(both[index])!r}; shorten it or the blocks before it")
 
 
 def fitted(leaflet: Leaflet, paper: Paper) -> tuple[int, _Set]:
@@ -652,13 +692,16 @@ def fitted(leaflet: Leaflet, paper: Paper) -> tuple[int, _Set]:
     every paper of ``leaflet.papers`` (so A4 and Letter have the same panels), at the largest size that fits
     this paper. A FitError when no sheet count holds them."""
     others = [p for p in leaflet.papers if p.name != paper.name]
+    if sum(len(plain_text(w)) for b in (*leaflet.blocks, *leaflet.back) for w in b.words()) > min(
+            _capacity_chars(leaflet, p) for p in (paper, *others)):
+        raise _too_long(leaflet, [paper, *others])  # without setting words far too long at every size
     for sheets in leaflet.sheets:
         made = _fit(leaflet, paper, sheets)
         if made is None:
             continue
         if all(_fits_at_all(leaflet, other, sheets) for other in others):
             return sheets, made
-    raise _too_long(leaflet, paper)
+    raise _too_long(leaflet, [paper, *others])
 
 
 # ------------------------------------------------------------------------------------------ the sheet

@@ -84,6 +84,17 @@ def test_nothing_fits_is_one_line_naming_the_template_paper_and_block() -> None:
     assert "in the block 'Rule " in message  # the block that runs past the last panel
 
 
+def test_words_far_too_long_are_refused_without_setting_them() -> None:
+    """Megabytes of text (a data-only game's Markdown) are not set at every size: the estimate of what the
+    panels hold names the block, and nothing past it is typeset."""
+    blocks = tuple(Block(f"Part {i}", (WORDS * 50,) * 20) for i in range(200))  # about 2 MB
+    with pytest.raises(FitError) as info:
+        leaflet_layout(Leaflet("Huge", blocks, SOURCE, sheets=(1, 2)), A4)
+    message = str(info.value)
+    assert "\n" not in message and "do not fit 2 sheets (half fold, 8 panels) even at 7 pt" in message
+    assert "in about the block 'Part 0'" in message
+
+
 def test_a_table_too_wide_for_any_size_names_its_block() -> None:
     wide = Block("Costs", table=Table((("Word" * 30, "x"), ("a", "b"))))
     with pytest.raises(FitError, match=r"templates/example.yaml: leaflet \(A4.*the block 'Costs'"):
