@@ -469,10 +469,17 @@ def block_flowables(block: Block, st: Styles, width: float, where: str) -> list[
     inner = width - (8 if boxed else 0)
     where = f"{where}: the block {_block_name(block)!r}"
     heading = [Paragraph(block.heading, st.heading)] if block.heading else []
-    paragraphs: list[Flowable] = [_paragraph(p, st, block.small) for p in block.paragraphs]
+    # units: flowables that stay on one panel (a paragraph, and the picture after it with the paragraph that
+    # leads into it, as a table does); never a KeepTogether inside another (reportlab's would never fit)
+    units: list[list[Flowable]] = [[_paragraph(p, st, block.small)] for p in block.paragraphs]
     if block.picture is not None:
-        at = len(paragraphs) if block.picture_after < 0 else min(block.picture_after, len(paragraphs))
-        paragraphs[at:at] = [Spacer(1, 2), _picture(block.picture, inner), Spacer(1, 3)]
+        at = len(units) if block.picture_after < 0 else min(block.picture_after, len(units))
+        picture = [Spacer(1, 2), _picture(block.picture, inner), Spacer(1, 3)]
+        if at > 0:
+            units[at - 1] = [*units[at - 1], *picture]
+        else:
+            units.insert(0, picture)
+    paragraphs: list[Flowable] = [f for unit in units for f in unit]
     table = [_table(block.table, st, inner, where)] if block.table is not None else []
     after: list[Flowable] = [_paragraph(p, st, block.small) for p in block.after]
     head: list[Flowable] = [PageBreak()] if block.new_panel else []
@@ -492,13 +499,19 @@ def block_flowables(block: Block, st: Styles, width: float, where: str) -> list[
     if block.keep_together:
         return [*head, KeepTogether([*heading, *paragraphs, *table, *after])]
     if table:  # the table stays with the paragraph that leads into it (and the heading, if that is all)
-        lead = paragraphs[-1:]
-        before = paragraphs[:-1]
+        lead = [f for unit in units[-1:] for f in unit]
+        before = units[:-1]
         if before:
-            return [*head, KeepTogether([*heading, before[0]]), *before[1:], KeepTogether([*lead, *table]), *after]
+            return [*head, KeepTogether([*heading, *before[0]]), *_kept(before[1:]), KeepTogether([*lead, *table]),
+                    *after]
         return [*head, KeepTogether([*heading, *lead, *table]), *after]
-    body = [*paragraphs, *after]
-    return [*head, KeepTogether([*heading, *body[:1]]), *body[1:]]
+    body = [*units, *([p] for p in after)]
+    return [*head, KeepTogether([*heading, *(body[0] if body else [])]), *_kept(body[1:])]
+
+
+def _kept(units: Sequence[list[Flowable]]) -> list[Flowable]:
+    """Each unit as one flowable: alone, or kept together when it is more than one."""
+    return [unit[0] if len(unit) == 1 else KeepTogether(unit) for unit in units]
 
 
 # ------------------------------------------------------------------------------------------ panels
