@@ -9,11 +9,14 @@ from gettext import NullTranslations
 from typing import Any
 
 from boardgen.i18n import Translator, printing_in, translator
+from boardgen.kit.leaflet import BODY_SIZES_PT as BODY_SIZES
 from boardgen.kit.leaflet import TRI_FOLD, Block, Leaflet, Picture, Table
 from boardgen.kit.leaflet import leaflet_pdf as typeset
 from boardgen.plugin import BuildContext
 from boardgen.render.imposition import Paper
 
+BODY_SIZES_PT = (11.0, 10.5, *BODY_SIZES)
+"""The shared sizes with two larger ones first (the English words leave half the sixth panel empty at 10 pt)."""
 
 def collapse_table(config: Any, tr: Translator | None = None) -> list[list[str]]:
     from boardgen.games.resilience_earth.rules.engine import collapse_probability
@@ -174,7 +177,8 @@ def leaflet_content(ctx: BuildContext) -> Leaflet:
           "association. This edition's words, board and parts were made with boardgen from Natural Earth land, "
           "Köppen-Geiger climate and ETOPO elevation data."),
     )))
-    return Leaflet(cfg.title, tuple(out), cfg.source, fold=TRI_FOLD, sheets=(1,), subject=cfg.edition)
+    return Leaflet(cfg.title, tuple(out), cfg.source, fold=TRI_FOLD, sheets=(1,), body_sizes_pt=BODY_SIZES_PT,
+                   subject=cfg.edition)
 
 
 def event_example(ctx: BuildContext, tr: Translator | None = None) -> str:
