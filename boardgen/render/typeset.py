@@ -3,6 +3,7 @@ of a folded booklet."""
 
 from __future__ import annotations
 
+import html
 import re
 import subprocess
 from collections.abc import Callable, Iterable, Sequence
@@ -227,15 +228,15 @@ MIN_TEXT_PT = 6.0
 """No printed word is smaller than this (the print checks hold every part to it)."""
 
 _MARKUP = re.compile(r"<[^>]*>")
-_ENTITIES = {"&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'", "&nbsp;": "\u00a0"}
+
+
+_LINE_BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
 
 
 def plain_text(markup: str) -> str:
-    """A reportlab paragraph's printed characters: tags dropped, the common entities resolved."""
-    text = _MARKUP.sub("", markup)
-    for entity, char in _ENTITIES.items():
-        text = text.replace(entity, char)
-    return text
+    """A reportlab paragraph's printed characters: line breaks (``<br/>``) kept as new lines, the other tags
+    dropped, character entities (``&amp;``, ``&rarr;``, ``&#8594;``) resolved."""
+    return html.unescape(_MARKUP.sub("", _LINE_BREAK.sub("\n", markup)))
 
 
 def missing_glyphs(text: str, font_name: str) -> list[str]:

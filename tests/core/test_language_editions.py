@@ -225,7 +225,7 @@ def test_words_that_cannot_fit_are_an_error_naming_the_panel_and_language(german
     with pytest.raises(FitError) as err:
         leaflet_pdf(german, Paper("postcard", 105.0, 148.0))
     message = str(err.value)
-    assert "(de" in message and "panel" in message and "\n" not in message
+    assert "language de" in message and "panel" in message and "\n" not in message
 
 
 def test_every_pdf_part_checks_its_glyphs(tmp_path: Path) -> None:

@@ -1,39 +1,35 @@
-"""Global Warming's rules leaflet: our own words, the template's numbers, two columns on A4 or Letter.
+"""Global Warming's rules leaflet's words: our own words, the template's numbers, two columns on both sides of
+an A4 or Letter sheet (set by the shared typesetter, ``boardgen.kit.leaflet``).
 
-The text is built as blocks (heading, paragraphs) by :func:`leaflet_blocks`, so the plain-text rules and the
-PDF say the same thing; every number comes from the template (players, line length, order of the faces, the
-decisions this edition makes where the 2003 rules are silent).
+The words are blocks (headings, paragraphs, pictures) built by :func:`leaflet_content`, so the plain-text rules
+(``rules.txt``) and the PDF say the same thing; every number comes from the template (players, line length,
+order of the faces, the decisions this edition makes where the 2003 rules are silent).
 """
 
 from __future__ import annotations
 
-import html
 import io
-from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
-from xml.sax.saxutils import escape
 
 from reportlab.graphics.shapes import Circle, Drawing, Line, Polygon, Rect, String
 from reportlab.lib.colors import HexColor
-from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.platypus import BaseDocTemplate, Flowable, Frame, Image, PageTemplate, Paragraph, Spacer
+from reportlab.platypus import Image
 
 from boardgen.i18n import N_, current
+from boardgen.kit.leaflet import BODY_SIZES_PT as BODY_SIZES
+from boardgen.kit.leaflet import COLUMNS, Block, Leaflet, Picture
+from boardgen.kit.leaflet import leaflet_pdf as typeset
 from boardgen.render.imposition import Paper
-from boardgen.render.typeset import finished_leaflet, register_fonts
+from boardgen.render.typeset import register_fonts
 
 INK = "#1a1a1a"
 SEA = "#6b8fb3"
-
-
-@dataclass(frozen=True)
-class Block:
-    heading: str
-    paragraphs: tuple[str, ...]
-    picture: str = ""  # "island" or "line": a drawing after the paragraphs
+BLUE = "#1d4e72"
+BODY_SIZES_PT = (11.0, 10.5, *BODY_SIZES)
+"""The shared sizes with two larger ones first: at 10 pt the words fill three columns and 3 lines of the
+fourth; at 11 pt the sheet's second side is used."""
 
 
 def _names(config: Any) -> list[str]:
@@ -46,7 +42,8 @@ def _count_words(n: int) -> str:
     return _(words[n]) if n in words else str(n)
 
 
-def leaflet_blocks(config: Any) -> list[Block]:
+def leaflet_content(config: Any) -> Leaflet:
+    """The leaflet's words and pictures in reading order."""
     _ = current().gettext
     r = config.rules
     pp = config.piecepack
@@ -80,7 +77,9 @@ def leaflet_blocks(config: Any) -> list[Block]:
                    "shares a full edge with another tile, lined up with the grid. It may go beyond the island's "
                    "first outline, and the island may break in two or grow back together. If a tile can move, you "
                    "must move one.")).format(Blank=blank.capitalize())
-    blocks = [
+    blocks = (
+        Block(paragraphs=(_("A sinking-island game for the piecepack &middot; {min}-{max} players").format(
+            min=config.players.min, max=config.players.max),)),
         Block(_("The idea"), (
             _("The ice caps are melting and the sea is rising over the island you are stranded on. Everybody "
               "drowns in the end; you want to be the last one to go, and to watch the others go first. A row of "
@@ -92,7 +91,7 @@ def leaflet_blocks(config: Any) -> list[Block]:
         Block(_("What you need"), (
             pieces + " " + _("A cup or a bag for the coins. The table sheet of this kit shows the island plans and "
                              "a mat for the coin line."),
-        ), "pieces"),
+        ), picture=Picture(lambda width: pieces_image(config, width))),
         Block(_("Setting up"), (
             setup,
             _("Each player takes a pawn and the die of the same suit. Put all the coins in the cup. Each player "
@@ -102,7 +101,7 @@ def leaflet_blocks(config: Any) -> list[Block]:
               "whichever side landed up; nobody may peek underneath. The row is the line of coins: its leftmost "
               "coin names the next tile to sink, the others the tiles after it. One side of a coin shows its "
               "value, the other its suit, so you only ever know half of each.").format(n=_count_words(line)),
-        ), "island"),
+        ), picture=Picture(lambda width: island_drawing(config, width))),
         Block(_("A turn"), (
             _("<b>1. Choose.</b> Everyone still on the island secretly turns their die to the face they want and "
               "keeps it covered with a hand."),
@@ -120,7 +119,7 @@ def leaflet_blocks(config: Any) -> list[Block]:
               "showing its hidden side. Then they turn over the leftmost coin. Its tile sinks: take it and the "
               "coin out of the game. A pawn on that tile drowns and its player is out (a good moment to hand "
               "them the cup)."),
-        ), "line"),
+        ), picture=Picture(lambda width: line_drawing(config, width))),
         Block(_("Winning"), (
             _("Play turns until only one pawn is left: its player wins. Only one tile sinks a turn, so two pawns "
               "never drown together and the game cannot end in a draw."),
@@ -146,7 +145,7 @@ def leaflet_blocks(config: Any) -> list[Block]:
               "that touch the empty middle along an edge (<b>orthogonal</b>) or at a corner (<b>diagonal</b>) "
               "to the outside of the middle of each outer edge, one per edge. The table sheet shows both plans "
               "(the moved tiles are the darker ones)."),
-        ), "variants"),
+        ), picture=Picture(lambda width: variants_drawing(config, width))),
         Block(_("A turn at a glance"), (
             _("Set dice in secret &rarr; reveal, equal faces cancel &rarr; act in the order {order} &rarr; draw a "
               "coin to the right end &rarr; turn over the leftmost coin, its tile sinks &rarr; anyone on it is "
@@ -160,40 +159,14 @@ def leaflet_blocks(config: Any) -> list[Block]:
             _("A blank can strand a rival: take away the tile their pawn would step to, or build a bridge for "
               "your own pawn to a safer corner."),
         )),
-    ]
-    return blocks
-
-
-def _plain(text: str) -> str:
-    """A paragraph as plain text: the markup tags dropped and entities such as ``&rarr;`` decoded."""
-    for tag in ("<b>", "</b>"):
-        text = text.replace(tag, "")
-    return html.unescape(text)
+    )
+    return Leaflet(config.title, blocks, config.source, accent=BLUE, fold=COLUMNS, sheets=(2,),
+                   body_sizes_pt=BODY_SIZES_PT, subject=config.edition)
 
 
 def leaflet_text(config: Any) -> str:
-    out = [f"{config.title}", "=" * len(config.title), ""]
-    for block in leaflet_blocks(config):
-        out += [block.heading, "-" * len(block.heading)]
-        for p in block.paragraphs:
-            out += [_plain(p), ""]
-    return "\n".join(out)
-
-
-# ------------------------------------------------------------------------------------------ pictures
-
-
-class DrawingFlowable(Flowable):
-    def __init__(self, drawing: Drawing) -> None:
-        super().__init__()
-        self.drawing = drawing
-        self.width, self.height = drawing.width, drawing.height
-
-    def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
-        return self.width, self.height
-
-    def draw(self) -> None:
-        self.drawing.drawOn(self.canv, 0, 0)
+    """The leaflet's words as plain text (the kit's rules.txt)."""
+    return leaflet_content(config).document_text()
 
 
 def _symbol(d: Drawing, name: str, cx: float, cy: float, size: float, colour: str) -> None:
@@ -341,81 +314,16 @@ def line_drawing(config: Any, width: float) -> Drawing:
     return d
 
 
-# ------------------------------------------------------------------------------------------ the PDF
+def pieces_image(config: Any, width: float) -> Image:
+    """The pieces' picture at most ``width`` pt wide; shrunk to the column, its labels are drawn larger so they
+    still print at 7 pt."""
+    png, w_mm, h_mm = pieces_png(config)
+    scale = min(1.0, width / (w_mm * mm))
+    if scale < 1.0:
+        png, w_mm, h_mm = pieces_png(config, label_pt=7.0 / scale)
+    return Image(io.BytesIO(png), width=w_mm * mm * scale, height=h_mm * mm * scale)
 
 
-def _styles(body_pt: float) -> dict[str, ParagraphStyle]:
-    family = register_fonts()
-    base = ParagraphStyle("body", fontName=family, fontSize=body_pt, leading=body_pt * 1.28,
-                          textColor=HexColor(INK), spaceAfter=body_pt * 0.4)
-    return {
-        "body": base,
-        "title": ParagraphStyle("title", base, fontName=family + "-Bold", fontSize=19, leading=23, spaceAfter=2),
-        "sub": ParagraphStyle("sub", base, fontSize=body_pt + 0.5, textColor=HexColor("#555555"), spaceAfter=6),
-        "h": ParagraphStyle("h", base, fontName=family + "-Bold", fontSize=body_pt + 2.5, leading=body_pt + 5,
-                            spaceBefore=body_pt * 0.6, spaceAfter=2, textColor=HexColor("#1d4e72"),
-                            keepWithNext=1),
-    }
-
-
-def _story(config: Any, body_pt: float, column_w: float) -> list[Flowable]:
-    st = _styles(body_pt)
-    story: list[Flowable] = [
-        Paragraph(escape(config.title), st["title"]),
-        Paragraph(current().gettext("A sinking-island game for the piecepack &middot; {min}-{max} players").format(
-            min=config.players.min, max=config.players.max), st["sub"]),
-    ]
-    for block in leaflet_blocks(config):
-        story.append(Paragraph(escape(block.heading), st["h"]))
-        for p in block.paragraphs:
-            story.append(Paragraph(p, st["body"]))
-        if block.picture == "island":
-            story += [Spacer(1, 2), DrawingFlowable(island_drawing(config, column_w)), Spacer(1, 4)]
-        elif block.picture == "pieces":
-            png, w_mm, h_mm = pieces_png(config)
-            scale = min(1.0, column_w / (w_mm * mm))
-            if scale < 1.0:  # the picture shrinks to the column: enlarge its labels so they print at 7 pt
-                png, w_mm, h_mm = pieces_png(config, label_pt=7.0 / scale)
-            story += [Spacer(1, 2), Image(io.BytesIO(png), width=w_mm * mm * scale, height=h_mm * mm * scale),
-                      Spacer(1, 4)]
-        elif block.picture == "variants":
-            story += [Spacer(1, 2), DrawingFlowable(variants_drawing(config, column_w)), Spacer(1, 4)]
-        elif block.picture == "line":
-            story += [Spacer(1, 2), DrawingFlowable(line_drawing(config, column_w)), Spacer(1, 4)]
-    return story
-
-
-def leaflet_pdf(config: Any, paper: Paper, body_pts: Sequence[float] = (9.0, 8.6, 8.2, 7.8, 7.4)) -> tuple[bytes, int]:
-    """The leaflet (one sheet, both sides, two columns when it fits) and its page count."""
-    width, height = paper.width_mm * mm, paper.height_mm * mm
-    margin = 13 * mm
-    gutter = 7 * mm
-    column_w = (width - 2 * margin - gutter) / 2
-    best: tuple[bytes, int] | None = None
-    for body in body_pts:
-        buf = io.BytesIO()
-        doc = BaseDocTemplate(buf, pagesize=(width, height), leftMargin=margin, rightMargin=margin,
-                              topMargin=margin, bottomMargin=margin, title=f"{config.title}: rules",
-                              author="boardgen", subject="rules leaflet", creator="boardgen",
-                              invariant=1)
-        frames = [Frame(margin, margin, column_w, height - 2 * margin, id="left", showBoundary=0),
-                  Frame(margin + column_w + gutter, margin, column_w, height - 2 * margin, id="right",
-                        showBoundary=0)]
-
-        def footer(canvas: Any, _doc: Any) -> None:
-            canvas.saveState()
-            canvas.setFont(register_fonts(), 7)
-            canvas.setFillColor(HexColor("#777777"))
-            canvas.drawString(margin, margin * 0.5, current().gettext(
-                "{title} · boardgen edition {edition} · page {page}").format(
-                    title=config.title, edition=config.edition, page=canvas.getPageNumber()))
-            canvas.restoreState()
-
-        doc.addPageTemplates([PageTemplate(id="two", frames=frames, onPage=footer)])
-        doc.build(_story(config, body, column_w))
-        pages = doc.page
-        best = (finished_leaflet(buf.getvalue()), pages)
-        if pages <= 2:
-            break
-    assert best is not None
-    return best
+def leaflet_pdf(config: Any, paper: Paper) -> tuple[bytes, int]:
+    """The leaflet (one sheet, both sides, two columns) and its page count."""
+    return typeset(leaflet_content(config), paper)

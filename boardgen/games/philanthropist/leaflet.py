@@ -1,43 +1,31 @@
-"""The rules leaflet: one landscape sheet printed on both sides and folded in half.
+"""The Philanthropist's rules leaflet's words: one landscape sheet printed on both sides and folded in half.
 
-Side 1 holds the back panel (what the box holds, printing notes) on the left and the cover (the goal and the
-setup) on the right; side 2 holds the turn (left) and the end of the game with this edition's choices (right).
-Every number comes from the template, so a changed rule changes the leaflet. The words are our own.
+The cover holds the goal, the setup and the meeples' costs; the inside the turn (left) and the end of the game
+with this edition's choices (right); the back cover what the box holds and how to make and print the kit.
+Every number comes from the template, so a changed rule changes the leaflet. The words are our own; the shared
+typesetter (``boardgen.kit.leaflet``) sets them, with body sizes whose small print stays at 8 pt or more.
 """
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
 
 from reportlab.graphics.shapes import Circle, Drawing, Line, Rect, String
 from reportlab.lib import colors
-from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
-from reportlab.platypus import (
-    BaseDocTemplate,
-    Flowable,
-    Frame,
-    NextPageTemplate,
-    PageBreak,
-    PageTemplate,
-    Paragraph,
-    Table,
-    TableStyle,
-)
-from reportlab.platypus.doctemplate import FrameBreak
 
-from boardgen.errors import LayoutError
 from boardgen.games.philanthropist.schema import Card, PhilanthropistTemplate, deck_stats
 from boardgen.i18n import current
+from boardgen.kit.leaflet import HALF_FOLD, SMALL_BELOW_BODY_PT, Block, Leaflet, Picture, Table
+from boardgen.kit.leaflet import leaflet_pdf as typeset
 from boardgen.render.imposition import Paper
-from boardgen.render.typeset import finished_leaflet, register_fonts
+from boardgen.render.typeset import register_fonts
 
 INK = colors.HexColor("#1a1a1a")
-BOX = colors.HexColor("#eef3f7")
-MARGIN = 11 * mm
-MIN_PT = 8.0  # the smallest type anywhere on the leaflet: it is read at arm's length, printed at home
-GUTTER = 9 * mm
+MIN_PT = 8.0  # the smallest type of the leaflet's words: it is read at arm's length, printed at home
+BODY_SIZES_PT = (10.0, 9.5, 9.0)
+"""The body sizes the typesetter may try: its small print (1 pt under the body) stays at ``MIN_PT`` or more."""
+assert min(BODY_SIZES_PT) - SMALL_BELOW_BODY_PT >= MIN_PT
 
 
 def _cubes(n: int) -> str:
@@ -105,26 +93,6 @@ def choices(t: PhilanthropistTemplate) -> list[tuple[str, str]]:
     ]
 
 
-class Picture(Flowable):
-    """A reportlab Drawing drawn with DejaVu Sans as the renderer's default font (its stock default, Helvetica,
-    would be referenced unembedded)."""
-
-    def __init__(self, drawing: Drawing) -> None:
-        super().__init__()
-        self.drawing = drawing
-        self.width, self.height = drawing.width, drawing.height
-
-    def draw(self) -> None:
-        from reportlab.graphics import renderPDF, shapes
-
-        saved = shapes.STATE_DEFAULTS["fontName"]
-        shapes.STATE_DEFAULTS["fontName"] = register_fonts()
-        try:
-            renderPDF.draw(self.drawing, self.canv, 0, 0)
-        finally:
-            shapes.STATE_DEFAULTS["fontName"] = saved
-
-
 def move_diagram(t: PhilanthropistTemplate, width: float) -> Drawing:
     """A 7 x 7 corner of the board: the avatar in the middle, the white die shows 2, every shaded square is a
     legal end of the move (meeples do not block); one meeple stands inside the reach."""
@@ -171,37 +139,14 @@ def meeple_picture(t: PhilanthropistTemplate, width: float) -> Drawing:
     return d
 
 
-def _styles() -> dict[str, ParagraphStyle]:
-    font = register_fonts()
-    body = ParagraphStyle("body", fontName=font, fontSize=9.2, leading=11.6, textColor=INK, spaceAfter=3.4,
-                          bulletFontName=font)
-    return {
-        "body": body,
-        "title": ParagraphStyle("title", parent=body, fontName=font + "-Bold", fontSize=22, leading=26,
-                                spaceAfter=4),
-        "sub": ParagraphStyle("sub", parent=body, fontName=font + "-Oblique", fontSize=9.5, leading=12,
-                              spaceAfter=8),
-        "h": ParagraphStyle("h", parent=body, fontName=font + "-Bold", fontSize=10.5, leading=13, spaceBefore=5,
-                            spaceAfter=2.5),
-        "item": ParagraphStyle("item", parent=body, leftIndent=9, bulletIndent=0, spaceAfter=2),
-        "small": ParagraphStyle("small", parent=body, fontSize=MIN_PT, leading=9.8, spaceAfter=2.2),
-    }
 
 
-def _table(rows: Sequence[Sequence[str]], style: ParagraphStyle, widths: Sequence[float]) -> Table:
-    data = [[Paragraph(c, style) for c in row] for row in rows]
-    table = Table(data, colWidths=list(widths))
-    table.setStyle(TableStyle([("FONTNAME", (0, 0), (-1, -1), register_fonts()),
-                               ("BACKGROUND", (0, 0), (-1, 0), BOX), ("VALIGN", (0, 0), (-1, -1), "TOP"),
-                               ("LINEBELOW", (0, 0), (-1, -1), 0.3, colors.HexColor("#9aa5ad")),
-                               ("TOPPADDING", (0, 0), (-1, -1), 1.2), ("BOTTOMPADDING", (0, 0), (-1, -1), 1.2)]))
-    return table
-
-
-def flow(t: PhilanthropistTemplate, cards: Sequence[Card], width: float) -> list:  # type: ignore[type-arg]
+def leaflet_content(t: PhilanthropistTemplate, cards: Sequence[Card], inventory: Sequence[tuple[str, int, str]],
+                    card_flip: str = "long") -> Leaflet:
+    """The leaflet's words: the cover, the inside (a new panel at "Your turn" and at "End of the game") and the
+    back cover (``inventory``: (part, count, size) rows; ``card_flip``: the edge the card sheets flip on)."""
     tr = current()
     _ = tr.gettext
-    s = _styles()
     r = t.rules
     m = t.meeples
     n = t.board.squares
@@ -239,135 +184,90 @@ def flow(t: PhilanthropistTemplate, cards: Sequence[Card], width: float) -> list
                          move=_faces(t, "move").split(",")[0])
     sample += " " + _("Next turn the action die shows {payday}: payday. The white die shows 5, so Blue takes "
                       "{cubes}.").format(payday=_faces(t, "payday"), cubes=_cubes(5 * r.payday_multiplier))
-    story: list = [  # type: ignore[type-arg]
-        Paragraph(t.title, s["title"]),
-        Paragraph(_("A friendly race to do good, for {min} to {max} players.").format(
-            min=t.players.min, max=t.players.max), s["sub"]),
-        Paragraph(_("You have done well in business and now you want to give back. Move your avatar across the "
-                    "board, earn cubes from your company, and spend them to help the people who need it, shown as "
-                    "meeples. When the last of the {n} meeples has been helped, the player who helped the most "
-                    "wins.").format(n=m.total), s["body"]),
-        Paragraph(_("Setting up"), s["h"]),
-        Paragraph(_("1. Lay the board out. Each player takes an avatar and a player aid and puts the avatar on the "
-                    "start square of its colour (with two players, use opposite corners)."), s["item"]),
-        Paragraph(_("2. Spread the {n} meeples over the board, one to a square, never on a start square. Keep it "
-                    "even: the board is split into {blocks} x {blocks} areas of {side} x {side} squares; give each "
-                    "area about the same number and mix the colours.").format(
-                        n=m.total, blocks=m.spread_blocks, side=area) + " " + _quick_spread(area), s["item"]),
-        Paragraph(setup_3, s["item"]),
-        Paragraph(_("4. Two players shuffle the {n} business cards in turn and put them face down.").format(n=deck),
-                  s["item"]),
-        Paragraph(_("Helping costs"), s["h"]),
-        Paragraph(_("Cubes to pay for each colour of meeple (and how many of each are in the box):"), s["small"]),
-        Picture(meeple_picture(t, width)),
-        NextPageTemplate("inside"),
-        PageBreak(),
-        Paragraph(_("Your turn"), s["h"]),
-        Paragraph(_("Roll the coloured action die and do what its face says:"), s["body"]),
-        _table([[_("Die"), _("Action")], [_faces(t, "move"), _("Move")], [_faces(t, "payday"), _("Payday")],
-                [_faces(t, "card"), _("Business card")]], s["small"], [width * 0.3, width * 0.6]),
-        Paragraph(_("Move"), s["h"]),
-        Paragraph(move, s["body"]),
-        Picture(move_diagram(t, width)),
-        Paragraph(_("With a 2 on the white die, Red may end on any shaded square, including the blue meeple's."),
-                  s["small"]),
-        Paragraph(_("Helping a meeple"), s["h"]),
-        Paragraph(helping, s["body"]),
-        Paragraph(_("Payday"), s["h"]),
-        Paragraph(_("Roll the white die and take {n} times the number in cubes.").format(n=r.payday_multiplier),
-                  s["body"]),
-        Paragraph(_("Business card"), s["h"]),
-        Paragraph(_("Draw the top card, do what it says and put it on the discard pile. When you must pay more "
-                    "cubes than you have, pay all you have; you never go below zero. When the pile runs out, "
-                    "shuffle the discards into a new pile."), s["body"]),
-        Paragraph(_("On average a card is worth about {mean} cubes, but a few of them hurt.").format(
-            mean=f"{mean:+.1f}"), s["small"]),
-        FrameBreak(),
-        Paragraph(_("End of the game"), s["h"]),
-        Paragraph(_("The game ends as soon as the last meeple is helped. Count your meeples: most meeples wins.")
-                  + " " + choices(t)[5][1], s["body"]),
-        Paragraph(_("If the game drags on, it ends after a set number of rounds ({limits}); then too, most meeples "
-                    "wins. Keep count with a pencil mark per round.").format(limits=limits), s["body"]),
-        Paragraph(_("Choices this edition makes"), s["h"]),
-        Paragraph(_("The original rules leave these open; this is how we play them:"), s["small"]),
-        *[Paragraph(text, s["item"], bulletText="•") for _key, text in choices(t)],
-        Paragraph(_("The bank"), s["h"]),
-        Paragraph(_("The kit prints {n} cubes' worth of tokens. If the bank ever runs dry, use coins or write it "
-                    "down. Make change freely.").format(n=t.cubes.total), s["small"]),
-        Paragraph(_("A sample turn"), s["h"]),
-        Paragraph(sample, s["body"]),
-    ]
-    return story
+    blocks = (
+        Block(paragraphs=(
+            "<i>" + _("A friendly race to do good, for {min} to {max} players.").format(
+                min=t.players.min, max=t.players.max) + "</i>",
+            _("You have done well in business and now you want to give back. Move your avatar across the "
+              "board, earn cubes from your company, and spend them to help the people who need it, shown as "
+              "meeples. When the last of the {n} meeples has been helped, the player who helped the most "
+              "wins.").format(n=m.total))),
+        Block(_("Setting up"), (
+            _("1. Lay the board out. Each player takes an avatar and a player aid and puts the avatar on the "
+              "start square of its colour (with two players, use opposite corners)."),
+            _("2. Spread the {n} meeples over the board, one to a square, never on a start square. Keep it "
+              "even: the board is split into {blocks} x {blocks} areas of {side} x {side} squares; give each "
+              "area about the same number and mix the colours.").format(
+                  n=m.total, blocks=m.spread_blocks, side=area) + " " + _quick_spread(area),
+            setup_3,
+            _("4. Two players shuffle the {n} business cards in turn and put them face down.").format(n=deck))),
+        Block(_("Helping costs"), (
+            _("Cubes to pay for each colour of meeple (and how many of each are in the box):"),),
+            picture=Picture(lambda width: meeple_picture(t, width)), small=True, keep_together=True),
+        Block(_("Your turn"), (_("Roll the coloured action die and do what its face says:"),),
+              table=Table(((_("Die"), _("Action")), (_faces(t, "move"), _("Move")),
+                           (_faces(t, "payday"), _("Payday")), (_faces(t, "card"), _("Business card"))), (1, 2)),
+              new_panel=True),
+        Block(_("Move"), (move,), picture=Picture(lambda width: move_diagram(t, width))),
+        Block(paragraphs=(_("With a 2 on the white die, Red may end on any shaded square, including the blue "
+                            "meeple's."),), small=True),
+        Block(_("Helping a meeple"), (helping,)),
+        Block(_("Payday"), (_("Roll the white die and take {n} times the number in cubes.").format(
+            n=r.payday_multiplier),)),
+        Block(_("Business card"), (
+            _("Draw the top card, do what it says and put it on the discard pile. When you must pay more "
+              "cubes than you have, pay all you have; you never go below zero. When the pile runs out, "
+              "shuffle the discards into a new pile."),)),
+        Block(paragraphs=(_("On average a card is worth about {mean} cubes, but a few of them hurt.").format(
+            mean=f"{mean:+.1f}"),), small=True),
+        Block(_("End of the game"), (
+            _("The game ends as soon as the last meeple is helped. Count your meeples: most meeples wins.")
+            + " " + choices(t)[5][1],
+            _("If the game drags on, it ends after a set number of rounds ({limits}); then too, most meeples "
+              "wins. Keep count with a pencil mark per round.").format(limits=limits)), new_panel=True),
+        Block(_("Choices this edition makes"), (
+            _("The original rules leave these open; this is how we play them:"),), small=True),
+        Block(paragraphs=tuple(f"• {text}" for _key, text in choices(t))),
+        Block(_("The bank"), (
+            _("The kit prints {n} cubes' worth of tokens. If the bank ever runs dry, use coins or write it "
+              "down. Make change freely.").format(n=t.cubes.total),), small=True),
+        Block(_("A sample turn"), (sample,)),
+    )
+    return Leaflet(t.title, blocks, t.source, back=back_cover(t, inventory, card_flip), fold=HALF_FOLD,
+                   sheets=(1,), body_sizes_pt=BODY_SIZES_PT, subject=t.edition)
 
 
-def back_panel(t: PhilanthropistTemplate, inventory: Sequence[tuple[str, int, str]],  # type: ignore[type-arg]
-               card_flip: str = "long") -> list:
+def back_cover(t: PhilanthropistTemplate, inventory: Sequence[tuple[str, int, str]],
+               card_flip: str = "long") -> tuple[Block, ...]:
+    """What the box holds, how to make the kit and how to print it."""
     _ = current().gettext
-    s = _styles()
-    out: list = [Paragraph(_("In the box"), s["h"])]  # type: ignore[type-arg]
-    for name, count, size in inventory:
-        out.append(Paragraph(_("{count} x {name} ({size})").format(count=count, name=name, size=size) if size
-                             else _("{count} x {name}").format(count=count, name=name), s["small"]))
     flip = _("<b>long edge</b>") if card_flip == "long" else _("<b>short edge</b>")
-    out += [Paragraph(_("Making the kit"), s["h"]),
-            Paragraph(_("<b>Board:</b> cut out the sections on their outer line. The number beside each tab and "
-                        "notch names the section that joins there, and the small grid beside each page number "
-                        "shows where the section sits; the pieces fit together one way only. Tape the back. A "
-                        "print shop can print board-poster.pdf in one piece instead."), s["small"]),
-            Paragraph(_("<b>Meeples:</b> cut the strips apart, fold on the dashed lines so the two pictures face "
-                        "out, glue them back to back and bend the end flaps out as feet."), s["small"]),
-            Paragraph(_("<b>Dice:</b> cut on the solid line, crease the dashed lines, glue the grey tabs inside. "
-                        "<b>Avatars, cubes, cards:</b> cut on the solid lines or the crop marks. Real dice, cubes "
-                        "or coins work just as well."), s["small"]),
-            Paragraph(_("Printing"), s["h"]),
-            Paragraph(_("Print every page at 100% (actual size), never 'fit to page'; each sheet has a 100 mm bar "
-                        "to check. Business cards: print their pages double-sided, flipping on the {edge}, so each "
-                        "back lands behind its front. This leaflet: print both sides flipping on the short edge, "
-                        "then fold it in half.").format(edge=flip), s["small"]),
-            Paragraph(_("Made with boardgen from the template edition '{edition}'.").format(edition=t.edition),
-                      s["small"])]
-    return out
+    return (
+        Block(_("In the box"), ("<br/>".join(  # one line a part: a list, not paragraphs apart
+            _("{count} x {name} ({size})").format(count=count, name=name, size=size) if size
+            else _("{count} x {name}").format(count=count, name=name) for name, count, size in inventory),),
+            small=True),
+        Block(_("Making the kit"), (
+            _("<b>Board:</b> cut out the sections on their outer line. The number beside each tab and "
+              "notch names the section that joins there, and the small grid beside each page number "
+              "shows where the section sits; the pieces fit together one way only. Tape the back. A "
+              "print shop can print board-poster.pdf in one piece instead."),
+            _("<b>Meeples:</b> cut the strips apart, fold on the dashed lines so the two pictures face "
+              "out, glue them back to back and bend the end flaps out as feet."),
+            _("<b>Dice:</b> cut on the solid line, crease the dashed lines, glue the grey tabs inside. "
+              "<b>Avatars, cubes, cards:</b> cut on the solid lines or the crop marks. Real dice, cubes "
+              "or coins work just as well.")), small=True),
+        Block(_("Printing"), (
+            _("Print every page at 100% (actual size), never 'fit to page'; each sheet has a 100 mm bar "
+              "to check. Business cards: print their pages double-sided, flipping on the {edge}, so each "
+              "back lands behind its front. This leaflet: print both sides flipping on the short edge, "
+              "then fold it in half.").format(edge=flip),
+            _("Made with boardgen from the template edition '{edition}'.").format(edition=t.edition)), small=True),
+    )
 
 
 def leaflet_pdf(t: PhilanthropistTemplate, cards: Sequence[Card], paper: Paper,
                 inventory: Sequence[tuple[str, int, str]], card_flip: str = "long") -> tuple[bytes, int]:
-    """(pdf bytes, sheet sides). LayoutError if the words need more than one sheet. ``card_flip``: the duplex
-    flip ("long" or "short" edge) the card sheets need, as laid out."""
-    page_w, page_h = paper.height_mm * mm, paper.width_mm * mm  # landscape
-    panel_w = (page_w - 2 * MARGIN - GUTTER * 2) / 2
-    height = page_h - 2 * MARGIN
-    left = Frame(MARGIN, MARGIN, panel_w, height, id="left", leftPadding=0, rightPadding=0, topPadding=0,
-                 bottomPadding=0)
-    right = Frame(page_w / 2 + GUTTER, MARGIN, panel_w, height, id="right", leftPadding=0, rightPadding=0,
-                  topPadding=0, bottomPadding=0)
-    back = back_panel(t, inventory, card_flip)
-
-    def outside(canvas, doc) -> None:  # type: ignore[no-untyped-def]
-        canvas.saveState()
-        canvas.setStrokeColor(colors.HexColor("#b0b0b0"))
-        canvas.setDash(2, 2)
-        canvas.line(page_w / 2, MARGIN / 2, page_w / 2, page_h - MARGIN / 2)
-        canvas.restoreState()
-        frame = Frame(MARGIN, MARGIN, panel_w, height, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
-        frame.addFromList(list(back), canvas)
-
-    def inside(canvas, doc) -> None:  # type: ignore[no-untyped-def]
-        canvas.saveState()
-        canvas.setStrokeColor(colors.HexColor("#b0b0b0"))
-        canvas.setDash(2, 2)
-        canvas.line(page_w / 2, MARGIN / 2, page_w / 2, page_h - MARGIN / 2)
-        canvas.restoreState()
-
-    buf = io.BytesIO()
-    doc = BaseDocTemplate(buf, pagesize=(page_w, page_h), leftMargin=0, rightMargin=0, topMargin=0,
-                          bottomMargin=0, title=f"{t.title}: rules", author="boardgen", invariant=1,
-                          initialFontName=register_fonts(), initialFontSize=9)
-    doc.addPageTemplates([PageTemplate("cover", [right], onPage=outside),
-                          PageTemplate("inside", [left, right], onPage=inside)])
-    story = flow(t, cards, panel_w)
-    doc.build(story)
-    pages = doc.page
-    if pages > 2:
-        raise LayoutError(f"{t.source}: leaflet: the rules need {pages} sheet sides on {paper.name}; one folded "
-                          "sheet holds 2")
-    return finished_leaflet(buf.getvalue()), pages
+    """(pdf bytes, sheet sides): one folded sheet (a FitError if the words need more). ``card_flip``: the
+    duplex flip ("long" or "short" edge) the card sheets need, as laid out."""
+    return typeset(leaflet_content(t, cards, inventory, card_flip), paper)

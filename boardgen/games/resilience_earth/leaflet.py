@@ -1,6 +1,6 @@
-"""The Resilience Earth rules leaflet: one landscape sheet, printed on both sides and folded in three (six
-panels). Every number comes from the template, so a changed rule changes the leaflet. Typeset with reportlab
-platypus (DejaVu Sans, registered as the flagship leaflet does); ``invariant=1`` keeps the bytes stable."""
+"""The Resilience Earth rules leaflet's words: one landscape sheet, printed on both sides and folded in three
+(six panels). Every number comes from the template, so a changed rule changes the leaflet. The shared typesetter
+(``boardgen.kit.leaflet``) sets, fits and folds them."""
 
 from __future__ import annotations
 
@@ -8,36 +8,15 @@ import io
 from gettext import NullTranslations
 from typing import Any
 
-from reportlab.lib import colors
-from reportlab.lib.styles import ParagraphStyle
-from reportlab.lib.units import mm
-from reportlab.platypus import (
-    BaseDocTemplate,
-    Frame,
-    KeepTogether,
-    PageTemplate,
-    Paragraph,
-    Spacer,
-    Table,
-    TableStyle,
-)
-
-from boardgen.i18n import Translator, translator
+from boardgen.i18n import Translator, printing_in, translator
+from boardgen.kit.leaflet import BODY_SIZES_PT as BODY_SIZES
+from boardgen.kit.leaflet import TRI_FOLD, Block, Leaflet, Picture, Table
+from boardgen.kit.leaflet import leaflet_pdf as typeset
 from boardgen.plugin import BuildContext
 from boardgen.render.imposition import Paper
-from boardgen.render.typeset import (
-    MIN_TEXT_PT,
-    FitError,
-    check_glyphs,
-    finished_leaflet,
-    fitted_column_widths,
-    register_fonts,
-)
 
-INK = colors.HexColor("#1a1a1a")
-BOX = colors.HexColor("#eef3f7")
-BODY_SIZES_PT = (11.0, 10.5, 10.0, 9.5, 9.0, 8.5, 8.0, 7.6, 7.2)
-
+BODY_SIZES_PT = (11.0, 10.5, *BODY_SIZES)
+"""The shared sizes with two larger ones first (the English words leave half the sixth panel empty at 10 pt)."""
 
 def collapse_table(config: Any, tr: Translator | None = None) -> list[list[str]]:
     from boardgen.games.resilience_earth.rules.engine import collapse_probability
@@ -53,8 +32,8 @@ def collapse_table(config: Any, tr: Translator | None = None) -> list[list[str]]
     return rows
 
 
-def leaflet_blocks(ctx: BuildContext) -> list[tuple[str, list[str], list[list[str]] | None]]:
-    """(heading, paragraphs, table) in reading order, in the template's language."""
+def leaflet_content(ctx: BuildContext) -> Leaflet:
+    """The leaflet's words in reading order, in the template's language."""
     cfg = ctx.config
     tr = translator(cfg)
     _, n_ = tr.gettext, tr.ngettext
@@ -64,8 +43,8 @@ def leaflet_blocks(ctx: BuildContext) -> list[tuple[str, list[str], list[list[st
     levels = {lv: sum(1 for f in fm.fields if f.level == lv) for lv in (1, 2, 3)}
     stacks = ", ".join(str(s) for s in t.countdown_stacks)
     blocked = sum(1 for e in cfg.events if e.effect == "blocked")
-    out: list[tuple[str, list[str], list[list[str]] | None]] = []
-    out.append((cfg.title, [
+    out: list[Block] = []
+    out.append(Block(paragraphs=(
         _("A game for {min} to {max} players from about 12 years. You spread over the real "
           "Earth, gather resources (<b>RES</b>) and life quality (<b>LQ</b>) - but every town and industry puts a "
           "stone on the <b>Climate Tower</b>. If the tower falls while you add to it, the planet collapses: you "
@@ -77,15 +56,16 @@ def leaflet_blocks(ctx: BuildContext) -> list[tuple[str, list[str], list[list[st
           "warm, wet lowlands are rich; deserts, ice and high mountains are poor. Dashed lines join fields that "
           "border each other across a strait.").format(fields=len(fm.fields), poor=levels[1], fair=levels[2],
                                                        rich=levels[3]),
-    ], None))
-    out.append((_("The settlement map"), [
+    ), picture=board_picture(ctx)))
+    out.append(Block(_("The settlement map"), (
         _("What building costs (RES; +travel to settle far away), the stones it adds, and the RES it pays each "
           "round on a field with 1, 2 or 3 pips (each player has this card):"),
-    ], [["", _("cost"), _("stones"), _("1 pip"), _("2 pips"), _("3 pips")],
-        [_("settlement"), f"{c.settlement} (+{c.travel})", "0", *map(str, p.settlement)],
-        [_("town"), str(c.town), str(c.town_stones), *map(str, p.town)],
-        [_("industry"), str(c.industry), str(c.industry_stones), *map(str, p.industry)]]))
-    out.append((_("In the box"), [
+    ), table=Table((("", _("cost"), _("stones"), _("RES a round: 1/2/3 pips")),
+                    (_("settlement"), f"{c.settlement} (+{c.travel})", "0", "/".join(map(str, p.settlement))),
+                    (_("town"), str(c.town), str(c.town_stones), "/".join(map(str, p.town))),
+                    (_("industry"), str(c.industry), str(c.industry_stones), "/".join(map(str, p.industry)))),
+                   (0.26, 0.2, 0.18, 0.36))))
+    out.append(Block(_("In the box"), (
         _("Board; {stones} tower stones ({blocks}; not printed); "
           "{settlements} settlements, {towns} towns and "
           "{industries} industries in {colours} colours and shapes; "
@@ -96,8 +76,8 @@ def leaflet_blocks(ctx: BuildContext) -> list[tuple[str, list[str], list[list[st
             towns=per["town"] * cfg.players.max, industries=per["industry"] * cfg.players.max, colours=cfg.players.max,
             res=sum(cfg.components.res_tokens.values()), lq=sum(cfg.components.lq_tokens.values()),
             markers=cfg.markers.count, events=len(cfg.events)),
-    ], None))
-    out.append((_("Setting up"), [
+    )))
+    out.append(Block(_("Setting up"), (
         _("Put the tower stones on the {spaces} countdown spaces around the tower base, in the "
           "order printed there: {stacks}. Shuffle the event cards face down beside them. Everybody takes "
           "{res} RES, a colour, a sabbatical card and a settlement map. The youngest player takes "
@@ -105,7 +85,7 @@ def leaflet_blocks(ctx: BuildContext) -> list[tuple[str, list[str], list[list[st
         _("A hidden timer ends the game: before you start, somebody who does not play sets a timer for 50 to 70 "
           "minutes and hides it (in the simulations: after round {first} to {last}, "
           "each equally likely).").format(first=r.first_end_round, last=r.last_end_round),
-    ], None))
+    )))
     build_limit = (_("as many as you can pay for") if not r.builds_per_turn
                    else _("up to {n}").format(n=r.builds_per_turn))
     if r.sabbatical_limit:
@@ -114,7 +94,7 @@ def leaflet_blocks(ctx: BuildContext) -> list[tuple[str, list[str], list[list[st
     else:
         sabbatical = _("<b>Sabbatical</b>: hand in {cost} RES and take {lq} LQ; you build nothing "
                        "and get no RES this round.")
-    out.append((_("Your turn"), [
+    out.append(Block(_("Your turn"), (
         _("The round leader plays first, then the others clockwise. On your turn do one of these:"),
         _("<b>Build</b> ({limit}, in any order): <b>settle</b> an empty field that borders one of yours "
           "for {settle} RES, or any empty field on Earth for {far} RES (your first "
@@ -134,7 +114,7 @@ def leaflet_blocks(ctx: BuildContext) -> list[tuple[str, list[str], list[list[st
             per_settlement=per["settlement"], per_town=per["town"], per_industry=per["industry"]),
         sabbatical.format(cost=r.sabbatical_cost, lq=r.sabbatical_lq, limit=r.sabbatical_limit),
         _("<b>Nothing</b>: you are content as you are."),
-    ], None))
+    )))
     if c.industry_stones > 1:
         event_when = _("When a countdown space is emptied, its event space shows: draw a climate event card and "
                        "roll both dice, once every stone of the building is on (an industry's {n} stones all go "
@@ -142,7 +122,7 @@ def leaflet_blocks(ctx: BuildContext) -> list[tuple[str, list[str], list[list[st
     else:
         event_when = _("When a countdown space is emptied, its event space shows: draw a climate event card and "
                        "roll both dice, once every stone of the building is on.")
-    out.append((_("Stones and the tower"), [
+    out.append(Block(_("Stones and the tower"), (
         _("A stone comes from the stones lifted off earlier (kept beside the tower) or else from the countdown "
           "space in turn. Put each stone on the tower by hand, one at a time, "
           "{per_layer} to a layer and each layer across the one below. If the tower falls, the game "
@@ -153,15 +133,15 @@ def leaflet_blocks(ctx: BuildContext) -> list[tuple[str, list[str], list[list[st
             "second). The card shows which neighbouring fields are hit too: turn the card to the board's north "
             "and follow the compass arrows from the field hit to the bordering field that lies most nearly that "
             "way."),
-    ], None))
-    out.append((_("Climate events"), [
+    )))
+    out.append(Block(_("Climate events"), (
         _("{blocked} cards BLOCK fields: they give no RES and take no new building while covered. "
           "{destroy} cards DESTROY: every building on the fields goes back to its owner (its "
           "tower stones stay put) and nobody builds there while covered. A card names its rounds: the marker comes "
           "off at the end of the last one; 'rest of the game' markers stay. When the markers run out, the "
           "remaining fields stay uncovered.").format(blocked=blocked, destroy=len(cfg.events) - blocked),
-    ], None))
-    out.append((_("End of the round"), [
+    )))
+    out.append(Block(_("End of the round"), (
         _("Every player not on sabbatical takes RES for each of their buildings on a field that is not blocked "
           "(the settlement map): settlement {settlement}, town {town}, industry {industry} RES on a field with "
           "1/2/3 pips.").format(settlement="/".join(map(str, p.settlement)), town="/".join(map(str, p.town)),
@@ -169,24 +149,24 @@ def leaflet_blocks(ctx: BuildContext) -> list[tuple[str, list[str], list[list[st
         _("Then each player hands in {loss} LQ for every field of theirs that borders an industry "
           "(anybody's) - at most one per field however many industries it borders. LQ never drops below 0: "
           "a loss you cannot pay is simply dropped. Pass the leader's token left.").format(loss=r.industry_lq_loss),
-    ], None))
-    out.append((_("The end"), [
+    )))
+    out.append(Block(_("The end"), (
         _("<b>The tower falls</b>: whoever added the stone loses. RES are worth nothing: the most LQ wins."),
         _("<b>The timer rings</b> or <b>the last stone</b> is on the tower and it stands: everybody adds RES"
           "{worth} and LQ. Anyone whose RES and LQ are more lopsided than {share} to "
           "{rest} (either way) loses {penalty} points. The highest total wins; "
           "a tie is shared.").format(worth=worth_text(r, tr), share=tr.percent(r.lopsided_share),
                                      rest=tr.percent(1 - r.lopsided_share), penalty=r.lopsided_penalty),
-    ], None))
-    out.append((_("An example"), [event_example(ctx, tr), scoring_example(ctx, tr)], None))
-    out.append((_("How shaky is the tower?"), [
+    )))
+    out.append(Block(_("An example"), (event_example(ctx, tr), scoring_example(ctx, tr))))
+    out.append(Block(_("How shaky is the tower?"), (
         _("The simulations treat the tower as a dice roll: a stone added to a tower of n stones topples it with "
           "chance {ceiling} / (1 + e^(-(n - {midpoint}) / {spread})). Real "
           "blocks decide at your table; the numbers say how careful to be.").format(
             ceiling=tr.number(t.collapse_ceiling), midpoint=tr.number(t.collapse_midpoint),
             spread=tr.number(t.collapse_spread)),
-    ], collapse_table(cfg, tr)))
-    out.append((_("Where the original rules leave room"), [
+    ), table=Table(tuple(map(tuple, collapse_table(cfg, tr))), (0.5, 0.5))))
+    out.append(Block(_("Where the original rules leave room"), (
         _("We fixed costs, production, the {events} cards' patterns and rounds, when the timer may "
           "ring, and the countdown ({stacks}; the original also mentions events after 5, then 4, 4, 3, 3, 3, "
           "3... stones - a template key). Dismantled stones are used again before the countdown. Buildings "
@@ -196,8 +176,9 @@ def leaflet_blocks(ctx: BuildContext) -> list[tuple[str, list[str], list[list[st
         _("Resilience Earth was created by Herbert Mayer and Martin Schneider in the ForChange research "
           "association. This edition's words, board and parts were made with boardgen from Natural Earth land, "
           "Köppen-Geiger climate and ETOPO elevation data."),
-    ], None))
-    return out
+    )))
+    return Leaflet(cfg.title, tuple(out), cfg.source, fold=TRI_FOLD, sheets=(1,), body_sizes_pt=BODY_SIZES_PT,
+                   subject=cfg.edition)
 
 
 def event_example(ctx: BuildContext, tr: Translator | None = None) -> str:
@@ -292,143 +273,26 @@ def scoring_example(ctx: BuildContext, tr: Translator | None = None) -> str:
                                   b_lq=b_lq, a_lq=a_lq)
 
 
-def _styles(body_pt: float) -> dict[str, ParagraphStyle]:
-    font = register_fonts()
-    return {
-        "title": ParagraphStyle("title", fontName=font + "-Bold", fontSize=body_pt * 2.0, leading=body_pt * 2.4,
-                                textColor=INK, spaceAfter=body_pt * 0.4),
-        "h": ParagraphStyle("h", fontName=font + "-Bold", fontSize=body_pt * 1.2, leading=body_pt * 1.5,
-                            textColor=INK, spaceBefore=body_pt * 0.6, spaceAfter=body_pt * 0.2, keepWithNext=1),
-        "p": ParagraphStyle("p", fontName=font, fontSize=body_pt, leading=body_pt * 1.22, textColor=INK,
-                            spaceAfter=body_pt * 0.35),
-    }
-
-
-def _story(ctx: BuildContext, body_pt: float, width: float) -> list[Any]:
-    st = _styles(body_pt)
-    language = getattr(ctx.config, "language", "en")
-    story: list[Any] = []
-    for i, (heading, paragraphs, table) in enumerate(leaflet_blocks(ctx)):
-        where = f"{ctx.config.source}: rules leaflet ({language}), panel {heading[:40]!r}"
-        check_glyphs([heading], st["h"].fontName, where)
-        check_glyphs([*paragraphs, *(cell for row in table or () for cell in row)], st["p"].fontName, where)
-        block: list[Any] = [Paragraph(heading, st["title"] if i == 0 else st["h"])]
-        block.extend(Paragraph(text, st["p"]) for text in paragraphs)
-        if i == 0:
-            block.append(board_picture(ctx, width))
-        if table:
-            n = len(table[0])
-            widths = [width * 0.5, width * 0.5] if n == 2 else \
-                [width * 0.25, width * 0.16, width * 0.16] + [width * 0.43 / (n - 3)] * (n - 3)
-            small = body_pt * 0.9
-            widths = fitted_column_widths(table, widths, [st["h"].fontName, st["p"].fontName], small, 4.0, where)
-            tbl = Table(table, colWidths=widths)
-            tbl.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), st["p"].fontName, small),
-                                     ("FONT", (0, 0), (-1, 0), st["h"].fontName, small),
-                                     ("BACKGROUND", (0, 0), (-1, 0), BOX),
-                                     ("GRID", (0, 0), (-1, -1), 0.3, INK),
-                                     ("TOPPADDING", (0, 0), (-1, -1), 1), ("BOTTOMPADDING", (0, 0), (-1, -1), 1),
-                                     ("LEFTPADDING", (0, 0), (-1, -1), 2), ("RIGHTPADDING", (0, 0), (-1, -1), 2)]))
-            block.append(Spacer(1, body_pt * 0.3))
-            block.append(tbl)
-            story.append(KeepTogether(block))
-        else:
-            story.extend(block)
-    return story
-
-
-def board_picture(ctx: BuildContext, width: float) -> Any:
-    """The board, small (a raster at 150 dpi of the poster's art, the same bytes every build)."""
+def board_picture(ctx: BuildContext) -> Picture:
+    """The board, small (a raster at 90 dpi of the poster's art, the same bytes every build, drawn when the
+    leaflet is set), as wide as the panel."""
     from reportlab.platypus import Image
 
     from boardgen.games.resilience_earth.board import board_scene
     from boardgen.render.cairo_backend import Page, render_png
 
     b = ctx.config.board
-    png = ctx.value("leaflet_board_png", lambda: render_png(Page(b.width_mm, b.height_mm, board_scene(ctx)),
-                                                            dpi=90.0))
-    height = width * b.height_mm / b.width_mm
-    return Image(io.BytesIO(png), width=width, height=height)
 
+    def make(width: float) -> Any:
+        png = ctx.value("leaflet_board_png", lambda: render_png(Page(b.width_mm, b.height_mm, board_scene(ctx)),
+                                                                dpi=90.0))
+        return Image(io.BytesIO(png), width=width, height=width * b.height_mm / b.width_mm)
 
-def _render(ctx: BuildContext, paper: Paper, body_pt: float) -> tuple[bytes, int, str]:
-    """The leaflet at ``body_pt``: (PDF, pages, the heading of the first panel that ran past the sheet, or
-    "")."""
-    _ = translator(ctx.config).gettext
-    w, h = max(paper.width_mm, paper.height_mm) * mm, min(paper.width_mm, paper.height_mm) * mm
-    margin = 8 * mm
-    gutter = 12 * mm  # the fold lines sit in the middle of the gutters
-    col_w = (w - 2 * margin - 2 * gutter) / 3
-    frames = [Frame(margin + i * (col_w + gutter), margin, col_w, h - 2 * margin, leftPadding=0, rightPadding=0,
-                    topPadding=0, bottomPadding=0, id=f"panel{i}") for i in range(3)]
-
-    def folds(canvas: Any, doc: Any) -> None:
-        canvas.saveState()
-        canvas.setStrokeColor(colors.HexColor("#9a9a9a"))
-        canvas.setLineWidth(0.3)
-        canvas.setDash(2, 2)
-        for i in (1, 2):
-            x = margin + i * (col_w + gutter) - gutter / 2
-            canvas.line(x, 5 * mm, x, 9 * mm)  # fold marks: 5 mm in from the edge, where printers print
-            canvas.line(x, h - 9 * mm, x, h - 5 * mm)
-        side = _("Rules, outside: fold zigzag at the marks, title in front") if doc.page == 1 else \
-            _("Rules, inside: fold zigzag at the marks, title in front")
-        canvas.setFont(register_fonts(), footer_pt(side, col_w + gutter / 2 - 2 * mm, ctx.config))
-        canvas.setFillColor(colors.HexColor("#6b6b6b"))
-        canvas.drawRightString(w - margin, 5.5 * mm, side)
-        canvas.restoreState()
-
-    buf = io.BytesIO()
-    doc = BaseDocTemplate(buf, pagesize=(w, h), leftMargin=margin, rightMargin=margin, topMargin=margin,
-                          bottomMargin=margin, title=_("{title}: rules").format(title=ctx.config.title),
-                          author="boardgen",
-                          invariant=1, initialFontName=register_fonts(), initialFontSize=body_pt)
-    doc.addPageTemplates([PageTemplate(id="panels", frames=frames, onPage=folds)])
-    placed: list[tuple[int, str]] = []
-
-    def after(flowable: Any) -> None:
-        if isinstance(flowable, Paragraph) and flowable.style.name in ("title", "h"):
-            placed.append((doc.page, flowable.getPlainText()))
-
-    doc.afterFlowable = after  # type: ignore[method-assign]
-    doc.build(_story(ctx, body_pt, col_w))
-    over = ""
-    if doc.page > 2:
-        over = next((text for page, text in placed if page > 2), placed[-1][1] if placed else "")
-    return finished_leaflet(buf.getvalue()), doc.page, over
-
-
-def footer_pt(text: str, width_pt: float, config: Any) -> float:
-    """The size of the fold note under the last panel: 7 pt, or smaller down to 6 pt so that it stays clear of
-    the fold marks; a FitError naming the text and language when even 6 pt is too wide."""
-    from reportlab.pdfbase.pdfmetrics import stringWidth
-
-    size = 7.0
-    while stringWidth(text, register_fonts(), size) > width_pt and size > MIN_TEXT_PT:
-        size = max(MIN_TEXT_PT, size - 0.25)
-    if stringWidth(text, register_fonts(), size) > width_pt:
-        raise FitError(f"{config.source}: rules leaflet ({getattr(config, 'language', 'en')}): the fold note "
-                       f"{text[:50]!r} is wider than its panel at {MIN_TEXT_PT:g} pt; shorten it")
-    return size
+    return Picture(make)
 
 
 def leaflet_pdf(ctx: BuildContext, paper: Paper) -> tuple[bytes, int]:
     """The leaflet on one sheet (two sides, six panels) at the largest body size that fits. Words that do not
-    fit even at the smallest size are a FitError naming the panel and the language, never a cut-off text."""
-    assert min(BODY_SIZES_PT) * 0.9 >= MIN_TEXT_PT  # the tables print at 0.9 x the body size
-    over = ""
-    for pt in BODY_SIZES_PT:
-        try:
-            data, pages, over = _render(ctx, paper, pt)
-        except FitError as exc:  # a table too wide at this size: a smaller one may fit
-            if pt == min(BODY_SIZES_PT):
-                raise
-            over = str(exc)
-            continue
-        if pages <= 2:
-            return data, pages
-    language = getattr(ctx.config, "language", "en")
-    raise FitError(f"{ctx.config.source}: the rules leaflet ({language}, {paper.name}) does not fit its six panels "
-                   f"even at {min(BODY_SIZES_PT):g} pt: the text runs past the sheet from the panel {over[:40]!r} "
-                   "on; shorten the words of this language")
-
+    fit even at the smallest size are a FitError naming the block and the language, never a cut-off text."""
+    with printing_in(translator(ctx.config)):
+        return typeset(leaflet_content(ctx), paper)

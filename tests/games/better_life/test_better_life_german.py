@@ -67,7 +67,9 @@ def test_the_kit_word_check_finds_english_and_keeps_file_names() -> None:
 
 
 def _pdf_text(pdf: Path) -> str:
-    return subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True,
+    """The PDF's words in reading order (not ``-layout``, which runs the lines of panels side by side into each
+    other)."""
+    return subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True,
                           timeout=60).stdout
 
 

@@ -9,12 +9,11 @@ from typing import Any
 
 import pikepdf
 import pytest
-from reportlab.platypus import Paragraph, Table
 
 from boardgen.games.better_life.board import board_scene, track_board
 from boardgen.games.better_life.cards import Decks, load_decks
 from boardgen.games.better_life.kit import decks_for_print, inventory, ip_tokens, voting_screen
-from boardgen.games.better_life.leaflet import leaflet_pdf, leaflet_story, space_rows
+from boardgen.games.better_life.leaflet import leaflet_content, leaflet_pdf, space_rows
 from boardgen.games.better_life.schema import BetterLifeTemplate
 from boardgen.render.imposition import A4, LETTER
 from boardgen.template import load
@@ -81,26 +80,15 @@ def test_voting_screen_folds_in_three(loaded: tuple[BetterLifeTemplate, Decks]) 
     assert "NGO" in screen.front.texts()
 
 
-def _texts(flowables: list[Any]) -> str:
-    out = []
-    for f in flowables:
-        if isinstance(f, Paragraph):
-            out.append(f.text)
-        elif isinstance(f, Table):
-            for row in f._cellvalues:
-                out += [_texts([c]) for c in row]
-    return "\n".join(out)
-
-
 def test_leaflet_states_the_template_numbers(loaded: tuple[BetterLifeTemplate, Decks]) -> None:
     config, decks = loaded
     board = track_board(config)
-    text = _texts(leaflet_story(config, decks, board, 9.0, 300.0))
+    text = leaflet_content(config, decks, board).text()
     assert "1st 4 IP, 2nd 3 IP, 3rd 3 IP, 4th 2 IP, 5th 2 IP" in text
     assert "reaches 5" in text and "reached 10" in text and "3 successful votes and 1 semi-successful one" in text
     assert "at least 36 IP" in text and "160 IP" in text
     changed = config.model_copy(update={"finish_ip": (5, 4, 3, 2, 1), "hand_limit": 3})
-    text2 = _texts(leaflet_story(changed, decks, board, 9.0, 300.0))
+    text2 = leaflet_content(changed, decks, board).text()
     assert "1st 5 IP, 2nd 4 IP" in text2 and "hold 3 action cards" in text2
     kinds = [r[0] for r in space_rows(config)]
     assert kinds[0] == "Role space" and kinds[-1] == "End of Year"
@@ -127,11 +115,11 @@ def test_leaflet_says_any_number_of_ip_and_what_an_empty_reserve_does(
     dry (it does in about one default game in eight) is a rule the players read, not an engine secret."""
     config, decks = loaded
     board = track_board(config)
-    text = " ".join(_texts(leaflet_story(config, decks, board, 9.0, 300.0)).split())
+    text = " ".join(leaflet_content(config, decks, board).text().split())
     assert "takes any number of their IP" in text
     assert "When the reserve is empty, nothing is taken from it" in text
     assert "paid only as far as it goes" in text
     assert "once you have read it out" in text
     capped = config.model_copy(update={"ip": config.ip.model_copy(update={"max_bid": 12})})
-    text2 = " ".join(_texts(leaflet_story(capped, decks, board, 9.0, 300.0)).split())
+    text2 = " ".join(leaflet_content(capped, decks, board).text().split())
     assert "takes up to 12 of their IP" in text2

@@ -242,3 +242,20 @@ def test_an_svg_gradient_on_the_board_is_refused_on_load(tmp_path: Path) -> None
                 '<rect width="40" height="40" fill="url(#g)"/></svg>')
     message = refusal(copy_example(tmp_path, lambda d, f: (f / "hive.svg").write_text(gradient)))
     assert "board.spaces[0].image" in message and "gradient" in message
+
+
+def test_rules_too_long_for_eight_pages_are_one_line_naming_the_section(tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """The shared typesetter's fit loop: nothing fits 8 two-column pages even at its smallest size."""
+    def long(d: dict[str, Any], folder: Path) -> None:
+        rules = folder / "rules.md"
+        rules.write_text(rules.read_text() + "\n## Variants\n\n" + ("A variant the table may agree on. " * 40
+                                                                     + "\n\n") * 120)
+
+    path = copy_example(tmp_path, long)
+    with pytest.raises(SystemExit) as exit_info:
+        main(["build", "-q", "--template", str(path), "--out", str(tmp_path / "out")])
+    lines = capsys.readouterr().err.splitlines()
+    assert exit_info.value.code == 2 and len(lines) == 1
+    assert f"{path}: leaflet (A4, language en)" in lines[0]
+    assert "even at 8.5 pt" in lines[0] and "in the block 'Variants'" in lines[0] and "shorten" in lines[0]

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from boardgen.games.global_wellbeing.leaflet import MIN_BODY_PT, booklet_order, leaflet_layout, leaflet_text
+from boardgen.games.global_wellbeing.leaflet import MIN_BODY_PT, leaflet_layout, leaflet_text
 from boardgen.render.imposition import A4, LETTER
+from boardgen.render.typeset import booklet_order
 from tests.games.global_wellbeing.test_cards_components import make_config, tiny_board
 
 PT = 72 / 25.4
@@ -35,7 +36,7 @@ def _half_text(path: Path, page: int, right: bool, paper_w_mm: float, paper_h_mm
 def test_folded_leaflet_reads_in_order(paper, tmp_path: Path) -> None:
     config = make_config()
     data, layout = leaflet_layout(config, paper)
-    assert layout.sheet_sides == 2 and layout.booklet_pages <= 4  # one sheet, folded once
+    assert layout.sheet_sides == 2 and layout.panels <= 4  # one sheet, folded once
     assert layout.body_pt >= MIN_BODY_PT >= 8.5
     path = tmp_path / "leaflet.pdf"
     path.write_bytes(data)
@@ -87,11 +88,11 @@ def test_leaflet_words_follow_the_rules_and_hold_no_design_notes() -> None:
 def test_text_too_long_for_one_sheet_takes_nested_sheets(monkeypatch, tmp_path: Path) -> None:
     import boardgen.games.global_wellbeing.leaflet as leaflet
 
-    monkeypatch.setattr(leaflet, "BODY_SIZES_PT", (14.0,))
+    monkeypatch.setattr(leaflet, "BODY_SIZES_PT", (12.0,))
     config = make_config()
     data, layout = leaflet.leaflet_layout(config, A4)
-    assert layout.booklet_pages > 4
-    assert layout.sheet_sides == 2 * -(-layout.booklet_pages // 4)  # two sides per sheet, 4 pages per sheet
+    assert layout.panels > 4
+    assert layout.sheet_sides == 2 * -(-layout.panels // 4)  # two sides per sheet, 4 pages per sheet
     path = tmp_path / "long.pdf"
     path.write_bytes(data)
     sheet = A4.landscape()
@@ -106,5 +107,5 @@ def test_the_default_games_leaflet_is_one_folded_sheet(paper, default_board) -> 
 
     _, layout = leaflet_layout(default_board.config, paper, leaflet_pictures(default_board),
                                isolated_cells(default_board))
-    assert layout.sheet_sides == 2 and layout.booklet_pages <= 4
+    assert layout.sheet_sides == 2 and layout.panels <= 4
     assert layout.body_pt >= MIN_BODY_PT

@@ -1,4 +1,5 @@
-"""The Philanthropist's leaflet as printed: readable type (nothing under 8 pt) and how to make the kit."""
+"""The Philanthropist's leaflet as printed: readable type (its words nothing under 8 pt, the shared sheet decor
+nothing under 6 pt) and how to make the kit."""
 
 from __future__ import annotations
 
@@ -11,21 +12,28 @@ import pytest
 
 from boardgen.games.philanthropist.leaflet import MIN_PT, leaflet_pdf
 from boardgen.games.philanthropist.schema import load_cards
+from boardgen.kit.leaflet import HALF_FOLD
 from boardgen.render.imposition import A4, LETTER, Paper
+from boardgen.render.pdf_probe import marks
+from boardgen.render.typeset import MIN_TEXT_PT
 from boardgen.template import load
 
 ROOT = Path(__file__).resolve().parents[3]
 
 
-def font_sizes(pdf: bytes) -> list[float]:
-    """Every font size set with Tf on every page (reportlab writes text unscaled)."""
-    sizes: list[float] = []
+def text_sizes(pdf: bytes) -> tuple[list[float], list[float]]:
+    """The printed sizes of every text run: (in the panels' text frames, in the sheet decor above and below)."""
+    words: list[float] = []
+    decor: list[float] = []
     with pikepdf.open(io.BytesIO(pdf)) as doc:
-        for page in doc.pages:
-            for item in pikepdf.parse_content_stream(page):
-                if str(item.operator) == "Tf":
-                    sizes.append(float(item.operands[1]))  # type: ignore[arg-type]
-    return sizes
+        height_pt = float(doc.pages[0].mediabox[3])
+    for mark in marks(pdf):
+        if mark.kind != "text" or mark.bounds is None:
+            continue
+        y = mark.bounds[1]
+        inside = HALF_FOLD.bottom_mm * 72 / 25.4 <= y <= height_pt - HALF_FOLD.top_mm * 72 / 25.4
+        (words if inside else decor).append(mark.size_pt)
+    return words, decor
 
 
 @pytest.mark.parametrize("paper", [A4, LETTER], ids=["a4", "letter"])
@@ -33,8 +41,9 @@ def test_no_type_under_8_pt_and_the_kit_is_explained(paper: Paper, tmp_path: Pat
     t = load(ROOT / "templates" / "philanthropist.yaml")[1]
     data, sides = leaflet_pdf(t, load_cards(t), paper, [("board", 1, ""), ("white die", 1, "22 mm")])
     assert sides == 2
-    sizes = font_sizes(data)
-    assert sizes and min(sizes) >= MIN_PT == 8.0
+    words, decor = text_sizes(data)
+    assert words and min(words) >= MIN_PT == 8.0
+    assert decor and min(decor) >= MIN_TEXT_PT
     path = tmp_path / "leaflet.pdf"
     path.write_bytes(data)
     text = " ".join(subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True,

@@ -87,14 +87,13 @@ def test_leaflet_and_settlement_map_state_the_rules_with_the_templates_numbers()
     from types import SimpleNamespace
 
     from boardgen.games.resilience_earth.kit import aid_decks
-    from boardgen.games.resilience_earth.leaflet import leaflet_blocks
+    from boardgen.games.resilience_earth.leaflet import leaflet_content
 
     data = yaml.safe_load(TEMPLATE.read_text())
     data["components"]["per_colour"] = {"settlement": 13, "town": 9, "industry": 6}
     data["costs"].update({"settlement": 3, "industry_stones": 3})
     cfg = validate_template(ResilienceTemplate, data, str(TEMPLATE))
-    text = " ".join(p for _h, paras, _t in leaflet_blocks(SimpleNamespace(config=cfg, board=_grid_field_map()))
-                    for p in paras)
+    text = " ".join(leaflet_content(SimpleNamespace(config=cfg, board=_grid_field_map())).text().split())
     assert "You have 13 settlements, 9 towns and 6 industries of your colour" in text
     assert "built only while the stones it needs are still left" in text
     assert "an industry's 3 stones all go on before the event of a space its first stone emptied" in text

@@ -1,0 +1,197 @@
+"""The shared leaflet typesetter (``boardgen.kit.leaflet``): the fit loop, its one-line error, the print
+standard of what it sets (nothing under 6 pt at print scale, marks clear of the edge, unique subset tags,
+page boxes), the same panels on A4 and Letter, the back matter on the back cover, pictures and tables."""
+
+from __future__ import annotations
+
+import subprocess
+from dataclasses import replace
+from pathlib import Path
+
+import pikepdf
+import pytest
+from reportlab.graphics.shapes import Drawing, Rect, String
+
+from boardgen.errors import DataError
+from boardgen.kit.leaflet import (
+    BODY_SIZES_PT,
+    COLUMNS,
+    FLOOR_BODY_PT,
+    HALF_FOLD,
+    TRI_FOLD,
+    Block,
+    Fold,
+    Leaflet,
+    Picture,
+    Table,
+    leaflet_layout,
+    panel_geometry,
+    styles,
+)
+from boardgen.render.imposition import A4, LETTER
+from boardgen.render.pdf_probe import smallest_text
+from boardgen.render.print_checks import EDGE_CLEAR_MM, pdf_findings
+from boardgen.render.typeset import MIN_TEXT_PT, FitError
+
+SOURCE = "templates/example.yaml"
+WORDS = ("Each player takes a pawn and three chips; the youngest starts, and play goes to the left. On your turn "
+         "roll the die, move that many spaces and do what the space says. ")
+
+
+def _drawing(width: float) -> Drawing:
+    d = Drawing(width, 50)
+    d.add(Rect(1, 1, width - 2, 48, strokeWidth=0.5, fillColor=None))
+    d.add(String(6, 20, "a board", fontSize=8))
+    return d
+
+
+def _leaflet(paragraphs: int, fold: Fold = HALF_FOLD, **kw: object) -> Leaflet:
+    """A leaflet of ``paragraphs`` paragraphs in blocks of three, with a table, a picture, a shaded block and
+    small print."""
+    blocks = [Block(paragraphs=(WORDS,), picture=Picture(_drawing, 0.8)),
+              Block("Spaces", ("What each space does:",),
+                    table=Table((("Space", "Count", "What happens"), ("Market", "4", "Buy one card."),
+                                 ("Storm", "2", "Lose a chip.")), (2, 1, 4), bold_first_column=True)),
+              Block("Trading", (WORDS,), box="shaded"),
+              Block("Sources", ("Our own words.",), small=True)]
+    blocks += [Block(f"Rule {i}", (WORDS * 2,) * 3) for i in range(paragraphs // 3)]
+    defaults: dict[str, object] = {"back": (Block("A turn in short", ("Roll, move, do.",), box="framed"),),
+                                   "fold": fold}
+    return Leaflet("An Example Game", tuple(blocks), SOURCE, **{**defaults, **kw})  # type: ignore[arg-type]
+
+
+def test_longer_words_get_a_smaller_body_size() -> None:
+    sizes = [leaflet_layout(_leaflet(n), A4)[1].body_pt for n in (3, 24, 30, 36)]
+    assert sizes[0] == BODY_SIZES_PT[0]
+    assert sizes == sorted(sizes, reverse=True) and sizes[-1] < sizes[0]
+    assert all(s in BODY_SIZES_PT for s in sizes)
+
+
+def test_the_fewest_sheets_first_then_nested_sheets() -> None:
+    one = leaflet_layout(_leaflet(6), A4)[1]
+    assert one.sheets == 1 and one.sheet_sides == 2 and one.printed_panels == 4
+    two = leaflet_layout(_leaflet(48), A4)[1]
+    assert two.sheets == 2 and two.sheet_sides == 4 and two.printed_panels == 8 and 4 < two.panels <= 8
+
+
+def test_nothing_fits_is_one_line_naming_the_template_paper_and_block() -> None:
+    with pytest.raises(FitError) as info:
+        leaflet_layout(_leaflet(60, sheets=(1,)), A4)
+    message = str(info.value)
+    assert isinstance(info.value, DataError) and "\n" not in message
+    assert message.startswith(f"{SOURCE}: leaflet (A4, language en): ")
+    assert f"even at {min(BODY_SIZES_PT):g} pt" in message and "shorten" in message
+    assert "in the block 'Rule " in message  # the block that runs past the last panel
+
+
+def test_words_far_too_long_are_refused_without_setting_them() -> None:
+    """Megabytes of text (a data-only game's Markdown) are not set at every size: the estimate of what the
+    panels hold names the block, and nothing past it is typeset."""
+    blocks = tuple(Block(f"Part {i}", (WORDS * 50,) * 20) for i in range(200))  # about 2 MB
+    with pytest.raises(FitError) as info:
+        leaflet_layout(Leaflet("Huge", blocks, SOURCE, sheets=(1, 2)), A4)
+    message = str(info.value)
+    assert "\n" not in message and "do not fit 2 sheets (half fold, 8 panels) even at 7 pt" in message
+    assert "in about the block 'Part 0'" in message
+
+
+def test_a_table_too_wide_for_any_size_names_its_block() -> None:
+    wide = Block("Costs", table=Table((("Word" * 30, "x"), ("a", "b"))))
+    with pytest.raises(FitError, match=r"templates/example.yaml: leaflet \(A4.*the block 'Costs'"):
+        leaflet_layout(Leaflet("T", (wide,), SOURCE), A4)
+
+
+def test_body_sizes_under_the_floor_are_refused() -> None:
+    assert FLOOR_BODY_PT - 1.0 >= MIN_TEXT_PT  # the small print at the floor is still 6 pt
+    assert styles(FLOOR_BODY_PT).smallest_pt >= MIN_TEXT_PT
+    with pytest.raises(ValueError, match="at least 7 pt"):
+        Leaflet("T", (), SOURCE, body_sizes_pt=(9.0, 6.5))
+
+
+@pytest.mark.parametrize("fold", [HALF_FOLD, TRI_FOLD, COLUMNS], ids=lambda f: f.name)
+def test_what_it_sets_meets_the_print_standard(fold: Fold) -> None:
+    """At the smallest size allowed: no text under 6 pt at print scale (pictures and decor included), no
+    line under 0.25 pt, nothing within 5 mm of the paper edge, unique subset tags, page boxes."""
+    for paper in (A4, LETTER):
+        data, layout = leaflet_layout(_leaflet(6, fold, body_sizes_pt=(FLOOR_BODY_PT,)), paper)
+        assert layout.body_pt == FLOOR_BODY_PT
+        assert pdf_findings(f"leaflet-{paper.slug}.pdf", data) == []
+        assert smallest_text(data).size_pt >= MIN_TEXT_PT - 0.005
+
+
+def test_fold_marks_keep_clear_of_the_edge_and_sit_on_the_folds() -> None:
+    from boardgen.render.pdf_probe import marks
+
+    data, _layout = leaflet_layout(_leaflet(3, TRI_FOLD), A4)
+    sheet = A4.landscape()
+    pt = 72 / 25.4
+    strokes = [m for m in marks(data) if m.kind == "stroke" and m.bounds is not None and m.page == 1]
+    folds = [m for m in strokes if m.bounds is not None and abs(m.bounds[0] - m.bounds[2]) < 0.01
+             and m.size_pt == 0.4 and any(abs(m.bounds[0] - k * sheet.width_mm / 3 * pt) < 0.1 for k in (1, 2))]
+    assert len(folds) == 4  # top and bottom at each of the two folds
+    for m in folds:
+        assert m.bounds is not None
+        assert min(m.bounds[1], sheet.height_mm * pt - m.bounds[3]) >= EDGE_CLEAR_MM * pt - 0.01
+
+
+@pytest.mark.parametrize("fold", [HALF_FOLD, TRI_FOLD, COLUMNS], ids=lambda f: f.name)
+def test_a4_and_letter_have_the_same_panels(fold: Fold) -> None:
+    assert panel_geometry(fold, A4).fold.per_sheet == panel_geometry(fold, LETTER).fold.per_sheet
+    for n in (6, 48):
+        a4, letter = (leaflet_layout(_leaflet(n, fold, sheets=(1, 2, 3, 4)), p)[1] for p in (A4, LETTER))
+        assert (a4.sheets, a4.printed_panels, a4.sheet_sides) == (letter.sheets, letter.printed_panels,
+                                                                   letter.sheet_sides)
+
+
+def test_a4_and_letter_agree_even_when_one_paper_alone_would_need_fewer_pages() -> None:
+    """A text between the two papers' capacities takes the larger count on both."""
+    found = False
+    for n in range(75, 84, 3):
+        alone = [leaflet_layout(replace(_leaflet(n, COLUMNS, sheets=(3, 4)), papers=(p,)), p)[1].sheets
+                 for p in (A4, LETTER)]
+        if alone[0] != alone[1]:
+            both = [leaflet_layout(_leaflet(n, COLUMNS, sheets=(3, 4)), p)[1].sheets for p in (A4, LETTER)]
+            assert both == [max(alone)] * 2
+            found = True
+            break
+    assert found, "no length between the papers' capacities was found"
+
+
+def _panel_text(path: Path, page: int, panel: int, across: int, sheet_w_mm: float, sheet_h_mm: float) -> str:
+    pt = 72 / 25.4
+    w = sheet_w_mm * pt / across
+    return subprocess.run(["pdftotext", "-f", str(page), "-l", str(page), "-r", "72", "-x", str(int(panel * w)),
+                           "-y", "0", "-W", str(int(w)), "-H", str(int(sheet_h_mm * pt)), str(path), "-"],
+                          capture_output=True, text=True, check=True).stdout
+
+
+def test_the_cover_is_the_outside_right_and_the_back_matter_the_back_cover(tmp_path: Path) -> None:
+    data, layout = leaflet_layout(_leaflet(3), A4)
+    assert layout.sheets == 1 and layout.panels < 4  # the text leaves a panel: the back matter gets it alone
+    path = tmp_path / "leaflet.pdf"
+    path.write_bytes(data)
+    sheet = A4.landscape()
+    cover = _panel_text(path, 1, 1, 2, sheet.width_mm, sheet.height_mm)
+    back = _panel_text(path, 1, 0, 2, sheet.width_mm, sheet.height_mm)
+    assert "An Example Game" in cover and "A turn in short" not in cover
+    assert "A turn in short" in back and "Rule 0" not in back
+    assert "Print at 100%: this bar must measure 100 mm. Double-sided, flip on the short edge." in back
+    assert back.split()[-1] == "4" and cover.split()[-1] == "1"  # the panel numbers, clear of the ruler's note
+    inside = _panel_text(path, 2, 0, 2, sheet.width_mm, sheet.height_mm)
+    assert "move that many spaces" in inside and "2" in inside.split()  # the text runs on to page 2, numbered
+
+
+def test_the_same_bytes_every_time_and_pictures_stay_vectors(tmp_path: Path) -> None:
+    data = leaflet_layout(_leaflet(6), LETTER)[0]
+    assert data == leaflet_layout(_leaflet(6), LETTER)[0]
+    path = tmp_path / "leaflet.pdf"
+    path.write_bytes(data)
+    images = subprocess.run(["pdfimages", "-list", str(path)], capture_output=True, text=True, check=True).stdout
+    assert len(images.splitlines()) <= 2  # the header alone: the drawing is vectors
+    with pikepdf.open(path) as pdf:
+        assert all(p.obj.TrimBox == p.obj.MediaBox for p in pdf.pages)
+
+
+def test_a_character_no_font_has_is_one_line_naming_the_template() -> None:
+    with pytest.raises(DataError, match=r"^templates/example.yaml: leaflet \(A4, language en\): the font"):
+        leaflet_layout(Leaflet("T", (Block("Rules", ("\U0001d11e clef",)),), SOURCE), A4)
