@@ -8,7 +8,7 @@ earns its keep.
 The hand-made scheduler (the parent and one forked worker per further core claiming stages from a shared counter,
 results sent back through pipes, board-only stages started while the parent prepared the others' values) is no
 longer in ``boardgen/``: it is timed from the last commit that had it (``REFERENCE``), extracted with
-``git archive`` into a temporary folder and run from there. Both builds, and this checkout's build with every
+``git archive`` into the cache folder and run from there. Both builds, and this checkout's build with every
 stage in one process (``BOARDGEN_SERIAL_STAGES=1``), run in the same session, interleaved, so a busy moment hits
 them alike; each figure is the median of ``--repeat`` runs, wall and CPU seconds (CPU includes the workers).
 
@@ -85,17 +85,24 @@ def main() -> None:
                         help="the cache to warm and read (default: a temporary one; the rules kernels then "
                              "compile once, which takes minutes)")
     parser.add_argument("--games", default=",".join(name for name, _ in GAMES))
+    parser.add_argument("--also", type=Path, action="append", default=[],
+                        help="another boardgen checkout to time beside them (e.g. a variant being tried)")
     args = parser.parse_args()
     games = [(name, template) for name, template in GAMES if name in args.games.split(",")]
     with tempfile.TemporaryDirectory(prefix="bench-build-stages-") as folder:
         tmp = Path(folder)
-        reference = _extract(args.reference, tmp / "reference")
         cache = args.cache_dir or tmp / "cache"
         cache.mkdir(parents=True, exist_ok=True)
+        # kept beside a given cache: numba keeps a kernel's machine code per source path, so the reference's
+        # kernels are compiled once, not in every run
+        reference = cache / f"checkout-{args.reference[:12]}"
+        if not reference.is_dir():
+            _extract(args.reference, reference.with_name(reference.name + ".part")).rename(reference)
         variants = {  # name: (checkout, serial)
             "hand-made workers (reference)": (reference, False),
             "ProcessPoolExecutor (this checkout)": (ROOT, False),
             "one process (this checkout, serial)": (ROOT, True),
+            **{f"{checkout.name} (--also)": (checkout.resolve(), False) for checkout in args.also},
         }
         results: dict[tuple[str, str], tuple[list[float], list[float]]] = {}
         for game, template in games:
@@ -128,8 +135,8 @@ def main() -> None:
         for name in variants:
             walls, cpus = results[(game, name)]
             wall_s = statistics.median(walls)
-            print(f"  {name:<38} {wall_s:6.2f} s wall ({wall_s / base_wall:5.2f}x) {statistics.median(cpus):6.2f} s CPU"
-                  f"   runs: {', '.join(f'{w:.2f}' for w in walls)}")
+            print(f"  {name:<38.38} {wall_s:6.2f} s wall ({wall_s / base_wall:5.2f}x) "
+                  f"{statistics.median(cpus):6.2f} s CPU   runs: {', '.join(f'{w:.2f}' for w in walls)}")
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ groups below). Nothing touches the output folder until every stage has succeeded
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import importlib
 import json
@@ -56,13 +57,15 @@ def default_jobs() -> int:
 
 
 # ------------------------------------------------------------------------------------------ parallel groups
-# Consecutive stages marked "parallel" run side by side on worker processes (``boardgen.play.pool.run_tasks``, a
-# standard ProcessPoolExecutor), handed out in the order listed, each free worker taking the next (list the
-# longest first). Every worker is a forked copy of this process as it was when the group started; like this
-# process, it computes what its stages read (the board, ...) on first use, and keeps it for its next stage. The
-# group's artifacts, times and kept values join the build in the listed order, whoever ran them, so outputs do
-# not depend on how many workers ran which stage. This process meanwhile imports what the stages after the group
-# and the manifest need. Where processes cannot be forked the stages run here, one after another.
+# Consecutive stages marked "parallel" run side by side (``boardgen.play.pool.run_tasks``: this process and a
+# standard ProcessPoolExecutor's workers). The board, which they all read, is made first, here. The workers take
+# the stages in the order listed, each free one the next (list the longest first); this process, once it has
+# imported what the stages after the group and the manifest need, takes from the end of the list those no worker
+# has started. Every worker is a forked copy of this process as it was when the group started; like this
+# process, it computes what else its stages read on first use, and keeps it for its next stage. The group's
+# artifacts, times and kept values join the build in the listed order, whoever ran them, so outputs do not
+# depend on how many processes ran which stage. Where processes cannot be forked the stages run here, one after
+# another.
 
 _Entry = tuple[str, ...]
 _Made = tuple[list[Artifact], float, dict[str, Any]]  # a stage's artifacts, seconds and the values it kept
@@ -70,13 +73,13 @@ _GROUP: tuple[BuildContext, list[_Entry]] | None = None  # the running group, as
 
 
 def _stage_in_worker(index: int) -> tuple[str, Any, list[str]]:
-    """Stage ``index`` of the running group, in a worker: ("ok", (artifacts, seconds, kept values), the progress
-    it would have printed), ("user-error", (message, the error if it pickles), lines) or ("crash", traceback,
-    lines)."""
+    """Stage ``index`` of the running group, in a worker or this process: ("ok", (artifacts, seconds, kept
+    values), the progress it would have printed), ("user-error", (message, the error if it pickles), lines) or
+    ("crash", traceback, lines)."""
     assert _GROUP is not None
     ctx, group = _GROUP
     said: list[str] = []
-    ctx.progress = said.append
+    progress, ctx.progress = ctx.progress, said.append
     name, spec = group[index][:2]
     try:
         before = set(ctx.kept)
@@ -86,6 +89,8 @@ def _stage_in_worker(index: int) -> tuple[str, Any, list[str]]:
         return "user-error", (str(exc), _portable(exc)), said
     except Exception:
         return "crash", traceback.format_exc(), said
+    finally:
+        ctx.progress = progress  # (the build's own, when this process ran the stage)
 
 
 def _portable(exc: BoardgenError) -> BoardgenError | None:
@@ -106,6 +111,14 @@ def _preload(ctx: BuildContext, later: list[_Entry]) -> None:
         importlib.import_module(where.split(":")[0])
 
 
+def _board_before_the_fork(ctx: BuildContext) -> None:
+    """Make the game's board (or read it from the cache) here, before the workers fork: the stages of a group all
+    read it, and each process building its own would build it as many times (seconds of CPU each when the
+    board cache is cold). A game with no board has nothing to make."""
+    with contextlib.suppress(NotImplementedError):
+        ctx.board  # noqa: B018
+
+
 def _run_group(ctx: BuildContext, group: list[_Entry], later: list[_Entry], jobs: int) -> list[Artifact]:
     from boardgen.play.pool import fork_available, run_tasks  # not at the top: the CLI imports this at start-up
 
@@ -116,6 +129,7 @@ def _run_group(ctx: BuildContext, group: list[_Entry], later: list[_Entry], jobs
     from boardgen.render.cairo_backend import preload_pdf_writer
 
     preload_pdf_writer()
+    _board_before_the_fork(ctx)
     made: dict[int, _Made] = {}
 
     def collect(index: int, message: tuple[str, Any, list[str]]) -> None:

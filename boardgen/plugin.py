@@ -85,10 +85,10 @@ class BuildContext:
 
 StageSpec = tuple[str, ...]
 """(name, "module:function"[, "parallel"]): the function takes a BuildContext and returns artifacts. Consecutive
-"parallel" stages run side by side on the machine's cores (worker processes of ``boardgen.play.pool``, forked from
-the build as it was when the group started; listed longest first, each free worker takes the next) and all finish
-before the next stage starts: each may read only what the stages before the group made, and computes what else it
-reads (``ctx.board``, ``ctx.value(...)``) itself. Artifacts keep their stage's place, and
+"parallel" stages run side by side on the machine's cores (the build's process and worker processes of
+``boardgen.play.pool``, forked from it once it has made ``ctx.board``; listed longest first, each free process takes
+the next) and all finish before the next stage starts: each may read only what the stages before the group made
+and the board, and computes what else it reads (``ctx.value(...)``) itself. Artifacts keep their stage's place, and
 ``BOARDGEN_SERIAL_STAGES=1`` (or ``boardgen build --jobs 1``) runs everything in one process with the same
 outputs."""
 

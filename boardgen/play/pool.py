@@ -163,30 +163,45 @@ def worker_pool(jobs: int, setup: tuple[Callable[..., None], tuple[Any, ...]] | 
 
 def run_tasks(task: Callable[[int], T], count: int, jobs: int, on_result: Callable[[int, T], None],
               meanwhile: Callable[[], None] = lambda: None) -> None:
-    """``task(0)`` .. ``task(count - 1)`` on up to ``jobs`` worker processes (``worker_pool``), handed out in that
-    order, each free worker taking the next (list the longest first); ``on_result(index, result)`` is called in
-    this process as each one finishes, ``meanwhile()`` once they are all handed out. ``task`` must be a
-    module-level function; it runs in a forked copy of this process, so it finds what the caller set up (a
-    module-level value, say) as it was at the call. An exception from ``on_result`` or ``meanwhile`` (or a task's
-    own, raised again here) cancels what has not started and ends the workers; a worker that dies is a
-    RuntimeError. With one job, or where processes cannot be forked, the tasks run here, in order."""
+    """``task(0)`` .. ``task(count - 1)`` on ``jobs`` processes: this one and ``jobs - 1`` workers
+    (``worker_pool``). The workers take the tasks in index order, each free one the next (list the longest
+    first); this process, once ``meanwhile()`` is done, runs from the last one backwards each task no worker has
+    taken yet (``Future.cancel`` tells), so it takes the short ones and what it made needs no sending back.
+    ``on_result(index, result)`` is called in this process as each task finishes. ``task`` must be a
+    module-level function; a worker is a forked copy of this process, so it finds what the caller set up (a
+    module-level value, say) as it was at the call. An exception from ``on_result``, ``meanwhile`` or a task
+    run here (or a worker's task, raised again here) cancels what has not started and ends the workers; a worker
+    that dies is a RuntimeError. With one job, or where processes cannot be forked, every task runs here, in
+    order."""
     if jobs <= 1 or count <= 1 or not fork_available():
         meanwhile()
         for index in range(count):
             on_result(index, task(index))
         return
-    with worker_pool(min(jobs, count)) as executor:
-        index_of = {executor.submit(task, index): index for index in range(count)}
-        meanwhile()
-        pending = set(index_of)
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+    with worker_pool(min(jobs, count) - 1) as executor:
+        futures = [executor.submit(task, index) for index in range(count)]
+        index_of = {future: index for index, future in enumerate(futures)}
+        pending = set(futures)
+
+        def collect(timeout: float | None) -> None:
+            nonlocal pending
+            done, pending = wait(pending, timeout, return_when=FIRST_COMPLETED)
             for future in sorted(done, key=index_of.__getitem__):
                 try:
                     result = future.result()
                 except BrokenProcessPool:
                     raise RuntimeError("a worker process died (killed, or out of memory)") from None
                 on_result(index_of[future], result)
+
+        meanwhile()
+        for index in reversed(range(count)):
+            collect(0)
+            if not futures[index].cancel():  # a worker has it, and every task before it
+                break
+            pending.discard(futures[index])
+            on_result(index, task(index))
+        while pending:
+            collect(None)
 
 
 def play_chunks(games: int, jobs: int, play: Callable[[Bounds], T], on_chunk: Callable[[Bounds, T], None],
