@@ -15,8 +15,8 @@ them alike; each figure is the median of ``--repeat`` runs, wall and CPU seconds
 Two games: the flagship's default template (a group of seven parallel stages) and BETTER Life (no parallel
 stage: its figures differ only by noise, which shows how large the noise is). Before the timed runs, each
 checkout builds each game once untimed (board cache and compiled rules kernel warm), and the benchmark checks
-that both checkouts wrote the same files (the manifests' outputs). ``--cold``: every timed run starts from an
-empty board cache (the compiled kernels stay), which is where the old scheduler overlapped a board-only stage
+that both checkouts wrote the same files (the manifests' outputs). ``--cold``: every timed run starts from a
+cache without built boards (``_fresh_cache``), which is where the old scheduler overlapped a board-only stage
 with preparing the others.
 """
 
@@ -67,12 +67,17 @@ def _outputs(out: Path) -> dict[str, object]:
     return json.loads(manifest.read_text())["outputs"]  # type: ignore[no-any-return]
 
 
+BOARD_KINDS = ("board", "panel-strip", "sections", "section-marks", "legend")  # what a changed map builds again
+
+
 def _fresh_cache(warm: Path, into: Path) -> Path:
-    """An empty board cache holding only the compiled kernels of ``warm``."""
+    """The cache ``warm`` without its built boards and what is cut and placed on them (``BOARD_KINDS``): what a
+    build meets after a change to the map. The compiled kernels, decoded data files and validation results
+    stay."""
     shutil.rmtree(into, ignore_errors=True)
-    into.mkdir()
-    if (warm / "numba").is_dir():
-        shutil.copytree(warm / "numba", into / "numba")
+    shutil.copytree(warm, into, ignore=lambda folder, names: [
+        name for name in names if Path(folder) == warm and (name.startswith("checkout-") or (
+            name.endswith(".pickle") and name.rsplit("-", 1)[0] in BOARD_KINDS))])
     return into
 
 
@@ -80,7 +85,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--reference", default=REFERENCE, help="the commit whose scheduler is the reference")
-    parser.add_argument("--cold", action="store_true", help="an empty board cache for every timed run")
+    parser.add_argument("--cold", action="store_true", help="no built board in the cache for every timed run")
     parser.add_argument("--cache-dir", type=Path, default=None,
                         help="the cache to warm and read (default: a temporary one; the rules kernels then "
                              "compile once, which takes minutes)")
@@ -126,7 +131,7 @@ def main() -> None:
                     walls.append(wall_s)
                     cpus.append(cpu_s)
     load = os.getloadavg()
-    print(f"\nboardgen build, {'empty' if args.cold else 'warm'} board cache, median of {args.repeat} interleaved "
+    print(f"\nboardgen build, {'cold' if args.cold else 'warm'} board cache, median of {args.repeat} interleaved "
           f"runs, {os.cpu_count()} cores, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     print(f"reference: {args.reference[:12]}")
     for game, _template in games:
