@@ -3,8 +3,9 @@ manifest, all or nothing (boardgen/io.py: a new folder swapped in with one atomi
 
 A stage is a function ``(BuildContext) -> list[Artifact]`` named in the game plug-in's ``stages``. Stages run in
 order and may read what earlier stages produced (``ctx.artifacts``), e.g. the kit zip packs the PDFs; stages
-marked "parallel" run side by side in forked processes (see ``boardgen.plugin.StageSpec``). Nothing
-touches the output folder until every stage has succeeded, so a failed build leaves ``build/`` as it was.
+marked "parallel" run side by side on worker processes (see ``boardgen.plugin.StageSpec`` and the parallel
+groups below). Nothing touches the output folder until every stage has succeeded, so a failed build leaves
+``build/`` as it was.
 """
 
 from __future__ import annotations
@@ -13,11 +14,9 @@ import contextlib
 import gc
 import importlib
 import json
-import multiprocessing
 import os
 import pickle
 import platform
-import threading
 import time
 import traceback
 from collections.abc import Mapping
@@ -25,12 +24,11 @@ from pathlib import Path
 from typing import Any
 
 from boardgen import __version__
-from boardgen.cache import dumps
 from boardgen.errors import BoardgenError, blamed_on
 from boardgen.io import MANIFEST, Artifact, prepare_output, sha256_file, write_artifacts
 from boardgen.plugin import BuildContext, Progress, load_stage
 
-__all__ = ["BuildContext", "build", "manifest_artifact", "run_stages"]
+__all__ = ["BuildContext", "build", "default_jobs", "manifest_artifact", "run_stages"]
 
 
 def _run_stage(ctx: BuildContext, name: str, spec: str) -> list[Artifact]:
@@ -45,10 +43,6 @@ def _run_stage(ctx: BuildContext, name: str, spec: str) -> list[Artifact]:
     return produced
 
 
-def _can_fork() -> bool:
-    return "fork" in multiprocessing.get_all_start_methods() and os.environ.get("BOARDGEN_SERIAL_STAGES") != "1"
-
-
 def _cores() -> int:
     try:
         return len(os.sched_getaffinity(0))
@@ -56,71 +50,47 @@ def _cores() -> int:
         return os.cpu_count() or 1
 
 
+def default_jobs() -> int:
+    """How many processes a build's parallel stages use unless told: every core, or one when
+    ``BOARDGEN_SERIAL_STAGES=1``."""
+    return 1 if os.environ.get("BOARDGEN_SERIAL_STAGES") == "1" else _cores()
+
+
 # ------------------------------------------------------------------------------------------ parallel groups
-# Consecutive stages marked "parallel" run side by side: the parent and one forked worker per further core take
-# the group's stages in the order listed, each claiming the next unclaimed one when it is free (list the longest
-# first). A worker keeps what it made until it has no stage left to claim, then sends it all back at once (a
-# worker blocked on a full pipe could claim nothing more). The group's artifacts, times and kept values join the
-# build in the listed order, whoever ran them, so outputs do not depend on who ran what.
-#
-# Stages also marked "board-only" read nothing prepare_stages makes: when a group has some, the workers are forked
-# as soon as the board is built and claim those first, while the parent runs prepare_stages; the parent then sends
-# the values it prepared to every worker (pickled as the cache pickles them, geometries with their precision grid)
-# and everyone claims the other stages. A worker with no board-only stage left waits for those values. The
-# group's stage modules are imported before that fork (preparing imports most of them anyway), so once.
+# Consecutive stages marked "parallel" run side by side (``boardgen.play.pool.run_tasks``: this process and a
+# standard ProcessPoolExecutor's workers). The board, which they all read, is made first, here. The workers take
+# the stages in the order listed, each free one the next (list the longest first); this process, once it has
+# imported what the stages after the group and the manifest need, takes from the end of the list those no worker
+# has started. Every worker is a forked copy of this process as it was when the group started; like this
+# process, it computes what else its stages read on first use, and keeps it for its next stage. The group's
+# artifacts, times and kept values join the build in the listed order, whoever ran them, so outputs do not
+# depend on how many processes ran which stage. Where processes cannot be forked the stages run here, one after
+# another.
 
 _Entry = tuple[str, ...]
-_MANIFEST_MODULES = ("numpy", "pyproj", "shapely")
+_Made = tuple[list[Artifact], float, dict[str, Any]]  # a stage's artifacts, seconds and the values it kept
+_GROUP: tuple[BuildContext, list[_Entry]] | None = None  # the running group, as its forked workers find it
 
 
-def _claim(counter: Any, count: int) -> int | None:
-    with counter.get_lock():
-        index = int(counter.value)
-        if index >= count:
-            return None
-        counter.value = index + 1
-    return index
-
-
-def _claim_and_run(ctx: BuildContext, group: list[_Entry], queue: list[int], counter: Any,
-                   made: dict[int, tuple[list[Artifact], float, dict[str, Any]]],
-                   stop: Any = lambda: False) -> None:
-    """Claim the stages of ``queue`` (indices into ``group``) through ``counter`` and run them, until none is
-    left or ``stop()``: made[index] = (artifacts, seconds, the values they kept)."""
-    while not stop() and (claimed := _claim(counter, len(queue))) is not None:
-        index = queue[claimed]
-        name, spec = group[index][:2]
+def _stage_in_worker(index: int) -> tuple[str, Any, list[str]]:
+    """Stage ``index`` of the running group, in a worker or this process: ("ok", (artifacts, seconds, kept
+    values), the progress it would have printed), ("user-error", (message, the error if it pickles), lines) or
+    ("crash", traceback, lines)."""
+    assert _GROUP is not None
+    ctx, group = _GROUP
+    said: list[str] = []
+    progress, ctx.progress = ctx.progress, said.append
+    name, spec = group[index][:2]
+    try:
         before = set(ctx.kept)
         produced = _run_stage(ctx, name, spec)
-        made[index] = (produced, ctx.timings_s[name], {k: ctx.computed[k] for k in ctx.kept - before})
-
-
-def _worker(connection: Any, prepared: Any, ctx: BuildContext, group: list[_Entry], queues: list[list[int]],
-            counters: list[Any], parent_pid: int, parent_ends: list[Any]) -> None:
-    """A forked worker of a parallel group: run claimed stages (the board-only queue first, then, with the values
-    the parent prepared read from ``prepared`` if it is not None, the others), then send [(index, artifacts,
-    seconds, kept values)] and the progress it would have printed, or the error that stopped it. It ends with
-    the parent, and closes the parent's ends of the pipes it inherited."""
-    from boardgen.play.pool import end_with_parent  # not at the top: the CLI imports this module at start-up
-
-    end_with_parent(parent_pid)
-    for end in parent_ends:
-        end.close()
-    said: list[str] = []
-    ctx.progress = said.append
-    done: dict[int, tuple[list[Artifact], float, dict[str, Any]]] = {}
-    try:
-        for k, (queue, counter) in enumerate(zip(queues, counters, strict=True)):
-            if k == 1 and prepared is not None:
-                ctx.computed.update(pickle.loads(prepared.recv_bytes()))
-            _claim_and_run(ctx, group, queue, counter, done)
-        connection.send(("ok", [(index, *value) for index, value in done.items()], said))
+        return "ok", (produced, ctx.timings_s[name], {k: ctx.computed[k] for k in ctx.kept - before}), said
     except BoardgenError as exc:
-        connection.send(("user-error", str(exc), said, _portable(exc)))
-    except BaseException:
-        connection.send(("crash", traceback.format_exc(), said))
+        return "user-error", (str(exc), _portable(exc)), said
+    except Exception:
+        return "crash", traceback.format_exc(), said
     finally:
-        connection.close()
+        ctx.progress = progress  # (the build's own, when this process ran the stage)
 
 
 def _portable(exc: BoardgenError) -> BoardgenError | None:
@@ -134,139 +104,66 @@ def _portable(exc: BoardgenError) -> BoardgenError | None:
 
 def _preload(ctx: BuildContext, later: list[_Entry]) -> None:
     """Import what the stages after a parallel group and the manifest need, while the workers run: a module
-    only a worker imported would otherwise be imported again after the group, with the other core idle."""
+    only a worker imported would otherwise be imported after the group, with the other cores idle."""
     for _name, spec, *_options in later:
         load_stage(spec)
-    for module in _MANIFEST_MODULES:
-        importlib.import_module(module)
+    for where in {**CORE_LIBRARIES, **ctx.plugin.libraries}.values():
+        importlib.import_module(where.split(":")[0])
 
 
-def _prepare(ctx: BuildContext) -> None:
-    started = time.perf_counter()
-    ctx.plugin.fast.prepare_stages(ctx)
-    ctx.timings_s["prepare"] = ctx.timings_s.get("prepare", 0.0) + time.perf_counter() - started
+def _board_before_the_fork(ctx: BuildContext) -> None:
+    """Make the game's board (or read it from the cache) here, before the workers fork: the stages of a group all
+    read it, and each process building its own would build it as many times (seconds of CPU each when the
+    board cache is cold). A game with no board has nothing to make."""
+    with contextlib.suppress(NotImplementedError):
+        ctx.board  # noqa: B018
 
 
-def _send_quietly(connection: Any, data: bytes) -> None:
-    """Send ``data`` to a worker; one that has ended (its error is reported by ``_collect``) gets nothing."""
-    with contextlib.suppress(OSError):
-        connection.send_bytes(data)
+def _run_group(ctx: BuildContext, group: list[_Entry], later: list[_Entry], jobs: int) -> list[Artifact]:
+    from boardgen.play.pool import fork_available, run_tasks  # not at the top: the CLI imports this at start-up
 
-
-def _message_from(receive: Any) -> tuple[Any, ...]:
-    try:
-        return receive.recv()  # type: ignore[no-any-return]
-    except EOFError:
-        return ("crash", "a stage process ended without a result", [])
-
-
-def _a_worker_failed(children: list[tuple[Any, Any, Any]], received: dict[int, tuple[Any, ...]]) -> bool:
-    """Whether a worker has sent its error (what any worker has sent is kept in ``received``): the parent then
-    claims no more stages, so a refused build stops at once, not when the parent has run out of stages."""
-    for k, (receive, _prepared, _process) in enumerate(children):
-        if k not in received and receive.poll():
-            received[k] = _message_from(receive)
-    return any(message[0] != "ok" for message in received.values())
-
-
-def _collect(ctx: BuildContext, children: list[tuple[Any, Any, Any]],
-             made: dict[int, tuple[list[Artifact], float, dict[str, Any]]],
-             received: dict[int, tuple[Any, ...]]) -> None:
-    """Wait for the workers' results (or take those already ``received``) and add them to ``made``."""
-    for k, (receive, _prepared, process) in enumerate(children):
-        message = received[k] if k in received else _message_from(receive)
-        process.join()
-        for line in message[2]:
-            ctx.progress(line)
-        if message[0] == "user-error":
-            raise message[3] or BoardgenError(message[1])
-        if message[0] == "crash":
-            raise RuntimeError(f"a stage failed in its process:\n{message[1]}")
-        for index, produced, seconds, kept in message[1]:
-            made[index] = (produced, seconds, kept)
-
-
-def _run_group(ctx: BuildContext, group: list[_Entry], later: list[_Entry]) -> list[Artifact]:
-    workers = min(len(group), _cores()) if _can_fork() else 1
-    fork_first = workers > 1 and ctx.plugin.fast.fork_first(ctx)
-    early = [i for i, entry in enumerate(group) if "board-only" in entry[2:]] if workers > 1 and not fork_first \
-        else []
-    others = [i for i in range(len(group)) if i not in early]
-    overlap = bool(early and others)  # else one queue, prepared before the fork (or after it, fork_first)
-    if overlap:
-        started = time.perf_counter()
-        ctx.board  # noqa: B018  # built (or read from the cache) before the fork, so every process shares it
-        for _name, spec, *_options in group:  # imported once, shared by the workers (preparing needs most anyway)
-            load_stage(spec)
-        ctx.timings_s["prepare"] = ctx.timings_s.get("prepare", 0.0) + time.perf_counter() - started
-    else:
-        if not fork_first:
-            _prepare(ctx)
-        early, others = [], list(range(len(group)))
-    if workers < 2:
+    if min(jobs, len(group)) < 2 or not fork_available():
         return [a for name, spec, *_options in group for a in _run_stage(ctx, name, spec)]
     # pikepdf: render.cairo_backend imports it only when it first writes a PDF (a simulate never does);
     # imported here, once, rather than again in every worker
     from boardgen.render.cairo_backend import preload_pdf_writer
 
     preload_pdf_writer()
-    context = multiprocessing.get_context("fork")
-    queues = [early, others]
-    counters = [context.Value("i", 0), context.Value("i", 0)]
-    children: list[tuple[Any, Any, Any]] = []
-    made: dict[int, tuple[list[Artifact], float, dict[str, Any]]] = {}
-    sending: list[threading.Thread] = []
-    received: dict[int, tuple[Any, ...]] = {}  # what each worker sent, once read
-    gc.freeze()  # what is there now is shared with the workers: no process's collector walks (or copies) it
+    _board_before_the_fork(ctx)
+    made: dict[int, _Made] = {}
+
+    def collect(index: int, message: tuple[str, Any, list[str]]) -> None:
+        status, result, said = message
+        for line in said:
+            ctx.progress(line)
+        if status == "user-error":
+            raise result[1] or BoardgenError(result[0])
+        if status == "crash":
+            raise RuntimeError(f"a stage failed in its process:\n{result}")
+        made[index] = result
+
+    global _GROUP
+    _GROUP = (ctx, group)
     try:
-        for _ in range(workers - 1):
-            receive, send = context.Pipe(duplex=False)
-            values_in, values_out = context.Pipe(duplex=False) if overlap else (None, None)
-            parent_ends = [receive, *([values_out] if values_out is not None else []),
-                           *(end for child in children for end in child[:2] if end is not None)]
-            process = context.Process(target=_worker, daemon=True, args=(
-                send, values_in, ctx, group, queues, counters, os.getpid(), parent_ends))
-            process.start()
-            send.close()
-            if values_in is not None:
-                values_in.close()  # the worker's end: a send to a worker that ended fails rather than hangs
-            children.append((receive, values_out, process))
-        if fork_first:  # the workers read what they need themselves; this process prepares for its own stages
-            _prepare(ctx)
-        if overlap:
-            before = set(ctx.computed)
-            _prepare(ctx)
-            prepared = dumps({k: v for k, v in ctx.computed.items() if k not in before})
-            for _receive, values_out, _process in children:  # a busy worker reads them later: never wait for it
-                sending.append(threading.Thread(target=_send_quietly, args=(values_out, prepared), daemon=True))
-                sending[-1].start()
-        _preload(ctx, later)
-        for queue, counter in zip(queues, counters, strict=True):
-            _claim_and_run(ctx, group, queue, counter, made, lambda: _a_worker_failed(children, received))
-        theirs: dict[int, tuple[list[Artifact], float, dict[str, Any]]] = {}
-        _collect(ctx, children, theirs, received)
+        run_tasks(_stage_in_worker, len(group), jobs, collect, lambda: _preload(ctx, later))
     finally:
-        gc.unfreeze()
-        for _receive, _values_out, process in children:
-            if process.is_alive():
-                process.kill()
-                process.join()
-        for thread in sending:
-            thread.join()
-    for index in sorted(theirs):  # the values the workers' stages kept, in the listed order
-        for key, value in theirs[index][2].items():
-            ctx.keep(key, value)
-    made.update(theirs)
+        _GROUP = None
+        gc.unfreeze()  # frozen for the workers (boardgen.play.pool.worker_pool)
     out: list[Artifact] = []
-    for index, (name, *_rest) in enumerate(group):
-        produced, seconds, _kept = made[index]
+    for index, (name, *_rest) in enumerate(group):  # artifacts, times and kept values in the listed order
+        produced, seconds, kept = made[index]
+        for key, value in kept.items():
+            ctx.keep(key, value)
         ctx.timings_s.pop(name, None)
-        ctx.timings_s[name] = seconds  # in the listed order
+        ctx.timings_s[name] = seconds
         out.extend(produced)
     return out
 
 
-def run_stages(ctx: BuildContext, only: set[str] | None = None) -> list[Artifact]:
+def run_stages(ctx: BuildContext, only: set[str] | None = None, jobs: int | None = None) -> list[Artifact]:
+    """Run the game's stages (those named in ``only``, else all) into ``ctx.artifacts``; a group of "parallel"
+    stages on up to ``jobs`` processes (default: ``default_jobs()``), with the same outputs for any number."""
+    jobs = default_jobs() if jobs is None else jobs
     entries = [tuple(e) for e in ctx.plugin.stages if only is None or e[0] in only]
     position = 0
     while position < len(entries):
@@ -275,7 +172,7 @@ def run_stages(ctx: BuildContext, only: set[str] | None = None) -> list[Artifact
             end = position
             while end < len(entries) and "parallel" in entries[end][2:]:
                 end += 1
-            ctx.artifacts.extend(_run_group(ctx, entries[position:end], entries[end:]))
+            ctx.artifacts.extend(_run_group(ctx, entries[position:end], entries[end:], jobs))
             position = end
             continue
         position += 1
@@ -343,13 +240,14 @@ def validation_errors(artifacts: list[Artifact]) -> tuple[int, str]:
 
 
 def build(config: Any, out_root: Path, progress: Progress = lambda m: None,
-          only: set[str] | None = None, force: bool = False) -> tuple[Path, BuildContext]:
-    """Run the game's stages and write the kit all or nothing. A validation with error-level findings writes no
-    kit (ValidationRefusedError) unless ``force``."""
+          only: set[str] | None = None, force: bool = False, jobs: int | None = None) -> tuple[Path, BuildContext]:
+    """Run the game's stages (parallel ones on up to ``jobs`` processes, see ``run_stages``) and write the kit
+    all or nothing. A validation with error-level findings writes no kit (ValidationRefusedError) unless
+    ``force``."""
     out_dir = prepare_output(out_root, config.edition, create=False)  # an unwritable folder fails before the work
     ctx = BuildContext(config, None, progress)
     with blamed_on(config.source):
-        run_stages(ctx, only)
+        run_stages(ctx, only, jobs)
     errors, first = validation_errors(ctx.artifacts)
     if errors and not force:
         raise ValidationRefusedError(f"{config.source}: validation found {errors} error-level finding"

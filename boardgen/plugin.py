@@ -72,7 +72,7 @@ class BuildContext:
         return self.computed[key]
 
     def keep(self, key: str, value: Any) -> None:
-        """Store ``value`` for later stages to read from ``computed``; a stage that ran in a forked process
+        """Store ``value`` for later stages to read from ``computed``; a stage that ran in a worker process
         sends what it kept back to the build (keep small values: they are pickled)."""
         self.computed[key] = value
         self.kept.add(key)
@@ -85,13 +85,13 @@ class BuildContext:
 
 
 StageSpec = tuple[str, ...]
-"""(name, "module:function"[, "parallel"[, "board-only"]]): the function takes a BuildContext and returns artifacts.
-Consecutive "parallel" stages run side by side on the machine's cores (forked processes; listed longest first,
-each free process takes the next) and all finish before the next stage starts: each may read only what the stages
-before the group made, plus what the plug-in's ``fast.prepare_stages`` computed. A parallel stage also marked
-"board-only" reads only ``ctx.board`` and the config: it starts as soon as the board is built, in a worker, while
-the parent runs ``prepare_stages`` for the others. Artifacts keep their stage's place, and
-``BOARDGEN_SERIAL_STAGES=1`` runs everything in one process with the same outputs."""
+"""(name, "module:function"[, "parallel"]): the function takes a BuildContext and returns artifacts. Consecutive
+"parallel" stages run side by side on the machine's cores (the build's process and worker processes of
+``boardgen.play.pool``, forked from it once it has made ``ctx.board``; listed longest first, each free process takes
+the next) and all finish before the next stage starts: each may read only what the stages before the group made
+and the board, and computes what else it reads (``ctx.value(...)``) itself. Artifacts keep their stage's place, and
+``BOARDGEN_SERIAL_STAGES=1`` (or ``boardgen build --jobs 1``) runs everything in one process with the same
+outputs."""
 
 
 class FastPath:
@@ -104,8 +104,7 @@ class FastPath:
       split when the kernel draws them its own way) and ``batch_summary`` (a sweep's summary from the kernel's
       columns);
     - sweeps: ``board_key`` and ``board_values`` (variants with the same board share what was computed from it);
-    - validate: ``validation_inputs`` (what its games depend on: their summary is then cached);
-    - builds: ``prepare_stages`` and ``fork_first`` (values a group of "parallel" stages all read, made once).
+    - validate: ``validation_inputs`` (what its games depend on: their summary is then cached).
     """
 
     warmer: str = ""  # "module:function" compiling the game's rules kernel into its disk cache (set-up runs it)
@@ -145,16 +144,6 @@ class FastPath:
     def board_key(self, config: Any) -> str:
         """What the board depends on: variants with the same key share a built board in a sweep worker."""
         return repr(config)
-
-    def prepare_stages(self, ctx: BuildContext) -> None:
-        """Compute the values a group of "parallel" stages all read, once, before they are forked (else each
-        process would compute them). Default: nothing."""
-
-    def fork_first(self, ctx: BuildContext) -> bool:
-        """Whether a group of "parallel" stages may fork before ``prepare_stages``: true when what it computes
-        is quick to read (from the cache), so each process reads what its stages need and the imports that
-        takes run on every core at once. Default: False."""
-        return False
 
 
 class CompiledKernel(FastPath):

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from boardgen.build import build
-from boardgen.commands.options import out_option, template_option
+from boardgen.commands.options import MAX_JOBS, out_option, template_option
 from boardgen.template import load
 
 
@@ -26,12 +26,15 @@ def _human_size(n_bytes: int) -> str:
 @click.option("--quiet", "-q", is_flag=True, help="Print only the summary.")
 @click.option("--force", is_flag=True, help="Write the kit even when its validation finds error-level problems "
               "(without it such a build writes nothing and exits with code 2).")
-def build_command(template_path: Path | None, out_root: Path, quiet: bool, force: bool) -> None:
+@click.option("--jobs", "-j", type=click.IntRange(1, MAX_JOBS), default=None,
+              help="Processes for the stages that run side by side (default: every core; 1 when "
+                   "BOARDGEN_SERIAL_STAGES=1); the kit does not depend on it.")
+def build_command(template_path: Path | None, out_root: Path, quiet: bool, force: bool, jobs: int | None) -> None:
     """Build the kit: cell data, board and component PDFs, previews, manifest."""
     started = time.perf_counter()
     _game, config = load(template_path)
     progress = (lambda message: None) if quiet else (lambda message: click.echo(f"  {message}", err=True))
-    out_dir, ctx = build(config, out_root, progress, force=force)
+    out_dir, ctx = build(config, out_root, progress, force=force, jobs=jobs)
     elapsed = time.perf_counter() - started
     click.echo(f"{config.title}: {len(ctx.artifacts)} files in {out_dir}")
     for artifact in sorted(ctx.artifacts, key=lambda a: a.path):

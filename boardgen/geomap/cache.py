@@ -13,7 +13,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from boardgen.cache import cached, enabled, entry_path, make_key
+from boardgen.cache import cached, make_key
 from boardgen.geomap.model import Board, MapSpec
 
 T = TypeVar("T")
@@ -27,11 +27,6 @@ def board_key(template: Any) -> str:
     spec = MapSpec.of(template)
     data = {key: sha256_file(data_file(spec, key)) for key in DATA_KEYS}
     return make_key("board", repr(dataclasses.replace(spec, source="")), data)
-
-
-def board_cached(template: Any) -> bool:
-    """Whether the cache holds an entry for this template's board (it may still prove stale when read)."""
-    return enabled() and entry_path("board", board_key(template)).is_file()
 
 
 def cached_board(template: Any) -> Board:

@@ -1,5 +1,6 @@
-"""Numbered games played on several processes for `simulate`, `validate` and `sweep` (a standard library
-``ProcessPoolExecutor``), or on this one.
+"""The one way boardgen runs work on several processes: a standard library ``ProcessPoolExecutor``
+(``worker_pool``), for the build's parallel stages (``run_tasks``) and for the games `simulate`, `validate` and
+`sweep` play (``play_chunks``, ``play_in_order``), or everything on this process.
 
 The caller's ``play((start, stop))`` plays a run of games; runs go to ``jobs`` worker processes and come back in
 whatever order they finish; ``play_in_order`` puts them back in game order, so results never depend on ``jobs``.
@@ -9,14 +10,19 @@ while there is plenty to do, little per-run overhead for fast games; short ones 
 together) and never less than ``at_least`` games (a compiled kernel decides by a batch's size whether it pays).
 
 Workers are forked where the platform allows, so they inherit what the caller set up before (the board, the
-bots, a compiled kernel) instead of rebuilding it; elsewhere they are spawned and run ``setup`` first. A forked
-worker ends with the process that forked it (``end_with_parent``). While chunks are collected the garbage
-collector leaves the results alone (``gc.freeze``): they are plain values that hold no cycles, and scanning
-hundreds of thousands of them again and again costs more than a game.
+bots, a compiled kernel, a build's context) instead of rebuilding it; elsewhere games are played by spawned
+workers that run ``setup`` first, and ``run_tasks`` runs its tasks on this process. A forked worker ends with the
+process that forked it (``end_with_parent``). While chunks are collected the garbage collector leaves the
+results alone (``gc.freeze``): they are plain values that hold no cycles, and scanning hundreds of thousands of
+them again and again costs more than a game.
 
 ``benchmarks/bench_pool.py`` measured this against a hand-made pool (this process playing too, claims from a
 shared counter) and against the executor with fixed runs: the executor was as fast on real games and faster on
-kernel-speed ones, so the standard one stays.
+kernel-speed ones, so the standard one stays. ``benchmarks/bench_build_stages.py`` did the same for the build's
+stages against the forked workers the build had before (claims from a shared counter, results through pipes, a
+"board-only" stage started while the parent prepared the others' values): the flagship's build, medians of 5
+on 2 busy cores, 11.26 s wall and 3.82 s CPU against 11.42 s and 3.89 s with a warm board cache, 7.72 s and
+4.98 s against 7.72 s and 5.02 s with the board to build, so that machinery went.
 """
 
 from __future__ import annotations
@@ -131,27 +137,91 @@ def _timed(play: Callable[[Bounds], T], bounds: Bounds) -> tuple[Bounds, T, floa
     return bounds, out, time.perf_counter() - started
 
 
-def play_chunks(games: int, jobs: int, play: Callable[[Bounds], T], on_chunk: Callable[[Bounds, T], None],
-                setup: tuple[Callable[..., None], tuple[Any, ...]] | None = None, at_least: int = 1) -> None:
-    """Play games ``0 .. games-1`` as chunks ``play((start, stop))`` on ``jobs`` worker processes;
-    ``on_chunk(bounds, result)`` is called in this process for every chunk, in whatever order they finish.
-    ``play`` must be a module-level function. The caller has already set up this process's state; ``setup =
-    (function, args)`` does the same in a spawned worker (forked ones inherit it)."""
+@contextmanager
+def worker_pool(jobs: int, setup: tuple[Callable[..., None], tuple[Any, ...]] | None = None
+                ) -> Iterator[ProcessPoolExecutor]:
+    """``jobs`` worker processes: the one way boardgen runs work side by side (builds, simulations, validation,
+    sweeps), a standard ``ProcessPoolExecutor``. Workers are forked where the platform allows, so they inherit
+    what the caller set up before the first ``submit``; elsewhere they are spawned and run ``setup = (function,
+    args)`` first. Every worker ends with this process (``end_with_parent``). From here on the garbage collector
+    leaves this process's objects alone (``gc.freeze``): the forked workers then never copy the pages a
+    collection would touch. When the block fails, work not yet started is cancelled and the workers are ended
+    at once, not after what they are running."""
     fork = fork_available()
     context: Any = multiprocessing.get_context("fork" if fork else "spawn")
-    claims = _Claims(_LocalCounter(), games, jobs, at_least)
-    if gc.isenabled():  # the workers inherit this process's objects: their collections leave them alone
-        gc.freeze()     # (no copy-on-write of every page a collection would touch)
+    if gc.isenabled():
+        gc.freeze()
     executor = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_start_worker,
                                    initargs=(os.getpid(), None if fork else setup))
-    pending: set[Future[tuple[Bounds, T, float]]] = set()
-
-    def hand_out() -> None:
-        bounds = claims.next()
-        if bounds is not None:
-            pending.add(executor.submit(_timed, play, bounds))
-
     try:
+        yield executor
+    except BaseException:
+        for process in list((getattr(executor, "_processes", None) or {}).values()):  # not after their work
+            with contextlib.suppress(OSError, AttributeError):
+                process.terminate()
+        executor.shutdown(wait=True, cancel_futures=True)
+        raise
+    executor.shutdown(wait=True)
+
+
+def run_tasks(task: Callable[[int], T], count: int, jobs: int, on_result: Callable[[int, T], None],
+              meanwhile: Callable[[], None] = lambda: None) -> None:
+    """``task(0)`` .. ``task(count - 1)`` on ``jobs`` processes: this one and ``jobs - 1`` workers
+    (``worker_pool``). The workers take the tasks in index order, each free one the next (list the longest
+    first); this process, once ``meanwhile()`` is done, runs from the last one backwards each task no worker has
+    taken yet (``Future.cancel`` tells), so it takes the short ones and what it made needs no sending back.
+    ``on_result(index, result)`` is called in this process as each task finishes. ``task`` must be a
+    module-level function; a worker is a forked copy of this process, so it finds what the caller set up (a
+    module-level value, say) as it was at the call. An exception from ``on_result``, ``meanwhile`` or a task
+    run here (or a worker's task, raised again here) cancels what has not started and ends the workers; a worker
+    that dies is a RuntimeError. With one job, or where processes cannot be forked, every task runs here, in
+    order."""
+    if jobs <= 1 or count <= 1 or not fork_available():
+        meanwhile()
+        for index in range(count):
+            on_result(index, task(index))
+        return
+    with worker_pool(min(jobs, count) - 1) as executor:
+        futures = [executor.submit(task, index) for index in range(count)]
+        index_of = {future: index for index, future in enumerate(futures)}
+        pending = set(futures)
+
+        def collect(timeout: float | None) -> None:
+            nonlocal pending
+            done, pending = wait(pending, timeout, return_when=FIRST_COMPLETED)
+            for future in sorted(done, key=index_of.__getitem__):
+                try:
+                    result = future.result()
+                except BrokenProcessPool:
+                    raise RuntimeError("a worker process died (killed, or out of memory)") from None
+                on_result(index_of[future], result)
+
+        meanwhile()
+        for index in reversed(range(count)):
+            collect(0)
+            if not futures[index].cancel():  # a worker has it, and every task before it
+                break
+            pending.discard(futures[index])
+            on_result(index, task(index))
+        while pending:
+            collect(None)
+
+
+def play_chunks(games: int, jobs: int, play: Callable[[Bounds], T], on_chunk: Callable[[Bounds, T], None],
+                setup: tuple[Callable[..., None], tuple[Any, ...]] | None = None, at_least: int = 1) -> None:
+    """Play games ``0 .. games-1`` as chunks ``play((start, stop))`` on ``jobs`` worker processes
+    (``worker_pool``); ``on_chunk(bounds, result)`` is called in this process for every chunk, in whatever order
+    they finish. ``play`` must be a module-level function. The caller has already set up this process's state;
+    ``setup = (function, args)`` does the same in a spawned worker (forked ones inherit it)."""
+    claims = _Claims(_LocalCounter(), games, jobs, at_least)
+    with worker_pool(jobs, setup) as executor:
+        pending: set[Future[tuple[Bounds, T, float]]] = set()
+
+        def hand_out() -> None:
+            bounds = claims.next()
+            if bounds is not None:
+                pending.add(executor.submit(_timed, play, bounds))
+
         for _ in range(WAITING_PER_WORKER * jobs):
             hand_out()
         while pending:
@@ -165,15 +235,6 @@ def play_chunks(games: int, jobs: int, play: Callable[[Bounds], T], on_chunk: Ca
                 claims.played(bounds, seconds)
                 hand_out()
                 on_chunk(bounds, out)
-    except BaseException:
-        for future in pending:
-            future.cancel()
-        for process in list(getattr(executor, "_processes", {}).values()):  # not the chunks they are playing
-            with contextlib.suppress(OSError, AttributeError):
-                process.terminate()
-        executor.shutdown(wait=True, cancel_futures=True)
-        raise
-    executor.shutdown(wait=True)
 
 
 def play_in_order(games: int, jobs: int, play: Callable[[Bounds], Any], chunk_games: int,
@@ -212,4 +273,5 @@ def play_in_order(games: int, jobs: int, play: Callable[[Bounds], Any], chunk_ga
     return [chunks[start] for start in sorted(chunks)]
 
 
-__all__ = ["CHUNK_SECONDS", "fork_available", "play_chunks", "play_in_order", "results_kept_out_of_gc"]
+__all__ = ["CHUNK_SECONDS", "fork_available", "play_chunks", "play_in_order", "results_kept_out_of_gc", "run_tasks",
+           "worker_pool"]

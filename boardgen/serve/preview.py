@@ -113,15 +113,10 @@ def _pdf_pages(data: bytes) -> int:
 
 def _run_stages(ctx: BuildContext) -> list[tuple[str, tuple[Page, ...]]]:
     """The game's page-making stages in this process and thread, with every ``render_pdf`` call recorded."""
-    plugin = ctx.plugin
-    prepared = False
     with recording_pages() as record:
-        for name, spec, *options in plugin.stages:
+        for name, spec, *_options in ctx.plugin.stages:
             if name in SKIPPED_STAGES:
                 continue
-            if "parallel" in options and not prepared:
-                plugin.fast.prepare_stages(ctx)
-                prepared = True
             ctx.artifacts.extend(load_stage(spec)(ctx))
     return list(record)
 

@@ -13,15 +13,14 @@ from boardgen.plugin import BuildContext, FastPath, GamePlugin, GeoMap, installe
 from boardgen.template import load
 
 SPEED_HOOKS = ("kernel_batch", "kernel_warmer", "game_seeds", "batch_summary", "board_key", "board_values",
-               "play_batch", "prepare_stages", "fork_first")
+               "play_batch")
 MAP_HOOKS = ("geo_board", "map_spec", "map_info", "sections_report")
 
 
 def test_the_plugin_holds_no_speed_or_map_hooks() -> None:
     for hook in (*SPEED_HOOKS, *MAP_HOOKS):
         assert not hasattr(GamePlugin, hook), hook
-    for hook in ("kernel_batch", "warmer", "game_seeds", "batch_summary", "board_key", "board_values",
-                 "prepare_stages", "fork_first"):
+    for hook in ("kernel_batch", "warmer", "game_seeds", "batch_summary", "board_key", "board_values"):
         assert hasattr(FastPath, hook), hook
     for hook in MAP_HOOKS:
         assert hasattr(GeoMap, hook), hook

@@ -143,7 +143,7 @@ def test_shipped_schemas_match_the_games() -> None:
 
 def test_a_forked_stage_keeps_its_place_and_reports_errors(tiny_installed: Path, tmp_path: Path,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    """A stage run in a forked process gives the same artifacts, in the same order, as run inline; a user
+    """A stage run in a worker process gives the same artifacts, in the same order, as run inline; a user
     error in it is still a one-line BoardgenError."""
     import tiny_stones
 
@@ -207,7 +207,7 @@ def test_parallel_stages_keep_their_order_values_and_errors(tiny_installed: Path
     monkeypatch.setattr(tiny_stones.TinyStones, "stages", stages)
     ctx = BuildContext(config, plugin)
     in_parallel = [(a.path, a.data) for a in run_stages(ctx)]
-    assert list(ctx.timings_s) == ["prepare", "validate", "board", "stamp", "read"]
+    assert list(ctx.timings_s) == ["validate", "board", "stamp", "read"]
     monkeypatch.setenv("BOARDGEN_SERIAL_STAGES", "1")
     inline = [(a.path, a.data) for a in run_stages(BuildContext(config, plugin))]
     assert in_parallel == inline
@@ -220,119 +220,6 @@ def test_parallel_stages_keep_their_order_values_and_errors(tiny_installed: Path
         raise LayoutError("tiny.yaml: rules.stones: no room for the pile")
 
     monkeypatch.setattr(tiny_stones, "board_stage", broken)
-    with pytest.raises(LayoutError, match=r"rules\.stones: no room for the pile"):
-        run_stages(BuildContext(config, plugin))
-
-
-def test_a_group_forked_before_its_preparation_gives_the_same_files(tiny_installed: Path,
-                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    """When the game says its shared values are quick to read (its ``fast.fork_first``), the group forks first
-    and this process prepares after: the files are the same, in the same order, and preparing is timed."""
-    import tiny_stones
-
-    from boardgen.build import run_stages
-    from boardgen.plugin import BuildContext, FastPath
-    from boardgen.template import load
-
-    plugin, config = load(tiny_installed)
-    stages = (("validate", "boardgen.play.runner:validate_stage", "parallel"),
-              ("board", "tiny_stones:board_stage", "parallel"))
-    monkeypatch.setattr(tiny_stones.TinyStones, "stages", stages)
-    prepared: list[int] = []
-
-    class QuickToRead(FastPath):
-        def prepare_stages(self, ctx: BuildContext) -> None:
-            prepared.append(os.getpid())
-
-        def fork_first(self, ctx: BuildContext) -> bool:
-            return True
-
-    monkeypatch.setattr(tiny_stones.TinyStones, "fast", QuickToRead())
-    ctx = BuildContext(config, plugin)
-    forked_first = [(a.path, a.data) for a in run_stages(ctx)]
-    assert prepared == [os.getpid()] and "prepare" in ctx.timings_s
-    monkeypatch.setenv("BOARDGEN_SERIAL_STAGES", "1")
-    inline = [(a.path, a.data) for a in run_stages(BuildContext(config, plugin))]
-    assert forked_first == inline
-
-
-
-def _pile_stage(ctx: BuildContext) -> list:  # type: ignore[type-arg]
-    """A board-only stage: it reads the board and nothing prepare_stages makes."""
-    from boardgen.io import Artifact
-
-    return [Artifact("pile.txt", str(ctx.board).encode(), "the board")]
-
-
-def _outline_text(ctx: BuildContext) -> bytes:
-    """What prepare_stages made (a geometry on a precision grid, which must arrive with its grid), as text."""
-    import time
-
-    import shapely
-
-    time.sleep(0.3)  # long enough that the parent and the worker each take one of the two stages reading it
-    outline = ctx.computed["outline"]
-    return f"{outline.wkt} grid {shapely.get_precision(outline)}".encode()
-
-
-def _outline_stage(ctx: BuildContext) -> list:  # type: ignore[type-arg]
-    from boardgen.io import Artifact
-
-    return [Artifact("outline.txt", _outline_text(ctx), "prepared")]
-
-
-def _outline_again_stage(ctx: BuildContext) -> list:  # type: ignore[type-arg]
-    from boardgen.io import Artifact
-
-    return [Artifact("outline-2.txt", _outline_text(ctx), "prepared, again")]
-
-
-def test_board_only_stages_run_while_the_parent_prepares(tiny_installed: Path,
-                                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    """A "board-only" stage starts in a worker before prepare_stages has run; the values prepare_stages made
-    reach the stages that read them in whichever process (geometries with their precision grid); artifacts
-    keep the listed order; an error while preparing is raised, not waited on."""
-    import shapely
-    import tiny_stones
-
-    from boardgen.build import run_stages
-    from boardgen.errors import LayoutError
-    from boardgen.plugin import FastPath
-    from boardgen.template import load
-
-    plugin, config = load(tiny_installed)
-    for name, stage in (("pile_stage", _pile_stage), ("outline_stage", _outline_stage),
-                        ("outline_again_stage", _outline_again_stage)):
-        monkeypatch.setattr(tiny_stones, name, stage, raising=False)
-
-    class Prepared(FastPath):
-        def prepare_stages(self, ctx: BuildContext) -> None:
-            import time
-
-            time.sleep(0.3)  # the worker is done with the board-only stage long before
-            ctx.value("outline", lambda: shapely.set_precision(shapely.box(0.0, 0.0, 3.0, 2.0), 0.001))
-
-    class Broken(FastPath):
-        def prepare_stages(self, ctx: BuildContext) -> None:
-            raise LayoutError("tiny.yaml: rules.stones: no room for the pile")
-
-    monkeypatch.setattr(tiny_stones.TinyStones, "build_board", lambda self, ctx: "a pile of 21 stones",
-                        raising=False)
-    monkeypatch.setattr(tiny_stones.TinyStones, "fast", Prepared())
-    stages = (("outline", "tiny_stones:outline_stage", "parallel"),
-              ("pile", "tiny_stones:pile_stage", "parallel", "board-only"),
-              ("outline-2", "tiny_stones:outline_again_stage", "parallel"))
-    monkeypatch.setattr(tiny_stones.TinyStones, "stages", stages)
-    ctx = BuildContext(config, plugin)
-    in_parallel = [(a.path, a.data) for a in run_stages(ctx)]
-    assert [path for path, _ in in_parallel] == ["outline.txt", "pile.txt", "outline-2.txt"]
-    assert in_parallel[0][1] == in_parallel[2][1] and in_parallel[0][1].endswith(b"grid 0.001")
-    assert list(ctx.timings_s) == ["prepare", "outline", "pile", "outline-2"]
-    monkeypatch.setenv("BOARDGEN_SERIAL_STAGES", "1")
-    assert [(a.path, a.data) for a in run_stages(BuildContext(config, plugin))] == in_parallel
-    monkeypatch.delenv("BOARDGEN_SERIAL_STAGES")
-
-    monkeypatch.setattr(tiny_stones.TinyStones, "fast", Broken())
     with pytest.raises(LayoutError, match=r"rules\.stones: no room for the pile"):
         run_stages(BuildContext(config, plugin))
 
@@ -351,8 +238,8 @@ def _refusing_stage(ctx: BuildContext) -> list:  # type: ignore[type-arg]
 
 
 def test_a_refusal_in_a_worker_stops_the_group_at_once(tiny_installed: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """When a worker's stage refuses the build, the parent claims no further stage: the error comes after the
-    stage the parent is running, not after every stage left in the group."""
+    """When a worker's stage refuses the build, no further stage starts and the workers are ended: the error
+    comes at once, not after every stage left in the group."""
     import time
 
     import tiny_stones

@@ -1,5 +1,5 @@
-"""boardgen.play.pool: chunks come back whole and in game order whatever the number of processes, and a
-worker's exception reaches the caller."""
+"""boardgen.play.pool: chunks come back whole and in game order whatever the number of processes, a list of tasks
+runs whole on this process and its workers, and a worker's exception reaches the caller."""
 
 from __future__ import annotations
 
@@ -26,6 +26,38 @@ def test_chunks_cover_every_game_in_order(jobs: int, games: int) -> None:
     assert [x for chunk in chunks for x in chunk] == [i * i for i in range(games)]
     assert sorted(seen)[0][0] == 0 and sum(b - a for a, b in seen) == games
     assert all(b > a for a, b in seen)
+
+
+def _pid_and_square(index: int) -> tuple[int, int]:
+    import os
+    import time
+
+    time.sleep(0.05)
+    return os.getpid(), index * index
+
+
+def _fails_on_three(index: int) -> int:
+    if index == 3:
+        raise ValueError("task 3 is broken")
+    return index
+
+
+@pytest.mark.parametrize("jobs", [1, 2, 3])
+def test_tasks_run_once_each_and_this_process_takes_part(jobs: int) -> None:
+    import os
+
+    results: dict[int, tuple[int, int]] = {}
+    pool.run_tasks(_pid_and_square, 12, jobs, results.__setitem__)
+    assert {index: square for index, (_pid, square) in results.items()} == {i: i * i for i in range(12)}
+    pids = {pid for pid, _square in results.values()}
+    assert os.getpid() in pids and len(pids) <= jobs
+    if jobs == 1 or not pool.fork_available():
+        assert pids == {os.getpid()}
+
+
+def test_a_tasks_exception_reaches_the_caller() -> None:
+    with pytest.raises(ValueError, match="task 3 is broken"):
+        pool.run_tasks(_fails_on_three, 8, 2, lambda index, result: None)
 
 
 def test_a_workers_exception_reaches_the_caller() -> None:

@@ -55,7 +55,7 @@ def _boxes_mm(data: bytes) -> list[dict[str, tuple[float, ...]]]:
 
 def test_stage_is_registered_before_the_kits():
     names = [entry[0] for entry in STAGES]
-    # the board is built before the stages run (prepare_stages); the kits zip what the others made
+    # every stage but the kits runs side by side; the kits zip what the others made
     assert names[-1] == "kits"
     assert {"map", "board", "sections", "components", "leaflet", "cut", "validate"} <= set(names)
     assert all("parallel" in entry[2:] for entry in STAGES[:-1])

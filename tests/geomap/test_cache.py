@@ -83,24 +83,6 @@ def test_cached_board_equals_a_fresh_one(cache_folder: Path, default_config: Con
         assert board.config == default_config
 
 
-def test_board_cached_says_whether_the_entry_is_there(
-    cache_folder: Path, default_config: Config, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """What lets a build fork before preparing (the flagship's fast.fork_first): only a stored entry."""
-    from boardgen.games.global_wellbeing import plugin
-
-    assert not geocache.board_cached(default_config)
-    key = geocache.board_key(default_config)
-    cache.cached("board", key, lambda: "a board")
-    assert geocache.board_cached(default_config)
-    assert not geocache.board_cached(
-        default_config.model_copy(update={"hexes": default_config.hexes.model_copy(update={"target_cells": 290})})
-    )
-    assert plugin.fast.fork_first(type("Ctx", (), {"config": default_config})())  # type: ignore[arg-type]
-    monkeypatch.setenv("BOARDGEN_NO_CACHE", "1")
-    assert not geocache.board_cached(default_config)
-
-
 def _copy_sources(to: Path) -> None:
     for pattern in (*cache.SOURCE_GLOBS, "games/global_wellbeing/*.py"):
         for path in cache.PACKAGE_ROOT.glob(pattern):

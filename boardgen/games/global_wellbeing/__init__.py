@@ -28,24 +28,10 @@ if TYPE_CHECKING:
 
 class GlobalWellbeingFast(FastPath):
     """The compiled kernel (``rules.fast``), the seeds its games share with the rules API, what a validation's
-    games depend on (their summary is cached), the board a sweep's variants share, and the values the build's
-    parallel stages all read."""
+    games depend on (their summary is cached), and the board a sweep's variants share."""
 
     warmer = "boardgen.games.global_wellbeing.rules.fast:warm_kernel"
     board_values = ("board", "rules_board")
-
-    def prepare_stages(self, ctx: BuildContext) -> None:
-        from boardgen.games.global_wellbeing.board_layout import board_legend
-
-        # the board (built or read from the cache), its jigsaw cut and legend: the board and validate stages
-        # both read them, so they are made once, before the stages fork
-        board_legend(ctx)
-
-    def fork_first(self, ctx: BuildContext) -> bool:
-        from boardgen.geomap.cache import board_cached
-
-        # a cached board comes with its cut and legend beside it: each process reads them in a few ms
-        return board_cached(ctx.config)
 
     def game_seeds(self, bots: Sequence[str], game_seed: int) -> tuple[int, int]:
         from boardgen.games.global_wellbeing.rules.bots import BOT_NAMES
@@ -113,12 +99,11 @@ class GlobalWellbeing(GamePlugin):
     name = "global-wellbeing"
     title = "The Global Wellbeing Game"
     summary = "world hex map from real climate data, six zones, dice-driven bio-productivity (seed 000)"
-    # every stage but the kits reads only the board (built once by prepare_stages), so they run side by side,
-    # claimed in this order, the longest first (CPU seconds on this machine, imports included: validate 0.55,
-    # sections 0.55, leaflet, components and board about 0.45 each, cut and map 0.2). Validate comes first: with
-    # a cached board the worker forks before the drawing modules are imported (fast.fork_first) and its
-    # games need none of them. The map needs not even the cut and legend prepare_stages adds: with a board
-    # to build, a worker starts it while they are made. The kits zip what the others made.
+    # every stage but the kits reads only the board (and what is computed from it, read from the board cache
+    # when it is warm), so they run side by side, handed out in this order, the longest first (CPU seconds on this
+    # machine, imports included: validate 0.55, sections 0.55, leaflet, components and board about 0.45 each, cut
+    # and map 0.2). Validate comes first: its games need none of the drawing modules the others import. The kits
+    # zip what the others made.
     stages = (
         ("validate", "boardgen.play.runner:validate_stage", "parallel"),
         ("sections", "boardgen.kit.stages:sections_stage", "parallel"),
@@ -126,7 +111,7 @@ class GlobalWellbeing(GamePlugin):
         ("components", "boardgen.games.global_wellbeing.kit:components_stage", "parallel"),
         ("board", "boardgen.kit.stages:board_stage", "parallel"),
         ("cut", "boardgen.games.global_wellbeing.kit:cut_stage", "parallel"),
-        ("map", "boardgen.export:map_stage", "parallel", "board-only"),
+        ("map", "boardgen.export:map_stage", "parallel"),
         ("kits", "boardgen.games.global_wellbeing.kit:kits_stage"),
     )
     default_bots = ("greedy", "planner", "random")

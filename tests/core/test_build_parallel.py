@@ -1,0 +1,128 @@
+"""The build's parallel stages on worker processes (``boardgen.play.pool.run_tasks``): the kit does not depend on
+how many processes made it, and a stage that fails in a worker fails the build the way it would in one process
+(a refusal: one line, exit code 2, no kit; a bug: a RuntimeError carrying the worker's traceback)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from boardgen.build import build, run_stages
+from boardgen.io import MANIFEST
+from boardgen.plugin import BuildContext
+from boardgen.template import load
+
+WORKER_STAGES = (("board", "tiny_stones:board_stage", "parallel"),
+                 ("refuse", "tiny_stones:refusing_stage", "parallel"),
+                 ("validate", "boardgen.play.runner:validate_stage", "parallel"))
+
+
+def _refusing_stage(ctx: BuildContext) -> list:  # type: ignore[type-arg]
+    from boardgen.errors import LayoutError
+
+    where = "this process" if os.getpid() == ctx.computed["test-pid"] else "a worker"
+    raise LayoutError(f"tiny.yaml: rules.stones: no room for the pile (refused in {where})")
+
+
+def _crashing_stage(ctx: BuildContext) -> list:  # type: ignore[type-arg]
+    return [{}["no such key"]]
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def _tiny_with_stages(monkeypatch: pytest.MonkeyPatch, stages: tuple[tuple[str, ...], ...]) -> None:
+    import tiny_stones
+
+    monkeypatch.setattr(tiny_stones, "refusing_stage", _refusing_stage, raising=False)
+    monkeypatch.setattr(tiny_stones, "crashing_stage", _crashing_stage, raising=False)
+    monkeypatch.setattr(tiny_stones.TinyStones, "stages", stages)
+
+
+def test_a_refusal_in_a_worker_exits_2_with_one_line_and_writes_no_kit(
+        tiny_installed: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from boardgen.cli import main
+    from boardgen.play.pool import fork_available
+
+    if not fork_available():
+        pytest.skip("no forked workers on this platform: the stages run in this process")
+    _tiny_with_stages(monkeypatch, WORKER_STAGES)
+    monkeypatch.setattr(BuildContext, "__post_init__", _remember_pid(BuildContext.__post_init__))
+    out = tmp_path / "out"
+    with pytest.raises(SystemExit) as exit_info:
+        main(["build", "-t", str(tiny_installed), "-o", str(out), "-q", "--jobs", "2"])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1, err
+    assert "rules.stones: no room for the pile (refused in a worker)" in err[0]
+    assert not out.exists() or not any(out.rglob(MANIFEST))
+
+
+def _remember_pid(post_init):  # type: ignore[no-untyped-def]
+    def remembering(self: BuildContext) -> None:
+        post_init(self)
+        self.computed["test-pid"] = os.getpid()
+
+    return remembering
+
+
+def test_a_crash_in_a_worker_is_a_runtime_error_with_its_traceback(
+        tiny_installed: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _tiny_with_stages(monkeypatch, (("board", "tiny_stones:board_stage", "parallel"),
+                                    ("crash", "tiny_stones:crashing_stage", "parallel")))
+    plugin, config = load(tiny_installed)
+    with pytest.raises(RuntimeError, match=r"(?s)a stage failed in its process.*KeyError: 'no such key'"):
+        run_stages(BuildContext(config, plugin), jobs=2)
+
+
+def test_any_jobs_and_serial_stages_give_the_same_kit_tiny_stones(
+        tiny_installed: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tiny Stones with three parallel stages (one keeping a value for the stage after the group)."""
+    import tiny_stones
+
+    monkeypatch.setattr(tiny_stones, "stamp_stage", _stamp_stage, raising=False)
+    monkeypatch.setattr(tiny_stones, "read_stamp_stage", _read_stamp_stage, raising=False)
+    _tiny_with_stages(monkeypatch, (("validate", "boardgen.play.runner:validate_stage", "parallel"),
+                                    ("stamp", "tiny_stones:stamp_stage", "parallel"),
+                                    ("board", "tiny_stones:board_stage", "parallel"),
+                                    ("read", "tiny_stones:read_stamp_stage")))
+    _plugin, config = load(tiny_installed)
+    kits = {}
+    for jobs in (1, 2, 3):
+        out_dir, ctx = build(config, tmp_path / f"jobs-{jobs}", jobs=jobs)
+        assert list(ctx.timings_s) == ["validate", "stamp", "board", "read"]
+        kits[jobs] = _files(out_dir)
+    monkeypatch.setenv("BOARDGEN_SERIAL_STAGES", "1")
+    out_dir, _ctx = build(config, tmp_path / "serial")
+    assert kits[1] == kits[2] == kits[3] == _files(out_dir)
+    assert kits[2]["read.txt"] == b"kept by Tiny Stones"
+
+
+def _stamp_stage(ctx: BuildContext) -> list:  # type: ignore[type-arg]
+    from boardgen.io import Artifact
+
+    ctx.keep("stamp", f"kept by {ctx.config.title}")
+    return [Artifact("stamp.txt", b"stamp", "a stamp")]
+
+
+def _read_stamp_stage(ctx: BuildContext) -> list:  # type: ignore[type-arg]
+    from boardgen.io import Artifact
+
+    return [Artifact("read.txt", ctx.computed["stamp"].encode(), "what the stamp stage kept")]
+
+
+@pytest.mark.slow
+def test_any_jobs_and_serial_stages_give_the_same_kit_global_wellbeing(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The flagship's seven parallel stages on two workers and in one process: the same manifest and files."""
+    _plugin, config = load(None)
+    out_dir, _ctx = build(config, tmp_path / "two", jobs=2)
+    on_two = _files(out_dir)
+    monkeypatch.setenv("BOARDGEN_SERIAL_STAGES", "1")
+    out_dir, _ctx = build(config, tmp_path / "serial")
+    assert on_two == _files(out_dir)
+    assert MANIFEST in on_two
