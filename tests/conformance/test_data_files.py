@@ -156,7 +156,7 @@ def test_a_build_with_error_findings_writes_no_kit_without_force(tmp_path: Path,
     from boardgen import build as build_module
     from boardgen.io import Artifact
 
-    def stages(ctx: Any, only: Any = None) -> list[Artifact]:
+    def stages(ctx: Any, only: Any = None, jobs: Any = None) -> list[Artifact]:
         ctx.artifacts[:] = [Artifact("a.txt", b"x"), _fake_validation(2)]
         return ctx.artifacts
 
@@ -176,7 +176,7 @@ def test_build_refusal_is_one_line_exit_2(tmp_path: Path, monkeypatch: pytest.Mo
     from boardgen import cli
     from boardgen.io import Artifact
 
-    def stages(ctx: Any, only: Any = None) -> list[Artifact]:
+    def stages(ctx: Any, only: Any = None, jobs: Any = None) -> list[Artifact]:
         ctx.artifacts[:] = [_fake_validation(1)]
         return ctx.artifacts
 
