@@ -3,7 +3,8 @@
 The free area is the section's outline shrunk by a margin (clear of the cut line, its knobs and the trim),
 minus every land cell's hexagon and the coastlines, each grown by a clearance. Blocks are placed one after
 another (largest first) at the free position nearest a preferred corner, searched on a 1 mm grid; a block
-may offer several shapes (e.g. the key in one column or two). No room: LayoutError.
+may offer several shapes (e.g. the key in one column or two). No room: LayoutError. ``place_in_some_order``
+tries the blocks' orders; a ``FreeArea`` keeps an area's pixel test for every placement made on it.
 """
 
 from __future__ import annotations
