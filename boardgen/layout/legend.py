@@ -3,11 +3,13 @@
 The free area is the section's outline shrunk by a margin (clear of the cut line, its knobs and the trim),
 minus every land cell's hexagon and the coastlines, each grown by a clearance. Blocks are placed one after
 another (largest first) at the free position nearest a preferred corner, searched on a 1 mm grid; a block
-may offer several shapes (e.g. the key in one column or two). No room: LayoutError.
+may offer several shapes (e.g. the key in one column or two). No room: LayoutError. ``place_in_some_order``
+tries the blocks' orders; a ``FreeArea`` keeps an area's pixel test for every placement made on it.
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -76,6 +78,13 @@ class _FreePixels:
         shapely.prepare(area)
         inside = shapely.contains_xy(area, gx, gy) if gx.size else np.zeros((self.ny, self.nx), dtype=bool)
         self.inside = np.asarray(inside, dtype=bool).reshape(self.ny, self.nx)
+        self._table: np.ndarray | None = None
+
+    def copy(self) -> _FreePixels:
+        """The same pixels, to block without touching these."""
+        twin = copy.copy(self)
+        twin.inside = self.inside.copy()
+        return twin
 
     def block(self, x0: float, y0: float, x1: float, y1: float) -> None:
         """Mark the pixels whose inside meets the rectangle (a placed block and its gap) as not free."""
@@ -85,56 +94,150 @@ class _FreePixels:
         j1 = min(int(np.ceil((y1 - self.y0) / self.step)), self.ny)
         if i0 < i1 and j0 < j1:
             self.inside[j0:j1, i0:i1] = False
+            self._table = None
 
-    def may_fit(self, gx: np.ndarray, gy: np.ndarray, w: float, h: float) -> np.ndarray:
-        """False where the box at (gx, gy) of size w x h surely does not lie in the area."""
+    def free_count(self) -> int:
+        """How many pixels are free (a box needs at least its own pixels' count)."""
+        return int(self.table()[-1, -1])
+
+    def table(self) -> np.ndarray:
+        """The integral image of the free pixels (made once until a block is taken out)."""
+        if self._table is None:
+            table = np.zeros((self.ny + 1, self.nx + 1), dtype=np.int64)
+            table[1:, 1:] = np.cumsum(np.cumsum(self.inside, axis=0), axis=1)
+            self._table = table
+        return self._table
+
+    def may_fit(self, xs: np.ndarray, ys: np.ndarray, w: float, h: float) -> np.ndarray:
+        """False where the box of size w x h at (xs[i], ys[j]) (at [j, i]) surely does not lie in the area."""
         kx, ky = int(np.floor(w / self.step + 1e-9)), int(np.floor(h / self.step + 1e-9))
-        table = np.zeros((self.ny + 1, self.nx + 1), dtype=np.int64)
-        table[1:, 1:] = np.cumsum(np.cumsum(self.inside, axis=0), axis=1)
-        i = np.rint((gx - self.x0) / self.step).astype(np.int64)
-        j = np.rint((gy - self.y0) / self.step).astype(np.int64)
-        ok = (i >= 0) & (j >= 0) & (i + kx <= self.nx) & (j + ky <= self.ny)
-        i, j = np.where(ok, i, 0), np.where(ok, j, 0)
+        table = self.table()
+        i = np.rint((xs - self.x0) / self.step).astype(np.int64)
+        j = np.rint((ys - self.y0) / self.step).astype(np.int64)
+        ok_i, ok_j = (i >= 0) & (i + kx <= self.nx), (j >= 0) & (j + ky <= self.ny)
+        i, j = np.where(ok_i, i, 0)[np.newaxis, :], np.where(ok_j, j, 0)[:, np.newaxis]
         total = table[j + ky, i + kx] - table[j, i + kx] - table[j + ky, i] + table[j, i]
-        return ok & (total == kx * ky)
+        return ok_j[:, np.newaxis] & ok_i[np.newaxis, :] & (total == kx * ky)
 
 
-def place_blocks(area: shapely.Geometry, blocks: Sequence[BlockSpec], gap_mm: float = 4.0,
+class FreeArea:
+    """An area where blocks may go (``free_area``'s geometry) with its pixel test made once: the legend's
+    fallbacks place blocks on the same area many times (orders, scaled-down tiers), and each placement starts
+    from a copy of these pixels instead of sampling the geometry again."""
+
+    def __init__(self, geometry: shapely.Geometry) -> None:
+        self.geometry = geometry
+        self._pixels: dict[float, _FreePixels] = {}
+
+    def pixels(self, step_mm: float) -> _FreePixels:
+        """A fresh copy of the area's pixels on a ``step_mm`` grid (sampled on the first call)."""
+        if step_mm not in self._pixels:
+            self._pixels[step_mm] = _FreePixels(self.geometry, step_mm)
+        return self._pixels[step_mm].copy()
+
+
+_EXACT_FIRST = 16
+"""How many candidate boxes, nearest first, get the exact test at once (then twice as many, and so on)."""
+
+
+def place_blocks(area: shapely.Geometry | FreeArea, blocks: Sequence[BlockSpec], gap_mm: float = 4.0,
                  step_mm: float = 1.0, where: str = "the top-left section") -> list[PlacedBlock]:
     """Each block at the free position nearest its anchor, in order; placed blocks (plus ``gap_mm``) are
-    taken out of the free area for the next ones."""
+    taken out of the free area for the next ones. ``area``: a geometry, or a ``FreeArea`` placed on before.
+
+    A block's candidates are the grid positions of each of its shapes (a later shape 15 mm farther, so it must
+    earn its place) that pass the pixel test; they get the exact test nearest first, in growing batches, and the
+    first that passes wins: the position an exact test of every box would choose, without testing them all."""
+    free_area_ = area if isinstance(area, FreeArea) else FreeArea(area)
+    free, pixels = free_area_.geometry, free_area_.pixels(step_mm)
     placed: list[PlacedBlock] = []
-    free = area
-    pixels = _FreePixels(area, step_mm)
-    for spec in blocks:
-        best: tuple[float, float, float, int, float, float] | None = None
-        x0, y0, x1, y1 = free.bounds if not free.is_empty else (0, 0, 0, 0)
-        shapely.prepare(free)
-        for index, (w, h) in enumerate(spec.shapes_mm):
-            xs = np.arange(np.floor(x0), x1 - w + 1e-9, step_mm)
-            ys = np.arange(np.floor(y0), y1 - h + 1e-9, step_mm)
-            if len(xs) == 0 or len(ys) == 0:
-                continue
-            mesh_x, mesh_y = np.meshgrid(xs, ys)
-            gx, gy = mesh_x.ravel(), mesh_y.ravel()
-            maybe = np.flatnonzero(pixels.may_fit(gx, gy, w, h))
-            fits = np.zeros(len(gx), dtype=bool)
-            if len(maybe):
-                fits[maybe] = shapely.contains(free, shapely.box(gx[maybe], gy[maybe], gx[maybe] + w, gy[maybe] + h))
-            if not fits.any():
-                continue
-            ax, ay = spec.anchor_mm
-            dist = np.hypot(gx[fits] - ax, gy[fits] - ay) + 15.0 * index  # a later shape must earn its place
-            i = int(np.lexsort((gy[fits], gx[fits], dist))[0])
-            candidate = (float(dist[i]), float(gx[fits][i]), float(gy[fits][i]), index, w, h)
-            if best is None or candidate < best:
-                best = candidate
-        if best is None:
-            sizes = " or ".join(f"{w:.0f} x {h:.0f} mm" for w, h in spec.shapes_mm)
-            raise LayoutError(f"board: no room for the {spec.name} ({sizes}) in open sea on {where}")
-        _, x, y, index, w, h = best
-        block = PlacedBlock(spec.name, x, y, w, h, index)
+    for n, spec in enumerate(blocks):
+        block = _nearest_block(free, pixels, spec, step_mm, where)
         placed.append(block)
-        free = shapely.difference(free, block.polygon.buffer(gap_mm, join_style="mitre"))
-        pixels.block(x - gap_mm, y - gap_mm, x + w + gap_mm, y + h + gap_mm)
+        if n + 1 < len(blocks):  # the last block's room is not needed
+            free = _taken(free, pixels, block, gap_mm)
     return placed
+
+
+def place_in_some_order(area: shapely.Geometry | FreeArea, blocks: Sequence[BlockSpec], gap_mm: float = 4.0,
+                        step_mm: float = 1.0, where: str = "the top-left section") -> list[PlacedBlock]:
+    """``place_blocks`` in the first order that places every block (the orders as ``itertools.permutations``
+    lists them: each block nearest its corner, so another order may leave room for all), the blocks returned in
+    ``blocks``' order; when no order does, the LayoutError of the first order. Orders that begin alike share
+    those placements (a depth-first search over the orders), so the result is what trying each order in turn
+    gives, for less work."""
+    free_area_ = area if isinstance(area, FreeArea) else FreeArea(area)
+    first_error: list[LayoutError] = []
+
+    def search(free: shapely.Geometry, pixels: _FreePixels, left: tuple[int, ...],
+               placed: dict[int, PlacedBlock]) -> dict[int, PlacedBlock] | None:
+        if not left:
+            return placed
+        for k in left:
+            try:
+                block = _nearest_block(free, pixels, blocks[k], step_mm, where)
+            except LayoutError as exc:  # the first failure met is the first order's: it is searched first
+                first_error.append(exc)
+                continue
+            rest = tuple(i for i in left if i != k)
+            if not rest:
+                return {**placed, k: block}
+            more = pixels.copy()
+            done = search(_taken(free, more, block, gap_mm), more, rest, {**placed, k: block})
+            if done is not None:
+                return done
+        return None
+
+    found = search(free_area_.geometry, free_area_.pixels(step_mm), tuple(range(len(blocks))), {})
+    if found is None:
+        raise first_error[0]
+    return [found[k] for k in range(len(blocks))]
+
+
+def _taken(free: shapely.Geometry, pixels: _FreePixels, block: PlacedBlock, gap_mm: float) -> shapely.Geometry:
+    """The free area without ``block`` and its gap (``pixels`` marked the same way)."""
+    x, y, w, h = block.x_mm, block.y_mm, block.width_mm, block.height_mm
+    pixels.block(x - gap_mm, y - gap_mm, x + w + gap_mm, y + h + gap_mm)
+    return shapely.difference(free, block.polygon.buffer(gap_mm, join_style="mitre"))
+
+
+def _nearest_block(free: shapely.Geometry, pixels: _FreePixels, spec: BlockSpec, step_mm: float, where: str
+                   ) -> PlacedBlock:
+    """``spec`` at its position nearest its anchor inside ``free``, by (distance, x, y, shape index)."""
+    x0, y0, x1, y1 = free.bounds if not free.is_empty else (0, 0, 0, 0)
+    free_pixels = pixels.free_count()
+    ax, ay = spec.anchor_mm
+    xs_all, ys_all, dist_all, index_all = [], [], [], []
+    for index, (w, h) in enumerate(spec.shapes_mm):
+        if int(np.floor(w / step_mm + 1e-9)) * int(np.floor(h / step_mm + 1e-9)) > free_pixels:
+            continue  # more pixels than are free: no position passes the pixel test
+        xs = np.arange(np.floor(x0), x1 - w + 1e-9, step_mm)
+        ys = np.arange(np.floor(y0), y1 - h + 1e-9, step_mm)
+        if len(xs) == 0 or len(ys) == 0:
+            continue
+        rows, columns = np.nonzero(pixels.may_fit(xs, ys, w, h))
+        if not len(rows):
+            continue
+        gx, gy = xs[columns], ys[rows]
+        xs_all.append(gx)
+        ys_all.append(gy)
+        dist_all.append(np.hypot(gx - ax, gy - ay) + 15.0 * index)
+        index_all.append(np.full(len(gx), index))
+    if xs_all:
+        gx, gy, dist, shape = (np.concatenate(a) for a in (xs_all, ys_all, dist_all, index_all))
+        widths = np.array([w for w, _ in spec.shapes_mm])[shape]
+        heights = np.array([h for _, h in spec.shapes_mm])[shape]
+        order = np.lexsort((shape, gy, gx, dist))
+        shapely.prepare(free)
+        start, batch = 0, _EXACT_FIRST
+        while start < len(order):
+            chosen = order[start:start + batch]
+            x, y = gx[chosen], gy[chosen]
+            fits = shapely.contains(free, shapely.box(x, y, x + widths[chosen], y + heights[chosen]))
+            if fits.any():
+                k = int(chosen[int(np.argmax(fits))])
+                w, h = spec.shapes_mm[int(shape[k])]
+                return PlacedBlock(spec.name, float(gx[k]), float(gy[k]), w, h, int(shape[k]))
+            start, batch = start + batch, batch * 2
+    sizes = " or ".join(f"{w:.0f} x {h:.0f} mm" for w, h in spec.shapes_mm)
+    raise LayoutError(f"board: no room for the {spec.name} ({sizes}) in open sea on {where}")

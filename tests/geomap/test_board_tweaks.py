@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from boardgen.errors import ConfigError
+from boardgen.errors import ConfigError, LayoutError
 from boardgen.geomap.model import Board
 from boardgen.geomap.spec import cell_count_band
 from boardgen.layout.sections import DEFAULT_PAGE_SIZES_MM, cut_sections, grid_options
@@ -283,6 +283,22 @@ def test_strip_decided_before_the_hex_search_only_when_sure(name: str, sure: boo
     config = tweaked_config(FAST_CASES[name])
     assert table_has_no_room_on_section_one(config) is sure
     assert (solve_layout(config).board.config.board.panel_strip_mm is not None) is sure
+
+
+@pytest.mark.parametrize(("name", "sure"), [("default", False), ("robinson", True)])
+def test_strip_decided_before_the_cut_only_when_sure(name: str, sure: bool) -> None:
+    """The check made on the template's map before it is cut says the table has no room only where the legend
+    solver indeed finds none (Robinson's top-left corner): that map is then neither cut nor given a legend."""
+    from boardgen.games.global_wellbeing.board_layout import legend_for, table_has_no_room_beside_the_cells
+    from boardgen.geomap.cache import cached_board
+
+    board = cached_board(tweaked_config(FAST_CASES[name]))
+    assert table_has_no_room_beside_the_cells(board) is sure
+    if sure:
+        with pytest.raises(LayoutError, match="no room for the bio-productivity table"):
+            legend_for(board)
+    else:
+        assert len(legend_for(board)) == 3
 
 
 @pytest.mark.parametrize("key", ["remove_cells", "zones"])

@@ -11,7 +11,6 @@ page carries its own part of the coastlines rather than the whole world.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
@@ -24,7 +23,7 @@ from boardgen.errors import LayoutError
 from boardgen.games.global_wellbeing.schema import Config
 from boardgen.geomap.model import Board, Cell
 from boardgen.i18n import DEFAULT_LANGUAGE, N_, current
-from boardgen.layout.legend import BlockSpec, PlacedBlock, free_area, place_blocks
+from boardgen.layout.legend import BlockSpec, FreeArea, PlacedBlock, free_area, place_blocks, place_in_some_order
 from boardgen.layout.sections import SectionLayout, hex_polygons
 from boardgen.render.cairo_backend import cap_height_mm, fit_font_or_fail, text_width_mm
 from boardgen.render.merge import IDENTITY, NotFlatError, flatten_copies, merge_parallel, polygons_path
@@ -279,8 +278,10 @@ def plan_legend(board: Board, sections: SectionLayout, coast: tuple[ShapelyPolyg
     near = parts[shapely.intersects(parts, first.outline_mm.envelope.buffer(2.0))]
     size_mm = (board.config.board.width_mm, board.config.board.height_mm)
     coast_near = shapely.union_all(near)
-    area = free_area(first.outline_mm, size_mm, cells, coast_near, land_clearance_mm=LEGEND_LAND_CLEARANCE_MM)
-    error: LayoutError | None = None
+    # sampled once: every fallback below places blocks on this area (orders, tiers, the table alone)
+    area = FreeArea(free_area(first.outline_mm, size_mm, cells, coast_near,
+                              land_clearance_mm=LEGEND_LAND_CLEARANCE_MM))
+    first_failure: tuple[LayoutError, Sequence[BlockSpec]] | None = None  # explained only if nothing fits
     tables = [BlockSpec(tier[0].name, tuple(shape for t in tiers for shape in t[0].shapes_mm), tier[0].anchor_mm)
               for tier in tiers[:1]]
     if not _places(area, tables):  # every fallback keeps the table on section 1: no table, no legend
@@ -290,14 +291,10 @@ def plan_legend(board: Board, sections: SectionLayout, coast: tuple[ShapelyPolyg
             raise _explained(exc, board, first.outline_mm, cells, coast_near, area, tiers[0]) from None
     for tier in tiers:
         # the blocks are placed one by one, each nearest its corner: another order may leave room for all
-        for order in itertools.permutations(range(len(tier))):
-            try:
-                placed = place_blocks(area, [tier[i] for i in order], where=LEGEND_WHERE)
-            except LayoutError as exc:
-                error = error or _explained(exc, board, first.outline_mm, cells, coast_near, area, tier)
-                continue
-            by_name = {b.name: b for b in placed}
-            return tuple(by_name[spec.name] for spec in tier)
+        try:
+            return tuple(place_in_some_order(area, tier, where=LEGEND_WHERE))
+        except LayoutError as exc:
+            first_failure = first_failure or (exc, tier)
     # the table stays on section 1 (the seed puts it there); the title and key may go to open sea elsewhere:
     # the sections are added nearest first (by the distance between their top-left corners) until both fit
     x0, y0 = first.bounds_mm[:2]
@@ -317,25 +314,24 @@ def plan_legend(board: Board, sections: SectionLayout, coast: tuple[ShapelyPolyg
             table = place_blocks(area, tier[:1], where=LEGEND_WHERE)[0]
         except LayoutError:
             continue
-        room = shapely.difference(area, table.polygon.buffer(4.0, join_style="mitre"))
+        room = shapely.difference(area.geometry, table.polygon.buffer(4.0, join_style="mitre"))
         for index in range(len(others)):
             room = shapely.union(room, section_area(index))
-            for order in itertools.permutations(range(1, len(tier))):
-                try:
-                    placed = [table, *place_blocks(room, [tier[i] for i in order], where="the board")]
-                except LayoutError:
-                    continue
-                by_name = {b.name: b for b in placed}
-                return tuple(by_name[spec.name] for spec in tier)
-    assert error is not None
-    raise error
+            try:
+                return (table, *place_in_some_order(room, tier[1:], where="the board"))
+            except LayoutError:
+                continue
+    assert first_failure is not None
+    failure, failed_tier = first_failure
+    raise _explained(failure, board, first.outline_mm, cells, coast_near, area, failed_tier)
 
 
 LEGEND_WHERE = "the top-left section (section 1)"
 
 
 def _explained(exc: LayoutError, board: Board, outline: ShapelyPolygon, cells: list[ShapelyPolygon],
-               coast_near: shapely.Geometry, area: shapely.Geometry, specs: Sequence[BlockSpec]) -> LayoutError:
+               coast_near: shapely.Geometry, area: shapely.Geometry | FreeArea, specs: Sequence[BlockSpec]
+               ) -> LayoutError:
     """``exc`` naming the land cells in the way: those under the blocks up to the first that found no room,
     placed as if the cells were sea."""
     fits = next(k for k in range(len(specs)) if not _places(area, specs[:k + 1]))
@@ -354,7 +350,7 @@ def _explained(exc: LayoutError, board: Board, outline: ShapelyPolygon, cells: l
                        "(overrides.remove_cells, fewer cells or a bigger board)")
 
 
-def _places(area: shapely.Geometry, specs: Sequence[BlockSpec]) -> bool:
+def _places(area: shapely.Geometry | FreeArea, specs: Sequence[BlockSpec]) -> bool:
     try:
         place_blocks(area, specs)
     except LayoutError:

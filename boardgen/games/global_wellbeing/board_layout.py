@@ -33,7 +33,7 @@ from boardgen.games.global_wellbeing.schema import Config
 from boardgen.geomap.cache import board_key, cached_board, cached_for_board, cached_sections
 from boardgen.geomap.model import Board
 from boardgen.layout.legend import BlockSpec, PlacedBlock, free_area, place_blocks
-from boardgen.layout.sections import SectionLayout, cut_sections, grid_options
+from boardgen.layout.sections import SectionLayout, cut_sections, grid_options, hex_polygons, knob_reach_mm
 from boardgen.render.cairo_backend import text_width_mm
 from boardgen.render.imposition import A4, DEFAULT_STYLE, LETTER, Paper, content_area
 
@@ -109,6 +109,13 @@ def table_has_no_room_on_section_one(config: Config) -> bool:
     False means "maybe": the map is built and the legend placed to know). Section 1 is taken at its largest
     (the fewest columns and rows any cut of this board may have, the cut moved its full search away, and a margin
     for knobs and land cells stepped round it); only the coast blocks it (the cells can only block more)."""
+    return table_shape_before_the_hex_search(config) is None
+
+
+def table_shape_before_the_hex_search(config: Config) -> int | None:
+    """Which of the table's shapes (full size first, then scaled down) ``table_has_no_room_on_section_one``
+    places, None when none has room (0 when no grid fits: the cut names that later). A table scaled down there is
+    the sign that the map's cells may leave it no room."""
     from boardgen.geomap.build import land_on_board  # only here: reading a cached board needs none of its imports
 
     width_mm, height_mm = float(config.board.width_mm), float(config.board.height_mm)
@@ -116,7 +123,7 @@ def table_has_no_room_on_section_one(config: Config) -> bool:
     options = grid_options((width_mm, height_mm), settings.knob_depth_mm + 0.5, settings.cut_search_mm,
                            section_page_sizes_mm(), settings.columns, settings.rows)
     if not options:
-        return False
+        return 0
     columns, rows = min(c for _, c, _ in options), min(r for r, _, _ in options)
     largest_hex_mm = (width_mm * height_mm / (1.5 * 3**0.5 * config.hexes.target_cells)) ** 0.5
     beyond_mm = settings.cut_search_mm + settings.knob_depth_mm + 2 * largest_hex_mm + 5.0  # + the cut margin
@@ -129,10 +136,9 @@ def table_has_no_room_on_section_one(config: Config) -> bool:
                      land_clearance_mm=LEGEND_LAND_CLEARANCE_MM)
     shapes = (*table_shapes_mm(config), *table_shapes_mm(config, compact=True))
     try:
-        place_blocks(area, [BlockSpec("bio-productivity table", shapes, (0.0, 0.0))])
+        return place_blocks(area, [BlockSpec("bio-productivity table", shapes, (0.0, 0.0))])[0].shape_index
     except LayoutError:
-        return True
-    return False
+        return None
 
 
 def panelled_board(config: Config) -> Board:
@@ -158,27 +164,42 @@ def _with_strip(config: Config, width_mm: float) -> Config:
 def _panel_strip_mm(config: Config) -> float | None:
     """None when the legend has room on the template's map as it is, else the narrowest panel strip that gives it
     room. The strips' widths are measured on the template's map, or, when that map was never built, on the map
-    beside the narrowest strip (which holds the table alone: its width does not depend on the map)."""
-    error: LayoutError | None = None
-    if table_has_no_room_on_section_one(config):
+    beside the narrowest strip (which holds the table alone: its width does not depend on the map). When the
+    template's map is built but its land surely leaves the table no room (``table_has_no_room_beside_the_cells``)
+    that map is neither cut nor its legend placed, unless every strip fails (its error is the one reported)."""
+    template_error: LayoutError | None = None
+    surely_no_room = False
+    shape_before_hexes = table_shape_before_the_hex_search(config)
+    if shape_before_hexes is None:
         narrowest = round(max(w for w, _ in table_shapes_mm(config)) + STRIP_EDGE_MM, 1)
         fits = narrowest <= config.board.width_mm / 2
         measured = cached_board(_with_strip(config, narrowest) if fits else config)
     else:
         measured = cached_board(config)
-        try:
-            legend_for(measured)
-            return None
-        except LayoutError as exc:
-            error = exc
+        coast = simplified_coast(measured)
+        # only worth its time when the table was already tight before the hex search (the default's is not)
+        surely_no_room = shape_before_hexes > 0 and table_has_no_room_beside_the_cells(measured, coast)
+        if not surely_no_room:
+            try:
+                legend_for(measured, coast=coast)
+                return None
+            except LayoutError as exc:
+                template_error = exc
     widths = panel_strip_widths_mm(measured)
+    strip_error: LayoutError | None = None
     for width_mm in widths:
         try:
             legend_for(cached_board(_with_strip(config, width_mm)))
         except LayoutError as exc:
-            error = error or exc
+            strip_error = strip_error or exc
             continue
         return width_mm
+    if surely_no_room:  # the template map's own error, as if it had been tried first
+        try:
+            legend_for(measured, coast=coast)
+        except LayoutError as exc:
+            template_error = exc
+    error = template_error or strip_error
     if error is None:
         error = LayoutError(f"board: no room for the bio-productivity table in open sea on {LEGEND_WHERE}")
     if _SIZING_BOARD:  # a board tried by _board_size_that_fits: no search of its own
@@ -191,6 +212,44 @@ def _panel_strip_mm(config: Config) -> float | None:
     raise ConfigError(config.source, key, f"{str(error).removeprefix('board: ')}, nor scaled down, nor in a "
                       f"panel strip of up to {max(widths, default=0):g} mm "
                       f"(boardgen info lists the fallbacks); expected {hint}") from None
+
+
+CLEARANCE_SLACK_MM = 0.01
+"""How much closer to land ``table_has_no_room_beside_the_cells`` lets the table come than ``plan_legend`` does:
+more than the few micrometres by which two buffers of nearly the same land may differ, so its area holds
+``plan_legend``'s."""
+
+
+def table_has_no_room_beside_the_cells(board: Board, coast: tuple[Any, ...] | None = None) -> bool:
+    """True when the bio-productivity table (full size or scaled down) surely finds no open sea on section 1 of
+    any cut ``cut_sections`` may make of ``board``, so ``plan_legend`` would fail on it (every fallback keeps
+    the table there); False means "maybe". Section 1 is taken at its largest: the fewest columns and rows of the
+    grids the cut may try, its cut lines moved their full search away, reaching past them by a knob or two land
+    cells stepped round, with no cut margin; the land cells and coast are kept clear as ``plan_legend`` keeps them
+    (a hair less: ``CLEARANCE_SLACK_MM``). Its free area holds ``plan_legend``'s, on the same 1 mm grid, so no
+    room here is no room there. It saves cutting a map that only fails, before its panel strip is tried.
+    ``coast``: the board's ``simplified_coast`` when the caller has it."""
+    config = board.config
+    width_mm, height_mm = float(config.board.width_mm), float(config.board.height_mm)
+    settings = config.sections
+    options = grid_options((width_mm, height_mm), knob_reach_mm(board), settings.cut_search_mm,
+                           section_page_sizes_mm(), settings.columns, settings.rows)[:8]  # _cut_first_that_works'
+    if not options:
+        return False
+    columns, rows = min(c for _, c, _ in options), min(r for r, _, _ in options)
+    beyond_mm = settings.cut_search_mm + 0.25 + settings.knob_depth_mm + 2 * board.layout.size_mm + 1.0
+    outline = shapely.box(0.0, 0.0, min(width_mm, width_mm / columns + beyond_mm),
+                          min(height_mm, height_mm / rows + beyond_mm))
+    parts = np.array(simplified_coast(board) if coast is None else coast, dtype=object)
+    coast_near = shapely.union_all(parts[shapely.intersects(parts, outline.buffer(2.0))])
+    area = free_area(outline, (width_mm, height_mm), list(hex_polygons(board)), coast_near, cut_margin_mm=0.0,
+                     land_clearance_mm=LEGEND_LAND_CLEARANCE_MM - CLEARANCE_SLACK_MM)
+    shapes = (*table_shapes_mm(config), *table_shapes_mm(config, compact=True))
+    try:
+        place_blocks(area, [BlockSpec("bio-productivity table", shapes, (0.0, 0.0))])
+    except LayoutError:
+        return True
+    return False
 
 
 _SIZING_BOARD: list[bool] = []

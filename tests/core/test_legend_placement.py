@@ -1,0 +1,97 @@
+"""Legend blocks placed in a free area (boardgen/layout/legend.py): the nearest position to each anchor, a
+reused ``FreeArea`` giving the same placements as a fresh one, and the search over block orders giving what
+trying each order in turn gives (the first order that places every block, else the first order's error)."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+import shapely
+from shapely.geometry import Point, box
+
+from boardgen.errors import LayoutError
+from boardgen.layout.legend import BlockSpec, FreeArea, PlacedBlock, place_blocks, place_in_some_order
+
+
+def _each_order_in_turn(area: shapely.Geometry, blocks: list[BlockSpec]) -> list[PlacedBlock] | str:
+    first_error = ""
+    for order in itertools.permutations(range(len(blocks))):
+        try:
+            placed = place_blocks(area, [blocks[i] for i in order])
+        except LayoutError as exc:
+            first_error = first_error or str(exc)
+            continue
+        by_name = {b.name: b for b in placed}
+        return [by_name[b.name] for b in blocks]
+    return first_error
+
+
+def _random_case(rng: random.Random) -> tuple[shapely.Geometry, list[BlockSpec]]:
+    width, height = rng.uniform(150, 300), rng.uniform(100, 250)
+    holes = [Point(rng.uniform(0, width), rng.uniform(0, height)).buffer(rng.uniform(3, 60), quad_segs=4)
+             for _ in range(rng.randint(0, 10))]
+    area = box(6, 6, width, height)
+    if holes:
+        area = shapely.difference(area, shapely.union_all(holes))
+    blocks = [BlockSpec(f"block {k}", tuple((round(rng.uniform(20, 130), 1), round(rng.uniform(10, 150), 1))
+                                            for _ in range(rng.randint(1, 3))),
+                        (rng.uniform(0, width), rng.uniform(0, height))) for k in range(rng.randint(2, 3))]
+    return area, blocks
+
+
+def test_block_goes_nearest_its_anchor_and_the_next_keeps_the_gap() -> None:
+    area = box(0, 0, 200, 100)
+    table, key = place_blocks(area, [BlockSpec("table", ((50, 80),), (0, 0)), BlockSpec("key", ((40, 20),), (0, 0))])
+    assert (table.x_mm, table.y_mm) == (0, 0)
+    assert (key.x_mm, key.y_mm) == (54, 0)  # 4 mm gap
+
+
+def test_a_later_shape_must_earn_its_place() -> None:
+    area = box(0, 0, 200, 100)
+    shapes = ((120, 30), (60, 30))
+    wide = place_blocks(area, [BlockSpec("title", shapes, (90, 0))])[0]
+    assert (wide.shape_index, wide.x_mm) == (0, 80)  # 10 mm off its anchor beats the narrow one's 15 mm handicap
+    narrow = place_blocks(area, [BlockSpec("title", shapes, (120, 0))])[0]
+    assert (narrow.shape_index, narrow.x_mm) == (1, 120)  # the wide one would be 40 mm off
+
+
+def test_reused_free_area_places_as_a_fresh_one() -> None:
+    rng = random.Random(21)
+    for _ in range(40):
+        area, blocks = _random_case(rng)
+        shared = FreeArea(area)
+        results = []
+        for where in (area, shared, shared):
+            try:
+                results.append(place_blocks(where, blocks))
+            except LayoutError as exc:
+                results.append(str(exc))  # type: ignore[arg-type]
+        assert results[0] == results[1] == results[2]
+
+
+def test_order_search_matches_each_order_in_turn() -> None:
+    rng = random.Random(7)
+    later_orders = 0
+    for _ in range(80):
+        area, blocks = _random_case(rng)
+        expected = _each_order_in_turn(area, blocks)
+        try:
+            got: list[PlacedBlock] | str = place_in_some_order(area, blocks)
+        except LayoutError as exc:
+            got = str(exc)
+        assert got == expected
+        if not isinstance(expected, str):
+            try:
+                place_blocks(area, blocks)
+            except LayoutError:
+                later_orders += 1
+    assert later_orders > 0  # some cases only place in another order
+
+
+def test_no_order_places_them_all_raises_the_first_orders_error() -> None:
+    area = box(0, 0, 100, 100)
+    blocks = [BlockSpec("a", ((90, 60),), (0, 0)), BlockSpec("b", ((90, 60),), (0, 0))]
+    with pytest.raises(LayoutError, match=r"no room for the b \(90 x 60 mm\)"):
+        place_in_some_order(area, blocks)
