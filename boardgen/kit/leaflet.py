@@ -764,7 +764,8 @@ def _decor(leaflet: Leaflet, geometry: PanelGeometry, sides: Sequence[tuple[int,
                 x = k * panel_w
                 top, bottom = FOLD_MARK_FROM_EDGE_MM * mm, (FOLD_MARK_FROM_EDGE_MM + FOLD_MARK_MM) * mm
                 c.line(x, h - top, x, h - bottom)
-                c.line(x, top, x, bottom)
+                if not (index == 0 and x <= taken):  # a panel narrower than the ruler and its note: the fold
+                    c.line(x, top, x, bottom)         # is marked at the top only, not through the note
             c.setDash()
             c.setFont(FONT, DECOR_PT)
             note = _(FOLD_NOTES[inside]).format(n=sheet_no + 1)
