@@ -10,7 +10,7 @@ tries the blocks' orders; a ``FreeArea`` keeps an area's pixel test for every pl
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -80,6 +80,30 @@ class _FreePixels:
         self.inside = np.asarray(inside, dtype=bool).reshape(self.ny, self.nx)
         self._table: np.ndarray | None = None
 
+    @classmethod
+    def joined(cls, parts: Sequence[_FreePixels], area: shapely.Geometry, step_mm: float) -> _FreePixels:
+        """The pixels of ``area``, the union of areas that do not touch whose pixels are ``parts`` (each maybe
+        blocked since, on the same grid step): a pixel is free when it is free in a part. A pixel whose centre
+        lies in the union lies in one part, so every pixel the sampled union marks is marked here too (what the
+        test needs: it stays necessary). Parts whose grids do not line up with the union's are sampled afresh."""
+        joined = cls.__new__(cls)
+        x0, y0, x1, y1 = area.bounds if not area.is_empty else (0, 0, 0, 0)
+        joined.x0, joined.y0, joined.step = float(np.floor(x0)), float(np.floor(y0)), step_mm
+        joined.nx = max(int(np.ceil((x1 - joined.x0) / step_mm)), 0)
+        joined.ny = max(int(np.ceil((y1 - joined.y0) / step_mm)), 0)
+        joined.inside = np.zeros((joined.ny, joined.nx), dtype=bool)
+        joined._table = None
+        for part in parts:
+            shift_i, shift_j = (part.x0 - joined.x0) / step_mm, (part.y0 - joined.y0) / step_mm
+            di, dj = round(shift_i), round(shift_j)
+            if part.step != step_mm or di != shift_i or dj != shift_j:
+                return cls(area, step_mm)
+            i0, j0 = max(di, 0), max(dj, 0)
+            i1, j1 = min(di + part.nx, joined.nx), min(dj + part.ny, joined.ny)
+            if i0 < i1 and j0 < j1:
+                joined.inside[j0:j1, i0:i1] |= part.inside[j0 - dj:j1 - dj, i0 - di:i1 - di]
+        return joined
+
     def copy(self) -> _FreePixels:
         """The same pixels, to block without touching these."""
         twin = copy.copy(self)
@@ -125,15 +149,39 @@ class FreeArea:
     fallbacks place blocks on the same area many times (orders, scaled-down tiers), and each placement starts
     from a copy of these pixels instead of sampling the geometry again."""
 
-    def __init__(self, geometry: shapely.Geometry) -> None:
+    def __init__(self, geometry: shapely.Geometry, sample: Callable[[float], _FreePixels] | None = None) -> None:
         self.geometry = geometry
         self._pixels: dict[float, _FreePixels] = {}
+        self._sample = sample  # how the pixels are made from other areas' (else the geometry is sampled)
 
     def pixels(self, step_mm: float) -> _FreePixels:
         """A fresh copy of the area's pixels on a ``step_mm`` grid (sampled on the first call)."""
         if step_mm not in self._pixels:
-            self._pixels[step_mm] = _FreePixels(self.geometry, step_mm)
+            self._pixels[step_mm] = (_FreePixels(self.geometry, step_mm) if self._sample is None
+                                     else self._sample(step_mm))
         return self._pixels[step_mm].copy()
+
+    def without(self, block: PlacedBlock, gap_mm: float) -> FreeArea:
+        """This area without ``block`` and its gap, its pixels this area's with the block's marked taken (as
+        ``place_blocks`` takes a placed block out)."""
+        geometry = shapely.difference(self.geometry, block.polygon.buffer(gap_mm, join_style="mitre"))
+
+        def sample(step_mm: float) -> _FreePixels:
+            pixels = self.pixels(step_mm)
+            pixels.block(block.x_mm - gap_mm, block.y_mm - gap_mm, block.x_mm + block.width_mm + gap_mm,
+                         block.y_mm + block.height_mm + gap_mm)
+            return pixels
+
+        return FreeArea(geometry, sample)
+
+    def union(self, other: FreeArea) -> FreeArea:
+        """The union of the two areas; when they do not touch (e.g. open sea on two sections, each kept clear
+        of its cut lines) its pixels are the two areas' joined, else the union is sampled."""
+        geometry = shapely.union(self.geometry, other.geometry)
+        if shapely.intersects(self.geometry, other.geometry):
+            return FreeArea(geometry)
+        return FreeArea(geometry, lambda step_mm: _FreePixels.joined(
+            [self.pixels(step_mm), other.pixels(step_mm)], geometry, step_mm))
 
 
 _EXACT_FIRST = 16

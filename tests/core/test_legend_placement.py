@@ -9,6 +9,7 @@ import random
 
 import pytest
 import shapely
+import shapely.affinity
 from shapely.geometry import Point, box
 
 from boardgen.errors import LayoutError
@@ -95,3 +96,27 @@ def test_no_order_places_them_all_raises_the_first_orders_error() -> None:
     blocks = [BlockSpec("a", ((90, 60),), (0, 0)), BlockSpec("b", ((90, 60),), (0, 0))]
     with pytest.raises(LayoutError, match=r"no room for the b \(90 x 60 mm\)"):
         place_in_some_order(area, blocks)
+
+
+def test_area_joined_from_parts_places_as_its_geometry() -> None:
+    """A ``FreeArea`` made by ``without`` and ``union`` (its pixels the parts', as the legend's last fallback
+    joins sections) places blocks where a fresh area of the same geometry does, also when the parts touch."""
+    rng = random.Random(5)
+    for case in range(30):
+        left, blocks = _random_case(rng)
+        right, _ = _random_case(rng)
+        shift = rng.choice([left.bounds[2] + rng.uniform(5, 40), left.bounds[2] - 30.0])  # apart, or overlapping
+        right = shapely.affinity.translate(right, shift, rng.uniform(-20, 20))
+        taken = PlacedBlock("table", left.bounds[0], left.bounds[1], 40.0, 30.0, 0)
+        shared = FreeArea(left)
+        shared.pixels(1.0)  # sampled before the block is taken out, as plan_legend's section-1 area is
+        joined = shared.without(taken, 4.0).union(FreeArea(right))
+        fresh = shapely.union(shapely.difference(left, taken.polygon.buffer(4.0, join_style="mitre")), right)
+        assert shapely.equals_exact(joined.geometry, fresh, 0.0), case
+        results = []
+        for where in (fresh, joined):
+            try:
+                results.append(place_in_some_order(where, blocks))
+            except LayoutError as exc:
+                results.append(str(exc))  # type: ignore[arg-type]
+        assert results[0] == results[1], case

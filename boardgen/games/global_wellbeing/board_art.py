@@ -300,13 +300,14 @@ def plan_legend(board: Board, sections: SectionLayout, coast: tuple[ShapelyPolyg
     x0, y0 = first.bounds_mm[:2]
     others = sorted(sections.sections[1:], key=lambda s: (np.hypot(s.bounds_mm[0] - x0, s.bounds_mm[1] - y0),
                                                          s.number))
-    areas: list[shapely.Geometry] = []
+    areas: list[FreeArea] = []  # each sampled once however many rooms it joins
 
-    def section_area(index: int) -> shapely.Geometry:
+    def section_area(index: int) -> FreeArea:
         while len(areas) <= index:
             outline = others[len(areas)].outline_mm
             coast_here = shapely.union_all(parts[shapely.intersects(parts, outline.envelope.buffer(2.0))])
-            areas.append(free_area(outline, size_mm, cells, coast_here, land_clearance_mm=LEGEND_LAND_CLEARANCE_MM))
+            areas.append(FreeArea(free_area(outline, size_mm, cells, coast_here,
+                                            land_clearance_mm=LEGEND_LAND_CLEARANCE_MM)))
         return areas[index]
 
     for tier in tiers:
@@ -314,9 +315,9 @@ def plan_legend(board: Board, sections: SectionLayout, coast: tuple[ShapelyPolyg
             table = place_blocks(area, tier[:1], where=LEGEND_WHERE)[0]
         except LayoutError:
             continue
-        room = shapely.difference(area.geometry, table.polygon.buffer(4.0, join_style="mitre"))
+        room = area.without(table, 4.0)
         for index in range(len(others)):
-            room = shapely.union(room, section_area(index))
+            room = room.union(section_area(index))
             try:
                 return (table, *place_in_some_order(room, tier[1:], where="the board"))
             except LayoutError:
