@@ -74,6 +74,9 @@ FRAMED = "#eef3f7"
 """The background of a ``framed`` block (a turn summary, say)."""
 TABLE_HEAD = "#eeeeee"
 TABLE_RULE = "#999999"
+TABLE_SPACE_AFTER = 0.25
+"""The space after a table, as a share of the body size: what follows (a paragraph, a box) stands off the table's
+last rule. Less than a paragraph's 0.35, as the cells' padding adds to it; the flagship's one sheet holds it."""
 
 BODY_SIZES_PT = (10.0, 9.5, 9.0, 8.5, 8.0, 7.5, 7.0)
 """Body sizes the fit tries, largest first. The floor is 7 pt: the small print is set 1 pt under the body."""
@@ -448,7 +451,8 @@ def _table(table: Table, st: Styles, width: float, where: str) -> PlatypusTable:
                 cells.append(Paragraph(cell, st.cell_bold if bold else st.cell))
         cells += [""] * (ncols - len(cells))
         data.append(cells)
-    t = PlatypusTable(data, colWidths=widths, hAlign="LEFT", repeatRows=1 if table.header else 0)
+    t = PlatypusTable(data, colWidths=widths, hAlign="LEFT", repeatRows=1 if table.header else 0,
+                      spaceAfter=st.body_pt * TABLE_SPACE_AFTER)
     style: list[tuple[Any, ...]] = [
         ("FONTNAME", (0, 0), (-1, -1), FONT), ("GRID", (0, 0), (-1, -1), 0.4, colors.HexColor(TABLE_RULE)),
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"), ("LEFTPADDING", (0, 0), (-1, -1), 2),
