@@ -16,8 +16,9 @@ same way for every game:
   when nothing fits, a one-line :class:`~boardgen.render.typeset.FitError` naming the template, the paper and
   the block to shorten.
 - **the sheet decor**: fold marks 5 mm in from the paper edge (where printers print), a fold note, panel
-  numbers, a 100 mm ruler with the printing note on the first side; all in the shared fonts, nothing under
-  6 pt, and the words translated through ``boardgen.i18n``.
+  numbers (unfolded pages: page numbers, when there are two or more), a 100 mm ruler with the printing note on
+  the first side; all in the shared fonts, nothing under 6 pt, and the words translated through
+  ``boardgen.i18n``.
 - **imposition**: panels placed on the printed sides in folding order with pikepdf; vector art drawn
   elsewhere (a cairo PDF page, :func:`pdf_picture`) laid over its place; subset tags made unique, TrimBox and
   BleedBox set, the same bytes on every run.
@@ -786,6 +787,11 @@ def _decor(leaflet: Leaflet, geometry: PanelGeometry, sides: Sequence[tuple[int,
                 c.drawCentredString(x0 + k * mm, y0 + 3.2 * mm, str(k))
             c.drawString(x0, y0 - 3.4 * mm, printing)
         c.setFont(FONT, PANEL_NUMBER_PT)
+        if not fold.folded:  # pages read one after another: the page is numbered, not its columns (a lone
+            if len(sides) > 1:  # page's first column stood under the ruler, its second numbered "2")
+                c.drawRightString(w - fold.side_mm * mm, 6 * mm, str(index + 1))
+            c.showPage()
+            continue
         for slot, number in enumerate(side):
             if number not in used:
                 continue

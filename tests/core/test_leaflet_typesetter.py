@@ -219,3 +219,25 @@ def test_the_words_after_a_table_stand_off_it_as_from_a_paragraph(tmp_path: Path
     between_rows = y["Market"][0] - y["Space"][1]
     after_table = y["Afterwards"][0] - y["Stormy"][1]
     assert after_table >= between_rows + 0.5  # was 3.5 pt against 4.9 between the rows
+
+
+def _corner_text(path: Path, page: int, x_mm: float, sheet_h_mm: float) -> list[str]:
+    """The words of the strip 9 mm tall at the foot of ``page``, 50 mm wide from ``x_mm``."""
+    pt = 72 / 25.4
+    return subprocess.run(["pdftotext", "-f", str(page), "-l", str(page), "-r", "72", "-x", str(int(x_mm * pt)),
+                           "-y", str(int((sheet_h_mm - 9) * pt)), "-W", str(int(50 * pt)), "-H", str(int(9 * pt)),
+                           str(path), "-"], capture_output=True, text=True, check=True).stdout.split()
+
+
+def test_unfolded_pages_are_numbered_as_pages(tmp_path: Path) -> None:
+    """Pages read one after another carry page numbers (1, 2) at the foot of the right column, not column
+    numbers; a lone page carries none (a one-page leaflet was numbered "2": its first column's number gave way
+    to the ruler)."""
+    for paragraphs, pages_allowed, numbers in ((0, (1,), [[]]), (18, (2,), [["1"], ["2"]])):
+        data, layout = leaflet_layout(_leaflet(paragraphs, COLUMNS, sheets=pages_allowed, back=()), A4)
+        assert layout.sheet_sides == len(numbers)
+        path = tmp_path / "leaflet.pdf"
+        path.write_bytes(data)
+        pages = range(1, layout.sheet_sides + 1)
+        assert [_corner_text(path, page, A4.width_mm - 50, A4.height_mm) for page in pages] == numbers
+        assert all(_corner_text(path, page, 50, A4.height_mm) == [] for page in pages[1:])  # no column number
