@@ -16,8 +16,9 @@ same way for every game:
   when nothing fits, a one-line :class:`~boardgen.render.typeset.FitError` naming the template, the paper and
   the block to shorten.
 - **the sheet decor**: fold marks 5 mm in from the paper edge (where printers print), a fold note, panel
-  numbers, a 100 mm ruler with the printing note on the first side; all in the shared fonts, nothing under
-  6 pt, and the words translated through ``boardgen.i18n``.
+  numbers (unfolded pages: page numbers, when there are two or more), a 100 mm ruler with the printing note on
+  the first side; all in the shared fonts, nothing under 6 pt, and the words translated through
+  ``boardgen.i18n``.
 - **imposition**: panels placed on the printed sides in folding order with pikepdf; vector art drawn
   elsewhere (a cairo PDF page, :func:`pdf_picture`) laid over its place; subset tags made unique, TrimBox and
   BleedBox set, the same bytes on every run.
@@ -74,6 +75,9 @@ FRAMED = "#eef3f7"
 """The background of a ``framed`` block (a turn summary, say)."""
 TABLE_HEAD = "#eeeeee"
 TABLE_RULE = "#999999"
+TABLE_SPACE_AFTER = 0.25
+"""The space after a table, as a share of the body size: what follows (a paragraph, a box) stands off the table's
+last rule. Less than a paragraph's 0.35, as the cells' padding adds to it; the flagship's one sheet holds it."""
 
 BODY_SIZES_PT = (10.0, 9.5, 9.0, 8.5, 8.0, 7.5, 7.0)
 """Body sizes the fit tries, largest first. The floor is 7 pt: the small print is set 1 pt under the body."""
@@ -448,7 +452,8 @@ def _table(table: Table, st: Styles, width: float, where: str) -> PlatypusTable:
                 cells.append(Paragraph(cell, st.cell_bold if bold else st.cell))
         cells += [""] * (ncols - len(cells))
         data.append(cells)
-    t = PlatypusTable(data, colWidths=widths, hAlign="LEFT", repeatRows=1 if table.header else 0)
+    t = PlatypusTable(data, colWidths=widths, hAlign="LEFT", repeatRows=1 if table.header else 0,
+                      spaceAfter=st.body_pt * TABLE_SPACE_AFTER)
     style: list[tuple[Any, ...]] = [
         ("FONTNAME", (0, 0), (-1, -1), FONT), ("GRID", (0, 0), (-1, -1), 0.4, colors.HexColor(TABLE_RULE)),
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"), ("LEFTPADDING", (0, 0), (-1, -1), 2),
@@ -782,6 +787,11 @@ def _decor(leaflet: Leaflet, geometry: PanelGeometry, sides: Sequence[tuple[int,
                 c.drawCentredString(x0 + k * mm, y0 + 3.2 * mm, str(k))
             c.drawString(x0, y0 - 3.4 * mm, printing)
         c.setFont(FONT, PANEL_NUMBER_PT)
+        if not fold.folded:  # pages read one after another: the page is numbered, not its columns (a lone
+            if len(sides) > 1:  # page's first column stood under the ruler, its second numbered "2")
+                c.drawRightString(w - fold.side_mm * mm, 6 * mm, str(index + 1))
+            c.showPage()
+            continue
         for slot, number in enumerate(side):
             if number not in used:
                 continue

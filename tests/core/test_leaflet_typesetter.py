@@ -4,6 +4,7 @@ page boxes), the same panels on A4 and Letter, the back matter on the back cover
 
 from __future__ import annotations
 
+import re
 import subprocess
 from dataclasses import replace
 from pathlib import Path
@@ -202,3 +203,41 @@ def test_the_same_bytes_every_time_and_pictures_stay_vectors(tmp_path: Path) -> 
 def test_a_character_no_font_has_is_one_line_naming_the_template() -> None:
     with pytest.raises(DataError, match=r"^templates/example.yaml: leaflet \(A4, language en\): the font"):
         leaflet_layout(Leaflet("T", (Block("Rules", ("\U0001d11e clef",)),), SOURCE), A4)
+
+
+def test_the_words_after_a_table_stand_off_it_as_from_a_paragraph(tmp_path: Path) -> None:
+    """A paragraph (or a box) after a table keeps the paragraphs' space: its words sit farther from the table's
+    last row than the rows sit from each other (they touched the table's rule, BETTER Life's scoring table)."""
+    table = Table((("Space", "Count"), ("Market", "4"), ("Stormy", "2")))
+    leaflet = Leaflet("T", (Block("Spaces", ("Lead in words:",), table=table, after=("Afterwards the words go on.",)),),
+                      SOURCE, fold=COLUMNS, sheets=(1,))
+    path = tmp_path / "leaflet.pdf"
+    path.write_bytes(leaflet_layout(leaflet, A4)[0])
+    boxes = subprocess.run(["pdftotext", "-bbox", str(path), "-"], capture_output=True, text=True, check=True).stdout
+    word = re.compile(r'yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">([^<]+)<')
+    y = {m[3]: (float(m[1]), float(m[2])) for m in word.finditer(boxes)}
+    between_rows = y["Market"][0] - y["Space"][1]
+    after_table = y["Afterwards"][0] - y["Stormy"][1]
+    assert after_table >= between_rows + 0.5  # was 3.5 pt against 4.9 between the rows
+
+
+def _corner_text(path: Path, page: int, x_mm: float, sheet_h_mm: float) -> list[str]:
+    """The words of the strip 9 mm tall at the foot of ``page``, 50 mm wide from ``x_mm``."""
+    pt = 72 / 25.4
+    return subprocess.run(["pdftotext", "-f", str(page), "-l", str(page), "-r", "72", "-x", str(int(x_mm * pt)),
+                           "-y", str(int((sheet_h_mm - 9) * pt)), "-W", str(int(50 * pt)), "-H", str(int(9 * pt)),
+                           str(path), "-"], capture_output=True, text=True, check=True).stdout.split()
+
+
+def test_unfolded_pages_are_numbered_as_pages(tmp_path: Path) -> None:
+    """Pages read one after another carry page numbers (1, 2) at the foot of the right column, not column
+    numbers; a lone page carries none (a one-page leaflet was numbered "2": its first column's number gave way
+    to the ruler)."""
+    for paragraphs, pages_allowed, numbers in ((0, (1,), [[]]), (18, (2,), [["1"], ["2"]])):
+        data, layout = leaflet_layout(_leaflet(paragraphs, COLUMNS, sheets=pages_allowed, back=()), A4)
+        assert layout.sheet_sides == len(numbers)
+        path = tmp_path / "leaflet.pdf"
+        path.write_bytes(data)
+        pages = range(1, layout.sheet_sides + 1)
+        assert [_corner_text(path, page, A4.width_mm - 50, A4.height_mm) for page in pages] == numbers
+        assert all(_corner_text(path, page, 50, A4.height_mm) == [] for page in pages[1:])  # no column number

@@ -288,7 +288,7 @@ def line_drawing(config: Any, width: float) -> Drawing:
     pp = config.piecepack
     n = config.rules.line_length
     r = 4.2 * mm
-    d = Drawing(width, 2 * r + 11 * mm)
+    d = Drawing(width, 2 * r + 11)  # the labels stand 1 pt above the bottom, as the other captions do
     font = register_fonts()
     sinks, new_coin = current().gettext("turn over: sinks"), current().gettext("new coin")
     x0 = max(r + 2, stringWidth(sinks, font, 7) / 2)  # the first label stays inside the column

@@ -12,7 +12,13 @@ import yaml
 from boardgen.errors import ConfigError
 from boardgen.games.global_warming import plugin
 from boardgen.games.global_warming.kit import kit_stage, table_sheet
-from boardgen.games.global_warming.leaflet import leaflet_pdf, leaflet_text
+from boardgen.games.global_warming.leaflet import (
+    island_drawing,
+    leaflet_pdf,
+    leaflet_text,
+    line_drawing,
+    variants_drawing,
+)
 from boardgen.games.global_warming.rules.bots import CautiousBot, danger
 from boardgen.games.global_warming.rules.engine import PAWN_BASE, VALUE_UP, GlobalWarmingGame
 from boardgen.games.global_warming.schema import GlobalWarmingTemplate, RulesSpec
@@ -188,3 +194,11 @@ def test_whole_build_twice_is_byte_identical(tmp_path: Path) -> None:
     for paper in ("a4", "letter"):
         assert {f"components-{paper}.pdf", f"components-fold-{paper}.pdf", f"leaflet-{paper}.pdf",
                 f"kit-{paper}.zip", f"cut/components-{paper}.pdf"} <= names
+
+
+@pytest.mark.parametrize("drawing", [line_drawing, island_drawing, variants_drawing])
+def test_leaflet_pictures_end_at_their_captions(drawing) -> None:
+    """No blank strip under a picture: its lowest mark (the caption) sits at its bottom (the coin line had
+    7 mm of nothing under its labels, its height counted 11 mm where 11 pt was meant)."""
+    d = drawing(_config(), 250.0)
+    assert d.getBounds()[1] <= 2.0 and d.getBounds()[3] <= d.height
