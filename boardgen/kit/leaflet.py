@@ -57,6 +57,7 @@ from reportlab.platypus import Table as PlatypusTable
 from boardgen.i18n import N_, current
 from boardgen.render.imposition import A4, LETTER, Paper
 from boardgen.render.pdf_fonts import retag_subsets
+from boardgen.render.scene import PT, Scene
 from boardgen.render.typeset import (
     FONT,
     MIN_TEXT_PT,
@@ -375,6 +376,26 @@ class PdfPicture(Flowable):  # type: ignore[misc]
         x, y = self.canv.absolutePosition(0, 0)
         slots: list[_Slot] = self.canv._doctemplate.leaflet_slots
         slots.append(_Slot(self.pdf, self.page, self.canv.getPageNumber(), x, y, self.width, self.height))
+
+
+def scene_picture(scene: Scene, width_mm: float, height_mm: float, dpi: float = 90.0) -> Picture:
+    """A picture of ``scene`` (``width_mm`` x ``height_mm`` in its own mm, e.g. a whole board) as wide as it is
+    given, drawn as a raster at ``dpi``: a texture this small needs no vectors. Texts that would print under
+    the leaflet's smallest size at that width are left out: unreadable, they would only be noise."""
+    drawn: dict[float, bytes] = {}
+
+    def make(width_pt: float) -> Flowable:
+        from reportlab.platypus import Image as PlatypusImage
+
+        from boardgen.render.cairo_backend import Page, render_png
+
+        printed_per_scene_mm = width_pt / mm / width_mm
+        if width_pt not in drawn:
+            small = scene.without_text_under(MIN_TEXT_PT * PT / printed_per_scene_mm)
+            drawn[width_pt] = render_png(Page(width_mm, height_mm, small), dpi=dpi)
+        return PlatypusImage(io.BytesIO(drawn[width_pt]), width=width_pt, height=width_pt * height_mm / width_mm)
+
+    return Picture(make)
 
 
 def pdf_picture(pdf: bytes, page: int, aspect: float, size_pt: float | None = None) -> Picture:

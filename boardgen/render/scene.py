@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Union
 
 PT = 25.4 / 72.0
@@ -254,6 +254,26 @@ class Scene:
 
     def layer_names(self) -> list[str]:
         return [op.name for op in self.walk() if isinstance(op, Group) and op.layer]
+
+    def without_text_under(self, size_mm: float) -> Scene:
+        """The scene without the texts set smaller than ``size_mm`` (group transforms applied): what a picture
+        of it printed small can still show, since text too small to read is noise, not information."""
+        return Scene(_text_at_least(self.items, size_mm, 1.0))
+
+
+def _text_at_least(items: Sequence[Op], size_mm: float, scale_factor: float) -> tuple[Op, ...]:
+    kept: list[Op] = []
+    for op in items:
+        if isinstance(op, Text):
+            if op.font.size_mm * scale_factor >= size_mm:
+                kept.append(op)
+        elif isinstance(op, Group):
+            t = op.transform
+            inner = scale_factor * (math.sqrt(abs(t.a * t.d - t.b * t.c)) if t is not None else 1.0)
+            kept.append(replace(op, items=_text_at_least(op.items, size_mm, inner)))
+        else:
+            kept.append(op)
+    return tuple(kept)
 
 
 def _flatten(items: Iterable[Op | Iterable[Op]]) -> Iterator[Op]:

@@ -241,3 +241,15 @@ def test_unfolded_pages_are_numbered_as_pages(tmp_path: Path) -> None:
         pages = range(1, layout.sheet_sides + 1)
         assert [_corner_text(path, page, A4.width_mm - 50, A4.height_mm) for page in pages] == numbers
         assert all(_corner_text(path, page, 50, A4.height_mm) == [] for page in pages[1:])  # no column number
+
+
+def test_a_scene_picture_leaves_out_the_words_too_small_to_read_at_its_width() -> None:
+    from boardgen.kit.leaflet import scene_picture
+    from boardgen.render.scene import Font, Scene, Text, group, scale
+
+    board = Scene.of(Text(10, 10, "big", Font("DejaVu Sans", 60.0)), Text(10, 30, "small", Font("DejaVu Sans", 12.0)),
+                     group([Text(10, 50, "scaled", Font("DejaVu Sans", 30.0))], transform=scale(0.5)))
+    # 600 mm drawn 100 mm wide: a 60 pt word prints at 10 pt, a 12 pt one at 2 pt, a 30 pt one halved at 2.5 pt
+    assert board.without_text_under(6.0 * 25.4 / 72 * 6.0).texts() == ["big"]
+    image = scene_picture(board, 600.0, 400.0).make(100.0 * 72 / 25.4)
+    assert abs(image.drawWidth - 100.0 * 72 / 25.4) < 1e-6 and abs(image.drawHeight - 400.0 / 6 * 72 / 25.4) < 1e-6

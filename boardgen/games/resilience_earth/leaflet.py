@@ -4,13 +4,12 @@
 
 from __future__ import annotations
 
-import io
 from gettext import NullTranslations
 from typing import Any
 
 from boardgen.i18n import Translator, printing_in, translator
 from boardgen.kit.leaflet import BODY_SIZES_PT as BODY_SIZES
-from boardgen.kit.leaflet import TRI_FOLD, Block, Leaflet, Picture, Table
+from boardgen.kit.leaflet import TRI_FOLD, Block, Leaflet, Picture, Table, scene_picture
 from boardgen.kit.leaflet import leaflet_pdf as typeset
 from boardgen.plugin import BuildContext
 from boardgen.render.imposition import Paper
@@ -274,21 +273,12 @@ def scoring_example(ctx: BuildContext, tr: Translator | None = None) -> str:
 
 
 def board_picture(ctx: BuildContext) -> Picture:
-    """The board, small (a raster at 90 dpi of the poster's art, the same bytes every build, drawn when the
-    leaflet is set), as wide as the panel."""
-    from reportlab.platypus import Image
-
+    """The board, small, as wide as the panel (the shared typesetter's scene picture: its words too small to
+    read at that size are left out)."""
     from boardgen.games.resilience_earth.board import board_scene
-    from boardgen.render.cairo_backend import Page, render_png
 
     b = ctx.config.board
-
-    def make(width: float) -> Any:
-        png = ctx.value("leaflet_board_png", lambda: render_png(Page(b.width_mm, b.height_mm, board_scene(ctx)),
-                                                                dpi=90.0))
-        return Image(io.BytesIO(png), width=width, height=width * b.height_mm / b.width_mm)
-
-    return Picture(make)
+    return scene_picture(board_scene(ctx), b.width_mm, b.height_mm)
 
 
 def leaflet_pdf(ctx: BuildContext, paper: Paper) -> tuple[bytes, int]:
