@@ -274,11 +274,14 @@ def scoring_example(ctx: BuildContext, tr: Translator | None = None) -> str:
 
 def board_picture(ctx: BuildContext) -> Picture:
     """The board, small, as wide as the panel (the shared typesetter's scene picture: its words too small to
-    read at that size are left out)."""
+    read at that size are left out), drawn only when the leaflet is set."""
     from boardgen.games.resilience_earth.board import board_scene
 
     b = ctx.config.board
-    return scene_picture(board_scene(ctx), b.width_mm, b.height_mm)
+    def drawn() -> Picture:  # once per build: every paper and body size the fit loop tries reuses it
+        return scene_picture(board_scene(ctx), b.width_mm, b.height_mm)
+
+    return Picture(lambda width_pt: ctx.value("leaflet_board_picture", drawn).make(width_pt))
 
 
 def leaflet_pdf(ctx: BuildContext, paper: Paper) -> tuple[bytes, int]:
