@@ -1,9 +1,12 @@
-"""Shared fixtures: the real default board is built once per test session."""
+"""Shared fixtures: the real default board, and each installed game's default kit, are built once per test session
+(once for all pytest-xdist workers: the first worker to need a kit builds it under a file lock, the others read
+its folder)."""
 
 from __future__ import annotations
 
+import fcntl
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -74,3 +77,36 @@ def tiny_installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[
     yield TINY_DIR / "tiny-stones.yaml"
     installed_games.cache_clear()
     sys.modules.pop("tiny_stones", None)
+
+
+def _shared_root(factory: pytest.TempPathFactory) -> Path:
+    """A folder every xdist worker of this run sees (the run's base temp folder; one process: its own)."""
+    base = factory.getbasetemp()
+    return base.parent if base.name.startswith("popen-gw") else base
+
+
+@pytest.fixture(scope="session")
+def default_kit(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Path]:
+    """``default_kit(game)``: the folder of the game's default template built with every stage but the simulated
+    validation, once per session for all workers. Read it; a test that changes a kit copies it first."""
+    from boardgen.build import build
+    from boardgen.template import load
+
+    root = _shared_root(tmp_path_factory) / "default-kits"
+    root.mkdir(exist_ok=True)
+    made: dict[str, Path] = {}
+
+    def kit(game: str) -> Path:
+        if game not in made:
+            done = root / f"{game}.built"
+            with (root / f"{game}.lock").open("w") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+                if not done.exists():
+                    plugin = installed_games()[game]
+                    _plugin, config = load(plugin.default_template())
+                    out, _ctx = build(config, root / game, only={s[0] for s in plugin.stages if s[0] != "validate"})
+                    done.write_text(str(out))
+                made[game] = Path(done.read_text())
+        return made[game]
+
+    return kit

@@ -49,7 +49,9 @@ def test_a_rule_no_bot_used_is_named() -> None:
     assert "10 games" in never[0].message and "random, greedy" in never[0].message
 
 
-@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow)
+                                  if n in ("global-warming", "philanthropist") else n
+                                  for n in GAMES])  # slow: 40 random games take 6-12 s on a free core
 def test_every_outcome_names_every_rule_of_its_game(name: str) -> None:
     ctx = _context(name)
     plugin = ctx.plugin

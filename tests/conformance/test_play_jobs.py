@@ -14,8 +14,12 @@ from boardgen.plugin import installed_games
 GAMES = sorted(name for name, plugin in installed_games().items() if plugin.has_rules)
 
 
-@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n == "resilience-earth" else n
-                                  for n in GAMES])  # builds its field map four times: 20 s
+SLOW = {"resilience-earth", "better-life"}
+"""Parts marked slow (8-18 s each on a free core): Resilience Earth builds its field map four times, BETTER Life
+plays its 30 games and validates twice."""
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n in SLOW else n for n in GAMES])
 def test_simulate_and_validate_give_the_same_bytes_for_any_jobs(name: str, tmp_path: Path) -> None:
     plugin = installed_games()[name]
     template = str(plugin.default_template())

@@ -7,13 +7,13 @@ from __future__ import annotations
 import io
 import re
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pikepdf
 import pytest
 from PIL import Image
 
-from boardgen.build import build
 from boardgen.errors import LayoutError
 from boardgen.play.report import Finding
 from boardgen.plugin import BuildContext, installed_games
@@ -37,53 +37,54 @@ GAMES = sorted(installed_games())
 _BUILT: dict[str, tuple[Path, list[Finding]]] = {}
 
 
+KitFolder = Callable[[str], Path]
+
+
 @pytest.fixture(scope="session")
-def kit_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("kits")
+def kit_root(default_kit: KitFolder) -> KitFolder:
+    return default_kit
 
 
-def built(game: str, root: Path) -> tuple[Path, list[Finding]]:
-    """The game's default kit (built once per session) and its print findings."""
+def built(game: str, kit: KitFolder) -> tuple[Path, list[Finding]]:
+    """The game's default kit (tests/conftest.py's ``default_kit``, built once per session) and its print
+    findings."""
     if game not in _BUILT:
-        plugin = installed_games()[game]
-        _plugin, config = load(plugin.default_template())
-        stages = {s[0] for s in plugin.stages if s[0] != "validate"}
-        out, _ctx = build(config, root / game, only=stages)
+        out = kit(game)
         _BUILT[game] = (out, kit_findings(kit_files(out)))
     return _BUILT[game]
 
 
-def _rule(game: str, root: Path, *rules: str) -> list[str]:
+def _rule(game: str, root: KitFolder, *rules: str) -> list[str]:
     return [f"{f.rule} {f.where}: {f.message}" for f in built(game, root)[1] if f.rule in rules]
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
-def test_font_subsets_have_tags_of_their_own(game: str, kit_root: Path) -> None:
+def test_font_subsets_have_tags_of_their_own(game: str, kit_root: KitFolder) -> None:
     assert _rule(game, kit_root, "font-subset-tags") == []
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
-def test_nothing_printed_under_6pt_or_thinner_than_a_quarter_point(game: str, kit_root: Path) -> None:
+def test_nothing_printed_under_6pt_or_thinner_than_a_quarter_point(game: str, kit_root: KitFolder) -> None:
     assert _rule(game, kit_root, "text-size", "line-width") == []
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
-def test_every_page_has_trim_and_bleed_boxes(game: str, kit_root: Path) -> None:
+def test_every_page_has_trim_and_bleed_boxes(game: str, kit_root: KitFolder) -> None:
     assert _rule(game, kit_root, "page-boxes") == []
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
-def test_marks_keep_5mm_from_the_paper_edge(game: str, kit_root: Path) -> None:
+def test_marks_keep_5mm_from_the_paper_edge(game: str, kit_root: KitFolder) -> None:
     assert _rule(game, kit_root, "edge-clearance") == []
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
-def test_each_back_lands_behind_its_front_for_the_readme_flip_edge(game: str, kit_root: Path) -> None:
+def test_each_back_lands_behind_its_front_for_the_readme_flip_edge(game: str, kit_root: KitFolder) -> None:
     out, findings = built(game, kit_root)
     assert [f for f in findings if f.rule.startswith("duplex")] == []
     # and there is something to check: every file with back pages is named in a README with its edge
@@ -104,13 +105,13 @@ def test_each_back_lands_behind_its_front_for_the_readme_flip_edge(game: str, ki
 
 @pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
-def test_no_sheet_is_mostly_empty_unless_last_of_its_set(game: str, kit_root: Path) -> None:
+def test_no_sheet_is_mostly_empty_unless_last_of_its_set(game: str, kit_root: KitFolder) -> None:
     assert _rule(game, kit_root, "sheet-fill") == []
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
-def test_cut_files_are_the_size_of_a_sheet(game: str, kit_root: Path) -> None:
+def test_cut_files_are_the_size_of_a_sheet(game: str, kit_root: KitFolder) -> None:
     assert _rule(game, kit_root, "cut-file-size", "cut-outlines") == []
 
 
@@ -134,7 +135,7 @@ def _outline_box(d: bytes) -> tuple[float, float, float, float]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
-def test_every_kit_has_the_print_then_cut_edition(game: str, kit_root: Path, tmp_path: Path) -> None:
+def test_every_kit_has_the_print_then_cut_edition(game: str, kit_root: KitFolder, tmp_path: Path) -> None:
     """cut/components-{a4,letter}.pdf with one sheet-sized SVG per marked front page: the marks printed on the
     page where the SVG's guides put them (at least 5 mm from the paper edge), each outline on one printed part
     of that page and each part under one outline, all clear of the marks' band; a front page with no SVG is
@@ -272,7 +273,7 @@ def test_readme_lines_state_the_edge_the_pages_need() -> None:
 
 
 @pytest.mark.slow
-def test_validate_reports_the_print_checks_of_a_built_kit(kit_root: Path) -> None:
+def test_validate_reports_the_print_checks_of_a_built_kit(kit_root: KitFolder) -> None:
     from click.testing import CliRunner
 
     from boardgen.cli import cli
@@ -324,7 +325,7 @@ def _has_board(out: Path) -> bool:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
-def test_every_kit_has_the_file_name_shape(game: str, kit_root: Path) -> None:
+def test_every_kit_has_the_file_name_shape(game: str, kit_root: KitFolder) -> None:
     """The same names in every game's kit folder and zips (``boardgen.kit.shape``): board files when the game
     declares a board, components, cut edition, leaflet, inventory, zips, nothing printed under another name."""
     from boardgen.kit.shape import folder_problems
@@ -374,7 +375,7 @@ def test_shape_names_a_missing_file_and_a_stray_one(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
-def test_readme_says_what_else_to_bring_from_the_declared_parts(game: str, kit_root: Path) -> None:
+def test_readme_says_what_else_to_bring_from_the_declared_parts(game: str, kit_root: KitFolder) -> None:
     """Each part the game declares as not printed (``GamePlugin.kit_parts``, printed=False) is in every README's
     'What else to bring' list and in inventory.csv as not printed; so is each of the declared tools."""
     from boardgen.kit.parts import read_inventory

@@ -3,27 +3,22 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-
-from boardgen.build import build
-from boardgen.plugin import installed_games
-from boardgen.template import load
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.slow
-def test_the_piecepack_kit_metrics(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_piecepack_kit_metrics(default_kit: Callable[[str], Path], capsys: pytest.CaptureFixture[str]) -> None:
     sys.path.insert(0, str(ROOT / "scripts"))
     try:
         from kit_metrics import kit_metrics, main
     finally:
         sys.path.pop(0)
-    plugin = installed_games()["piecepack"]
-    _plugin, config = load(plugin.default_template())
-    out, _ctx = build(config, tmp_path / "piecepack", only={s[0] for s in plugin.stages if s[0] != "validate"})
+    out = default_kit("piecepack")  # every stage but the simulated validation, built once per session
     m = kit_metrics(out)
     assert m.smallest_text_pt is not None and m.smallest_text_pt >= 6.0
     assert m.subset_tag_findings == [] and m.findings == []

@@ -39,7 +39,8 @@ SHIPPED = sorted(p.name for p in (ROOT / "templates").glob("*.yaml"))
 FIVE_GAMES = ["global-wellbeing", "philanthropist", "better-life", "global-warming", "resilience-earth"]
 SHOTS = os.environ.get("BOARDGEN_SCREENSHOTS", "")
 
-pytestmark = [pytest.mark.slow, pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium")]
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium"),
+              pytest.mark.xdist_group("browser")]  # one chromium and one set of servers under pytest -n
 
 
 def _free_port() -> int:
