@@ -5,6 +5,7 @@ how many processes made it, and a stage that fails in a worker fails the build t
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -14,16 +15,29 @@ from boardgen.io import MANIFEST
 from boardgen.plugin import BuildContext
 from boardgen.template import load
 
-WORKER_STAGES = (("board", "tiny_stones:board_stage", "parallel"),
-                 ("refuse", "tiny_stones:refusing_stage", "parallel"),
-                 ("validate", "boardgen.play.runner:validate_stage", "parallel"))
+# The worker takes stages from the front of the list and this process from the end: the refusing stage comes
+# first, and this process's own stage waits until the refusal has happened, so the worker is the one refusing.
+WORKER_STAGES = (("refuse", "tiny_stones:refusing_stage", "parallel"),
+                 ("board", "tiny_stones:board_stage", "parallel"),
+                 ("validate", "boardgen.play.runner:validate_stage", "parallel"),
+                 ("wait", "tiny_stones:waiting_stage", "parallel"))
+REFUSED_MARKER = "BOARDGEN_TEST_REFUSED_MARKER"
 
 
 def _refusing_stage(ctx: BuildContext) -> list:  # type: ignore[type-arg]
     from boardgen.errors import LayoutError
 
     where = "this process" if os.getpid() == ctx.computed["test-pid"] else "a worker"
+    Path(os.environ[REFUSED_MARKER]).touch()
     raise LayoutError(f"tiny.yaml: rules.stones: no room for the pile (refused in {where})")
+
+
+def _waiting_stage(ctx: BuildContext) -> list:  # type: ignore[type-arg]
+    marker = Path(os.environ[REFUSED_MARKER])
+    deadline = time.monotonic() + 60.0
+    while not marker.exists() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return []
 
 
 def _crashing_stage(ctx: BuildContext) -> list:  # type: ignore[type-arg]
@@ -39,6 +53,7 @@ def _tiny_with_stages(monkeypatch: pytest.MonkeyPatch, stages: tuple[tuple[str, 
 
     monkeypatch.setattr(tiny_stones, "refusing_stage", _refusing_stage, raising=False)
     monkeypatch.setattr(tiny_stones, "crashing_stage", _crashing_stage, raising=False)
+    monkeypatch.setattr(tiny_stones, "waiting_stage", _waiting_stage, raising=False)
     monkeypatch.setattr(tiny_stones.TinyStones, "stages", stages)
 
 
@@ -51,6 +66,7 @@ def test_a_refusal_in_a_worker_exits_2_with_one_line_and_writes_no_kit(
     if not fork_available():
         pytest.skip("no forked workers on this platform: the stages run in this process")
     _tiny_with_stages(monkeypatch, WORKER_STAGES)
+    monkeypatch.setenv(REFUSED_MARKER, str(tmp_path / "refused"))
     monkeypatch.setattr(BuildContext, "__post_init__", _remember_pid(BuildContext.__post_init__))
     out = tmp_path / "out"
     with pytest.raises(SystemExit) as exit_info:
