@@ -11,7 +11,6 @@ groups below). Nothing touches the output folder until every stage has succeeded
 from __future__ import annotations
 
 import contextlib
-import gc
 import importlib
 import json
 import os
@@ -148,7 +147,6 @@ def _run_group(ctx: BuildContext, group: list[_Entry], later: list[_Entry], jobs
         run_tasks(_stage_in_worker, len(group), jobs, collect, lambda: _preload(ctx, later))
     finally:
         _GROUP = None
-        gc.unfreeze()  # frozen for the workers (boardgen.play.pool.worker_pool)
     out: list[Artifact] = []
     for index, (name, *_rest) in enumerate(group):  # artifacts, times and kept values in the listed order
         produced, seconds, kept = made[index]

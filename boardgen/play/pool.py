@@ -143,25 +143,30 @@ def worker_pool(jobs: int, setup: tuple[Callable[..., None], tuple[Any, ...]] | 
     """``jobs`` worker processes: the one way boardgen runs work side by side (builds, simulations, validation,
     sweeps), a standard ``ProcessPoolExecutor``. Workers are forked where the platform allows, so they inherit
     what the caller set up before the first ``submit``; elsewhere they are spawned and run ``setup = (function,
-    args)`` first. Every worker ends with this process (``end_with_parent``). From here on the garbage collector
-    leaves this process's objects alone (``gc.freeze``): the forked workers then never copy the pages a
-    collection would touch. When the block fails, work not yet started is cancelled and the workers are ended
-    at once, not after what they are running."""
+    args)`` first. Every worker ends with this process (``end_with_parent``). While the pool lives the garbage
+    collector leaves this process's objects alone (``gc.freeze``, undone when the pool ends): the forked workers
+    then never copy the pages a collection would touch. When the block fails, work not yet started is cancelled
+    and the workers are ended at once, not after what they are running."""
     fork = fork_available()
     context: Any = multiprocessing.get_context("fork" if fork else "spawn")
-    if gc.isenabled():
+    froze = gc.isenabled()
+    if froze:
         gc.freeze()
-    executor = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_start_worker,
-                                   initargs=(os.getpid(), None if fork else setup))
     try:
-        yield executor
-    except BaseException:
-        for process in list((getattr(executor, "_processes", None) or {}).values()):  # not after their work
-            with contextlib.suppress(OSError, AttributeError):
-                process.terminate()
-        executor.shutdown(wait=True, cancel_futures=True)
-        raise
-    executor.shutdown(wait=True)
+        executor = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_start_worker,
+                                       initargs=(os.getpid(), None if fork else setup))
+        try:
+            yield executor
+        except BaseException:
+            for process in list((getattr(executor, "_processes", None) or {}).values()):  # not after their work
+                with contextlib.suppress(OSError, AttributeError):
+                    process.terminate()
+            executor.shutdown(wait=True, cancel_futures=True)
+            raise
+        executor.shutdown(wait=True)
+    finally:
+        if froze:  # a long-lived process (`boardgen serve`, a sweep) collects its old garbage again
+            gc.unfreeze()
 
 
 def run_tasks(task: Callable[[int], T], count: int, jobs: int, on_result: Callable[[int, T], None],

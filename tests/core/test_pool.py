@@ -65,6 +65,21 @@ def test_a_workers_exception_reaches_the_caller() -> None:
         pool.play_in_order(40, 2, _fails_on_seven, 10)
 
 
+def test_the_collector_is_frozen_only_while_a_pool_lives() -> None:
+    """A long-lived process (`boardgen serve` rebuilding after every save, a sweep) must collect the garbage of
+    its earlier builds: what the pool froze for its forked workers is thawed when the pool ends, even on error."""
+    import gc
+
+    before = gc.get_freeze_count()
+    pool.run_tasks(_pid_and_square, 6, 2, lambda index, result: None)
+    assert gc.get_freeze_count() == before
+    pool.play_in_order(30, 2, _squares, 10)
+    assert gc.get_freeze_count() == before
+    with pytest.raises(ValueError):
+        pool.run_tasks(_fails_on_three, 8, 2, lambda index, result: None)
+    assert gc.get_freeze_count() == before
+
+
 def test_claims_shrink_towards_the_end() -> None:
     class Counter:
         value = 0
