@@ -139,8 +139,9 @@ def _all_properties(board: Board, projection: BoardProjection) -> list[dict[str,
 
 def cells_lonlat_geometries(board: Board, projection: BoardProjection) -> list[Polygon | MultiPolygon]:
     """``cell_lonlat_geometry`` of every cell, with shapely's array functions: one projection call and one
-    GEOS call per step for all cells. Cells that cross 180 degrees (or fold over a pole) take the per-cell
-    path, so every geometry is exactly the one ``cell_lonlat_geometry`` makes."""
+    GEOS call per step for all cells. A cell cut at 180 degrees is put together from its parts as that function
+    does; a cell whose hexagon leaves the world's outline or folds over a pole in lon/lat takes the per-cell path
+    (alone: the others keep the fast one), so every geometry is exactly the one ``cell_lonlat_geometry`` makes."""
     cells = board.cells
     if not cells:
         return []
@@ -150,27 +151,46 @@ def cells_lonlat_geometries(board: Board, projection: BoardProjection) -> list[P
     t = np.linspace(0.0, 1.0, POINTS_PER_HEX_EDGE, endpoint=False)
     a, b = closed[:, :-1, None, :], closed[:, 1:, None, :]
     ring = (a + (b - a) * t[:, None]).reshape(len(cells), -1, 2)
-    lon, lat = projection.to_lonlat(ring[..., 0].ravel(), ring[..., 1].ravel())
+    with np.errstate(invalid="ignore"):
+        lon, lat = projection.to_lonlat(ring[..., 0].ravel(), ring[..., 1].ravel())
+    on_globe = (np.isfinite(lon) & np.isfinite(lat)).reshape(ring.shape[:2]).all(axis=1)
     lat = np.clip(lat, -90.0, 90.0)
     polygons = shapely.polygons(np.column_stack([lon, lat]).reshape(ring.shape))
+    fast = on_globe & shapely.is_valid(polygons)  # the rest: off the outline, or folded over a pole
     try:
-        pieces = [shapely.intersection(polygons, box(-180.0 - shift, -90.0, 180.0 - shift, 90.0))
+        pieces = [shapely.intersection(polygons[fast], box(-180.0 - shift, -90.0, 180.0 - shift, 90.0))
                   for shift in WORLD_SHIFTS]
-        kept = np.array([~shapely.is_empty(p) & (shapely.area(p) > 0) for p in pieces])  # (shifts, n)
+        kept = np.array([~shapely.is_empty(p) & (shapely.area(p) > 0) for p in pieces])  # (shifts, cells)
         middle = WORLD_SHIFTS.index(0.0)
         polygon = shapely.get_type_id(pieces[middle]) == shapely.GeometryType.POLYGON
         simple = (kept.sum(axis=0) == 1) & kept[middle] & polygon
         # shapely.affinity.translate(piece, xoff=0.0)'s arithmetic, for all simple cells at once
         moved = shapely.transform(pieces[middle][simple], lambda c: np.column_stack(
             [1.0 * c[:, 0] + 0.0 * c[:, 1] + 0.0, 0.0 * c[:, 0] + 1.0 * c[:, 1] + 0.0]))
-        rounded = counter_clockwise(shapely.set_precision(moved, 10**-COORD_DECIMALS))
+        rounded = iter(counter_clockwise(shapely.set_precision(moved, 10**-COORD_DECIMALS)).tolist())
+        cut = iter([_from_world_pieces([pieces[s][k] for s in range(len(WORLD_SHIFTS)) if kept[s, k]],
+                                       [shift for s, shift in enumerate(WORLD_SHIFTS) if kept[s, k]])
+                    if kept[:, k].any() else None  # nothing on the globe: the per-cell path names the cell
+                    for k in np.flatnonzero(~simple).tolist()])
     except shapely.errors.GEOSException:
         return [cell_lonlat_geometry(board, cell, projection) for cell in cells]
+    fast_simple = iter(simple.tolist())
     geometries: list[Polygon | MultiPolygon] = []
-    fast = iter(rounded.tolist())
-    for cell, is_simple in zip(cells, simple.tolist(), strict=True):
-        geometries.append(next(fast) if is_simple else cell_lonlat_geometry(board, cell, projection))
+    for cell, is_fast in zip(cells, fast.tolist(), strict=True):
+        geometry = None
+        if is_fast:
+            geometry = next(rounded) if next(fast_simple) else next(cut)
+        geometries.append(cell_lonlat_geometry(board, cell, projection) if geometry is None else geometry)
     return geometries
+
+
+def _from_world_pieces(pieces: Sequence[Any], shifts: Sequence[float]) -> Polygon | MultiPolygon:
+    """A cell cut at 180 degrees, from its parts inside the world's three copies (``WORLD_SHIFTS``) as
+    ``cell_lonlat_geometry`` puts it together: each part moved back, the polygons in one geometry, rounded."""
+    parts = [shapely.affinity.translate(piece, xoff=shift) for piece, shift in zip(pieces, shifts, strict=True)]
+    polygons = [g for part in parts for g in getattr(part, "geoms", [part]) if isinstance(g, Polygon)]
+    geometry: Polygon | MultiPolygon = polygons[0] if len(polygons) == 1 else MultiPolygon(polygons)
+    return counter_clockwise(shapely.set_precision(geometry, 10**-COORD_DECIMALS))  # type: ignore[no-any-return]
 
 
 def _geojson_geometries(geometries: Sequence[Polygon | MultiPolygon]) -> list[dict[str, Any]]:

@@ -22,6 +22,23 @@ def test_cell_geometries_match_the_per_cell_path(default_board: Board) -> None:
     assert export._geojson_geometries(fast) == [mapping(g) for g in slow]
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["pacific-centred", "antarctica", "projection-moll"])
+def test_cell_geometries_match_the_per_cell_path_on_tweaked_maps(name: str) -> None:
+    """Cells cut at 180 degrees on a Pacific-centred map, cells folded over the South Pole with Antarctica on,
+    cells beyond Mollweide's oval: the fast path puts each together exactly as the per-cell path does."""
+    from boardgen.games.global_wellbeing.board_layout import panelled_board
+    from tests.board_tweaks import tweaked_config
+    from tests.geomap.test_board_tweaks import SLOW_CASES
+
+    board = panelled_board(tweaked_config(SLOW_CASES[name]))
+    projection = export.board_projection(board)
+    fast = export.cells_lonlat_geometries(board, projection)
+    slow = [export.cell_lonlat_geometry(board, c, projection) for c in board.cells]
+    assert [g.wkb for g in fast] == [g.wkb for g in slow]
+    assert export._geojson_geometries(fast) == [mapping(g) for g in slow]
+
+
 @pytest.mark.parametrize("orientation", [POINTY, FLAT], ids=["pointy", "flat"])
 def test_board_hexes_match_a_set_of_hexes(orientation: object) -> None:
     layout = HexLayout(orientation, 7.3, (101.0, 66.0))  # type: ignore[arg-type]
