@@ -670,9 +670,12 @@ def _fit(leaflet: Leaflet, paper: Paper, sheets: int) -> _Set | None:
 
 
 def _fits_at_all(leaflet: Leaflet, paper: Paper, sheets: int) -> bool:
-    """Whether the words fit ``sheets`` sheets of ``paper`` at some size: at the smallest, if at any."""
+    """Whether the words fit ``sheets`` sheets of ``paper`` at some size: at the smallest, if at any. Only the
+    words' flow is set (``_set`` is None exactly when it is): where the back matter goes does not matter here."""
     try:
-        return _set(leaflet, paper, min(leaflet.body_sizes_pt), sheets * leaflet.fold.per_sheet) is not None
+        return _panels(leaflet, (*leaflet.blocks, *leaflet.back), panel_geometry(leaflet.fold, paper),
+                       min(leaflet.body_sizes_pt), sheets * leaflet.fold.per_sheet, _where(leaflet, paper),
+                       cover=True) is not None
     except FitError:
         return False
 
@@ -735,10 +738,10 @@ def fitted(leaflet: Leaflet, paper: Paper) -> tuple[int, _Set]:
             _capacity_chars(leaflet, p) for p in (paper, *others)):
         raise _too_long(leaflet, [paper, *others])  # without setting words far too long at every size
     for sheets in leaflet.sheets:
+        if not all(_fits_at_all(leaflet, other, sheets) for other in others):
+            continue  # asked first: one setting each, where this paper's fit may try every size
         made = _fit(leaflet, paper, sheets)
-        if made is None:
-            continue
-        if all(_fits_at_all(leaflet, other, sheets) for other in others):
+        if made is not None:
             return sheets, made
     raise _too_long(leaflet, [paper, *others])
 
