@@ -12,7 +12,8 @@ same way for every game:
 - **the style**: one style sheet derived from one body size (title, heading, body, table cells, small print);
   the game chooses only an accent colour for its headings.
 - **the fit**: the largest body size of ``body_sizes_pt`` (from 10 pt down to a floor of 7 pt, where the
-  smallest text, the small print, is 6 pt) that sets the words in the panels of the fewest sheets allowed;
+  smallest text, the small print, is 6 pt) that sets the words in the panels of the fewest sheets allowed
+  (a picture the game lets shrink is shrunk, the text at its smallest size, before another sheet is added);
   when nothing fits, a one-line :class:`~boardgen.render.typeset.FitError` naming the template, the paper and
   the block to shorten.
 - **the sheet decor**: fold marks 5 mm in from the paper edge (where printers print), a fold note, panel
@@ -101,10 +102,17 @@ RULER_MM = 100.0
 class Picture:
     """A picture: ``make(width_pt)`` returns a reportlab Flowable or Drawing at most that wide (a Drawing is
     drawn with the leaflet's font as its default). ``share``: its width as a share of the text width.
-    ``pdf_picture`` makes one from a page of a PDF drawn elsewhere (cairo), kept as vectors."""
+    ``min_share``: how far the fit may shrink it (a block's picture) to keep the words on fewer sheets, None:
+    never (see ``fitted``). ``pdf_picture`` makes one from a page of a PDF drawn elsewhere (cairo), kept as
+    vectors."""
 
     make: Callable[[float], Flowable | Drawing]
     share: float = 1.0
+    min_share: float | None = None
+
+    def share_at(self, shrink: float) -> float:
+        """The width share at ``shrink`` (0: ``share``, 1: ``min_share``)."""
+        return self.share if self.min_share is None else self.share - shrink * (self.share - self.min_share)
 
 
 Cell = str | Picture
@@ -409,8 +417,8 @@ def pdf_picture(pdf: bytes, page: int, aspect: float, size_pt: float | None = No
     return Picture(make)
 
 
-def _picture(picture: Picture, width: float) -> Flowable:
-    made = picture.make(width * picture.share)
+def _picture(picture: Picture, width: float, shrink: float = 0.0) -> Flowable:
+    made = picture.make(width * picture.share_at(shrink))
     flowable = DrawingFlowable(made) if isinstance(made, Drawing) else made
     flowable.hAlign = "CENTER"
     return flowable
@@ -488,9 +496,10 @@ def _table(table: Table, st: Styles, width: float, where: str) -> PlatypusTable:
     return t
 
 
-def block_flowables(block: Block, st: Styles, width: float, where: str) -> list[Flowable]:
+def block_flowables(block: Block, st: Styles, width: float, where: str, shrink: float = 0.0) -> list[Flowable]:
     """A block's flowables: a heading stays with its first paragraph, a table with the paragraph that leads into
-    it, a boxed or ``keep_together`` block is never split; no paragraph leaves one line alone on a panel."""
+    it, a boxed or ``keep_together`` block is never split; no paragraph leaves one line alone on a panel.
+    ``shrink``: how far its picture is shrunk towards its ``min_share`` (0 to 1)."""
     boxed = bool(block.box)
     inner = width - (8 if boxed else 0)
     where = f"{where}: the block {_block_name(block)!r}"
@@ -500,7 +509,7 @@ def block_flowables(block: Block, st: Styles, width: float, where: str) -> list[
     units: list[list[Flowable]] = [[_paragraph(p, st, block.small)] for p in block.paragraphs]
     if block.picture is not None:
         at = len(units) if block.picture_after < 0 else min(block.picture_after, len(units))
-        picture = [Spacer(1, 2), _picture(block.picture, inner), Spacer(1, 3)]
+        picture = [Spacer(1, 2), _picture(block.picture, inner, shrink), Spacer(1, 3)]
         if at > 0:
             units[at - 1] = [*units[at - 1], *picture]
         else:
@@ -582,11 +591,11 @@ class _Doc(BaseDocTemplate):  # type: ignore[misc]
 
 
 def _panels(leaflet: Leaflet, blocks: Sequence[Block], geometry: PanelGeometry, body_pt: float,
-            max_panels: int | None, where: str, cover: bool, marks: dict[int, int] | None = None
-            ) -> tuple[bytes, int, list[_Slot], dict[int, int]] | None:
-    """``blocks`` set in ``body_pt``, one panel a page: (pdf, panels, picture slots, panel each block began
-    on); None as soon as a panel past ``max_panels`` begins (``marks`` then gets the panels the blocks set so
-    far began on)."""
+            max_panels: int | None, where: str, cover: bool, marks: dict[int, int] | None = None,
+            shrink: float = 0.0) -> tuple[bytes, int, list[_Slot], dict[int, int]] | None:
+    """``blocks`` set in ``body_pt`` (their pictures shrunk by ``shrink``), one panel a page: (pdf, panels,
+    picture slots, panel each block began on); None as soon as a panel past ``max_panels`` begins (``marks``
+    then gets the panels the blocks set so far began on)."""
     st = styles(body_pt, leaflet.accent)
     width = geometry.text_width_mm * mm
     frame = Frame(geometry.fold.side_mm * mm, geometry.fold.bottom_mm * mm, width, geometry.text_height_mm * mm,
@@ -603,7 +612,7 @@ def _panels(leaflet: Leaflet, blocks: Sequence[Block], geometry: PanelGeometry, 
     doc.addPageTemplates([PageTemplate("panel", [frame], onPage=on_page)])
     story: list[Flowable] = [Paragraph(leaflet.title, st.title)] if cover else []
     for i, block in enumerate(blocks):
-        story += [_Mark(i), *block_flowables(block, st, width, where)]
+        story += [_Mark(i), *block_flowables(block, st, width, where, shrink)]
     if not story:
         story = [Spacer(1, 1)]
     try:
@@ -641,27 +650,42 @@ def _where(leaflet: Leaflet, paper: Paper) -> str:
     return f"{leaflet.source}: leaflet ({paper.name}, language {current().language})"
 
 
-def _set(leaflet: Leaflet, paper: Paper, body_pt: float, max_panels: int | None) -> _Set | None:
-    """The words in ``body_pt`` on at most ``max_panels`` panels, or None. The back matter follows the text;
-    when that leaves the last panel empty, it is set on the last panel by itself (the back cover)."""
+def _set(leaflet: Leaflet, paper: Paper, body_pt: float, max_panels: int | None, shrink: float = 0.0
+         ) -> _Set | None:
+    """The words in ``body_pt`` (pictures shrunk by ``shrink``) on at most ``max_panels`` panels, or None. The
+    back matter follows the text; when that leaves the last panel empty, it is set on the last panel by itself
+    (the back cover)."""
     geometry = panel_geometry(leaflet.fold, paper)
     where = _where(leaflet, paper)
     both = (*leaflet.blocks, *leaflet.back)
-    flow = _panels(leaflet, both, geometry, body_pt, max_panels, where, cover=True)
+    flow = _panels(leaflet, both, geometry, body_pt, max_panels, where, cover=True, shrink=shrink)
     if flow is None or not leaflet.back or max_panels is None or flow[1] == max_panels:
         return None if flow is None else _Set(body_pt, flow, None)
-    back = _panels(leaflet, leaflet.back, geometry, body_pt, max_panels, where, cover=False)
-    main = _panels(leaflet, leaflet.blocks, geometry, body_pt, max_panels, where, cover=True)
+    back = _panels(leaflet, leaflet.back, geometry, body_pt, max_panels, where, cover=False, shrink=shrink)
+    main = _panels(leaflet, leaflet.blocks, geometry, body_pt, max_panels, where, cover=True, shrink=shrink)
     if back is None or main is None or main[1] + back[1] > max_panels:
         return _Set(body_pt, flow, None)
     return _Set(body_pt, main, back)
 
 
+PICTURE_SHRINKS = (0.25, 0.5, 0.75, 1.0)
+"""How far shrinkable pictures (``Picture.min_share``) are shrunk, in turn, when the words fit no size of the
+sheets tried: a quarter of the way to their least share at a time, the text at its smallest size."""
+
+
+def _shrinkable(leaflet: Leaflet) -> bool:
+    return any(b.picture is not None and b.picture.min_share is not None for b in (*leaflet.blocks, *leaflet.back))
+
+
 def _fit(leaflet: Leaflet, paper: Paper, sheets: int) -> _Set | None:
-    """The largest body size that sets the words on ``sheets`` sheets of ``paper``, or None."""
-    for body_pt in leaflet.body_sizes_pt:
+    """The largest body size that sets the words on ``sheets`` sheets of ``paper``; when none does, the smallest
+    size with the pictures shrunk as little as ``PICTURE_SHRINKS`` allows; else None."""
+    tries = [(body_pt, 0.0) for body_pt in leaflet.body_sizes_pt]
+    if _shrinkable(leaflet):
+        tries += [(min(leaflet.body_sizes_pt), shrink) for shrink in PICTURE_SHRINKS]
+    for body_pt, shrink in tries:
         try:
-            made = _set(leaflet, paper, body_pt, sheets * leaflet.fold.per_sheet)
+            made = _set(leaflet, paper, body_pt, sheets * leaflet.fold.per_sheet, shrink)
         except FitError:  # a table too wide or a block too tall at this size: a smaller one may do
             continue
         if made is not None:
@@ -670,14 +694,18 @@ def _fit(leaflet: Leaflet, paper: Paper, sheets: int) -> _Set | None:
 
 
 def _fits_at_all(leaflet: Leaflet, paper: Paper, sheets: int) -> bool:
-    """Whether the words fit ``sheets`` sheets of ``paper`` at some size: at the smallest, if at any. Only the
-    words' flow is set (``_set`` is None exactly when it is): where the back matter goes does not matter here."""
-    try:
-        return _panels(leaflet, (*leaflet.blocks, *leaflet.back), panel_geometry(leaflet.fold, paper),
+    """Whether the words fit ``sheets`` sheets of ``paper`` at some size: at the smallest, if at any (the
+    pictures at full size, then shrunk as far as they may be). Only the words' flow is set (``_set`` is None
+    exactly when it is): where the back matter goes does not matter here."""
+    for shrink in (0.0, 1.0) if _shrinkable(leaflet) else (0.0,):
+        try:
+            if _panels(leaflet, (*leaflet.blocks, *leaflet.back), panel_geometry(leaflet.fold, paper),
                        min(leaflet.body_sizes_pt), sheets * leaflet.fold.per_sheet, _where(leaflet, paper),
-                       cover=True) is not None
-    except FitError:
-        return False
+                       cover=True, shrink=shrink) is not None:
+                return True
+        except FitError:
+            continue
+    return False
 
 
 def _block_name(block: Block) -> str:
@@ -732,7 +760,8 @@ def _too_long(leaflet: Leaflet, papers: Sequence[Paper]) -> FitError:
 def fitted(leaflet: Leaflet, paper: Paper) -> tuple[int, _Set]:
     """(sheets, the set words) for ``paper``: the fewest sheets of ``leaflet.sheets`` on which the words fit on
     every paper of ``leaflet.papers`` (so A4 and Letter have the same panels), at the largest size that fits
-    this paper. A FitError when no sheet count holds them."""
+    this paper; a picture that may shrink (``Picture.min_share``) is shrunk, the text at its smallest size,
+    rather than print another sheet. A FitError when no sheet count holds them."""
     others = [p for p in leaflet.papers if p.name != paper.name]
     if sum(len(plain_text(w)) for b in (*leaflet.blocks, *leaflet.back) for w in b.words()) > min(
             _capacity_chars(leaflet, p) for p in (paper, *others)):

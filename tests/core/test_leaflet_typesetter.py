@@ -253,3 +253,39 @@ def test_a_scene_picture_leaves_out_the_words_too_small_to_read_at_its_width() -
     assert board.without_text_under(6.0 * 25.4 / 72 * 6.0).texts() == ["big"]
     image = scene_picture(board, 600.0, 400.0).make(100.0 * 72 / 25.4)
     assert abs(image.drawWidth - 100.0 * 72 / 25.4) < 1e-6 and abs(image.drawHeight - 400.0 / 6 * 72 / 25.4) < 1e-6
+
+
+def _tall_picture(asked: list[float], min_share: float | None) -> Picture:
+    """A picture as tall as it is wide, recording the widths it is drawn at."""
+    def make(width: float) -> Drawing:
+        asked.append(width)
+        d = Drawing(width, width)
+        d.add(Rect(1, 1, width - 2, width - 2, strokeWidth=0.5, fillColor=None))
+        return d
+
+    return Picture(make, 0.9, min_share)
+
+
+def _picture_leaflet(paragraphs: int, picture: Picture) -> Leaflet:
+    leaflet = _leaflet(paragraphs)
+    first = replace(leaflet.blocks[0], picture=picture)
+    return replace(leaflet, blocks=(first, *leaflet.blocks[1:]))
+
+
+def test_a_picture_that_may_shrink_keeps_the_words_on_fewer_sheets() -> None:
+    width = panel_geometry(HALF_FOLD, A4).text_width_mm * 72 / 25.4
+    fixed: list[float] = []
+    shrunk: list[float] = []
+    two = leaflet_layout(_picture_leaflet(36, _tall_picture(fixed, None)), A4)[1]
+    one = leaflet_layout(_picture_leaflet(36, _tall_picture(shrunk, 0.4)), A4)[1]
+    assert two.sheets == 2  # at full width the picture pushes the words onto a second sheet
+    assert one.sheets == 1 and one.body_pt == min(BODY_SIZES_PT)  # the text at its smallest, then the picture
+    assert round(0.4 * width, 3) <= round(shrunk[-1], 3) < round(0.9 * width, 3) == round(max(fixed), 3)
+
+
+def test_a_picture_that_may_shrink_keeps_its_size_when_the_words_fit() -> None:
+    asked: list[float] = []
+    layout = leaflet_layout(_picture_leaflet(3, _tall_picture(asked, 0.4)), A4)[1]
+    full = {round(0.9 * panel_geometry(HALF_FOLD, paper).text_width_mm * 72 / 25.4, 3) for paper in (A4, LETTER)}
+    assert layout.sheets == 1 and layout.body_pt == BODY_SIZES_PT[0]
+    assert {round(w, 3) for w in asked} == full  # A4's, and Letter's when it is asked whether the words fit

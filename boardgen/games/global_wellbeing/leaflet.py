@@ -28,6 +28,8 @@ BODY_SIZES_PT = (9.5, 9.0, 8.5)
 MIN_BODY_PT = min(BODY_SIZES_PT)
 MAP_SHARE = 0.94
 """The leaflet map's width as a share of the panel's text width."""
+MAP_MIN_SHARE = 0.7
+"""How far the map may shrink to keep the rules on one sheet (a taller map: Antarctica on, say)."""
 ZONE_ICON_MM = 5.2
 KEY_WEIGHTS = (0.1, 0.36, 0.18, 0.18, 0.18)
 """The zone key's columns: icon, zone, die, index range, start."""
@@ -46,11 +48,13 @@ class Pictures:
     keys: tuple[str, ...]
     map_aspect: float = 0.5
 
-    def picture(self, key: str, aspect: float, size_pt: float | None = None, share: float = 1.0) -> Picture | None:
+    def picture(self, key: str, aspect: float, size_pt: float | None = None, share: float = 1.0,
+                min_share: float | None = None) -> Picture | None:
         """The picture ``key`` (None when it was not drawn)."""
         if self.pdf is None or key not in self.keys:
             return None
-        return replace(pdf_picture(self.pdf, self.keys.index(key), aspect, size_pt), share=share)
+        return replace(pdf_picture(self.pdf, self.keys.index(key), aspect, size_pt), share=share,
+                       min_share=min_share)
 
 
 def _tr() -> Translator:
@@ -195,7 +199,7 @@ def leaflet(config: Config, isolated: Sequence[str] = (), sections: int = 9, pic
           "about {end}. Whoever has built the most wellbeing then wins.").format(
               turns=_turns(r.turns), years=r.years_per_turn, start=r.start_year, end=last_year),
         players,
-    ), picture=pictures.picture("map", pictures.map_aspect, share=MAP_SHARE),
+    ), picture=pictures.picture("map", pictures.map_aspect, share=MAP_SHARE, min_share=MAP_MIN_SHARE),
         table=Table(tuple(key_rows), KEY_WEIGHTS, centre_first_column=True)))
     blocks.append(Block(paragraphs=(_("Yellow boxes: rules of the full game. Skip them for the simple game."),),
                         box="shaded", small=True))
