@@ -42,7 +42,7 @@ def cell_lonlat_geometry(board: Board, cell: Cell, projection: BoardProjection) 
     if not (np.all(np.isfinite(lon)) and np.all(np.isfinite(lat))):
         # a cell on the rim of an oval or pointed outline (Mollweide's, Eckert IV's): points beyond the world's
         # outline have no longitude and latitude, so only the hexagon's part inside it is on the globe
-        inside = shapely.intersection(Polygon(corners), projection.frame_mm.buffer(-1e-3))
+        inside = shapely.intersection(Polygon(corners), projection.frame_inset_mm(1e-3))
         pieces = [g for g in getattr(inside, "geoms", [inside]) if g.geom_type == "Polygon" and not g.is_empty]
         if pieces:
             largest = max(pieces, key=lambda g: g.area)
@@ -97,7 +97,7 @@ def _centres_lonlat(cells: Sequence[Cell], projection: BoardProjection) -> list[
         lon, lat = projection.to_lonlat(centres[:, 0], centres[:, 1])
     off_globe = np.flatnonzero(~(np.isfinite(lon) & np.isfinite(lat)))
     if len(off_globe):  # a rim cell's centre beyond the world's outline: the nearest point inside it
-        inside = projection.frame_mm.buffer(-0.05)
+        inside = projection.frame_inset_mm(0.05)
         nearest = np.array([shapely.ops.nearest_points(inside, shapely.Point(*centres[i]))[0].coords[0]
                             for i in off_globe.tolist()])
         lon[off_globe], lat[off_globe] = projection.to_lonlat(nearest[:, 0], nearest[:, 1])

@@ -161,6 +161,17 @@ class BoardProjection:
         x, y = self.projected_to_mm(*self._frame_projected)
         return Polygon(np.column_stack([x, y])).buffer(0)
 
+    @cached_property
+    def _frame_insets(self) -> dict[float, Polygon]:
+        return {}
+
+    def frame_inset_mm(self, inset_mm: float) -> Polygon:
+        """``frame_mm`` shrunk by ``inset_mm``, made once per inset (an oval outline has thousands of vertices:
+        the cells on its rim would each buffer it again)."""
+        if inset_mm not in self._frame_insets:
+            self._frame_insets[inset_mm] = self.frame_mm.buffer(-inset_mm)
+        return self._frame_insets[inset_mm]
+
     def geometry_to_mm(self, polygons: Sequence[Polygon]) -> MultiPolygon:
         """Land polygons in lon/lat (within -180..180) -> board mm, cut at the map's edge meridian."""
         window = cut_at_meridian(polygons, self.central_meridian_deg - 180.0)
