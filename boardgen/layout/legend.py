@@ -212,8 +212,9 @@ def place_in_some_order(area: shapely.Geometry | FreeArea, blocks: Sequence[Bloc
     """``place_blocks`` in the first order that places every block (the orders as ``itertools.permutations``
     lists them: each block nearest its corner, so another order may leave room for all), the blocks returned in
     ``blocks``' order; when no order does, the LayoutError of the first order. Orders that begin alike share
-    those placements (a depth-first search over the orders), so the result is what trying each order in turn
-    gives, for less work."""
+    those placements (a depth-first search over the orders), and a block that finds no room where the others
+    are still to come ends every order from there (taking blocks out only shrinks its room), so the result is
+    what trying each order in turn gives, for less work."""
     free_area_ = area if isinstance(area, FreeArea) else FreeArea(area)
     first_error: list[LayoutError] = []
 
@@ -226,7 +227,7 @@ def place_in_some_order(area: shapely.Geometry | FreeArea, blocks: Sequence[Bloc
                 block = _nearest_block(free, pixels, blocks[k], step_mm, where)
             except LayoutError as exc:  # the first failure met is the first order's: it is searched first
                 first_error.append(exc)
-                continue
+                return None  # no room for it here, so none after other blocks take theirs: no order from here
             rest = tuple(i for i in left if i != k)
             if not rest:
                 return {**placed, k: block}
