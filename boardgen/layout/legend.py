@@ -62,6 +62,49 @@ def free_area(section_outline: Polygon, board_size_mm: tuple[float, float], land
     return area
 
 
+def joined_parts(parts: np.ndarray, within: shapely.Geometry | None = None) -> shapely.Geometry:
+    """The union of ``parts`` (polygons, e.g. a coast's, that may overlap), the same shape as
+    ``shapely.union_all(parts)`` gives, for less work: only the parts that meet another are joined (a few, on a
+    coast), the others kept as they are, side by side in one MultiPolygon. ``within``: only the union's part
+    inside it is wanted (the parts that meet another are cut to it before they are joined)."""
+    if len(parts) < 2:
+        return shapely.union_all(parts)
+    first, second = shapely.STRtree(parts).query(parts)  # the pairs whose bounding boxes meet
+    pairs = first < second
+    first, second = first[pairs], second[pairs]
+    # the part with more corners first, prepared (a continent is met by many islands' boxes)
+    swap = shapely.get_num_coordinates(parts[first]) < shapely.get_num_coordinates(parts[second])
+    first, second = np.where(swap, second, first), np.where(swap, first, second)
+    shapely.prepare(parts[np.unique(first)])
+    meet = shapely.intersects(parts[first], parts[second])
+    if not meet.any():
+        return shapely.multipolygons(list(parts))
+    group = list(range(len(parts)))  # each part's group, named by its lowest part (union-find)
+
+    def root(k: int) -> int:
+        while group[k] != k:
+            group[k] = group[group[k]]
+            k = group[k]
+        return k
+
+    for a, b in zip(first[meet].tolist(), second[meet].tolist(), strict=True):
+        ra, rb = root(a), root(b)
+        if ra != rb:
+            group[max(ra, rb)] = min(ra, rb)
+    members: dict[int, list[int]] = {}
+    for k in range(len(parts)):
+        members.setdefault(root(k), []).append(k)
+    polygons: list[shapely.Geometry] = []
+    for together in members.values():
+        if len(together) == 1:
+            polygons.append(parts[together[0]])
+            continue
+        pieces = parts[together] if within is None else shapely.intersection(parts[together], within)
+        polygons.extend(p for p in shapely.get_parts(shapely.union_all(pieces))
+                        if p.geom_type == "Polygon" and not p.is_empty)
+    return shapely.multipolygons(polygons)
+
+
 class _FreePixels:
     """A necessary test for "this box lies in the free area", fast for every box of a 1 mm grid at once: the
     grid's pixels whose centre lies inside the area, summed in an integral image. Every pixel wholly inside a box

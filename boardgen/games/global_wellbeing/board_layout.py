@@ -21,6 +21,7 @@ from boardgen.games.global_wellbeing.board_art import (
     LEGEND_LAND_CLEARANCE_MM,
     LEGEND_WHERE,
     TITLE_FONTS,
+    coast_near_outline,
     legend_specs,
     legend_tiers,
     legend_words,
@@ -137,7 +138,7 @@ def _table_room_before_the_hex_search(config: Config) -> tuple[int | None, shape
     outline = shapely.box(0.0, 0.0, x1, y1)
     _, land_mm, _ = land_on_board(config)
     parts = np.array(simplified_land(land_mm), dtype=object)  # the coast plan_legend keeps clear of, exactly
-    coast_near = shapely.union_all(parts[shapely.intersects(parts, outline.buffer(2.0))])
+    coast_near = coast_near_outline(parts, outline)
     area = free_area(outline, (width_mm, height_mm), [], coast_near, cut_margin_mm=0.0,
                      land_clearance_mm=LEGEND_LAND_CLEARANCE_MM)
     shapes = (*table_shapes_mm(config), *table_shapes_mm(config, compact=True))
@@ -262,7 +263,7 @@ def table_has_no_room_beside_the_cells(board: Board, coast: tuple[Any, ...] | No
         if _table_placed(sea if cells_kept_clear is None else shapely.difference(sea, cells_kept_clear), table):
             return False
     parts = np.array(simplified_coast(board) if coast is None else coast, dtype=object)
-    coast_near = shapely.union_all(parts[shapely.intersects(parts, outline.buffer(2.0))])
+    coast_near = coast_near_outline(parts, outline)
     area = free_area(outline, (width_mm, height_mm), [], coast_near, cut_margin_mm=0.0,
                      land_clearance_mm=clearance_mm)
     return not _table_placed(area if cells_kept_clear is None else shapely.difference(area, cells_kept_clear),
