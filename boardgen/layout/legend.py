@@ -62,6 +62,49 @@ def free_area(section_outline: Polygon, board_size_mm: tuple[float, float], land
     return area
 
 
+def joined_parts(parts: np.ndarray, within: shapely.Geometry | None = None) -> shapely.Geometry:
+    """The union of ``parts`` (polygons, e.g. a coast's, that may overlap), the same shape as
+    ``shapely.union_all(parts)`` gives, for less work: only the parts that meet another are joined (a few, on a
+    coast), the others kept as they are, side by side in one MultiPolygon. ``within``: only the union's part
+    inside it is wanted (the parts that meet another are cut to it before they are joined)."""
+    if len(parts) < 2:
+        return shapely.union_all(parts)
+    first, second = shapely.STRtree(parts).query(parts)  # the pairs whose bounding boxes meet
+    pairs = first < second
+    first, second = first[pairs], second[pairs]
+    # the part with more corners first, prepared (a continent is met by many islands' boxes)
+    swap = shapely.get_num_coordinates(parts[first]) < shapely.get_num_coordinates(parts[second])
+    first, second = np.where(swap, second, first), np.where(swap, first, second)
+    shapely.prepare(parts[np.unique(first)])
+    meet = shapely.intersects(parts[first], parts[second])
+    if not meet.any():
+        return shapely.multipolygons(list(parts))
+    group = list(range(len(parts)))  # each part's group, named by its lowest part (union-find)
+
+    def root(k: int) -> int:
+        while group[k] != k:
+            group[k] = group[group[k]]
+            k = group[k]
+        return k
+
+    for a, b in zip(first[meet].tolist(), second[meet].tolist(), strict=True):
+        ra, rb = root(a), root(b)
+        if ra != rb:
+            group[max(ra, rb)] = min(ra, rb)
+    members: dict[int, list[int]] = {}
+    for k in range(len(parts)):
+        members.setdefault(root(k), []).append(k)
+    polygons: list[shapely.Geometry] = []
+    for together in members.values():
+        if len(together) == 1:
+            polygons.append(parts[together[0]])
+            continue
+        pieces = parts[together] if within is None else shapely.intersection(parts[together], within)
+        polygons.extend(p for p in shapely.get_parts(shapely.union_all(pieces))
+                        if p.geom_type == "Polygon" and not p.is_empty)
+    return shapely.multipolygons(polygons)
+
+
 class _FreePixels:
     """A necessary test for "this box lies in the free area", fast for every box of a 1 mm grid at once: the
     grid's pixels whose centre lies inside the area, summed in an integral image. Every pixel wholly inside a box
@@ -212,8 +255,9 @@ def place_in_some_order(area: shapely.Geometry | FreeArea, blocks: Sequence[Bloc
     """``place_blocks`` in the first order that places every block (the orders as ``itertools.permutations``
     lists them: each block nearest its corner, so another order may leave room for all), the blocks returned in
     ``blocks``' order; when no order does, the LayoutError of the first order. Orders that begin alike share
-    those placements (a depth-first search over the orders), so the result is what trying each order in turn
-    gives, for less work."""
+    those placements (a depth-first search over the orders), and a block that finds no room where the others
+    are still to come ends every order from there (taking blocks out only shrinks its room), so the result is
+    what trying each order in turn gives, for less work."""
     free_area_ = area if isinstance(area, FreeArea) else FreeArea(area)
     first_error: list[LayoutError] = []
 
@@ -226,7 +270,7 @@ def place_in_some_order(area: shapely.Geometry | FreeArea, blocks: Sequence[Bloc
                 block = _nearest_block(free, pixels, blocks[k], step_mm, where)
             except LayoutError as exc:  # the first failure met is the first order's: it is searched first
                 first_error.append(exc)
-                continue
+                return None  # no room for it here, so none after other blocks take theirs: no order from here
             rest = tuple(i for i in left if i != k)
             if not rest:
                 return {**placed, k: block}

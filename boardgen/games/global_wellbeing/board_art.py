@@ -23,7 +23,15 @@ from boardgen.errors import LayoutError
 from boardgen.games.global_wellbeing.schema import Config
 from boardgen.geomap.model import Board, Cell
 from boardgen.i18n import DEFAULT_LANGUAGE, N_, current
-from boardgen.layout.legend import BlockSpec, FreeArea, PlacedBlock, free_area, place_blocks, place_in_some_order
+from boardgen.layout.legend import (
+    BlockSpec,
+    FreeArea,
+    PlacedBlock,
+    free_area,
+    joined_parts,
+    place_blocks,
+    place_in_some_order,
+)
 from boardgen.layout.sections import SectionLayout, hex_polygons
 from boardgen.render.cairo_backend import cap_height_mm, fit_font_or_fail, text_width_mm
 from boardgen.render.merge import IDENTITY, NotFlatError, flatten_copies, merge_parallel, polygons_path
@@ -275,9 +283,8 @@ def plan_legend(board: Board, sections: SectionLayout, coast: tuple[ShapelyPolyg
     coast = simplified_coast(board) if coast is None else coast
     cells = list(hex_polygons(board))
     parts = np.array(coast, dtype=object)
-    near = parts[shapely.intersects(parts, first.outline_mm.envelope.buffer(2.0))]
     size_mm = (board.config.board.width_mm, board.config.board.height_mm)
-    coast_near = shapely.union_all(near)
+    coast_near = coast_near_outline(parts, first.outline_mm)
     # sampled once: every fallback below places blocks on this area (orders, tiers, the table alone)
     area = FreeArea(free_area(first.outline_mm, size_mm, cells, coast_near,
                               land_clearance_mm=LEGEND_LAND_CLEARANCE_MM))
@@ -305,7 +312,7 @@ def plan_legend(board: Board, sections: SectionLayout, coast: tuple[ShapelyPolyg
     def section_area(index: int) -> FreeArea:
         while len(areas) <= index:
             outline = others[len(areas)].outline_mm
-            coast_here = shapely.union_all(parts[shapely.intersects(parts, outline.envelope.buffer(2.0))])
+            coast_here = coast_near_outline(parts, outline)
             areas.append(FreeArea(free_area(outline, size_mm, cells, coast_here,
                                             land_clearance_mm=LEGEND_LAND_CLEARANCE_MM)))
         return areas[index]
@@ -328,6 +335,14 @@ def plan_legend(board: Board, sections: SectionLayout, coast: tuple[ShapelyPolyg
 
 
 LEGEND_WHERE = "the top-left section (section 1)"
+
+
+def coast_near_outline(parts: np.ndarray, outline: ShapelyPolygon) -> shapely.Geometry:
+    """The coast a legend block on ``outline`` keeps clear of: the union of the coast's ``parts`` that come within
+    2 mm of its bounding box (``free_area`` takes what lies near its area, and that lies inside the box)."""
+    x0, y0, x1, y1 = outline.bounds
+    near = parts[shapely.intersects(parts, outline.envelope.buffer(2.0))]
+    return joined_parts(near, box(x0 - 5.0, y0 - 5.0, x1 + 5.0, y1 + 5.0))
 
 
 def _explained(exc: LayoutError, board: Board, outline: ShapelyPolygon, cells: list[ShapelyPolygon],

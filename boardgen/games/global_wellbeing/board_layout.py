@@ -21,6 +21,7 @@ from boardgen.games.global_wellbeing.board_art import (
     LEGEND_LAND_CLEARANCE_MM,
     LEGEND_WHERE,
     TITLE_FONTS,
+    coast_near_outline,
     legend_specs,
     legend_tiers,
     legend_words,
@@ -116,6 +117,12 @@ def table_shape_before_the_hex_search(config: Config) -> int | None:
     """Which of the table's shapes (full size first, then scaled down) ``table_has_no_room_on_section_one``
     places, None when none has room (0 when no grid fits: the cut names that later). A table scaled down there is
     the sign that the map's cells may leave it no room."""
+    return _table_room_before_the_hex_search(config)[0]
+
+
+def _table_room_before_the_hex_search(config: Config) -> tuple[int | None, shapely.Geometry | None]:
+    """``table_shape_before_the_hex_search`` and the open sea it searched (section 1 at its largest, clear of the
+    coast; None when no grid fits)."""
     from boardgen.geomap.build import land_on_board  # only here: reading a cached board needs none of its imports
 
     width_mm, height_mm = float(config.board.width_mm), float(config.board.height_mm)
@@ -123,7 +130,7 @@ def table_shape_before_the_hex_search(config: Config) -> int | None:
     options = grid_options((width_mm, height_mm), settings.knob_depth_mm + 0.5, settings.cut_search_mm,
                            section_page_sizes_mm(), settings.columns, settings.rows)
     if not options:
-        return 0
+        return 0, None
     columns, rows = min(c for _, c, _ in options), min(r for r, _, _ in options)
     largest_hex_mm = (width_mm * height_mm / (1.5 * 3**0.5 * config.hexes.target_cells)) ** 0.5
     beyond_mm = settings.cut_search_mm + settings.knob_depth_mm + 2 * largest_hex_mm + 5.0  # + the cut margin
@@ -131,14 +138,14 @@ def table_shape_before_the_hex_search(config: Config) -> int | None:
     outline = shapely.box(0.0, 0.0, x1, y1)
     _, land_mm, _ = land_on_board(config)
     parts = np.array(simplified_land(land_mm), dtype=object)  # the coast plan_legend keeps clear of, exactly
-    coast_near = shapely.union_all(parts[shapely.intersects(parts, outline.buffer(2.0))])
+    coast_near = coast_near_outline(parts, outline)
     area = free_area(outline, (width_mm, height_mm), [], coast_near, cut_margin_mm=0.0,
                      land_clearance_mm=LEGEND_LAND_CLEARANCE_MM)
     shapes = (*table_shapes_mm(config), *table_shapes_mm(config, compact=True))
     try:
-        return place_blocks(area, [BlockSpec("bio-productivity table", shapes, (0.0, 0.0))])[0].shape_index
+        return place_blocks(area, [BlockSpec("bio-productivity table", shapes, (0.0, 0.0))])[0].shape_index, area
     except LayoutError:
-        return None
+        return None, area
 
 
 def panelled_board(config: Config) -> Board:
@@ -169,7 +176,7 @@ def _panel_strip_mm(config: Config) -> float | None:
     that map is neither cut nor its legend placed, unless every strip fails (its error is the one reported)."""
     template_error: LayoutError | None = None
     surely_no_room = False
-    shape_before_hexes = table_shape_before_the_hex_search(config)
+    shape_before_hexes, sea_before_hexes = _table_room_before_the_hex_search(config)
     if shape_before_hexes is None:
         narrowest = round(max(w for w, _ in table_shapes_mm(config)) + STRIP_EDGE_MM, 1)
         fits = narrowest <= config.board.width_mm / 2
@@ -178,7 +185,8 @@ def _panel_strip_mm(config: Config) -> float | None:
         measured = cached_board(config)
         coast = simplified_coast(measured)
         # only worth its time when the table was already tight before the hex search (the default's is not)
-        surely_no_room = shape_before_hexes > 0 and table_has_no_room_beside_the_cells(measured, coast)
+        surely_no_room = shape_before_hexes > 0 and table_has_no_room_beside_the_cells(measured, coast,
+                                                                                         sea_before_hexes)
         if not surely_no_room:
             try:
                 legend_for(measured, coast=coast)
@@ -220,7 +228,8 @@ more than the few micrometres by which two buffers of nearly the same land may d
 ``plan_legend``'s."""
 
 
-def table_has_no_room_beside_the_cells(board: Board, coast: tuple[Any, ...] | None = None) -> bool:
+def table_has_no_room_beside_the_cells(board: Board, coast: tuple[Any, ...] | None = None,
+                                       sea_before_hexes: shapely.Geometry | None = None) -> bool:
     """True when the bio-productivity table (full size or scaled down) surely finds no open sea on section 1 of
     any cut ``cut_sections`` may make of ``board``, so ``plan_legend`` would fail on it (every fallback keeps
     the table there); False means "maybe". Section 1 is taken at its largest: the fewest columns and rows of the
@@ -228,7 +237,10 @@ def table_has_no_room_beside_the_cells(board: Board, coast: tuple[Any, ...] | No
     cells stepped round, with no cut margin; the land cells and coast are kept clear as ``plan_legend`` keeps them
     (a hair less: ``CLEARANCE_SLACK_MM``). Its free area holds ``plan_legend``'s, on the same 1 mm grid, so no
     room here is no room there. It saves cutting a map that only fails, before its panel strip is tried.
-    ``coast``: the board's ``simplified_coast`` when the caller has it."""
+    ``coast``: the board's ``simplified_coast`` when the caller has it. ``sea_before_hexes``: the open sea the
+    check before the hex search found on this board's map, when the caller has it: when the table has room in it
+    beside the cells, the answer is "maybe" without buffering the coast again (that sea keeps the full clearance
+    from the coast, so it lies inside the area searched here)."""
     config = board.config
     width_mm, height_mm = float(config.board.width_mm), float(config.board.height_mm)
     settings = config.sections
@@ -240,16 +252,30 @@ def table_has_no_room_beside_the_cells(board: Board, coast: tuple[Any, ...] | No
     beyond_mm = settings.cut_search_mm + 0.25 + settings.knob_depth_mm + 2 * board.layout.size_mm + 1.0
     outline = shapely.box(0.0, 0.0, min(width_mm, width_mm / columns + beyond_mm),
                           min(height_mm, height_mm / rows + beyond_mm))
+    table = [BlockSpec("bio-productivity table", (*table_shapes_mm(config), *table_shapes_mm(config, compact=True)),
+                       (0.0, 0.0))]
+    clearance_mm = LEGEND_LAND_CLEARANCE_MM - CLEARANCE_SLACK_MM
+    hexes = np.asarray(hex_polygons(board), dtype=object)
+    near_cells = hexes[shapely.intersects(hexes, outline.buffer(clearance_mm + 1.0))]
+    cells_kept_clear = shapely.union_all(near_cells).buffer(clearance_mm) if len(near_cells) else None
+    if sea_before_hexes is not None:
+        sea = shapely.intersection(sea_before_hexes, outline)
+        if _table_placed(sea if cells_kept_clear is None else shapely.difference(sea, cells_kept_clear), table):
+            return False
     parts = np.array(simplified_coast(board) if coast is None else coast, dtype=object)
-    coast_near = shapely.union_all(parts[shapely.intersects(parts, outline.buffer(2.0))])
-    area = free_area(outline, (width_mm, height_mm), list(hex_polygons(board)), coast_near, cut_margin_mm=0.0,
-                     land_clearance_mm=LEGEND_LAND_CLEARANCE_MM - CLEARANCE_SLACK_MM)
-    shapes = (*table_shapes_mm(config), *table_shapes_mm(config, compact=True))
+    coast_near = coast_near_outline(parts, outline)
+    area = free_area(outline, (width_mm, height_mm), [], coast_near, cut_margin_mm=0.0,
+                     land_clearance_mm=clearance_mm)
+    return not _table_placed(area if cells_kept_clear is None else shapely.difference(area, cells_kept_clear),
+                             table)
+
+
+def _table_placed(area: shapely.Geometry, table: list[BlockSpec]) -> bool:
     try:
-        place_blocks(area, [BlockSpec("bio-productivity table", shapes, (0.0, 0.0))])
+        place_blocks(area, table)
     except LayoutError:
-        return True
-    return False
+        return False
+    return True
 
 
 _SIZING_BOARD: list[bool] = []
