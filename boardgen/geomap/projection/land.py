@@ -71,6 +71,10 @@ def cut_at_meridian(polygons: Sequence[Polygon], west_edge_deg: float) -> MultiP
 
     The polygons must not overlap one another (true of land); only those that cross an edge are cut."""
     east_edge_deg = west_edge_deg + 360.0
+    # the window shifted by each multiple of 360 degrees, made once: (shift, west, east, box)
+    windows = [(shift, west_edge_deg - shift, east_edge_deg - shift,
+                box(west_edge_deg - shift, -90.0, east_edge_deg - shift, 90.0))
+               for shift in (-720.0, -360.0, 0.0, 360.0, 720.0)]
     pieces: list[Polygon] = []
     for polygon in polygons:
         west, _, east, _ = polygon.bounds
@@ -78,8 +82,9 @@ def cut_at_meridian(polygons: Sequence[Polygon], west_edge_deg: float) -> MultiP
             pieces.append(polygon)
             continue
         cut = []
-        for shift in (-720.0, -360.0, 0.0, 360.0, 720.0):
-            window = box(west_edge_deg - shift, -90.0, east_edge_deg - shift, 90.0)
+        for shift, window_west, window_east, window in windows:
+            if east < window_west or west > window_east:  # apart in longitude: they cannot intersect
+                continue
             if not window.intersects(polygon):
                 continue
             part = polygon.intersection(window)
@@ -89,7 +94,8 @@ def cut_at_meridian(polygons: Sequence[Polygon], west_edge_deg: float) -> MultiP
     # Pieces that an earlier cut split at +-180 degrees and that now lie side by side must be joined again,
     # or they would share an edge (an invalid MultiPolygon).
     seams = [s for s in (-180.0, 180.0) if abs(s - west_edge_deg) > 1e-9 and abs(s - west_edge_deg - 360.0) > 1e-9]
-    on_seam = [any(abs(edge - s) < 1e-9 for s in seams for edge in (p.bounds[0], p.bounds[2])) for p in pieces]
+    bounds = shapely.bounds(np.array(pieces, dtype=object)).tolist() if pieces else []
+    on_seam = [any(abs(edge - s) < 1e-9 for s in seams for edge in (b[0], b[2])) for b in bounds]
     if any(on_seam):
         seam_pieces = [p for p, on in zip(pieces, on_seam, strict=True) if on]
         pieces = [p for p, on in zip(pieces, on_seam, strict=True) if not on]
