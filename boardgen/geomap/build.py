@@ -33,10 +33,10 @@ from boardgen.geomap.hexgrid import (
 )
 from boardgen.geomap.lattice import (
     LandRaster,
-    hex_keys,
     hex_stats,
     hex_to_key,
     key_to_hex,
+    land_and_pixel_keys,
     land_hexes,
     rasterise_land,
     search_hex_size,
@@ -127,18 +127,26 @@ def _islands_without_cell(big_landmasses: Mapping[int, float], pixel_landmass: n
     land = set(land_keys.tolist())
     missing: dict[int, int] = {}
     big = np.array(sorted(big_landmasses), dtype=np.int64)
-    inside = np.isin(pixel_landmass, big)
-    # (landmass, hex) pixel counts for every big landmass at once
-    keys, key_index = np.unique(pixel_keys[inside], return_inverse=True)
-    pairs, counts = np.unique(np.searchsorted(big, pixel_landmass[inside]) * len(keys) + key_index.ravel(),
-                              return_counts=True)
-    owner, hex_index = np.divmod(pairs, len(keys)) if len(keys) else (pairs, pairs)
-    # per landmass the hex covering most of it (ties: the smaller key), as np.lexsort((keys, -counts))[0]
-    order = np.lexsort((keys[hex_index], -counts, owner))
-    first = order[np.flatnonzero(np.r_[True, np.diff(owner[order]) != 0])]
-    best_of = dict(zip(big[owner[first]].tolist(), keys[hex_index[first]].tolist(), strict=True))
-    for index in big.tolist():
-        best = int(best_of[index])
+    if not len(big):
+        return missing
+    row_of = np.full(max(int(pixel_landmass.max()), int(big.max())) + 1, -1, dtype=np.int64)
+    row_of[big] = np.arange(len(big))
+    owner = row_of[pixel_landmass]
+    inside = owner >= 0
+    owner, keys = owner[inside], pixel_keys[inside]
+    # (landmass, hex) pixel counts for every big landmass at once, the hexes numbered on their (q, r) box, which
+    # numbers them in key order: a key packs q above r
+    q, r = keys >> 21, keys & ((1 << 21) - 1)
+    q0, r0 = int(q.min()), int(r.min())
+    span_r = int(r.max()) - r0 + 1
+    box = (q - q0) * span_r + (r - r0)
+    present = np.flatnonzero(np.bincount(box))
+    column = np.searchsorted(present, box)
+    counts = np.bincount(owner * len(present) + column, minlength=len(big) * len(present))
+    # per landmass the hex covering most of it, ties to the smaller key (argmax takes the first)
+    best_box = present[counts.reshape(len(big), len(present)).argmax(axis=1)]
+    best_keys = ((best_box // span_r + q0) << 21) + (best_box % span_r + r0)
+    for index, best in zip(big.tolist(), best_keys.tolist(), strict=True):
         if best not in land and best not in missing.values():
             missing[index] = best
     return missing
@@ -294,8 +302,7 @@ def build_board(template: Any) -> Board:
             sizes_tried += tried
         _check_hex_count(config, size_mm, orientation, origin_mm, raster)
         layout = HexLayout(orientation, size_mm, origin_mm)
-        land_keys, _ = land_hexes(layout, raster, config.hexes.land_threshold)
-        pixel_keys = hex_keys(layout, raster.x_mm, raster.y_mm)
+        land_keys, pixel_keys = land_and_pixel_keys(layout, raster, config.hexes.land_threshold)
         island_best = _islands_without_cell(big_landmasses, raster.landmass, pixel_keys, land_keys)
         next_target = config.hexes.target_cells - len(island_best)
         if config.hexes.size_mm is not None or next_target == lattice_target:

@@ -83,15 +83,36 @@ class HexLayout:
         return o.b0 * px + o.b1 * py, o.b2 * px + o.b3 * py
 
     def points_to_hexes(self, x_mm: np.ndarray, y_mm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Vectorised point -> (q, r) integer arrays (cube rounding)."""
-        fq, fr = self.fractional_hex(x_mm, y_mm)
-        fs = -fq - fr
+        """Vectorised point -> (q, r) integer arrays (cube rounding).
+
+        The arithmetic of ``fractional_hex`` and of rounding to the nearest cube coordinate, operation for
+        operation, but in a few reused buffers: the hex size search calls this on every land pixel many times."""
+        o = self.orientation
+        px = np.asarray(x_mm, dtype=float) - self.origin_mm[0]
+        px /= self.size_mm
+        py = np.asarray(y_mm, dtype=float) - self.origin_mm[1]
+        py /= self.size_mm
+        fq = np.multiply(px, o.b0)
+        spare = np.multiply(py, o.b1)
+        fq += spare
+        fr = np.multiply(px, o.b2, out=px)
+        fr += np.multiply(py, o.b3, out=py)
+        fs = np.negative(fq, out=spare)
+        fs -= fr
         q, r, s = np.round(fq), np.round(fr), np.round(fs)
-        dq, dr, ds = np.abs(q - fq), np.abs(r - fr), np.abs(s - fs)
-        fix_q = (dq > dr) & (dq > ds)
-        fix_r = ~fix_q & (dr > ds)
-        q = np.where(fix_q, -r - s, q)
-        r = np.where(fix_r, -q - s, r)
+        dq = np.abs(np.subtract(q, fq, out=fq), out=fq)
+        dr = np.abs(np.subtract(r, fr, out=fr), out=fr)
+        ds = np.abs(np.subtract(s, fs, out=fs), out=fs)
+        fix_q = dq > dr
+        fix_q &= dq > ds
+        fix_r = dr > ds
+        fix_r &= ~fix_q
+        other = np.negative(r, out=dq)  # q where it is fixed: -r - s
+        other -= s
+        np.copyto(q, other, where=fix_q)
+        other = np.negative(q, out=dr)  # r where it is fixed: -q - s (q already fixed)
+        other -= s
+        np.copyto(r, other, where=fix_r)
         return q.astype(np.int64), r.astype(np.int64)
 
     def point_to_hex(self, x_mm: float, y_mm: float) -> Hex:

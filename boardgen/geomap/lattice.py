@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from PIL import Image, ImageDraw
@@ -28,10 +28,24 @@ class LandRaster:
     x_mm: np.ndarray
     y_mm: np.ndarray
     landmass: np.ndarray  # int32, index into the polygon list that was rasterised
+    _every_nth: dict[int, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict, init=False, repr=False,
+                                                                 compare=False)
 
     @property
     def pixel_area_mm2(self) -> float:
         return self.step_mm**2
+
+    def every_nth(self, stride: int) -> tuple[np.ndarray, np.ndarray]:
+        """(x_mm, y_mm) of every stride-th pixel in each direction, picked once per stride (the size search
+        samples the same pixels at every size it tries)."""
+        if stride <= 1:
+            return self.x_mm, self.y_mm
+        if stride not in self._every_nth:
+            keep = ((np.round(self.x_mm / self.step_mm - 0.5).astype(np.int64) % stride) == 0) & (
+                (np.round(self.y_mm / self.step_mm - 0.5).astype(np.int64) % stride) == 0
+            )
+            self._every_nth[stride] = (self.x_mm[keep], self.y_mm[keep])
+        return self._every_nth[stride]
 
 
 def rasterise_land(polygons: Sequence[Polygon], width_mm: float, height_mm: float, step_mm: float) -> LandRaster:
@@ -61,6 +75,12 @@ def hex_keys(layout: HexLayout, x_mm: np.ndarray, y_mm: np.ndarray) -> np.ndarra
     return (q + (1 << 20)) * (1 << 21) + (r + (1 << 20))
 
 
+def land_and_pixel_keys(layout: HexLayout, raster: LandRaster, threshold: float) -> tuple[np.ndarray, np.ndarray]:
+    """(``land_hexes``' keys, ``hex_keys`` of every land pixel), from one point-to-hex pass."""
+    q, r = layout.points_to_hexes(raster.x_mm, raster.y_mm)
+    return _land_keys(q, r, layout, raster, threshold, 1)[0], (q + (1 << 20)) * (1 << 21) + (r + (1 << 20))
+
+
 def hex_to_key(h: Hex) -> int:
     return (h.q + (1 << 20)) * (1 << 21) + (h.r + (1 << 20))
 
@@ -73,14 +93,13 @@ def land_hexes(layout: HexLayout, raster: LandRaster, threshold: float,
                stride: int = 1) -> tuple[np.ndarray, np.ndarray]:
     """Keys of hexes with land share >= threshold, and their shares. ``stride`` > 1 samples every
     stride-th pixel in each direction (for a fast size search)."""
-    if stride > 1:
-        keep = ((np.round(raster.x_mm / raster.step_mm - 0.5).astype(np.int64) % stride) == 0) & (
-            (np.round(raster.y_mm / raster.step_mm - 0.5).astype(np.int64) % stride) == 0
-        )
-        x, y = raster.x_mm[keep], raster.y_mm[keep]
-    else:
-        x, y = raster.x_mm, raster.y_mm
-    keys, counts = _count_keys(*layout.points_to_hexes(x, y))
+    return _land_keys(*layout.points_to_hexes(*raster.every_nth(stride)), layout, raster, threshold, stride)
+
+
+def _land_keys(q: np.ndarray, r: np.ndarray, layout: HexLayout, raster: LandRaster, threshold: float,
+               stride: int) -> tuple[np.ndarray, np.ndarray]:
+    """``land_hexes`` of the pixels' hexes (q, r)."""
+    keys, counts = _count_keys(q, r)
     shares = np.minimum(counts * (raster.pixel_area_mm2 * stride * stride) / layout.area_mm2, 1.0)
     chosen = shares >= threshold
     return keys[chosen], shares[chosen]

@@ -7,8 +7,9 @@ import pytest
 from shapely.geometry import mapping
 
 from boardgen import export
+from boardgen.geomap.build import _islands_without_cell
 from boardgen.geomap.hexgrid import FLAT, POINTY, Hex, HexLayout, hexes_covering
-from boardgen.geomap.lattice import LandRaster, hex_keys, land_hexes
+from boardgen.geomap.lattice import LandRaster, hex_keys, land_and_pixel_keys, land_hexes
 from boardgen.geomap.model import Board
 from boardgen.geomap.projection.rasters import KOPPEN_OCEAN, GlobalGrid, sample_koppen_land
 
@@ -63,6 +64,63 @@ def test_land_hexes_count_like_unique() -> None:
     shares = np.minimum(counts * raster.pixel_area_mm2 / layout.area_mm2, 1.0)
     got_keys, got_shares = land_hexes(layout, raster, 0.05)
     assert np.array_equal(got_keys, keys[shares >= 0.05]) and np.array_equal(got_shares, shares[shares >= 0.05])
+
+
+@pytest.mark.parametrize("orientation", [POINTY, FLAT], ids=["pointy", "flat"])
+def test_points_to_hexes_rounds_like_the_cube_formula(orientation: object) -> None:
+    """The buffered point-to-hex pass gives the textbook cube rounding, points on edges and corners included."""
+    layout = HexLayout(orientation, 4.0, (0.5, -1.0))  # type: ignore[arg-type]
+    rng = np.random.default_rng(5)
+    grid = np.arange(-40.0, 40.0, 0.25)
+    gx, gy = np.meshgrid(grid, grid)
+    x = np.concatenate([gx.ravel(), rng.uniform(-40, 40, 3000)])
+    y = np.concatenate([gy.ravel(), rng.uniform(-40, 40, 3000)])
+    fq, fr = layout.fractional_hex(x, y)
+    fs = -fq - fr
+    q, r, s = np.round(fq), np.round(fr), np.round(fs)
+    dq, dr, ds = np.abs(q - fq), np.abs(r - fr), np.abs(s - fs)
+    fix_q = (dq > dr) & (dq > ds)
+    q = np.where(fix_q, -r - s, q)
+    r = np.where(~fix_q & (dr > ds), -q - s, r)
+    got_q, got_r = layout.points_to_hexes(x, y)
+    assert np.array_equal(got_q, q.astype(np.int64)) and np.array_equal(got_r, r.astype(np.int64))
+
+
+def test_strided_land_hexes_and_pixel_keys_match_their_plain_forms() -> None:
+    ys, xs = np.nonzero(np.random.default_rng(9).random((160, 240)) < 0.4)
+    raster = LandRaster(0.5, (xs + 0.5) * 0.5, (ys + 0.5) * 0.5, np.zeros(len(xs), dtype=np.int32))
+    layout = HexLayout(POINTY, 2.7, (60.0, 40.0))
+    for _ in range(2):  # the second call reads the sample kept from the first
+        x, y = raster.every_nth(2)
+        keep = (xs % 2 == 0) & (ys % 2 == 0)
+        assert np.array_equal(x, raster.x_mm[keep]) and np.array_equal(y, raster.y_mm[keep])
+    keys, counts = np.unique(hex_keys(layout, x, y), return_counts=True)
+    shares = np.minimum(counts * raster.pixel_area_mm2 * 4 / layout.area_mm2, 1.0)
+    assert np.array_equal(land_hexes(layout, raster, 0.3, stride=2)[0], keys[shares >= 0.3])
+    land_keys, pixel_keys = land_and_pixel_keys(layout, raster, 0.3)
+    assert np.array_equal(land_keys, land_hexes(layout, raster, 0.3)[0])
+    assert np.array_equal(pixel_keys, hex_keys(layout, raster.x_mm, raster.y_mm))
+
+
+def test_islands_without_cell_match_a_per_landmass_count() -> None:
+    """Each big landmass's most-covering hex (ties: the smaller key), kept when it is not a land cell and no
+    earlier landmass took it."""
+    rng = np.random.default_rng(11)
+    for _ in range(40):
+        n = int(rng.integers(50, 400))
+        landmass = rng.integers(0, 12, n).astype(np.int32)
+        pixel_keys = (rng.integers(-3, 4, n) + (1 << 20)) * (1 << 21) + rng.integers(-3, 4, n) + (1 << 20)
+        chosen = rng.choice(12, size=int(rng.integers(1, 12)), replace=False)
+        big = {int(i): 1.0 for i in chosen if (landmass == i).any()}
+        land_keys = np.unique(rng.choice(pixel_keys, size=int(rng.integers(0, 20))))
+        expected: dict[int, int] = {}
+        for index in sorted(big):
+            keys, counts = np.unique(pixel_keys[landmass == index], return_counts=True)
+            best = int(keys[counts == counts.max()].min())
+            if best not in set(land_keys.tolist()) and best not in expected.values():
+                expected[index] = best
+        got = _islands_without_cell(big, landmass, pixel_keys, land_keys)
+        assert got == expected and list(got) == list(expected)
 
 
 def test_nearest_land_class_matches_the_offset_loop() -> None:

@@ -69,36 +69,56 @@ def cut_at_meridian(polygons: Sequence[Polygon], west_edge_deg: float) -> MultiP
     """Bring polygons whose longitudes run past one 360-degree window into [west, west + 360), cutting
     those that cross the window's edges and shifting the pieces by multiples of 360 degrees.
 
-    The polygons must not overlap one another (true of land); only those that cross an edge are cut."""
+    The polygons must not overlap one another (true of land); only those that cross an edge are cut. Each
+    polygon outside the window is intersected with every shifted window it meets and its parts joined, as one
+    polygon at a time would be, but window by window over all of them (a map centred far from Greenwich moves
+    hundreds of polygons)."""
     east_edge_deg = west_edge_deg + 360.0
-    pieces: list[Polygon] = []
-    for polygon in polygons:
-        west, _, east, _ = polygon.bounds
-        if west >= west_edge_deg and east <= east_edge_deg:
-            pieces.append(polygon)
-            continue
-        cut = []
-        for shift in (-720.0, -360.0, 0.0, 360.0, 720.0):
-            window = box(west_edge_deg - shift, -90.0, east_edge_deg - shift, 90.0)
-            if not window.intersects(polygon):
-                continue
-            part = polygon.intersection(window)
+    shapes = np.empty(len(polygons), dtype=object)
+    shapes[:] = list(polygons)
+    bounds = shapely.bounds(shapes).reshape(-1, 4)
+    west, east = bounds[:, 0], bounds[:, 2]
+    inside = (west >= west_edge_deg) & (east <= east_edge_deg)
+    cut: dict[int, list[Polygon]] = {}  # polygon index -> its parts, shifted, in the order of the shifts
+    for shift in (-720.0, -360.0, 0.0, 360.0, 720.0):
+        window_west, window_east = west_edge_deg - shift, east_edge_deg - shift
+        near = np.flatnonzero(~inside & (east >= window_west) & (west <= window_east))  # apart: cannot intersect
+        window = box(window_west, -90.0, window_east, 90.0)
+        meets = near[shapely.intersects(window, shapes[near])]
+        parts = shapely.intersection(shapes[meets], window)
+        for index, part in zip(meets.tolist(), parts.tolist(), strict=True):
             if not part.is_empty:
-                cut.append(shapely.affinity.translate(part, xoff=shift))
-        pieces.extend(as_multipolygon(unary_union(cut)).geoms)
+                cut.setdefault(index, []).append(shapely.affinity.translate(part, xoff=shift))
+    one_part = [i for i in np.flatnonzero(~inside).tolist() if len(cut.get(i, ())) == 1]
+    joined = dict(zip(one_part, shapely.union_all(_object_column([cut[i][0] for i in one_part]), axis=1).tolist(),
+                      strict=True)) if one_part else {}
+    pieces: list[Polygon] = []
+    for index, polygon in enumerate(polygons):
+        if inside[index]:
+            pieces.append(polygon)
+        else:
+            pieces.extend(polygons_of(joined[index] if index in joined else unary_union(cut.get(index, []))))
     # Pieces that an earlier cut split at +-180 degrees and that now lie side by side must be joined again,
     # or they would share an edge (an invalid MultiPolygon).
     seams = [s for s in (-180.0, 180.0) if abs(s - west_edge_deg) > 1e-9 and abs(s - west_edge_deg - 360.0) > 1e-9]
-    on_seam = [any(abs(edge - s) < 1e-9 for s in seams for edge in (p.bounds[0], p.bounds[2])) for p in pieces]
+    piece_bounds = shapely.bounds(_object_column(pieces)[:, 0]).tolist() if pieces else []
+    on_seam = [any(abs(edge - s) < 1e-9 for s in seams for edge in (b[0], b[2])) for b in piece_bounds]
     if any(on_seam):
         seam_pieces = [p for p, on in zip(pieces, on_seam, strict=True) if on]
         pieces = [p for p, on in zip(pieces, on_seam, strict=True) if not on]
-        pieces.extend(as_multipolygon(unary_union(seam_pieces)).geoms)
+        pieces.extend(polygons_of(unary_union(seam_pieces)))
     return as_multipolygon(MultiPolygon(pieces))
 
 
-def as_multipolygon(geometry: object) -> MultiPolygon:
-    """The polygons of any geometry, largest first, as one MultiPolygon (lines and points dropped)."""
+def _object_column(geometries: Sequence[object]) -> np.ndarray:
+    """Geometries as an (n, 1) object array (one row each, for shapely's per-row reductions)."""
+    column = np.empty((len(geometries), 1), dtype=object)
+    column[:, 0] = geometries
+    return column
+
+
+def polygons_of(geometry: object) -> list[Polygon]:
+    """The polygons of any geometry, largest first (lines and points dropped): ``as_multipolygon``'s parts."""
     polygons: list[Polygon] = []
     for part in getattr(geometry, "geoms", [geometry]):
         if isinstance(part, Polygon) and not part.is_empty:
@@ -106,8 +126,13 @@ def as_multipolygon(geometry: object) -> MultiPolygon:
         elif isinstance(part, MultiPolygon):
             polygons.extend(part.geoms)
         elif hasattr(part, "geoms"):
-            polygons.extend(as_multipolygon(part).geoms)
-    return MultiPolygon(sorted(polygons, key=lambda p: (-p.area, p.bounds)))
+            polygons.extend(polygons_of(part))
+    return sorted(polygons, key=lambda p: (-p.area, p.bounds))
+
+
+def as_multipolygon(geometry: object) -> MultiPolygon:
+    """The polygons of any geometry, largest first, as one MultiPolygon (lines and points dropped)."""
+    return MultiPolygon(polygons_of(geometry))
 
 
 def _polygon_from_rings(rings: list[np.ndarray]) -> Polygon:
