@@ -57,16 +57,18 @@ def free_area(section_outline: Polygon, board_size_mm: tuple[float, float], land
     blocked = [shapely.union_all(cells).buffer(land_clearance_mm)] if cells else []
     if coast is not None and not coast.is_empty:
         blocked.append(shapely.intersection(coast, near).buffer(land_clearance_mm / 2))
-    if blocked:
-        area = shapely.difference(area, shapely.union_all(blocked))
+    if blocked:  # one alone needs no union (a unary union of a long coast's buffer costs as much as the buffer)
+        area = shapely.difference(area, blocked[0] if len(blocked) == 1 else shapely.union_all(blocked))
     return area
 
 
 def joined_parts(parts: np.ndarray, within: shapely.Geometry | None = None) -> shapely.Geometry:
-    """The union of ``parts`` (polygons, e.g. a coast's, that may overlap), the same shape as
+    """The union of ``parts`` (polygons, e.g. a coast's, that may overlap), the shape
     ``shapely.union_all(parts)`` gives, for less work: only the parts that meet another are joined (a few, on a
-    coast), the others kept as they are, side by side in one MultiPolygon. ``within``: only the union's part
-    inside it is wanted (the parts that meet another are cut to it before they are joined)."""
+    coast), the others kept as they are, side by side in one MultiPolygon. Where parts overlap only in pairs (as
+    on the board's coast) the vertices are the union's too, only their order differs; three or more overlapping
+    one another may differ from it in the last bits of the points where they cross. ``within``: only the
+    union's part inside it is wanted (the parts that meet another are cut to it before they are joined)."""
     if len(parts) < 2:
         return shapely.union_all(parts)
     first, second = shapely.STRtree(parts).query(parts)  # the pairs whose bounding boxes meet

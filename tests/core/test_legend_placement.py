@@ -13,7 +13,15 @@ import shapely.affinity
 from shapely.geometry import Point, box
 
 from boardgen.errors import LayoutError
-from boardgen.layout.legend import BlockSpec, FreeArea, PlacedBlock, place_blocks, place_in_some_order
+from boardgen.layout.legend import (
+    BlockSpec,
+    FreeArea,
+    PlacedBlock,
+    free_area,
+    joined_parts,
+    place_blocks,
+    place_in_some_order,
+)
 
 
 def _each_order_in_turn(area: shapely.Geometry, blocks: list[BlockSpec]) -> list[PlacedBlock] | str:
@@ -120,3 +128,48 @@ def test_area_joined_from_parts_places_as_its_geometry() -> None:
             except LayoutError as exc:
                 results.append(str(exc))  # type: ignore[arg-type]
         assert results[0] == results[1], case
+
+
+def test_joined_parts_are_the_union() -> None:
+    """A coast's parts joined by merging only those that overlap cover what their union covers (islands apart,
+    some overlapping each other or a larger part, some touching), and leave the same free area; cut to a window
+    first, the same inside it."""
+    import numpy as np
+
+    rng = random.Random(3)
+    window = box(20, 15, 160, 120)
+    for _ in range(40):
+        parts = [Point(rng.uniform(0, 200), rng.uniform(0, 150)).buffer(rng.uniform(1, 25), quad_segs=rng.randint(2, 6))
+                 for _ in range(rng.randint(1, 30))]
+        parts += [box(10, 10, 40, 30), box(40, 10, 60, 30)]  # touching along an edge
+        array = np.array(parts, dtype=object)
+        expected = shapely.union_all(array)
+        expected_area = free_area(window, (200, 150), [], expected, cut_margin_mm=0.0)
+        for within in (None, window.buffer(5.0)):
+            joined = joined_parts(array, within)
+            assert joined.is_valid
+            assert shapely.symmetric_difference(joined, expected).intersection(window).area < 1e-9
+            area = free_area(window, (200, 150), [], joined, cut_margin_mm=0.0)
+            assert shapely.symmetric_difference(area, expected_area).area < 1e-9
+
+
+def test_joined_parts_keep_the_unions_vertices_when_parts_overlap_in_pairs() -> None:
+    """Where parts overlap only in pairs (as on the board's coast), the joined parts and the free area left
+    by them have the union's very vertices (only their order differs), so blocks go where they went."""
+    import numpy as np
+
+    rng = random.Random(5)
+    for _ in range(30):
+        parts = []
+        for k in range(rng.randint(1, 12)):  # islands in a row of cells, some a pair that overlaps
+            x, y = 15 + 30 * (k % 6), 20 + 50 * (k // 6)
+            parts.append(Point(x, y).buffer(rng.uniform(2, 9), quad_segs=rng.randint(2, 6)))
+            if rng.random() < 0.4:
+                parts.append(Point(x + rng.uniform(-6, 6), y + rng.uniform(-6, 6)).buffer(rng.uniform(2, 6)))
+        array = np.array(parts, dtype=object)
+        expected = shapely.union_all(array)
+        joined = joined_parts(array)
+        assert joined.normalize().equals_exact(expected.normalize(), 0)
+        outline = box(0, 0, 200, 130)
+        assert free_area(outline, (200, 130), [], joined, cut_margin_mm=0.0).normalize().equals_exact(
+            free_area(outline, (200, 130), [], expected, cut_margin_mm=0.0).normalize(), 0)

@@ -289,11 +289,19 @@ def test_strip_decided_before_the_hex_search_only_when_sure(name: str, sure: boo
 def test_strip_decided_before_the_cut_only_when_sure(name: str, sure: bool) -> None:
     """The check made on the template's map before it is cut says the table has no room only where the legend
     solver indeed finds none (Robinson's top-left corner): that map is then neither cut nor given a legend."""
-    from boardgen.games.global_wellbeing.board_layout import legend_for, table_has_no_room_beside_the_cells
+    from boardgen.games.global_wellbeing.board_layout import (
+        legend_for,
+        table_has_no_room_beside_the_cells,
+        table_room_before_the_hex_search,
+    )
     from boardgen.geomap.cache import cached_board
 
     board = cached_board(tweaked_config(FAST_CASES[name]))
     assert table_has_no_room_beside_the_cells(board) is sure
+    # the same answer when it may first look in the open sea found before the hex search
+    _, sea_before_hexes = table_room_before_the_hex_search(board.config)
+    assert sea_before_hexes is not None
+    assert table_has_no_room_beside_the_cells(board, sea_before_hexes=sea_before_hexes) is sure
     if sure:
         with pytest.raises(LayoutError, match="no room for the bio-productivity table"):
             legend_for(board)

@@ -117,10 +117,10 @@ def table_shape_before_the_hex_search(config: Config) -> int | None:
     """Which of the table's shapes (full size first, then scaled down) ``table_has_no_room_on_section_one``
     places, None when none has room (0 when no grid fits: the cut names that later). A table scaled down there is
     the sign that the map's cells may leave it no room."""
-    return _table_room_before_the_hex_search(config)[0]
+    return table_room_before_the_hex_search(config)[0]
 
 
-def _table_room_before_the_hex_search(config: Config) -> tuple[int | None, shapely.Geometry | None]:
+def table_room_before_the_hex_search(config: Config) -> tuple[int | None, shapely.Geometry | None]:
     """``table_shape_before_the_hex_search`` and the open sea it searched (section 1 at its largest, clear of the
     coast; None when no grid fits)."""
     from boardgen.geomap.build import land_on_board  # only here: reading a cached board needs none of its imports
@@ -176,7 +176,7 @@ def _panel_strip_mm(config: Config) -> float | None:
     that map is neither cut nor its legend placed, unless every strip fails (its error is the one reported)."""
     template_error: LayoutError | None = None
     surely_no_room = False
-    shape_before_hexes, sea_before_hexes = _table_room_before_the_hex_search(config)
+    shape_before_hexes, sea_before_hexes = table_room_before_the_hex_search(config)
     if shape_before_hexes is None:
         narrowest = round(max(w for w, _ in table_shapes_mm(config)) + STRIP_EDGE_MM, 1)
         fits = narrowest <= config.board.width_mm / 2
