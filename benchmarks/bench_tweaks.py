@@ -1,12 +1,12 @@
 """Whole-kit build time of tweaked Global Wellbeing templates against the default template, timed in the same run.
 
-Each build starts from an empty board cache (a fresh BOARDGEN_CACHE_DIR), as a designer's first build after a
-tweak does; the decoded data files are read once beforehand so every build pays the same for them. Printed per
-tweak: wall and CPU seconds (the process and its forked stages: steadier than wall time on a shared machine),
-land cells, jigsaw pieces, the CPU ratio to the default build and that ratio divided by the cells' ratio when there
-are more cells (the yardstick: no slower than the default plus the extra cells' cost). Then a cost model: the CPU
-seconds each extra piece costs (from ``pieces-4x3``: the default map, only more pieces) and what that predicts for
-every tweak with more pieces than the default, against what it took.
+Each build starts from an empty board cache (a fresh BOARDGEN_CACHE_DIR) and projects the land afresh, as a
+designer's first build after a tweak does; the decoded data files are read once beforehand so every build pays the
+same for them. Printed per tweak: wall and CPU seconds (the process and its forked stages: steadier than wall time
+on a shared machine), land cells, jigsaw pieces, the CPU ratio to the default build and that ratio divided by the
+cells' ratio when there are more cells (the yardstick: no slower than the default plus the extra cells' cost).
+Then a cost model: the CPU seconds each extra piece costs (from ``pieces-4x3``: the default map, only more pieces)
+and what that predicts for every tweak with more pieces than the default, against what it took.
 
 Every build is made ``--repeat`` times, the tweaks in turn (default, then each tweak, then the default again...),
 after one untimed build of the default (so no timed build pays the process's first imports); each figure is the
@@ -59,9 +59,11 @@ def build_once(changes: dict[str, Any], data_cache: Path) -> tuple[float, float,
     from boardgen.build import build
     from boardgen.games.global_wellbeing.board_layout import panelled_board, section_page_sizes_mm
     from boardgen.games.global_wellbeing.schema import template_with
+    from boardgen.geomap import build as map_build
     from boardgen.geomap.cache import cached_sections
 
     config = template_with(changes)
+    map_build._LAND_ON_BOARD.clear()  # the land projected by an earlier build in this process: a CLI build has none
     with tempfile.TemporaryDirectory() as out, tempfile.TemporaryDirectory() as cache:
         for kind in ("land", "koppen", "elevation"):  # the decoded data files only: no board, cut or legend
             for data in data_cache.glob(f"{kind}-*"):
