@@ -179,14 +179,30 @@ class _FreePixels:
 
     def may_fit(self, xs: np.ndarray, ys: np.ndarray, w: float, h: float) -> np.ndarray:
         """False where the box of size w x h at (xs[i], ys[j]) (at [j, i]) surely does not lie in the area."""
+        return self.may_fit_at(self.fitting(w, h), xs, ys, w, h)
+
+    def fitting(self, w: float, h: float) -> np.ndarray:
+        """The pixel test of the w x h box at every pixel of the grid ([j, i]: its top-left corner at pixel
+        (i, j)); empty when the box is larger than the grid."""
         kx, ky = int(np.floor(w / self.step + 1e-9)), int(np.floor(h / self.step + 1e-9))
+        if kx > self.nx or ky > self.ny:
+            return np.zeros((0, 0), dtype=bool)
         table = self.table()
+        rows, columns = self.ny - ky + 1, self.nx - kx + 1
+        total = (table[ky:ky + rows, kx:kx + columns] - table[:rows, kx:kx + columns] - table[ky:ky + rows, :columns]
+                 + table[:rows, :columns])
+        return np.asarray(total == kx * ky)
+
+    def may_fit_at(self, fitting: np.ndarray, xs: np.ndarray, ys: np.ndarray, w: float, h: float) -> np.ndarray:
+        """``may_fit`` read from the w x h box's ``fitting``."""
+        kx, ky = int(np.floor(w / self.step + 1e-9)), int(np.floor(h / self.step + 1e-9))
         i = np.rint((xs - self.x0) / self.step).astype(np.int64)
         j = np.rint((ys - self.y0) / self.step).astype(np.int64)
         ok_i, ok_j = (i >= 0) & (i + kx <= self.nx), (j >= 0) & (j + ky <= self.ny)
+        if not fitting.size:
+            return np.zeros((len(ys), len(xs)), dtype=bool)
         i, j = np.where(ok_i, i, 0)[np.newaxis, :], np.where(ok_j, j, 0)[:, np.newaxis]
-        total = table[j + ky, i + kx] - table[j, i + kx] - table[j + ky, i] + table[j, i]
-        return ok_j[:, np.newaxis] & ok_i[np.newaxis, :] & (total == kx * ky)
+        return ok_j[:, np.newaxis] & ok_i[np.newaxis, :] & fitting[j, i]
 
 
 class FreeArea:
@@ -242,7 +258,7 @@ def place_blocks(area: shapely.Geometry | FreeArea, blocks: Sequence[BlockSpec],
     earn its place) that pass the pixel test; they get the exact test nearest first, in growing batches, and the
     first that passes wins: the position an exact test of every box would choose, without testing them all."""
     free_area_ = area if isinstance(area, FreeArea) else FreeArea(area)
-    free, pixels = free_area_.geometry, free_area_.pixels(step_mm)
+    free, pixels = _Later.made(free_area_.geometry), free_area_.pixels(step_mm)
     placed: list[PlacedBlock] = []
     for n, spec in enumerate(blocks):
         block = _nearest_block(free, pixels, spec, step_mm, where)
@@ -263,7 +279,7 @@ def place_in_some_order(area: shapely.Geometry | FreeArea, blocks: Sequence[Bloc
     free_area_ = area if isinstance(area, FreeArea) else FreeArea(area)
     first_error: list[LayoutError] = []
 
-    def search(free: shapely.Geometry, pixels: _FreePixels, left: tuple[int, ...],
+    def search(free: _Later, pixels: _FreePixels, left: tuple[int, ...],
                placed: dict[int, PlacedBlock]) -> dict[int, PlacedBlock] | None:
         if not left:
             return placed
@@ -282,34 +298,63 @@ def place_in_some_order(area: shapely.Geometry | FreeArea, blocks: Sequence[Bloc
                 return done
         return None
 
-    found = search(free_area_.geometry, free_area_.pixels(step_mm), tuple(range(len(blocks))), {})
+    found = search(_Later.made(free_area_.geometry), free_area_.pixels(step_mm), tuple(range(len(blocks))), {})
     if found is None:
         raise first_error[0]
     return [found[k] for k in range(len(blocks))]
 
 
-def _taken(free: shapely.Geometry, pixels: _FreePixels, block: PlacedBlock, gap_mm: float) -> shapely.Geometry:
-    """The free area without ``block`` and its gap (``pixels`` marked the same way)."""
+class _Later:
+    """A free area's geometry made when first asked for: a block taken out of the area is often followed by one
+    that passes the pixel test nowhere, which needs no geometry."""
+
+    def __init__(self, make: Callable[[], shapely.Geometry]) -> None:
+        self._make: Callable[[], shapely.Geometry] | None = make
+        self._geometry: shapely.Geometry | None = None
+
+    @classmethod
+    def made(cls, geometry: shapely.Geometry) -> _Later:
+        later = cls(lambda: geometry)
+        later._geometry, later._make = geometry, None
+        return later
+
+    def __call__(self) -> shapely.Geometry:
+        if self._make is not None:
+            self._geometry, self._make = self._make(), None
+        return self._geometry
+
+
+def _taken(free: _Later, pixels: _FreePixels, block: PlacedBlock, gap_mm: float) -> _Later:
+    """The free area without ``block`` and its gap (``pixels`` marked the same way, the geometry when needed)."""
     x, y, w, h = block.x_mm, block.y_mm, block.width_mm, block.height_mm
     pixels.block(x - gap_mm, y - gap_mm, x + w + gap_mm, y + h + gap_mm)
-    return shapely.difference(free, block.polygon.buffer(gap_mm, join_style="mitre"))
+    return _Later(lambda: shapely.difference(free(), block.polygon.buffer(gap_mm, join_style="mitre")))
 
 
-def _nearest_block(free: shapely.Geometry, pixels: _FreePixels, spec: BlockSpec, step_mm: float, where: str
+def _nearest_block(later: _Later, pixels: _FreePixels, spec: BlockSpec, step_mm: float, where: str
                    ) -> PlacedBlock:
-    """``spec`` at its position nearest its anchor inside ``free``, by (distance, x, y, shape index)."""
-    x0, y0, x1, y1 = free.bounds if not free.is_empty else (0, 0, 0, 0)
+    """``spec`` at its position nearest its anchor inside the free area ``later``, by (distance, x, y, shape
+    index). The pixel test is made at every pixel first: when no shape passes it anywhere, no candidate does,
+    and the area's geometry is not needed."""
     free_pixels = pixels.free_count()
-    ax, ay = spec.anchor_mm
-    xs_all, ys_all, dist_all, index_all = [], [], [], []
+    fitting: dict[int, np.ndarray] = {}
     for index, (w, h) in enumerate(spec.shapes_mm):
         if int(np.floor(w / step_mm + 1e-9)) * int(np.floor(h / step_mm + 1e-9)) > free_pixels:
             continue  # more pixels than are free: no position passes the pixel test
+        passed = pixels.fitting(w, h)
+        if passed.any():
+            fitting[index] = passed
+    free = later() if fitting else shapely.Polygon()
+    x0, y0, x1, y1 = free.bounds if not free.is_empty else (0, 0, 0, 0)
+    ax, ay = spec.anchor_mm
+    xs_all, ys_all, dist_all, index_all = [], [], [], []
+    for index, passed in fitting.items():
+        w, h = spec.shapes_mm[index]
         xs = np.arange(np.floor(x0), x1 - w + 1e-9, step_mm)
         ys = np.arange(np.floor(y0), y1 - h + 1e-9, step_mm)
         if len(xs) == 0 or len(ys) == 0:
             continue
-        rows, columns = np.nonzero(pixels.may_fit(xs, ys, w, h))
+        rows, columns = np.nonzero(pixels.may_fit_at(passed, xs, ys, w, h))
         if not len(rows):
             continue
         gx, gy = xs[columns], ys[rows]
