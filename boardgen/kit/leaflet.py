@@ -694,18 +694,15 @@ def _fit(leaflet: Leaflet, paper: Paper, sheets: int) -> _Set | None:
 
 
 def _fits_at_all(leaflet: Leaflet, paper: Paper, sheets: int) -> bool:
-    """Whether the words fit ``sheets`` sheets of ``paper`` at some size: at the smallest, if at any (the
-    pictures at full size, then shrunk as far as they may be). Only the words' flow is set (``_set`` is None
-    exactly when it is): where the back matter goes does not matter here."""
-    for shrink in (0.0, 1.0) if _shrinkable(leaflet) else (0.0,):
-        try:
-            if _panels(leaflet, (*leaflet.blocks, *leaflet.back), panel_geometry(leaflet.fold, paper),
+    """Whether the words fit ``sheets`` sheets of ``paper`` at some size: at the smallest, if at any, with the
+    pictures shrunk as far as they may be. Only the words' flow is set (``_set`` is None exactly when it is):
+    where the back matter goes does not matter here."""
+    try:
+        return _panels(leaflet, (*leaflet.blocks, *leaflet.back), panel_geometry(leaflet.fold, paper),
                        min(leaflet.body_sizes_pt), sheets * leaflet.fold.per_sheet, _where(leaflet, paper),
-                       cover=True, shrink=shrink) is not None:
-                return True
-        except FitError:
-            continue
-    return False
+                       cover=True, shrink=1.0) is not None
+    except FitError:
+        return False
 
 
 def _block_name(block: Block) -> str:
