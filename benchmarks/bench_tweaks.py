@@ -9,8 +9,9 @@ Then a cost model: the CPU seconds each extra piece costs (from ``pieces-4x3``: 
 and what that predicts for every tweak with more pieces than the default, against what it took.
 
 Every build is made ``--repeat`` times, the tweaks in turn (default, then each tweak, then the default again...),
-after one untimed build of the default (so no timed build pays the process's first imports); each figure is the
-least of its repeats, the steadiest estimate on a machine shared with other work.
+each in a child forked from a process warmed by one untimed build of the default (so no timed build pays the
+first imports, and none inherits what another built); each figure is the least of its repeats, the steadiest
+estimate on a machine shared with other work.
 
 Run: python benchmarks/bench_tweaks.py [--only board-A1,pieces-4x3,raster-A1px] [--repeat 3]
 """
@@ -21,6 +22,7 @@ import argparse
 import os
 import tempfile
 import time
+import traceback
 from pathlib import Path
 from typing import Any
 
@@ -54,8 +56,23 @@ def _cpu_s() -> float:
     return t.user + t.system + t.children_user + t.children_system
 
 
+def warm_up(data_cache: Path) -> None:
+    """One untimed build of the default in this process: every timed build's child then starts with the imports
+    done (fonts, PDF writer, compiled kernels), as a warm process would."""
+    from boardgen.build import build
+    from boardgen.games.global_wellbeing.schema import template_with
+
+    with tempfile.TemporaryDirectory() as out, tempfile.TemporaryDirectory() as cache:
+        for data in data_cache.iterdir():
+            (Path(cache) / data.name).write_bytes(data.read_bytes())
+        os.environ["BOARDGEN_CACHE_DIR"] = cache
+        build(template_with({}), Path(out))
+
+
 def build_once(changes: dict[str, Any], data_cache: Path) -> tuple[float, float, int, int, float]:
-    """(wall s, CPU s, land cells, pieces, raster pixels in millions) of one whole-kit build from a cold cache."""
+    """(wall s, CPU s, land cells, pieces, raster pixels in millions) of one whole-kit build from a cold cache, made
+    in a child forked from this process: every build starts from the same warm process, and no build leaves
+    another the land it projected or garbage to collect."""
     from boardgen.build import build
     from boardgen.games.global_wellbeing.board_layout import panelled_board, section_page_sizes_mm
     from boardgen.games.global_wellbeing.schema import template_with
@@ -63,18 +80,36 @@ def build_once(changes: dict[str, Any], data_cache: Path) -> tuple[float, float,
     from boardgen.geomap.cache import cached_sections
 
     config = template_with(changes)
-    map_build._LAND_ON_BOARD.clear()  # the land projected by an earlier build in this process: a CLI build has none
+    map_build._LAND_ON_BOARD.clear()  # the land projected by this process's untimed build: a CLI build has none
     with tempfile.TemporaryDirectory() as out, tempfile.TemporaryDirectory() as cache:
         for kind in ("land", "koppen", "elevation"):  # the decoded data files only: no board, cut or legend
             for data in data_cache.glob(f"{kind}-*"):
                 (Path(cache) / data.name).write_bytes(data.read_bytes())
         os.environ["BOARDGEN_CACHE_DIR"] = cache
+        read, write = os.pipe()
         started, cpu = time.perf_counter(), _cpu_s()
-        _, ctx = build(config, Path(out))
+        pid = os.fork()
+        if pid == 0:  # the child: the build, then its cell and piece counts sent back
+            status = 1
+            try:
+                os.close(read)
+                _, ctx = build(config, Path(out))
+                pieces = len(cached_sections(panelled_board(config), section_page_sizes_mm()).sections)  # cached
+                os.write(write, f"{len(ctx.board.cells)} {pieces}".encode())
+                status = 0
+            except BaseException:
+                traceback.print_exc()
+            finally:
+                os._exit(status)
+        os.close(write)
+        _, status = os.waitpid(pid, 0)
         seconds, cpu_s = time.perf_counter() - started, _cpu_s() - cpu
-        pieces = len(cached_sections(panelled_board(config), section_page_sizes_mm()).sections)  # from the cache
+        counts = os.read(read, 64).decode().split()
+        os.close(read)
+    if status != 0 or len(counts) != 2:
+        raise RuntimeError(f"the build of {changes} failed (see above)")
     pixels = config.board.width_mm * config.board.height_mm / config.map.raster_mm**2 / 1e6
-    return seconds, cpu_s, len(ctx.board.cells), pieces, pixels
+    return seconds, cpu_s, int(counts[0]), int(counts[1]), pixels
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -92,7 +127,7 @@ def main(argv: list[str] | None = None) -> None:
         build_board(template_with({}))  # decodes the data files into data_cache once
         for stale in Path(data_cache).glob("board-*"):
             stale.unlink()
-        build_once(TWEAKS["default"], Path(data_cache))  # untimed: the process's first imports
+        warm_up(Path(data_cache))
         runs: dict[str, list[tuple[float, float, int, int, float]]] = {name: [] for name in names}
         for _ in range(max(1, args.repeat)):
             for name in names:
