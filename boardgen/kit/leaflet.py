@@ -110,6 +110,11 @@ class Picture:
     share: float = 1.0
     min_share: float | None = None
 
+    def __post_init__(self) -> None:
+        if self.min_share is not None and not 0.0 < self.min_share <= self.share:
+            raise ValueError(f"leaflet picture min_share {self.min_share:g}: expected more than 0 and at most its "
+                             f"share {self.share:g}")
+
     def share_at(self, shrink: float) -> float:
         """The width share at ``shrink`` (0: ``share``, 1: ``min_share``)."""
         return self.share if self.min_share is None else self.share - shrink * (self.share - self.min_share)
@@ -740,7 +745,7 @@ def _too_long(leaflet: Leaflet, papers: Sequence[Paper]) -> FitError:
             marks: dict[int, int] = {}
             try:
                 fits = _panels(leaflet, both, panel_geometry(leaflet.fold, paper), smallest, most,
-                               _where(leaflet, paper), cover=True, marks=marks) is not None
+                               _where(leaflet, paper), cover=True, marks=marks, shrink=1.0) is not None
             except FitError as exc:
                 return exc  # a table or block that does not fit a whole panel even at the smallest size
             if fits:

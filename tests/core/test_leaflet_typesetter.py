@@ -289,3 +289,9 @@ def test_a_picture_that_may_shrink_keeps_its_size_when_the_words_fit() -> None:
     width = panel_geometry(HALF_FOLD, A4).text_width_mm * 72 / 25.4
     assert layout.sheets == 1 and layout.body_pt == BODY_SIZES_PT[0]
     assert round(asked[-1], 3) == round(0.9 * width, 3)  # the words set at full size (after Letter was asked)
+
+
+@pytest.mark.parametrize("min_share", [0.0, 0.95])
+def test_a_picture_cannot_shrink_to_nothing_or_grow(min_share: float) -> None:
+    with pytest.raises(ValueError, match=r"min_share .*: expected more than 0 and at most its share 0.9"):
+        Picture(_drawing, 0.9, min_share)
