@@ -60,13 +60,19 @@ def cell_lonlat_geometry(board: Board, cell: Cell, projection: BoardProjection) 
 
         raise ConfigError(board.map_spec.source, "map.projection",
                           f"cell {cell.label} does not map back to longitude/latitude; expected a world projection")
+    return _put_together(parts)
+
+
+def _put_together(parts: Sequence[Any]) -> Polygon | MultiPolygon:
+    """A cell's parts on the globe (each moved back from its copy of the world) as one geometry, rounded to
+    COORD_DECIMALS and oriented as GeoJSON asks."""
     polygons = [g for part in parts for g in getattr(part, "geoms", [part]) if isinstance(g, Polygon)]
     geometry: Polygon | MultiPolygon = polygons[0] if len(polygons) == 1 else MultiPolygon(polygons)
     try:
         rounded = shapely.set_precision(geometry, 10**-COORD_DECIMALS)
-    except shapely.errors.GEOSException:  # as above: a cell folded over itself at a pole
+    except shapely.errors.GEOSException:  # a cell folded over itself at a pole
         rounded = shapely.set_precision(shapely.make_valid(geometry), 10**-COORD_DECIMALS, mode="pointwise")
-    return counter_clockwise(rounded)
+    return counter_clockwise(rounded)  # type: ignore[no-any-return]
 
 
 def counter_clockwise(geometry: Any) -> Any:
@@ -168,8 +174,9 @@ def cells_lonlat_geometries(board: Board, projection: BoardProjection) -> list[P
         moved = shapely.transform(pieces[middle][simple], lambda c: np.column_stack(
             [1.0 * c[:, 0] + 0.0 * c[:, 1] + 0.0, 0.0 * c[:, 0] + 1.0 * c[:, 1] + 0.0]))
         rounded = iter(counter_clockwise(shapely.set_precision(moved, 10**-COORD_DECIMALS)).tolist())
-        cut = iter([_from_world_pieces([pieces[s][k] for s in range(len(WORLD_SHIFTS)) if kept[s, k]],
-                                       [shift for s, shift in enumerate(WORLD_SHIFTS) if kept[s, k]])
+        # a cell cut at 180 degrees: its parts moved back as _world_pieces moves them, then put together
+        cut = iter([_put_together([shapely.affinity.translate(pieces[s][k], xoff=shift)
+                                   for s, shift in enumerate(WORLD_SHIFTS) if kept[s, k]])
                     if kept[:, k].any() else None  # nothing on the globe: the per-cell path names the cell
                     for k in np.flatnonzero(~simple).tolist()])
     except shapely.errors.GEOSException:
@@ -182,15 +189,6 @@ def cells_lonlat_geometries(board: Board, projection: BoardProjection) -> list[P
             geometry = next(rounded) if next(fast_simple) else next(cut)
         geometries.append(cell_lonlat_geometry(board, cell, projection) if geometry is None else geometry)
     return geometries
-
-
-def _from_world_pieces(pieces: Sequence[Any], shifts: Sequence[float]) -> Polygon | MultiPolygon:
-    """A cell cut at 180 degrees, from its parts inside the world's three copies (``WORLD_SHIFTS``) as
-    ``cell_lonlat_geometry`` puts it together: each part moved back, the polygons in one geometry, rounded."""
-    parts = [shapely.affinity.translate(piece, xoff=shift) for piece, shift in zip(pieces, shifts, strict=True)]
-    polygons = [g for part in parts for g in getattr(part, "geoms", [part]) if isinstance(g, Polygon)]
-    geometry: Polygon | MultiPolygon = polygons[0] if len(polygons) == 1 else MultiPolygon(polygons)
-    return counter_clockwise(shapely.set_precision(geometry, 10**-COORD_DECIMALS))  # type: ignore[no-any-return]
 
 
 def _geojson_geometries(geometries: Sequence[Polygon | MultiPolygon]) -> list[dict[str, Any]]:
