@@ -698,14 +698,20 @@ def _fit(leaflet: Leaflet, paper: Paper, sheets: int) -> _Set | None:
     return None
 
 
+def _most_compact(leaflet: Leaflet, paper: Paper, max_panels: int, marks: dict[int, int] | None = None
+                  ) -> tuple[bytes, int, list[_Slot], dict[int, int]] | None:
+    """The words' flow (back matter included) at the smallest size, the pictures shrunk as far as they may be:
+    if they fit ``max_panels`` panels at all, they fit so (``_panels``' result)."""
+    return _panels(leaflet, (*leaflet.blocks, *leaflet.back), panel_geometry(leaflet.fold, paper),
+                   min(leaflet.body_sizes_pt), max_panels, _where(leaflet, paper), cover=True, marks=marks,
+                   shrink=1.0)
+
+
 def _fits_at_all(leaflet: Leaflet, paper: Paper, sheets: int) -> bool:
-    """Whether the words fit ``sheets`` sheets of ``paper`` at some size: at the smallest, if at any, with the
-    pictures shrunk as far as they may be. Only the words' flow is set (``_set`` is None exactly when it is):
-    where the back matter goes does not matter here."""
+    """Whether the words fit ``sheets`` sheets of ``paper`` at some size (``_most_compact``). Only the words'
+    flow is set (``_set`` is None exactly when it is): where the back matter goes does not matter here."""
     try:
-        return _panels(leaflet, (*leaflet.blocks, *leaflet.back), panel_geometry(leaflet.fold, paper),
-                       min(leaflet.body_sizes_pt), sheets * leaflet.fold.per_sheet, _where(leaflet, paper),
-                       cover=True, shrink=1.0) is not None
+        return _most_compact(leaflet, paper, sheets * leaflet.fold.per_sheet) is not None
     except FitError:
         return False
 
@@ -744,8 +750,7 @@ def _too_long(leaflet: Leaflet, papers: Sequence[Paper]) -> FitError:
         else:
             marks: dict[int, int] = {}
             try:
-                fits = _panels(leaflet, both, panel_geometry(leaflet.fold, paper), smallest, most,
-                               _where(leaflet, paper), cover=True, marks=marks, shrink=1.0) is not None
+                fits = _most_compact(leaflet, paper, most, marks) is not None
             except FitError as exc:
                 return exc  # a table or block that does not fit a whole panel even at the smallest size
             if fits:
