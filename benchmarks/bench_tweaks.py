@@ -56,6 +56,14 @@ def _cpu_s() -> float:
     return t.user + t.system + t.children_user + t.children_system
 
 
+def _with_data_files(cache: str, data_cache: Path) -> None:
+    """Make ``cache`` the board cache, holding only the decoded data files (no board, cut or legend)."""
+    for kind in ("land", "koppen", "elevation"):
+        for data in data_cache.glob(f"{kind}-*"):
+            (Path(cache) / data.name).write_bytes(data.read_bytes())
+    os.environ["BOARDGEN_CACHE_DIR"] = cache
+
+
 def warm_up(data_cache: Path) -> None:
     """One untimed build of the default in this process: every timed build's child then starts with the imports
     done (fonts, PDF writer, compiled kernels), as a warm process would."""
@@ -63,9 +71,7 @@ def warm_up(data_cache: Path) -> None:
     from boardgen.games.global_wellbeing.schema import template_with
 
     with tempfile.TemporaryDirectory() as out, tempfile.TemporaryDirectory() as cache:
-        for data in data_cache.iterdir():
-            (Path(cache) / data.name).write_bytes(data.read_bytes())
-        os.environ["BOARDGEN_CACHE_DIR"] = cache
+        _with_data_files(cache, data_cache)
         build(template_with({}), Path(out))
 
 
@@ -82,10 +88,7 @@ def build_once(changes: dict[str, Any], data_cache: Path) -> tuple[float, float,
     config = template_with(changes)
     map_build._LAND_ON_BOARD.clear()  # the land projected by this process's untimed build: a CLI build has none
     with tempfile.TemporaryDirectory() as out, tempfile.TemporaryDirectory() as cache:
-        for kind in ("land", "koppen", "elevation"):  # the decoded data files only: no board, cut or legend
-            for data in data_cache.glob(f"{kind}-*"):
-                (Path(cache) / data.name).write_bytes(data.read_bytes())
-        os.environ["BOARDGEN_CACHE_DIR"] = cache
+        _with_data_files(cache, data_cache)
         read, write = os.pipe()
         started, cpu = time.perf_counter(), _cpu_s()
         pid = os.fork()
