@@ -119,13 +119,9 @@ class GridLike(Protocol):
     def sections(self) -> Sequence[SectionLike]: ...
 
 
-class PieceGridLike(Protocol):
+class PieceGridLike(GridLike, Protocol):
     """A cut whose sections carry their outlines (this module's ``BoardCut``, a map's ``SectionLayout``)."""
 
-    @property
-    def rows(self) -> int: ...
-    @property
-    def columns(self) -> int: ...
     @property
     def sections(self) -> Sequence[PieceLike]: ...
 
