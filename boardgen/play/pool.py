@@ -32,8 +32,10 @@ import ctypes
 import gc
 import multiprocessing
 import os
+import queue
 import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -169,47 +171,111 @@ def worker_pool(jobs: int, setup: tuple[Callable[..., None], tuple[Any, ...]] | 
             gc.unfreeze()
 
 
+class _TaskClaims:
+    """Which of ``count`` tasks are still unclaimed: the workers claim from the front, this process from the back,
+    under one lock (a worker's claim is made on the pool's thread as its last task ends)."""
+
+    def __init__(self, count: int) -> None:
+        self.front, self.back, self.to_workers = 0, count, 0
+        self.lock = threading.Lock()
+
+    def next_for_a_worker(self) -> int | None:
+        with self.lock:
+            if self.front >= self.back:
+                return None
+            self.front += 1
+            self.to_workers += 1
+            return self.front - 1
+
+    def next_for_this_process(self) -> int | None:
+        with self.lock:
+            if self.front >= self.back:
+                return None
+            self.back -= 1
+            return self.back
+
+    def stop(self) -> None:
+        with self.lock:
+            self.back = self.front
+
+
 def run_tasks(task: Callable[[int], T], count: int, jobs: int, on_result: Callable[[int, T], None],
               meanwhile: Callable[[], None] = lambda: None) -> None:
     """``task(0)`` .. ``task(count - 1)`` on ``jobs`` processes: this one and ``jobs - 1`` workers
-    (``worker_pool``). The workers take the tasks in index order, each free one the next (list the longest
-    first); this process, once ``meanwhile()`` is done, runs from the last one backwards each task no worker has
-    taken yet (``Future.cancel`` tells), so it takes the short ones and what it made needs no sending back.
-    ``on_result(index, result)`` is called in this process as each task finishes. ``task`` must be a
-    module-level function; a worker is a forked copy of this process, so it finds what the caller set up (a
-    module-level value, say) as it was at the call. An exception from ``on_result``, ``meanwhile`` or a task
-    run here (or a worker's task, raised again here) cancels what has not started and ends the workers; a worker
-    that dies is a RuntimeError. With one job, or where processes cannot be forked, every task runs here, in
-    order."""
+    (``worker_pool``). The workers take the tasks in index order (list the longest first): each worker is given
+    one task at a time, and the next only when it has finished it (the executor would otherwise queue tasks to a
+    busy worker ahead of time, where this process could no longer take them). This process, once
+    ``meanwhile()`` is done, takes the tasks from the last one backwards, until none is left, so it takes the
+    short ones and what it made needs no sending back. ``on_result(index, result)`` is called in this process as
+    each task finishes. ``task`` must be a module-level function; a worker is a forked copy of this process, so
+    it finds what the caller set up (a module-level value, say) as it was at the call. An exception from
+    ``on_result``, ``meanwhile`` or a task run here (or a worker's task, raised again here) stops the hand-out,
+    cancels what has not started and ends the workers; a worker that dies is a RuntimeError. With one job, or
+    where processes cannot be forked, every task runs here, in order."""
     if jobs <= 1 or count <= 1 or not fork_available():
         meanwhile()
         for index in range(count):
             on_result(index, task(index))
         return
-    with worker_pool(min(jobs, count) - 1) as executor:
-        futures = [executor.submit(task, index) for index in range(count)]
-        index_of = {future: index for index, future in enumerate(futures)}
-        pending = set(futures)
+    workers = min(jobs, count) - 1
+    claims = _TaskClaims(count)
+    finished: queue.SimpleQueue[tuple[int, Future[T]]] = queue.SimpleQueue()
+    with worker_pool(workers) as executor:
 
-        def collect(timeout: float | None) -> None:
-            nonlocal pending
-            done, pending = wait(pending, timeout, return_when=FIRST_COMPLETED)
-            for future in sorted(done, key=index_of.__getitem__):
-                try:
-                    result = future.result()
-                except BrokenProcessPool:
-                    raise RuntimeError("a worker process died (killed, or out of memory)") from None
-                on_result(index_of[future], result)
+        def hand_out() -> None:
+            """The next task from the front to a free worker (here at the start, then on the pool's thread)."""
+            index = claims.next_for_a_worker()
+            if index is None:
+                return
+            try:
+                future = executor.submit(task, index)
+            except RuntimeError:  # the pool is shutting down after an error: the error is what gets reported
+                finished.put((index, _cancelled()))
+                return
+            future.add_done_callback(lambda done: ended(index, done))
 
-        meanwhile()
-        for index in reversed(range(count)):
-            collect(0)
-            if not futures[index].cancel():  # a worker has it, and every task before it
-                break
-            pending.discard(futures[index])
-            on_result(index, task(index))
-        while pending:
-            collect(None)
+        def ended(index: int, future: Future[T]) -> None:
+            finished.put((index, future))
+            if future.cancelled() or future.exception() is not None:
+                claims.stop()
+            else:
+                hand_out()
+
+        received = 0
+
+        def collect(block: bool) -> bool:
+            nonlocal received
+            try:
+                index, future = finished.get(block=block)
+            except queue.Empty:
+                return False
+            received += 1
+            try:
+                result = future.result()
+            except BrokenProcessPool:
+                raise RuntimeError("a worker process died (killed, or out of memory)") from None
+            on_result(index, result)
+            return True
+
+        try:
+            for _ in range(workers):
+                hand_out()
+            meanwhile()
+            while (mine := claims.next_for_this_process()) is not None:
+                while collect(block=False):
+                    pass
+                on_result(mine, task(mine))
+            while received < claims.to_workers:
+                collect(block=True)
+        except BaseException:
+            claims.stop()
+            raise
+
+
+def _cancelled() -> Future[Any]:
+    future: Future[Any] = Future()
+    future.cancel()
+    return future
 
 
 def play_chunks(games: int, jobs: int, play: Callable[[Bounds], T], on_chunk: Callable[[Bounds, T], None],

@@ -55,6 +55,29 @@ def test_tasks_run_once_each_and_this_process_takes_part(jobs: int) -> None:
         assert pids == {os.getpid()}
 
 
+def _first_is_long(index: int) -> int:
+    import os
+    import time
+
+    if index == 0:
+        time.sleep(1.0)
+    return os.getpid()
+
+
+@pytest.mark.skipif(not pool.fork_available(), reason="tasks run on workers only where processes fork")
+def test_this_process_takes_every_task_a_busy_worker_has_not_started() -> None:
+    """A worker is handed one task at a time: while it runs the long first task, this process runs all the
+    others once its own ``meanwhile`` work is done (an executor queueing tasks ahead to the busy worker in that
+    time would keep the next ones from this process)."""
+    import os
+    import time
+
+    ran_on: dict[int, int] = {}
+    pool.run_tasks(_first_is_long, 6, 2, ran_on.__setitem__, lambda: time.sleep(0.3))
+    assert ran_on[0] != os.getpid()
+    assert all(ran_on[index] == os.getpid() for index in range(1, 6))
+
+
 def test_a_tasks_exception_reaches_the_caller() -> None:
     with pytest.raises(ValueError, match="task 3 is broken"):
         pool.run_tasks(_fails_on_three, 8, 2, lambda index, result: None)
