@@ -11,6 +11,7 @@ groups below). Nothing touches the output folder until every stage has succeeded
 from __future__ import annotations
 
 import contextlib
+import gc
 import importlib
 import json
 import os
@@ -18,7 +19,7 @@ import pickle
 import platform
 import time
 import traceback
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -237,6 +238,27 @@ def validation_errors(artifacts: list[Artifact]) -> tuple[int, str]:
     return len(findings), first
 
 
+BUILD_GC_THRESHOLDS = (50_000, 50, 50)
+"""The garbage collector's thresholds while a build's stages run (CPython's default is 700, 10, 10). A build
+makes millions of short-lived objects (scenes, path commands, geometries) among a few hundred thousand
+long-lived ones (the libraries' modules, the board), and at the default thresholds it collects about 1,300
+times, 8 of them over every object: about 0.4 s of CPU, a tenth of the flagship's build, for garbage that plain
+reference counting frees anyway. Measured on the flagship's serial build: 4.3 s of CPU at the default, 3.85 s at
+these thresholds, 3.8 s with no collection at all; peak memory 311 MB, 313 MB and 316 MB."""
+
+
+@contextlib.contextmanager
+def fewer_collections() -> Iterator[None]:
+    """Run the block with ``BUILD_GC_THRESHOLDS`` (forked workers inherit them), the caller's thresholds restored
+    after: `boardgen serve` and the tests build many times in one process."""
+    before = gc.get_threshold()
+    gc.set_threshold(*BUILD_GC_THRESHOLDS)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
+
+
 def build(config: Any, out_root: Path, progress: Progress = lambda m: None,
           only: set[str] | None = None, force: bool = False, jobs: int | None = None) -> tuple[Path, BuildContext]:
     """Run the game's stages (parallel ones on up to ``jobs`` processes, see ``run_stages``) and write the kit
@@ -244,7 +266,7 @@ def build(config: Any, out_root: Path, progress: Progress = lambda m: None,
     ``force``."""
     out_dir = prepare_output(out_root, config.edition, create=False)  # an unwritable folder fails before the work
     ctx = BuildContext(config, None, progress)
-    with blamed_on(config.source):
+    with blamed_on(config.source), fewer_collections():
         run_stages(ctx, only, jobs)
     errors, first = validation_errors(ctx.artifacts)
     if errors and not force:
