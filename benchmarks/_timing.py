@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 
 
 def children_cpu_s() -> float:
@@ -28,6 +29,15 @@ def timed(command: Sequence[str], env: dict[str, str] | None = None, cwd: str | 
     started = time.perf_counter()
     done = subprocess.run(list(command), env=env, cwd=cwd, capture_output=True, text=True, check=check)
     return time.perf_counter() - started, children_cpu_s() - cpu_before, done
+
+
+def extract_commit(root: Path, commit: str, into: Path) -> Path:
+    """The checkout of ``commit`` of the repository at ``root`` (its tracked files, by ``git archive``) in
+    ``into``, a folder this makes."""
+    into.mkdir(parents=True)
+    archive = subprocess.run(["git", "-C", str(root), "archive", commit], check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    return into
 
 
 class BusyCores:

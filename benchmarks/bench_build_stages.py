@@ -27,7 +27,6 @@ import json
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -38,14 +37,6 @@ import _timing as timings  # type: ignore[import-not-found]
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = "66a4c1d32301709611f986e74e63bac3835f0ed1"  # the last commit with the hand-made stage scheduler
 GAMES = (("global-wellbeing", None), ("better-life", "templates/better-life.yaml"))
-
-
-def _extract(commit: str, into: Path) -> Path:
-    """The checkout of ``commit`` (its tracked files) in ``into``."""
-    into.mkdir(parents=True)
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit], check=True, capture_output=True).stdout
-    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
-    return into
 
 
 def _command(checkout: Path, template: str | None, out: Path) -> list[str]:
@@ -102,7 +93,8 @@ def main() -> None:
         # kernels are compiled once, not in every run
         reference = cache / f"checkout-{args.reference[:12]}"
         if not reference.is_dir():
-            _extract(args.reference, reference.with_name(reference.name + ".part")).rename(reference)
+            part = reference.with_name(reference.name + ".part")
+            timings.extract_commit(ROOT, args.reference, part).rename(reference)
         variants = {  # name: (checkout, serial)
             "hand-made workers (reference)": (reference, False),
             "ProcessPoolExecutor (this checkout)": (ROOT, False),
