@@ -19,6 +19,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
 import shapely
 from shapely import affinity
 from shapely.geometry import Point, Polygon, box
@@ -97,16 +98,34 @@ def knob_shape(settings: SectionsConfig, overlap_mm: float = 0.6) -> Polygon:
     return shapely.union(shape, box(-neck / 2, -overlap_mm, neck / 2, 0.5))
 
 
-def place_knob_shape(shape: Polygon, edge: Edge, along_mm: float, into_second: bool, snap: bool = True) -> Polygon:
-    """Move a local knob shape onto ``edge`` at ``along_mm``, reaching into the second section or the first."""
+def _knob_matrix(edge: Edge, along_mm: float | np.ndarray, into_second: bool) -> list[float | np.ndarray]:
+    """The affine matrix (shapely's a, b, d, e, xoff, yoff) that moves a local knob shape onto ``edge``."""
     # local (u, v) -> board: vertical line: x = fixed + s*v, y = along + u; horizontal: x = along + u, y = fixed + s*v
     sign = 1.0 if into_second else -1.0
     if edge.vertical:
-        matrix = [0.0, sign, 1.0, 0.0, edge.fixed_mm, along_mm]
-    else:
-        matrix = [1.0, 0.0, 0.0, sign, along_mm, edge.fixed_mm]
-    placed = affinity.affine_transform(shape, matrix)
+        return [0.0, sign, 1.0, 0.0, edge.fixed_mm, along_mm]
+    return [1.0, 0.0, 0.0, sign, along_mm, edge.fixed_mm]
+
+
+def place_knob_shape(shape: Polygon, edge: Edge, along_mm: float, into_second: bool, snap: bool = True) -> Polygon:
+    """Move a local knob shape onto ``edge`` at ``along_mm``, reaching into the second section or the first."""
+    placed = affinity.affine_transform(shape, _knob_matrix(edge, along_mm, into_second))
     return shapely.set_precision(placed, GRID_MM) if snap else placed
+
+
+def place_knob_shapes(shape: Polygon, edge: Edge, alongs_mm: Sequence[float], into_second: bool) -> np.ndarray:
+    """``place_knob_shape(..., snap=False)`` at each of ``alongs_mm``, as one array made in one pass: the same
+    arithmetic (shapely's ``affine_transform``, element by element), so the same coordinates to the last bit."""
+    n = len(shapely.get_coordinates(shape))
+    a, b, d, e, xoff, yoff = _knob_matrix(edge, np.repeat(np.asarray(alongs_mm, dtype=np.float64), n), into_second)
+
+    def move(coords: np.ndarray) -> np.ndarray:
+        x, y = coords.T
+        return np.stack([a * x + b * y + xoff, d * x + e * y + yoff]).T
+
+    copies = np.empty(len(alongs_mm), dtype=object)
+    copies[:] = [shape] * len(alongs_mm)
+    return shapely.transform(copies, move)
 
 
 def preferred_owner(edge: Edge, rows_columns: tuple[int, int]) -> int:

@@ -42,7 +42,16 @@ from boardgen.i18n import N_, Translator, current
 from boardgen.io import Artifact
 from boardgen.layout import fit_solver
 from boardgen.layout.grid_choice import choose_grids
-from boardgen.layout.jigsaw import GRID_MM, Edge, Knob, candidate_positions, knob_shape, place_knob_shape, spaced_choice
+from boardgen.layout.jigsaw import (
+    GRID_MM,
+    Edge,
+    Knob,
+    candidate_positions,
+    knob_shape,
+    place_knob_shape,
+    place_knob_shapes,
+    spaced_choice,
+)
 from boardgen.layout.section_marks import ARROWS
 from boardgen.layout.sections import piece_signatures
 from boardgen.render.cairo_backend import MM_TO_PT, Page, note_pages, render_pdf, render_svg, text_width_mm
@@ -294,8 +303,11 @@ def _edges(xs: Sequence[float], ys: Sequence[float]) -> list[Edge]:
     return edges
 
 
+_NO_OUTLINE = ShapelyPolygon()
+
+
 def _owner_offset(edge: Edge, along: float, owner: int) -> float:
-    return Knob(edge, along, owner, ShapelyPolygon()).owner_offset_mm()
+    return Knob(edge, along, owner, _NO_OUTLINE).owner_offset_mm()
 
 
 def cut_board(width_mm: float, height_mm: float, rows: int, columns: int, knobs: Knobs = Knobs(),
@@ -318,6 +330,8 @@ def cut_board(width_mm: float, height_mm: float, rows: int, columns: int, knobs:
     shape = knob_shape(settings)
     keep_out = shapely.union_all([box(a.x, a.y, a.right, a.bottom).buffer(knobs.clearance_mm) for a in avoid]) \
         if avoid else None
+    if keep_out is not None:
+        shapely.prepare(keep_out)  # tested against every knob position of every edge
     # owners: alternate like a jigsaw (a chequer), but never let a piece outgrow max_piece_mm
     reach = {k: {"h": 0, "v": 0} for k in range(rows * columns)}
     size = {k: ((xs[k % columns + 1] - xs[k % columns]), (ys[k // columns + 1] - ys[k // columns]))
@@ -344,13 +358,11 @@ def cut_board(width_mm: float, height_mm: float, rows: int, columns: int, knobs:
                               f"{edge.second + 1} without a piece outgrowing the page")
         reach[owner][axis] += 1
         into_second = owner == edge.first
-        options = []
-        for along in candidate_positions(edge, settings):
-            if keep_out is not None:
-                outline = place_knob_shape(shape, edge, along, into_second, snap=False)
-                if outline.intersects(keep_out):
-                    continue
-            options.append((along, _owner_offset(edge, along, owner)))
+        alongs = candidate_positions(edge, settings)
+        if keep_out is not None and alongs:  # every position's knob tested at once
+            clear = ~shapely.intersects(place_knob_shapes(shape, edge, alongs, into_second), keep_out)
+            alongs = [along for along, ok in zip(alongs, clear.tolist(), strict=True) if ok]
+        options = [(along, _owner_offset(edge, along, owner)) for along in alongs]
         if not options:
             raise LayoutError(f"board sections: no room for a knob between sections {edge.first + 1} and "
                               f"{edge.second + 1} (the avoid areas cover the whole edge)")
