@@ -11,7 +11,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import cffi
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
@@ -23,31 +22,14 @@ _FACES = {"": "DejaVu Sans", "-Bold": "DejaVu Sans:bold", "-Oblique": "DejaVu Sa
 _FALLBACK_DIR = Path("/usr/share/fonts/truetype/dejavu")
 
 
-_FONTCONFIG_API = """
-typedef struct _FcPattern FcPattern;
-typedef int FcBool;
-typedef enum { FcMatchPattern, FcMatchFont, FcMatchScan } FcMatchKind;
-typedef enum { FcResultMatch, FcResultNoMatch, FcResultTypeMismatch, FcResultNoId, FcResultOutOfMemory } FcResult;
-FcPattern *FcNameParse(const unsigned char *name);
-FcBool FcConfigSubstitute(void *config, FcPattern *p, FcMatchKind kind);
-void FcDefaultSubstitute(FcPattern *pattern);
-FcPattern *FcFontMatch(void *config, FcPattern *p, FcResult *result);
-FcResult FcPatternGetString(const FcPattern *p, const char *object, int n, unsigned char **s);
-void FcPatternDestroy(FcPattern *p);
-"""
-
-
 @lru_cache(maxsize=1)
 def _fontconfig() -> tuple[Any, Any] | None:
-    """(ffi, library) of fontconfig (cairo's own font library, already loaded), or None if it cannot be found."""
-    ffi = cffi.FFI()
-    ffi.cdef(_FONTCONFIG_API)
-    for name in ("libfontconfig.so.1", "fontconfig"):
-        try:
-            return ffi, ffi.dlopen(name)
-        except OSError:
-            continue
-    return None
+    """(ffi, library) of fontconfig (cairo's own font library, already loaded; declared with cairo's functions,
+    pre-parsed), or None if it cannot be found."""
+    from boardgen.render import cairo_lib
+
+    library = cairo_lib.fontconfig()
+    return None if library is None else (cairo_lib.ffi, library)
 
 
 def font_file(pattern: str) -> str:
