@@ -24,6 +24,7 @@ cells (``boardgen.geomap.jigsaw``) prints through them too. ``boardgen.kit.board
 
 from __future__ import annotations
 
+import functools
 import io
 import itertools
 from collections.abc import Callable, Mapping, Sequence
@@ -688,8 +689,15 @@ class SectionsPrint:
 
     artifacts: tuple[Artifact, ...]  # {prefix}-sections-{paper}.pdf for every paper, {prefix}-cut.svg
     cut: BoardCut
-    pages: dict[str, tuple[Page, ...]]  # paper slug -> section pages (as drawn directly; the PDFs hold the same)
+    sheets: dict[str, tuple[Page, ...]]  # paper slug -> the sheets' furniture (their trim boxes: where pieces print)
     scenes: tuple[Scene, ...]  # each piece's art (``section_scene``), in the cut's order
+    draw: Callable[[], dict[str, tuple[Page, ...]]] = field(repr=False, compare=False)
+
+    @functools.cached_property
+    def pages(self) -> dict[str, tuple[Page, ...]]:
+        """Paper slug -> section pages as drawn directly (the PDFs hold the same), made when first asked for:
+        the kit's files need only ``sheets``."""
+        return self.draw()
 
 
 def print_sections(scene: Scene, width_mm: float, height_mm: float, title: str,
@@ -698,7 +706,8 @@ def print_sections(scene: Scene, width_mm: float, height_mm: float, title: str,
                    marks: bool = False, keep_whole: Sequence[Rect] = (), tr: Translator | None = None
                    ) -> SectionsPrint:
     """``print_board`` without the poster: the cut, the section sheets for every paper and the cut SVG."""
-    _ = (tr or current()).gettext
+    tr = tr or current()  # the edition's words now, also for the pages drawn later (``SectionsPrint.pages``)
+    _ = tr.gettext
     bleed = style.bleed_mm
     cut, landscape = plan_cut(width_mm, height_mm, papers, knobs, avoid, style, snap_mm, keep_whole=keep_whole)
     scenes = tuple(section_scene(scene, s, bleed) for s in cut.sections)
@@ -711,14 +720,18 @@ def print_sections(scene: Scene, width_mm: float, height_mm: float, title: str,
     # each piece's art is drawn once; every paper's sheets place it under their own furniture
     printed = section_sheet_pdfs(cut.sections, scenes, oriented, sheet, lambda paper: _(
         "{title}: board sections ({paper})").format(title=title, paper=paper.name), style)
-    pages: dict[str, tuple[Page, ...]] = {}
     artifacts: list[Artifact] = []
     for paper in oriented:
-        pages[paper.slug] = tuple(sheet(paper, s, sc) for s, sc in zip(cut.sections, scenes, strict=True))
         artifacts.append(Artifact(f"{prefix}-sections-{paper.slug}.pdf", printed[paper.slug][0],
                                   _("the board in {total} jigsaw sections ({rows} x {columns}) at 1:1 on "
                                     "{paper}; they fit together one way only").format(
                                       total=total, rows=cut.rows, columns=cut.columns, paper=paper.name),
                                   pages=total))
     artifacts.append(Artifact(f"{prefix}-cut.svg", cut_svg(cut), _("section outlines in board mm (layer 'cut')")))
-    return SectionsPrint(tuple(artifacts), cut, pages, scenes)
+
+    def pages() -> dict[str, tuple[Page, ...]]:
+        return {paper.slug: tuple(sheet(paper, s, sc) for s, sc in zip(cut.sections, scenes, strict=True))
+                for paper in oriented}
+
+    return SectionsPrint(tuple(artifacts), cut, {slug: sheets for slug, (_pdf, sheets) in printed.items()}, scenes,
+                         pages)
