@@ -128,6 +128,27 @@ def place_knob_shapes(shape: Polygon, edge: Edge, alongs_mm: Sequence[float], in
     return shapely.transform(copies, move)
 
 
+def knobs_clear_of(shape: Polygon, edge: Edge, alongs_mm: Sequence[float], into_second: bool,
+                   blocked: shapely.Geometry) -> list[bool]:
+    """For each position of ``alongs_mm``: does the knob placed there (``place_knob_shape(..., snap=False)``) keep
+    clear of ``blocked`` (best prepared)? The same answers as testing each knob, but only the knobs whose bounding
+    box (grown by a micrometre) reaches ``blocked`` are made and tested."""
+    alongs = np.asarray(alongs_mm, dtype=np.float64)
+    a, b, d, e, xoff, yoff = _knob_matrix(edge, alongs, into_second)
+    x0, y0, x1, y1 = shape.bounds
+    corners = [(x, y) for x in (x0, x1) for y in (y0, y1)]
+    xs = np.broadcast_arrays(*[a * x + b * y + xoff for x, y in corners])
+    ys = np.broadcast_arrays(*[d * x + e * y + yoff for x, y in corners])
+    grow = 1e-3
+    boxes = shapely.box(np.minimum.reduce(xs) - grow, np.minimum.reduce(ys) - grow,
+                        np.maximum.reduce(xs) + grow, np.maximum.reduce(ys) + grow)
+    clear = ~shapely.intersects(boxes, blocked)
+    near = np.flatnonzero(~clear)
+    if len(near):
+        clear[near] = ~shapely.intersects(place_knob_shapes(shape, edge, alongs[near].tolist(), into_second), blocked)
+    return [bool(c) for c in clear]
+
+
 def preferred_owner(edge: Edge, rows_columns: tuple[int, int]) -> int:
     """Alternate tabs and blanks like a jigsaw: a chequer pattern over the sections."""
     _, columns = rows_columns

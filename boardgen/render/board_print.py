@@ -49,8 +49,8 @@ from boardgen.layout.jigsaw import (
     Knob,
     candidate_positions,
     knob_shape,
+    knobs_clear_of,
     place_knob_shape,
-    place_knob_shapes,
     spaced_choice,
 )
 from boardgen.layout.section_marks import ARROWS
@@ -361,8 +361,8 @@ def cut_board(width_mm: float, height_mm: float, rows: int, columns: int, knobs:
         into_second = owner == edge.first
         alongs = candidate_positions(edge, settings)
         if keep_out is not None and alongs:  # every position's knob tested at once
-            clear = ~shapely.intersects(place_knob_shapes(shape, edge, alongs, into_second), keep_out)
-            alongs = [along for along, ok in zip(alongs, clear.tolist(), strict=True) if ok]
+            clear = knobs_clear_of(shape, edge, alongs, into_second, keep_out)
+            alongs = [along for along, ok in zip(alongs, clear, strict=True) if ok]
         options = [(along, _owner_offset(edge, along, owner)) for along in alongs]
         if not options:
             raise LayoutError(f"board sections: no room for a knob between sections {edge.first + 1} and "
