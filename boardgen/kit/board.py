@@ -163,7 +163,7 @@ def board_section_files(board: GridBoard | MapBoard) -> list[Artifact]:
     out = [*printed.artifacts, *section_cut_svgs({
         slug: [SheetCut(s.number, s.outline_mm, s.rect_mm.center, page)
                for s, page in zip(cut.sections, pages, strict=True)]
-        for slug, pages in printed.pages.items()})]
+        for slug, pages in printed.sheets.items()})]
     out.append(_sections_preview(exploded_page(board.width_mm, board.height_mm, cut, printed.scenes),
                                  len(cut.sections)))
     return out

@@ -19,6 +19,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
 import shapely
 from shapely import affinity
 from shapely.geometry import Point, Polygon, box
@@ -97,16 +98,55 @@ def knob_shape(settings: SectionsConfig, overlap_mm: float = 0.6) -> Polygon:
     return shapely.union(shape, box(-neck / 2, -overlap_mm, neck / 2, 0.5))
 
 
-def place_knob_shape(shape: Polygon, edge: Edge, along_mm: float, into_second: bool, snap: bool = True) -> Polygon:
-    """Move a local knob shape onto ``edge`` at ``along_mm``, reaching into the second section or the first."""
+def _knob_matrix(edge: Edge, along_mm: float | np.ndarray, into_second: bool) -> list[float | np.ndarray]:
+    """The affine matrix (shapely's a, b, d, e, xoff, yoff) that moves a local knob shape onto ``edge``."""
     # local (u, v) -> board: vertical line: x = fixed + s*v, y = along + u; horizontal: x = along + u, y = fixed + s*v
     sign = 1.0 if into_second else -1.0
     if edge.vertical:
-        matrix = [0.0, sign, 1.0, 0.0, edge.fixed_mm, along_mm]
-    else:
-        matrix = [1.0, 0.0, 0.0, sign, along_mm, edge.fixed_mm]
-    placed = affinity.affine_transform(shape, matrix)
+        return [0.0, sign, 1.0, 0.0, edge.fixed_mm, along_mm]
+    return [1.0, 0.0, 0.0, sign, along_mm, edge.fixed_mm]
+
+
+def place_knob_shape(shape: Polygon, edge: Edge, along_mm: float, into_second: bool, snap: bool = True) -> Polygon:
+    """Move a local knob shape onto ``edge`` at ``along_mm``, reaching into the second section or the first."""
+    placed = affinity.affine_transform(shape, _knob_matrix(edge, along_mm, into_second))
     return shapely.set_precision(placed, GRID_MM) if snap else placed
+
+
+def place_knob_shapes(shape: Polygon, edge: Edge, alongs_mm: Sequence[float], into_second: bool) -> np.ndarray:
+    """``place_knob_shape(..., snap=False)`` at each of ``alongs_mm``, as one array made in one pass: the same
+    arithmetic (shapely's ``affine_transform``, element by element), so the same coordinates to the last bit."""
+    n = len(shapely.get_coordinates(shape))
+    a, b, d, e, xoff, yoff = _knob_matrix(edge, np.repeat(np.asarray(alongs_mm, dtype=np.float64), n), into_second)
+
+    def move(coords: np.ndarray) -> np.ndarray:
+        x, y = coords.T
+        return np.stack([a * x + b * y + xoff, d * x + e * y + yoff]).T
+
+    copies = np.empty(len(alongs_mm), dtype=object)
+    copies[:] = [shape] * len(alongs_mm)
+    return shapely.transform(copies, move)
+
+
+def knobs_clear_of(shape: Polygon, edge: Edge, alongs_mm: Sequence[float], into_second: bool,
+                   blocked: shapely.Geometry) -> list[bool]:
+    """For each position of ``alongs_mm``: does the knob placed there (``place_knob_shape(..., snap=False)``) keep
+    clear of ``blocked`` (best prepared)? The same answers as testing each knob, but only the knobs whose bounding
+    box (grown by a micrometre) reaches ``blocked`` are made and tested."""
+    alongs = np.asarray(alongs_mm, dtype=np.float64)
+    a, b, d, e, xoff, yoff = _knob_matrix(edge, alongs, into_second)
+    x0, y0, x1, y1 = shape.bounds
+    corners = [(x, y) for x in (x0, x1) for y in (y0, y1)]
+    xs = np.broadcast_arrays(*[a * x + b * y + xoff for x, y in corners])
+    ys = np.broadcast_arrays(*[d * x + e * y + yoff for x, y in corners])
+    grow = 1e-3
+    boxes = shapely.box(np.minimum.reduce(xs) - grow, np.minimum.reduce(ys) - grow,
+                        np.maximum.reduce(xs) + grow, np.maximum.reduce(ys) + grow)
+    clear = ~shapely.intersects(boxes, blocked)
+    near = np.flatnonzero(~clear)
+    if len(near):
+        clear[near] = ~shapely.intersects(place_knob_shapes(shape, edge, alongs[near].tolist(), into_second), blocked)
+    return [bool(c) for c in clear]
 
 
 def preferred_owner(edge: Edge, rows_columns: tuple[int, int]) -> int:

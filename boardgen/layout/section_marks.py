@@ -73,8 +73,9 @@ def _best_point(free: shapely.Geometry, radius_mm: float, anchor: tuple[float, f
     return (round(point.x, 2), round(point.y, 2))
 
 
-def _shared_edge(section: Section, other: Section) -> shapely.Geometry:
-    return shapely.line_merge(shapely.intersection(section.outline_mm.boundary, other.outline_mm.buffer(1e-3)))
+def _shared_edge(section: Section, other_grown: shapely.Geometry) -> shapely.Geometry:
+    """The cut ``section`` shares with the neighbour whose outline, grown by a micrometre, is ``other_grown``."""
+    return shapely.line_merge(shapely.intersection(section.outline_mm.boundary, other_grown))
 
 
 def _edge_anchor(edge: shapely.Geometry, side: str, section: Section) -> tuple[float, float]:
@@ -107,7 +108,7 @@ def plan_section_marks(layout: SectionLayout, land_cells: Sequence[Polygon], coa
     """The number and neighbour hints for every section, in section order. ``coast``: land polygons (they
     may overlap each other)."""
     marks: list[SectionMark] = []
-    by_number = {s.number: s for s in layout.sections}
+    grown = {s.number: s.outline_mm.buffer(1e-3) for s in layout.sections}  # each read by every neighbour
     cells_blocked = (shapely.union_all(list(land_cells)).buffer(sizes.land_clear_mm, quad_segs=2)
                      if len(land_cells) else None)
     # coarser coastlines are plenty here: the clearance (0.9 mm) covers the simplification (0.4 mm)
@@ -139,8 +140,9 @@ def plan_section_marks(layout: SectionLayout, land_cells: Sequence[Polygon], coa
             marks.append(SectionMark(section.number, "number", str(section.number), centre, footprint))
             free = shapely.difference(free, footprint.buffer(1.5))
         hint_radius = ((sizes.hint_width_mm / 2) ** 2 + (sizes.hint_height_mm / 2) ** 2) ** 0.5
-        for side, number in section.neighbours.items():
-            edge = _shared_edge(section, by_number[number])
+        sides = list(section.neighbours.items())
+        for k, (side, number) in enumerate(sides):
+            edge = _shared_edge(section, grown[number])
             if edge.is_empty:
                 continue
             anchor = _edge_anchor(edge, side, section)
@@ -151,5 +153,6 @@ def plan_section_marks(layout: SectionLayout, land_cells: Sequence[Polygon], coa
             footprint = _hint_box(centre, sizes)
             marks.append(SectionMark(section.number, "neighbour", hint_text(side, number), centre, footprint,
                                      side=side, neighbour=number))
-            free = shapely.difference(free, footprint.buffer(1.5))
+            if k + 1 < len(sides):  # only the hints still to place read the free area
+                free = shapely.difference(free, footprint.buffer(1.5))
     return tuple(marks)

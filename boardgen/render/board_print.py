@@ -24,6 +24,7 @@ cells (``boardgen.geomap.jigsaw``) prints through them too. ``boardgen.kit.board
 
 from __future__ import annotations
 
+import functools
 import io
 import itertools
 from collections.abc import Callable, Mapping, Sequence
@@ -42,7 +43,16 @@ from boardgen.i18n import N_, Translator, current
 from boardgen.io import Artifact
 from boardgen.layout import fit_solver
 from boardgen.layout.grid_choice import choose_grids
-from boardgen.layout.jigsaw import GRID_MM, Edge, Knob, candidate_positions, knob_shape, place_knob_shape, spaced_choice
+from boardgen.layout.jigsaw import (
+    GRID_MM,
+    Edge,
+    Knob,
+    candidate_positions,
+    knob_shape,
+    knobs_clear_of,
+    place_knob_shape,
+    spaced_choice,
+)
 from boardgen.layout.section_marks import ARROWS
 from boardgen.layout.sections import piece_signatures
 from boardgen.render.cairo_backend import MM_TO_PT, Page, note_pages, render_pdf, render_svg, text_width_mm
@@ -294,8 +304,11 @@ def _edges(xs: Sequence[float], ys: Sequence[float]) -> list[Edge]:
     return edges
 
 
+_NO_OUTLINE = ShapelyPolygon()
+
+
 def _owner_offset(edge: Edge, along: float, owner: int) -> float:
-    return Knob(edge, along, owner, ShapelyPolygon()).owner_offset_mm()
+    return Knob(edge, along, owner, _NO_OUTLINE).owner_offset_mm()
 
 
 def cut_board(width_mm: float, height_mm: float, rows: int, columns: int, knobs: Knobs = Knobs(),
@@ -318,6 +331,8 @@ def cut_board(width_mm: float, height_mm: float, rows: int, columns: int, knobs:
     shape = knob_shape(settings)
     keep_out = shapely.union_all([box(a.x, a.y, a.right, a.bottom).buffer(knobs.clearance_mm) for a in avoid]) \
         if avoid else None
+    if keep_out is not None:
+        shapely.prepare(keep_out)  # tested against every knob position of every edge
     # owners: alternate like a jigsaw (a chequer), but never let a piece outgrow max_piece_mm
     reach = {k: {"h": 0, "v": 0} for k in range(rows * columns)}
     size = {k: ((xs[k % columns + 1] - xs[k % columns]), (ys[k // columns + 1] - ys[k // columns]))
@@ -344,13 +359,11 @@ def cut_board(width_mm: float, height_mm: float, rows: int, columns: int, knobs:
                               f"{edge.second + 1} without a piece outgrowing the page")
         reach[owner][axis] += 1
         into_second = owner == edge.first
-        options = []
-        for along in candidate_positions(edge, settings):
-            if keep_out is not None:
-                outline = place_knob_shape(shape, edge, along, into_second, snap=False)
-                if outline.intersects(keep_out):
-                    continue
-            options.append((along, _owner_offset(edge, along, owner)))
+        alongs = candidate_positions(edge, settings)
+        if keep_out is not None and alongs:  # every position's knob tested at once
+            clear = knobs_clear_of(shape, edge, alongs, into_second, keep_out)
+            alongs = [along for along, ok in zip(alongs, clear, strict=True) if ok]
+        options = [(along, _owner_offset(edge, along, owner)) for along in alongs]
         if not options:
             raise LayoutError(f"board sections: no room for a knob between sections {edge.first + 1} and "
                               f"{edge.second + 1} (the avoid areas cover the whole edge)")
@@ -676,8 +689,15 @@ class SectionsPrint:
 
     artifacts: tuple[Artifact, ...]  # {prefix}-sections-{paper}.pdf for every paper, {prefix}-cut.svg
     cut: BoardCut
-    pages: dict[str, tuple[Page, ...]]  # paper slug -> section pages (as drawn directly; the PDFs hold the same)
+    sheets: dict[str, tuple[Page, ...]]  # paper slug -> the sheets' furniture (their trim boxes: where pieces print)
     scenes: tuple[Scene, ...]  # each piece's art (``section_scene``), in the cut's order
+    draw: Callable[[], dict[str, tuple[Page, ...]]] = field(repr=False, compare=False)
+
+    @functools.cached_property
+    def pages(self) -> dict[str, tuple[Page, ...]]:
+        """Paper slug -> section pages as drawn directly (the PDFs hold the same), made when first asked for:
+        the kit's files need only ``sheets``."""
+        return self.draw()
 
 
 def print_sections(scene: Scene, width_mm: float, height_mm: float, title: str,
@@ -686,7 +706,8 @@ def print_sections(scene: Scene, width_mm: float, height_mm: float, title: str,
                    marks: bool = False, keep_whole: Sequence[Rect] = (), tr: Translator | None = None
                    ) -> SectionsPrint:
     """``print_board`` without the poster: the cut, the section sheets for every paper and the cut SVG."""
-    _ = (tr or current()).gettext
+    tr = tr or current()  # the edition's words now, also for the pages drawn later (``SectionsPrint.pages``)
+    _ = tr.gettext
     bleed = style.bleed_mm
     cut, landscape = plan_cut(width_mm, height_mm, papers, knobs, avoid, style, snap_mm, keep_whole=keep_whole)
     scenes = tuple(section_scene(scene, s, bleed) for s in cut.sections)
@@ -699,14 +720,18 @@ def print_sections(scene: Scene, width_mm: float, height_mm: float, title: str,
     # each piece's art is drawn once; every paper's sheets place it under their own furniture
     printed = section_sheet_pdfs(cut.sections, scenes, oriented, sheet, lambda paper: _(
         "{title}: board sections ({paper})").format(title=title, paper=paper.name), style)
-    pages: dict[str, tuple[Page, ...]] = {}
     artifacts: list[Artifact] = []
     for paper in oriented:
-        pages[paper.slug] = tuple(sheet(paper, s, sc) for s, sc in zip(cut.sections, scenes, strict=True))
         artifacts.append(Artifact(f"{prefix}-sections-{paper.slug}.pdf", printed[paper.slug][0],
                                   _("the board in {total} jigsaw sections ({rows} x {columns}) at 1:1 on "
                                     "{paper}; they fit together one way only").format(
                                       total=total, rows=cut.rows, columns=cut.columns, paper=paper.name),
                                   pages=total))
     artifacts.append(Artifact(f"{prefix}-cut.svg", cut_svg(cut), _("section outlines in board mm (layer 'cut')")))
-    return SectionsPrint(tuple(artifacts), cut, pages, scenes)
+
+    def pages() -> dict[str, tuple[Page, ...]]:
+        return {paper.slug: tuple(sheet(paper, s, sc) for s, sc in zip(cut.sections, scenes, strict=True))
+                for paper in oriented}
+
+    return SectionsPrint(tuple(artifacts), cut, {slug: sheets for slug, (_pdf, sheets) in printed.items()}, scenes,
+                         pages)

@@ -540,12 +540,31 @@ def note_pages(title: str, pages: Callable[[], Sequence[Page]]) -> None:
             record.append((title, made))
 
 
+def _page_texts(pages: Sequence[Page]) -> list[tuple[str, str, bool, bool]]:
+    """(text, family, bold, italic) of every text the pages print, in drawing order; a group's items looked into
+    once however many groups hold them (one board picture behind every jigsaw piece: the same texts again)."""
+    texts: list[tuple[str, str, bool, bool]] = []
+    looked: set[int] = set()
+
+    def visit(items: Sequence[Op]) -> None:
+        for op in items:
+            if isinstance(op, Text):
+                if op.text:
+                    texts.append((op.text, op.font.family, op.font.bold, op.font.italic))
+            elif isinstance(op, Group) and id(op.items) not in looked:
+                looked.add(id(op.items))
+                visit(op.items)
+
+    for page in pages:
+        visit(page.scene.items)
+    return texts
+
+
 def check_pages_glyphs(pages: Sequence[Page], title: str) -> None:
     """Every character the pages print is in the font it is drawn with (``typeset.check_scene_glyphs``)."""
     from boardgen.render.typeset import check_scene_glyphs
 
-    check_scene_glyphs(((op.text, op.font.family, op.font.bold, op.font.italic) for page in pages
-                        for op in page.scene.walk() if isinstance(op, Text) and op.text), title or "a PDF page")
+    check_scene_glyphs(_page_texts(pages), title or "a PDF page")
 
 
 def render_pdf(pages: Sequence[Page], title: str = "", date: str = FIXED_PDF_DATE) -> bytes:

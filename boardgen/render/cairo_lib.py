@@ -1,4 +1,5 @@
-"""The cairo C functions our drawing calls, bound with a small cffi declaration (ABI mode, no compiler).
+"""The cairo C functions our drawing calls (and the few of fontconfig's that find a font's file), bound with a
+small cffi declaration (ABI mode, no compiler).
 
 cairocffi declares all of cairo's API and has cffi parse it on import (about 0.12 s with the library search);
 the scene drawing, text measuring and PNG, PDF and SVG output need a few dozen functions, which parse in a few
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import sys
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -97,6 +99,17 @@ void cairo_set_font_size(cairo_t *cr, double size);
 void cairo_show_text(cairo_t *cr, const char *utf8);
 void cairo_text_extents(cairo_t *cr, const char *utf8, cairo_text_extents_t *extents);
 void cairo_font_extents(cairo_t *cr, cairo_font_extents_t *extents);
+
+typedef struct _FcPattern FcPattern;
+typedef int FcBool;
+typedef enum { FcMatchPattern, FcMatchFont, FcMatchScan } FcMatchKind;
+typedef enum { FcResultMatch, FcResultNoMatch, FcResultTypeMismatch, FcResultNoId, FcResultOutOfMemory } FcResult;
+FcPattern *FcNameParse(const unsigned char *name);
+FcBool FcConfigSubstitute(void *config, FcPattern *p, FcMatchKind kind);
+void FcDefaultSubstitute(FcPattern *pattern);
+FcPattern *FcFontMatch(void *config, FcPattern *p, FcResult *result);
+FcResult FcPatternGetString(const FcPattern *p, const char *object, int n, unsigned char **s);
+void FcPatternDestroy(FcPattern *p);
 """
 
 STATUS_SUCCESS = 0
@@ -167,6 +180,18 @@ def _open() -> Any:
 
 
 lib: Any = _open()
+
+
+@lru_cache(maxsize=1)
+def fontconfig() -> Any | None:
+    """fontconfig, cairo's own font library (already loaded), bound with the same pre-parsed declarations (the
+    Fc functions at the end of them: which file a font name matches), or None if it cannot be found."""
+    for name in ("libfontconfig.so.1", "fontconfig"):
+        try:
+            return ffi.dlopen(name)
+        except OSError:
+            continue
+    return None  # pragma: no cover - fontconfig is cairo's dependency
 
 
 class CairoError(RuntimeError):

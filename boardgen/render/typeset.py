@@ -11,7 +11,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import cffi
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
@@ -23,31 +22,14 @@ _FACES = {"": "DejaVu Sans", "-Bold": "DejaVu Sans:bold", "-Oblique": "DejaVu Sa
 _FALLBACK_DIR = Path("/usr/share/fonts/truetype/dejavu")
 
 
-_FONTCONFIG_API = """
-typedef struct _FcPattern FcPattern;
-typedef int FcBool;
-typedef enum { FcMatchPattern, FcMatchFont, FcMatchScan } FcMatchKind;
-typedef enum { FcResultMatch, FcResultNoMatch, FcResultTypeMismatch, FcResultNoId, FcResultOutOfMemory } FcResult;
-FcPattern *FcNameParse(const unsigned char *name);
-FcBool FcConfigSubstitute(void *config, FcPattern *p, FcMatchKind kind);
-void FcDefaultSubstitute(FcPattern *pattern);
-FcPattern *FcFontMatch(void *config, FcPattern *p, FcResult *result);
-FcResult FcPatternGetString(const FcPattern *p, const char *object, int n, unsigned char **s);
-void FcPatternDestroy(FcPattern *p);
-"""
-
-
 @lru_cache(maxsize=1)
 def _fontconfig() -> tuple[Any, Any] | None:
-    """(ffi, library) of fontconfig (cairo's own font library, already loaded), or None if it cannot be found."""
-    ffi = cffi.FFI()
-    ffi.cdef(_FONTCONFIG_API)
-    for name in ("libfontconfig.so.1", "fontconfig"):
-        try:
-            return ffi, ffi.dlopen(name)
-        except OSError:
-            continue
-    return None
+    """(ffi, library) of fontconfig (cairo's own font library, already loaded; declared with cairo's functions,
+    pre-parsed), or None if it cannot be found."""
+    from boardgen.render import cairo_lib
+
+    library = cairo_lib.fontconfig()
+    return None if library is None else (cairo_lib.ffi, library)
 
 
 def font_file(pattern: str) -> str:
@@ -301,11 +283,14 @@ def font_codepoints(pattern: str) -> frozenset[int]:
     file is found: then nothing can be checked)."""
     from reportlab.pdfbase.ttfonts import TTFontFile
 
+    from boardgen.render.font_chars import font_characters
+
     path = font_file(pattern)
     if not path.lower().endswith((".ttf", ".otf")):
         return frozenset()
-    try:
-        return frozenset(TTFontFile(path).charToGlyph)
+    try:  # the cmap alone where it can be read so (reportlab's keys, a tenth of the time)
+        found = font_characters(path)
+        return found if found is not None else frozenset(TTFontFile(path).charToGlyph)
     except Exception:  # a font reportlab cannot parse (CFF outlines, collections): left unchecked
         return frozenset()
 
@@ -327,9 +312,10 @@ def check_scene_glyphs(texts: Iterable[tuple[str, str, bool, bool]], where: str)
         codepoints = font_codepoints(scene_font_pattern(family, bold, italic))
         if not codepoints:
             continue
-        alt = font_codepoints(FALLBACK_FAMILY) if fallback_file() else frozenset()
-        missing = [ch for ch in dict.fromkeys(text)
-                   if ch not in " \n\r\t" and ord(ch) not in codepoints and ord(ch) not in alt]
+        missing = [ch for ch in dict.fromkeys(text) if ch not in " \n\r\t" and ord(ch) not in codepoints]
+        if missing:  # only then read the fallback font's characters (a big file: 0.05 s)
+            alt = font_codepoints(FALLBACK_FAMILY) if fallback_file() else frozenset()
+            missing = [ch for ch in missing if ord(ch) not in alt]
         if missing:
             shown = ", ".join(f"{ch!r} (U+{ord(ch):04X})" for ch in missing[:5])
             raise DataError(f"{where}: the font {family} has no glyph for {shown} in the text {text[:60]!r}; "

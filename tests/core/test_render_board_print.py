@@ -136,3 +136,42 @@ def test_plan_cut_picks_fewest_sections_that_fit() -> None:
     assert cut.rows * cut.columns == 1  # fits one page: no cut at all
     cut, _landscape = plan_cut(660.0, 440.0)
     assert 4 <= cut.rows * cut.columns <= 12
+
+
+def test_knob_positions_tested_at_once_answer_as_one_at_a_time() -> None:
+    """``knobs_clear_of`` (only knobs whose box reaches an avoid area are made, all at once) gives each position
+    the answer of placing that one knob and testing it; ``place_knob_shapes`` gives the very coordinates."""
+    import numpy as np
+    import shapely
+
+    from boardgen.layout.jigsaw import (
+        Edge,
+        candidate_positions,
+        knob_shape,
+        knobs_clear_of,
+        place_knob_shape,
+        place_knob_shapes,
+    )
+    from boardgen.render.board_print import Knobs
+
+    settings = Knobs().settings(2, 2)
+    shape = knob_shape(settings)
+    rng = np.random.default_rng(7)
+    avoid = [box(x, y, x + w, y + h) for x, y, w, h in zip(rng.uniform(0, 280, 12), rng.uniform(0, 280, 12),
+                                                          rng.uniform(2, 30, 12), rng.uniform(2, 30, 12),
+                                                          strict=True)]
+    blocked = shapely.union_all([a.buffer(1.0) for a in avoid])
+    prepared = shapely.union_all([a.buffer(1.0) for a in avoid])
+    shapely.prepare(prepared)
+    answers = set()
+    for edge in (Edge(0, 1, True, 150.0, 0.0, 300.0), Edge(0, 2, False, 137.3, 12.5, 300.0)):
+        alongs = candidate_positions(edge, settings)
+        for into_second in (True, False):
+            one_by_one = [place_knob_shape(shape, edge, a, into_second, snap=False) for a in alongs]
+            at_once = place_knob_shapes(shape, edge, alongs, into_second)
+            assert all(np.array_equal(shapely.get_coordinates(p), shapely.get_coordinates(q))
+                       for p, q in zip(one_by_one, at_once, strict=True))
+            clear = knobs_clear_of(shape, edge, alongs, into_second, prepared)
+            assert clear == [not p.intersects(blocked) for p in one_by_one]
+            answers.update(clear)
+    assert answers == {True, False}  # both answers were asked for
