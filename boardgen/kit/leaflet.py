@@ -595,16 +595,42 @@ class _Doc(BaseDocTemplate):  # type: ignore[misc]
     leaflet_marks: dict[int, int]
 
 
+def _nothing(*args: Any, **kwargs: Any) -> None:
+    return None
+
+
+class _TrialFrame(Frame):  # type: ignore[misc]
+    """A panel's frame that places flowables without drawing them, for a trial layout: reportlab wraps, splits
+    and keeps them together exactly as in the frame that draws (what goes where never depends on the drawing),
+    but nothing is drawn and no PDF is written. Only a ``_Mark`` is drawn: it records the panel its block began
+    on. A trial needs only the panels the words take; the setting kept is set again, drawn."""
+
+    def add(self, flowable: Flowable, canv: Canvas, trySplit: int = 0) -> Any:  # noqa: N803 (reportlab API)
+        if isinstance(flowable, _Mark):
+            return self._add(flowable, canv, trySplit)
+        flowable.drawOn = _nothing  # hides the method for this one placement
+        try:
+            return self._add(flowable, canv, trySplit)
+        finally:
+            del flowable.drawOn
+
+
+_Panels = tuple[bytes, int, list[_Slot], dict[int, int]]
+"""What ``_panels`` sets: (pdf, panels, picture slots, the panel each block began on)."""
+
+
 def _panels(leaflet: Leaflet, blocks: Sequence[Block], geometry: PanelGeometry, body_pt: float,
             max_panels: int | None, where: str, cover: bool, marks: dict[int, int] | None = None,
-            shrink: float = 0.0) -> tuple[bytes, int, list[_Slot], dict[int, int]] | None:
+            shrink: float = 0.0, drawn: bool = True) -> _Panels | None:
     """``blocks`` set in ``body_pt`` (their pictures shrunk by ``shrink``), one panel a page: (pdf, panels,
     picture slots, panel each block began on); None as soon as a panel past ``max_panels`` begins (``marks``
-    then gets the panels the blocks set so far began on)."""
+    then gets the panels the blocks set so far began on). ``drawn=False``: a trial (``_TrialFrame``), the
+    same panels and marks but no pdf and no slots."""
     st = styles(body_pt, leaflet.accent)
     width = geometry.text_width_mm * mm
-    frame = Frame(geometry.fold.side_mm * mm, geometry.fold.bottom_mm * mm, width, geometry.text_height_mm * mm,
-                  id="panel", leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+    frame = (Frame if drawn else _TrialFrame)(
+        geometry.fold.side_mm * mm, geometry.fold.bottom_mm * mm, width, geometry.text_height_mm * mm,
+        id="panel", leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
 
     def on_page(canvas: Canvas, doc: BaseDocTemplate) -> None:
         if max_panels is not None and doc.page > max_panels:
@@ -614,6 +640,7 @@ def _panels(leaflet: Leaflet, blocks: Sequence[Block], geometry: PanelGeometry, 
     doc = _Doc(buf, pagesize=(geometry.width_mm * mm, geometry.height_mm * mm), invariant=1,
                initialFontName=register_fonts(), title=pdf_title(leaflet), author="boardgen", creator="boardgen")
     doc.leaflet_slots, doc.leaflet_marks = [], {}
+    doc._doSave = drawn  # a trial writes no PDF
     doc.addPageTemplates([PageTemplate("panel", [frame], onPage=on_page)])
     story: list[Flowable] = [Paragraph(leaflet.title, st.title)] if cover else []
     for i, block in enumerate(blocks):
@@ -632,14 +659,16 @@ def _panels(leaflet: Leaflet, blocks: Sequence[Block], geometry: PanelGeometry, 
         name = _block_name(blocks[index]) if blocks else ""
         raise FitError(f"{where}: the block {name!r} is taller than a panel at {body_pt:g} pt; shorten it or "
                        "split it into blocks") from exc
+    if not drawn:
+        return b"", doc.page, [], doc.leaflet_marks
     return buf.getvalue(), doc.page, doc.leaflet_slots, doc.leaflet_marks
 
 
 @dataclass(frozen=True)
 class _Set:
     body_pt: float
-    main: tuple[bytes, int, list[_Slot], dict[int, int]]
-    back: tuple[bytes, int, list[_Slot], dict[int, int]] | None
+    main: _Panels
+    back: _Panels | None
 
     @property
     def panels(self) -> int:
@@ -655,22 +684,55 @@ def _where(leaflet: Leaflet, paper: Paper) -> str:
     return f"{leaflet.source}: leaflet ({paper.name}, language {current().language})"
 
 
-def _set(leaflet: Leaflet, paper: Paper, body_pt: float, max_panels: int | None, shrink: float = 0.0
-         ) -> _Set | None:
-    """The words in ``body_pt`` (pictures shrunk by ``shrink``) on at most ``max_panels`` panels, or None. The
-    back matter follows the text; when that leaves the last panel empty, it is set on the last panel by itself
-    (the back cover)."""
+@dataclass(frozen=True)
+class _Choice:
+    """How the words fit (found by trials, nothing drawn): the body size, how far the pictures are shrunk,
+    whether the back matter is set by itself on the last panels (else it follows the text), the panels used."""
+
+    body_pt: float
+    shrink: float
+    back_apart: bool
+    panels: int
+
+
+def _choose(leaflet: Leaflet, paper: Paper, body_pt: float, max_panels: int, shrink: float = 0.0
+            ) -> _Choice | None:
+    """Whether the words in ``body_pt`` (pictures shrunk by ``shrink``) fit ``max_panels`` panels, and how (trial
+    layouts only), or None. The back matter follows the text; when that leaves the last panel empty, it is set
+    on the last panel by itself (the back cover)."""
     geometry = panel_geometry(leaflet.fold, paper)
     where = _where(leaflet, paper)
     both = (*leaflet.blocks, *leaflet.back)
-    flow = _panels(leaflet, both, geometry, body_pt, max_panels, where, cover=True, shrink=shrink)
-    if flow is None or not leaflet.back or max_panels is None or flow[1] == max_panels:
-        return None if flow is None else _Set(body_pt, flow, None)
-    back = _panels(leaflet, leaflet.back, geometry, body_pt, max_panels, where, cover=False, shrink=shrink)
-    main = _panels(leaflet, leaflet.blocks, geometry, body_pt, max_panels, where, cover=True, shrink=shrink)
+    flow = _panels(leaflet, both, geometry, body_pt, max_panels, where, cover=True, shrink=shrink, drawn=False)
+    if flow is None:
+        return None
+    if not leaflet.back or flow[1] == max_panels:
+        return _Choice(body_pt, shrink, False, flow[1])
+    back = _panels(leaflet, leaflet.back, geometry, body_pt, max_panels, where, cover=False, shrink=shrink,
+                   drawn=False)
+    main = _panels(leaflet, leaflet.blocks, geometry, body_pt, max_panels, where, cover=True, shrink=shrink,
+                   drawn=False)
     if back is None or main is None or main[1] + back[1] > max_panels:
-        return _Set(body_pt, flow, None)
-    return _Set(body_pt, main, back)
+        return _Choice(body_pt, shrink, False, flow[1])
+    return _Choice(body_pt, shrink, True, main[1] + back[1])
+
+
+def _set(leaflet: Leaflet, paper: Paper, choice: _Choice, max_panels: int) -> _Set:
+    """The words set as ``choice`` says, drawn."""
+    geometry = panel_geometry(leaflet.fold, paper)
+    where = _where(leaflet, paper)
+
+    def drawn(blocks: Sequence[Block], cover: bool) -> _Panels:
+        made = _panels(leaflet, blocks, geometry, choice.body_pt, max_panels, where, cover, shrink=choice.shrink)
+        assert made is not None, "a drawn setting takes the panels of its trial"
+        return made
+
+    if not choice.back_apart:
+        made = _Set(choice.body_pt, drawn((*leaflet.blocks, *leaflet.back), True), None)
+    else:
+        made = _Set(choice.body_pt, drawn(leaflet.blocks, True), drawn(leaflet.back, False))
+    assert made.panels == choice.panels, "a drawn setting takes the panels of its trial"
+    return made
 
 
 PICTURE_SHRINKS = (0.25, 0.5, 0.75, 1.0)
@@ -688,28 +750,29 @@ def _fit(leaflet: Leaflet, paper: Paper, sheets: int) -> _Set | None:
     tries = [(body_pt, 0.0) for body_pt in leaflet.body_sizes_pt]
     if _shrinkable(leaflet):
         tries += [(min(leaflet.body_sizes_pt), shrink) for shrink in PICTURE_SHRINKS]
+    max_panels = sheets * leaflet.fold.per_sheet
     for body_pt, shrink in tries:
         try:
-            made = _set(leaflet, paper, body_pt, sheets * leaflet.fold.per_sheet, shrink)
+            choice = _choose(leaflet, paper, body_pt, max_panels, shrink)
         except FitError:  # a table too wide or a block too tall at this size: a smaller one may do
             continue
-        if made is not None:
-            return made
+        if choice is not None:
+            return _set(leaflet, paper, choice, max_panels)
     return None
 
 
 def _most_compact(leaflet: Leaflet, paper: Paper, max_panels: int, marks: dict[int, int] | None = None
-                  ) -> tuple[bytes, int, list[_Slot], dict[int, int]] | None:
+                  ) -> _Panels | None:
     """The words' flow (back matter included) at the smallest size, the pictures shrunk as far as they may be:
-    if they fit ``max_panels`` panels at all, they fit so (``_panels``' result)."""
+    if they fit ``max_panels`` panels at all, they fit so (``_panels``' trial result)."""
     return _panels(leaflet, (*leaflet.blocks, *leaflet.back), panel_geometry(leaflet.fold, paper),
                    min(leaflet.body_sizes_pt), max_panels, _where(leaflet, paper), cover=True, marks=marks,
-                   shrink=1.0)
+                   shrink=1.0, drawn=False)
 
 
 def _fits_at_all(leaflet: Leaflet, paper: Paper, sheets: int) -> bool:
     """Whether the words fit ``sheets`` sheets of ``paper`` at some size (``_most_compact``). Only the words'
-    flow is set (``_set`` is None exactly when it is): where the back matter goes does not matter here."""
+    flow is set (``_choose`` is None exactly when it is): where the back matter goes does not matter here."""
     try:
         return _most_compact(leaflet, paper, sheets * leaflet.fold.per_sheet) is not None
     except FitError:
