@@ -32,6 +32,7 @@ import re
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import pikepdf
@@ -303,6 +304,11 @@ class Styles:
     small: ParagraphStyle
     cell: ParagraphStyle
     cell_bold: ParagraphStyle
+    parsed: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+    """Paragraphs parsed in these styles (``_Paragraph``), for a fit that sets the same words in one style sheet
+    again and again (each trial, each paper)."""
+    items: dict[tuple[str, str], ParagraphStyle] = field(default_factory=dict, compare=False, repr=False)
+    """The list items' styles, by (base style, mark)."""
 
     @property
     def smallest_pt(self) -> float:
@@ -332,6 +338,12 @@ def styles(body_pt: float, accent: str = INK) -> Styles:
         cell_bold=ParagraphStyle("cell_bold", body, fontName=family + "-Bold", fontSize=cell_pt,
                                  leading=cell_pt * 1.2, spaceAfter=0),
     )
+
+
+@lru_cache(maxsize=16)
+def _sheet(body_pt: float, accent: str) -> Styles:
+    """``styles(body_pt, accent)`` made once: the fit's trials share it and the paragraphs it has parsed."""
+    return styles(body_pt, accent)
 
 
 # ------------------------------------------------------------------------------------------ pictures
@@ -447,20 +459,84 @@ class _Mark(Flowable):  # type: ignore[misc]
         self.canv._doctemplate.leaflet_marks.setdefault(self.index, self.canv.getPageNumber())
 
 
+PARSED_KEPT = 5_000
+"""How many parsed paragraphs a style sheet keeps before it forgets them all (a long-running server)."""
+
+
+def _cloned(parsed: Any) -> Any:
+    """A copy of parsed fragments (a list of reportlab ParaFrags) that layout may change, or ``parsed`` as it is
+    (a bullet's text, None)."""
+    return [frag.clone() for frag in parsed] if isinstance(parsed, list) else parsed
+
+
+class _Paragraph(Paragraph):  # type: ignore[misc]
+    """A reportlab paragraph that does not repeat work whose result it already has:
+
+    - **parsing**: given its style sheet's ``parsed`` store, the same markup in the same style is parsed once;
+      each paragraph gets its own copy of the fragments (markup with ``<seq>`` counters is always parsed);
+    - **line breaking**: wrapped again at the width it was last wrapped at, it keeps its lines (unless a split
+      dropped them): reportlab wraps a paragraph to measure it (a table's cell, a block kept together) and again
+      to place or draw it, and breaking its lines again gives the same lines. The parts of a split paragraph
+      are ``_Paragraph`` too."""
+
+    text: Any
+    frags: Any
+    style: Any
+    bulletText: Any  # noqa: N815 (reportlab's)
+    _wrapped: tuple[float, tuple[float, float]] | None = None
+    _parsed: dict[Any, Any] | None = None
+
+    def __init__(self, text: str | None, style: ParagraphStyle, bulletText: Any = None, frags: Any = None,  # noqa: N803
+                 parsed: dict[Any, Any] | None = None, **kwargs: Any) -> None:
+        if parsed is not None:
+            self._parsed = parsed
+        super().__init__(text, style, bulletText, frags, **kwargs)
+
+    def _setup(self, text: Any, style: ParagraphStyle, bulletText: Any, frags: Any, cleaner: Any) -> None:  # noqa: N803
+        store = self._parsed
+        if frags is not None or store is None or not isinstance(text, str) or "<seq" in text:
+            super()._setup(text, style, bulletText, frags, cleaner)
+            return
+        key = (text, bulletText, style, self.caseSensitive)
+        hit = store.get(key)
+        if hit is None:
+            super()._setup(text, style, bulletText, frags, cleaner)
+            if len(store) >= PARSED_KEPT:
+                store.clear()
+            store[key] = (self.text, _cloned(self.frags), self.style, _cloned(self.bulletText))
+            return
+        self.text = hit[0]
+        self.frags = _cloned(hit[1])
+        self.style = hit[2]
+        self.bulletText = _cloned(hit[3])
+        self.debug = 0
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803 (reportlab API)
+        if (self._wrapped is not None and self._wrapped[0] == availWidth and "blPara" in self.__dict__
+                and not self.style.wordWrap):  # (a split that moves it all on drops its lines; RTL reverses them)
+            return self._wrapped[1]
+        size: tuple[float, float] = super().wrap(availWidth, availHeight)
+        self._wrapped = (availWidth, size)
+        return size
+
+
 _LIST_ITEM = re.compile(r"^(• |\d{1,3}\. )")
 """A paragraph that starts like this is a list item: it hangs from its bullet or number."""
 
 
 def _paragraph(text: str, st: Styles, small: bool) -> Paragraph:
     item = _LIST_ITEM.match(text)
-    if item is None:
-        return Paragraph(text, st.small if small else st.body)
-    mark = item.group(1).strip()
     base = st.small if small else st.body
-    indent = base.fontSize * (1.1 if mark == "•" else 0.65 * len(mark) + 0.5)
-    style = ParagraphStyle(f"{base.name}-item-{len(mark)}", base, leftIndent=indent, bulletIndent=0,
-                           bulletFontName=base.fontName, bulletFontSize=base.fontSize)
-    return Paragraph(text[item.end():], style, bulletText=mark)
+    if item is None:
+        return _Paragraph(text, base, parsed=st.parsed)
+    mark = item.group(1).strip()
+    style = st.items.get((base.name, mark))
+    if style is None:
+        indent = base.fontSize * (1.1 if mark == "•" else 0.65 * len(mark) + 0.5)
+        style = st.items[base.name, mark] = ParagraphStyle(
+            f"{base.name}-item-{len(mark)}", base, leftIndent=indent, bulletIndent=0, bulletFontName=base.fontName,
+            bulletFontSize=base.fontSize)
+    return _Paragraph(text[item.end():], style, bulletText=mark, parsed=st.parsed)
 
 
 def _table(table: Table, st: Styles, width: float, where: str) -> PlatypusTable:
@@ -483,7 +559,7 @@ def _table(table: Table, st: Styles, width: float, where: str) -> PlatypusTable:
                 cells.append(_picture(cell, widths[c] - 4.0))
             else:
                 bold = (table.header and r == 0) or (table.bold_first_column and c == 0)
-                cells.append(Paragraph(cell, st.cell_bold if bold else st.cell))
+                cells.append(_Paragraph(cell, st.cell_bold if bold else st.cell, parsed=st.parsed))
         cells += [""] * (ncols - len(cells))
         data.append(cells)
     t = PlatypusTable(data, colWidths=widths, hAlign="LEFT", repeatRows=1 if table.header else 0,
@@ -508,7 +584,7 @@ def block_flowables(block: Block, st: Styles, width: float, where: str, shrink: 
     boxed = bool(block.box)
     inner = width - (8 if boxed else 0)
     where = f"{where}: the block {_block_name(block)!r}"
-    heading = [Paragraph(block.heading, st.heading)] if block.heading else []
+    heading = [_Paragraph(block.heading, st.heading, parsed=st.parsed)] if block.heading else []
     # units: flowables that stay on one panel (a paragraph, and the picture after it with the paragraph that
     # leads into it, as a table does); never a KeepTogether inside another (reportlab's would never fit)
     units: list[list[Flowable]] = [[_paragraph(p, st, block.small)] for p in block.paragraphs]
@@ -626,7 +702,7 @@ def _panels(leaflet: Leaflet, blocks: Sequence[Block], geometry: PanelGeometry, 
     picture slots, panel each block began on); None as soon as a panel past ``max_panels`` begins (``marks``
     then gets the panels the blocks set so far began on). ``drawn=False``: a trial (``_TrialFrame``), the
     same panels and marks but no pdf and no slots."""
-    st = styles(body_pt, leaflet.accent)
+    st = _sheet(body_pt, leaflet.accent)
     width = geometry.text_width_mm * mm
     frame = (Frame if drawn else _TrialFrame)(
         geometry.fold.side_mm * mm, geometry.fold.bottom_mm * mm, width, geometry.text_height_mm * mm,
@@ -642,7 +718,7 @@ def _panels(leaflet: Leaflet, blocks: Sequence[Block], geometry: PanelGeometry, 
     doc.leaflet_slots, doc.leaflet_marks = [], {}
     doc._doSave = drawn  # a trial writes no PDF
     doc.addPageTemplates([PageTemplate("panel", [frame], onPage=on_page)])
-    story: list[Flowable] = [Paragraph(leaflet.title, st.title)] if cover else []
+    story: list[Flowable] = [_Paragraph(leaflet.title, st.title, parsed=st.parsed)] if cover else []
     for i, block in enumerate(blocks):
         story += [_Mark(i), *block_flowables(block, st, width, where, shrink)]
     if not story:
