@@ -3,6 +3,8 @@ of a folded booklet."""
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import html
 import re
 import subprocess
@@ -11,7 +13,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import cffi
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
@@ -23,60 +24,61 @@ _FACES = {"": "DejaVu Sans", "-Bold": "DejaVu Sans:bold", "-Oblique": "DejaVu Sa
 _FALLBACK_DIR = Path("/usr/share/fonts/truetype/dejavu")
 
 
-_FONTCONFIG_API = """
-typedef struct _FcPattern FcPattern;
-typedef int FcBool;
-typedef enum { FcMatchPattern, FcMatchFont, FcMatchScan } FcMatchKind;
-typedef enum { FcResultMatch, FcResultNoMatch, FcResultTypeMismatch, FcResultNoId, FcResultOutOfMemory } FcResult;
-FcPattern *FcNameParse(const unsigned char *name);
-FcBool FcConfigSubstitute(void *config, FcPattern *p, FcMatchKind kind);
-void FcDefaultSubstitute(FcPattern *pattern);
-FcPattern *FcFontMatch(void *config, FcPattern *p, FcResult *result);
-FcResult FcPatternGetString(const FcPattern *p, const char *object, int n, unsigned char **s);
-void FcPatternDestroy(FcPattern *p);
-"""
+FC_MATCH_PATTERN = 0
+FC_RESULT_MATCH = 0
+"""fontconfig's ``FcMatchPattern`` and ``FcResultMatch``."""
 
 
 @lru_cache(maxsize=1)
-def _fontconfig() -> tuple[Any, Any] | None:
-    """(ffi, library) of fontconfig (cairo's own font library, already loaded), or None if it cannot be found."""
-    ffi = cffi.FFI()
-    ffi.cdef(_FONTCONFIG_API)
-    for name in ("libfontconfig.so.1", "fontconfig"):
+def _fontconfig() -> Any:
+    """fontconfig (cairo's own font library, already loaded) through ctypes, or None if it cannot be found.
+    (ctypes, not cffi: cffi parses the declarations with pycparser, some 14 ms, in every process that asks.)"""
+    for name in ("libfontconfig.so.1", ctypes.util.find_library("fontconfig")):
+        if not name:
+            continue
         try:
-            return ffi, ffi.dlopen(name)
+            lib = ctypes.CDLL(name)
         except OSError:
             continue
+        pointer = ctypes.c_void_p
+        lib.FcNameParse.argtypes, lib.FcNameParse.restype = [ctypes.c_char_p], pointer
+        lib.FcConfigSubstitute.argtypes, lib.FcConfigSubstitute.restype = [pointer, pointer, ctypes.c_int], ctypes.c_int
+        lib.FcDefaultSubstitute.argtypes, lib.FcDefaultSubstitute.restype = [pointer], None
+        lib.FcFontMatch.argtypes = [pointer, pointer, ctypes.POINTER(ctypes.c_int)]
+        lib.FcFontMatch.restype = pointer
+        lib.FcPatternGetString.argtypes = [pointer, ctypes.c_char_p, ctypes.c_int, ctypes.POINTER(ctypes.c_char_p)]
+        lib.FcPatternGetString.restype = ctypes.c_int
+        lib.FcPatternDestroy.argtypes, lib.FcPatternDestroy.restype = [pointer], None
+        return lib
     return None
 
 
 def font_file(pattern: str) -> str:
     """The file fontconfig matches to ``pattern`` (what ``fc-match -f %{file} PATTERN`` prints), or ""."""
-    fc = _fontconfig()
-    if fc is None:  # pragma: no cover - fontconfig is cairo's dependency: only without it
+    lib = _fontconfig()
+    if lib is None:  # pragma: no cover - fontconfig is cairo's dependency: only without it
         try:
             return subprocess.run(["fc-match", "-f", "%{file}", pattern], capture_output=True, text=True,
                                   check=True, timeout=10).stdout.strip()
         except (OSError, subprocess.SubprocessError):
             return ""
-    ffi, lib = fc
     query = lib.FcNameParse(pattern.encode())
-    if query == ffi.NULL:
+    if not query:
         return ""
     try:
-        lib.FcConfigSubstitute(ffi.NULL, query, lib.FcMatchPattern)
+        lib.FcConfigSubstitute(None, query, FC_MATCH_PATTERN)
         lib.FcDefaultSubstitute(query)
-        result = ffi.new("FcResult *")
-        match = lib.FcFontMatch(ffi.NULL, query, result)
+        result = ctypes.c_int()
+        match = lib.FcFontMatch(None, query, ctypes.byref(result))
     finally:
         lib.FcPatternDestroy(query)
-    if match == ffi.NULL:
+    if not match:
         return ""
     try:
-        file = ffi.new("unsigned char **")
-        if lib.FcPatternGetString(match, b"file", 0, file) != lib.FcResultMatch:
+        file = ctypes.c_char_p()
+        if lib.FcPatternGetString(match, b"file", 0, ctypes.byref(file)) != FC_RESULT_MATCH or file.value is None:
             return ""
-        return ffi.string(ffi.cast("char *", file[0])).decode()
+        return file.value.decode()
     finally:
         lib.FcPatternDestroy(match)
 
