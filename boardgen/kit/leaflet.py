@@ -53,6 +53,7 @@ from reportlab.platypus import (
     Spacer,
     TableStyle,
 )
+from reportlab.platypus import Image as PlatypusImage
 from reportlab.platypus import LayoutError as PlatypusLayoutError
 from reportlab.platypus import Table as PlatypusTable
 
@@ -110,6 +111,9 @@ class Picture:
     make: Callable[[float], Flowable | Drawing]
     share: float = 1.0
     min_share: float | None = None
+    sizes: dict[float, tuple[float, float]] = field(default_factory=dict, init=False, compare=False, repr=False)
+    """(width, height) of what ``make(width)`` made, by width, for a fixed-size picture (a Drawing, an image, a
+    PDF page): the fit's trials stand a box of that size in its place (``_Stand``) rather than make it again."""
 
     def __post_init__(self) -> None:
         if self.min_share is not None and not 0.0 < self.min_share <= self.share:
@@ -410,8 +414,6 @@ def scene_picture(scene: Scene, width_mm: float, height_mm: float, dpi: float = 
     drawn: dict[float, bytes] = {}
 
     def make(width_pt: float) -> Flowable:
-        from reportlab.platypus import Image as PlatypusImage
-
         from boardgen.render.cairo_backend import Page, render_png
 
         printed_per_scene_mm = width_pt / mm / width_mm
@@ -434,10 +436,30 @@ def pdf_picture(pdf: bytes, page: int, aspect: float, size_pt: float | None = No
     return Picture(make)
 
 
-def _picture(picture: Picture, width: float, shrink: float = 0.0) -> Flowable:
-    made = picture.make(width * picture.share_at(shrink))
+class _Stand(Flowable):  # type: ignore[misc]
+    """A trial's stand-in for a fixed-size picture it has made once at that width (``Picture.sizes``): a box of
+    the picture's size, as unsplittable and as far from its neighbours, that makes and draws nothing. A picture
+    can take a while to make (a raster drawn with cairo); a trial needs only its size."""
+
+    def __init__(self, width: float, height: float) -> None:
+        super().__init__()
+        self.width, self.height = width, height
+        self.hAlign = "CENTER"
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803 (reportlab API)
+        return self.width, self.height
+
+
+def _picture(picture: Picture, width: float, shrink: float = 0.0, trial: bool = False) -> Flowable:
+    """The picture ``width`` wide (its share of it); in a ``trial``, a ``_Stand`` when its size is known."""
+    width_pt = width * picture.share_at(shrink)
+    if trial and width_pt in picture.sizes:
+        return _Stand(*picture.sizes[width_pt])
+    made = picture.make(width_pt)
     flowable = DrawingFlowable(made) if isinstance(made, Drawing) else made
     flowable.hAlign = "CENTER"
+    if trial and type(flowable) in (DrawingFlowable, PdfPicture, PlatypusImage):  # fixed sizes: wrap ignores the room
+        picture.sizes[width_pt] = flowable.wrap(width_pt, 0.0)
     return flowable
 
 
@@ -539,7 +561,7 @@ def _paragraph(text: str, st: Styles, small: bool) -> Paragraph:
     return _Paragraph(text[item.end():], style, bulletText=mark, parsed=st.parsed)
 
 
-def _table(table: Table, st: Styles, width: float, where: str) -> PlatypusTable:
+def _table(table: Table, st: Styles, width: float, where: str, trial: bool = False) -> PlatypusTable:
     ncols = max(len(r) for r in table.rows)
     weights = table.weights or (1.0,) * ncols
     if len(weights) != ncols:
@@ -556,7 +578,7 @@ def _table(table: Table, st: Styles, width: float, where: str) -> PlatypusTable:
         cells: list[Any] = []
         for c, cell in enumerate(row):
             if isinstance(cell, Picture):
-                cells.append(_picture(cell, widths[c] - 4.0))
+                cells.append(_picture(cell, widths[c] - 4.0, trial=trial))
             else:
                 bold = (table.header and r == 0) or (table.bold_first_column and c == 0)
                 cells.append(_Paragraph(cell, st.cell_bold if bold else st.cell, parsed=st.parsed))
@@ -577,10 +599,12 @@ def _table(table: Table, st: Styles, width: float, where: str) -> PlatypusTable:
     return t
 
 
-def block_flowables(block: Block, st: Styles, width: float, where: str, shrink: float = 0.0) -> list[Flowable]:
+def block_flowables(block: Block, st: Styles, width: float, where: str, shrink: float = 0.0, trial: bool = False
+                    ) -> list[Flowable]:
     """A block's flowables: a heading stays with its first paragraph, a table with the paragraph that leads into
     it, a boxed or ``keep_together`` block is never split; no paragraph leaves one line alone on a panel.
-    ``shrink``: how far its picture is shrunk towards its ``min_share`` (0 to 1)."""
+    ``shrink``: how far its picture is shrunk towards its ``min_share`` (0 to 1). ``trial``: for a trial layout
+    (pictures it has made once stand as boxes of their size)."""
     boxed = bool(block.box)
     inner = width - (8 if boxed else 0)
     where = f"{where}: the block {_block_name(block)!r}"
@@ -590,13 +614,13 @@ def block_flowables(block: Block, st: Styles, width: float, where: str, shrink: 
     units: list[list[Flowable]] = [[_paragraph(p, st, block.small)] for p in block.paragraphs]
     if block.picture is not None:
         at = len(units) if block.picture_after < 0 else min(block.picture_after, len(units))
-        picture = [Spacer(1, 2), _picture(block.picture, inner, shrink), Spacer(1, 3)]
+        picture = [Spacer(1, 2), _picture(block.picture, inner, shrink, trial), Spacer(1, 3)]
         if at > 0:
             units[at - 1] = [*units[at - 1], *picture]
         else:
             units.insert(0, picture)
     paragraphs: list[Flowable] = [f for unit in units for f in unit]
-    table = [_table(block.table, st, inner, where)] if block.table is not None else []
+    table = [_table(block.table, st, inner, where, trial)] if block.table is not None else []
     after: list[Flowable] = [_paragraph(p, st, block.small) for p in block.after]
     head: list[Flowable] = [PageBreak()] if block.new_panel else []
     if boxed:
@@ -720,7 +744,7 @@ def _panels(leaflet: Leaflet, blocks: Sequence[Block], geometry: PanelGeometry, 
     doc.addPageTemplates([PageTemplate("panel", [frame], onPage=on_page)])
     story: list[Flowable] = [_Paragraph(leaflet.title, st.title, parsed=st.parsed)] if cover else []
     for i, block in enumerate(blocks):
-        story += [_Mark(i), *block_flowables(block, st, width, where, shrink)]
+        story += [_Mark(i), *block_flowables(block, st, width, where, shrink, trial=not drawn)]
     if not story:
         story = [Spacer(1, 1)]
     try:
