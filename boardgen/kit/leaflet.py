@@ -32,6 +32,7 @@ import re
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import pikepdf
@@ -52,6 +53,7 @@ from reportlab.platypus import (
     Spacer,
     TableStyle,
 )
+from reportlab.platypus import Image as PlatypusImage
 from reportlab.platypus import LayoutError as PlatypusLayoutError
 from reportlab.platypus import Table as PlatypusTable
 
@@ -109,6 +111,9 @@ class Picture:
     make: Callable[[float], Flowable | Drawing]
     share: float = 1.0
     min_share: float | None = None
+    sizes: dict[float, tuple[float, float]] = field(default_factory=dict, init=False, compare=False, repr=False)
+    """(width, height) of what ``make(width)`` made, by width, for a fixed-size picture (a Drawing, an image, a
+    PDF page): the fit's trials stand a box of that size in its place (``_Stand``) rather than make it again."""
 
     def __post_init__(self) -> None:
         if self.min_share is not None and not 0.0 < self.min_share <= self.share:
@@ -303,6 +308,11 @@ class Styles:
     small: ParagraphStyle
     cell: ParagraphStyle
     cell_bold: ParagraphStyle
+    parsed: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+    """Paragraphs parsed in these styles (``_Paragraph``), for a fit that sets the same words in one style sheet
+    again and again (each trial, each paper)."""
+    items: dict[tuple[str, str], ParagraphStyle] = field(default_factory=dict, compare=False, repr=False)
+    """The list items' styles, by (base style, mark)."""
 
     @property
     def smallest_pt(self) -> float:
@@ -332,6 +342,12 @@ def styles(body_pt: float, accent: str = INK) -> Styles:
         cell_bold=ParagraphStyle("cell_bold", body, fontName=family + "-Bold", fontSize=cell_pt,
                                  leading=cell_pt * 1.2, spaceAfter=0),
     )
+
+
+@lru_cache(maxsize=16)
+def _sheet(body_pt: float, accent: str) -> Styles:
+    """``styles(body_pt, accent)`` made once: the fit's trials share it and the paragraphs it has parsed."""
+    return styles(body_pt, accent)
 
 
 # ------------------------------------------------------------------------------------------ pictures
@@ -398,8 +414,6 @@ def scene_picture(scene: Scene, width_mm: float, height_mm: float, dpi: float = 
     drawn: dict[float, bytes] = {}
 
     def make(width_pt: float) -> Flowable:
-        from reportlab.platypus import Image as PlatypusImage
-
         from boardgen.render.cairo_backend import Page, render_png
 
         printed_per_scene_mm = width_pt / mm / width_mm
@@ -422,10 +436,30 @@ def pdf_picture(pdf: bytes, page: int, aspect: float, size_pt: float | None = No
     return Picture(make)
 
 
-def _picture(picture: Picture, width: float, shrink: float = 0.0) -> Flowable:
-    made = picture.make(width * picture.share_at(shrink))
+class _Stand(Flowable):  # type: ignore[misc]
+    """A trial's stand-in for a fixed-size picture it has made once at that width (``Picture.sizes``): a box of
+    the picture's size, as unsplittable and as far from its neighbours, that makes and draws nothing. A picture
+    can take a while to make (a raster drawn with cairo); a trial needs only its size."""
+
+    def __init__(self, width: float, height: float) -> None:
+        super().__init__()
+        self.width, self.height = width, height
+        self.hAlign = "CENTER"
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803 (reportlab API)
+        return self.width, self.height
+
+
+def _picture(picture: Picture, width: float, shrink: float = 0.0, trial: bool = False) -> Flowable:
+    """The picture ``width`` wide (its share of it); in a ``trial``, a ``_Stand`` when its size is known."""
+    width_pt = width * picture.share_at(shrink)
+    if trial and width_pt in picture.sizes:
+        return _Stand(*picture.sizes[width_pt])
+    made = picture.make(width_pt)
     flowable = DrawingFlowable(made) if isinstance(made, Drawing) else made
     flowable.hAlign = "CENTER"
+    if trial and type(flowable) in (DrawingFlowable, PdfPicture, PlatypusImage):  # fixed sizes: wrap ignores the room
+        picture.sizes[width_pt] = flowable.wrap(width_pt, 0.0)
     return flowable
 
 
@@ -447,23 +481,87 @@ class _Mark(Flowable):  # type: ignore[misc]
         self.canv._doctemplate.leaflet_marks.setdefault(self.index, self.canv.getPageNumber())
 
 
+PARSED_KEPT = 5_000
+"""How many parsed paragraphs a style sheet keeps before it forgets them all (a long-running server)."""
+
+
+def _cloned(parsed: Any) -> Any:
+    """A copy of parsed fragments (a list of reportlab ParaFrags) that layout may change, or ``parsed`` as it is
+    (a bullet's text, None)."""
+    return [frag.clone() for frag in parsed] if isinstance(parsed, list) else parsed
+
+
+class _Paragraph(Paragraph):  # type: ignore[misc]
+    """A reportlab paragraph that does not repeat work whose result it already has:
+
+    - **parsing**: given its style sheet's ``parsed`` store, the same markup in the same style is parsed once;
+      each paragraph gets its own copy of the fragments (markup with ``<seq>`` counters is always parsed);
+    - **line breaking**: wrapped again at the width it was last wrapped at, it keeps its lines (unless a split
+      dropped them): reportlab wraps a paragraph to measure it (a table's cell, a block kept together) and again
+      to place or draw it, and breaking its lines again gives the same lines. The parts of a split paragraph
+      are ``_Paragraph`` too."""
+
+    text: Any
+    frags: Any
+    style: Any
+    bulletText: Any  # noqa: N815 (reportlab's)
+    _wrapped: tuple[float, tuple[float, float]] | None = None
+    _parsed: dict[Any, Any] | None = None
+
+    def __init__(self, text: str | None, style: ParagraphStyle, bulletText: Any = None, frags: Any = None,  # noqa: N803
+                 parsed: dict[Any, Any] | None = None, **kwargs: Any) -> None:
+        if parsed is not None:
+            self._parsed = parsed
+        super().__init__(text, style, bulletText, frags, **kwargs)
+
+    def _setup(self, text: Any, style: ParagraphStyle, bulletText: Any, frags: Any, cleaner: Any) -> None:  # noqa: N803
+        store = self._parsed
+        if frags is not None or store is None or not isinstance(text, str) or "<seq" in text:
+            super()._setup(text, style, bulletText, frags, cleaner)
+            return
+        key = (text, bulletText, style, self.caseSensitive)
+        hit = store.get(key)
+        if hit is None:
+            super()._setup(text, style, bulletText, frags, cleaner)
+            if len(store) >= PARSED_KEPT:
+                store.clear()
+            store[key] = (self.text, _cloned(self.frags), self.style, _cloned(self.bulletText))
+            return
+        self.text = hit[0]
+        self.frags = _cloned(hit[1])
+        self.style = hit[2]
+        self.bulletText = _cloned(hit[3])
+        self.debug = 0
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803 (reportlab API)
+        if (self._wrapped is not None and self._wrapped[0] == availWidth and "blPara" in self.__dict__
+                and not self.style.wordWrap):  # (a split that moves it all on drops its lines; RTL reverses them)
+            return self._wrapped[1]
+        size: tuple[float, float] = super().wrap(availWidth, availHeight)
+        self._wrapped = (availWidth, size)
+        return size
+
+
 _LIST_ITEM = re.compile(r"^(• |\d{1,3}\. )")
 """A paragraph that starts like this is a list item: it hangs from its bullet or number."""
 
 
 def _paragraph(text: str, st: Styles, small: bool) -> Paragraph:
     item = _LIST_ITEM.match(text)
-    if item is None:
-        return Paragraph(text, st.small if small else st.body)
-    mark = item.group(1).strip()
     base = st.small if small else st.body
-    indent = base.fontSize * (1.1 if mark == "•" else 0.65 * len(mark) + 0.5)
-    style = ParagraphStyle(f"{base.name}-item-{len(mark)}", base, leftIndent=indent, bulletIndent=0,
-                           bulletFontName=base.fontName, bulletFontSize=base.fontSize)
-    return Paragraph(text[item.end():], style, bulletText=mark)
+    if item is None:
+        return _Paragraph(text, base, parsed=st.parsed)
+    mark = item.group(1).strip()
+    style = st.items.get((base.name, mark))
+    if style is None:
+        indent = base.fontSize * (1.1 if mark == "•" else 0.65 * len(mark) + 0.5)
+        style = st.items[base.name, mark] = ParagraphStyle(
+            f"{base.name}-item-{len(mark)}", base, leftIndent=indent, bulletIndent=0, bulletFontName=base.fontName,
+            bulletFontSize=base.fontSize)
+    return _Paragraph(text[item.end():], style, bulletText=mark, parsed=st.parsed)
 
 
-def _table(table: Table, st: Styles, width: float, where: str) -> PlatypusTable:
+def _table(table: Table, st: Styles, width: float, where: str, trial: bool = False) -> PlatypusTable:
     ncols = max(len(r) for r in table.rows)
     weights = table.weights or (1.0,) * ncols
     if len(weights) != ncols:
@@ -480,10 +578,10 @@ def _table(table: Table, st: Styles, width: float, where: str) -> PlatypusTable:
         cells: list[Any] = []
         for c, cell in enumerate(row):
             if isinstance(cell, Picture):
-                cells.append(_picture(cell, widths[c] - 4.0))
+                cells.append(_picture(cell, widths[c] - 4.0, trial=trial))
             else:
                 bold = (table.header and r == 0) or (table.bold_first_column and c == 0)
-                cells.append(Paragraph(cell, st.cell_bold if bold else st.cell))
+                cells.append(_Paragraph(cell, st.cell_bold if bold else st.cell, parsed=st.parsed))
         cells += [""] * (ncols - len(cells))
         data.append(cells)
     t = PlatypusTable(data, colWidths=widths, hAlign="LEFT", repeatRows=1 if table.header else 0,
@@ -501,26 +599,28 @@ def _table(table: Table, st: Styles, width: float, where: str) -> PlatypusTable:
     return t
 
 
-def block_flowables(block: Block, st: Styles, width: float, where: str, shrink: float = 0.0) -> list[Flowable]:
+def block_flowables(block: Block, st: Styles, width: float, where: str, shrink: float = 0.0, trial: bool = False
+                    ) -> list[Flowable]:
     """A block's flowables: a heading stays with its first paragraph, a table with the paragraph that leads into
     it, a boxed or ``keep_together`` block is never split; no paragraph leaves one line alone on a panel.
-    ``shrink``: how far its picture is shrunk towards its ``min_share`` (0 to 1)."""
+    ``shrink``: how far its picture is shrunk towards its ``min_share`` (0 to 1). ``trial``: for a trial layout
+    (pictures it has made once stand as boxes of their size)."""
     boxed = bool(block.box)
     inner = width - (8 if boxed else 0)
     where = f"{where}: the block {_block_name(block)!r}"
-    heading = [Paragraph(block.heading, st.heading)] if block.heading else []
+    heading = [_Paragraph(block.heading, st.heading, parsed=st.parsed)] if block.heading else []
     # units: flowables that stay on one panel (a paragraph, and the picture after it with the paragraph that
     # leads into it, as a table does); never a KeepTogether inside another (reportlab's would never fit)
     units: list[list[Flowable]] = [[_paragraph(p, st, block.small)] for p in block.paragraphs]
     if block.picture is not None:
         at = len(units) if block.picture_after < 0 else min(block.picture_after, len(units))
-        picture = [Spacer(1, 2), _picture(block.picture, inner, shrink), Spacer(1, 3)]
+        picture = [Spacer(1, 2), _picture(block.picture, inner, shrink, trial), Spacer(1, 3)]
         if at > 0:
             units[at - 1] = [*units[at - 1], *picture]
         else:
             units.insert(0, picture)
     paragraphs: list[Flowable] = [f for unit in units for f in unit]
-    table = [_table(block.table, st, inner, where)] if block.table is not None else []
+    table = [_table(block.table, st, inner, where, trial)] if block.table is not None else []
     after: list[Flowable] = [_paragraph(p, st, block.small) for p in block.after]
     head: list[Flowable] = [PageBreak()] if block.new_panel else []
     if boxed:
@@ -595,16 +695,42 @@ class _Doc(BaseDocTemplate):  # type: ignore[misc]
     leaflet_marks: dict[int, int]
 
 
+def _nothing(*args: Any, **kwargs: Any) -> None:
+    return None
+
+
+class _TrialFrame(Frame):  # type: ignore[misc]
+    """A panel's frame that places flowables without drawing them, for a trial layout: reportlab wraps, splits
+    and keeps them together exactly as in the frame that draws (what goes where never depends on the drawing),
+    but nothing is drawn and no PDF is written. Only a ``_Mark`` is drawn: it records the panel its block began
+    on. A trial needs only the panels the words take; the setting kept is set again, drawn."""
+
+    def add(self, flowable: Flowable, canv: Canvas, trySplit: int = 0) -> Any:  # noqa: N803 (reportlab API)
+        if isinstance(flowable, _Mark):
+            return self._add(flowable, canv, trySplit)
+        flowable.drawOn = _nothing  # hides the method for this one placement
+        try:
+            return self._add(flowable, canv, trySplit)
+        finally:
+            del flowable.drawOn
+
+
+_Panels = tuple[bytes, int, list[_Slot], dict[int, int]]
+"""What ``_panels`` sets: (pdf, panels, picture slots, the panel each block began on)."""
+
+
 def _panels(leaflet: Leaflet, blocks: Sequence[Block], geometry: PanelGeometry, body_pt: float,
             max_panels: int | None, where: str, cover: bool, marks: dict[int, int] | None = None,
-            shrink: float = 0.0) -> tuple[bytes, int, list[_Slot], dict[int, int]] | None:
+            shrink: float = 0.0, drawn: bool = True) -> _Panels | None:
     """``blocks`` set in ``body_pt`` (their pictures shrunk by ``shrink``), one panel a page: (pdf, panels,
     picture slots, panel each block began on); None as soon as a panel past ``max_panels`` begins (``marks``
-    then gets the panels the blocks set so far began on)."""
-    st = styles(body_pt, leaflet.accent)
+    then gets the panels the blocks set so far began on). ``drawn=False``: a trial (``_TrialFrame``), the
+    same panels and marks but no pdf and no slots."""
+    st = _sheet(body_pt, leaflet.accent)
     width = geometry.text_width_mm * mm
-    frame = Frame(geometry.fold.side_mm * mm, geometry.fold.bottom_mm * mm, width, geometry.text_height_mm * mm,
-                  id="panel", leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+    frame = (Frame if drawn else _TrialFrame)(
+        geometry.fold.side_mm * mm, geometry.fold.bottom_mm * mm, width, geometry.text_height_mm * mm,
+        id="panel", leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
 
     def on_page(canvas: Canvas, doc: BaseDocTemplate) -> None:
         if max_panels is not None and doc.page > max_panels:
@@ -614,10 +740,11 @@ def _panels(leaflet: Leaflet, blocks: Sequence[Block], geometry: PanelGeometry, 
     doc = _Doc(buf, pagesize=(geometry.width_mm * mm, geometry.height_mm * mm), invariant=1,
                initialFontName=register_fonts(), title=pdf_title(leaflet), author="boardgen", creator="boardgen")
     doc.leaflet_slots, doc.leaflet_marks = [], {}
+    doc._doSave = drawn  # a trial writes no PDF
     doc.addPageTemplates([PageTemplate("panel", [frame], onPage=on_page)])
-    story: list[Flowable] = [Paragraph(leaflet.title, st.title)] if cover else []
+    story: list[Flowable] = [_Paragraph(leaflet.title, st.title, parsed=st.parsed)] if cover else []
     for i, block in enumerate(blocks):
-        story += [_Mark(i), *block_flowables(block, st, width, where, shrink)]
+        story += [_Mark(i), *block_flowables(block, st, width, where, shrink, trial=not drawn)]
     if not story:
         story = [Spacer(1, 1)]
     try:
@@ -632,14 +759,16 @@ def _panels(leaflet: Leaflet, blocks: Sequence[Block], geometry: PanelGeometry, 
         name = _block_name(blocks[index]) if blocks else ""
         raise FitError(f"{where}: the block {name!r} is taller than a panel at {body_pt:g} pt; shorten it or "
                        "split it into blocks") from exc
+    if not drawn:
+        return b"", doc.page, [], doc.leaflet_marks
     return buf.getvalue(), doc.page, doc.leaflet_slots, doc.leaflet_marks
 
 
 @dataclass(frozen=True)
 class _Set:
     body_pt: float
-    main: tuple[bytes, int, list[_Slot], dict[int, int]]
-    back: tuple[bytes, int, list[_Slot], dict[int, int]] | None
+    main: _Panels
+    back: _Panels | None
 
     @property
     def panels(self) -> int:
@@ -655,22 +784,55 @@ def _where(leaflet: Leaflet, paper: Paper) -> str:
     return f"{leaflet.source}: leaflet ({paper.name}, language {current().language})"
 
 
-def _set(leaflet: Leaflet, paper: Paper, body_pt: float, max_panels: int | None, shrink: float = 0.0
-         ) -> _Set | None:
-    """The words in ``body_pt`` (pictures shrunk by ``shrink``) on at most ``max_panels`` panels, or None. The
-    back matter follows the text; when that leaves the last panel empty, it is set on the last panel by itself
-    (the back cover)."""
+@dataclass(frozen=True)
+class _Choice:
+    """How the words fit (found by trials, nothing drawn): the body size, how far the pictures are shrunk,
+    whether the back matter is set by itself on the last panels (else it follows the text), the panels used."""
+
+    body_pt: float
+    shrink: float
+    back_apart: bool
+    panels: int
+
+
+def _choose(leaflet: Leaflet, paper: Paper, body_pt: float, max_panels: int, shrink: float = 0.0
+            ) -> _Choice | None:
+    """Whether the words in ``body_pt`` (pictures shrunk by ``shrink``) fit ``max_panels`` panels, and how (trial
+    layouts only), or None. The back matter follows the text; when that leaves the last panel empty, it is set
+    on the last panel by itself (the back cover)."""
     geometry = panel_geometry(leaflet.fold, paper)
     where = _where(leaflet, paper)
     both = (*leaflet.blocks, *leaflet.back)
-    flow = _panels(leaflet, both, geometry, body_pt, max_panels, where, cover=True, shrink=shrink)
-    if flow is None or not leaflet.back or max_panels is None or flow[1] == max_panels:
-        return None if flow is None else _Set(body_pt, flow, None)
-    back = _panels(leaflet, leaflet.back, geometry, body_pt, max_panels, where, cover=False, shrink=shrink)
-    main = _panels(leaflet, leaflet.blocks, geometry, body_pt, max_panels, where, cover=True, shrink=shrink)
+    flow = _panels(leaflet, both, geometry, body_pt, max_panels, where, cover=True, shrink=shrink, drawn=False)
+    if flow is None:
+        return None
+    if not leaflet.back or flow[1] == max_panels:
+        return _Choice(body_pt, shrink, False, flow[1])
+    back = _panels(leaflet, leaflet.back, geometry, body_pt, max_panels, where, cover=False, shrink=shrink,
+                   drawn=False)
+    main = _panels(leaflet, leaflet.blocks, geometry, body_pt, max_panels, where, cover=True, shrink=shrink,
+                   drawn=False)
     if back is None or main is None or main[1] + back[1] > max_panels:
-        return _Set(body_pt, flow, None)
-    return _Set(body_pt, main, back)
+        return _Choice(body_pt, shrink, False, flow[1])
+    return _Choice(body_pt, shrink, True, main[1] + back[1])
+
+
+def _set(leaflet: Leaflet, paper: Paper, choice: _Choice, max_panels: int) -> _Set:
+    """The words set as ``choice`` says, drawn."""
+    geometry = panel_geometry(leaflet.fold, paper)
+    where = _where(leaflet, paper)
+
+    def drawn(blocks: Sequence[Block], cover: bool) -> _Panels:
+        made = _panels(leaflet, blocks, geometry, choice.body_pt, max_panels, where, cover, shrink=choice.shrink)
+        assert made is not None, "a drawn setting takes the panels of its trial"
+        return made
+
+    if not choice.back_apart:
+        made = _Set(choice.body_pt, drawn((*leaflet.blocks, *leaflet.back), True), None)
+    else:
+        made = _Set(choice.body_pt, drawn(leaflet.blocks, True), drawn(leaflet.back, False))
+    assert made.panels == choice.panels, "a drawn setting takes the panels of its trial"
+    return made
 
 
 PICTURE_SHRINKS = (0.25, 0.5, 0.75, 1.0)
@@ -688,28 +850,29 @@ def _fit(leaflet: Leaflet, paper: Paper, sheets: int) -> _Set | None:
     tries = [(body_pt, 0.0) for body_pt in leaflet.body_sizes_pt]
     if _shrinkable(leaflet):
         tries += [(min(leaflet.body_sizes_pt), shrink) for shrink in PICTURE_SHRINKS]
+    max_panels = sheets * leaflet.fold.per_sheet
     for body_pt, shrink in tries:
         try:
-            made = _set(leaflet, paper, body_pt, sheets * leaflet.fold.per_sheet, shrink)
+            choice = _choose(leaflet, paper, body_pt, max_panels, shrink)
         except FitError:  # a table too wide or a block too tall at this size: a smaller one may do
             continue
-        if made is not None:
-            return made
+        if choice is not None:
+            return _set(leaflet, paper, choice, max_panels)
     return None
 
 
 def _most_compact(leaflet: Leaflet, paper: Paper, max_panels: int, marks: dict[int, int] | None = None
-                  ) -> tuple[bytes, int, list[_Slot], dict[int, int]] | None:
+                  ) -> _Panels | None:
     """The words' flow (back matter included) at the smallest size, the pictures shrunk as far as they may be:
-    if they fit ``max_panels`` panels at all, they fit so (``_panels``' result)."""
+    if they fit ``max_panels`` panels at all, they fit so (``_panels``' trial result)."""
     return _panels(leaflet, (*leaflet.blocks, *leaflet.back), panel_geometry(leaflet.fold, paper),
                    min(leaflet.body_sizes_pt), max_panels, _where(leaflet, paper), cover=True, marks=marks,
-                   shrink=1.0)
+                   shrink=1.0, drawn=False)
 
 
 def _fits_at_all(leaflet: Leaflet, paper: Paper, sheets: int) -> bool:
     """Whether the words fit ``sheets`` sheets of ``paper`` at some size (``_most_compact``). Only the words'
-    flow is set (``_set`` is None exactly when it is): where the back matter goes does not matter here."""
+    flow is set (``_choose`` is None exactly when it is): where the back matter goes does not matter here."""
     try:
         return _most_compact(leaflet, paper, sheets * leaflet.fold.per_sheet) is not None
     except FitError:

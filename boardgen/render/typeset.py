@@ -92,19 +92,51 @@ def font_runs(text: str, covered: Callable[[int], bool], fallback: Callable[[int
     return runs
 
 
+@lru_cache(maxsize=1)
+def fallback_font() -> TTFont | None:
+    """The fallback font (``FALLBACK_FAMILY``) read and registered with reportlab, or None when it is not
+    installed. Read the first time a text has a character the main font lacks: it is a large file (4 MB, some
+    60 ms to read) that most editions never print from."""
+    path = fallback_file()
+    if not path:
+        return None
+    font = TTFont(FALLBACK_FONT, path)
+    pdfmetrics.registerFont(font)
+    return font
+
+
+def _in_fallback(code: int) -> bool:
+    font = fallback_font()
+    return font is not None and code in font.face.charToGlyph
+
+
+WIDTHS_KEPT = 100_000
+"""How many measured (text, size) widths a font keeps before it forgets them all (a long-running server)."""
+
+
 class CheckedTTFont(TTFont):  # type: ignore[misc]
     """A TrueType font that prints what it has no glyph for in the fallback font (``FALLBACK_FAMILY``, embedded
     and subset like it) and refuses a character neither has (reportlab would print glyph 0, an empty box): a
-    one-line DataError naming the text instead. Every leaflet's text passes through here."""
+    one-line DataError naming the text instead. Every leaflet's text passes through here.
 
-    fallback: TTFont | None = None
+    It keeps the width of every (text, size) it has measured: a leaflet's fit sets the same words at the same
+    size several times (each size tried, each paper), and reportlab measures every word of a paragraph each
+    time it wraps it."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._widths: dict[tuple[str, float], float] = {}
+
+    @property
+    def fallback(self) -> TTFont | None:
+        """The fallback font (read on first use: ``fallback_font``)."""
+        return fallback_font()
 
     def _runs(self, text: str) -> list[tuple[str, bool]]:
         cmap = self.face.charToGlyph
-        if text.isascii() or self.fallback is None:
+        if text.isascii():
             return [(text, False)]
-        alt = self.fallback.face.charToGlyph
-        return font_runs(text, cmap.__contains__, alt.__contains__)
+        return font_runs(text, cmap.__contains__, _in_fallback)
 
     def splitString(self, text: str | bytes, doc: Any, encoding: str = "utf-8") -> Any:  # noqa: N802 - reportlab's
         if isinstance(text, bytes):
@@ -136,6 +168,15 @@ class CheckedTTFont(TTFont):  # type: ignore[misc]
     def stringWidth(self, text: str | bytes, size: float, encoding: str = "utf8") -> float:  # noqa: N802
         if isinstance(text, bytes):
             text = text.decode("utf-8")
+        key = (text, size)
+        width = self._widths.get(key)
+        if width is None:
+            if len(self._widths) >= WIDTHS_KEPT:
+                self._widths.clear()
+            width = self._widths[key] = self._measured(text, size, encoding)
+        return width
+
+    def _measured(self, text: str, size: float, encoding: str) -> float:
         runs = self._runs(text)
         if len(runs) == 1 and not runs[0][1]:
             return float(super().stringWidth(text, size, encoding))
@@ -149,7 +190,8 @@ class CheckedTTFont(TTFont):  # type: ignore[misc]
 
 @lru_cache(maxsize=1)
 def register_fonts() -> str:
-    """Register DejaVu Sans (4 faces) with reportlab from fontconfig's files; returns the family name."""
+    """Register DejaVu Sans (4 faces) with reportlab from fontconfig's files; returns the family name. The
+    fallback font is read when a text first needs it (``fallback_font``)."""
     paths: dict[str, str] = {}
     for suffix, pattern in _FACES.items():
         path = font_file(pattern)
@@ -159,13 +201,8 @@ def register_fonts() -> str:
         if not path:
             raise DataError(f"font DejaVu Sans{suffix} not found (install fonts-dejavu-core)")
         paths[suffix] = path
-    fallback = TTFont(FALLBACK_FONT, fallback_file()) if fallback_file() else None
-    if fallback is not None:
-        pdfmetrics.registerFont(fallback)
     for suffix, path in paths.items():
-        font = CheckedTTFont(FONT + suffix, path)
-        font.fallback = fallback
-        pdfmetrics.registerFont(font)
+        pdfmetrics.registerFont(CheckedTTFont(FONT + suffix, path))
     pdfmetrics.registerFontFamily(FONT, normal=FONT, bold=FONT + "-Bold", italic=FONT + "-Oblique",
                                   boldItalic=FONT + "-BoldOblique")
     return FONT
@@ -226,11 +263,12 @@ def missing_glyphs(text: str, font_name: str) -> list[str]:
     one) has no glyph for (in order, once each; spaces and line breaks never count)."""
     font = pdfmetrics.getFont(font_name)
     cmap: dict[int, Any] = getattr(font.face, "charToGlyph", {})
-    fallback = getattr(font, "fallback", None)
-    alt: dict[int, Any] = fallback.face.charToGlyph if fallback is not None else {}
     out: list[str] = []
     for ch in plain_text(text):
-        if ch not in "\n\r\t" and ord(ch) not in cmap and ord(ch) not in alt and ch not in out:
+        if ch in "\n\r\t" or ord(ch) in cmap or ch in out:
+            continue
+        fallback = getattr(font, "fallback", None)  # read only when the main font lacks a character
+        if fallback is None or ord(ch) not in fallback.face.charToGlyph:
             out.append(ch)
     return out
 

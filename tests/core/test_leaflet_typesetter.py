@@ -295,3 +295,56 @@ def test_a_picture_that_may_shrink_keeps_its_size_when_the_words_fit() -> None:
 def test_a_picture_cannot_shrink_to_nothing_or_grow(min_share: float) -> None:
     with pytest.raises(ValueError, match=r"min_share .*: expected more than 0 and at most its share 0.9"):
         Picture(_drawing, 0.9, min_share)
+
+
+def _listed_leaflet(paragraphs: int, fold: Fold) -> Leaflet:
+    """``_leaflet`` with list items (bullets and numbers, repeated word for word) and a shrinkable picture."""
+    base = _leaflet(paragraphs, fold)
+    items = Block("Steps", tuple(f"{n}. {WORDS}" for n in (1, 2, 12)) + ("• " + WORDS,) * 3,
+                  picture=Picture(_drawing, 0.9, min_share=0.5), picture_after=1)
+    return replace(base, blocks=(*base.blocks[:2], items, *base.blocks[2:]))
+
+
+@pytest.mark.parametrize("fold", [HALF_FOLD, TRI_FOLD, COLUMNS], ids=lambda f: f.name)
+def test_a_trial_takes_the_panels_of_the_drawn_setting(fold: Fold) -> None:
+    """A trial lays the words out without drawing them: the same panels (or the same overflow) and the same
+    panel for every block as the drawn setting, at every size, picture shrink and room."""
+    from boardgen.kit import leaflet as typesetter
+
+    lf = _listed_leaflet(30, fold)
+    geometry = panel_geometry(fold, A4)
+    both = (*lf.blocks, *lf.back)
+    for body_pt in (BODY_SIZES_PT[0], BODY_SIZES_PT[-1]):
+        for shrink in (0.0, 1.0):
+            for room in (None, 2 * fold.per_sheet):
+                marks: list[dict[int, int]] = [{}, {}]
+                made = [typesetter._panels(lf, both, geometry, body_pt, room, "here", True, marks[k], shrink,
+                                           drawn=drawn) for k, drawn in enumerate((False, True))]
+                assert (made[0] is None) == (made[1] is None)
+                assert marks[0] == marks[1]
+                if made[0] is not None and made[1] is not None:
+                    assert made[0][1] == made[1][1] and made[0][3] == made[1][3]
+                    assert made[1][0].startswith(b"%PDF") and made[0][0] == b""
+
+
+@pytest.mark.parametrize("fold", [HALF_FOLD, TRI_FOLD, COLUMNS], ids=lambda f: f.name)
+def test_the_fits_shortcuts_change_no_byte(fold: Fold, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Trials that draw nothing, pictures standing as boxes, paragraphs parsed once and not broken into lines
+    twice, measured widths kept: the leaflet is the same bytes as reportlab sets it without any of them."""
+    from reportlab.platypus import Frame, Paragraph
+
+    from boardgen.kit import leaflet as typesetter
+    from boardgen.render.typeset import CheckedTTFont
+
+    quick = [leaflet_layout(_listed_leaflet(n, fold), paper) for n in (9, 30) for paper in (A4, LETTER)]
+    picture = typesetter._picture
+    monkeypatch.setattr(typesetter._TrialFrame, "add", Frame.add)
+    monkeypatch.setattr(typesetter, "_picture", lambda p, width, shrink=0.0, trial=False: picture(p, width, shrink))
+    monkeypatch.setattr(typesetter._Paragraph, "wrap", Paragraph.wrap)
+    monkeypatch.setattr(typesetter._Paragraph, "_setup", Paragraph._setup)
+    monkeypatch.setattr(typesetter, "_sheet", typesetter.styles)
+    monkeypatch.setattr(CheckedTTFont, "stringWidth",
+                        lambda font, text, size, encoding="utf8": font._measured(text, size, encoding))
+    slow = [leaflet_layout(_listed_leaflet(n, fold), paper) for n in (9, 30) for paper in (A4, LETTER)]
+    assert [data for data, _layout in quick] == [data for data, _layout in slow]
+    assert [layout for _data, layout in quick] == [layout for _data, layout in slow]

@@ -79,22 +79,24 @@ def table_laid(config: Any, paper: Paper) -> LaidOut:
 
 
 def kit_stage(ctx: BuildContext) -> list[Artifact]:
-    from boardgen.games.global_warming.leaflet import leaflet_pdf, leaflet_text
+    from boardgen.games.global_warming.leaflet import leaflet_content
+    from boardgen.kit.leaflet import leaflet_pdf
 
     config = ctx.config
     sets = piecepack_sets(config.piecepack)
+    words = leaflet_content(config)  # one leaflet for every paper: its trials reuse the pictures' sizes
 
     def pieces(paper: Paper) -> list[LaidOut]:
         return lay_piecepack(config, sets, paper, config.print.backs)
 
     spec = KitSpec(
         config.title, kit_parts(ctx), lambda paper: [*pieces(paper), table_laid(config, paper)],
-        lambda paper, _kit: leaflet_pdf(config, paper),
+        lambda paper, _kit: leaflet_pdf(words, paper),
         N_("the rules, one sheet printed on both sides (flip on the long edge)."), {**HOW_TO, "mat": TABLE_HOW},
         cut_lay=pieces, cut_contents=N_("the piecepack"), fold_lay=fold_lay(config), fold_how=FOLD_HOW,
         fold_how_to=FOLD_HOW_TO,
         papers=papers(config), box_extra=((1, N_("rules leaflet"), N_("one sheet")),),
-        data_files=(Artifact("rules.txt", leaflet_text(config).encode(), "the leaflet's words as plain text."),))
+        data_files=(Artifact("rules.txt", words.document_text().encode(), "the leaflet's words as plain text."),))
     return assemble_kit(ctx, spec)
 
 

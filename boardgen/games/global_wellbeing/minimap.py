@@ -41,9 +41,10 @@ def minimap_scene(board: Board, width_mm: float, symbols: bool = True, crop: boo
     """The board scaled to ``width_mm``: (scene, height_mm). ``crop``: only the part with cells (plus a hex)."""
     cfg = board.config
     view = Rect(0.0, 0.0, cfg.board.width_mm, cfg.board.height_mm)
+    corners = [tuple(board.hex_corners_mm(c)) for c in board.cells]  # each cell's, once
     if crop and board.cells:
-        xs = [x for c in board.cells for x, _ in board.hex_corners_mm(c)]
-        ys = [y for c in board.cells for _, y in board.hex_corners_mm(c)]
+        xs = [x for cell in corners for x, _ in cell]
+        ys = [y for cell in corners for _, y in cell]
         pad = board.layout.size_mm
         x0, y0 = max(0.0, min(xs) - pad), max(0.0, min(ys) - pad)
         x1, y1 = min(view.width, max(xs) + pad), min(view.height, max(ys) + pad)
@@ -53,10 +54,10 @@ def minimap_scene(board: Board, width_mm: float, symbols: bool = True, crop: boo
     ops: list[Op] = [RectOp(Rect(0, 0, cfg.board.width_mm, cfg.board.height_mm), Style(fill=OCEAN))]
     ops.extend(_land_paths(board))
     line = Style(stroke="#ffffff", stroke_width_mm=0.5 * PT / k)  # 0.5 pt at the map's size: at least 0.25 pt placed
-    for cell in board.cells:
+    for cell, outline in zip(board.cells, corners, strict=True):
         colour = cfg.zones[cell.zone].colour
-        ops.append(Polygon(tuple(board.hex_corners_mm(cell)), Style(fill=colour), name="map-cell"))
-        ops.append(Polygon(tuple(board.hex_corners_mm(cell)), line))
+        ops.append(Polygon(outline, Style(fill=colour), name="map-cell"))
+        ops.append(Polygon(outline, line))
     if symbols:
         for cell in board.cells:
             zone = cfg.zones[cell.zone]
