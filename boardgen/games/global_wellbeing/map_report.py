@@ -6,7 +6,7 @@ from __future__ import annotations
 from boardgen.errors import ConfigError, LayoutError, blamed_on
 from boardgen.games.global_wellbeing.board_art import LEGEND_FALLBACKS, legend_specs
 from boardgen.games.global_wellbeing.board_layout import legend_for, panelled_board, section_page_sizes_mm
-from boardgen.layout.sections import cut_sections
+from boardgen.geomap.cache import cached_sections
 from boardgen.plugin import BuildContext
 
 
@@ -24,7 +24,7 @@ def map_info(ctx: BuildContext) -> tuple[list[str], bool]:
             raise
         return [*lines, f"legend      no room: {exc}"], False
     with blamed_on(config.source):
-        layout = cut_sections(board, section_page_sizes_mm())
+        layout = cached_sections(board, section_page_sizes_mm())  # the build's cut, from the board cache
         legend = legend_for(board, layout)
     grid = "auto" if config.sections.columns is None or config.sections.rows is None else "pinned"
     page_w, page_h = layout.page_mm or (0.0, 0.0)
@@ -46,7 +46,7 @@ def sections_report(ctx: BuildContext) -> list[str]:
     config = ctx.config
     with blamed_on(config.source):
         board = panelled_board(config)  # the map the build cuts (beside a panel strip when the legend needs one)
-        layout = cut_sections(board, section_page_sizes_mm())
+        layout = cached_sections(board, section_page_sizes_mm())
     xs = ", ".join(f"{x:.2f}" for x in layout.cuts_x_mm)
     ys = ", ".join(f"{y:.2f}" for y in layout.cuts_y_mm)
     grid = "auto" if config.sections.columns is None or config.sections.rows is None else "pinned"
