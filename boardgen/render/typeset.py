@@ -321,14 +321,11 @@ def font_codepoints(pattern: str) -> frozenset[int]:
     file is found: then nothing can be checked)."""
     from reportlab.pdfbase.ttfonts import TTFontFile
 
-    from boardgen.render.font_chars import font_characters
-
     path = font_file(pattern)
     if not path.lower().endswith((".ttf", ".otf")):
         return frozenset()
-    try:  # the cmap alone where it can be read so (reportlab's keys, a tenth of the time)
-        found = font_characters(path)
-        return found if found is not None else frozenset(TTFontFile(path).charToGlyph)
+    try:
+        return frozenset(TTFontFile(path).charToGlyph)
     except Exception:  # a font reportlab cannot parse (CFF outlines, collections): left unchecked
         return frozenset()
 
