@@ -17,10 +17,13 @@ Every build finds the rules kernels compiled, as ``scripts/setup.sh`` leaves the
 is linked into each build's cache; without it, `validate` plays its games through the rules API and every build
 pays about a second more, the same for every tweak).
 
-``--since COMMIT`` times whole ``boardgen build`` commands instead (interpreter start and imports included):
-the default template's build at COMMIT (a ``git archive`` of it, with its own decoded data files) against this
-checkout's builds of the default and of each tweak, interleaved the same way. The speed rule's "the default
-build does today" is main's default build on the day the rule was set: ``REFERENCE_DAY``, the default commit.
+``--since COMMIT`` times whole ``boardgen build`` commands instead (interpreter start and imports included): the
+default template's build at COMMIT (a ``git archive`` of it, with its own decoded data files) against this
+checkout's builds of the default and of each tweak, interleaved the same way. Both checkouts find their own rules
+kernels compiled: each one's untimed first build runs with ``BOARDGEN_ENGINE=kernel``, which compiles its kernel
+into the same ``numba`` folder (each kernel in a folder named after its sources) if it is not there yet. The speed
+rule's "the default build does today" is main's default build on the day the rule was set: ``REFERENCE_DAY``, the
+default commit.
 
 Run: python benchmarks/bench_tweaks.py [--only board-A1,pieces-4x3,raster-A1px] [--repeat 3] [--since [COMMIT]]
 """
@@ -233,24 +236,32 @@ def _cli_cache(data: Path, kernels: Path | None, into: Path) -> Path:
 
 
 def since(commit: str, names: list[str], repeat: int, kernels: Path | None) -> None:
-    """Whole CLI builds: the default template at ``commit`` against this checkout's default and tweaks."""
+    """Whole CLI builds: the default template at ``commit`` against this checkout's default and tweaks, both with
+    their rules kernels compiled (into ``kernels``, or a temporary folder)."""
     import yaml
 
     with tempfile.TemporaryDirectory(prefix="bench-tweaks-since-") as folder:
         tmp = Path(folder)
+        if kernels is None:
+            kernels = tmp / "numba"
+            kernels.mkdir()
         reference = timings.extract_commit(ROOT, commit, tmp / "reference")
         templates: dict[str, Path | None] = {"default": None}
         for name in names[1:]:
             tweaked = templates[name] = tmp / f"{name}.yaml"
             tweaked.write_text(yaml.safe_dump({"extends": "global-wellbeing", **TWEAKS[name]}))
         data: dict[Path, Path] = {}
-        for checkout in (reference, ROOT):  # untimed: each checkout decodes its own data files once
+        for checkout in (reference, ROOT):  # untimed: each decodes its data files and has its kernel compiled
             data[checkout] = tmp / f"data-{len(data)}"
             data[checkout].mkdir()
-            timings.timed(_cli(checkout, None, tmp / "out"), _cli_env(checkout, data[checkout]), folder)
+            (data[checkout] / "numba").symlink_to(kernels, target_is_directory=True)
+            timings.timed(_cli(checkout, None, tmp / "out"),
+                          {**_cli_env(checkout, data[checkout]), "BOARDGEN_ENGINE": "kernel"}, folder)
             shutil.rmtree(tmp / "out")
             for path in data[checkout].iterdir():
-                if path.is_dir():
+                if path.is_symlink():
+                    path.unlink()
+                elif path.is_dir():
                     shutil.rmtree(path)
                 elif not path.name.startswith(tuple(f"{kind}-" for kind in DATA_KINDS)):
                     path.unlink()
@@ -260,7 +271,7 @@ def since(commit: str, names: list[str], repeat: int, kernels: Path | None) -> N
         cells: dict[str, int] = {}
         for _ in range(repeat):
             for name, checkout, template in runs:
-                cache = _cli_cache(data[checkout], kernels if checkout == ROOT else None, tmp / "cache")
+                cache = _cli_cache(data[checkout], kernels, tmp / "cache")
                 wall_s, cpu_s, done = timings.timed(_cli(checkout, template, tmp / "out"),
                                                     _cli_env(checkout, cache), folder)
                 shutil.rmtree(tmp / "out")
@@ -271,11 +282,11 @@ def since(commit: str, names: list[str], repeat: int, kernels: Path | None) -> N
     wall_ref, cpu_ref = best[label]
     load = os.getloadavg()
     print(f"whole `boardgen build` commands, cold board cache, least of {repeat} interleaved runs, load average "
-          f"{load[0]:.2f}; compiled kernels {'linked' if kernels else 'absent'}")
+          f"{load[0]:.2f}; both checkouts' rules kernels compiled")
     print(f"{'build':<20} {'wall s':>7} {'CPU s':>7} {'cells':>6} {'CPU x default':>14} "
           f"{'CPU x ' + commit[:7]:>14} {'wall x ' + commit[:7]:>15} {'per cell':>9}")
     default_cpu, default_cells = best["default"][1], cells["default"] or 1
-    for name, (wall_s, cpu_s) in best.items():
+    for name, (wall_s, cpu_s) in best.items():  # per cell: "CPU x COMMIT" over the cells' ratio to the default's
         per_cell = cpu_s / cpu_ref / max(1.0, cells[name] / default_cells) if cells[name] else cpu_s / cpu_ref
         print(f"{name:<20} {wall_s:7.2f} {cpu_s:7.2f} {cells[name] or '':>6} {cpu_s / default_cpu:14.2f} "
               f"{cpu_s / cpu_ref:14.2f} {wall_s / wall_ref:15.2f} {per_cell:9.2f}")
