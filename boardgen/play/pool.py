@@ -229,8 +229,10 @@ def run_tasks(task: Callable[[int], T], count: int, jobs: int, on_result: Callab
                 return
             try:
                 future = executor.submit(task, index)
-            except RuntimeError:  # the pool is shutting down after an error: the error is what gets reported
-                finished.put((index, _cancelled()))
+            except BaseException as exc:  # (a broken or closing pool): the task's result is this error
+                failed: Future[T] = Future()
+                failed.set_exception(exc)
+                ended(index, failed)
                 return
             future.add_done_callback(lambda done: ended(index, done))
 
@@ -270,12 +272,6 @@ def run_tasks(task: Callable[[int], T], count: int, jobs: int, on_result: Callab
         except BaseException:
             claims.stop()
             raise
-
-
-def _cancelled() -> Future[Any]:
-    future: Future[Any] = Future()
-    future.cancel()
-    return future
 
 
 def play_chunks(games: int, jobs: int, play: Callable[[Bounds], T], on_chunk: Callable[[Bounds, T], None],

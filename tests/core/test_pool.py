@@ -78,6 +78,22 @@ def test_this_process_takes_every_task_a_busy_worker_has_not_started() -> None:
     assert all(ran_on[index] == os.getpid() for index in range(1, 6))
 
 
+def _first_kills_its_worker(index: int) -> int:
+    import os
+    import time
+
+    if index == 0:
+        os._exit(3)
+    time.sleep(0.05)
+    return index
+
+
+@pytest.mark.skipif(not pool.fork_available(), reason="tasks run on workers only where processes fork")
+def test_a_worker_that_dies_is_a_runtime_error_not_a_hang() -> None:
+    with pytest.raises(RuntimeError, match="a worker process died"):
+        pool.run_tasks(_first_kills_its_worker, 4, 2, lambda index, result: None)
+
+
 def test_a_tasks_exception_reaches_the_caller() -> None:
     with pytest.raises(ValueError, match="task 3 is broken"):
         pool.run_tasks(_fails_on_three, 8, 2, lambda index, result: None)
