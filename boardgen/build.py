@@ -250,8 +250,12 @@ these thresholds, 3.8 s with no collection at all; peak memory 311 MB, 313 MB an
 @contextlib.contextmanager
 def fewer_collections() -> Iterator[None]:
     """Run the block with ``BUILD_GC_THRESHOLDS`` (forked workers inherit them), the caller's thresholds restored
-    after: `boardgen serve` and the tests build many times in one process."""
+    after: `boardgen serve` (``serve.preview.build_kit``) and the tests build many times in one process. A caller
+    that has turned automatic collection off (a first threshold of 0) keeps it off."""
     before = gc.get_threshold()
+    if before[0] == 0:
+        yield
+        return
     gc.set_threshold(*BUILD_GC_THRESHOLDS)
     try:
         yield

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from boardgen.build import fewer_collections
 from boardgen.errors import BoardgenError, blamed_on, one_line
 from boardgen.io import Artifact
 from boardgen.plugin import BuildContext, GamePlugin, load_stage
@@ -254,7 +255,7 @@ def build_kit(template: Path, generation: int) -> tuple[Kit, BuildContext]:
     started = time.perf_counter()
     plugin, config = load(template)
     ctx = BuildContext(config, None)
-    with blamed_on(config.source):
+    with blamed_on(config.source), fewer_collections():
         recorded = _run_stages(ctx)
     rows = card_rows(plugin, config)
     pages: list[PreviewPage] = []

@@ -142,3 +142,25 @@ def test_any_jobs_and_serial_stages_give_the_same_kit_global_wellbeing(tmp_path:
     out_dir, _ctx = build(config, tmp_path / "serial")
     assert on_two == _files(out_dir)
     assert MANIFEST in on_two
+
+
+def test_the_collector_thresholds_are_raised_only_while_a_build_runs() -> None:
+    """The raised thresholds are undone after the build, after a failed one too, and a process that turned
+    automatic collection off keeps it off."""
+    import gc
+
+    from boardgen.build import BUILD_GC_THRESHOLDS, fewer_collections
+
+    before = gc.get_threshold()
+    with fewer_collections():
+        assert gc.get_threshold() == BUILD_GC_THRESHOLDS
+    assert gc.get_threshold() == before
+    with pytest.raises(ValueError), fewer_collections():
+        raise ValueError("a stage failed")
+    assert gc.get_threshold() == before
+    try:
+        gc.set_threshold(0)
+        with fewer_collections():
+            assert gc.get_threshold()[0] == 0
+    finally:
+        gc.set_threshold(*before)
