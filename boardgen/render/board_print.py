@@ -39,7 +39,7 @@ from shapely.geometry import box
 
 from boardgen.errors import LayoutError
 from boardgen.geomap.spec import SectionsConfig
-from boardgen.i18n import N_, Translator, current
+from boardgen.i18n import N_, Translator, current, printing_in
 from boardgen.io import Artifact
 from boardgen.layout import fit_solver
 from boardgen.layout.grid_choice import choose_grids
@@ -730,8 +730,9 @@ def print_sections(scene: Scene, width_mm: float, height_mm: float, title: str,
     artifacts.append(Artifact(f"{prefix}-cut.svg", cut_svg(cut), _("section outlines in board mm (layer 'cut')")))
 
     def pages() -> dict[str, tuple[Page, ...]]:
-        return {paper.slug: tuple(sheet(paper, s, sc) for s, sc in zip(cut.sections, scenes, strict=True))
-                for paper in oriented}
+        with printing_in(tr):  # the furniture's own words (the ruler's caption) read the edition in force
+            return {paper.slug: tuple(sheet(paper, s, sc) for s, sc in zip(cut.sections, scenes, strict=True))
+                    for paper in oriented}
 
     return SectionsPrint(tuple(artifacts), cut, {slug: sheets for slug, (_pdf, sheets) in printed.items()}, scenes,
                          pages)
