@@ -824,14 +824,17 @@ def _set(leaflet: Leaflet, paper: Paper, choice: _Choice, max_panels: int) -> _S
 
     def drawn(blocks: Sequence[Block], cover: bool) -> _Panels:
         made = _panels(leaflet, blocks, geometry, choice.body_pt, max_panels, where, cover, shrink=choice.shrink)
-        assert made is not None, "a drawn setting takes the panels of its trial"
+        if made is None:  # the trial that chose this setting fitted: drawing it the same way must fit too
+            raise RuntimeError(f"{where}: the leaflet's drawn setting does not fit where its trial fitted")
         return made
 
     if not choice.back_apart:
         made = _Set(choice.body_pt, drawn((*leaflet.blocks, *leaflet.back), True), None)
     else:
         made = _Set(choice.body_pt, drawn(leaflet.blocks, True), drawn(leaflet.back, False))
-    assert made.panels == choice.panels, "a drawn setting takes the panels of its trial"
+    if made.panels != choice.panels:
+        raise RuntimeError(f"{where}: the leaflet's drawn setting takes {made.panels} panels, its trial "
+                           f"{choice.panels}")
     return made
 
 
