@@ -38,8 +38,10 @@ from boardgen.geomap.lattice import (
     key_to_hex,
     land_and_pixel_keys,
     land_hexes,
+    pack_keys,
     rasterise_land,
     search_hex_size,
+    unpack_keys,
 )
 from boardgen.geomap.model import Board, Cell, IslandKept, MapSpec
 from boardgen.geomap.projection.fit import BoardProjection
@@ -136,7 +138,7 @@ def _islands_without_cell(big_landmasses: Mapping[int, float], pixel_landmass: n
     owner, keys = owner[inside], pixel_keys[inside]
     # (landmass, hex) pixel counts for every big landmass at once, the hexes numbered on their (q, r) box, which
     # numbers them in key order: a key packs q above r
-    q, r = keys >> 21, keys & ((1 << 21) - 1)
+    q, r = unpack_keys(keys)
     q0, r0 = int(q.min()), int(r.min())
     span_r = int(r.max()) - r0 + 1
     box = (q - q0) * span_r + (r - r0)
@@ -145,7 +147,7 @@ def _islands_without_cell(big_landmasses: Mapping[int, float], pixel_landmass: n
     counts = np.bincount(owner * len(present) + column, minlength=len(big) * len(present))
     # per landmass the hex covering most of it, ties to the smaller key (argmax takes the first)
     best_box = present[counts.reshape(len(big), len(present)).argmax(axis=1)]
-    best_keys = ((best_box // span_r + q0) << 21) + (best_box % span_r + r0)
+    best_keys = pack_keys(best_box // span_r + q0, best_box % span_r + r0)
     for index, best in zip(big.tolist(), best_keys.tolist(), strict=True):
         if best not in land and best not in missing.values():
             missing[index] = best

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from PIL import Image, ImageDraw
@@ -69,24 +70,34 @@ def rasterise_land(polygons: Sequence[Polygon], width_mm: float, height_mm: floa
     return LandRaster(step_mm, (xs + 0.5) * step_mm, (ys + 0.5) * step_mm, labels[ys, xs] - 1)
 
 
-def hex_keys(layout: HexLayout, x_mm: np.ndarray, y_mm: np.ndarray) -> np.ndarray:
-    """One int64 key per point: the hex it falls in, packed as (q + 2**20) * 2**21 + (r + 2**20)."""
-    q, r = layout.points_to_hexes(x_mm, y_mm)
+def pack_keys(q: Any, r: Any) -> Any:
+    """A hex's key (an int, or int64 arrays of them): (q + 2**20) * 2**21 + (r + 2**20), so keys sort as (q, r)."""
     return (q + (1 << 20)) * (1 << 21) + (r + (1 << 20))
+
+
+def unpack_keys(keys: Any) -> tuple[Any, Any]:
+    """(q, r) of ``pack_keys``' keys (an int, or int64 arrays of them)."""
+    return keys // (1 << 21) - (1 << 20), keys % (1 << 21) - (1 << 20)
+
+
+def hex_keys(layout: HexLayout, x_mm: np.ndarray, y_mm: np.ndarray) -> np.ndarray:
+    """One int64 key per point: the hex it falls in (``pack_keys``)."""
+    return pack_keys(*layout.points_to_hexes(x_mm, y_mm))
 
 
 def land_and_pixel_keys(layout: HexLayout, raster: LandRaster, threshold: float) -> tuple[np.ndarray, np.ndarray]:
     """(``land_hexes``' keys, ``hex_keys`` of every land pixel), from one point-to-hex pass."""
     q, r = layout.points_to_hexes(raster.x_mm, raster.y_mm)
-    return _land_keys(q, r, layout, raster, threshold, 1)[0], (q + (1 << 20)) * (1 << 21) + (r + (1 << 20))
+    return _land_keys(q, r, layout, raster, threshold, 1)[0], pack_keys(q, r)
 
 
 def hex_to_key(h: Hex) -> int:
-    return (h.q + (1 << 20)) * (1 << 21) + (h.r + (1 << 20))
+    return int(pack_keys(h.q, h.r))
 
 
 def key_to_hex(key: int) -> Hex:
-    return Hex(int(key // (1 << 21)) - (1 << 20), int(key % (1 << 21)) - (1 << 20))
+    q, r = unpack_keys(int(key))
+    return Hex(q, r)
 
 
 def land_hexes(layout: HexLayout, raster: LandRaster, threshold: float,
@@ -113,8 +124,7 @@ def _count_keys(q: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     span_r = int(r.max()) - r0 + 1
     counts = np.bincount((q - q0) * span_r + (r - r0))
     present = np.flatnonzero(counts)
-    q_kept, r_kept = present // span_r + q0, present % span_r + r0
-    return (q_kept + (1 << 20)) * (1 << 21) + (r_kept + (1 << 20)), counts[present]
+    return pack_keys(present // span_r + q0, present % span_r + r0), counts[present]
 
 
 def search_hex_size(orientation: Orientation, origin_mm: tuple[float, float], raster: LandRaster,
