@@ -141,9 +141,8 @@ def table_room_before_the_hex_search(config: Config) -> tuple[int | None, shapel
     coast_near = coast_near_outline(parts, outline)
     area = free_area(outline, (width_mm, height_mm), [], coast_near, cut_margin_mm=0.0,
                      land_clearance_mm=LEGEND_LAND_CLEARANCE_MM)
-    shapes = (*table_shapes_mm(config), *table_shapes_mm(config, compact=True))
     try:
-        return place_blocks(area, [BlockSpec("bio-productivity table", shapes, (0.0, 0.0))])[0].shape_index, area
+        return place_blocks(area, [_corner_table(config)])[0].shape_index, area
     except LayoutError:
         return None, area
 
@@ -252,8 +251,7 @@ def table_has_no_room_beside_the_cells(board: Board, coast: tuple[Any, ...] | No
     beyond_mm = settings.cut_search_mm + 0.25 + settings.knob_depth_mm + 2 * board.layout.size_mm + 1.0
     outline = shapely.box(0.0, 0.0, min(width_mm, width_mm / columns + beyond_mm),
                           min(height_mm, height_mm / rows + beyond_mm))
-    table = [BlockSpec("bio-productivity table", (*table_shapes_mm(config), *table_shapes_mm(config, compact=True)),
-                       (0.0, 0.0))]
+    table = [_corner_table(config)]
     clearance_mm = LEGEND_LAND_CLEARANCE_MM - CLEARANCE_SLACK_MM
     hexes = np.asarray(hex_polygons(board), dtype=object)
     near_cells = hexes[shapely.intersects(hexes, outline.buffer(clearance_mm + 1.0))]
@@ -268,6 +266,13 @@ def table_has_no_room_beside_the_cells(board: Board, coast: tuple[Any, ...] | No
                      land_clearance_mm=clearance_mm)
     return not _table_placed(area if cells_kept_clear is None else shapely.difference(area, cells_kept_clear),
                              table)
+
+
+def _corner_table(config: Config) -> BlockSpec:
+    """The bio-productivity table as the checks before the cut place it: every shape it may take (full size,
+    then scaled down), anchored at the board's top-left corner."""
+    return BlockSpec("bio-productivity table", (*table_shapes_mm(config), *table_shapes_mm(config, compact=True)),
+                     (0.0, 0.0))
 
 
 def _table_placed(area: shapely.Geometry, table: list[BlockSpec]) -> bool:
