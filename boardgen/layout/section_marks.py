@@ -50,9 +50,70 @@ def hint_text(side: str, number: int) -> str:
     return f"{number} {ARROWS[side]}" if side == "right" else f"{ARROWS[side]} {number}"
 
 
-def _free_area(section: Section, blocked: shapely.Geometry, sizes: MarkSizes) -> shapely.Geometry:
-    inner = section.outline_mm.buffer(-sizes.edge_clear_mm, join_style="mitre")
-    return shapely.difference(inner, blocked) if blocked is not None else inner
+COAST_CLEAR_MM = 0.9
+"""How far a mark keeps from the (simplified) coastlines: with the simplification's 0.4 mm, ``land_clear_mm``."""
+COAST_SIMPLIFY_MM = 0.4
+
+
+@dataclass(frozen=True)
+class Blocked:
+    """What no mark may cover, ready to be cut out of each piece (``free_area``): the land cells grown by
+    ``land_clear_mm`` (one geometry), the coastlines' parts simplified (they may overlap each other) and the
+    legend's blocks grown by 1.5 mm."""
+
+    cells: shapely.Geometry | None
+    coast: np.ndarray  # of Polygon
+    legend: tuple[Polygon, ...]
+
+    @classmethod
+    def of(cls, land_cells: Sequence[Polygon], coast: Sequence[Polygon], legend: Sequence[Polygon],
+           sizes: MarkSizes) -> Blocked:
+        cells = (shapely.union_all(list(land_cells)).buffer(sizes.land_clear_mm, quad_segs=2)
+                 if len(land_cells) else None)
+        # coarser coastlines are plenty here: the clearance (0.9 mm) covers the simplification (0.4 mm)
+        parts = shapely.simplify(np.array(list(coast), dtype=object), COAST_SIMPLIFY_MM) if len(coast) else []
+        polygons = np.array([p for p in parts if p.geom_type == "Polygon" and not p.is_empty], dtype=object)
+        return cls(cells, polygons, tuple(legend))
+
+
+COAST_CLIP_MM = 2.0
+"""A piece's coast is cut to its frame grown by this much before it is buffered: more than ``COAST_CLEAR_MM``,
+so the cut's own edges, once buffered, stay outside the frame (and the piece)."""
+
+
+def free_area(section: Section, blocked: Blocked, sizes: MarkSizes) -> shapely.Geometry:
+    """Where a mark's footprint may lie on ``section``: inside its outline at least ``edge_clear_mm`` from the
+    cut, clear of the land cells, the coast and the legend.
+
+    Only what lies near the piece is read: the cells cut to the piece's frame (its bounding box), the coast
+    parts within reach cut to the frame grown by ``COAST_CLIP_MM`` (a continent is buffered piece by piece, not
+    whole for every piece it touches), and each is taken out in turn, not united first. The plain way (the
+    whole coast near the piece buffered, every obstacle united, then one difference) gives the same area but for
+    slivers of the outlines' 0.1 micrometre grid, and places the same marks (tests/geomap/test_board_marks.py
+    compares them on several boards; 19 tweaks of the flagship's board were checked when this was written)."""
+    outline = section.outline_mm
+    free = outline.buffer(-sizes.edge_clear_mm, join_style="mitre")
+    x0, y0, x1, y1 = outline.bounds
+    if blocked.cells is not None:
+        free = shapely.difference(free, shapely.intersection(blocked.cells, box(x0, y0, x1, y1)))
+    if len(blocked.coast):
+        reach = box(x0 - 1.0, y0 - 1.0, x1 + 1.0, y1 + 1.0)  # a part farther off cannot reach the frame
+        near = blocked.coast[shapely.intersects(blocked.coast, reach)]
+        if len(near):
+            d = COAST_CLIP_MM
+            clip = box(x0 - d, y0 - d, x1 + d, y1 + d)
+            shapely.prepare(clip)
+            inside = shapely.contains_properly(clip, near)
+            cut = shapely.intersection(near[~inside], clip)
+            polygons = [*near[inside], *(g for c in cut for g in getattr(c, "geoms", (c,))
+                                          if g.geom_type == "Polygon" and not g.is_empty)]
+            if polygons:  # buffering the (overlapping) parts together also dissolves them
+                grown = shapely.buffer(MultiPolygon(polygons), COAST_CLEAR_MM, quad_segs=2)
+                free = shapely.difference(free, grown)
+    for block in blocked.legend:
+        if block.intersects(outline):
+            free = shapely.difference(free, block.buffer(1.5, join_style="mitre"))
+    return free
 
 
 def _best_point(free: shapely.Geometry, radius_mm: float, anchor: tuple[float, float],
@@ -106,25 +167,13 @@ def _hint_box(centre: tuple[float, float], sizes: MarkSizes) -> Polygon:
 def plan_section_marks(layout: SectionLayout, land_cells: Sequence[Polygon], coast: Sequence[Polygon] = (),
                        legend: Sequence[Polygon] = (), sizes: MarkSizes = MarkSizes()) -> tuple[SectionMark, ...]:
     """The number and neighbour hints for every section, in section order. ``coast``: land polygons (they
-    may overlap each other)."""
+    may overlap each other). A mark placed is cut from the band each later hint looks in, not from the piece's
+    whole free area (the same band, for a fraction of the work)."""
     marks: list[SectionMark] = []
     grown = {s.number: s.outline_mm.buffer(1e-3) for s in layout.sections}  # each read by every neighbour
-    cells_blocked = (shapely.union_all(list(land_cells)).buffer(sizes.land_clear_mm, quad_segs=2)
-                     if len(land_cells) else None)
-    # coarser coastlines are plenty here: the clearance (0.9 mm) covers the simplification (0.4 mm)
-    coast_parts = shapely.simplify(np.array(list(coast), dtype=object), 0.4) if len(coast) else None
+    blocked = Blocked.of(land_cells, coast, legend, sizes)
     for section in layout.sections:
-        outline = section.outline_mm
-        frame = box(*outline.bounds)
-        blocked_parts = [] if cells_blocked is None else [shapely.intersection(cells_blocked, frame)]
-        if coast_parts is not None:
-            near = [p for p in coast_parts[shapely.intersects(coast_parts, frame.buffer(1.0, join_style="mitre"))]
-                    if p.geom_type == "Polygon" and not p.is_empty]
-            if near:  # buffering the (overlapping) parts together also dissolves them
-                blocked_parts.append(shapely.buffer(MultiPolygon(near), 0.9, quad_segs=2))
-        blocked_parts.extend(b.buffer(1.5, join_style="mitre") for b in legend if b.intersects(outline))
-        blocked = shapely.union_all(blocked_parts) if blocked_parts else None
-        free = _free_area(section, blocked, sizes)
+        free = free_area(section, blocked, sizes)
         x0, y0, x1, y1 = section.bounds_mm
         r = sizes.number_radius_mm
         corners = ((x0, y0), (x1, y0), (x0, y1), (x1, y1))
@@ -135,24 +184,27 @@ def plan_section_marks(layout: SectionLayout, land_cells: Sequence[Polygon], coa
                 break
         if centre is None:
             centre = _best_point(free, r, corners[0])
+        taken: list[Polygon] = []  # the footprints placed on this piece, grown by the gap marks keep
         if centre is not None:
             footprint = _disc(centre, r)
             marks.append(SectionMark(section.number, "number", str(section.number), centre, footprint))
-            free = shapely.difference(free, footprint.buffer(1.5))
+            taken.append(footprint.buffer(1.5))
         hint_radius = ((sizes.hint_width_mm / 2) ** 2 + (sizes.hint_height_mm / 2) ** 2) ** 0.5
-        sides = list(section.neighbours.items())
-        for k, (side, number) in enumerate(sides):
+        for side, number in section.neighbours.items():
             edge = _shared_edge(section, grown[number])
             if edge.is_empty:
                 continue
             anchor = _edge_anchor(edge, side, section)
-            band = shapely.intersection(free, _edge_band(edge, sizes.hint_reach_mm))
+            area = _edge_band(edge, sizes.hint_reach_mm)
+            band = shapely.intersection(free, area)
+            for gap in taken:  # the marks placed so far, cut from the band (not from the whole free area)
+                if gap.intersects(area):
+                    band = shapely.difference(band, gap)
             centre = _best_point(band, hint_radius, anchor)
             if centre is None:
                 continue
             footprint = _hint_box(centre, sizes)
             marks.append(SectionMark(section.number, "neighbour", hint_text(side, number), centre, footprint,
                                      side=side, neighbour=number))
-            if k + 1 < len(sides):  # only the hints still to place read the free area
-                free = shapely.difference(free, footprint.buffer(1.5))
+            taken.append(footprint.buffer(1.5))
     return tuple(marks)

@@ -19,10 +19,26 @@ from boardgen.games.global_wellbeing.board_art import (
 )
 from boardgen.games.global_wellbeing.kit import art_board
 from boardgen.geomap.jigsaw import mark_ops, piece_marks, section_page
-from boardgen.layout.section_marks import ARROWS, MarkSizes
+from boardgen.layout.section_marks import (
+    ARROWS,
+    Blocked,
+    MarkSizes,
+    SectionMark,
+    _best_point,
+    _disc,
+    _edge_anchor,
+    _edge_band,
+    _hint_box,
+    _shared_edge,
+    free_area,
+    hint_text,
+    plan_section_marks,
+)
+from boardgen.layout.sections import hex_polygons
 from boardgen.render.cairo_backend import text_width_mm
 from boardgen.render.imposition import A4
 from boardgen.render.scene import Text
+from tests.board_tweaks import tweak, tweaked_config
 
 
 @pytest.fixture(scope="module")
@@ -164,3 +180,85 @@ def test_geojson_lists_each_pieces_marks(ctx):
         props = feature["properties"]
         kinds = [m["kind"] for m in props["marks"]]
         assert kinds.count("number") == 1 and kinds.count("neighbour") == len(props["neighbours"])
+
+
+
+def _plain_marks(layout, land_cells, coast, legend):
+    """``plan_section_marks`` the plain way: for each piece, the whole coast near it buffered and every obstacle
+    united, then taken out of its inner area at once; each mark placed is then cut from the whole free area."""
+    sizes = MarkSizes()
+    marks = []
+    outlines = {s.number: s.outline_mm for s in layout.sections}
+    cells = shapely.union_all(list(land_cells)).buffer(sizes.land_clear_mm, quad_segs=2)
+    coast_parts = shapely.simplify(np.array(list(coast), dtype=object), 0.4)
+    for section in layout.sections:
+        outline = section.outline_mm
+        frame = shapely.box(*outline.bounds)
+        parts = [shapely.intersection(cells, frame)]
+        near = [p for p in coast_parts[shapely.intersects(coast_parts, frame.buffer(1.0, join_style="mitre"))]
+                if p.geom_type == "Polygon" and not p.is_empty]
+        if near:
+            parts.append(shapely.buffer(shapely.MultiPolygon(near), 0.9, quad_segs=2))
+        parts.extend(b.buffer(1.5, join_style="mitre") for b in legend if b.intersects(outline))
+        free = shapely.difference(outline.buffer(-sizes.edge_clear_mm, join_style="mitre"), shapely.union_all(parts))
+        x0, y0, x1, y1 = section.bounds_mm
+        r = sizes.number_radius_mm
+        corners = ((x0, y0), (x1, y0), (x0, y1), (x1, y1))
+        centre = next((c for c in (_best_point(free, r, k, sizes.corner_reach_mm) for k in corners) if c), None)
+        if centre is None:
+            centre = _best_point(free, r, corners[0])
+        if centre is not None:
+            footprint = _disc(centre, r)
+            marks.append(SectionMark(section.number, "number", str(section.number), centre, footprint))
+            free = shapely.difference(free, footprint.buffer(1.5))
+        hint_radius = ((sizes.hint_width_mm / 2) ** 2 + (sizes.hint_height_mm / 2) ** 2) ** 0.5
+        for side, number in section.neighbours.items():
+            edge = _shared_edge(section, outlines[number].buffer(1e-3))
+            if edge.is_empty:
+                continue
+            band = shapely.intersection(free, _edge_band(edge, sizes.hint_reach_mm))
+            centre = _best_point(band, hint_radius, _edge_anchor(edge, side, section))
+            if centre is None:
+                continue
+            footprint = _hint_box(centre, sizes)
+            marks.append(SectionMark(section.number, "neighbour", hint_text(side, number), centre, footprint,
+                                     side=side, neighbour=number))
+            free = shapely.difference(free, footprint.buffer(1.5))
+    return tuple(marks)
+
+
+def _marks_both_ways(art):
+    args = (list(hex_polygons(art.board)), art.coast_mm, [b.polygon for b in art.legend])
+    return plan_section_marks(art.sections, *args), _plain_marks(art.sections, *args)
+
+
+def _assert_same_marks(quick, plain):
+    assert [(m.section, m.kind, m.text, m.centre_mm, m.side, m.neighbour) for m in quick] == [
+        (m.section, m.kind, m.text, m.centre_mm, m.side, m.neighbour) for m in plain]
+    assert all(a.footprint.equals_exact(b.footprint, 0.0) for a, b in zip(quick, plain, strict=True))
+
+
+def test_marks_placed_piece_by_piece_are_the_plain_way_s_marks(art):
+    """The shortcuts (the coast cut to each piece's frame before it is buffered, the obstacles taken out one by
+    one, the marks already placed cut from a hint's band rather than from the whole free area) place every mark
+    where the plain way does, to the digit."""
+    quick, plain = _marks_both_ways(art)
+    assert len(quick) == 9 + sum(len(s.neighbours) for s in art.sections.sections)
+    _assert_same_marks(quick, plain)
+    for section in art.sections.sections:  # the free areas differ by slivers of the cut's 0.1 micrometre grid
+        outline = section.outline_mm
+        blocked = Blocked.of(list(hex_polygons(art.board)), art.coast_mm, [b.polygon for b in art.legend],
+                             MarkSizes())
+        quick_area = free_area(section, blocked, MarkSizes())
+        assert quick_area.area > 1000.0 and quick_area.within(outline)
+        assert all(not quick_area.intersects(b.polygon) for b in art.legend)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("changes", [
+    tweak(board="A1"), tweak(antarctica=True), tweak(projection="+proj=wintri +lon_0=150"), tweak(cells=600),
+    tweak(board="50x35cm")], ids=["A1", "antarctica", "pacific", "600 cells", "50x35cm"])
+def test_tweaked_boards_marks_are_the_plain_way_s_marks(changes):
+    from boardgen.games.global_wellbeing.kit import build_board_art
+
+    _assert_same_marks(*_marks_both_ways(build_board_art(BuildContext(tweaked_config(changes)))))
