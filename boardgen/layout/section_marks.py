@@ -51,7 +51,7 @@ def hint_text(side: str, number: int) -> str:
 
 
 COAST_CLEAR_MM = 0.9
-"""How far a mark keeps from the (simplified) coastlines: with the simplification's 0.4 mm, ``land_clear_mm``."""
+"""How far a mark keeps from the coastlines as simplified (by ``COAST_SIMPLIFY_MM``, which this covers)."""
 COAST_SIMPLIFY_MM = 0.4
 
 
@@ -90,7 +90,8 @@ def free_area(section: Section, blocked: Blocked, sizes: MarkSizes) -> shapely.G
     whole for every piece it touches), and each is taken out in turn, not united first. The plain way (the
     whole coast near the piece buffered, every obstacle united, then one difference) gives the same area but for
     slivers of the outlines' 0.1 micrometre grid, and places the same marks (tests/geomap/test_board_marks.py
-    compares them on several boards; 19 tweaks of the flagship's board were checked when this was written)."""
+    compares them on several boards; 30 tweaks of the flagship's board, single keys and the matrix's
+    combinations, were checked when this was written)."""
     outline = section.outline_mm
     free = outline.buffer(-sizes.edge_clear_mm, join_style="mitre")
     x0, y0, x1, y1 = outline.bounds
