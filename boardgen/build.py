@@ -11,6 +11,7 @@ groups below). Nothing touches the output folder until every stage has succeeded
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import importlib
 import json
@@ -62,10 +63,13 @@ def default_jobs() -> int:
 # the stages in the order listed, each free one the next (list the longest first); this process, once it has
 # imported what the stages after the group and the manifest need, takes from the end of the list those no worker
 # has started. Every worker is a forked copy of this process as it was when the group started; like this
-# process, it computes what else its stages read on first use, and keeps it for its next stage. The group's
-# artifacts, times and kept values join the build in the listed order, whoever ran them, so outputs do not
-# depend on how many processes ran which stage. Where processes cannot be forked the stages run here, one after
-# another.
+# process, it computes what else its stages read on first use, and keeps it for its next stage. When the board is
+# still to be made and the disk cache can pass it on, the workers are forked before it is made and meanwhile do
+# what their first stages need that does not depend on it (``_warm_up_worker``: the validation's compiled kernel,
+# the stages' modules); they then read the board, like everything this process made before, from the cache. The
+# group's artifacts, times and kept values join the build in the listed order, whoever ran them, so outputs do
+# not depend on how many processes ran which stage. Where processes cannot be forked the stages run here, one
+# after another.
 
 _Entry = tuple[str, ...]
 _Made = tuple[list[Artifact], float, dict[str, Any]]  # a stage's artifacts, seconds and the values it kept
@@ -111,12 +115,44 @@ def _preload(ctx: BuildContext, later: list[_Entry]) -> None:
         importlib.import_module(where.split(":")[0])
 
 
-def _board_before_the_fork(ctx: BuildContext) -> None:
-    """Make the game's board (or read it from the cache) here, before the workers fork: the stages of a group all
-    read it, and each process building its own would build it as many times (seconds of CPU each when the
-    board cache is cold). A game with no board has nothing to make."""
+def _before_the_stages(ctx: BuildContext) -> None:
+    """Here, before a group's stages are handed out: import pikepdf, which render.cairo_backend imports only when
+    it first writes a PDF (a simulate never does), and make the game's board (or read it from the cache). The
+    stages of a group all read the board, and each process building its own would build it as many times
+    (seconds of CPU each when the board cache is cold). A game with no board has nothing to make."""
+    from boardgen.render.cairo_backend import preload_pdf_writer
+
+    preload_pdf_writer()
     with contextlib.suppress(NotImplementedError):
         ctx.board  # noqa: B018
+
+
+def _workers_start_early(ctx: BuildContext) -> bool:
+    """Whether the workers fork before the board is made (``_warm_up_worker``), rather than after, inheriting it:
+    when the board is still to be made and they can read it from the disk cache once it is. With the cache off or
+    not writable each worker would make the board again."""
+    from boardgen.cache import writable
+
+    return "board" not in ctx.computed and writable()
+
+
+def _warm_up_worker(first_stages: int) -> None:
+    """A worker forked before the board is made, while this process makes it: it does now what its first stages
+    (the group's first ``first_stages``, which the workers are handed first) need that does not depend on the
+    board. It imports their modules and pikepdf and, when one of them is the validation, loads the game's compiled
+    kernel (about 0.3 s on the flagship) if the validation's games will go through it. Any error is left for the
+    stage itself to meet and report."""
+    assert _GROUP is not None
+    ctx, group = _GROUP
+    with contextlib.suppress(Exception):  # the stage does this work again and says what is wrong
+        from boardgen.play.runner import VALIDATE_STAGE, prepare_validation
+        from boardgen.render.cairo_backend import preload_pdf_writer
+
+        preload_pdf_writer()
+        for _name, spec, *_options in group[:first_stages]:
+            load_stage(spec)
+            if spec == VALIDATE_STAGE:
+                prepare_validation(ctx)
 
 
 def _run_group(ctx: BuildContext, group: list[_Entry], later: list[_Entry], jobs: int) -> list[Artifact]:
@@ -124,12 +160,6 @@ def _run_group(ctx: BuildContext, group: list[_Entry], later: list[_Entry], jobs
 
     if min(jobs, len(group)) < 2 or not fork_available():
         return [a for name, spec, *_options in group for a in _run_stage(ctx, name, spec)]
-    # pikepdf: render.cairo_backend imports it only when it first writes a PDF (a simulate never does);
-    # imported here, once, rather than again in every worker
-    from boardgen.render.cairo_backend import preload_pdf_writer
-
-    preload_pdf_writer()
-    _board_before_the_fork(ctx)
     made: dict[int, _Made] = {}
 
     def collect(index: int, message: tuple[str, Any, list[str]]) -> None:
@@ -144,8 +174,11 @@ def _run_group(ctx: BuildContext, group: list[_Entry], later: list[_Entry], jobs
 
     global _GROUP
     _GROUP = (ctx, group)
+    early = _workers_start_early(ctx)
     try:
-        run_tasks(_stage_in_worker, len(group), jobs, collect, lambda: _preload(ctx, later))
+        run_tasks(_stage_in_worker, len(group), jobs, collect, lambda: _preload(ctx, later),
+                  first=lambda: _before_the_stages(ctx),
+                  warm_up=functools.partial(_warm_up_worker, min(jobs, len(group))) if early else None)
     finally:
         _GROUP = None
     out: list[Artifact] = []

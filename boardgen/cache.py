@@ -80,6 +80,17 @@ def enabled() -> bool:
     return os.environ.get("BOARDGEN_NO_CACHE", "") not in ("1", "true", "yes")
 
 
+def writable() -> bool:
+    """Whether values made now can be stored for other processes to read: the cache is on and its folder (or,
+    before the first entry, the nearest folder above it that exists) can be written."""
+    if not enabled():
+        return False
+    folder = cache_dir()
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    return os.access(folder, os.W_OK)
+
+
 def cache_dir() -> Path:
     override = os.environ.get("BOARDGEN_CACHE_DIR")
     if override:

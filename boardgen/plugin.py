@@ -101,8 +101,8 @@ class FastPath:
 
     - the compiled rules kernel: ``kernel_batch`` (the same games as the API plays, field for field, for the same
       seeds), ``warmer`` (compiles it into its disk cache at set-up), ``game_seeds`` (how a game's seeds are
-      split when the kernel draws them its own way) and ``batch_summary`` (a sweep's summary from the kernel's
-      columns);
+      split when the kernel draws them its own way), ``batch_summary`` (a sweep's summary from the kernel's
+      columns) and ``preload`` (loads it ahead of a build's validation);
     - sweeps: ``board_key`` and ``board_values`` (variants with the same board share what was computed from it);
     - validate: ``validation_inputs`` (what its games depend on: their summary is then cached).
     """
@@ -134,6 +134,16 @@ class FastPath:
         from boardgen.play.runner import columns_of_batches, summarise
 
         return summarise(ctx.plugin, ctx, columns_of_batches(players, bots, batches), players, bots, seed)
+
+    def preload(self, games: int) -> None:
+        """Load the game's compiled kernel ahead of ``games`` games (``KernelLoader.preload``): a parallel build's
+        worker calls it while the board is being made, before it runs the validation. Default: the ``LOADER`` of
+        the module ``warmer`` names, when there is one."""
+        if not self.warmer:
+            return
+        loader = getattr(importlib.import_module(self.warmer.split(":")[0]), "LOADER", None)
+        if loader is not None:
+            loader.preload(games)
 
     def validation_inputs(self, ctx: BuildContext) -> str | None:
         """What a validation's played games depend on beyond the games asked for and the code (the board's and

@@ -227,6 +227,17 @@ class KernelLoader:
             _LOADING_S[0] += time.perf_counter() - started
         return self.module
 
+    def preload(self, games: float) -> None:
+        """Load the kernel now when a run of ``games`` games (in API-game equivalents, at least one each) would
+        load it anyway: a build's worker does this while the board is still being made. Only from the disk cache:
+        it never compiles here, and in reference mode, or where numba is missing, it does nothing."""
+        setting = engine_setting()
+        if setting == "reference" or self.module is not None or self.failed or not self.cached():
+            return
+        if setting == "auto" and games < self.load_cost_games:
+            return
+        self.load()
+
     def wanted(self, games: float) -> bool:
         """Whether ``games`` more games (in API-game equivalents) go through the kernel."""
         setting = engine_setting()

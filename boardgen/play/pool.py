@@ -200,7 +200,8 @@ class _TaskClaims:
 
 
 def run_tasks(task: Callable[[int], T], count: int, jobs: int, on_result: Callable[[int, T], None],
-              meanwhile: Callable[[], None] = lambda: None) -> None:
+              meanwhile: Callable[[], None] = lambda: None, first: Callable[[], None] = lambda: None,
+              warm_up: Callable[[], None] | None = None) -> None:
     """``task(0)`` .. ``task(count - 1)`` on ``jobs`` processes: this one and ``jobs - 1`` workers
     (``worker_pool``). The workers take the tasks in index order (list the longest first): each worker is given
     one task at a time, and the next only when it has finished it (the executor would otherwise queue tasks to a
@@ -211,8 +212,15 @@ def run_tasks(task: Callable[[int], T], count: int, jobs: int, on_result: Callab
     it finds what the caller set up (a module-level value, say) as it was at the call. An exception from
     ``on_result``, ``meanwhile`` or a task run here (or a worker's task, raised again here) stops the hand-out,
     cancels what has not started and ends the workers; a worker that dies is a RuntimeError. With one job, or
-    where processes cannot be forked, every task runs here, in order."""
+    where processes cannot be forked, every task runs here, in order.
+
+    ``first()`` runs here before any task is handed out. Without ``warm_up`` the workers are forked after it, so
+    they inherit what it made. With ``warm_up`` (a module-level function) they are forked before it, and each
+    starts with ``warm_up()`` while this process runs ``first()``: work of theirs that does not need what
+    ``first`` makes is then done on cores that would otherwise wait, but they must find what it made some other
+    way (a build's workers read the board from the disk cache). ``warm_up``'s errors are its own to handle."""
     if jobs <= 1 or count <= 1 or not fork_available():
+        first()
         meanwhile()
         for index in range(count):
             on_result(index, task(index))
@@ -220,6 +228,8 @@ def run_tasks(task: Callable[[int], T], count: int, jobs: int, on_result: Callab
     workers = min(jobs, count) - 1
     claims = _TaskClaims(count)
     finished: queue.SimpleQueue[tuple[int, Future[T]]] = queue.SimpleQueue()
+    if warm_up is None:
+        first()
     with worker_pool(workers) as executor:
 
         def hand_out() -> None:
@@ -260,6 +270,10 @@ def run_tasks(task: Callable[[int], T], count: int, jobs: int, on_result: Callab
             return True
 
         try:
+            if warm_up is not None:
+                for _ in range(workers):  # the executor forks every worker at the first submit
+                    executor.submit(warm_up)
+                first()
             for _ in range(workers):
                 hand_out()
             meanwhile()

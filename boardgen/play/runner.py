@@ -330,6 +330,16 @@ def generic_validate(plugin: GamePlugin, ctx: BuildContext, games: int | None, j
     return Report(ctx.config.edition, findings, summ).sorted()
 
 
+VALIDATE_STAGE = "boardgen.play.runner:validate_stage"
+"""The validation's build stage, as a game's ``stages`` name it."""
+
+
+def prepare_validation(ctx: BuildContext) -> None:
+    """What ``validate_stage`` can do before the board exists: load the game's compiled kernel if the
+    validation's games will go through it (``FastPath.preload``)."""
+    ctx.plugin.fast.preload(ctx.plugin.validate_games(ctx.config))
+
+
 def validate_stage(ctx: BuildContext) -> list[Any]:
     """Build stage for any game: report/validation.json and .txt from the game's default number of games."""
     from boardgen.io import Artifact

@@ -52,6 +52,25 @@ def test_cache_off(cache_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert not cache_folder.exists()
 
 
+def test_writable_says_whether_other_processes_can_read_what_is_made(cache_folder: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A parallel build forks its workers before the board is made only when they can read it from here."""
+    import os
+
+    assert cache.writable()  # the folder does not exist yet: its parent can hold it
+    cache_folder.mkdir()
+    assert cache.writable()
+    monkeypatch.setenv("BOARDGEN_NO_CACHE", "1")
+    assert not cache.writable()
+    monkeypatch.delenv("BOARDGEN_NO_CACHE")
+    if os.geteuid() != 0:  # root writes anywhere
+        cache_folder.chmod(0o500)
+        try:
+            assert not cache.writable()
+        finally:
+            cache_folder.chmod(0o700)
+
+
 def test_board_key_follows_the_map_not_the_rules(default_config: Config) -> None:
     key = geocache.board_key(default_config)
     other_rules = default_config.model_copy(update={"rules": default_config.rules.model_copy(update={"turns": 7})})
