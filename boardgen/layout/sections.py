@@ -19,6 +19,7 @@ exactly the same boundary.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -138,14 +139,43 @@ def hex_polygons(board: Board) -> np.ndarray:
 
 
 def hex_area_profile(board: Board, axis: int, step_mm: float = 0.01) -> tuple[np.ndarray, np.ndarray]:
-    """(d, area) for one hexagon centred at 0: the area of its part with coordinate ``axis`` below d."""
-    corners = np.array(board.layout.corner_offsets())
+    """(d, area) for one hexagon centred at 0: the area of its part with coordinate ``axis`` below d (read-only
+    arrays, made once per hexagon shape: every cut of a board, whatever its grid, uses the same)."""
+    return _hex_area_profile(tuple(board.layout.corner_offsets()), axis, step_mm)
+
+
+@functools.lru_cache(maxsize=16)
+def _hex_area_profile(corner_offsets: tuple[tuple[float, float], ...], axis: int, step_mm: float
+                      ) -> tuple[np.ndarray, np.ndarray]:
+    corners = np.array(corner_offsets)
     reach = float(np.abs(corners[:, axis]).max())
     d = np.arange(-reach - step_mm, reach + 2 * step_mm, step_mm)
     hexagon = Polygon(corners)
     big = 1e6
     halves = shapely.box(-big, -big, d, big) if axis == 0 else shapely.box(-big, -big, big, d)
-    return d, shapely.area(shapely.intersection(hexagon, halves))
+    area = shapely.area(shapely.intersection(hexagon, halves))
+    d.flags.writeable = False
+    area.flags.writeable = False
+    return d, area
+
+
+@dataclass(frozen=True)
+class _Land:
+    """A board's land cells as every cut of it uses them, whatever the grid: made once for all the grids
+    ``cut_sections`` tries (A1's first grid fails the page check, so its board is cut twice)."""
+
+    hexes: np.ndarray  # each land cell's hexagon on the GRID_MM grid (``_land_hexes``)
+    union: shapely.Geometry  # all of them, as one geometry
+    centres_mm: np.ndarray  # (n, 2)
+
+    @classmethod
+    def of(cls, board: Board) -> _Land:
+        hexes = _land_hexes(board)
+        union = shapely.union_all(hexes, grid_size=GRID_MM) if len(hexes) else Polygon()
+        centres = np.array([c.center_mm for c in board.cells]).reshape(-1, 2)
+        for shared in (hexes, centres):  # read by every cut, written by none
+            shared.flags.writeable = False
+        return cls(hexes, union, centres)
 
 
 def cut_costs(centres_mm: np.ndarray, profile: tuple[np.ndarray, np.ndarray], positions_mm: np.ndarray
@@ -496,9 +526,10 @@ def _cut_first_that_works(board: Board, options: Sequence[tuple[int, int, int]],
     """The cut of the first of ``options`` (best first; the eight best are tried) that can be cut: LayoutError
     from the first one when none can."""
     first_error: LayoutError | None = None
+    land_cells = _Land.of(board) if options else None
     for rows, columns, page in options[:8]:
         try:
-            return _cut_sections(board, rows, columns, pages[page])
+            return _cut_sections(board, rows, columns, pages[page], land_cells)
         except LayoutError as exc:  # this grid cannot be cut here: the next best one
             first_error = first_error or exc
     if first_error is None:
@@ -549,17 +580,20 @@ def working_settings_hint(board: Board, pages: PageSizes) -> tuple[str, str]:
     return "sections", smallest_grid_hint(board, pages)
 
 
-def _cut_sections(board: Board, rows: int, columns: int, max_section_mm: tuple[float, float] | None
-                  ) -> SectionLayout:
+def _cut_sections(board: Board, rows: int, columns: int, max_section_mm: tuple[float, float] | None,
+                  land_cells: _Land | None = None) -> SectionLayout:
+    """The cut on a ``rows`` x ``columns`` grid, each section fitting ``max_section_mm``. ``land_cells``:
+    ``_Land.of(board)`` when the caller has it."""
     config = board.config
     settings = config.sections
     width_mm, height_mm = float(config.board.width_mm), float(config.board.height_mm)
     board_rect = box(0.0, 0.0, width_mm, height_mm)
-    hexes = _land_hexes(board)
+    land_cells = land_cells or _Land.of(board)
+    hexes = land_cells.hexes
 
     reach_mm = knob_reach_mm(board)
     max_w, max_h = max_section_mm if max_section_mm is not None else (None, None)
-    centres = np.array([c.center_mm for c in board.cells]).reshape(-1, 2)
+    centres = land_cells.centres_mm
     cut_x, cost_x = choose_cuts(centres[:, 0], hex_area_profile(board, 0), width_mm, columns, settings.cut_search_mm,
                                 max_w, reach_mm)
     cut_y, cost_y = choose_cuts(centres[:, 1], hex_area_profile(board, 1), height_mm, rows, settings.cut_search_mm,
@@ -582,7 +616,7 @@ def _cut_sections(board: Board, rows: int, columns: int, max_section_mm: tuple[f
             shares = np.column_stack([shapely.area(shapely.intersection(hexes[cut], rect)) for rect in rects])
             owner[cut] = np.argmax(shares, axis=1)
     # (rect - other sections' land) + own land == (rect - all land) + own land
-    land = shapely.union_all(hexes, grid_size=GRID_MM) if len(hexes) else Polygon()
+    land = land_cells.union
     pieces: list[shapely.Geometry] = []
     for k, rect in enumerate(rects):
         own = shapely.union_all(hexes[owner == k], grid_size=GRID_MM) if (owner == k).any() else Polygon()
