@@ -336,8 +336,10 @@ VALIDATE_STAGE = "boardgen.play.runner:validate_stage"
 
 def prepare_validation(ctx: BuildContext) -> None:
     """What ``validate_stage`` can do before the board exists: load the game's compiled kernel if the
-    validation's games will go through it (``FastPath.preload``)."""
-    ctx.plugin.fast.preload(ctx.plugin.validate_games(ctx.config))
+    validation's games will go through it (``FastPath.preload``): its games, and as many again in self-play for a
+    game with a ``self_play_bot`` (``played_summary``)."""
+    plugin = ctx.plugin
+    plugin.fast.preload(plugin.validate_games(ctx.config) * (2 if plugin.self_play_bot else 1))
 
 
 def validate_stage(ctx: BuildContext) -> list[Any]:
