@@ -52,3 +52,19 @@ def test_the_flagship_preloads_its_own_kernel(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setattr(fast.LOADER, "preload", asked.append)
     get_game("global-wellbeing").fast.preload(500)
     assert asked == [500]
+
+
+def test_the_flagships_validation_loads_its_kernel_ahead(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A build's worker loads the flagship's kernel while the board is made: its validation's games (with the
+    self-play ones) are counted at no less than loading costs."""
+    from boardgen.games.global_wellbeing.rules import fast
+    from boardgen.play.runner import prepare_validation
+    from boardgen.plugin import BuildContext
+    from boardgen.template import load
+
+    asked: list[float] = []
+    monkeypatch.setattr(fast.LOADER, "preload", asked.append)
+    plugin, config = load(None)
+    prepare_validation(BuildContext(config, plugin))
+    assert asked == [2 * plugin.validate_games(config)]
+    assert asked[0] >= fast.LOADER.load_cost_games
