@@ -63,13 +63,13 @@ def default_jobs() -> int:
 # the stages in the order listed, each free one the next (list the longest first); this process, once it has
 # imported what the stages after the group and the manifest need, takes from the end of the list those no worker
 # has started. Every worker is a forked copy of this process as it was when the group started; like this
-# process, it computes what else its stages read on first use, and keeps it for its next stage. When the board is
-# still to be made and the disk cache can pass it on, the workers are forked before it is made and meanwhile do
-# what their first stages need that does not depend on it (``_warm_up_worker``: the validation's compiled kernel,
-# the stages' modules); they then read the board, like everything this process made before, from the cache. The
-# group's artifacts, times and kept values join the build in the listed order, whoever ran them, so outputs do
-# not depend on how many processes ran which stage. Where processes cannot be forked the stages run here, one
-# after another.
+# process, it computes what else its stages read on first use, and keeps it for its next stage. When the board is a
+# geographic map still to be made and the disk cache can pass it on, the workers are forked before it is made and
+# meanwhile do what their first stages need that does not depend on it (``_warm_up_worker``: the validation's
+# compiled kernel, the stages' modules); they then read the board, and what this process placed on it, from the
+# cache. The group's artifacts, times and kept values join the build in the listed order, whoever ran them, so
+# outputs do not depend on how many processes ran which stage. Where processes cannot be forked the stages run
+# here, one after another.
 
 _Entry = tuple[str, ...]
 _Made = tuple[list[Artifact], float, dict[str, Any]]  # a stage's artifacts, seconds and the values it kept
@@ -129,11 +129,14 @@ def _before_the_stages(ctx: BuildContext) -> None:
 
 def _workers_start_early(ctx: BuildContext) -> bool:
     """Whether the workers fork before the board is made (``_warm_up_worker``), rather than after, inheriting it:
-    when the board is still to be made and they can read it from the disk cache once it is. With the cache off or
-    not writable each worker would make the board again."""
+    when the board is still to be made and they can read it from the disk cache once it is, that is when it is a
+    geographic map (``boardgen.geomap.cache`` keeps those) and the cache is on and can be written. Otherwise each
+    worker would make the board again."""
     from boardgen.cache import writable
 
-    return "board" not in ctx.computed and writable()
+    geo = ctx.plugin.geo
+    return ("board" not in ctx.computed and geo is not None and geo.map_spec(ctx.config) is not None
+            and writable())
 
 
 def _warm_up_worker(first_stages: int) -> None:

@@ -164,3 +164,22 @@ def test_the_collector_thresholds_are_raised_only_while_a_build_runs() -> None:
             assert gc.get_threshold()[0] == 0
     finally:
         gc.set_threshold(*before)
+
+
+def test_workers_fork_before_the_board_only_when_the_cache_passes_a_map_on(
+        tiny_installed: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The flagship's workers start before its map is made (they read it from the board cache); a game whose board
+    is not a cached map, a build with the cache off, or a board already made keep the workers forked after it."""
+    from boardgen.build import _workers_start_early
+
+    monkeypatch.setenv("BOARDGEN_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("BOARDGEN_NO_CACHE", raising=False)
+    plugin, config = load(None)
+    assert _workers_start_early(BuildContext(config, plugin))
+    made = BuildContext(config, plugin)
+    made.computed["board"] = object()
+    assert not _workers_start_early(made)
+    tiny_plugin, tiny_config = load(tiny_installed)
+    assert not _workers_start_early(BuildContext(tiny_config, tiny_plugin))
+    monkeypatch.setenv("BOARDGEN_NO_CACHE", "1")
+    assert not _workers_start_early(BuildContext(config, plugin))
