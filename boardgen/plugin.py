@@ -179,6 +179,11 @@ class GeoMap:
     """Optional: for a game whose board is the geographic hex map (``boardgen.geomap``). A plug-in sets ``geo`` to
     an instance of a subclass; ``boardgen info``, ``cells`` and ``sections`` then work for its templates."""
 
+    board_modules: tuple[str, ...] = ()
+    """The modules reading the built map back from the board cache imports (``build_board`` when the cache holds
+    it): a parallel build imports them before it forks the workers that will read it, so each does not import them
+    again."""
+
     def map_spec(self, config: Any) -> MapSpec | None:
         """What the game's geographic map is built from, read from its template (None: this template's board is
         not a map). ``info``, ``cells`` and ``sections`` read the map through it."""

@@ -68,6 +68,8 @@ class GlobalWellbeingFast(FastPath):
 class GlobalWellbeingMap(GeoMap):
     """The board is the geographic hex map, cut into jigsaw sections."""
 
+    board_modules = ("boardgen.games.global_wellbeing.board_layout", "boardgen.geomap.cache")
+
     def map_spec(self, config: Any) -> Any:
         from boardgen.geomap.model import MapSpec
 
