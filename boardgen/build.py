@@ -130,13 +130,16 @@ def _before_the_stages(ctx: BuildContext) -> None:
 def _workers_start_early(ctx: BuildContext) -> bool:
     """Whether the workers fork before the board is made (``_warm_up_worker``), rather than after, inheriting it:
     when the board is still to be made and they can read it from the disk cache once it is, that is when it is a
-    geographic map (``boardgen.geomap.cache`` keeps those) and the cache is on and can be written. Otherwise each
-    worker would make the board again. When they do, the modules reading it back needs (``GeoMap.board_modules``)
-    are imported here first, for the workers to inherit."""
+    geographic map (``boardgen.geomap.cache`` keeps those) that the cache does not hold yet, and the cache is on
+    and can be written. Otherwise each worker would make the board again, or (a map read back from the cache)
+    there is no wait to use, and the validation's games are likely read back too, so loading the kernel would be
+    wasted. When they do fork early, the modules reading the map back needs (``GeoMap.board_modules``) are
+    imported here first, for the workers to inherit."""
     from boardgen.cache import writable
 
     geo = ctx.plugin.geo
-    if "board" in ctx.computed or geo is None or geo.map_spec(ctx.config) is None or not writable():
+    if ("board" in ctx.computed or geo is None or geo.map_spec(ctx.config) is None or not writable()
+            or geo.board_cached(ctx.config)):
         return False
     for module in geo.board_modules:  # imported once, here, not again by each worker that reads the board
         importlib.import_module(module)

@@ -189,6 +189,16 @@ class GeoMap:
         not a map). ``info``, ``cells`` and ``sections`` read the map through it."""
         return None
 
+    def board_cached(self, config: Any) -> bool:
+        """Whether the board cache holds the map of ``config`` (a rebuild after an edit that left the map as it
+        was): a parallel build then reads it before forking its workers, rather than forking them while it makes
+        the map (``boardgen.build``). Default: the cache entry of ``map_spec``'s map exists."""
+        from boardgen.cache import entry_path
+        from boardgen.geomap.cache import board_key
+
+        spec = self.map_spec(config)
+        return spec is not None and entry_path("board", board_key(spec)).is_file()
+
     def geo_board(self, ctx: BuildContext) -> GeoBoard | None:
         """The game's board as a geographic map with its areas (``boardgen cells`` exports it as GeoJSON, CSV,
         GeoPackage, FlatGeobuf), or None when the board is not a map. Default: None."""

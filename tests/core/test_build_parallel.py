@@ -169,8 +169,11 @@ def test_the_collector_thresholds_are_raised_only_while_a_build_runs() -> None:
 def test_workers_fork_before_the_board_only_when_the_cache_passes_a_map_on(
         tiny_installed: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The flagship's workers start before its map is made (they read it from the board cache); a game whose board
-    is not a cached map, a build with the cache off, or a board already made keep the workers forked after it."""
+    is not a cached map, a map the cache holds already (a rebuild), a build with the cache off, or a board already
+    made keep the workers forked after it."""
     from boardgen.build import _workers_start_early
+    from boardgen.cache import entry_path
+    from boardgen.geomap.cache import board_key
 
     monkeypatch.setenv("BOARDGEN_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.delenv("BOARDGEN_NO_CACHE", raising=False)
@@ -182,4 +185,10 @@ def test_workers_fork_before_the_board_only_when_the_cache_passes_a_map_on(
     tiny_plugin, tiny_config = load(tiny_installed)
     assert not _workers_start_early(BuildContext(tiny_config, tiny_plugin))
     monkeypatch.setenv("BOARDGEN_NO_CACHE", "1")
+    assert not _workers_start_early(BuildContext(config, plugin))
+    monkeypatch.delenv("BOARDGEN_NO_CACHE")
+    entry = entry_path("board", board_key(config))  # a rebuild: the map is in the cache
+    entry.parent.mkdir(parents=True, exist_ok=True)
+    entry.write_bytes(b"a cached map")
+    assert plugin.geo.board_cached(config)
     assert not _workers_start_early(BuildContext(config, plugin))
