@@ -163,6 +163,20 @@ def cached(kind: str, key: str, make: Callable[[], T]) -> T:
     return value
 
 
+def peek(kind: str, key: str) -> tuple[bool, Any]:
+    """(True, the value) when the cache holds a valid entry with exactly this key, else (False, None); never
+    makes the value (``cached`` does)."""
+    if not enabled():
+        return False, None
+    try:
+        stored = pickle.loads(entry_path(kind, key).read_bytes())
+    except Exception:
+        return False, None
+    if isinstance(stored, dict) and stored.get("key") == key and stored.get("kind") == kind:
+        return True, stored["value"]
+    return False, None
+
+
 def _store(path: Path, entry: dict[str, Any]) -> None:
     from boardgen.io import write_atomic
 

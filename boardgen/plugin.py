@@ -135,7 +135,7 @@ class FastPath:
 
         return summarise(ctx.plugin, ctx, columns_of_batches(players, bots, batches), players, bots, seed)
 
-    def preload(self, games: int) -> None:
+    def preload(self, games: float) -> None:
         """Load the game's compiled kernel ahead of ``games`` games (``KernelLoader.preload``): a parallel build's
         worker calls it while the board is being made, before it runs the validation. Default: the ``LOADER`` of
         the module ``warmer`` names, when there is one."""
@@ -179,10 +179,14 @@ class GeoMap:
     """Optional: for a game whose board is the geographic hex map (``boardgen.geomap``). A plug-in sets ``geo`` to
     an instance of a subclass; ``boardgen info``, ``cells`` and ``sections`` then work for its templates."""
 
+    board_from_cache = False
+    """True when the game's ``build_board`` hands back the map through the board cache (``boardgen.geomap.cache``)
+    whole, nothing made on top of it uncached: a process that did not make it then only reads it back. A parallel
+    build may then fork its workers while it makes the map (``boardgen.build``), and ``board_modules`` and
+    ``board_cached`` say what that needs."""
     board_modules: tuple[str, ...] = ()
-    """The modules reading the built map back from the board cache imports (``build_board`` when the cache holds
-    it): a parallel build imports them before it forks the workers that will read it, so each does not import them
-    again."""
+    """The modules that reading the map back from the board cache imports: a parallel build imports them before it
+    forks the workers that will read it, so that each does not import them again."""
 
     def map_spec(self, config: Any) -> MapSpec | None:
         """What the game's geographic map is built from, read from its template (None: this template's board is
@@ -190,14 +194,10 @@ class GeoMap:
         return None
 
     def board_cached(self, config: Any) -> bool:
-        """Whether the board cache holds the map of ``config`` (a rebuild after an edit that left the map as it
-        was): a parallel build then reads it before forking its workers, rather than forking them while it makes
-        the map (``boardgen.build``). Default: the cache entry of ``map_spec``'s map exists."""
-        from boardgen.cache import entry_path
-        from boardgen.geomap.cache import board_key
-
-        spec = self.map_spec(config)
-        return spec is not None and entry_path("board", board_key(spec)).is_file()
+        """Whether the board cache holds everything ``build_board`` reads for ``config`` (a rebuild after an edit
+        that left the map as it was): a parallel build then reads it before forking its workers, rather than
+        forking them while it makes the map (``boardgen.build``). Default: False."""
+        return False
 
     def geo_board(self, ctx: BuildContext) -> GeoBoard | None:
         """The game's board as a geographic map with its areas (``boardgen cells`` exports it as GeoJSON, CSV,

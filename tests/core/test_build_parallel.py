@@ -134,9 +134,25 @@ def _read_stamp_stage(ctx: BuildContext) -> list:  # type: ignore[type-arg]
 @pytest.mark.slow
 def test_any_jobs_and_serial_stages_give_the_same_kit_global_wellbeing(tmp_path: Path,
                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    """The flagship's seven parallel stages on two workers and in one process: the same manifest and files."""
+    """The flagship's seven parallel stages on two workers and in one process: the same manifest and files. The
+    two-worker build starts from an empty board cache, so its workers fork before the map is made: the map is
+    made once, by this process, and the workers read it back."""
+    from boardgen.geomap import build as map_build
+
+    monkeypatch.setenv("BOARDGEN_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("BOARDGEN_NO_CACHE", raising=False)
+    made = tmp_path / "maps-made.txt"
+    real_build = map_build.build_board
+
+    def counted(spec: object) -> object:
+        with made.open("a") as log:  # a file: the forked workers' calls count too
+            log.write(f"{os.getpid()}\n")
+        return real_build(spec)
+
+    monkeypatch.setattr(map_build, "build_board", counted)
     _plugin, config = load(None)
     out_dir, _ctx = build(config, tmp_path / "two", jobs=2)
+    assert made.read_text().split() == [str(os.getpid())]
     on_two = _files(out_dir)
     monkeypatch.setenv("BOARDGEN_SERIAL_STAGES", "1")
     out_dir, _ctx = build(config, tmp_path / "serial")
@@ -172,8 +188,6 @@ def test_workers_fork_before_the_board_only_when_the_cache_passes_a_map_on(
     is not a cached map, a map the cache holds already (a rebuild), a build with the cache off, or a board already
     made keep the workers forked after it."""
     from boardgen.build import _workers_start_early
-    from boardgen.cache import entry_path
-    from boardgen.geomap.cache import board_key
 
     monkeypatch.setenv("BOARDGEN_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.delenv("BOARDGEN_NO_CACHE", raising=False)
@@ -187,8 +201,52 @@ def test_workers_fork_before_the_board_only_when_the_cache_passes_a_map_on(
     monkeypatch.setenv("BOARDGEN_NO_CACHE", "1")
     assert not _workers_start_early(BuildContext(config, plugin))
     monkeypatch.delenv("BOARDGEN_NO_CACHE")
-    entry = entry_path("board", board_key(config))  # a rebuild: the map is in the cache
-    entry.parent.mkdir(parents=True, exist_ok=True)
-    entry.write_bytes(b"a cached map")
-    assert plugin.geo.board_cached(config)
+    monkeypatch.setattr(plugin.geo, "board_cached", lambda config: True)  # a rebuild: the map is in the cache
     assert not _workers_start_early(BuildContext(config, plugin))
+
+
+def test_the_flagships_map_is_cached_once_a_build_has_made_it(tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """``board_cached`` follows ``panelled_board``: its choice of panel strip and the map that choice names."""
+    monkeypatch.setenv("BOARDGEN_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("BOARDGEN_NO_CACHE", raising=False)
+    plugin, config = load(None)
+    assert not plugin.geo.board_cached(config)
+    BuildContext(config, plugin).board  # noqa: B018
+    assert plugin.geo.board_cached(config)
+
+
+@pytest.mark.slow
+def test_a_map_beside_a_panel_strip_is_cached_once_a_build_has_made_it(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 60 x 40 cm board leaves the table no room in open sea: its map is made beside a panel strip, and that
+    map (not the template's own, which is never made) is what the cache must hold."""
+    from boardgen.games.global_wellbeing.schema import template_with
+
+    monkeypatch.setenv("BOARDGEN_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("BOARDGEN_NO_CACHE", raising=False)
+    plugin, _config = load(None)
+    config = template_with({"board": {"width": "60cm", "height": "40cm"}})
+    assert not plugin.geo.board_cached(config)
+    board = BuildContext(config, plugin).board
+    assert board.config.board.panel_strip_mm is not None
+    assert plugin.geo.board_cached(config)
+
+
+def test_a_workers_warm_up_loads_the_validations_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The warm-up of the worker handed the validation first asks the game for its kernel ahead; another
+    stage's warm-up, or an index past the group, asks for nothing."""
+    from boardgen import build as build_module
+    from boardgen.plugin import FastPath
+
+    asked: list[float] = []
+    monkeypatch.setattr(FastPath, "preload", lambda self, games: asked.append(games))
+    plugin, config = load(None)
+    group = [tuple(entry) for entry in plugin.stages if "parallel" in entry[2:]]
+    monkeypatch.setattr(build_module, "_GROUP", (BuildContext(config, plugin), group))
+    build_module._warm_up_worker(1)
+    build_module._warm_up_worker(len(group))
+    assert asked == []
+    build_module._warm_up_worker(0)
+    assert group[0][1] == "boardgen.play.runner:validate_stage"
+    assert asked == [2 * plugin.validate_games(config)]

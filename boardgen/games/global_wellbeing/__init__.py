@@ -68,7 +68,13 @@ class GlobalWellbeingFast(FastPath):
 class GlobalWellbeingMap(GeoMap):
     """The board is the geographic hex map, cut into jigsaw sections."""
 
+    board_from_cache = True  # panelled_board: the panel strip's choice and the map, both from the board cache
     board_modules = ("boardgen.games.global_wellbeing.board_layout", "boardgen.geomap.cache")
+
+    def board_cached(self, config: Any) -> bool:
+        from boardgen.games.global_wellbeing.board_layout import panelled_board_cached
+
+        return panelled_board_cached(config)
 
     def map_spec(self, config: Any) -> Any:
         from boardgen.geomap.model import MapSpec

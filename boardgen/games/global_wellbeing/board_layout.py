@@ -14,7 +14,7 @@ import numpy as np
 import shapely
 
 from boardgen.build import BuildContext
-from boardgen.cache import cached, make_key
+from boardgen.cache import cached, entry_path, make_key, peek
 from boardgen.errors import ConfigError, LayoutError
 from boardgen.games.global_wellbeing.board_art import (
     KEY_FONT,
@@ -155,12 +155,27 @@ def panelled_board(config: Config) -> Board:
     its own process, make it once. A ConfigError naming a board size that works when nothing does."""
     if config.board.panel_strip_mm is not None:
         return cached_board(config)  # type: ignore[no-any-return]
+    width_mm = cached("panel-strip", _panel_strip_key(config), lambda: _panel_strip_mm(config))
+    return cached_board(config if width_mm is None else _with_strip(config, width_mm))  # type: ignore[no-any-return]
+
+
+def _panel_strip_key(config: Config) -> str:
+    """The cache key of ``panelled_board``'s choice of panel strip for ``config``."""
     inputs = (f"{section_page_sizes_mm()!r} {table_shapes_mm(config)!r} {table_shapes_mm(config, True)!r} "
               f"{text_width_mm(config.title, TITLE_FONTS[0]):.3f} {text_width_mm(config.title, KEY_FONT):.3f} "
               f"{legend_words()!r}")  # the panels' words in the edition's language
-    key = make_key("panel-strip", f"{board_key(config)} {inputs}", {}, ART_SOURCES)
-    width_mm = cached("panel-strip", key, lambda: _panel_strip_mm(config))
-    return cached_board(config if width_mm is None else _with_strip(config, width_mm))  # type: ignore[no-any-return]
+    return make_key("panel-strip", f"{board_key(config)} {inputs}", {}, ART_SOURCES)
+
+
+def panelled_board_cached(config: Config) -> bool:
+    """Whether the board cache holds ``panelled_board(config)``: its choice of panel strip and the map it chose
+    (the template's, or the one beside the strip), so reading it back makes nothing."""
+    if config.board.panel_strip_mm is None:
+        found, width_mm = peek("panel-strip", _panel_strip_key(config))
+        if not found:
+            return False
+        config = config if width_mm is None else _with_strip(config, width_mm)
+    return entry_path("board", board_key(config)).is_file()
 
 
 def _with_strip(config: Config, width_mm: float) -> Config:
