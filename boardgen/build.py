@@ -11,7 +11,6 @@ groups below). Nothing touches the output folder until every stage has succeeded
 from __future__ import annotations
 
 import contextlib
-import functools
 import gc
 import importlib
 import json
@@ -63,13 +62,13 @@ def default_jobs() -> int:
 # the stages in the order listed, each free one the next (list the longest first); this process, once it has
 # imported what the stages after the group and the manifest need, takes from the end of the list those no worker
 # has started. Every worker is a forked copy of this process as it was when the group started; like this
-# process, it computes what else its stages read on first use, and keeps it for its next stage. When the board is a
-# geographic map still to be made and the disk cache can pass it on, the workers are forked before it is made and
-# meanwhile do what their first stages need that does not depend on it (``_warm_up_worker``: the validation's
-# compiled kernel, the stages' modules); they then read the board, and what this process placed on it, from the
-# cache. The group's artifacts, times and kept values join the build in the listed order, whoever ran them, so
-# outputs do not depend on how many processes ran which stage. Where processes cannot be forked the stages run
-# here, one after another.
+# process, it computes what else its stages read on first use, and keeps it for its next stage. When the board is
+# still to be made and the disk cache can pass it on (``_workers_start_early``), the workers are forked before it
+# is made and meanwhile do what their first stages need that does not depend on it (``_warm_up_worker``: the
+# validation's compiled kernel, the stages' modules); they then read the board, and what this process placed on
+# it, from the cache. The group's artifacts, times and kept values join the build in the listed order, whoever
+# ran them, so outputs do not depend on how many processes ran which stage. Where processes cannot be forked the
+# stages run here, one after another.
 
 _Entry = tuple[str, ...]
 _Made = tuple[list[Artifact], float, dict[str, Any]]  # a stage's artifacts, seconds and the values it kept
@@ -128,30 +127,30 @@ def _before_the_stages(ctx: BuildContext) -> None:
 
 
 def _workers_start_early(ctx: BuildContext) -> bool:
-    """Whether the workers fork before the board is made (``_warm_up_worker``), rather than after, inheriting it:
-    when the board is still to be made and they can read it from the disk cache once it is, that is when it is a
-    geographic map (``boardgen.geomap.cache`` keeps those) that the cache does not hold yet, and the cache is on
-    and can be written. Otherwise each worker would make the board again, or (a map read back from the cache)
-    there is no wait to use, and the validation's games are likely read back too, so loading the kernel would be
-    wasted. When they do fork early, the modules reading the map back needs (``GeoMap.board_modules``) are
-    imported here first, for the workers to inherit."""
+    """Whether the workers fork before the board is made (``_warm_up_worker``), rather than after, inheriting it.
+    They do when a process that did not make the board can read it back from the disk cache (``GeoMap.
+    board_from_cache``), the cache is on and can be written, and the board is still to be made (not in this
+    build's context, nor in the cache: ``GeoMap.board_cached``). Otherwise each worker would make the board
+    again, or (a rebuild that reads the map back) there is no wait to use, and loading the validation's kernel
+    would likely be wasted, its games being read back too. When they do fork early, the modules that reading the
+    board back imports (``GeoMap.board_modules``) are imported here first, for the workers to inherit."""
     from boardgen.cache import writable
 
     geo = ctx.plugin.geo
-    if ("board" in ctx.computed or geo is None or geo.map_spec(ctx.config) is None or not writable()
+    if ("board" in ctx.computed or geo is None or not geo.board_from_cache or not writable()
             or geo.board_cached(ctx.config)):
         return False
-    for module in geo.board_modules:  # imported once, here, not again by each worker that reads the board
+    for module in geo.board_modules:
         importlib.import_module(module)
     return True
 
 
-def _warm_up_worker(first_stages: int) -> None:
-    """A worker forked before the board is made, while this process makes it: it does now what its first stages
-    (the group's first ``first_stages``, which the workers are handed first) need that does not depend on the
-    board. It imports their modules and pikepdf and, when one of them is the validation, loads the game's compiled
-    kernel (about 0.3 s on the flagship) if the validation's games will go through it. Any error is left for the
-    stage itself to meet and report."""
+def _warm_up_worker(index: int) -> None:
+    """The ``index``-th worker's first task when the workers fork before the board is made: what stage ``index``
+    of the group (the stage a worker is handed ``index``-th) needs that does not depend on the board, done while
+    this process makes the board. It imports pikepdf and the stage's module and, for the validation, loads the
+    game's compiled kernel (about 0.3 s on the flagship) if the validation's games will go through it. Any error
+    is left for the stage itself to meet and report."""
     assert _GROUP is not None
     ctx, group = _GROUP
     with contextlib.suppress(Exception):  # the stage does this work again and says what is wrong
@@ -159,7 +158,8 @@ def _warm_up_worker(first_stages: int) -> None:
         from boardgen.render.cairo_backend import preload_pdf_writer
 
         preload_pdf_writer()
-        for _name, spec, *_options in group[:first_stages]:
+        if index < len(group):
+            spec = group[index][1]
             load_stage(spec)
             if spec == VALIDATE_STAGE:
                 prepare_validation(ctx)
@@ -182,13 +182,12 @@ def _run_group(ctx: BuildContext, group: list[_Entry], later: list[_Entry], jobs
             raise RuntimeError(f"a stage failed in its process:\n{result}")
         made[index] = result
 
+    early = _workers_start_early(ctx)
     global _GROUP
     _GROUP = (ctx, group)
-    early = _workers_start_early(ctx)
     try:
         run_tasks(_stage_in_worker, len(group), jobs, collect, lambda: _preload(ctx, later),
-                  first=lambda: _before_the_stages(ctx),
-                  warm_up=functools.partial(_warm_up_worker, min(jobs, len(group))) if early else None)
+                  before_tasks=lambda: _before_the_stages(ctx), warm_up=_warm_up_worker if early else None)
     finally:
         _GROUP = None
     out: list[Artifact] = []

@@ -59,7 +59,7 @@ COAST_SIMPLIFY_MM = 0.4
 class Blocked:
     """What no mark may cover, ready to be cut out of each piece (``free_area``): the land cells grown by
     ``land_clear_mm`` (one geometry), the coastlines' parts simplified (they may overlap each other) and the
-    legend's blocks grown by 1.5 mm."""
+    legend's blocks (``free_area`` keeps marks 1.5 mm from those on the piece)."""
 
     cells: shapely.Geometry | None
     coast: np.ndarray  # of Polygon

@@ -228,11 +228,11 @@ class KernelLoader:
         return self.module
 
     def preload(self, games: float) -> None:
-        """Load the kernel now when a run of ``games`` games (in API-game equivalents, at least one each) would
-        load it anyway: a build's worker does this while the board is still being made. Only from the disk cache:
-        it never compiles here, and in reference mode, or where numba is missing, it does nothing."""
+        """Load the kernel now when a run of ``games`` games (in API-game equivalents) would load it anyway: a
+        build's worker does this while the board is still being made. Only from the disk cache: it never compiles
+        here, and in reference mode, for no games, or where numba is missing, it does nothing."""
         setting = engine_setting()
-        if setting == "reference" or self.module is not None or self.failed or not self.cached():
+        if setting == "reference" or games <= 0 or self.module is not None or self.failed or not self.cached():
             return
         if setting == "auto" and games < self.load_cost_games:
             return

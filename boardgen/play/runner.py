@@ -336,10 +336,14 @@ VALIDATE_STAGE = "boardgen.play.runner:validate_stage"
 
 def prepare_validation(ctx: BuildContext) -> None:
     """What ``validate_stage`` can do before the board exists: load the game's compiled kernel if the
-    validation's games will go through it (``FastPath.preload``): its games, and as many again in self-play for a
-    game with a ``self_play_bot`` (``played_summary``)."""
+    validation's games will go through it (``FastPath.preload``). They are counted from the template alone, one
+    API game each: its games and, for a game with a ``self_play_bot``, as many again (``played_summary``). A
+    validation of short games on a small board may then load a kernel it does not use, on a core that was
+    waiting anyway."""
     plugin = ctx.plugin
-    plugin.fast.preload(plugin.validate_games(ctx.config) * (2 if plugin.self_play_bot else 1))
+    games = plugin.validate_games(ctx.config)
+    if games > 0:
+        plugin.fast.preload(games * (2 if plugin.self_play_bot else 1))
 
 
 def validate_stage(ctx: BuildContext) -> list[Any]:

@@ -78,12 +78,12 @@ def test_this_process_takes_every_task_a_busy_worker_has_not_started() -> None:
     assert all(ran_on[index] == os.getpid() for index in range(1, 6))
 
 
-_MADE_FIRST: list[str] = []  # what ``first`` makes in this process; a worker forked before it sees it empty
+_MADE_FIRST: list[str] = []  # what ``before_tasks`` makes here; a worker forked before it sees it empty
 _WARMED: list[str] = []  # what ``_warm_up`` did in the process that ran it
 
 
-def _warm_up() -> None:
-    _WARMED.append("warm")
+def _warm_up(index: int) -> None:
+    _WARMED.append(f"warm {index}")
 
 
 def _what_this_process_has(index: int) -> tuple[int, tuple[str, ...], tuple[str, ...]]:
@@ -96,43 +96,43 @@ def _what_this_process_has(index: int) -> tuple[int, tuple[str, ...], tuple[str,
 
 @pytest.mark.skipif(not pool.fork_available(), reason="tasks run on workers only where processes fork")
 @pytest.mark.parametrize("early", [False, True])
-def test_workers_fork_after_first_unless_they_warm_up_before_it(early: bool) -> None:
-    """Without ``warm_up`` the workers inherit what ``first()`` made; with it they are forked before ``first()``
-    runs, each has run ``warm_up()`` before its first task, and they do not have what ``first()`` made. Every
-    task runs once either way, and this process never runs ``warm_up``."""
+def test_workers_fork_after_before_tasks_unless_they_warm_up_before_it(early: bool) -> None:
+    """Without ``warm_up`` the workers inherit what ``before_tasks()`` made; with it they are forked before it
+    runs, the one worker has run ``warm_up(0)`` before its first task, and it does not have what
+    ``before_tasks()`` made. Every task runs once either way, and this process never runs ``warm_up``."""
     import os
 
     _MADE_FIRST.clear()
     _WARMED.clear()
     ran: dict[int, tuple[int, tuple[str, ...], tuple[str, ...]]] = {}
-    pool.run_tasks(_what_this_process_has, 4, 2, ran.__setitem__, first=lambda: _MADE_FIRST.append("board"),
-                   warm_up=_warm_up if early else None)
+    pool.run_tasks(_what_this_process_has, 4, 2, ran.__setitem__,
+                   before_tasks=lambda: _MADE_FIRST.append("board"), warm_up=_warm_up if early else None)
     assert sorted(ran) == [0, 1, 2, 3]
     worker = ran[0]
     assert worker[0] != os.getpid()
     assert worker[1] == (() if early else ("board",))
-    assert worker[2] == (("warm",) if early else ())
+    assert worker[2] == (("warm 0",) if early else ())
     here = [ran[i] for i in ran if ran[i][0] == os.getpid()]
     assert here and all(made == ("board",) and warmed == () for _pid, made, warmed in here)
     assert _MADE_FIRST == ["board"] and _WARMED == []
 
 
-def test_first_runs_once_here_with_one_job() -> None:
+def test_before_tasks_runs_once_here_with_one_job() -> None:
     made: list[int] = []
     results: dict[int, int] = {}
-    pool.run_tasks(_fails_on_three, 3, 1, results.__setitem__, first=lambda: made.append(len(results)),
+    pool.run_tasks(_fails_on_three, 3, 1, results.__setitem__, before_tasks=lambda: made.append(len(results)),
                    warm_up=_warm_up)
     assert made == [0] and results == {0: 0, 1: 1, 2: 2}
 
 
 @pytest.mark.skipif(not pool.fork_available(), reason="tasks run on workers only where processes fork")
-def test_an_error_in_first_ends_the_warmed_workers_and_reaches_the_caller() -> None:
+def test_an_error_in_before_tasks_ends_the_warmed_workers_and_reaches_the_caller() -> None:
     def broken() -> None:
         raise ValueError("no board")
 
     ran: dict[int, object] = {}
     with pytest.raises(ValueError, match="no board"):
-        pool.run_tasks(_pid_and_square, 4, 2, ran.__setitem__, first=broken, warm_up=_warm_up)
+        pool.run_tasks(_pid_and_square, 4, 2, ran.__setitem__, before_tasks=broken, warm_up=_warm_up)
     assert ran == {}
 
 
