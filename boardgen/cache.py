@@ -147,25 +147,19 @@ def cached(kind: str, key: str, make: Callable[[], T]) -> T:
     """``make()``'s value from the cache when an entry with exactly this key exists, else made and stored."""
     if not enabled():
         return make()
-    path = entry_path(kind, key)
-    try:
-        stored = pickle.loads(path.read_bytes())
-        if isinstance(stored, dict) and stored.get("key") == key and stored.get("kind") == kind:
-            HITS[kind] += 1
-            return stored["value"]  # type: ignore[no-any-return]
-    except FileNotFoundError:
-        pass
-    except Exception:
-        pass
+    found, stored = peek(kind, key)
+    if found:
+        HITS[kind] += 1
+        return stored  # type: ignore[no-any-return]
     MISSES[kind] += 1
     value = make()
-    _store(path, {"kind": kind, "key": key, "value": value})
+    _store(entry_path(kind, key), {"kind": kind, "key": key, "value": value})
     return value
 
 
 def peek(kind: str, key: str) -> tuple[bool, Any]:
-    """(True, the value) when the cache holds a valid entry with exactly this key, else (False, None); never
-    makes the value (``cached`` does)."""
+    """(True, the value) when the cache holds a valid entry with exactly this key, else (False, None): a corrupt,
+    foreign or stale entry is not trusted. It never makes the value (``cached`` does, on a miss)."""
     if not enabled():
         return False, None
     try:

@@ -13,10 +13,9 @@ Workers are forked where the platform allows, so they inherit what the caller se
 bots, a compiled kernel, a build's context) instead of rebuilding it; elsewhere games are played by spawned
 workers that run ``setup`` first, and ``run_tasks`` runs its tasks on this process. (A build that forks its
 workers before its map is made, with ``run_tasks``' ``warm_up``, has them read the map back from the disk
-cache.) A forked worker ends with the
-process that forked it (``end_with_parent``). While chunks are collected the garbage collector leaves the
-results alone (``gc.freeze``): they are plain values that hold no cycles, and scanning hundreds of thousands of
-them again and again costs more than a game.
+cache.) A forked worker ends with the process that forked it (``end_with_parent``). While chunks are collected
+the garbage collector leaves the results alone (``gc.freeze``): they are plain values that hold no cycles, and
+scanning hundreds of thousands of them again and again costs more than a game.
 
 ``benchmarks/bench_pool.py`` measured this against a hand-made pool (this process playing too, claims from a
 shared counter) and against the executor with fixed runs: the executor was as fast on real games and faster on
