@@ -20,7 +20,7 @@ exactly the same boundary.
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -31,7 +31,7 @@ from shapely.geometry import LineString, MultiPolygon, Polygon, box
 from boardgen.errors import ConfigError, LayoutError
 from boardgen.geomap.hexgrid import Hex, hexes_covering
 from boardgen.geomap.model import Board
-from boardgen.geomap.spec import MAX_SECTIONS_PER_SIDE
+from boardgen.geomap.spec import MAX_SECTIONS_PER_SIDE, SectionsConfig
 from boardgen.layout import fit_solver
 from boardgen.layout.grid_choice import choose_grids
 from boardgen.layout.jigsaw import (
@@ -284,8 +284,11 @@ def _edges(rows: int, columns: int, xs: Sequence[float], ys: Sequence[float]) ->
     return edges
 
 
+_NO_OUTLINE = Polygon()  # (a knob made only to measure its offset)
+
+
 def _cell_tabs(edge: Edge, owner: int, pieces: list[shapely.Geometry], hexes: np.ndarray, board: Board,
-               margin_mm: float, reach_mm: float) -> list[tuple[float, float, int, Polygon, str]]:
+               margin_mm: float, reach_mm: float) -> list[_Candidate]:
     """Whole land cells of the neighbour that could move to ``owner`` as a hexagonal tab on ``edge``, reaching
     no further than ``reach_mm`` past the straight line (so the section still fits its page)."""
     giver = edge.second if owner == edge.first else edge.first
@@ -311,74 +314,111 @@ def _cell_tabs(edge: Edge, owner: int, pieces: list[shapely.Geometry], hexes: np
         shrunk = shapely.difference(giver_piece, hexagon, grid_size=GRID_MM)
         if any(g.geom_type != "Polygon" or len(g.interiors) for g in (grown, shrunk)):
             continue
-        offset = Knob(edge, along, owner, Polygon()).owner_offset_mm()
-        found.append((along, offset, owner, hexagon, cell.label))
+        offset = Knob(edge, along, owner, _NO_OUTLINE).owner_offset_mm()
+        found.append((along, offset, owner, hexagon, cell.label, hexagon.bounds))
     return found
 
 
-_Candidate = tuple[float, float, int, Polygon | None, str]
-"""(along_mm, owner offset, owner, outline or None for a round knob, cell label)"""
+_Candidate = tuple[float, float, int, Polygon | None, str, tuple[float, float, float, float]]
+"""(along_mm, owner offset, owner, outline or None for a round knob, cell label, the knob's bounds in board mm)"""
+
+
+def _round_knobs(edge: Edge, owner: int, shape: Polygon, pair: shapely.Geometry, keep_clear: shapely.Geometry,
+                 settings: SectionsConfig) -> list[_Candidate]:
+    """The round knobs ``owner`` could carry on ``edge``: inside the two sections, clear of the land."""
+    along_values = candidate_positions(edge, settings)
+    if not along_values:
+        return []
+    template = place_knob_shape(shape, edge, 0.0, owner == edge.first, snap=False)
+    coords = np.asarray(template.exterior.coords)
+    shift = np.array([0.0, 1.0]) if edge.vertical else np.array([1.0, 0.0])
+    moved = shapely.polygons(coords[None, :, :] + np.asarray(along_values)[:, None, None] * shift)
+    ok = ~shapely.intersects(keep_clear, moved) & shapely.contains(pair, moved)
+    x0, y0, x1, y1 = template.bounds
+    alongs = np.asarray(along_values)[ok]
+    # Knob.owner_offset_mm, for every place at once
+    offsets = (alongs - edge.middle_mm) * (1.0 if edge.vertical == (owner == edge.first) else -1.0)
+    return [(along, offset, owner, None, "",
+             (x0, y0 + along, x1, y1 + along) if edge.vertical else (x0 + along, y0, x1 + along, y1))
+            for along, offset in zip(alongs.tolist(), offsets.tolist(), strict=True)]
+
+
+def _other_owners_knobs(edge: Edge, owners: Sequence[int], shape: Polygon, pair: shapely.Geometry,
+                        keep_clear: shapely.Geometry, settings: SectionsConfig) -> list[_Candidate]:
+    return [c for owner in owners for c in _round_knobs(edge, owner, shape, pair, keep_clear, settings)]
 
 
 def _place_knobs(edges: Sequence[Edge], pieces: list[shapely.Geometry], land: shapely.Geometry,
-                 board: Board, rows: int, columns: int, hexes: np.ndarray, reach_mm: float) -> list[Knob]:
+                 board: Board, rows: int, columns: int, hexes: np.ndarray, reach_mm: float,
+                 max_section_mm: tuple[float, float] | None = None) -> list[Knob]:
+    """One knob on every edge. ``max_section_mm``: no knob may make the section that carries it (with the knobs
+    chosen before it) overflow the page; where the chequer pattern's owner has no such place, the other section
+    of the edge carries it, and where neither has, the cut fails here rather than once the pieces are made."""
     settings = board.config.sections
     shape = knob_shape(settings)
     # at least SPLINTER_MM from land cells, so no splinter of card is left between a knob and a step in the cut
     clearance = max(settings.land_clearance_mm, SPLINTER_MM)
     keep_clear = shapely.buffer(land, clearance) if not land.is_empty else land
     shapely.prepare(keep_clear)
-    options: list[tuple[int, Edge, list[_Candidate]]] = []
+    options: list[tuple[int, Edge, list[_Candidate], Callable[[], list[_Candidate]]]] = []
     for index, edge in enumerate(edges):
         pair = shapely.union(pieces[edge.first], pieces[edge.second], grid_size=GRID_MM)
         shapely.prepare(pair)
         preferred = preferred_owner(edge, (rows, columns))
         owners = (preferred, edge.second if preferred == edge.first else edge.first)
         found: list[_Candidate] = []
-        for owner in owners:
-            along_values = candidate_positions(edge, settings)
-            if not along_values:
-                continue
-            template = place_knob_shape(shape, edge, 0.0, owner == edge.first, snap=False)
-            coords = np.asarray(template.exterior.coords)
-            shift = np.array([0.0, 1.0]) if edge.vertical else np.array([1.0, 0.0])
-            moved = shapely.polygons(coords[None, :, :] + np.asarray(along_values)[:, None, None] * shift)
-            ok = ~shapely.intersects(keep_clear, moved) & shapely.contains(pair, moved)
-            for along, good in zip(along_values, ok, strict=True):
-                if good:
-                    found.append((along, Knob(edge, along, owner, Polygon()).owner_offset_mm(), owner, None, ""))
-            if found:
-                break  # the chequer pattern's owner works here; only fall back to the other when it does not
+        untried = list(owners)
+        while untried and not found:  # the chequer pattern's owner; the other only when it has no place here
+            found = _round_knobs(edge, untried.pop(0), shape, pair, keep_clear, settings)
         if not found:  # no open sea along this edge: a whole land cell becomes a hexagonal tab
             margin = settings.knob_depth_mm + board.layout.size_mm + 4.0
             for owner in owners:
                 found.extend(_cell_tabs(edge, owner, pieces, hexes, board, margin, reach_mm + board.layout.size_mm))
+            untried = []
         if not found:
             raise LayoutError(f"board sections: no room for a knob between sections {edge.first + 1} and "
                               f"{edge.second + 1} (no open sea and no land cell that can move across)")
-        options.append((index, edge, found))
+
+        options.append((index, edge, found, functools.partial(_other_owners_knobs, edge, untried, shape, pair,
+                                                              keep_clear, settings)))
     # Most constrained edges first; each takes the offset nearest its middle that keeps the spacing.
     options.sort(key=lambda item: (len({round(o[1], 3) for o in item[2]}), item[0]))
     used: list[tuple[float, float]] = []  # (owner offset, size) of the knobs chosen so far
     chosen: dict[int, Knob] = {}
     taken_cells: set[str] = set()
-    for index, edge, found in options:
-        usable = [c for c in found if c[4] not in taken_cells]
+    extents = [list(piece.bounds) for piece in pieces]  # each section's bounds with the knobs chosen so far
+
+    def fits(candidate: _Candidate) -> bool:
+        if max_section_mm is None:
+            return True
+        (x0, y0, x1, y1), (kx0, ky0, kx1, ky1) = extents[candidate[2]], candidate[5]
+        return (max(x1, kx1) - min(x0, kx0) <= max_section_mm[0] + 1e-6
+                and max(y1, ky1) - min(y0, ky0) <= max_section_mm[1] + 1e-6)
+
+    for index, edge, found, others in options:
+        usable = [c for c in found if c[4] not in taken_cells and fits(c)]
+        if not usable and found:
+            usable = [c for c in others() if fits(c)]
         by_candidate = {(c[0], c[1]): c for c in usable}
         pick = spaced_choice([(c[0], c[1]) for c in usable], [o for o, _ in used], settings.knob_spacing_mm)
         if pick is None and usable:  # no offset unlike all others: take the most distinct, the solver decides
             pick = max(((c[0], c[1]) for c in usable),
                        key=lambda c: (min(abs(c[1] - o) for o, _ in used) if used else 0.0, -abs(c[1])))
         if pick is None:
+            page = "" if max_section_mm is None else (f" that keeps both within the page ({max_section_mm[0]:.1f} x "
+                                                      f"{max_section_mm[1]:.1f} mm)")
             raise LayoutError(f"board sections: no free knob position between sections {edge.first + 1} and "
-                              f"{edge.second + 1}")
-        along, offset, owner, outline, label = by_candidate[pick]
+                              f"{edge.second + 1}{page}")
+        along, offset, owner, outline, label, _bounds = by_candidate[pick]
         if outline is None:
             chosen[index] = Knob(edge, along, owner, place_knob_shape(shape, edge, along, owner == edge.first),
                                  settings.knob_head_mm)
         else:
             chosen[index] = Knob(edge, along, owner, outline, round(2 * board.layout.size_mm, 3), label)
             taken_cells.add(label)
+        kx0, ky0, kx1, ky1 = chosen[index].outline_mm.bounds
+        x0, y0, x1, y1 = extents[owner]
+        extents[owner] = [min(x0, kx0), min(y0, ky0), max(x1, kx1), max(y1, ky1)]
         used.append((offset, chosen[index].size_mm))
     return [chosen[i] for i in range(len(edges))]
 
@@ -625,7 +665,7 @@ def _cut_sections(board: Board, rows: int, columns: int, max_section_mm: tuple[f
     pieces = _merge_fragments(pieces, rects)
 
     edges = _edges(rows, columns, xs, ys)
-    knobs = _place_knobs(edges, pieces, land, board, rows, columns, hexes, reach_mm)
+    knobs = _place_knobs(edges, pieces, land, board, rows, columns, hexes, reach_mm, max_section_mm)
     pieces = _apply_knobs(pieces, knobs)
 
     sections = []

@@ -301,3 +301,30 @@ def test_no_sliver_too_thin_to_cut_by_hand(board_and_layout):
         lost = outline.difference(opened)
         splinters = [g for g in getattr(lost, "geoms", [lost]) if g.area > 0.1]
         assert not splinters, (section.number, [g.centroid.coords[0] for g in splinters])
+
+
+def _band_board(band: tuple[float, float, float, float]):
+    from dataclasses import replace
+
+    from board_fixtures import _cells_from_land
+    from shapely.geometry import MultiPolygon
+
+    board = synthetic_board()
+    land = MultiPolygon([box(*band)])
+    return replace(board, cells=_cells_from_land(board.config, board.layout, land, lambda c, z: z[0]), land_mm=land)
+
+
+def test_a_knob_that_would_overflow_the_page_goes_to_the_other_section_of_its_edge():
+    """A land band across the board whose cells step 10 mm past the first cut line: section 6 (middle right)
+    already reaches below its rectangle, so the chequer pattern's knob on its lower edge would make it 180.6 mm
+    tall; on a 176 mm page section 9 carries that knob instead and the cut fits."""
+    from boardgen.layout.jigsaw import preferred_owner
+    from boardgen.layout.sections import _cut_sections
+
+    board = _band_board((0, 130, 660, 160))
+    layout = _cut_sections(board, 3, 3, (999.0, 176.0))
+    assert max(s.bounds_mm[3] - s.bounds_mm[1] for s in layout.sections) <= 176.0
+    knob = next(k for k in layout.knobs if (k.edge.first, k.edge.second) == (5, 8))
+    assert knob.owner != preferred_owner(knob.edge, (3, 3)) and knob.owner == 8
+    assert layout.fit.unique
+

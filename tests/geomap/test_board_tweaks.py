@@ -87,6 +87,21 @@ def test_automatic_grid_is_the_fewest_pieces_that_fit(board: str, expected: tupl
     assert size[1] / rows + (25.0 if rows > 2 else 12.5) <= page_h + 2 * 18.0
 
 
+def test_a1_first_grid_fails_at_its_knobs_and_the_next_one_cuts() -> None:
+    """On A1 the fewest pieces (4 x 4 landscape) cannot be cut: the only knob between sections 3 and 7 is a land
+    cell that would make section 7 taller than the page. That cut fails as soon as the knob is chosen (not once
+    every piece is made) and the next grid (3 x 6 portrait) cuts."""
+    from boardgen.games.global_wellbeing.board_layout import panelled_board
+    from boardgen.layout.sections import _cut_sections
+
+    board = panelled_board(tweaked_config(FAST_CASES["board-A1"]))
+    with pytest.raises(LayoutError, match=r"no free knob position between sections 3 and 7 that keeps both within "
+                                          r"the page \(251.4 x 171.0 mm\)"):
+        _cut_sections(board, 4, 4, DEFAULT_PAGE_SIZES_MM[0])
+    layout = cut_sections(board, DEFAULT_PAGE_SIZES_MM)
+    assert (layout.rows, layout.columns, layout.page_mm) == (3, 6, DEFAULT_PAGE_SIZES_MM[1])
+
+
 def test_pinned_grid_that_cannot_fit_names_both_keys_and_the_smallest_that_does(default_board) -> None:
     import dataclasses
 
