@@ -69,9 +69,9 @@ TWEAKS: dict[str, dict[str, Any]] = {
     "raster-A1px": {"map": {"raster": "0.381mm"}},
 }
 """``pieces-4x3`` is the default board cut into 4 x 3 pieces (its legend still in open sea): the cost of more
-pieces on their own, for the cost model; ``raster-A1px`` samples the default board as finely as A1's 0.5 mm raster
-samples A1 (as many pixels: 660 x 440 / 0.381² = 841 x 594 / 0.5²), the cost of a bigger board's pixels on their
-own."""
+pieces on their own, for the cost model; ``raster-A1px`` samples the default board with as many pixels as a 0.5 mm
+raster puts on A1 (660 x 440 / 0.381² = 841 x 594 / 0.5²), the cost of a bigger board's pixels on their own (A1's
+own raster is automatic: 0.656 mm, as many pixels per cell as the default's, ``geomap.spec.raster_step_mm``)."""
 
 
 def _cpu_s() -> float:

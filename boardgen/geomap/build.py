@@ -53,6 +53,7 @@ from boardgen.geomap.spec import (
     MAX_HEXES_ON_BOARD,
     MAX_RASTER_PIXELS,
     cell_count_band,
+    raster_step_mm,
     resolve_data_path,
 )
 from boardgen.geomap.zones import CellClimate, assign_zones
@@ -216,9 +217,10 @@ def check_spec(spec: MapSpec) -> None:
     if not (-90 <= south < north <= 90 and north - south >= 30):
         raise ConfigError(source, "map.frame_latitudes", "expected [south, north] latitudes with -90 <= south < "
                           f"north <= 90, at least 30 degrees apart, got {list(m.frame_latitudes)}")
-    pixels = math.ceil(b.width_mm / m.raster_mm) * math.ceil(b.height_mm / m.raster_mm)
+    step_mm = raster_step_mm(b, m, spec.hexes)
+    pixels = math.ceil(b.width_mm / step_mm) * math.ceil(b.height_mm / step_mm)
     if pixels > MAX_RASTER_PIXELS:
-        raise ConfigError(source, "map.raster", f"a {m.raster_mm:g}mm raster on a {b.width_mm:g} x {b.height_mm:g} "
+        raise ConfigError(source, "map.raster", f"a {step_mm:g}mm raster on a {b.width_mm:g} x {b.height_mm:g} "
                           f"mm board is {pixels:,} pixels; expected at most {MAX_RASTER_PIXELS:,} (a coarser "
                           f"raster: at least {math.sqrt(b.width_mm * b.height_mm / MAX_RASTER_PIXELS) * 1.01:.2f}mm)")
 
@@ -277,7 +279,7 @@ def build_board(template: Any) -> Board:
     polygons = list(land_mm.geoms)
 
     t = time.perf_counter()
-    raster = rasterise_land(polygons, W, H, config.map.raster_mm)
+    raster = rasterise_land(polygons, W, H, raster_step_mm(config.board, config.map, config.hexes))
     lon, lat = projection.to_lonlat(raster.x_mm, raster.y_mm)
     on_globe = np.isfinite(lon) & np.isfinite(lat)  # pixels on the frame's rim may not invert
     if not on_globe.all():

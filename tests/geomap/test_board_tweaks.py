@@ -115,6 +115,28 @@ def test_pinned_grid_that_cannot_fit_names_both_keys_and_the_smallest_that_does(
     assert "expected sections.columns: 5 and sections.rows: 3" in message
 
 
+@pytest.mark.parametrize(("changes", "step_mm"), [
+    ({}, 0.5),  # the default board: 660 x 440 mm, 300 cells
+    (tweak(board="A1"), 0.656),  # 1.72 times the board per cell: sqrt(1.72) times the step
+    (tweak(cells=150), 0.707),
+    (tweak(cells=600), 0.5),  # never finer than 0.5 mm
+    (tweak(board="50x35cm"), 0.5),
+    ({"board": {"width": "3000mm", "height": "3000mm"}, "hexes": {"target_cells": 5000}}, 0.75),  # 16M pixels
+    ({"board": {"width": "841mm", "height": "594mm"}, "hexes": {"size": "12mm"}}, 0.5),  # a pinned hex size
+    ({"board": {"width": "841mm", "height": "594mm"}, "map": {"raster": "0.4mm"}}, 0.4),  # a pinned step
+])
+def test_automatic_raster_samples_each_cell_as_the_default_board_does(changes: dict[str, Any], step_mm: float
+                                                                      ) -> None:
+    import math
+
+    from boardgen.geomap.spec import MAX_RASTER_PIXELS, raster_step_mm
+
+    config = tweaked_config(changes)
+    got = raster_step_mm(config.board, config.map, config.hexes)
+    assert got == step_mm
+    assert math.ceil(config.board.width_mm / got) * math.ceil(config.board.height_mm / got) <= MAX_RASTER_PIXELS
+
+
 def test_cell_count_band_follows_the_target_or_the_template() -> None:
     assert cell_count_band(tweaked_config({}).hexes) == (291, 309)
     assert cell_count_band(tweaked_config(tweak(cells=150)).hexes) == (146, 154)
