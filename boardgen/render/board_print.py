@@ -24,6 +24,7 @@ cells (``boardgen.geomap.jigsaw``) prints through them too. ``boardgen.kit.board
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import io
 import itertools
@@ -467,7 +468,7 @@ def section_scene(scene: Scene, section: PieceLike, bleed_mm: float, marks: Sequ
     painting white beyond it instead left a hairline of art where the sheet's own clip cut both."""
     x0, y0, _, _ = section.bounds_mm
     with_bleed = piece_bleed(section.outline_mm, bleed_mm)
-    art = Group(scene.items, name=f"section-{section.number}-art", transform=translate(-x0, -y0),
+    art = Group(scene.items, name=ART_GROUP.format(n=section.number), transform=translate(-x0, -y0),
                 clip=outline_commands(with_bleed))  # the clip is in the group's own (board) mm
     ring = shapely.difference(with_bleed, section.outline_mm)
     wash = [Path(outline_commands(p, -x0, -y0), Style(fill="#ffffff", opacity=BLEED_WASH, even_odd=True),
@@ -561,12 +562,19 @@ def _as_form(pdf: pikepdf.Pdf, page: pikepdf.Page) -> pikepdf.Object:
     return page.as_form_xobject()
 
 
-def underlay_pieces(sheets_pdf: bytes, pieces_pdf: bytes, sheets: Sequence[Page], bleed_mm: float) -> bytes:
+def underlay_pieces(sheets_pdf: bytes, pieces_pdf: bytes, sheets: Sequence[Page], bleed_mm: float,
+                    art: SharedArt | None = None) -> bytes:
     """Place piece i of ``pieces_pdf`` (pages of the pieces with their bleed, as ``single_item_page`` makes
     them) as a form XObject under sheet i's furniture, at its trim box less the bleed: each piece's art is
-    drawn once however many papers its sheets are made for."""
-    with pikepdf.open(io.BytesIO(sheets_pdf)) as pdf, pikepdf.open(io.BytesIO(pieces_pdf)) as pieces:
-        for pdf_page, piece, sheet in zip(pdf.pages, pieces.pages, sheets, strict=True):
+    drawn once however many papers its sheets are made for. ``art``: the picture every piece shows a part of,
+    left out of ``pieces_pdf`` and placed here under each piece, clipped to it (``SharedArt``)."""
+    with pikepdf.open(io.BytesIO(sheets_pdf)) as pdf, pikepdf.open(io.BytesIO(pieces_pdf)) as pieces, \
+            contextlib.ExitStack() as stack:
+        art_form = None
+        if art is not None:
+            art_pdf = stack.enter_context(pikepdf.open(io.BytesIO(art.pdf)))
+            art_form = pdf.copy_foreign(_as_form(art_pdf, art_pdf.pages[0]))
+        for index, (pdf_page, piece, sheet) in enumerate(zip(pdf.pages, pieces.pages, sheets, strict=True)):
             form = pdf.copy_foreign(_as_form(pieces, piece))
             name = pdf_page.add_resource(form, pikepdf.Name.XObject, pikepdf.Name("/BoardPiece"),
                                          replace_existing=False)
@@ -574,12 +582,92 @@ def underlay_pieces(sheets_pdf: bytes, pieces_pdf: bytes, sheets: Sequence[Page]
             assert trim is not None
             x_pt = round((trim.x - bleed_mm) * MM_TO_PT, 3)
             y_pt = round((sheet.height_mm - trim.bottom - bleed_mm) * MM_TO_PT, 3)
-            pdf_page.contents_add(pikepdf.Stream(pdf, f"q 1 0 0 1 {x_pt:g} {y_pt:g} cm {name} Do Q\n".encode()),
-                                  prepend=True)
+            under = b""
+            if art is not None and art_form is not None:
+                art_name = pdf_page.add_resource(art_form, pikepdf.Name.XObject, pikepdf.Name("/BoardArt"),
+                                                 replace_existing=False)
+                under = art.under_piece(index, str(art_name))
+            pdf_page.contents_add(pikepdf.Stream(pdf, f"q 1 0 0 1 {x_pt:g} {y_pt:g} cm ".encode() + under
+                                                 + f"{name} Do Q\n".encode()), prepend=True)
         out = io.BytesIO()
         # the streams are compressed already: copy them as they are rather than inflate and deflate again
         pdf.save(out, deterministic_id=True, compress_streams=True, stream_decode_level=pikepdf.StreamDecodeLevel.none)
     return out.getvalue()
+
+
+ART_GROUP = "section-{n}-art"
+"""The name of the group ``section_scene`` puts the board's art in, first in every piece's scene."""
+
+
+@dataclass(frozen=True)
+class SharedArt:
+    """The board picture every jigsaw piece shows a part of, as a PDF of its own (one page around all the
+    pieces' clips), and where each piece's clip and origin lie on it. Cairo drawing the picture into every
+    piece's page (as a recording it writes once) replays all of it for every page it is painted on (about 10 ms
+    a piece on the flagship); written once and placed under each piece by ``underlay_pieces``, it costs one
+    drawing of the picture. ``pieces[i]``: (the clip's sub-paths in piece-page points, y up; the translation
+    from the art page's points to piece i's page points)."""
+
+    pdf: bytes
+    pieces: tuple[tuple[tuple[tuple[tuple[float, float], ...], ...], tuple[float, float]], ...]
+
+    def under_piece(self, index: int, name: str) -> bytes:
+        """PDF operators, in piece ``index``'s page space, that paint the art clipped to the piece (nonzero
+        winding, as the piece's own clip); the graphics state is left as it was."""
+        rings, (dx, dy) = self.pieces[index]
+        ops = ["q"]
+        for ring in rings:
+            ops.append("{:.3f} {:.3f} m".format(*ring[0]))
+            ops.extend(f"{x:.3f} {y:.3f} l" for x, y in ring[1:])
+            ops.append("h")
+        ops.append(f"W n 1 0 0 1 {dx:.3f} {dy:.3f} cm {name} Do Q ")
+        return " ".join(ops).encode()
+
+
+def shared_art(scenes: Sequence[Scene], pages: Sequence[Page], bleed_mm: float) -> SharedArt | None:
+    """The art ``section_scene`` put first in every one of ``scenes`` (the same items in each, moved by a
+    translation and clipped to the piece), drawn once (``SharedArt``), for the pieces' pages ``pages`` (as
+    ``single_item_page`` places each scene, ``bleed_mm`` from the page's corner); None when the scenes do not
+    all share one such art group (then each page draws its own)."""
+    arts = [scene.items[0] for scene in scenes if scene.items and isinstance(scene.items[0], Group)]
+    if len(arts) < 2 or len(arts) != len(scenes):
+        return None
+    first = arts[0]
+    for n, art in enumerate(arts, 1):
+        if not (art.items is first.items and art.clip is not None
+                and art.name == ART_GROUP.format(n=n) and art.opacity == 1.0 and not art.layer
+                and art.transform is not None and (art.transform.a, art.transform.b, art.transform.c,
+                                                   art.transform.d) == (1.0, 0.0, 0.0, 1.0)):
+            return None
+    clips = [[[(c[1], c[2]) for c in ring] for ring in _rings(art.clip or ())] for art in arts]
+    xs = [x for rings in clips for ring in rings for x, _ in ring]
+    ys = [y for rings in clips for ring in rings for _, y in ring]
+    x0, y0 = min(xs) - 1.0, min(ys) - 1.0
+    width_mm, height_mm = max(xs) + 1.0 - x0, max(ys) + 1.0 - y0
+    art_page = Page(width_mm, height_mm, Scene((Group(first.items, transform=translate(-x0, -y0)),)))
+    placed = []
+    for art, rings, page in zip(arts, clips, pages, strict=True):
+        assert art.transform is not None
+        # the art's own mm -> the piece page's mm: its group's translation, then the page's bleed margin
+        ex, ey = art.transform.e + bleed_mm, art.transform.f + bleed_mm
+        page_rings = tuple(tuple(((x + ex) * MM_TO_PT, (page.height_mm - (y + ey)) * MM_TO_PT) for x, y in ring)
+                           for ring in rings)
+        shift = ((x0 + ex) * MM_TO_PT, (page.height_mm - height_mm - y0 - ey) * MM_TO_PT)
+        placed.append((page_rings, shift))
+    return SharedArt(render_pdf([art_page], title="board art"), tuple(placed))
+
+
+def _rings(commands: Sequence[PathCommand]) -> list[list[PathCommand]]:
+    """A path of M/L/Z commands (``outline_commands``) as its rings' M and L commands."""
+    rings: list[list[PathCommand]] = []
+    for command in commands:
+        if command[0] == "M":
+            rings.append([command])
+        elif command[0] == "L":
+            rings[-1].append(command)
+        elif command[0] != "Z":
+            raise ValueError(f"a piece's clip is made of M, L and Z commands, not {command[0]}")
+    return rings
 
 
 SIDE_WORDS = {"top": N_("{n} above"), "bottom": N_("{n} below"), "left": N_("{n} left"), "right": N_("{n} right")}
@@ -624,6 +712,11 @@ def section_sheet_pdfs(sections: Sequence[PieceLike], scenes: Sequence[Scene], p
     {paper slug: (pdf, the furniture pages, whose trim boxes say where each piece prints)}."""
     pieces = [single_item_page(sc, s.bounds_mm[2] - s.bounds_mm[0], s.bounds_mm[3] - s.bounds_mm[1], style)
               for s, sc in zip(sections, scenes, strict=True)]
+    art = shared_art(scenes, pieces, style.bleed_mm)
+    if art is not None:  # the pieces without their art, which underlay_pieces places under each
+        pieces = [single_item_page(Scene(sc.items[1:]), s.bounds_mm[2] - s.bounds_mm[0],
+                                   s.bounds_mm[3] - s.bounds_mm[1], style)
+                  for s, sc in zip(sections, scenes, strict=True)]
     pieces_pdf = render_pdf(pieces, title="board sections")
     empty = Scene(())
     out: dict[str, tuple[bytes, tuple[Page, ...]]] = {}
@@ -633,7 +726,7 @@ def section_sheet_pdfs(sections: Sequence[PieceLike], scenes: Sequence[Scene], p
                                                  for s, sc in zip(sections, scenes, strict=True)])
         furniture = tuple(sheet(paper, s, empty) for s in sections)
         out[paper.slug] = (underlay_pieces(render_pdf(furniture, title=heading), pieces_pdf, furniture,
-                                           style.bleed_mm), furniture)
+                                           style.bleed_mm, art), furniture)
     return out
 
 

@@ -175,3 +175,33 @@ def test_knob_positions_tested_at_once_answer_as_one_at_a_time() -> None:
             assert clear == [not p.intersects(blocked) for p in one_by_one]
             answers.update(clear)
     assert answers == {True, False}  # both answers were asked for
+
+
+def test_board_art_is_written_once_and_each_sheet_looks_as_drawn_directly(printed: BoardPrint, tmp_path) -> None:
+    """The board picture is one form XObject in each sections PDF, placed under every piece clipped to it
+    (``SharedArt``), and each sheet looks as the same page drawn straight by cairo (rasterised alike)."""
+    import subprocess
+
+    import numpy as np
+    from PIL import Image
+
+    from boardgen.render.cairo_backend import render_pdf
+
+    art = printed.artifacts[1]
+    with pikepdf.open(io.BytesIO(art.data)) as pdf:
+        arts = {page.Resources.XObject["/BoardArt"].objgen for page in pdf.pages}
+        assert len(arts) == 1
+        for page in pdf.pages:
+            first = page.obj.Contents[0].read_bytes()
+            assert re.search(rb" h W n 1 0 0 1 -?[\d.]+ -?[\d.]+ cm /BoardArt Do Q /BoardPiece Do Q\n$", first)
+    sheets = printed.pages["a4"][:3]
+    (tmp_path / "shared.pdf").write_bytes(art.data)
+    (tmp_path / "direct.pdf").write_bytes(render_pdf(sheets))
+    for n in (1, 2, 3):
+        for name in ("shared", "direct"):
+            subprocess.run(["pdftoppm", "-r", "50", "-gray", "-png", "-f", str(n), "-l", str(n), "-singlefile",
+                            str(tmp_path / f"{name}.pdf"), str(tmp_path / f"{name}-{n}")], check=True)
+        shared, direct = (np.asarray(Image.open(tmp_path / f"{name}-{n}.png"), dtype=int)
+                          for name in ("shared", "direct"))
+        assert shared.shape == direct.shape
+        assert (np.abs(shared - direct) > 32).mean() < 0.002, n
