@@ -148,16 +148,19 @@ def _workers_start_early(ctx: BuildContext) -> bool:
 def _warm_up_worker(index: int) -> None:
     """The ``index``-th worker's first task when the workers fork before the board is made: what stage ``index``
     of the group (the stage a worker is handed ``index``-th) needs that does not depend on the board, done while
-    this process makes the board. It imports pikepdf and the stage's module and, for the validation, loads the
-    game's compiled kernel (about 0.3 s on the flagship) if the validation's games will go through it. Any error
+    this process makes the board. It imports pikepdf and the stage's module, reads the default fonts
+    (``typeset.preload_fonts``) and, for the validation, loads the game's compiled kernel (about 0.3 s on the
+    flagship) if the validation's games will go through it. Any error
     is left for the stage itself to meet and report."""
     assert _GROUP is not None
     ctx, group = _GROUP
     with contextlib.suppress(Exception):  # the stage does this work again and says what is wrong
         from boardgen.play.runner import VALIDATE_STAGE, prepare_validation
         from boardgen.render.cairo_backend import preload_pdf_writer
+        from boardgen.render.typeset import preload_fonts
 
         preload_pdf_writer()
+        preload_fonts()
         if index < len(group):
             spec = group[index][1]
             load_stage(spec)
