@@ -71,7 +71,7 @@ TWEAKS: dict[str, dict[str, Any]] = {
 """``pieces-4x3`` is the default board cut into 4 x 3 pieces (its legend still in open sea): the cost of more
 pieces on their own, for the cost model; ``raster-A1px`` samples the default board with as many pixels as a 0.5 mm
 raster puts on A1 (660 x 440 / 0.381² = 841 x 594 / 0.5²), the cost of a bigger board's pixels on their own (A1's
-own raster is automatic: 0.656 mm, as many pixels per cell as the default's, ``geomap.spec.raster_step_mm``)."""
+own raster is automatic: 0.656 mm, as many pixels as the default board's, ``geomap.spec.raster_step_mm``)."""
 
 
 def _cpu_s() -> float:
@@ -125,6 +125,7 @@ def build_once(changes: dict[str, Any], data_cache: Path, kernels: Path | None
     from boardgen.games.global_wellbeing.schema import template_with
     from boardgen.geomap import build as map_build
     from boardgen.geomap.cache import cached_sections
+    from boardgen.geomap.spec import raster_step_mm
 
     config = template_with(changes)
     map_build._LAND_ON_BOARD.clear()  # the land projected by this process's untimed build: a CLI build has none
@@ -152,7 +153,8 @@ def build_once(changes: dict[str, Any], data_cache: Path, kernels: Path | None
         os.close(read)
     if status != 0 or len(counts) != 2:
         raise RuntimeError(f"the build of {changes} failed (see above)")
-    pixels = config.board.width_mm * config.board.height_mm / config.map.raster_mm**2 / 1e6
+    step_mm = raster_step_mm(config.board, config.map)
+    pixels = config.board.width_mm * config.board.height_mm / step_mm**2 / 1e6
     return seconds, cpu_s, int(counts[0]), int(counts[1]), pixels
 
 

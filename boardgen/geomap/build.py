@@ -217,7 +217,7 @@ def check_spec(spec: MapSpec) -> None:
     if not (-90 <= south < north <= 90 and north - south >= 30):
         raise ConfigError(source, "map.frame_latitudes", "expected [south, north] latitudes with -90 <= south < "
                           f"north <= 90, at least 30 degrees apart, got {list(m.frame_latitudes)}")
-    step_mm = raster_step_mm(b, m, spec.hexes)
+    step_mm = raster_step_mm(b, m)
     pixels = math.ceil(b.width_mm / step_mm) * math.ceil(b.height_mm / step_mm)
     if pixels > MAX_RASTER_PIXELS:
         raise ConfigError(source, "map.raster", f"a {step_mm:g}mm raster on a {b.width_mm:g} x {b.height_mm:g} "
@@ -279,7 +279,7 @@ def build_board(template: Any) -> Board:
     polygons = list(land_mm.geoms)
 
     t = time.perf_counter()
-    raster = rasterise_land(polygons, W, H, raster_step_mm(config.board, config.map, config.hexes))
+    raster = rasterise_land(polygons, W, H, raster_step_mm(config.board, config.map))
     lon, lat = projection.to_lonlat(raster.x_mm, raster.y_mm)
     on_globe = np.isfinite(lon) & np.isfinite(lat)  # pixels on the frame's rim may not invert
     if not on_globe.all():

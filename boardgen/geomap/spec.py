@@ -49,10 +49,10 @@ MAX_RASTER_PIXELS = 16_000_000
 flagship's 66 x 44 cm board at 0.5mm is 1.2 million."""
 
 RASTER_MM = 0.5
-"""The finest automatic raster step: the 66 x 44 cm board's with 300 target cells (``raster_step_mm``)."""
-RASTER_BOARD_MM2_PER_CELL = 660.0 * 440.0 / 300
-"""The board area per target cell that ``RASTER_MM`` samples (about 3,900 pixels, a thousand of them per land
-cell): a board with more area per cell gets a coarser step that keeps this many pixels per cell."""
+"""The finest automatic raster step: the 66 x 44 cm board's (``raster_step_mm``)."""
+RASTER_BOARD_MM2 = 660.0 * 440.0
+"""The board area ``RASTER_MM`` samples (1.16 million pixels): a larger board gets a coarser step that keeps this
+many pixels, so the largest board (3 x 3 m) has a 2.784 mm step, far from ``MAX_RASTER_PIXELS``."""
 
 MAX_BOARD_MM = 3000.0
 MAX_HEXES_ON_BOARD = 20_000
@@ -101,8 +101,7 @@ class MapConfig(TemplateModel):
     elevation_data: Text = "elevation-5m.png"
     raster_mm: Auto[Length] = Field(None, ge=0.05, le=5.0, description=f"sampling step on the board; at most "
                                     f"{MAX_RASTER_PIXELS:,} pixels over the board; auto: {RASTER_MM:g}mm, coarser "
-                                    "where each target cell has more board than the 66 x 44 cm board's 300 do, so "
-                                    "every cell is sampled by about as many pixels")
+                                    "on a board larger than 66 x 44 cm, sampled with as many pixels as that one")
     frame_latitudes: tuple[Latitude, Latitude] = Field(
         (-90.0, 90.0), description="the map's south and north limits, at least 30 degrees apart")
     island_min_area_km2: StrictFloat = Field(25000.0, ge=0, le=1e8)
@@ -254,23 +253,16 @@ class SectionsConfig(TemplateModel):
         return self
 
 
-def raster_step_mm(board: BoardConfig, map_: MapConfig, hexes: HexConfig) -> float:
+def raster_step_mm(board: BoardConfig, map_: MapConfig) -> float:
     """The step at which the land, climate and elevation are sampled on the board: ``map.raster`` when the
-    template gives it, else ``RASTER_MM``, or on a board with more area per target cell than
-    ``RASTER_BOARD_MM2_PER_CELL`` (a larger board, fewer cells) the step that keeps that many pixels per cell
-    (to the micrometre). A pinned hex size keeps ``RASTER_MM``. Either way an automatic step is never so fine
-    that the board holds more than ``MAX_RASTER_PIXELS``."""
+    template gives it, else ``RASTER_MM``, or on a board larger than ``RASTER_BOARD_MM2`` the step that samples it
+    with as many pixels (to the micrometre): the cells a target asks for are then sampled alike on any board. It
+    depends on the board alone, so a change of ``hexes.target_cells`` (the value a cell-count error suggests)
+    samples the same pixels."""
     if map_.raster_mm is not None:
         return float(map_.raster_mm)
     area_mm2 = board.width_mm * board.height_mm
-    step_mm = RASTER_MM
-    if hexes.size_mm is None:
-        step_mm = max(step_mm, round(RASTER_MM * math.sqrt(area_mm2 / hexes.target_cells / RASTER_BOARD_MM2_PER_CELL),
-                                     3))
-    step_mm = max(step_mm, math.floor(math.sqrt(area_mm2 / MAX_RASTER_PIXELS) * 1000) / 1000)
-    while math.ceil(board.width_mm / step_mm) * math.ceil(board.height_mm / step_mm) > MAX_RASTER_PIXELS:
-        step_mm = round(step_mm + 0.001, 3)
-    return step_mm
+    return max(RASTER_MM, round(RASTER_MM * math.sqrt(area_mm2 / RASTER_BOARD_MM2), 3))
 
 
 def check_map_spec(board: BoardConfig, map_: MapConfig, hexes: HexConfig, sections: SectionsConfig,
@@ -280,7 +272,7 @@ def check_map_spec(board: BoardConfig, map_: MapConfig, hexes: HexConfig, sectio
     if not board.margin_mm < min(w, h) / 4:
         raise CrossKeyError("board.margin", f"expected less than a quarter of the board's shorter side "
                             f"({min(w, h) / 4:g}mm), got {board.margin_mm:g}mm")
-    step_mm = raster_step_mm(board, map_, hexes)
+    step_mm = raster_step_mm(board, map_)
     pixels = math.ceil(w / step_mm) * math.ceil(h / step_mm)
     if pixels > MAX_RASTER_PIXELS:
         raise CrossKeyError("map.raster", f"a {step_mm:g}mm raster on a {w:g} x {h:g} mm board is "

@@ -345,6 +345,8 @@ def _round_knobs(edge: Edge, owner: int, shape: Polygon, pair: shapely.Geometry,
 
 def _other_owners_knobs(edge: Edge, owners: Sequence[int], shape: Polygon, pair: shapely.Geometry,
                         keep_clear: shapely.Geometry, settings: SectionsConfig) -> list[_Candidate]:
+    """The round knobs the sections of ``owners`` (those the chequer pattern did not choose) could carry on
+    ``edge``: made only when the chosen section's would all overflow the page."""
     return [c for owner in owners for c in _round_knobs(edge, owner, shape, pair, keep_clear, settings)]
 
 
@@ -392,8 +394,9 @@ def _place_knobs(edges: Sequence[Edge], pieces: list[shapely.Geometry], land: sh
         if max_section_mm is None:
             return True
         (x0, y0, x1, y1), (kx0, ky0, kx1, ky1) = extents[candidate[2]], candidate[5]
-        return (max(x1, kx1) - min(x0, kx0) <= max_section_mm[0] + 1e-6
-                and max(y1, ky1) - min(y0, ky0) <= max_section_mm[1] + 1e-6)
+        # (a round knob is measured before it is snapped to the grid: a grid step of slack)
+        return (max(x1, kx1) - min(x0, kx0) <= max_section_mm[0] + GRID_MM
+                and max(y1, ky1) - min(y0, ky0) <= max_section_mm[1] + GRID_MM)
 
     for index, edge, found, others in options:
         usable = [c for c in found if c[4] not in taken_cells and fits(c)]

@@ -583,7 +583,7 @@ def underlay_pieces(sheets_pdf: bytes, pieces_pdf: bytes, sheets: Sequence[Page]
             x_pt = round((trim.x - bleed_mm) * MM_TO_PT, 3)
             y_pt = round((sheet.height_mm - trim.bottom - bleed_mm) * MM_TO_PT, 3)
             under = b""
-            if art is not None and art_form is not None:
+            if art is not None and art_form is not None:  # (both or neither)
                 art_name = pdf_page.add_resource(art_form, pikepdf.Name.XObject, pikepdf.Name("/BoardArt"),
                                                  replace_existing=False)
                 under = art.under_piece(index, str(art_name))
@@ -594,6 +594,11 @@ def underlay_pieces(sheets_pdf: bytes, pieces_pdf: bytes, sheets: Sequence[Page]
         pdf.save(out, deterministic_id=True, compress_streams=True, stream_decode_level=pikepdf.StreamDecodeLevel.none)
     return out.getvalue()
 
+
+PIECES_PDF_TITLE = "board sections"
+ART_PDF_TITLE = "board art"
+"""The titles of the two PDFs ``section_sheet_pdfs`` draws only to merge them into the sheets (the live preview
+leaves them out: it shows the sheets)."""
 
 ART_GROUP = "section-{n}-art"
 """The name of the group ``section_scene`` puts the board's art in, first in every piece's scene."""
@@ -639,6 +644,8 @@ def shared_art(scenes: Sequence[Scene], pages: Sequence[Page], bleed_mm: float) 
                 and art.transform is not None and (art.transform.a, art.transform.b, art.transform.c,
                                                    art.transform.d) == (1.0, 0.0, 0.0, 1.0)):
             return None
+    if any(command[0] not in "MLZ" for art in arts for command in art.clip or ()):
+        return None  # a clip with curves: each page draws its own art
     clips = [[[(c[1], c[2]) for c in ring] for ring in _rings(art.clip or ())] for art in arts]
     xs = [x for rings in clips for ring in rings for x, _ in ring]
     ys = [y for rings in clips for ring in rings for _, y in ring]
@@ -654,19 +661,17 @@ def shared_art(scenes: Sequence[Scene], pages: Sequence[Page], bleed_mm: float) 
                            for ring in rings)
         shift = ((x0 + ex) * MM_TO_PT, (page.height_mm - height_mm - y0 - ey) * MM_TO_PT)
         placed.append((page_rings, shift))
-    return SharedArt(render_pdf([art_page], title="board art"), tuple(placed))
+    return SharedArt(render_pdf([art_page], title=ART_PDF_TITLE), tuple(placed))
 
 
 def _rings(commands: Sequence[PathCommand]) -> list[list[PathCommand]]:
-    """A path of M/L/Z commands (``outline_commands``) as its rings' M and L commands."""
+    """A path of M/L/Z commands (``outline_commands``) as its rings' M and L commands (Z ends a ring)."""
     rings: list[list[PathCommand]] = []
     for command in commands:
         if command[0] == "M":
             rings.append([command])
         elif command[0] == "L":
             rings[-1].append(command)
-        elif command[0] != "Z":
-            raise ValueError(f"a piece's clip is made of M, L and Z commands, not {command[0]}")
     return rings
 
 
@@ -717,7 +722,7 @@ def section_sheet_pdfs(sections: Sequence[PieceLike], scenes: Sequence[Scene], p
         pieces = [single_item_page(Scene(sc.items[1:]), s.bounds_mm[2] - s.bounds_mm[0],
                                    s.bounds_mm[3] - s.bounds_mm[1], style)
                   for s, sc in zip(sections, scenes, strict=True)]
-    pieces_pdf = render_pdf(pieces, title="board sections")
+    pieces_pdf = render_pdf(pieces, title=PIECES_PDF_TITLE)
     empty = Scene(())
     out: dict[str, tuple[bytes, tuple[Page, ...]]] = {}
     for paper in papers:

@@ -123,9 +123,12 @@ def _run_stages(ctx: BuildContext) -> list[tuple[str, tuple[Page, ...]]]:
 
 
 def _wanted(title: str) -> bool:
-    """Documents drawn only to be merged into others ("board sections" pieces, leaflet pictures) are left out:
+    """Documents drawn only to be merged into others (the section sheets' pieces and board art, the leaflet's
+    pictures) are left out:
     the page they end up on is shown."""
-    return title not in ("board sections", "leaflet pictures") and bool(title)
+    from boardgen.render.board_print import ART_PDF_TITLE, PIECES_PDF_TITLE
+
+    return title not in (PIECES_PDF_TITLE, ART_PDF_TITLE, "leaflet pictures") and bool(title)
 
 
 def _texts(items: Sequence[Op]) -> Iterator[str]:

@@ -60,6 +60,9 @@ def test_kit_is_built_and_pages_are_svg(served: tuple[TestClient, Path]) -> None
     assert board["page"] is not None and len(board["spaces"]) == 28
     assert board["spaces"][0]["neighbours"]
     assert any(p["hotspots"] for p in kit["pages"])  # card rows found on the card sheets
+    documents = {p["document"] for p in kit["pages"]}
+    assert any("board sections" in d for d in documents)  # the sheets as printed ...
+    assert not documents & {"board sections", "board art"}  # ... not the pieces and art merged into them
     svg = client.get(f"/api/kit/page/{board['page']}.svg")
     assert svg.status_code == 200 and svg.headers["content-type"].startswith("image/svg+xml")
     assert svg.content.lstrip().startswith(b"<?xml") and b"<svg" in svg.content[:500]

@@ -87,14 +87,14 @@ def test_automatic_grid_is_the_fewest_pieces_that_fit(board: str, expected: tupl
     assert size[1] / rows + (25.0 if rows > 2 else 12.5) <= page_h + 2 * 18.0
 
 
-def test_a1_first_grid_fails_at_its_knobs_and_the_next_one_cuts() -> None:
-    """On A1 the fewest pieces (4 x 4 landscape) cannot be cut: the only knob between sections 3 and 7 is a land
-    cell that would make section 7 taller than the page. That cut fails as soon as the knob is chosen (not once
-    every piece is made) and the next grid (3 x 6 portrait) cuts."""
+def test_a_grid_whose_knob_overflows_the_page_fails_at_its_knobs_and_the_next_one_cuts() -> None:
+    """On A1 sampled at 0.5 mm the fewest pieces (4 x 4 landscape) cannot be cut: the only knob between sections
+    3 and 7 is a land cell that would make section 7 taller than the page. That cut fails as soon as the knob is
+    chosen (not once every piece is made) and the next grid (3 x 6 portrait) cuts."""
     from boardgen.games.global_wellbeing.board_layout import panelled_board
     from boardgen.layout.sections import _cut_sections
 
-    board = panelled_board(tweaked_config(FAST_CASES["board-A1"]))
+    board = panelled_board(tweaked_config({**FAST_CASES["board-A1"], "map": {"raster": "0.5mm"}}))
     with pytest.raises(LayoutError, match=r"no free knob position between sections 3 and 7 that keeps both within "
                                           r"the page \(251.4 x 171.0 mm\)"):
         _cut_sections(board, 4, 4, DEFAULT_PAGE_SIZES_MM[0])
@@ -116,25 +116,26 @@ def test_pinned_grid_that_cannot_fit_names_both_keys_and_the_smallest_that_does(
 
 
 @pytest.mark.parametrize(("changes", "step_mm"), [
-    ({}, 0.5),  # the default board: 660 x 440 mm, 300 cells
-    (tweak(board="A1"), 0.656),  # 1.72 times the board per cell: sqrt(1.72) times the step
-    (tweak(cells=150), 0.707),
-    (tweak(cells=600), 0.5),  # never finer than 0.5 mm
-    (tweak(board="50x35cm"), 0.5),
-    ({"board": {"width": "3000mm", "height": "3000mm"}, "hexes": {"target_cells": 5000}}, 0.75),  # 16M pixels
-    ({"board": {"width": "841mm", "height": "594mm"}, "hexes": {"size": "12mm"}}, 0.5),  # a pinned hex size
+    ({}, 0.5),  # the default board: 660 x 440 mm
+    (tweak(board="A1"), 0.656),  # 1.72 times the board: sqrt(1.72) times the step
+    (tweak(cells=150), 0.5),  # the board alone decides
+    (tweak(board="50x35cm"), 0.5),  # never finer than 0.5 mm
+    ({"board": {"width": "3000mm", "height": "3000mm"}}, 2.784),  # the largest board
     ({"board": {"width": "841mm", "height": "594mm"}, "map": {"raster": "0.4mm"}}, 0.4),  # a pinned step
 ])
-def test_automatic_raster_samples_each_cell_as_the_default_board_does(changes: dict[str, Any], step_mm: float
-                                                                      ) -> None:
+def test_automatic_raster_samples_any_board_with_the_default_boards_pixels(changes: dict[str, Any],
+                                                                           step_mm: float) -> None:
     import math
 
     from boardgen.geomap.spec import MAX_RASTER_PIXELS, raster_step_mm
 
     config = tweaked_config(changes)
-    got = raster_step_mm(config.board, config.map, config.hexes)
+    got = raster_step_mm(config.board, config.map)
     assert got == step_mm
-    assert math.ceil(config.board.width_mm / got) * math.ceil(config.board.height_mm / got) <= MAX_RASTER_PIXELS
+    pixels = math.ceil(config.board.width_mm / got) * math.ceil(config.board.height_mm / got)
+    assert pixels <= MAX_RASTER_PIXELS
+    if config.map.raster_mm is None and got > 0.5:
+        assert pixels == pytest.approx(math.ceil(660 / 0.5) * math.ceil(440 / 0.5), rel=0.01)
 
 
 def test_cell_count_band_follows_the_target_or_the_template() -> None:
