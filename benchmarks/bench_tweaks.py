@@ -19,7 +19,8 @@ pays about a second more, the same for every tweak).
 
 ``--since COMMIT`` times whole ``boardgen build`` commands instead (interpreter start and imports included): the
 default template's build at COMMIT (a ``git archive`` of it, with its own decoded data files) against this
-checkout's builds of the default and of each tweak, interleaved the same way. Both checkouts find their own rules
+checkout's builds of the default and of each tweak, interleaved the same way. Both run from bytecode
+(``compileall`` first, as an installed boardgen does). Both checkouts find their own rules
 kernels compiled: each one's untimed first build runs with ``BOARDGEN_ENGINE=kernel``, which compiles its kernel
 into the same ``numba`` folder (each kernel in a folder named after its sources) if it is not there yet. The speed
 rule's "the default build does today" is main's default build on the day the rule was set: ``REFERENCE_DAY``, the
@@ -34,6 +35,7 @@ import argparse
 import os
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -253,6 +255,11 @@ def since(commit: str, names: list[str], repeat: int, kernels: Path | None) -> N
             tweaked = templates[name] = tmp / f"{name}.yaml"
             tweaked.write_text(yaml.safe_dump({"extends": "global-wellbeing", **TWEAKS[name]}))
         data: dict[Path, Path] = {}
+        for checkout in (reference, ROOT):  # both run from bytecode, as an installed boardgen does (an environment
+            # with PYTHONDONTWRITEBYTECODE would otherwise compile the extracted checkout's every module each run)
+            subprocess.run([sys.executable, "-m", "compileall", "-q", str(checkout / "boardgen")], check=True,
+                           env={k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
+                           stdout=subprocess.DEVNULL)
         for checkout in (reference, ROOT):  # untimed: each decodes its data files and has its kernel compiled
             data[checkout] = tmp / f"data-{len(data)}"
             data[checkout].mkdir()

@@ -95,6 +95,11 @@ class HexLabeller:
         return self.by_label[label]
 
 
+BOX_AREA_SLACK = 1.01
+"""How much larger than on the sphere of the equatorial radius a longitude-latitude box can be on the WGS84
+ellipsoid (at most (a/b)² = 1.0067, near the poles)."""
+
+
 def _landmass_areas_km2(polygons: list[Polygon], projection: BoardProjection, pixel_counts: np.ndarray,
                         min_area_km2: float) -> dict[int, float]:
     """Geodesic area of every projected landmass that could be over ``min_area_km2`` (tiny ones skipped): each
@@ -107,6 +112,14 @@ def _landmass_areas_km2(polygons: list[Polygon], projection: BoardProjection, pi
 
     indices = np.flatnonzero(pixel_counts >= 2)
     lonlat = shapely.transform(np.array(polygons, dtype=object)[indices], unproject)  # one projection call
+    # a landmass is no larger than its longitude-latitude box, which is at most BOX_AREA_SLACK times that box on
+    # a sphere of the equatorial radius: the ones surely under min_area_km2 (most, small islands) are not measured
+    west, south, east, north = shapely.bounds(lonlat).T
+    with np.errstate(invalid="ignore"):
+        box_km2 = (_GEOD.a / 1e3) ** 2 * np.radians(east - west) * np.abs(
+            np.sin(np.radians(north)) - np.sin(np.radians(south))) * BOX_AREA_SLACK
+        measured = ~(box_km2 < min_area_km2)  # (a box with a vertex that does not invert, NaN, is measured)
+    indices, lonlat = indices[measured], lonlat[measured]
     with np.errstate(invalid="ignore"):  # a rim vertex that does not invert is NaN, as before
         oriented = shapely.orient_polygons(lonlat)
     rings, ring_polygon = shapely.get_rings(oriented, return_index=True)

@@ -328,3 +328,21 @@ def test_a_knob_that_would_overflow_the_page_goes_to_the_other_section_of_its_ed
     assert knob.owner != preferred_owner(knob.edge, (3, 3)) and knob.owner == 8
     assert layout.fit.unique
 
+
+
+def test_partition_check_names_two_sections_that_overlap_and_passes_sections_that_only_touch():
+    from types import MappingProxyType
+
+    from boardgen.layout.sections import Section, check_partition
+
+    def section(number: int, outline: Polygon) -> Section:
+        return Section(number, 0, number - 1, outline, (), MappingProxyType({}))
+
+    board = box(0, 0, 30, 10)
+    touching = [section(1, box(0, 0, 10, 10)), section(2, box(10, 0, 20, 10)), section(3, box(20, 0, 30, 10))]
+    check_partition(touching, board)
+    overlapping = [section(1, box(0, 0, 11, 10)), section(2, box(10, 0, 20, 10)), section(3, box(20, 0, 30, 10))]
+    with pytest.raises(LayoutError, match=r"sections 1 and 2 overlap by 10\.000 mm²"):
+        check_partition(overlapping, board)
+    with pytest.raises(LayoutError, match=r"miss 10\.000 mm²"):
+        check_partition(touching[:2] + [section(3, box(21, 0, 30, 10))], board)

@@ -88,3 +88,25 @@ def test_a_missing_or_broken_land_file_is_a_data_error(tmp_path: Path) -> None:
     broken.write_text(json.dumps({"type": "FeatureCollection"}))
     with pytest.raises(DataError, match="Topology"):
         load_land(broken)
+
+
+@pytest.mark.parametrize("changes", [{}, {"map": {"antarctica": True, "frame_latitudes": [-90, 90]}},
+                                     {"map": {"projection": "+proj=robin +lon_0=150"}}])
+def test_landmasses_left_unmeasured_are_surely_under_the_island_threshold(changes, monkeypatch) -> None:
+    """The geodesic areas kept are those of measuring every landmass: a landmass whose longitude-latitude box is
+    under the threshold is skipped (most of them), no other."""
+    from boardgen.games.global_wellbeing.schema import template_with
+    from boardgen.geomap import build as map_build
+    from boardgen.geomap.lattice import rasterise_land
+
+    config = template_with(changes)
+    projection, land_mm, _ = map_build.land_on_board(config)
+    polygons = list(land_mm.geoms)
+    raster = rasterise_land(polygons, config.board.width_mm, config.board.height_mm, 1.0)
+    counts = np.bincount(raster.landmass, minlength=len(polygons))
+    for threshold_km2 in (25_000.0, 1_000.0):
+        found = map_build._landmass_areas_km2(polygons, projection, counts, threshold_km2)
+        monkeypatch.setattr(map_build, "BOX_AREA_SLACK", float("inf"))  # every box: measured
+        assert map_build._landmass_areas_km2(polygons, projection, counts, threshold_km2) == found
+        monkeypatch.undo()
+        assert found and min(found.values()) >= threshold_km2
