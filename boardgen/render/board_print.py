@@ -714,14 +714,19 @@ def section_sheet_pdfs(sections: Sequence[PieceLike], scenes: Sequence[Scene], p
     """Every paper's section sheets as a PDF, each piece's art drawn ONCE: cairo writes the pieces (art + bleed,
     1:1) into one PDF and each paper's sheet furniture (``sheet(paper, section, empty scene)``: marks, title,
     ruler, margin numbers) into another; ``underlay_pieces`` then places piece i under sheet i's furniture.
+    The board picture the pieces share (``section_scene``'s art group) is drawn once for all of them, in a PDF
+    of its own (``shared_art``), and placed under each piece clipped to it.
     {paper slug: (pdf, the furniture pages, whose trim boxes say where each piece prints)}."""
-    pieces = [single_item_page(sc, s.bounds_mm[2] - s.bounds_mm[0], s.bounds_mm[3] - s.bounds_mm[1], style)
-              for s, sc in zip(sections, scenes, strict=True)]
+
+    def piece_pages(drop: int) -> list[Page]:
+        return [single_item_page(Scene(sc.items[drop:]), s.bounds_mm[2] - s.bounds_mm[0],
+                                 s.bounds_mm[3] - s.bounds_mm[1], style)
+                for s, sc in zip(sections, scenes, strict=True)]
+
+    pieces = piece_pages(0)
     art = shared_art(scenes, pieces, style.bleed_mm)
     if art is not None:  # the pieces without their art, which underlay_pieces places under each
-        pieces = [single_item_page(Scene(sc.items[1:]), s.bounds_mm[2] - s.bounds_mm[0],
-                                   s.bounds_mm[3] - s.bounds_mm[1], style)
-                  for s, sc in zip(sections, scenes, strict=True)]
+        pieces = piece_pages(1)
     pieces_pdf = render_pdf(pieces, title=PIECES_PDF_TITLE)
     empty = Scene(())
     out: dict[str, tuple[bytes, tuple[Page, ...]]] = {}
