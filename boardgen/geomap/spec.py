@@ -256,8 +256,9 @@ class SectionsConfig(TemplateModel):
 def raster_step_mm(board: BoardConfig, map_: MapConfig) -> float:
     """The step at which the land, climate and elevation are sampled on the board: ``map.raster`` when the
     template gives it, else ``RASTER_MM``, or on a board larger than ``RASTER_BOARD_MM2`` the step that samples it
-    with as many pixels (to the micrometre): the cells a target asks for are then sampled alike on any board. It
-    depends on the board alone, so a change of ``hexes.target_cells`` (the value a cell-count error suggests)
+    with as many pixels (to the micrometre): a target's cells are then sampled alike on any board of at least
+    66 x 44 cm (a smaller board keeps ``RASTER_MM``, more pixels per cell). It depends on the board alone (a
+    pinned ``hexes.size`` too), so a change of ``hexes.target_cells`` (the value a cell-count error suggests)
     samples the same pixels."""
     if map_.raster_mm is not None:
         return float(map_.raster_mm)

@@ -776,8 +776,9 @@ def check_partition(sections: Sequence[Section], board_rect: Polygon, tolerance_
 
 
 def _boxes_meet(a: Sequence[float], b: Sequence[float]) -> bool:
-    """Whether two (x0, y0, x1, y1) boxes overlap or touch."""
-    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
+    """Whether two (x0, y0, x1, y1) boxes overlap or touch, or come within a grid step of it."""
+    return (a[0] <= b[2] + GRID_MM and b[0] <= a[2] + GRID_MM and a[1] <= b[3] + GRID_MM
+            and b[1] <= a[3] + GRID_MM)
 
 
 def as_multipolygon(sections: Sequence[Section]) -> MultiPolygon:

@@ -110,3 +110,19 @@ def test_landmasses_left_unmeasured_are_surely_under_the_island_threshold(change
         assert map_build._landmass_areas_km2(polygons, projection, counts, threshold_km2) == found
         monkeypatch.undo()
         assert found and min(found.values()) >= threshold_km2
+
+
+def test_a_polar_landmass_with_a_long_edge_is_measured_though_its_corners_box_is_under_the_threshold() -> None:
+    """Geodesics bulge poleward: a strip at 79.5-80 degrees north whose north side is one 20-degree edge is
+    26,473 km² along geodesics, more than the box of its corners on the sphere (22,271 km²)."""
+    from shapely.geometry import Polygon
+
+    from boardgen.geomap import build as map_build
+
+    class LonLat:  # board mm are degrees
+        def to_lonlat(self, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            return np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+
+    ring = [(lon, 79.5) for lon in np.linspace(0.0, 20.0, 41)] + [(20.0, 80.0), (0.0, 80.0)]
+    found = map_build._landmass_areas_km2([Polygon(ring)], LonLat(), np.array([5]), 25_000.0)  # type: ignore[arg-type]
+    assert found == {0: pytest.approx(26_473, abs=1)}
