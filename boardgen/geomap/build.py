@@ -121,11 +121,11 @@ def _landmass_areas_km2(polygons: list[Polygon], projection: BoardProjection, pi
     # edge (in longitude) could bulge from the box's latitude (the great circle's vertex: tan φ / cos(Δλ / 2)),
     # and BOX_MARGIN_DEG further.
     coords, owner = shapely.get_coordinates(lonlat, return_index=True)
-    step_deg = np.abs(np.diff(coords[:, 0], append=np.nan))
-    step_deg[np.append(owner[1:] != owner[:-1], True)] = 0.0  # (no edge from one landmass to the next)
-    widest_deg = np.zeros(len(lonlat))
-    np.maximum.at(widest_deg, owner, np.nan_to_num(step_deg))
-    with np.errstate(invalid="ignore", divide="ignore"):
+    with np.errstate(invalid="ignore", divide="ignore"):  # (a vertex that does not invert is NaN)
+        step_deg = np.abs(np.diff(coords[:, 0], append=np.nan))
+        step_deg[np.append(owner[1:] != owner[:-1], True)] = 0.0  # (no edge from one landmass to the next)
+        widest_deg = np.zeros(len(lonlat))
+        np.maximum.at(widest_deg, owner, np.nan_to_num(step_deg))
         west, south, east, north = shapely.bounds(lonlat).T
         stretch = np.where(widest_deg < 180.0, 1.0 / np.cos(np.radians(widest_deg / 2)), np.inf)
 
