@@ -381,7 +381,6 @@ def _place_knobs(edges: Sequence[Edge], pieces: list[shapely.Geometry], land: sh
         if not found:
             raise LayoutError(f"board sections: no room for a knob between sections {edge.first + 1} and "
                               f"{edge.second + 1} (no open sea and no land cell that can move across)")
-
         options.append((index, edge, found, functools.partial(_other_owners_knobs, edge, untried, shape, pair,
                                                               keep_clear, settings)))
     # Most constrained edges first; each takes the offset nearest its middle that keeps the spacing.
