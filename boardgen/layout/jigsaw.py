@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 import shapely
@@ -68,18 +69,28 @@ class Knob:
         return self.edge.point(self.along_mm)
 
     def owner_offset_mm(self) -> float:
-        """Offset from the edge's middle along the owner's clockwise walk (y down: top edge walks +x, right
-        edge +y, bottom edge -x, left edge -y)."""
-        offset = self.along_mm - self.edge.middle_mm
-        if self.edge.vertical:  # owner left of the line walks its right side downwards (+y)
-            return offset if self.into_second else -offset
-        return -offset if self.into_second else offset  # owner above walks its bottom side leftwards (-x)
+        """Offset from the edge's middle along the owner's clockwise walk (``owner_offset_mm``)."""
+        return owner_offset_mm(self.edge, self.along_mm, self.owner)
 
     def offset_for(self, section: int) -> tuple[float, int]:
         """The knob as seen from ``section``'s clockwise walk: (offset_mm, +1 tab / -1 blank)."""
         if section == self.owner:
             return (self.owner_offset_mm(), 1)
         return (-self.owner_offset_mm(), -1)
+
+
+AlongT = TypeVar("AlongT", float, np.ndarray)
+
+
+def owner_offset_mm(edge: Edge, along_mm: AlongT, owner: int) -> AlongT:
+    """The offset from ``edge``'s middle, along ``owner``'s clockwise walk, of a knob ``owner`` carries at
+    ``along_mm`` (a position, or an array of them: one offset each). Y down: the top edge walks +x, the right
+    edge +y, the bottom edge -x, the left edge -y."""
+    offset = along_mm - edge.middle_mm
+    into_second = owner == edge.first
+    if edge.vertical:  # owner left of the line walks its right side downwards (+y)
+        return offset if into_second else -offset
+    return -offset if into_second else offset  # owner above walks its bottom side leftwards (-x)
 
 
 def knob_shape(settings: SectionsConfig, overlap_mm: float = 0.6) -> Polygon:

@@ -40,6 +40,7 @@ from boardgen.layout.jigsaw import (
     Knob,
     candidate_positions,
     knob_shape,
+    owner_offset_mm,
     place_knob_shape,
     preferred_owner,
     spaced_choice,
@@ -285,9 +286,6 @@ def _edges(rows: int, columns: int, xs: Sequence[float], ys: Sequence[float]) ->
     return edges
 
 
-_NO_OUTLINE = Polygon()  # (a knob made only to measure its offset)
-
-
 def _cell_tabs(edge: Edge, owner: int, pieces: list[shapely.Geometry], hexes: np.ndarray, board: Board,
                margin_mm: float, reach_mm: float) -> list[_Candidate]:
     """Whole land cells of the neighbour that could move to ``owner`` as a hexagonal tab on ``edge``, reaching
@@ -315,7 +313,7 @@ def _cell_tabs(edge: Edge, owner: int, pieces: list[shapely.Geometry], hexes: np
         shrunk = shapely.difference(giver_piece, hexagon, grid_size=GRID_MM)
         if any(g.geom_type != "Polygon" or len(g.interiors) for g in (grown, shrunk)):
             continue
-        offset = Knob(edge, along, owner, _NO_OUTLINE).owner_offset_mm()
+        offset = owner_offset_mm(edge, along, owner)
         found.append((along, offset, owner, hexagon, cell.label, hexagon.bounds))
     return found
 
@@ -335,13 +333,11 @@ def _round_knobs(edge: Edge, owner: int, shape: Polygon, pair: shapely.Geometry,
     shift = np.array([0.0, 1.0]) if edge.vertical else np.array([1.0, 0.0])
     moved = shapely.polygons(coords[None, :, :] + np.asarray(along_values)[:, None, None] * shift)
     ok = ~shapely.intersects(keep_clear, moved) & shapely.contains(pair, moved)
-    x0, y0, x1, y1 = template.bounds
     alongs = np.asarray(along_values)[ok]
-    # Knob.owner_offset_mm, for every place at once
-    offsets = (alongs - edge.middle_mm) * (1.0 if edge.vertical == (owner == edge.first) else -1.0)
-    return [(along, offset, owner, None, "",
-             (x0, y0 + along, x1, y1 + along) if edge.vertical else (x0 + along, y0, x1 + along, y1))
-            for along, offset in zip(alongs.tolist(), offsets.tolist(), strict=True)]
+    offsets = owner_offset_mm(edge, alongs, owner)
+    return [(along, offset, owner, None, "", tuple(bounds))
+            for along, offset, bounds in zip(alongs.tolist(), offsets.tolist(), shapely.bounds(moved[ok]).tolist(),
+                                             strict=True)]
 
 
 def _other_owners_knobs(edge: Edge, owners: Sequence[int], shape: Polygon, pair: shapely.Geometry,

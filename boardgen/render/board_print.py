@@ -51,6 +51,7 @@ from boardgen.layout.jigsaw import (
     candidate_positions,
     knob_shape,
     knobs_clear_of,
+    owner_offset_mm,
     place_knob_shape,
     spaced_choice,
 )
@@ -305,13 +306,6 @@ def _edges(xs: Sequence[float], ys: Sequence[float]) -> list[Edge]:
     return edges
 
 
-_NO_OUTLINE = ShapelyPolygon()
-
-
-def _owner_offset(edge: Edge, along: float, owner: int) -> float:
-    return Knob(edge, along, owner, _NO_OUTLINE).owner_offset_mm()
-
-
 def cut_board(width_mm: float, height_mm: float, rows: int, columns: int, knobs: Knobs = Knobs(),
               avoid: Sequence[Rect] = (), max_piece_mm: tuple[float, float] | None = None,
               snap_mm: float | None = None, keep_whole: Sequence[Rect] = ()) -> BoardCut:
@@ -364,7 +358,7 @@ def cut_board(width_mm: float, height_mm: float, rows: int, columns: int, knobs:
         if keep_out is not None and alongs:  # every position's knob tested at once
             clear = knobs_clear_of(shape, edge, alongs, into_second, keep_out)
             alongs = [along for along, ok in zip(alongs, clear, strict=True) if ok]
-        options = [(along, _owner_offset(edge, along, owner)) for along in alongs]
+        options = [(along, owner_offset_mm(edge, along, owner)) for along in alongs]
         if not options:
             raise LayoutError(f"board sections: no room for a knob between sections {edge.first + 1} and "
                               f"{edge.second + 1} (the avoid areas cover the whole edge)")
