@@ -95,14 +95,6 @@ class HexLabeller:
         return self.by_label[label]
 
 
-BOX_AREA_SLACK = 1.01
-"""How much larger than on the sphere of the equatorial radius a longitude-latitude box can be on the WGS84
-ellipsoid (at most (a/b)² = 1.0067, near the poles)."""
-BOX_MARGIN_DEG = 0.05
-"""Latitude added beyond the farthest a landmass's geodesic edges can bulge on a sphere: the ellipsoid's geodesics
-differ from the sphere's by the flattening's order (a few thousandths of the bulge)."""
-
-
 def _landmass_areas_km2(polygons: list[Polygon], projection: BoardProjection, pixel_counts: np.ndarray,
                         min_area_km2: float) -> dict[int, float]:
     """Geodesic area of every projected landmass that could be over ``min_area_km2`` (tiny ones skipped): each
@@ -115,31 +107,6 @@ def _landmass_areas_km2(polygons: list[Polygon], projection: BoardProjection, pi
 
     indices = np.flatnonzero(pixel_counts >= 2)
     lonlat = shapely.transform(np.array(polygons, dtype=object)[indices], unproject)  # one projection call
-    # a landmass is no larger than its longitude-latitude box, which is at most BOX_AREA_SLACK times that box on
-    # a sphere of the equatorial radius: the ones surely under min_area_km2 (most, small islands) are not measured.
-    # Geod measures along geodesics, which bulge poleward of their ends: the box reaches as far as the longest
-    # edge (in longitude) could bulge from the box's latitude (the great circle's vertex: tan φ / cos(Δλ / 2)),
-    # and BOX_MARGIN_DEG further.
-    coords, owner = shapely.get_coordinates(lonlat, return_index=True)
-    with np.errstate(invalid="ignore", divide="ignore"):  # (a vertex that does not invert is NaN)
-        step_deg = np.abs(np.diff(coords[:, 0], append=np.nan))
-        step_deg[np.append(owner[1:] != owner[:-1], True)] = 0.0  # (no edge from one landmass to the next)
-        widest_deg = np.zeros(len(lonlat))
-        np.maximum.at(widest_deg, owner, np.nan_to_num(step_deg))
-        west, south, east, north = shapely.bounds(lonlat).T
-        stretch = np.where(widest_deg < 180.0, 1.0 / np.cos(np.radians(widest_deg / 2)), np.inf)
-
-        def poleward(lat: np.ndarray) -> np.ndarray:
-            return np.degrees(np.arctan(np.tan(np.radians(np.abs(lat))) * stretch)) + BOX_MARGIN_DEG
-
-        north = np.where(north > 0, np.minimum(poleward(north), 90.0), north)
-        south = np.where(south < 0, np.maximum(-poleward(south), -90.0), south)
-        box_km2 = (_GEOD.a / 1e3) ** 2 * np.radians(east - west) * np.abs(
-            np.sin(np.radians(north)) - np.sin(np.radians(south))) * BOX_AREA_SLACK
-    # (a vertex that does not invert is left out of the box, and gives the landmass no area when measured:
-    # skipped or measured, it is not in the result)
-    measured = ~(box_km2 < min_area_km2)
-    indices, lonlat = indices[measured], lonlat[measured]
     with np.errstate(invalid="ignore"):  # a rim vertex that does not invert is NaN, as before
         oriented = shapely.orient_polygons(lonlat)
     rings, ring_polygon = shapely.get_rings(oriented, return_index=True)
