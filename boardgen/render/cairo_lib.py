@@ -267,19 +267,6 @@ def version_string() -> str:
     return ffi.string(lib.cairo_version_string()).decode()
 
 
-def write_png(surface: Any) -> bytes:
-    """The image surface as PNG bytes by cairo's own writer."""
-    chunks: list[bytes] = []
-
-    def write(_closure: Any, data: Any, length: int) -> int:
-        chunks.append(bytes(ffi.buffer(data, length)))
-        return STATUS_SUCCESS
-
-    callback = ffi.callback("cairo_write_func_t", write)
-    check(lib.cairo_surface_write_to_png_stream(surface, callback, ffi.NULL))
-    return b"".join(chunks)
-
-
 if __name__ == "__main__":
     emit()
     sys.stdout.write(f"wrote {GENERATED}\n")

@@ -44,9 +44,6 @@ DPI = 100
 MM_PER_IN = 25.4
 PX_MM = MM_PER_IN / DPI
 """One pixel of a PNG, in mm."""
-PNG_LEVEL = 3
-"""zlib level of the PNGs (see ``render_png``)."""
-
 INK = "#222222"
 MUTED = "#555555"
 GRID = "#e4e4e4"
@@ -250,7 +247,7 @@ class Chart:
 
 def chart_png(page: Page) -> bytes:
     """The chart as an RGB PNG at ``DPI`` (white background, no metadata: same chart, same bytes)."""
-    return render_png(page, dpi=DPI, compress_level=PNG_LEVEL)
+    return render_png(page, dpi=DPI)
 
 
 def legend_width_mm(keys: Sequence[Key], font: Font = TICK_FONT) -> float:

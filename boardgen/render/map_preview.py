@@ -9,7 +9,7 @@ import shapely
 
 from boardgen.geomap.model import Board
 from boardgen.render import cairo_lib as cairo
-from boardgen.render.cairo_backend import append_lines
+from boardgen.render.cairo_backend import append_lines, surface_png
 
 PREVIEW_PX_PER_MM = 2.0
 OCEAN_RGB = (0.87, 0.93, 0.97)
@@ -25,8 +25,8 @@ def hex_rgb(colour: str) -> tuple[float, float, float]:
 def map_preview_png(board: Board, px_per_mm: float = PREVIEW_PX_PER_MM) -> bytes:
     b = board.config.board
     lib = _LIB
-    surface, ctx = cairo.image_context(cairo.FORMAT_RGB24, round(b.width_mm * px_per_mm),
-                                       round(b.height_mm * px_per_mm))
+    width_px, height_px = round(b.width_mm * px_per_mm), round(b.height_mm * px_per_mm)
+    surface, ctx = cairo.image_context(cairo.FORMAT_RGB24, width_px, height_px)
     lib.cairo_scale(ctx, px_per_mm, px_per_mm)
     lib.cairo_set_source_rgb(ctx, *OUTSIDE_RGB)
     lib.cairo_paint(ctx)
@@ -61,8 +61,7 @@ def map_preview_png(board: Board, px_per_mm: float = PREVIEW_PX_PER_MM) -> bytes
 
     _legend(ctx, board)
     cairo.check(lib.cairo_status(ctx))
-    lib.cairo_surface_flush(surface)
-    return cairo.write_png(surface)
+    return surface_png(surface, width_px, height_px)
 
 
 def _luminance(colour: str) -> float:

@@ -120,6 +120,31 @@ def test_png_size_follows_dpi() -> None:
     assert (width, height) == (round(210 / 25.4 * 50), round(297 / 25.4 * 50))
 
 
+def test_png_holds_exactly_the_pixels_drawn() -> None:
+    """Every PNG (previews, charts, the map preview) goes through the shared encoder: it decodes to the very
+    pixels cairo drew, at the page's size, with no metadata, the same bytes on every run."""
+    import numpy as np
+    from PIL import Image
+
+    from boardgen.render import cairo_lib as cairo
+    from boardgen.render.cairo_backend import _mm_context, _rgb_array, draw_scene
+
+    art = Scene.of(RectOp(Rect(5, 5, 30, 20), fill("#3366cc")), Circle(40, 20, 12, stroke("#aa0000", 1.5)),
+                   Text(10, 35, "Wellbeing"))
+    png = render_png(Page(60, 40, art), dpi=72)
+    width, height = round(60 / 25.4 * 72), round(40 / 25.4 * 72)
+    surface, ctx = cairo.image_context(cairo.FORMAT_RGB24, width, height)
+    _mm_context(ctx, 72 / 25.4)
+    cairo.lib.cairo_set_source_rgb(ctx, 1.0, 1.0, 1.0)
+    cairo.lib.cairo_paint(ctx)
+    draw_scene(ctx, art)
+    cairo.lib.cairo_surface_flush(surface)
+    with Image.open(io.BytesIO(png)) as image:
+        assert image.mode == "RGB" and image.size == (width, height) and not image.info
+        assert np.array_equal(np.asarray(image), _rgb_array(surface, width, height))
+    assert render_png(Page(60, 40, art), dpi=72) == png
+
+
 def test_crop_marks_stay_outside_every_bleed_and_inside_the_paper() -> None:
     pages = _sheet_pages()
     for page in pages:
@@ -202,7 +227,7 @@ def test_a_recorded_part_rasterises_like_the_part_drawn_in_place() -> None:
     from PIL import Image
 
     from boardgen.render import cairo_lib as cairo
-    from boardgen.render.cairo_backend import _mm_context, draw_scene
+    from boardgen.render.cairo_backend import _mm_context, draw_scene, surface_png
 
     art = Scene.of(RectOp(Rect(0, 0, 20, 30), fill("#3366cc")), Circle(10, 15, 6, stroke("#000000", 0.5)))
     page = compose_sheet(A4, [Placement(Rect(20 + 25 * i, 40, 20, 30), art) for i in range(4)], "copies")
@@ -212,7 +237,8 @@ def test_a_recorded_part_rasterises_like_the_part_drawn_in_place() -> None:
     cairo.lib.cairo_set_source_rgb(ctx, 1.0, 1.0, 1.0)
     cairo.lib.cairo_paint(ctx)
     draw_scene(ctx, page.scene)
-    in_place = np.asarray(Image.open(io.BytesIO(cairo.write_png(surface))).convert("RGB"), dtype=int)
+    in_place = np.asarray(Image.open(io.BytesIO(surface_png(surface, recorded.shape[1], recorded.shape[0])))
+                          .convert("RGB"), dtype=int)
     assert np.abs(recorded - in_place).max() <= 8
 
 
