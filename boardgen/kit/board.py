@@ -43,6 +43,9 @@ PREVIEW_DPI = 40.0
 """preview/board.png: the poster's page (trim and bleed) at this resolution, for every game."""
 SECTIONS_PREVIEW_DPI = 28.0
 """preview/sections.png: the pieces pulled apart (``render.board_print.exploded_page``) at this resolution."""
+SECTIONS_PREVIEW_GAP_MM = 31 * 25.4 / SECTIONS_PREVIEW_DPI
+"""How far apart preview/sections.png pulls neighbouring pieces: 31 pixels (28.1 mm), a whole number, so the
+board's picture behind every piece is drawn once and painted from its pixels (``cairo_backend._paint_rastered``)."""
 
 
 @dataclass(frozen=True)
@@ -164,8 +167,8 @@ def board_section_files(board: GridBoard | MapBoard) -> list[Artifact]:
         slug: [SheetCut(s.number, s.outline_mm, s.rect_mm.center, page)
                for s, page in zip(cut.sections, pages, strict=True)]
         for slug, pages in printed.sheets.items()})]
-    out.append(_sections_preview(exploded_page(board.width_mm, board.height_mm, cut, printed.scenes),
-                                 len(cut.sections)))
+    out.append(_sections_preview(exploded_page(board.width_mm, board.height_mm, cut, printed.scenes,
+                                               SECTIONS_PREVIEW_GAP_MM), len(cut.sections)))
     return out
 
 
@@ -201,6 +204,6 @@ def map_section_files(board: MapBoard) -> list[Artifact]:
                              for slug, (_data, pages) in sheets.items()})
     out.append(Artifact("sections.geojson", sections_geojson(board.sections, marks),
                         "each section's outline in board mm with its cells, neighbours and knobs"))
-    out.append(_sections_preview(exploded_page(board.width_mm, board.height_mm, board.sections, scenes),
-                                 len(sections)))
+    out.append(_sections_preview(exploded_page(board.width_mm, board.height_mm, board.sections, scenes,
+                                               SECTIONS_PREVIEW_GAP_MM), len(sections)))
     return out

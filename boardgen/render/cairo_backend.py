@@ -454,37 +454,114 @@ def repeated_art(pages: Sequence[Page]) -> frozenset[int]:
 
 _REUSE: frozenset[int] = frozenset()
 _RECORDINGS: dict[int, Any] = {}
+_RASTERS: dict[int, tuple[Any, float, float, float, float, int, int] | None] = {}
+_ON_PIXELS = False  # drawing onto an image surface (render_png), not into a recording or a PDF
 
 
 @contextmanager
-def _reusing(pages: Sequence[Page]) -> Iterator[None]:
+def _reusing(pages: Sequence[Page], on_pixels: bool = False) -> Iterator[None]:
     """While drawing ``pages``: each repeated group's art is drawn once into a recording surface and painted
-    wherever the group is (in a PDF: one form XObject for all its copies)."""
-    global _REUSE, _RECORDINGS
-    saved = _REUSE, _RECORDINGS
-    _REUSE, _RECORDINGS = repeated_art(pages), {}
+    wherever the group is (in a PDF: one form XObject for all its copies). ``on_pixels``: the pages are drawn
+    onto an image surface, where a copy a whole number of pixels away from the first is painted from the
+    first's pixels (``_paint_rastered``)."""
+    global _REUSE, _RECORDINGS, _RASTERS, _ON_PIXELS
+    saved = _REUSE, _RECORDINGS, _RASTERS, _ON_PIXELS
+    _REUSE, _RECORDINGS, _RASTERS, _ON_PIXELS = repeated_art(pages), {}, {}, on_pixels
     try:
         yield
     finally:
-        _REUSE, _RECORDINGS = saved
+        _REUSE, _RECORDINGS, _RASTERS, _ON_PIXELS = saved
 
 
 def _recording(items: tuple[Op, ...]) -> Any:
     """A recording surface (freed by GC) holding ``items``."""
+    global _ON_PIXELS
     surface = cairo.ffi.gc(_LIB.cairo_recording_surface_create(cairo.CONTENT_COLOR_ALPHA, cairo.ffi.NULL),
                            _LIB.cairo_surface_destroy)
     ctx = cairo.ffi.gc(_LIB.cairo_create(surface), _LIB.cairo_destroy)
     _LIB.cairo_set_font_options(ctx, cairo.unhinted_font_options())
-    draw_ops(ctx, items)
+    on_pixels, _ON_PIXELS = _ON_PIXELS, False  # a group repeated inside this one is recorded as vectors too
+    try:
+        draw_ops(ctx, items)
+    finally:
+        _ON_PIXELS = on_pixels
     return surface
 
 
 def _paint_recorded(p: object, items: tuple[Op, ...]) -> None:
+    if _ON_PIXELS and _paint_rastered(p, items):
+        return
+    surface = _recorded(items)
+    _LIB.cairo_set_source_surface(p, surface, 0.0, 0.0)
+    _LIB.cairo_paint(p)
+
+
+def _recorded(items: tuple[Op, ...]) -> Any:
     surface = _RECORDINGS.get(id(items))
     if surface is None:
         surface = _RECORDINGS[id(items)] = _recording(items)
-    _LIB.cairo_set_source_surface(p, surface, 0.0, 0.0)
-    _LIB.cairo_paint(p)
+    return surface
+
+
+RASTERED_MAX_PIXELS = 40_000_000
+"""The largest image ``_paint_rastered`` draws a repeated group into (160 MB): a bigger group is replayed."""
+
+
+def _paint_rastered(p: object, items: tuple[Op, ...]) -> bool:
+    """On an image surface, a repeated group's items drawn once into an image on the device's pixel grid (as
+    scaled where the group is first painted) and painted from it wherever the group lies a whole number of pixels
+    from that first place: one rasterisation for every copy, rather than the recording replayed in full for each
+    (cairo replays all of it however small the clip). The board's picture behind each piece of the exploded
+    preview is such a group (``board_print.exploded_page`` keeps the pieces whole pixels apart): 16 pieces of an
+    A1 board were drawn in 0.14 s, now in 0.06 s. The same pixels as the replay but for the rounding of one
+    compositing step (the items composited onto a clear image, then that onto the page). False (the caller
+    replays the recording) where the group is rotated, mirrored or scaled differently from its first copy, lies
+    off the first copy's pixel grid, or its image would be too big (``RASTERED_MAX_PIXELS``)."""
+    ffi, lib = _FFI, _LIB
+    m = ffi.new("cairo_matrix_t *")
+    lib.cairo_get_matrix(p, m)
+    if m.xy != 0.0 or m.yx != 0.0 or m.xx <= 0.0 or m.yy <= 0.0:
+        return False
+    key = id(items)
+    if key not in _RASTERS:
+        _RASTERS[key] = _rastered(items, m.xx, m.yy, m.x0, m.y0)
+    found = _RASTERS[key]
+    if found is None:
+        return False
+    image, sx, sy, x0, y0, px, py = found
+    kx, ky = m.x0 - x0, m.y0 - y0
+    if sx != m.xx or sy != m.yy or abs(kx - round(kx)) > 1e-6 or abs(ky - round(ky)) > 1e-6:
+        return False
+    lib.cairo_save(p)
+    lib.cairo_identity_matrix(p)  # (the clip stays where the group set it, in device space)
+    lib.cairo_set_source_surface(p, image, px + round(kx), py + round(ky))
+    lib.cairo_paint(p)
+    lib.cairo_restore(p)
+    return True
+
+
+def _rastered(items: tuple[Op, ...], sx: float, sy: float, x0: float, y0: float
+              ) -> tuple[Any, float, float, float, float, int, int] | None:
+    """``items`` drawn into an ARGB image under the matrix (sx, 0, 0, sy, x0, y0), on the device's pixel grid:
+    (the image, sx, sy, x0, y0, the device pixel of its top-left corner), None if nothing or too much to draw."""
+    ffi, lib = _FFI, _LIB
+    recording = _recorded(items)
+    ex, ey, ew, eh = (ffi.new("double *") for _ in range(4))
+    lib.cairo_recording_surface_ink_extents(recording, ex, ey, ew, eh)
+    if ew[0] <= 0.0 or eh[0] <= 0.0:
+        return None
+    px, py = math.floor(ex[0] * sx + x0) - 1, math.floor(ey[0] * sy + y0) - 1
+    width, height = math.ceil((ex[0] + ew[0]) * sx + x0) + 1 - px, math.ceil((ey[0] + eh[0]) * sy + y0) + 1 - py
+    if width * height > RASTERED_MAX_PIXELS:
+        return None
+    image, ctx = cairo.image_context(cairo.FORMAT_ARGB32, width, height)
+    lib.cairo_set_matrix(ctx, ffi.new("cairo_matrix_t *", (sx, 0.0, 0.0, sy, x0 - px, y0 - py)))
+    lib.cairo_set_font_options(ctx, cairo.unhinted_font_options())
+    lib.cairo_set_source_surface(ctx, recording, 0.0, 0.0)
+    lib.cairo_paint(ctx)
+    cairo.check(lib.cairo_status(ctx))
+    lib.cairo_surface_flush(image)
+    return image, sx, sy, x0, y0, px, py
 
 
 def _mm_context(ctx: Any, pixels_per_mm: float) -> Any:
@@ -674,7 +751,7 @@ def render_pixels(page: Page, width_px: int, height_px: int, area: Rect | None =
     _LIB.cairo_scale(ctx, width_px / area.width, height_px / area.height)
     _LIB.cairo_set_font_options(ctx, cairo.unhinted_font_options())
     _LIB.cairo_translate(ctx, -area.x, -area.y)
-    with _reusing([page]):
+    with _reusing([page], on_pixels=True):
         draw_scene(ctx, page.scene)
     _LIB.cairo_surface_flush(surface)
     return _rgb_array(surface, width_px, height_px)
@@ -701,7 +778,7 @@ def render_png(page: Page, dpi: float = 60.0, background: str = "#ffffff", area:
     _LIB.cairo_set_source_rgb(ctx, *rgb(background))
     _LIB.cairo_paint(ctx)
     _LIB.cairo_translate(ctx, -area.x, -area.y)
-    with _reusing([page]):
+    with _reusing([page], on_pixels=True):
         draw_scene(ctx, page.scene)
     return surface_png(surface, width_px, height_px, compress_level)
 

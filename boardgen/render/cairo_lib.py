@@ -31,6 +31,8 @@ typedef struct { cairo_status_t status; cairo_path_data_t *data; int num_data; }
 typedef struct { double x; double y; double width; double height; } cairo_rectangle_t;
 cairo_surface_t *cairo_image_surface_create(int format, int width, int height);
 cairo_surface_t *cairo_recording_surface_create(int content, const cairo_rectangle_t *extents);
+void cairo_recording_surface_ink_extents(cairo_surface_t *surface, double *x0, double *y0, double *width,
+                                         double *height);
 unsigned char *cairo_image_surface_get_data(cairo_surface_t *surface);
 int cairo_image_surface_get_stride(cairo_surface_t *surface);
 void cairo_surface_flush(cairo_surface_t *surface);
@@ -39,8 +41,6 @@ void cairo_surface_finish(cairo_surface_t *surface);
 void cairo_surface_destroy(cairo_surface_t *surface);
 cairo_status_t cairo_surface_status(cairo_surface_t *surface);
 typedef cairo_status_t (*cairo_write_func_t)(void *closure, const unsigned char *data, unsigned int length);
-cairo_status_t cairo_surface_write_to_png_stream(cairo_surface_t *surface, cairo_write_func_t write_func,
-                                                 void *closure);
 cairo_surface_t *cairo_pdf_surface_create_for_stream(cairo_write_func_t write_func, void *closure,
                                                      double width_in_points, double height_in_points);
 void cairo_pdf_surface_set_size(cairo_surface_t *surface, double width_in_points, double height_in_points);
@@ -61,6 +61,9 @@ void cairo_scale(cairo_t *cr, double sx, double sy);
 void cairo_translate(cairo_t *cr, double tx, double ty);
 void cairo_rotate(cairo_t *cr, double angle);
 void cairo_transform(cairo_t *cr, const cairo_matrix_t *matrix);
+void cairo_get_matrix(cairo_t *cr, cairo_matrix_t *matrix);
+void cairo_identity_matrix(cairo_t *cr);
+void cairo_set_matrix(cairo_t *cr, const cairo_matrix_t *matrix);
 void cairo_paint(cairo_t *cr);
 void cairo_paint_with_alpha(cairo_t *cr, double alpha);
 void cairo_push_group(cairo_t *cr);

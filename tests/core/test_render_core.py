@@ -27,9 +27,12 @@ from boardgen.render.imposition import (
 from boardgen.render.scene import (
     Circle,
     Font,
+    Group,
+    Path,
     Rect,
     RectOp,
     Scene,
+    Style,
     Text,
     fill,
     layer,
@@ -240,6 +243,52 @@ def test_a_recorded_part_rasterises_like_the_part_drawn_in_place() -> None:
     in_place = np.asarray(Image.open(io.BytesIO(surface_png(surface, recorded.shape[1], recorded.shape[0])))
                           .convert("RGB"), dtype=int)
     assert np.abs(recorded - in_place).max() <= 8
+
+
+def _copies_page(step_mm: float) -> Page:
+    """One picture (shapes, a line, small text) behind four clipped copies ``step_mm`` apart, as the exploded
+    preview shows the board behind each jigsaw piece."""
+    picture = (RectOp(Rect(0, 0, 60, 40), fill("#cfe3f0")), Circle(22, 18, 11, Style(fill="#3366cc")),
+               Path((("M", 2.0, 38.0), ("L", 58.0, 3.0)), stroke("#aa0000", 0.6)), Text(8, 34, "F10 Sahel"))
+    copies = []
+    for i in range(4):
+        clip = (("M", 4.0 + 12 * i, 2.0), ("L", 20.0 + 12 * i, 2.0), ("L", 20.0 + 12 * i, 38.0),
+                ("L", 4.0 + 12 * i, 38.0), ("Z",))
+        copies.append(Group((Group(picture),), transform=translate(step_mm * i, 0.0), clip=clip))
+    return Page(4 * step_mm + 70, 45, Scene(tuple(copies)))
+
+
+def test_a_group_repeated_whole_pixels_apart_is_drawn_once_into_a_png(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a PNG a repeated group whose copies lie whole pixels apart is rasterised once and painted from its
+    pixels: the picture the replayed recording gives but for antialiasing rounding; copies off that pixel grid
+    are replayed as before."""
+    import numpy as np
+    from PIL import Image
+
+    from boardgen.render import cairo_backend
+
+    made: list[int] = []
+    rastered = cairo_backend._rastered
+    monkeypatch.setattr(cairo_backend, "_rastered", lambda *a: made.append(1) or rastered(*a))
+
+    def pixels(png: bytes) -> np.ndarray:
+        return np.asarray(Image.open(io.BytesIO(png)), dtype=int)
+
+    dpi = 100.0
+    whole = 71 * 25.4 / dpi  # 71 pixels
+    for step_mm, drawn_once in ((whole, True), (whole + 0.13, False)):
+        made.clear()
+        page = _copies_page(step_mm)
+        fast = pixels(render_png(page, dpi=dpi))
+        assert len(made) == 1
+        with monkeypatch.context() as m:
+            m.setattr(cairo_backend, "_paint_rastered", lambda p, items: False)
+            replayed = pixels(render_png(page, dpi=dpi))
+        difference = np.abs(fast - replayed).max(axis=2)
+        if drawn_once:
+            assert (difference > 0).mean() < 0.01 and (difference > 24).mean() < 0.001
+        else:  # only the first copy (its clip ends 20 mm from the page's left edge) came from the image
+            assert not difference[:, round(21 * dpi / 25.4):].any()
 
 
 def _crop_marks_one_by_one(trims: list[Rect], style, keep_in: Rect | None, keep_out: list[Rect]) -> list:
