@@ -27,8 +27,8 @@ from boardgen.geomap.model import Board
 from boardgen.i18n import current
 from boardgen.layout.section_marks import SectionMark, plan_section_marks
 from boardgen.layout.sections import Section, SectionLayout, hex_polygons
+from boardgen.render.board_print import PosterArt, section_sheet_pdfs, titled_section_sheet
 from boardgen.render.board_print import section_scene as piece_scene
-from boardgen.render.board_print import section_sheet_pdfs, titled_section_sheet
 from boardgen.render.cairo_backend import Page, render_svg
 from boardgen.render.imposition import DEFAULT_STYLE, Paper, SheetStyle, content_area, single_item_page
 from boardgen.render.scene import PT, Circle, Font, Op, Path, Rect, RectOp, Scene, Style, Text, layer
@@ -102,10 +102,10 @@ def section_page(board: MapBoard, section: Section, paper: Paper, scene: Scene |
     return titled_section_sheet(paper, section, board.sections, scene, board.title, board.style, marks=True)
 
 
-def sections_pdfs(board: MapBoard, scenes: Sequence[Scene] | None = None
+def sections_pdfs(board: MapBoard, scenes: Sequence[Scene] | None = None, poster: PosterArt | None = None
                   ) -> dict[str, tuple[bytes, tuple[Page, ...]]]:
-    """The section sheets for every paper (``render.board_print.section_sheet_pdfs``): {paper slug: (pdf, the
-    sheets' furniture pages)}."""
+    """The section sheets for every paper (``render.board_print.section_sheet_pdfs``; ``poster``: the board's
+    poster, when it is drawn already): {paper slug: (pdf, the sheets' furniture pages)}."""
     scenes = scenes if scenes is not None else section_scenes(board)
 
     def sheet(paper: Paper, section: object, scene: Scene) -> Page:
@@ -114,7 +114,7 @@ def sections_pdfs(board: MapBoard, scenes: Sequence[Scene] | None = None
 
     _ = current().gettext
     return section_sheet_pdfs(board.sections.sections, scenes, board.papers, sheet, lambda paper: _(
-        "{title}: board sections ({paper})").format(title=board.title, paper=paper.name), board.style)
+        "{title}: board sections ({paper})").format(title=board.title, paper=paper.name), board.style, poster)
 
 
 def section_trim(section: Section, paper: Paper, style: SheetStyle = DEFAULT_STYLE) -> Rect:

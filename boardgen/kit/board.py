@@ -29,8 +29,8 @@ from shapely.geometry import Polygon as ShapelyPolygon
 from boardgen.geomap.jigsaw import MapBoard
 from boardgen.i18n import current
 from boardgen.io import Artifact
-from boardgen.render.board_print import outline_commands
-from boardgen.render.cairo_backend import Page, render_pdf, render_png, render_svg
+from boardgen.render.board_print import PosterArt, outline_commands, poster_art
+from boardgen.render.cairo_backend import Page, render_png, render_svg
 from boardgen.render.imposition import A4, COMPACT_STYLE, LETTER, Paper, SheetStyle, single_item_page
 from boardgen.render.press import to_pdfx4
 from boardgen.render.scene import PT, Font, Op, Path, Rect, RectOp, Scene, Style, Text, layer
@@ -143,25 +143,35 @@ def poster_files(rgb: bytes, width_mm: float, height_mm: float, title: str) -> l
 # ------------------------------------------------------------------------------------------ either kind
 
 
-def board_poster_files(board: GridBoard | MapBoard) -> list[Artifact]:
-    """The board's posters (CMYK PDF/X-4 for a print shop, RGB) and its preview: the poster's page at
-    ``PREVIEW_DPI``."""
+def board_poster(board: GridBoard | MapBoard) -> PosterArt:
+    """The board's poster as an RGB PDF (``board-poster-rgb.pdf``), the art its jigsaw sections print from
+    too: a build that makes both in one process draws the board's picture once (``kit.stages`` keeps it)."""
     _ = current().gettext
-    poster = single_item_page(board.picture, board.width_mm, board.height_mm, board.style)
-    rgb = render_pdf([poster], title=_("{title}: board").format(title=board.title))
+    return poster_art(board.picture, board.width_mm, board.height_mm, board.style,
+                      _("{title}: board").format(title=board.title))
+
+
+def board_poster_files(board: GridBoard | MapBoard, poster: PosterArt | None = None) -> list[Artifact]:
+    """The board's posters (CMYK PDF/X-4 for a print shop, RGB) and its preview: the poster's page at
+    ``PREVIEW_DPI``. ``poster``: ``board_poster(board)``, when the caller has it."""
+    rgb = (poster or board_poster(board)).pdf
+    page = single_item_page(board.picture, board.width_mm, board.height_mm, board.style)
     return [*poster_files(rgb, board.width_mm, board.height_mm, board.title),
-            Artifact("preview/board.png", render_png(poster, dpi=PREVIEW_DPI), "the board, small")]
+            Artifact("preview/board.png", render_png(page, dpi=PREVIEW_DPI), "the board, small")]
 
 
-def board_section_files(board: GridBoard | MapBoard) -> list[Artifact]:
+def board_section_files(board: GridBoard | MapBoard, poster: PosterArt | None = None) -> list[Artifact]:
     """The board's jigsaw sections: their sheets on each paper, the board-sized cut file, one cut SVG per sheet
-    and a preview of the pieces pulled apart (a map's also its outlines as ``sections.geojson``)."""
+    and a preview of the pieces pulled apart (a map's also its outlines as ``sections.geojson``). ``poster``:
+    ``board_poster(board)``, when it is drawn already (the sheets place its page rather than draw the picture
+    again)."""
     if isinstance(board, MapBoard):
-        return map_section_files(board)
+        return map_section_files(board, poster)
     from boardgen.render.board_print import exploded_page, print_sections
 
     printed = print_sections(board.picture, board.width_mm, board.height_mm, board.title, board.papers,
-                             board.avoid, style=board.style, snap_mm=board.snap_mm, keep_whole=board.keep_whole)
+                             board.avoid, style=board.style, snap_mm=board.snap_mm, keep_whole=board.keep_whole,
+                             poster=poster)
     cut = printed.cut
     out = [*printed.artifacts, *section_cut_svgs({
         slug: [SheetCut(s.number, s.outline_mm, s.rect_mm.center, page)
@@ -180,16 +190,17 @@ def _sections_preview(page: Page, count: int) -> Artifact:
 # ------------------------------------------------------------------------------------------ a geographic map
 
 
-def map_section_files(board: MapBoard) -> list[Artifact]:
+def map_section_files(board: MapBoard, poster: PosterArt | None = None) -> list[Artifact]:
     """A map board's jigsaw sections: their sheets on each paper, the board-sized cut file, one cut SVG per
-    sheet, the outlines as GeoJSON and a preview of the pieces pulled apart."""
+    sheet, the outlines as GeoJSON and a preview of the pieces pulled apart (``poster``: as
+    ``board_section_files`` takes it)."""
     from boardgen.geomap.jigsaw import cut_svg, label_point, section_scenes, sections_geojson, sections_pdfs
     from boardgen.render.board_print import exploded_page
 
     _ = current().gettext
     marks = board.marks()
     scenes = section_scenes(board, marks)
-    sheets = sections_pdfs(board, scenes)
+    sheets = sections_pdfs(board, scenes, poster)
     sections = board.sections.sections
     out: list[Artifact] = []
     for paper in board.papers:

@@ -23,12 +23,13 @@ from dataclasses import dataclass
 from boardgen.cards.kitfiles import PaperKit
 from boardgen.io import Artifact
 from boardgen.kit.assembler import KitSpec, guide_notes, paper_kit, paper_zip
-from boardgen.kit.board import BoardDeclaration, board_poster_files, board_section_files
+from boardgen.kit.board import BoardDeclaration, board_poster, board_poster_files, board_section_files
 from boardgen.kit.cut_edition import cut_edition, is_cut_file
 from boardgen.kit.parts import inventory_csv, page_spans
 from boardgen.kit.readme import page_guide
 from boardgen.kit.shape import INVENTORY, components_name, fold_name, leaflet_name
 from boardgen.plugin import BuildContext
+from boardgen.render.board_print import PosterArt
 from boardgen.render.cairo_backend import render_png
 from boardgen.render.imposition import Paper, duplex_readme_lines
 
@@ -58,6 +59,12 @@ def declared_board(ctx: BuildContext) -> BoardDeclaration | None:
     return ctx.value("board-declaration", lambda: ctx.plugin.board_print(ctx))  # type: ignore[no-any-return]
 
 
+def _poster(ctx: BuildContext, declared: BoardDeclaration) -> PosterArt:
+    """The board's RGB poster, drawn once per process: the board stage writes it, the sections stage prints the
+    pieces' art from it (in a parallel build, when the same process runs both)."""
+    return ctx.value("board-poster", lambda: board_poster(declared.board))  # type: ignore[no-any-return]
+
+
 def board_stage(ctx: BuildContext) -> list[Artifact]:
     """board-poster.pdf (CMYK PDF/X-4), board-poster-rgb.pdf, preview/board.png and the board's declared data
     files, for any game that declares a printed board."""
@@ -67,7 +74,8 @@ def board_stage(ctx: BuildContext) -> list[Artifact]:
     board = declared.board
     ctx.progress(f"board: {board.width_mm:g} x {board.height_mm:g} mm" + (f", {declared.about}" if declared.about
                                                                            else ""))
-    return [*board_poster_files(board), *(Artifact(d.path, d.make(), d.what) for d in declared.data)]
+    return [*board_poster_files(board, _poster(ctx, declared)), *(Artifact(d.path, d.make(), d.what)
+                                                                  for d in declared.data)]
 
 
 def sections_stage(ctx: BuildContext) -> list[Artifact]:
@@ -76,7 +84,7 @@ def sections_stage(ctx: BuildContext) -> list[Artifact]:
     declared = declared_board(ctx)
     if declared is None:
         return []
-    made = board_section_files(declared.board)
+    made = board_section_files(declared.board, _poster(ctx, declared))
     pieces = sum(1 for a in made if a.path.startswith("cut/board-section-")) // max(1, len(declared.board.papers))
     ctx.progress(f"board: {pieces} jigsaw sections on {', '.join(p.name for p in declared.board.papers)}")
     return made

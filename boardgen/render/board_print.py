@@ -623,11 +623,33 @@ class SharedArt:
         return " ".join(ops).encode()
 
 
-def shared_art(scenes: Sequence[Scene], pages: Sequence[Page], bleed_mm: float) -> SharedArt | None:
+@dataclass(frozen=True)
+class PosterArt:
+    """The board's poster as an RGB PDF: ``single_item_page`` of the board's picture (``items``), trimmed to
+    ``width_mm`` x ``height_mm`` with ``bleed_mm`` round it. It is the very picture every jigsaw piece shows a
+    part of, so ``shared_art`` places its page under the pieces rather than draw the picture a second time."""
+
+    pdf: bytes
+    items: tuple[Op, ...]
+    width_mm: float
+    height_mm: float
+    bleed_mm: float
+
+
+def poster_art(scene: Scene, width_mm: float, height_mm: float, style: SheetStyle, title: str) -> PosterArt:
+    """The poster page of ``scene`` (``single_item_page``) as an RGB PDF titled ``title``."""
+    page = single_item_page(scene, width_mm, height_mm, style)
+    return PosterArt(render_pdf([page], title=title), scene.items, width_mm, height_mm, style.bleed_mm)
+
+
+def shared_art(scenes: Sequence[Scene], pages: Sequence[Page], bleed_mm: float, poster: PosterArt | None = None
+               ) -> SharedArt | None:
     """The art ``section_scene`` put first in every one of ``scenes`` (the same items in each, moved by a
     translation and clipped to the piece), drawn once (``SharedArt``), for the pieces' pages ``pages`` (as
     ``single_item_page`` places each scene, ``bleed_mm`` from the page's corner); None when the scenes do not
-    all share one such art group (then each page draws its own)."""
+    all share one such art group (then each page draws its own). ``poster``: the board's poster, drawn
+    already; when it shows these very items and every piece's clip lies on its page, its page is the art
+    (the picture is not drawn again)."""
     arts = [scene.items[0] for scene in scenes if scene.items and isinstance(scene.items[0], Group)]
     if len(arts) < 2 or len(arts) != len(scenes):
         return None
@@ -643,9 +665,15 @@ def shared_art(scenes: Sequence[Scene], pages: Sequence[Page], bleed_mm: float) 
     clips = [[[(c[1], c[2]) for c in ring] for ring in _rings(art.clip or ())] for art in arts]
     xs = [x for rings in clips for ring in rings for x, _ in ring]
     ys = [y for rings in clips for ring in rings for _, y in ring]
-    x0, y0 = min(xs) - 1.0, min(ys) - 1.0
-    width_mm, height_mm = max(xs) + 1.0 - x0, max(ys) + 1.0 - y0
-    art_page = Page(width_mm, height_mm, Scene((Group(first.items, transform=translate(-x0, -y0)),)))
+    if poster is not None and poster.items is first.items and _on_poster(xs, ys, poster):
+        x0 = y0 = -poster.bleed_mm
+        width_mm, height_mm = poster.width_mm + 2 * poster.bleed_mm, poster.height_mm + 2 * poster.bleed_mm
+        pdf = poster.pdf
+    else:
+        x0, y0 = min(xs) - 1.0, min(ys) - 1.0
+        width_mm, height_mm = max(xs) + 1.0 - x0, max(ys) + 1.0 - y0
+        pdf = render_pdf([Page(width_mm, height_mm, Scene((Group(first.items, transform=translate(-x0, -y0)),)))],
+                         title=ART_PDF_TITLE)
     placed = []
     for art, rings, page in zip(arts, clips, pages, strict=True):
         assert art.transform is not None
@@ -655,7 +683,13 @@ def shared_art(scenes: Sequence[Scene], pages: Sequence[Page], bleed_mm: float) 
                            for ring in rings)
         shift = ((x0 + ex) * MM_TO_PT, (page.height_mm - height_mm - y0 - ey) * MM_TO_PT)
         placed.append((page_rings, shift))
-    return SharedArt(render_pdf([art_page], title=ART_PDF_TITLE), tuple(placed))
+    return SharedArt(pdf, tuple(placed))
+
+
+def _on_poster(xs: Sequence[float], ys: Sequence[float], poster: PosterArt) -> bool:
+    """Whether the points (board mm) lie on the poster's page (the board and its bleed), to a micrometre."""
+    b = poster.bleed_mm + 1e-3
+    return min(xs) >= -b and min(ys) >= -b and max(xs) <= poster.width_mm + b and max(ys) <= poster.height_mm + b
 
 
 def _rings(commands: Sequence[PathCommand]) -> list[list[PathCommand]]:
@@ -704,13 +738,14 @@ def titled_section_sheet(paper: Paper, section: SectionLike, layout: GridLike, s
 
 def section_sheet_pdfs(sections: Sequence[PieceLike], scenes: Sequence[Scene], papers: Sequence[Paper],
                        sheet: Callable[[Paper, PieceLike, Scene], Page], title: Callable[[Paper], str],
-                       style: SheetStyle) -> dict[str, tuple[bytes, tuple[Page, ...]]]:
+                       style: SheetStyle, poster: PosterArt | None = None) -> dict[str, tuple[bytes, tuple[Page, ...]]]:
     """Every paper's section sheets as a PDF, each piece's art drawn ONCE: cairo writes the pieces (art + bleed,
     1:1) into one PDF and each paper's sheet furniture (``sheet(paper, section, empty scene)``: marks, title,
     ruler, margin numbers) into another; ``underlay_pieces`` then places piece i under sheet i's furniture.
     The board picture the pieces share (``section_scene``'s art group) is drawn once for all of them, in a PDF
-    of its own (``shared_art``), and placed under each piece clipped to it.
-    {paper slug: (pdf, the furniture pages, whose trim boxes say where each piece prints)}."""
+    of its own (``shared_art``; ``poster``: the board's poster page, when it is drawn already), and placed under
+    each piece clipped to it. {paper slug: (pdf, the furniture pages, whose trim boxes say where each piece
+    prints)}."""
 
     def piece_pages(drop: int) -> list[Page]:
         return [single_item_page(Scene(sc.items[drop:]), s.bounds_mm[2] - s.bounds_mm[0],
@@ -718,7 +753,7 @@ def section_sheet_pdfs(sections: Sequence[PieceLike], scenes: Sequence[Scene], p
                 for s, sc in zip(sections, scenes, strict=True)]
 
     pieces = piece_pages(0)
-    art = shared_art(scenes, pieces, style.bleed_mm)
+    art = shared_art(scenes, pieces, style.bleed_mm, poster)
     if art is not None:  # the pieces without their art, which underlay_pieces places under each
         pieces = piece_pages(1)
     pieces_pdf = render_pdf(pieces, title=PIECES_PDF_TITLE)
@@ -771,12 +806,13 @@ def print_board(scene: Scene, width_mm: float, height_mm: float, title: str,
     bounding box. ``tr``: the edition's words (sheet headings and the artifacts' descriptions a README lists)."""
     _ = (tr or current()).gettext
     poster = single_item_page(scene, width_mm, height_mm, style)
-    artifacts = [Artifact(f"{prefix}-poster.pdf", render_pdf([poster], title=_("{title}: board").format(title=title)),
+    art = poster_art(scene, width_mm, height_mm, style, _("{title}: board").format(title=title))
+    artifacts = [Artifact(f"{prefix}-poster.pdf", art.pdf,
                           _("the board as one {width} x {height} mm page with {bleed} mm bleed, "
                             "for a print shop").format(width=f"{width_mm:g}", height=f"{height_mm:g}",
                                                        bleed=f"{style.bleed_mm:g}"), pages=1)]
     sections = print_sections(scene, width_mm, height_mm, title, papers, avoid, prefix, knobs, style, snap_mm, marks,
-                              keep_whole, tr)
+                              keep_whole, tr, art)
     return BoardPrint((*artifacts, *sections.artifacts), sections.cut, sections.pages, poster)
 
 
@@ -800,9 +836,10 @@ class SectionsPrint:
 def print_sections(scene: Scene, width_mm: float, height_mm: float, title: str,
                    papers: Sequence[Paper] = (A4, LETTER), avoid: Sequence[Rect] = (), prefix: str = "board",
                    knobs: Knobs = Knobs(), style: SheetStyle = COMPACT_STYLE, snap_mm: float | None = None,
-                   marks: bool = False, keep_whole: Sequence[Rect] = (), tr: Translator | None = None
-                   ) -> SectionsPrint:
-    """``print_board`` without the poster: the cut, the section sheets for every paper and the cut SVG."""
+                   marks: bool = False, keep_whole: Sequence[Rect] = (), tr: Translator | None = None,
+                   poster: PosterArt | None = None) -> SectionsPrint:
+    """``print_board`` without the poster: the cut, the section sheets for every paper and the cut SVG.
+    ``poster``: the board's poster when it is drawn already (``section_sheet_pdfs`` places its page)."""
     tr = tr or current()  # the edition's words now, also for the pages drawn later (``SectionsPrint.pages``)
     _ = tr.gettext
     bleed = style.bleed_mm
@@ -816,7 +853,7 @@ def print_sections(scene: Scene, width_mm: float, height_mm: float, title: str,
 
     # each piece's art is drawn once; every paper's sheets place it under their own furniture
     printed = section_sheet_pdfs(cut.sections, scenes, oriented, sheet, lambda paper: _(
-        "{title}: board sections ({paper})").format(title=title, paper=paper.name), style)
+        "{title}: board sections ({paper})").format(title=title, paper=paper.name), style, poster)
     artifacts: list[Artifact] = []
     for paper in oriented:
         artifacts.append(Artifact(f"{prefix}-sections-{paper.slug}.pdf", printed[paper.slug][0],

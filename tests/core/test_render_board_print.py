@@ -19,9 +19,10 @@ from boardgen.render.board_print import (
     cut_board,
     plan_cut,
     print_board,
+    print_sections,
 )
-from boardgen.render.imposition import A4, LETTER, content_area
-from boardgen.render.scene import Rect
+from boardgen.render.imposition import A4, LETTER, content_area, single_item_page
+from boardgen.render.scene import Rect, Scene
 
 BOARD_MM = 609.6  # 24 inches
 PT_PER_MM = 72.0 / 25.4
@@ -205,3 +206,44 @@ def test_board_art_is_written_once_and_each_sheet_looks_as_drawn_directly(printe
                           for name in ("shared", "direct"))
         assert shared.shape == direct.shape
         assert (np.abs(shared - direct) > 32).mean() < 0.002, n
+
+
+def _art_form_and_poster_page(sections_pdf: bytes, poster_pdf: bytes) -> tuple[bytes, list, bytes, list]:
+    """(raw content, BBox) of the art form in the first sheet of ``sections_pdf`` and of ``poster_pdf``'s page."""
+    with pikepdf.open(io.BytesIO(sections_pdf)) as sheets, pikepdf.open(io.BytesIO(poster_pdf)) as poster:
+        form = sheets.pages[0].Resources.XObject["/BoardArt"]
+        page = poster.pages[0].obj
+        return (form.read_raw_bytes(), [float(v) for v in form.BBox], page.Contents.read_raw_bytes(),
+                [float(v) for v in page.MediaBox])
+
+
+def test_the_section_sheets_print_the_posters_page_as_their_art(printed: BoardPrint) -> None:
+    """The board's picture is drawn once for the poster and the sheets alike: the art under every piece is the
+    poster's own page (its content stream as it is, its page as the box)."""
+    from boardgen.render.board_print import poster_art
+
+    form, box_pt, page, media_pt = _art_form_and_poster_page(printed.artifacts[1].data, printed.artifacts[0].data)
+    assert form == page and box_pt == media_pt
+    # another picture's poster is not taken for this board's art: the sheets draw their own
+    plain = render(square_grid(24, 24, 25.4), {"light": SpaceStyle(fill="#ffffff")})
+    other = poster_art(plain, BOARD_MM, BOARD_MM, COMPACT_STYLE, "Other")
+    sections = print_sections(_board_scene(), BOARD_MM, BOARD_MM, "Test Board", snap_mm=25.4, poster=other)
+    form, box_pt, page, _media = _art_form_and_poster_page(sections.artifacts[0].data, other.pdf)
+    assert form != page
+    assert box_pt[2] - box_pt[0] == pytest.approx((BOARD_MM + 2 * COMPACT_STYLE.bleed_mm + 2.0) * PT_PER_MM, abs=0.01)
+
+
+def test_a_poster_smaller_than_the_pieces_clips_is_not_taken_for_their_art() -> None:
+    """Pieces whose clip leaves the poster's page (a poster of a smaller board) draw the picture themselves."""
+    from boardgen.render.board_print import PosterArt, poster_art, shared_art
+
+    scene = _board_scene()
+    sections = print_sections(scene, BOARD_MM, BOARD_MM, "Test Board", snap_mm=25.4)
+    pages = [single_item_page(Scene(sc.items[1:]), s.bounds_mm[2] - s.bounds_mm[0], s.bounds_mm[3] - s.bounds_mm[1],
+                              COMPACT_STYLE) for s, sc in zip(sections.cut.sections, sections.scenes, strict=True)]
+    fits = poster_art(scene, BOARD_MM, BOARD_MM, COMPACT_STYLE, "Test Board")
+    small = PosterArt(fits.pdf, fits.items, BOARD_MM - 10.0, BOARD_MM, fits.bleed_mm)
+    taken = shared_art(sections.scenes, pages, COMPACT_STYLE.bleed_mm, fits)
+    drawn = shared_art(sections.scenes, pages, COMPACT_STYLE.bleed_mm, small)
+    assert taken is not None and taken.pdf is fits.pdf
+    assert drawn is not None and drawn.pdf is not fits.pdf
