@@ -108,16 +108,18 @@ class GlobalWellbeing(GamePlugin):
     title = "The Global Wellbeing Game"
     summary = "world hex map from real climate data, six zones, dice-driven bio-productivity (seed 000)"
     # every stage but the kits reads only the board (and what is computed from it, read from the board cache
-    # when it is warm), so they run side by side, handed out in this order, the longest first (CPU seconds on this
-    # machine, imports included: validate 0.55, sections 0.55, leaflet, components and board about 0.45 each, cut
-    # and map 0.2). Validate comes first: its games need none of the drawing modules the others import. The kits
-    # zip what the others made.
+    # when it is warm), so they run side by side: a worker takes them from the first, this process from the last
+    # (``build._run_group``). Validate comes first: its games need none of the drawing modules the others import.
+    # The board's poster follows its sections, so that the worker that draws the poster for the sections' art
+    # writes the poster files too (``kit.stages``: 0.1 s of CPU); this process takes the rest from the end (CPU
+    # seconds on this machine, flagship / A1 board: sections 0.60 / 0.80, leaflet 0.34, components 0.30, cut
+    # 0.32, board 0.22 / 0.26 after the sections, map 0.12). The kits zip what the others made.
     stages = (
         ("validate", "boardgen.play.runner:validate_stage", "parallel"),
         ("sections", "boardgen.kit.stages:sections_stage", "parallel"),
+        ("board", "boardgen.kit.stages:board_stage", "parallel"),
         ("leaflet", "boardgen.games.global_wellbeing.kit:leaflet_stage", "parallel"),
         ("components", "boardgen.games.global_wellbeing.kit:components_stage", "parallel"),
-        ("board", "boardgen.kit.stages:board_stage", "parallel"),
         ("cut", "boardgen.games.global_wellbeing.kit:cut_stage", "parallel"),
         ("map", "boardgen.export:map_stage", "parallel"),
         ("kits", "boardgen.games.global_wellbeing.kit:kits_stage"),
