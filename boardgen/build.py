@@ -148,7 +148,7 @@ def _workers_start_early(ctx: BuildContext) -> bool:
 def _warm_up_worker(index: int) -> None:
     """The ``index``-th worker's first task when the workers fork before the board is made: what stage ``index``
     of the group (the stage a worker is handed ``index``-th) needs that does not depend on the board, done while
-    this process makes the board. It imports pikepdf and the stage's module, reads the default fonts
+    this process makes the board. It imports pikepdf and the stage's module, reads the default faces' characters
     (``typeset.preload_fonts``) and, for the validation, loads the game's compiled kernel (about 0.3 s on the
     flagship) if the validation's games will go through it. Any error
     is left for the stage itself to meet and report."""

@@ -112,6 +112,11 @@ FcBool FcConfigSubstitute(void *config, FcPattern *p, FcMatchKind kind);
 void FcDefaultSubstitute(FcPattern *pattern);
 FcPattern *FcFontMatch(void *config, FcPattern *p, FcResult *result);
 FcResult FcPatternGetString(const FcPattern *p, const char *object, int n, unsigned char **s);
+typedef struct _FcCharSet FcCharSet;
+typedef unsigned int FcChar32;
+FcResult FcPatternGetCharSet(const FcPattern *p, const char *object, int n, FcCharSet **c);
+FcChar32 FcCharSetFirstPage(const FcCharSet *a, FcChar32 map[8], FcChar32 *next);
+FcChar32 FcCharSetNextPage(const FcCharSet *a, FcChar32 map[8], FcChar32 *next);
 void FcPatternDestroy(FcPattern *p);
 """
 

@@ -11,6 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
@@ -42,17 +43,8 @@ def font_file(pattern: str) -> str:
         except (OSError, subprocess.SubprocessError):
             return ""
     ffi, lib = fc
-    query = lib.FcNameParse(pattern.encode())
-    if query == ffi.NULL:
-        return ""
-    try:
-        lib.FcConfigSubstitute(ffi.NULL, query, lib.FcMatchPattern)
-        lib.FcDefaultSubstitute(query)
-        result = ffi.new("FcResult *")
-        match = lib.FcFontMatch(ffi.NULL, query, result)
-    finally:
-        lib.FcPatternDestroy(query)
-    if match == ffi.NULL:
+    match = _font_match(pattern)
+    if match is None:
         return ""
     try:
         file = ffi.new("unsigned char **")
@@ -61,6 +53,24 @@ def font_file(pattern: str) -> str:
         return ffi.string(ffi.cast("char *", file[0])).decode()
     finally:
         lib.FcPatternDestroy(match)
+
+
+def _font_match(pattern: str) -> Any:
+    """fontconfig's best match for ``pattern`` (an ``FcPattern *`` the caller destroys), or None."""
+    fc = _fontconfig()
+    assert fc is not None
+    ffi, lib = fc
+    query = lib.FcNameParse(pattern.encode())
+    if query == ffi.NULL:
+        return None
+    try:
+        lib.FcConfigSubstitute(ffi.NULL, query, lib.FcMatchPattern)
+        lib.FcDefaultSubstitute(query)
+        result = ffi.new("FcResult *")
+        match = lib.FcFontMatch(ffi.NULL, query, result)
+    finally:
+        lib.FcPatternDestroy(query)
+    return None if match == ffi.NULL else match
 
 
 FALLBACK_FAMILY = "Droid Sans Fallback"
@@ -189,9 +199,9 @@ class CheckedTTFont(TTFont):  # type: ignore[misc]
 
 
 @lru_cache(maxsize=1)
-def _face_files() -> dict[str, str]:
-    """{reportlab font name: file} of the four DejaVu Sans faces ``register_fonts`` registers, from fontconfig
-    (DataError when one is missing)."""
+def register_fonts() -> str:
+    """Register DejaVu Sans (4 faces) with reportlab from fontconfig's files; returns the family name. The
+    fallback font is read when a text first needs it (``fallback_font``)."""
     paths: dict[str, str] = {}
     for suffix, pattern in _FACES.items():
         path = font_file(pattern)
@@ -200,16 +210,9 @@ def _face_files() -> dict[str, str]:
             path = str(candidate) if candidate.is_file() else ""
         if not path:
             raise DataError(f"font DejaVu Sans{suffix} not found (install fonts-dejavu-core)")
-        paths[FONT + suffix] = path
-    return paths
-
-
-@lru_cache(maxsize=1)
-def register_fonts() -> str:
-    """Register DejaVu Sans (4 faces) with reportlab from fontconfig's files; returns the family name. The
-    fallback font is read when a text first needs it (``fallback_font``)."""
-    for name, path in _face_files().items():
-        pdfmetrics.registerFont(CheckedTTFont(name, path))
+        paths[suffix] = path
+    for suffix, path in paths.items():
+        pdfmetrics.registerFont(CheckedTTFont(FONT + suffix, path))
     pdfmetrics.registerFontFamily(FONT, normal=FONT, bold=FONT + "-Bold", italic=FONT + "-Oblique",
                                   boldItalic=FONT + "-BoldOblique")
     return FONT
@@ -324,38 +327,40 @@ def fitted_column_widths(rows: Sequence[Sequence[str]], widths: Sequence[float],
 
 @lru_cache(maxsize=16)
 def font_codepoints(pattern: str) -> frozenset[int]:
-    """The characters the font file fontconfig matches to ``pattern`` has glyphs for (empty when no TrueType
-    file is found: then nothing can be checked)."""
-    from reportlab.pdfbase.ttfonts import TTFontFile
-
-    path = font_file(pattern)
-    if not path.lower().endswith((".ttf", ".otf")):
+    """The characters the font fontconfig matches to ``pattern`` has glyphs for: its charset, which fontconfig
+    keeps in its cache (the same characters as the font file's cmap; read in 2 ms where parsing the file took
+    12 ms, 60 ms for the fallback font). Empty when no font is found (then nothing can be checked)."""
+    fc = _fontconfig()
+    if fc is None:  # pragma: no cover - fontconfig is cairo's dependency: only without it
         return frozenset()
-    face = _registered_face(path)
-    if face is not None:
-        return frozenset(face.charToGlyph)
-    try:
-        return frozenset(TTFontFile(path).charToGlyph)
-    except Exception:  # a font reportlab cannot parse (CFF outlines, collections): left unchecked
+    ffi, lib = fc
+    match = _font_match(pattern)
+    if match is None:
         return frozenset()
-
-
-def _registered_face(path: str) -> Any:
-    """The face reportlab reads from ``path`` when it registers it (the four ``register_fonts`` faces, the
-    fallback font), registered now if it was not, or None for another file: a process that prints both
-    scenes (cairo) and leaflets (reportlab) then reads each file once, not twice (about 0.045 s for the four
-    faces)."""
     try:
-        names = {file: name for name, file in _face_files().items()}
-    except DataError:
-        names = {}
-    if path in names:
-        register_fonts()
-        return pdfmetrics.getFont(names[path]).face
-    if path == fallback_file():
-        font = fallback_font()
-        return None if font is None else font.face
-    return None
+        charset = ffi.new("FcCharSet **")
+        if lib.FcPatternGetCharSet(match, b"charset", 0, charset) != lib.FcResultMatch:
+            return frozenset()
+        words = ffi.new("FcChar32[8]")  # a page: 256 characters from its base, one bit each
+        following = ffi.new("FcChar32 *")
+        bases: list[int] = []
+        pages: list[bytes] = []
+        base = lib.FcCharSetFirstPage(charset[0], words, following)
+        while base != _FC_CHARSET_DONE:
+            bases.append(base)
+            pages.append(bytes(ffi.buffer(words)))
+            base = lib.FcCharSetNextPage(charset[0], words, following)
+    finally:
+        lib.FcPatternDestroy(match)
+    if not bases:
+        return frozenset()
+    bits = np.unpackbits(np.frombuffer(b"".join(pages), dtype="<u4").view(np.uint8), bitorder="little")
+    offsets = np.flatnonzero(bits.reshape(len(bases), 256))
+    return frozenset((np.repeat(np.array(bases, dtype=np.int64), 256)[offsets] + offsets % 256).tolist())
+
+
+_FC_CHARSET_DONE = 0xFFFFFFFF
+"""What ``FcCharSetNextPage`` returns after the last page (fontconfig's FC_CHARSET_DONE)."""
 
 
 def scene_font_pattern(family: str, bold: bool, italic: bool) -> str:
@@ -364,13 +369,13 @@ def scene_font_pattern(family: str, bold: bool, italic: bool) -> str:
 
 
 def preload_fonts() -> None:
-    """Read the default typeface's files ahead of use: reportlab's four faces (``register_fonts``) and the glyphs
-    of the four faces a scene's default ``Font`` draws with, which every PDF's check reads (about 0.08 s). A
+    """Read ahead of use the characters of the four faces a scene's default ``Font`` draws with, which every
+    PDF's check reads (``font_codepoints``: fontconfig's first match loads its configuration, about 10 ms). A
     parallel build's worker that forks before the board is made does this while it waits
-    (``build._warm_up_worker``)."""
+    (``build._warm_up_worker``). Reportlab's faces (``register_fonts``, 0.05 s) are read by the process whose
+    stage sets a leaflet, when it does: a worker that reads them ahead would mostly read them for nothing."""
     from boardgen.render.scene import Font
 
-    register_fonts()
     for bold in (False, True):
         for italic in (False, True):
             font_codepoints(scene_font_pattern(Font().family, bold, italic))
@@ -389,7 +394,7 @@ def check_scene_glyphs(texts: Iterable[tuple[str, str, bool, bool]], where: str)
         if not codepoints:
             continue
         missing = [ch for ch in dict.fromkeys(text) if ch not in " \n\r\t" and ord(ch) not in codepoints]
-        if missing:  # only then read the fallback font's characters (a big file: 0.05 s)
+        if missing:  # only then read the fallback font's characters
             alt = font_codepoints(FALLBACK_FAMILY) if fallback_file() else frozenset()
             missing = [ch for ch in missing if ord(ch) not in alt]
         if missing:

@@ -261,6 +261,19 @@ def test_a_card_that_cannot_fit_names_the_language(german: BuildContext) -> None
         raise LayoutError("card 3 of deck 'Climate events': body text does not fit its box")
 
 
+@pytest.mark.parametrize("pattern", ["DejaVu Sans", "DejaVu Sans:bold", "DejaVu Sans:italic",
+                                     "DejaVu Sans:bold:italic", "DejaVu Sans Condensed"])
+def test_a_scenes_font_has_the_characters_of_its_files_cmap(pattern: str) -> None:
+    """The characters a scene's text is checked against (fontconfig's charset of the matched font) are those the
+    font file maps to a glyph, as reportlab reads its cmap."""
+    from reportlab.pdfbase.ttfonts import TTFontFile
+
+    from boardgen.render.typeset import font_codepoints, font_file
+
+    cmap = frozenset(TTFontFile(font_file(pattern)).charToGlyph)
+    assert len(cmap) > 5000 and font_codepoints(pattern) == cmap
+
+
 def test_every_leaflet_font_refuses_a_glyph_it_lacks() -> None:
     """The DejaVu faces every game's leaflet registers (typeset.register_fonts): Greek, German and (through the
     fallback font) Japanese print, a word no font has is a clean error naming the text."""
