@@ -199,13 +199,16 @@ def _component_sets(ctx: BuildContext) -> list[ComponentSet]:
                      lambda: component_sets(ctx.config, ctx.board.layout.size_mm))
 
 
-def kit_parts(ctx: BuildContext) -> KitParts:
+def kit_parts(ctx: BuildContext, board_drawn: bool = True) -> KitParts:
     """Every part of the flagship's box, declared once (``boardgen.kit.parts``): the map board, the index
     table card, zone markers, turn counter and marker, the paper dice, chips, zone badges and each player's
-    tokens and standees."""
+    tokens and standees. ``board_drawn=False``: the board's piece without its picture (a blank of its size),
+    for the stages that list the parts (their inventory and README read names, counts and sizes): in a parallel
+    build the process that runs them then does not draw the map a second time."""
     config: Config = ctx.config
     b = config.board
-    declared = [board_part("board", board_piece(board_picture(_art(ctx)), b.width_mm, b.height_mm))]
+    picture = board_picture(_art(ctx)) if board_drawn else Scene(())
+    declared = [board_part("board", board_piece(picture, b.width_mm, b.height_mm))]
     for p in parts_from_sets(_component_sets(ctx), "components-{paper}.pdf"):
         if p.kind == "die" and p.sides:
             w, h, d = folded_size_mm(p.sides, config.components.dice_size_mm)
@@ -235,14 +238,15 @@ def engine_part_counts(ctx: BuildContext) -> dict[str, int]:
 
 def kit_spec(ctx: BuildContext, parts: bool = True) -> KitSpec:
     """The flagship's kit as the shared assembler takes it (``boardgen.kit.assembler.KitSpec``): its parts, how
-    they are laid out on a paper, its leaflet and its words. ``parts=False``: the declared parts left empty, for
-    the cut and leaflet stages, which never read them (declaring them draws the board's picture)."""
+    they are laid out on a paper, its leaflet and its words. Its parts are listed, not drawn: the board's piece
+    is a blank (``kit_parts``'s ``board_drawn``; the exports draw every part from ``kit_parts`` itself).
+    ``parts=False``: the declared parts left empty, for the cut and leaflet stages, which never read them."""
     config: Config = ctx.config
     forms = config.components.piece_forms
     _ = current().gettext
     pieces = (N_("Player pieces come twice, as flat tokens and as standees: print the kind you like."),) \
         if {"tokens", "standees"} <= set(forms) else ()
-    declared = kit_parts(ctx) if parts else KitParts(config.game, config.title, ())
+    declared = kit_parts(ctx, board_drawn=False) if parts else KitParts(config.game, config.title, ())
     return KitSpec(
         config.title, declared, functools.partial(_lay, ctx), PaperLeaflet(functools.partial(_leaflet, ctx)),
         leaflet_how, how_to(config),
