@@ -1,10 +1,12 @@
 """Whole-kit build time of tweaked Global Wellbeing templates against the default template, timed in the same run.
 
 Each build starts from an empty board cache (a fresh BOARDGEN_CACHE_DIR) and projects the land afresh, as a
-designer's first build after a tweak does; the decoded data files are read once beforehand so every build pays the
-same for them. Printed per tweak: wall and CPU seconds (the process and its forked stages: steadier than wall time
-on a shared machine), land cells, jigsaw pieces, the CPU ratio to the default build and that ratio divided by the
-cells' ratio when there are more cells (the yardstick: no slower than the default plus the extra cells' cost).
+designer's first build after a tweak does; the decoded data files (and the land without Antarctica, derived from
+its file alone: ``cache.cached_data``) are made once beforehand, as a designer's earlier builds left them, so every
+build pays the same for them. Printed per tweak: wall and CPU seconds (the process and its forked stages: steadier
+than wall time on a shared machine), land cells, jigsaw pieces, the CPU ratio to the default build and that ratio
+divided by the cells' ratio when there are more cells (the yardstick: no slower than the default plus the extra
+cells' cost).
 Then a cost model: the CPU seconds each extra piece costs (from ``pieces-4x3``: the default map, only more pieces)
 and what that predicts for every tweak with more pieces than the default, against what it took.
 

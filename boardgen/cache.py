@@ -188,13 +188,16 @@ def entry_path(kind: str, key: str) -> Path:
     return cache_dir() / f"{kind}-{key[:32]}.pickle"
 
 
-def cached_data(kind: str, path: Path, load: Callable[[Path], T]) -> T:
+def cached_data(kind: str, path: Path, load: Callable[[Path], T], variant: str = "") -> T:
     """A decoded source data file (land polygons, a Köppen or elevation grid), from the cache while the file's
-    bytes are unchanged: a template edit that rebuilds the board need not decode the data again."""
+    bytes are unchanged: a template edit that rebuilds the board need not decode the data again. ``variant``
+    names a form of the data that ``load`` derives from the file and no template key changes (the land without
+    Antarctica), kept beside the decoded file."""
     from boardgen.io import sha256_file
 
     try:
         data_sha256 = sha256_file(path)
     except OSError:
         return load(path)  # the reader says what is wrong with the file
-    return cached(kind, make_key(kind, path.name, {path.name: data_sha256}), lambda: load(path))
+    inputs = path.name if not variant else f"{path.name} {variant}"
+    return cached(kind, make_key(kind, inputs, {path.name: data_sha256}), lambda: load(path))

@@ -245,9 +245,11 @@ def land_on_board(template: Any) -> tuple[BoardProjection, MultiPolygon, float]:
     if key in _LAND_ON_BOARD:
         return _LAND_ON_BOARD[key]
     started = time.perf_counter()
-    land = cached_data("land", path, load_land)
-    if not config.map.antarctica:
-        land = drop_antarctica(land)
+    if config.map.antarctica:
+        land = cached_data("land", path, load_land)
+    else:  # cut once per data file (0.04 s), like its decoding
+        land = cached_data("land", path, lambda p: drop_antarctica(cached_data("land", p, load_land)),
+                           variant="without Antarctica")
     projection = BoardProjection.from_config(config)
     land_mm = projection.geometry_to_mm(list(land.geoms))
     while len(_LAND_ON_BOARD) >= 4:

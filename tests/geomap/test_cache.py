@@ -176,6 +176,24 @@ def test_decoded_data_follows_the_file(cache_folder: Path, tmp_path: Path) -> No
         cache.cached_data("thing", tmp_path / "missing.txt", load)
 
 
+def test_a_variant_of_decoded_data_is_kept_beside_it_and_follows_the_file(cache_folder: Path, tmp_path: Path) -> None:
+    """A form of the data derived from the file alone (the land without Antarctica) is kept under its own key:
+    read back while the file is unchanged, made again when it changes, never taken for the decoded file."""
+    path = tmp_path / "data.txt"
+    path.write_text("one")
+    made: list[str] = []
+
+    def upper(p: Path) -> str:
+        made.append(p.read_text().upper())
+        return made[-1]
+
+    assert cache.cached_data("thing", path, upper, variant="upper") == "ONE"
+    assert cache.cached_data("thing", path, upper, variant="upper") == "ONE" and made == ["ONE"]
+    assert cache.cached_data("thing", path, lambda p: p.read_text()) == "one"  # the plain decoding is its own
+    path.write_text("two")
+    assert cache.cached_data("thing", path, upper, variant="upper") == "TWO" and made == ["ONE", "TWO"]
+
+
 def test_cached_legend_and_marks_are_the_planned_ones(cache_folder: Path, default_config: Config) -> None:
     from boardgen.games.global_wellbeing import kit
     from boardgen.games.global_wellbeing.board_art import make_art
