@@ -21,8 +21,9 @@ pays about a second more, the same for every tweak).
 
 ``--since COMMIT`` times whole ``boardgen build`` commands instead (interpreter start and imports included): the
 default template's build at COMMIT (a ``git archive`` of it, with its own decoded data files) against this
-checkout's builds of the default and of each tweak, interleaved the same way. Both run from bytecode
-(``compileall`` first, as an installed boardgen does). Both checkouts find their own rules
+checkout's builds of the default and of each tweak, interleaved the same way. Each runs as its console script
+does (the entry its ``pyproject.toml`` declares for ``boardgen``), from bytecode (``compileall`` first, as an
+installed boardgen does). Both checkouts find their own rules
 kernels compiled: each one's untimed first build runs with ``BOARDGEN_ENGINE=kernel``, which compiles its kernel
 into the same ``numba`` folder (each kernel in a folder named after its sources) if it is not there yet. The speed
 rule's "the default build does today" is main's default build on the day the rule was set: ``REFERENCE_DAY``, the
@@ -218,7 +219,12 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def _cli(checkout: Path, template: Path | None, out: Path) -> list[str]:
-    command = [sys.executable, "-c", "import sys; from boardgen.cli import main; sys.exit(main())", "build",
+    """``boardgen build`` as the checkout's console script runs it (the entry its pyproject.toml declares)."""
+    import tomllib
+
+    module, function = tomllib.loads((checkout / "pyproject.toml").read_text())["project"]["scripts"][
+        "boardgen"].split(":")
+    command = [sys.executable, "-c", f"import sys; from {module} import {function}; sys.exit({function}())", "build",
                "-o", str(out)]
     return command + (["-t", str(template)] if template else [])
 

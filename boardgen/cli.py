@@ -3,6 +3,7 @@ and turns a BoardgenError into one line on stderr and exit code 2."""
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import sys
@@ -84,6 +85,28 @@ def main(argv: list[str] | None = None) -> None:
         _fail(f"unexpected error ({kind}); please report it with the template "
               "(BOARDGEN_DEBUG=1 shows the traceback)")
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def run() -> None:
+    """The ``boardgen`` console command: ``main``, then the process ends at once with its exit code, its output
+    flushed (``os._exit``). The interpreter's own teardown (collecting and freeing every object a build made:
+    about 0.1 s of wall and CPU time after the flagship's 2.3 s build) does nothing a finished command needs:
+    every file a command writes is written, closed and renamed before it returns, and no command leaves a worker
+    process, thread or temporary folder behind (the stages' process pool and the temporary folders are context
+    managers). Called in-process (tests, a script), ``main`` exits as Python does."""
+    try:
+        main()
+        code = 0
+    except SystemExit as exc:
+        if exc.code is None or isinstance(exc.code, int):
+            code = exc.code or 0
+        else:  # as Python does for sys.exit("text"): the text on stderr, exit code 1
+            print(exc.code, file=sys.stderr)
+            code = 1
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):  # a reader that went away (`boardgen games | head -1`)
+            stream.flush()
+    os._exit(code)
 
 
 if __name__ == "__main__":
