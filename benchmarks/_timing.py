@@ -56,3 +56,13 @@ class BusyCores:
         for proc in self.procs:
             proc.kill()
             proc.wait()
+
+
+def console_command(checkout: Path, *args: str) -> list[str]:
+    """``boardgen ARGS`` as the console script of ``checkout`` runs it: the entry its ``pyproject.toml``
+    declares for ``boardgen`` (``boardgen.cli:run``; at older commits ``main``), with this interpreter."""
+    import tomllib
+
+    entry = tomllib.loads((checkout / "pyproject.toml").read_text())["project"]["scripts"]["boardgen"]
+    module, function = entry.split(":")
+    return [sys.executable, "-c", f"import sys; from {module} import {function}; sys.exit({function}())", *args]

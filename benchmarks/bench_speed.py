@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _timing import BusyCores, timed  # type: ignore[import-not-found]
+from _timing import BusyCores, console_command, timed  # type: ignore[import-not-found]
 
 REPO = Path(__file__).resolve().parent.parent
 README = REPO / "README.md"
@@ -54,7 +54,8 @@ def median_timed(command: Sequence[str], runs: int, env: dict[str, str] | None =
 
 
 def boardgen(*args: str) -> list[str]:
-    return [sys.executable, "-m", "boardgen.cli", *args]
+    """``boardgen ARGS`` as the installed console command runs it."""
+    return console_command(REPO, *args)
 
 
 def games_per_cpu_second(play: Callable[[int], object], games: int) -> float:

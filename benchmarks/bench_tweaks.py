@@ -219,14 +219,8 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def _cli(checkout: Path, template: Path | None, out: Path) -> list[str]:
-    """``boardgen build`` as the checkout's console script runs it (the entry its pyproject.toml declares)."""
-    import tomllib
-
-    module, function = tomllib.loads((checkout / "pyproject.toml").read_text())["project"]["scripts"][
-        "boardgen"].split(":")
-    command = [sys.executable, "-c", f"import sys; from {module} import {function}; sys.exit({function}())", "build",
-               "-o", str(out)]
-    return command + (["-t", str(template)] if template else [])
+    """``boardgen build`` as the checkout's console script runs it (``_timing.console_command``)."""
+    return timings.console_command(checkout, "build", "-o", str(out), *(["-t", str(template)] if template else []))
 
 
 def _cli_env(checkout: Path, cache: Path) -> dict[str, str]:
