@@ -20,9 +20,10 @@ from boardgen.geomap.jigsaw import (
     sections_geojson,
     sections_pdfs,
 )
+from boardgen.kit.board import SECTIONS_PREVIEW_DPI, SECTIONS_PREVIEW_GAP_MM, board_poster
 from boardgen.layout.sections import cut_sections
 from boardgen.render.board_print import exploded_page
-from boardgen.render.cairo_backend import render_pdf, render_png
+from boardgen.render.cairo_backend import render_png
 
 
 def main() -> None:
@@ -40,16 +41,17 @@ def main() -> None:
     art = timed("legend placement + coastlines", make_art, board, layout)
     declared = timed("board picture", art_board, art)
     poster = timed("poster scene", poster_page, declared)
-    timed("poster PDF", render_pdf, [poster])
+    poster_pdf = timed("poster PDF", board_poster, declared)
     marks = timed("in-piece marks (9 sections)", piece_marks, board, layout, art.coast_mm,
                   [b.polygon for b in art.legend])
     scenes = timed("section scenes (9)", section_scenes, declared, marks)
-    timed("sections PDFs (A4 + Letter, art once)", sections_pdfs, declared, scenes)
+    timed("sections PDFs (A4 + Letter, the poster as art)", sections_pdfs, declared, scenes, poster_pdf)
     timed("cut SVG", cut_svg, declared)
     timed("sections GeoJSON", sections_geojson, layout, marks)
     timed("preview/board.png", render_png, poster, 40.0)
     timed("preview/sections.png", lambda: render_png(exploded_page(declared.width_mm, declared.height_mm, layout,
-                                                                   scenes), 28.0))
+                                                                   scenes, SECTIONS_PREVIEW_GAP_MM),
+                                                     SECTIONS_PREVIEW_DPI))
     for name, seconds in timings:
         print(f"{name:<38} {seconds:6.2f} s")
     total = sum(s for _, s in timings)

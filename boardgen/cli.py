@@ -93,7 +93,9 @@ def run() -> None:
     about 0.1 s of wall and CPU time after the flagship's 2.3 s build) does nothing a finished command needs:
     every file a command writes is written, closed and renamed before it returns, and no command leaves a worker
     process, thread or temporary folder behind (the stages' process pool and the temporary folders are context
-    managers). Called in-process (tests, a script), ``main`` exits as Python does."""
+    managers). Output that cannot be written (a full disk) ends it with exit code 120 and one line, as Python
+    ends; a reader that went away (``boardgen games | head -1``) does not. Called in-process (tests, a script),
+    ``main`` exits as Python does."""
     try:
         main()
         code = 0
@@ -104,8 +106,16 @@ def run() -> None:
             print(exc.code, file=sys.stderr)
             code = 1
     for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(OSError, ValueError):  # a reader that went away (`boardgen games | head -1`)
+        if stream is None:  # (started with the stream closed)
+            continue
+        try:
             stream.flush()
+        except BrokenPipeError:
+            pass
+        except (OSError, ValueError) as exc:
+            with contextlib.suppress(Exception):
+                os.write(2, f"boardgen: error: cannot write the output: {exc}\n".encode())
+            code = code or 120
     os._exit(code)
 
 

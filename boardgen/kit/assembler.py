@@ -39,7 +39,8 @@ class KitSpec:
     """What a game says of its kit; everything else is the assembler's."""
 
     title: str
-    parts: KitParts
+    parts: KitParts  # what the inventory and README list (names, counts, sizes): a game may leave a costly piece
+    # undrawn here (the flagship's board); what draws parts (the exports) reads ``GamePlugin.kit_parts``
     lay: Callable[[Paper], Sequence[LaidOut]]  # every printed part on a paper, in print order
     leaflet: Callable[[Paper, PaperKit], tuple[bytes, int]]  # the leaflet PDF on a paper (given the laid-out
     # components, e.g. for their flip edge) and its page count

@@ -600,12 +600,12 @@ ART_GROUP = "section-{n}-art"
 
 @dataclass(frozen=True)
 class SharedArt:
-    """The board picture every jigsaw piece shows a part of, as a PDF of its own (one page around all the
-    pieces' clips), and where each piece's clip and origin lie on it. Cairo drawing the picture into every
-    piece's page (as a recording it writes once) replays all of it for every page it is painted on (about 10 ms
-    a piece on the flagship); written once and placed under each piece by ``underlay_pieces``, it costs one
-    drawing of the picture. ``pieces[i]``: (the clip's sub-paths in piece-page points, y up; the translation
-    from the art page's points to piece i's page points)."""
+    """The board picture every jigsaw piece shows a part of, as a PDF of one page (the board's poster, or a page of its
+    own around all the pieces' clips), and where each piece's clip and origin lie on it. Cairo drawing the picture
+    into every piece's page (as a recording it writes once) replays all of it for every page it is painted on (about
+    10 ms a piece on the flagship); written once and placed under each piece by ``underlay_pieces``, it costs one
+    drawing of the picture. ``pieces[i]``: (the clip's sub-paths in piece-page points, y up; the translation from
+    the art page's points to piece i's page points)."""
 
     pdf: bytes
     pieces: tuple[tuple[tuple[tuple[tuple[float, float], ...], ...], tuple[float, float]], ...]

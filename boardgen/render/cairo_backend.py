@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import math
 import re
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -415,7 +416,7 @@ def _draw_group(p: object, op: Group) -> None:
     _enter_group(p, op)
     if op.opacity < 1.0:
         lib.cairo_push_group(p)
-    if _REUSE and id(op.items) in _REUSE:
+    if _STATE.reuse and id(op.items) in _STATE.reuse:
         _paint_recorded(p, op.items)
     else:
         _draw_ops(p, op.items)
@@ -452,10 +453,24 @@ def repeated_art(pages: Sequence[Page]) -> frozenset[int]:
     return frozenset(k for k, n in counts.items() if n > 1)
 
 
-_REUSE: frozenset[int] = frozenset()
-_RECORDINGS: dict[int, Any] = {}
-_RASTERS: dict[int, tuple[Any, float, float, float, float, int, int] | None] = {}
-_ON_PIXELS = False  # drawing onto an image surface (render_png), not into a recording or a PDF
+_Rastered = tuple[Any, float, float, float, float, int, int]  # see ``_rastered``
+
+
+class _DrawingState(threading.local):
+    """What drawing a set of pages keeps while it draws them (``_reusing``), one per thread: ``boardgen serve``
+    draws a preview's SVGs while a rebuild writes PNGs. ``reuse``: the ids of the repeated groups' items;
+    ``recordings`` and ``rasters``: each one's recording and image, made on first use; ``on_pixels``: the target
+    is an image surface (``render_png``), not a recording, a PDF or an SVG."""
+
+    reuse: frozenset[int] = frozenset()
+    on_pixels: bool = False
+
+    def __init__(self) -> None:
+        self.recordings: dict[int, Any] = {}
+        self.rasters: dict[int, _Rastered | None] = {}
+
+
+_STATE = _DrawingState()
 
 
 @contextmanager
@@ -464,32 +479,31 @@ def _reusing(pages: Sequence[Page], on_pixels: bool = False) -> Iterator[None]:
     wherever the group is (in a PDF: one form XObject for all its copies). ``on_pixels``: the pages are drawn
     onto an image surface, where a copy a whole number of pixels away from the first is painted from the
     first's pixels (``_paint_rastered``)."""
-    global _REUSE, _RECORDINGS, _RASTERS, _ON_PIXELS
-    saved = _REUSE, _RECORDINGS, _RASTERS, _ON_PIXELS
-    _REUSE, _RECORDINGS, _RASTERS, _ON_PIXELS = repeated_art(pages), {}, {}, on_pixels
+    state = _STATE
+    saved = state.reuse, state.recordings, state.rasters, state.on_pixels
+    state.reuse, state.recordings, state.rasters, state.on_pixels = repeated_art(pages), {}, {}, on_pixels
     try:
         yield
     finally:
-        _REUSE, _RECORDINGS, _RASTERS, _ON_PIXELS = saved
+        state.reuse, state.recordings, state.rasters, state.on_pixels = saved
 
 
 def _recording(items: tuple[Op, ...]) -> Any:
     """A recording surface (freed by GC) holding ``items``."""
-    global _ON_PIXELS
     surface = cairo.ffi.gc(_LIB.cairo_recording_surface_create(cairo.CONTENT_COLOR_ALPHA, cairo.ffi.NULL),
                            _LIB.cairo_surface_destroy)
     ctx = cairo.ffi.gc(_LIB.cairo_create(surface), _LIB.cairo_destroy)
     _LIB.cairo_set_font_options(ctx, cairo.unhinted_font_options())
-    on_pixels, _ON_PIXELS = _ON_PIXELS, False  # a group repeated inside this one is recorded as vectors too
+    on_pixels, _STATE.on_pixels = _STATE.on_pixels, False  # a group repeated inside this one is recorded as vectors
     try:
         draw_ops(ctx, items)
     finally:
-        _ON_PIXELS = on_pixels
+        _STATE.on_pixels = on_pixels
     return surface
 
 
 def _paint_recorded(p: object, items: tuple[Op, ...]) -> None:
-    if _ON_PIXELS and _paint_rastered(p, items):
+    if _STATE.on_pixels and _paint_rastered(p, items):
         return
     surface = _recorded(items)
     _LIB.cairo_set_source_surface(p, surface, 0.0, 0.0)
@@ -497,35 +511,37 @@ def _paint_recorded(p: object, items: tuple[Op, ...]) -> None:
 
 
 def _recorded(items: tuple[Op, ...]) -> Any:
-    surface = _RECORDINGS.get(id(items))
+    surface = _STATE.recordings.get(id(items))
     if surface is None:
-        surface = _RECORDINGS[id(items)] = _recording(items)
+        surface = _STATE.recordings[id(items)] = _recording(items)
     return surface
 
 
-RASTERED_MAX_PIXELS = 40_000_000
-"""The largest image ``_paint_rastered`` draws a repeated group into (160 MB): a bigger group is replayed."""
+RASTERED_MAX_PIXELS = 8_000_000
+"""The largest image ``_paint_rastered`` draws a repeated group into (32 MB; the flagship's board behind the
+exploded preview's pieces takes 0.5 million pixels): a bigger group is replayed."""
 
 
 def _paint_rastered(p: object, items: tuple[Op, ...]) -> bool:
-    """On an image surface, a repeated group's items drawn once into an image on the device's pixel grid (as
-    scaled where the group is first painted) and painted from it wherever the group lies a whole number of pixels
-    from that first place: one rasterisation for every copy, rather than the recording replayed in full for each
-    (cairo replays all of it however small the clip). The board's picture behind each piece of the exploded
-    preview is such a group (``board_print.exploded_page`` keeps the pieces whole pixels apart): 16 pieces of an
-    A1 board were drawn in 0.14 s, now in 0.06 s. The same pixels as the replay but for the rounding of one
-    compositing step (the items composited onto a clear image, then that onto the page). False (the caller
-    replays the recording) where the group is rotated, mirrored or scaled differently from its first copy, lies
-    off the first copy's pixel grid, or its image would be too big (``RASTERED_MAX_PIXELS``)."""
+    """On an image surface, a repeated group's items drawn once into an image on the device's pixel grid (as scaled
+    where the group is first painted) and painted from it wherever the group lies a whole number of pixels from that
+    first place: one rasterisation for every copy, rather than the recording replayed in full for each (cairo
+    replays all of it however small the clip). The board's picture behind each piece of the kit's exploded preview
+    is such a group (``kit.board.SECTIONS_PREVIEW_GAP_MM`` pulls the pieces whole pixels apart): 16 pieces of an A1
+    board were drawn in 0.134 s, now in 0.076 s. The same pixels as the replay but for the rounding of one
+    compositing step (the items composited onto a clear image, then that onto the page). False (the caller replays
+    the recording) where the group is rotated, mirrored or scaled differently from its first copy, lies off the
+    first copy's pixel grid, or its image would be too big (``RASTERED_MAX_PIXELS``)."""
     ffi, lib = _FFI, _LIB
     m = ffi.new("cairo_matrix_t *")
     lib.cairo_get_matrix(p, m)
     if m.xy != 0.0 or m.yx != 0.0 or m.xx <= 0.0 or m.yy <= 0.0:
         return False
     key = id(items)
-    if key not in _RASTERS:
-        _RASTERS[key] = _rastered(items, m.xx, m.yy, m.x0, m.y0)
-    found = _RASTERS[key]
+    rasters = _STATE.rasters
+    if key not in rasters:
+        rasters[key] = _rastered(items, m.xx, m.yy, m.x0, m.y0)
+    found = rasters[key]
     if found is None:
         return False
     image, sx, sy, x0, y0, px, py = found
@@ -540,8 +556,7 @@ def _paint_rastered(p: object, items: tuple[Op, ...]) -> bool:
     return True
 
 
-def _rastered(items: tuple[Op, ...], sx: float, sy: float, x0: float, y0: float
-              ) -> tuple[Any, float, float, float, float, int, int] | None:
+def _rastered(items: tuple[Op, ...], sx: float, sy: float, x0: float, y0: float) -> _Rastered | None:
     """``items`` drawn into an ARGB image under the matrix (sx, 0, 0, sy, x0, y0), on the device's pixel grid:
     (the image, sx, sy, x0, y0, the device pixel of its top-left corner), None if nothing or too much to draw."""
     ffi, lib = _FFI, _LIB

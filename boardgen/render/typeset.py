@@ -328,11 +328,13 @@ def fitted_column_widths(rows: Sequence[Sequence[str]], widths: Sequence[float],
 @lru_cache(maxsize=16)
 def font_codepoints(pattern: str) -> frozenset[int]:
     """The characters the font fontconfig matches to ``pattern`` has glyphs for: its charset, which fontconfig
-    keeps in its cache (the same characters as the font file's cmap; read in 2 ms where parsing the file took
-    12 ms, 60 ms for the fallback font). Empty when no font is found (then nothing can be checked)."""
+    keeps in its cache (the same characters as the font file's cmap, but for those mapped to the empty glyph 0:
+    read in 2 ms where parsing the file took 12 ms, 60 ms for the fallback font). Where fontconfig cannot be
+    loaded, the file ``fc-match`` names is read with reportlab. Empty when no font is found (then nothing can
+    be checked)."""
     fc = _fontconfig()
     if fc is None:  # pragma: no cover - fontconfig is cairo's dependency: only without it
-        return frozenset()
+        return _cmap_codepoints(font_file(pattern))
     ffi, lib = fc
     match = _font_match(pattern)
     if match is None:
@@ -344,19 +346,31 @@ def font_codepoints(pattern: str) -> frozenset[int]:
         words = ffi.new("FcChar32[8]")  # a page: 256 characters from its base, one bit each
         following = ffi.new("FcChar32 *")
         bases: list[int] = []
-        pages: list[bytes] = []
+        pages: list[list[int]] = []
         base = lib.FcCharSetFirstPage(charset[0], words, following)
         while base != _FC_CHARSET_DONE:
             bases.append(base)
-            pages.append(bytes(ffi.buffer(words)))
+            pages.append(list(words))
             base = lib.FcCharSetNextPage(charset[0], words, following)
     finally:
         lib.FcPatternDestroy(match)
     if not bases:
         return frozenset()
-    bits = np.unpackbits(np.frombuffer(b"".join(pages), dtype="<u4").view(np.uint8), bitorder="little")
-    offsets = np.flatnonzero(bits.reshape(len(bases), 256))
-    return frozenset((np.repeat(np.array(bases, dtype=np.int64), 256)[offsets] + offsets % 256).tolist())
+    bits = (np.array(pages, dtype=np.uint32)[:, :, None] >> np.arange(32, dtype=np.uint32)) & 1  # word, bit
+    page, offset = np.nonzero(bits.reshape(len(bases), 256))  # offset = word * 32 + bit
+    return frozenset((np.array(bases, dtype=np.int64)[page] + offset).tolist())
+
+
+def _cmap_codepoints(path: str) -> frozenset[int]:  # pragma: no cover - only without fontconfig's library
+    """The characters a TrueType file maps to glyphs, read by reportlab (empty for another kind of file)."""
+    from reportlab.pdfbase.ttfonts import TTFontFile
+
+    if not path.lower().endswith((".ttf", ".otf")):
+        return frozenset()
+    try:
+        return frozenset(TTFontFile(path).charToGlyph)
+    except Exception:  # a font reportlab cannot parse (CFF outlines, collections): left unchecked
+        return frozenset()
 
 
 _FC_CHARSET_DONE = 0xFFFFFFFF

@@ -268,24 +268,28 @@ def test_a_group_repeated_whole_pixels_apart_is_drawn_once_into_a_png(monkeypatc
     from boardgen.render import cairo_backend
 
     made: list[int] = []
-    rastered = cairo_backend._rastered
+    painted: list[bool] = []
+    rastered, paint = cairo_backend._rastered, cairo_backend._paint_rastered
     monkeypatch.setattr(cairo_backend, "_rastered", lambda *a: made.append(1) or rastered(*a))
+    monkeypatch.setattr(cairo_backend, "_paint_rastered", lambda p, items: painted.append(paint(p, items))
+                        or painted[-1])
 
     def pixels(png: bytes) -> np.ndarray:
         return np.asarray(Image.open(io.BytesIO(png)), dtype=int)
 
     dpi = 100.0
     whole = 71 * 25.4 / dpi  # 71 pixels
-    for step_mm, drawn_once in ((whole, True), (whole + 0.13, False)):
+    for step_mm, from_the_image in ((whole, 4), (whole + 0.13, 1)):
         made.clear()
+        painted.clear()
         page = _copies_page(step_mm)
         fast = pixels(render_png(page, dpi=dpi))
-        assert len(made) == 1
+        assert len(made) == 1 and painted.count(True) == from_the_image and len(painted) == 4
         with monkeypatch.context() as m:
             m.setattr(cairo_backend, "_paint_rastered", lambda p, items: False)
             replayed = pixels(render_png(page, dpi=dpi))
         difference = np.abs(fast - replayed).max(axis=2)
-        if drawn_once:
+        if from_the_image == 4:
             assert (difference > 0).mean() < 0.01 and (difference > 24).mean() < 0.001
         else:  # only the first copy (its clip ends 20 mm from the page's left edge) came from the image
             assert not difference[:, round(21 * dpi / 25.4):].any()

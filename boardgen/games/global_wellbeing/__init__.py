@@ -111,7 +111,8 @@ class GlobalWellbeing(GamePlugin):
     # when it is warm), so they run side by side: a worker takes them from the first, this process from the last
     # (``build._run_group``). Validate comes first: its games need none of the drawing modules the others import.
     # The board's poster follows its sections, so that the worker that draws the poster for the sections' art
-    # writes the poster files too (``kit.stages``: 0.1 s of CPU); this process takes the rest from the end (CPU
+    # usually writes the poster files too (``kit.stages``: 0.1 s of CPU saved; should this process reach the
+    # board first, it draws the poster again, as before). This process takes the stages from the end (CPU
     # seconds on this machine, flagship / A1 board: sections 0.60 / 0.80, leaflet 0.34, components 0.30, cut
     # 0.32, board 0.22 / 0.26 after the sections, map 0.12). The kits zip what the others made.
     stages = (
