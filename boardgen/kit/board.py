@@ -31,7 +31,7 @@ from boardgen.i18n import current
 from boardgen.io import Artifact
 from boardgen.render.board_print import PosterArt, outline_commands, poster_art
 from boardgen.render.cairo_backend import Page, render_png, render_svg
-from boardgen.render.imposition import A4, COMPACT_STYLE, LETTER, Paper, SheetStyle, single_item_page
+from boardgen.render.imposition import A4, COMPACT_STYLE, LETTER, Paper, SheetStyle
 from boardgen.render.press import to_pdfx4
 from boardgen.render.scene import PT, Font, Op, Path, Rect, RectOp, Scene, Style, Text, layer
 
@@ -154,10 +154,9 @@ def board_poster(board: GridBoard | MapBoard) -> PosterArt:
 def board_poster_files(board: GridBoard | MapBoard, poster: PosterArt | None = None) -> list[Artifact]:
     """The board's posters (CMYK PDF/X-4 for a print shop, RGB) and its preview: the poster's page at
     ``PREVIEW_DPI``. ``poster``: ``board_poster(board)``, when the caller has it."""
-    rgb = (poster or board_poster(board)).pdf
-    page = single_item_page(board.picture, board.width_mm, board.height_mm, board.style)
-    return [*poster_files(rgb, board.width_mm, board.height_mm, board.title),
-            Artifact("preview/board.png", render_png(page, dpi=PREVIEW_DPI), "the board, small")]
+    poster = poster or board_poster(board)
+    return [*poster_files(poster.pdf, board.width_mm, board.height_mm, board.title),
+            Artifact("preview/board.png", render_png(poster.page, dpi=PREVIEW_DPI), "the board, small")]
 
 
 def board_section_files(board: GridBoard | MapBoard, poster: PosterArt | None = None) -> list[Artifact]:

@@ -625,21 +625,25 @@ class SharedArt:
 
 @dataclass(frozen=True)
 class PosterArt:
-    """The board's poster as an RGB PDF: ``single_item_page`` of the board's picture (``items``), trimmed to
-    ``width_mm`` x ``height_mm`` with ``bleed_mm`` round it. It is the very picture every jigsaw piece shows a
-    part of, so ``shared_art`` places its page under the pieces rather than draw the picture a second time."""
+    """The board's poster: its page (``single_item_page`` of the board's picture, ``items``: the trim box is the
+    board, the page the board and its bleed) and that page as an RGB PDF. It is the very picture every jigsaw
+    piece shows a part of, so ``shared_art`` places its page under the pieces rather than draw the picture a
+    second time."""
 
     pdf: bytes
     items: tuple[Op, ...]
-    width_mm: float
-    height_mm: float
-    bleed_mm: float
+    page: Page
+
+    @property
+    def bleed_mm(self) -> float:
+        assert self.page.trim_box_mm is not None
+        return self.page.trim_box_mm.x
 
 
 def poster_art(scene: Scene, width_mm: float, height_mm: float, style: SheetStyle, title: str) -> PosterArt:
-    """The poster page of ``scene`` (``single_item_page``) as an RGB PDF titled ``title``."""
+    """The poster page of ``scene`` (``single_item_page``) and its RGB PDF titled ``title``."""
     page = single_item_page(scene, width_mm, height_mm, style)
-    return PosterArt(render_pdf([page], title=title), scene.items, width_mm, height_mm, style.bleed_mm)
+    return PosterArt(render_pdf([page], title=title), scene.items, page)
 
 
 def shared_art(scenes: Sequence[Scene], pages: Sequence[Page], bleed_mm: float, poster: PosterArt | None = None
@@ -667,7 +671,7 @@ def shared_art(scenes: Sequence[Scene], pages: Sequence[Page], bleed_mm: float, 
     ys = [y for rings in clips for ring in rings for _, y in ring]
     if poster is not None and poster.items is first.items and _on_poster(xs, ys, poster):
         x0 = y0 = -poster.bleed_mm
-        width_mm, height_mm = poster.width_mm + 2 * poster.bleed_mm, poster.height_mm + 2 * poster.bleed_mm
+        width_mm, height_mm = poster.page.width_mm, poster.page.height_mm
         pdf = poster.pdf
     else:
         x0, y0 = min(xs) - 1.0, min(ys) - 1.0
@@ -688,8 +692,9 @@ def shared_art(scenes: Sequence[Scene], pages: Sequence[Page], bleed_mm: float, 
 
 def _on_poster(xs: Sequence[float], ys: Sequence[float], poster: PosterArt) -> bool:
     """Whether the points (board mm) lie on the poster's page (the board and its bleed), to a micrometre."""
-    b = poster.bleed_mm + 1e-3
-    return min(xs) >= -b and min(ys) >= -b and max(xs) <= poster.width_mm + b and max(ys) <= poster.height_mm + b
+    b, tol = poster.bleed_mm, 1e-3
+    return (min(xs) >= -b - tol and min(ys) >= -b - tol and max(xs) <= poster.page.width_mm - b + tol
+            and max(ys) <= poster.page.height_mm - b + tol)
 
 
 def _rings(commands: Sequence[PathCommand]) -> list[list[PathCommand]]:
@@ -805,7 +810,6 @@ def print_board(scene: Scene, width_mm: float, height_mm: float, title: str,
     the seams run along grid lines and on a track between spaces; ``marks``: crop marks at each piece's
     bounding box. ``tr``: the edition's words (sheet headings and the artifacts' descriptions a README lists)."""
     _ = (tr or current()).gettext
-    poster = single_item_page(scene, width_mm, height_mm, style)
     art = poster_art(scene, width_mm, height_mm, style, _("{title}: board").format(title=title))
     artifacts = [Artifact(f"{prefix}-poster.pdf", art.pdf,
                           _("the board as one {width} x {height} mm page with {bleed} mm bleed, "
@@ -813,7 +817,7 @@ def print_board(scene: Scene, width_mm: float, height_mm: float, title: str,
                                                        bleed=f"{style.bleed_mm:g}"), pages=1)]
     sections = print_sections(scene, width_mm, height_mm, title, papers, avoid, prefix, knobs, style, snap_mm, marks,
                               keep_whole, tr, art)
-    return BoardPrint((*artifacts, *sections.artifacts), sections.cut, sections.pages, poster)
+    return BoardPrint((*artifacts, *sections.artifacts), sections.cut, sections.pages, art.page)
 
 
 @dataclass(frozen=True)

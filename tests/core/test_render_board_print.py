@@ -242,7 +242,7 @@ def test_a_poster_smaller_than_the_pieces_clips_is_not_taken_for_their_art() -> 
     pages = [single_item_page(Scene(sc.items[1:]), s.bounds_mm[2] - s.bounds_mm[0], s.bounds_mm[3] - s.bounds_mm[1],
                               COMPACT_STYLE) for s, sc in zip(sections.cut.sections, sections.scenes, strict=True)]
     fits = poster_art(scene, BOARD_MM, BOARD_MM, COMPACT_STYLE, "Test Board")
-    small = PosterArt(fits.pdf, fits.items, BOARD_MM - 10.0, BOARD_MM, fits.bleed_mm)
+    small = PosterArt(fits.pdf, fits.items, single_item_page(scene, BOARD_MM - 10.0, BOARD_MM, COMPACT_STYLE))
     taken = shared_art(sections.scenes, pages, COMPACT_STYLE.bleed_mm, fits)
     drawn = shared_art(sections.scenes, pages, COMPACT_STYLE.bleed_mm, small)
     assert taken is not None and taken.pdf is fits.pdf
